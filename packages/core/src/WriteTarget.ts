@@ -1,0 +1,61 @@
+import { isWriteKind, WriteKind } from './WriteKind.js';
+
+/**
+ * The record a writing tool created, changed or deleted: one value holding the resource, its id
+ * and the kind of write.
+ *
+ * @public
+ */
+export class WriteTarget {
+  /** The kind of resource, e.g. `ticket` or `page`. */
+  readonly resource: string;
+  /** The id of the record within the resource. */
+  readonly id: string;
+  /** What the tool did to the record. */
+  readonly kind: WriteKind;
+
+  private constructor(resource: string, id: string, kind: WriteKind) {
+    this.resource = resource;
+    this.id = id;
+    this.kind = kind;
+    Object.freeze(this);
+  }
+
+  /** A record the tool created. */
+  static created(resource: string, id: string): WriteTarget {
+    return WriteTarget.of(resource, id, WriteKind.CREATED);
+  }
+
+  /** A record the tool changed. */
+  static changed(resource: string, id: string): WriteTarget {
+    return WriteTarget.of(resource, id, WriteKind.CHANGED);
+  }
+
+  /** A record the tool deleted. */
+  static deleted(resource: string, id: string): WriteTarget {
+    return WriteTarget.of(resource, id, WriteKind.DELETED);
+  }
+
+  /**
+   * Makes a write target from its parts, as read back from storage.
+   *
+   * @throws TypeError from `WriteTarget.of` when resource or id is empty, or kind is unknown.
+   */
+  static of(resource: string, id: string, kind: WriteKind): WriteTarget {
+    if (typeof resource !== 'string' || resource.length === 0) {
+      throw new TypeError('WriteTarget.resource must be a non-empty string');
+    }
+    if (typeof id !== 'string' || id.length === 0) {
+      throw new TypeError('WriteTarget.id must be a non-empty string');
+    }
+    if (!isWriteKind(kind)) {
+      throw new TypeError(`WriteTarget.kind must be one of "created", "changed", "deleted", got ${JSON.stringify(kind)}`);
+    }
+    return new WriteTarget(resource, id, kind);
+  }
+
+  /** The target as a plain object (`resource`, `id`, `kind`). */
+  toJSON(): { resource: string; id: string; kind: WriteKind } {
+    return { resource: this.resource, id: this.id, kind: this.kind };
+  }
+}
