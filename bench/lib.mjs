@@ -1,0 +1,42 @@
+// Shared helpers for the benchmarks under packages/*/bench and apps/*/bench.
+// A benchmark is an ESM script `<name>.bench.mjs`, run with `node` from its package folder by
+// bench/run.mjs. It prints one Markdown section to stdout (starting with `## `) that states what
+// was measured, a table of the numbers, each target, and PASS or MISS for it.
+import { performance } from 'node:perf_hooks';
+
+/** Runs `fn` (sync or async) `warmup` times, then `iterations` times; returns each duration in ms. */
+export async function sample(fn, { iterations = 30, warmup = 5 } = {}) {
+  for (let i = 0; i < warmup; i++) await fn(i);
+  const times = [];
+  for (let i = 0; i < iterations; i++) {
+    const start = performance.now();
+    await fn(i);
+    times.push(performance.now() - start);
+  }
+  return times;
+}
+
+/** The p-th percentile (0..100) of numbers, by nearest rank. */
+export function percentile(values, p) {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank];
+}
+
+export const median = (values) => percentile(values, 50);
+
+/** Formats a number with `digits` decimals. */
+export const fmt = (value, digits = 3) => (Number.isFinite(value) ? value.toFixed(digits) : String(value));
+
+/** A Markdown table from a header row and rows of cells. */
+export function table(header, rows) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** `PASS` or `MISS` with the target in words. */
+export const verdict = (ok, target) => `${ok ? 'PASS' : 'MISS'} — target: ${target}`;
+
+/** Resident set size in MB now. */
+export const rssMb = () => process.memoryUsage().rss / 1024 / 1024;

@@ -1,0 +1,207 @@
+import type { ToolOutcome } from '@runledger/core';
+import type { RunStatus, TerminalRunStatus } from './RunStatus.js';
+import type { ServerHealth, ServerHealthQuery } from './ServerHealth.js';
+
+/**
+ * How many tool calls of a run ended in each outcome.
+ *
+ * @public
+ */
+export interface OutcomeCounts {
+  readonly ok: number;
+  readonly failed: number;
+  readonly cancelled: number;
+}
+
+/**
+ * A run as a store keeps it. Times are milliseconds since the epoch.
+ *
+ * @public
+ */
+export interface StoredRun {
+  /** A UUID. */
+  readonly id: string;
+  readonly status: RunStatus;
+  /** The name of the agent configuration the run used. */
+  readonly configuration: string;
+  /** Who started the run, if known. */
+  readonly actor: string | null;
+  readonly createdAt: number;
+  readonly startedAt: number | null;
+  readonly finishedAt: number | null;
+  /** Why the run ended, in words (an error message, a cancel reason); null while running. */
+  readonly terminationReason: string | null;
+  /** When a cancel was first requested, or null. */
+  readonly cancelRequestedAt: number | null;
+  /** The last sign of life of the process running it, or null. */
+  readonly heartbeatAt: number | null;
+  /** How many steps the run has. */
+  readonly stepCount: number;
+  /** Its tool calls by outcome. */
+  readonly outcomeCounts: OutcomeCounts;
+}
+
+/**
+ * A step as a store keeps it.
+ *
+ * @remarks
+ * `payload` is the stored JSON text, exactly as read: it may be malformed in a damaged store, so
+ * readers parse it tolerantly (a step that cannot be read renders as unreadable, with its
+ * sequence). `kind` is the stored string and may be unknown for the same reason.
+ *
+ * @public
+ */
+export interface StoredStep {
+  readonly runId: string;
+  /** 0-based, gap-free within the run. */
+  readonly sequence: number;
+  readonly kind: string;
+  readonly round: number;
+  readonly durationMs: number;
+  readonly createdAt: number;
+  /** The payload JSON text. */
+  readonly payload: string;
+  /** The MCP server of a tool step, or null. */
+  readonly toolServer: string | null;
+  /** The outcome of a tool step, or null. */
+  readonly toolOutcome: ToolOutcome | null;
+}
+
+/**
+ * What a store needs to create a run.
+ *
+ * @public
+ */
+export interface CreateRunInput {
+  /** A UUID; the store makes one when absent. */
+  readonly id?: string;
+  readonly configuration: string;
+  readonly actor?: string | null;
+  /** Defaults to now. The run starts at the same time. */
+  readonly createdAt?: number;
+}
+
+/**
+ * One step to append: the recorder's filtered payload and the columns queries need.
+ *
+ * @public
+ */
+export interface AppendStepInput {
+  readonly kind: string;
+  readonly round: number;
+  readonly durationMs: number;
+  readonly createdAt: number;
+  /** The step's payload (RunStep.toArray() after the privacy filter). */
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly toolServer: string | null;
+  readonly toolOutcome: ToolOutcome | null;
+}
+
+/**
+ * How a run ends.
+ *
+ * @public
+ */
+export interface FinishRunInput {
+  readonly status: TerminalRunStatus;
+  /** Defaults to now. */
+  readonly finishedAt?: number;
+  readonly terminationReason?: string | null;
+}
+
+/**
+ * Filters and paging of a run listing. Runs come newest first (createdAt, then id, descending).
+ *
+ * @public
+ */
+export interface RunQuery {
+  readonly status?: RunStatus | readonly RunStatus[];
+  readonly configuration?: string;
+  /** Only runs with at least one tool call that ended in this outcome. */
+  readonly hasOutcome?: ToolOutcome;
+  /** Only runs created at or after this time. */
+  readonly createdFrom?: number;
+  /** Only runs created before this time. */
+  readonly createdTo?: number;
+  /** Page size; default 50, at most 200. */
+  readonly limit?: number;
+  /** The `nextCursor` of the previous page (keyset paging). */
+  readonly cursor?: string | null;
+}
+
+/**
+ * One page of runs.
+ *
+ * @public
+ */
+export interface RunPage {
+  readonly runs: readonly StoredRun[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  readonly nextCursor: string | null;
+}
+
+/**
+ * Which steps of a run to read.
+ *
+ * @public
+ */
+export interface StepQuery {
+  /** The first sequence to read; default 0. */
+  readonly fromSequence?: number;
+  /** The most steps to read; default all. */
+  readonly limit?: number;
+}
+
+/**
+ * The storage contract every run store implements (SQLite, PostgreSQL, in memory), pinned by
+ * one shared contract test suite.
+ *
+ * @remarks
+ * Every method that writes is durable when its promise resolves: a step is committed when
+ * `appendStep` resolves. Sequences are 0-based, gap-free and unique per run, whatever number of
+ * writers append concurrently. Terminal is terminal: finishing a finished run changes nothing
+ * and returns it as it is. `requestCancel` is idempotent and keeps the first request's time.
+ *
+ * @public
+ */
+export interface RunStore {
+  /** Creates a run with status `running`. */
+  createRun(input: CreateRunInput): Promise<StoredRun>;
+  /**
+   * Appends a step with the run's next sequence and returns that sequence.
+   *
+   * @throws RunStoreError when the run does not exist.
+   */
+  appendStep(runId: string, step: AppendStepInput): Promise<number>;
+  /**
+   * Ends a running run; returns the run as stored afterwards.
+   *
+   * @throws RunStoreError when the run does not exist.
+   */
+  finishRun(runId: string, finish: FinishRunInput): Promise<StoredRun>;
+  /**
+   * Marks that a cancel was requested (by this or another process); returns the run.
+   *
+   * @throws RunStoreError when the run does not exist.
+   */
+  requestCancel(runId: string, at?: number): Promise<StoredRun>;
+  /** Records a sign of life of the process running the run. */
+  heartbeat(runId: string, at?: number): Promise<void>;
+  /** Marks `interrupted` every running run whose heartbeat (or start) is older than `staleBefore`; returns their ids. */
+  recoverInterrupted(staleBefore: number): Promise<readonly string[]>;
+  /** One run, or null. */
+  getRun(runId: string): Promise<StoredRun | null>;
+  /** A page of runs, newest first. */
+  listRuns(query?: RunQuery): Promise<RunPage>;
+  /** A run's steps in sequence order. */
+  readSteps(runId: string, query?: StepQuery): Promise<readonly StoredStep[]>;
+  /** Per-server health over a time window, ordered by server id. */
+  serverHealth(query?: ServerHealthQuery): Promise<readonly ServerHealth[]>;
+  /**
+   * Calls `onCancel` once when a cancel is requested for the run, by any process; returns a
+   * function that stops watching. Stores push where they can (LISTEN/NOTIFY) and poll otherwise.
+   */
+  watchCancel(runId: string, onCancel: () => void): () => void;
+  /** Releases connections and timers. */
+  close(): Promise<void>;
+}
