@@ -6,7 +6,7 @@ export default defineConfig({
   target: 'node20',
   platform: 'node',
   sourcemap: true,
-  clean: true,
+  clean: false,
   dts: false,
   splitting: false,
 });

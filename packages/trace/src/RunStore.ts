@@ -202,6 +202,12 @@ export interface RunStore {
    * function that stops watching. Stores push where they can (LISTEN/NOTIFY) and poll otherwise.
    */
   watchCancel(runId: string, onCancel: () => void): () => void;
+  /**
+   * Writes a run and its steps exactly as another store holds them (same id, sequences, times
+   * and payload text), for copying between stores. A run whose id already exists is left as it
+   * is and `false` is returned; `true` when imported.
+   */
+  importRun(run: StoredRun, steps: readonly StoredStep[]): Promise<boolean>;
   /** Releases connections and timers. */
   close(): Promise<void>;
 }
