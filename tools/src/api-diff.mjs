@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * pnpm api:diff [--base <ref>] [--committed]
+ *
+ * For each published package: compares the report committed at the base with a freshly
+ * generated one (API Extractor on the built dist/index.d.ts; with --committed, the working-tree
+ * report file instead) and prints identical / additive / breaking, the removed, changed and
+ * added entries, and what to do. Exit code: 0 (informational; the gate is `pnpm api:gate`).
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { formatClassification } from './lib/classify.mjs';
+import { compareReports } from './lib/compare.mjs';
+import { extractPackage } from './lib/extract.mjs';
+import { resolveBase, revParse } from './lib/git.mjs';
+import { requiredBump } from './lib/changesets.mjs';
+import { WORKSPACE_ROOT } from './lib/workspace.mjs';
+
+/**
+ * One sentence on what to do.
+ * @param {string} name @param {string} version @param {'identical' | 'additive' | 'breaking'} level @param {boolean} initial
+ */
+export function advice(name, version, level, initial) {
+  if (initial) return `First report of ${name}: no changeset is required for the initial surface; commit the report.`;
+  const bump = requiredBump(level, version);
+  const zero = version.startsWith('0.') ? ` (${name} is ${version}: 0.x shifts semver down one place)` : '';
+  if (level === 'identical') return 'Nothing to release: the public surface is unchanged (reformatting or @internal-only edits); commit the report, no changeset needed.';
+  if (level === 'additive') return `Run "pnpm changeset" and bump ${name} at least "${bump}"${zero}; reviewers of api-reports/ must approve the new surface.`;
+  return `This breaks existing callers: avoid it if you can (add beside, deprecate, remove later); otherwise run "pnpm changeset", bump ${name} "${bump}"${zero} and describe the migration.`;
+}
+
+/** @param {string[]} argv */
+function main(argv) {
+  let baseRef;
+  let committed = false;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--base') baseRef = argv[++i];
+    else if (argv[i] === '--committed') committed = true;
+    else if (argv[i] === '--help' || argv[i] === '-h') {
+      console.log('usage: pnpm api:diff [--base <ref>] [--committed]');
+      return 0;
+    } else {
+      console.error(`unknown argument ${argv[i]}`);
+      return 2;
+    }
+  }
+  const root = WORKSPACE_ROOT;
+  let base;
+  if (baseRef) {
+    const sha = revParse(baseRef, root);
+    if (!sha) {
+      console.error(`--base ${baseRef}: not a commit`);
+      return 2;
+    }
+    base = { sha, how: `--base ${baseRef}` };
+  } else base = resolveBase(root);
+  console.log(`api:diff against ${base.sha ? base.sha.slice(0, 12) : '(nothing)'} — ${base.how}\n`);
+  const results = compareReports({
+    root,
+    baseSha: base.sha,
+    current: committed
+      ? undefined
+      : (pkg) => {
+          if (!existsSync(path.join(pkg.dir, 'dist', 'index.d.ts'))) {
+            console.error(`${pkg.name}: not built (run "pnpm build"); skipped`);
+            return undefined;
+          }
+          const r = extractPackage(pkg.dir);
+          for (const e of r.errors) console.error(`${pkg.name}: (${e.id}) ${e.text}`);
+          return r.report || undefined;
+        },
+  });
+  for (const r of results) {
+    if (r.after === undefined) continue;
+    if (!r.classification) {
+      console.log(`${r.pkg.name}: identical\n  → ${advice(r.pkg.name, r.pkg.version, 'identical', false)}\n`);
+      continue;
+    }
+    const c = r.classification;
+    console.log(formatClassification(r.pkg.name, c, { advice: advice(r.pkg.name, r.pkg.version, c.level, c.initial) }) + '\n');
+  }
+  return 0;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exit(main(process.argv.slice(2)));

@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * pnpm api:gate — every package whose API report changed since the base needs a pending
+ * changeset that bumps it at least as far as the change requires:
+ *   breaking → major (minor while 0.x), additive → minor (patch while 0.x), identical → nothing.
+ *
+ * Base: API_GATE_BASE, else the merge base with origin/main, else HEAD~1, else none (see
+ * lib/git.mjs). The current reports are the working-tree files, kept fresh by `api:check`.
+ * Changesets counted: every changeset pending in the working tree (.changeset/*.md), i.e. the
+ * ones the next `changeset version` will apply; a version already raised in package.json since
+ * the base (a release commit) counts too. A report absent at the base is an initial surface.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { formatClassification } from './lib/classify.mjs';
+import { compareReports } from './lib/compare.mjs';
+import { bumpCovers, maxBump, readChangesets, requiredBump, versionBump } from './lib/changesets.mjs';
+import { listFiles, resolveBase, showFile } from './lib/git.mjs';
+import { parseDeprecationTable } from './lib/checks.mjs';
+import { WORKSPACE_ROOT, workspacePackages, publishedPackages } from './lib/workspace.mjs';
+
+/**
+ * @param {{ root?: string, env?: NodeJS.ProcessEnv }} [opts]
+ * @returns {{ ok: boolean, lines: string[], problems: string[] }}
+ */
+export function runChangesetGate(opts = {}) {
+  const root = opts.root ?? WORKSPACE_ROOT;
+  const lines = [];
+  const problems = [];
+  const base = resolveBase(root, opts.env ?? process.env);
+  lines.push(`api:gate against ${base.sha ? base.sha.slice(0, 12) : '(nothing)'} — ${base.how}`);
+
+  /** @type {import('./lib/changesets.mjs').Changeset[]} */
+  let changesets = [];
+  try {
+    changesets = readChangesets(path.join(root, '.changeset'));
+  } catch (e) {
+    problems.push(/** @type {Error} */ (e).message);
+  }
+  const atBase = new Set(base.sha ? listFiles(base.sha, '.changeset', root) : []);
+  const known = workspacePackages(root);
+  for (const cs of changesets) {
+    for (const name of cs.releases.keys()) {
+      if (!known.has(name)) problems.push(`${cs.file} names "${name}", which is not a package of this workspace`);
+    }
+  }
+
+  for (const r of compareReports({ root, baseSha: base.sha })) {
+    const { pkg } = r;
+    if (r.after === undefined) {
+      problems.push(`${pkg.name}: ${r.reportPath} is missing; run "pnpm build && pnpm api:update" and commit it`);
+      continue;
+    }
+    if (!r.classification) {
+      lines.push(`${pkg.name}: report unchanged`);
+      continue;
+    }
+    const c = r.classification;
+    if (c.initial) {
+      lines.push(`${pkg.name}: initial surface (${r.reportPath} did not exist at the base) — no changeset required`);
+      continue;
+    }
+    const need = requiredBump(c.level, pkg.version);
+    const mine = changesets.filter((cs) => cs.releases.has(pkg.name));
+    const baseJson = base.sha ? showFile(base.sha, `${path.relative(root, pkg.dir).split(path.sep).join('/')}/package.json`, root) : undefined;
+    const released = versionBump(baseJson ? JSON.parse(baseJson).version : undefined, pkg.version);
+    const have = maxBump([...mine.map((cs) => /** @type {import('./lib/changesets.mjs').Bump} */ (cs.releases.get(pkg.name))), released]);
+    const found = [
+      ...mine.map((cs) => `${cs.file} → ${cs.releases.get(pkg.name)}${atBase.has(cs.file) ? ' (already at the base)' : ''}`),
+      ...(released !== 'none' ? [`package.json version raised since the base → ${released}`] : []),
+    ];
+    const foundText = found.length ? found.join(', ') : 'no changeset for this package';
+    if (bumpCovers(have, need)) {
+      lines.push(`${pkg.name}: ${c.level} — needs ${need}, covered by ${foundText}`);
+      continue;
+    }
+    problems.push(
+      `${pkg.name}: ${c.level} change to ${r.reportPath} needs a changeset bumping it at least "${need}"${pkg.version.startsWith('0.') ? ` (0.x: ${c.level === 'breaking' ? 'breaking → minor' : 'additive → patch'})` : ''}; found: ${foundText}. Run "pnpm changeset".\n` +
+        formatClassification(pkg.name, c, { limit: 10 }),
+    );
+  }
+
+  // docs/deprecations.md rows must name published packages (rows of a package are checked by its api:check).
+  const docPath = path.join(root, 'docs', 'deprecations.md');
+  if (existsSync(docPath)) {
+    const names = new Set(publishedPackages(root).map((p) => p.name));
+    for (const row of parseDeprecationTable(readFileSync(docPath, 'utf8'))) {
+      if (!names.has(row.pkg)) problems.push(`docs/deprecations.md line ${row.line}: "${row.pkg}" is not a published package (stale row for "${row.item}")`);
+    }
+  }
+  return { ok: problems.length === 0, lines, problems };
+}
+
+function main() {
+  let result;
+  try {
+    result = runChangesetGate();
+  } catch (e) {
+    console.error(`✖ api:gate: ${/** @type {Error} */ (e).message}`);
+    return 2;
+  }
+  for (const l of result.lines) console.log(l);
+  for (const p of result.problems) console.error(`✖ ${p}`);
+  console.log(result.ok ? '✔ api:gate passed' : `✖ api:gate failed (${result.problems.length} problem${result.problems.length === 1 ? '' : 's'})`);
+  return result.ok ? 0 : 1;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exit(main());

@@ -1,0 +1,647 @@
+// @ts-check
+/**
+ * Classifies the difference between two API Extractor reports as `identical`, `additive` or
+ * `breaking`, entry by entry. "Changed" entries are decided by TypeScript assignability between
+ * the old and the new declarations (one program holding both, compiled with the pinned
+ * TypeScript), never by text: a reformatted line is identical, an optional parameter is additive.
+ *
+ * Variance model (what users can do with an item decides which direction must still type-check):
+ * - inputs (parameters, and types that only appear in input positions): every old value must
+ *   still be accepted — old assignable to new. Widening an input is additive.
+ * - outputs (return types, property types, consts, types users receive): frozen — new and old
+ *   must be mutually assignable. Widening breaks consumers, narrowing breaks implementers and
+ *   overriders. (A new member is an "added" entry, not a change of its container.)
+ * - interfaces that appear in an input position are implemented by users (unless `@sealed`):
+ *   a new required member on them is breaking, a new optional one additive.
+ * - where a check cannot be formed (index/call signatures, enums, a changed kind), a textual
+ *   change is breaking.
+ * Changes confined to `@internal` items are listed but do not raise the classification: they are
+ * not part of the semver-covered surface.
+ */
+import ts from 'typescript';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** @typedef {'identical' | 'additive' | 'breaking'} Level */
+
+/**
+ * @typedef {object} Entry
+ * @property {string} key          unique key, e.g. "type:ToolOutcome", "ToolResult.text"
+ * @property {string} display      e.g. "ToolResult.text (method)"
+ * @property {string} kind         function | const | class | interface | type | enum | namespace | method | property | constructor | signature
+ * @property {string} text         normalised declaration text
+ * @property {boolean} internal
+ * @property {boolean} sealed
+ * @property {string} [parent]     key of the container entry
+ * @property {string} [access]     type expression of the item, with "$" standing for the O/N namespace
+ * @property {string} [typeParams] type parameter list (text, constraints qualified with "$.")
+ * @property {number} typeParamCount
+ * @property {string} [typeArgs]   type arguments passing those parameters, e.g. "<T0, T1>"
+ * @property {boolean} optional
+ * @property {boolean} abstract
+ * @property {boolean} readonly
+ * @property {boolean} isStatic
+ * @property {boolean} privateCtor
+ * @property {string} [name]       the declared name (top level) for position analysis
+ * @property {ts.Node} [node]
+ */
+
+/**
+ * @typedef {object} ChangeItem
+ * @property {string} display
+ * @property {Level} level
+ * @property {string} [reason]
+ * @property {string} [was]
+ * @property {string} [now]
+ * @property {boolean} internal
+ */
+
+/**
+ * @typedef {object} Classification
+ * @property {Level} level
+ * @property {ChangeItem[]} removed
+ * @property {ChangeItem[]} changed
+ * @property {ChangeItem[]} added
+ * @property {boolean} initial     there was no old report
+ */
+
+/** Returns the TypeScript code block of an API report. @param {string} report */
+export function reportCode(report) {
+  const m = /```ts\n([\s\S]*?)\n```/.exec(report.replace(/\r\n/g, '\n'));
+  return m ? (m[1] ?? '') : '';
+}
+
+const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
+
+/** @param {ts.Node} node @param {ts.SourceFile} sf */
+function print(node, sf) {
+  return printer.printNode(ts.EmitHint.Unspecified, node, sf).replace(/\s+/g, ' ').trim();
+}
+
+/** Tags written by API Extractor in the "// @public @sealed" line above a declaration. */
+function reportTags(/** @type {ts.Node} */ node, /** @type {ts.SourceFile} */ sf) {
+  const ranges = ts.getLeadingCommentRanges(sf.text, node.pos) ?? [];
+  const text = ranges.map((r) => sf.text.slice(r.pos, r.end)).join('\n');
+  return {
+    internal: /@internal\b/.test(text),
+    sealed: /@sealed\b/.test(text),
+    has: /\/\/\s*@(public|internal|beta|alpha)\b/.test(text),
+  };
+}
+
+/** @param {ts.Node} node @param {ts.SyntaxKind} kind */
+const hasMod = (node, kind) => !!(/** @type {any} */ (node).modifiers ?? []).some((/** @type {ts.Node} */ m) => m.kind === kind);
+
+/**
+ * The member-name part of an indexed access ("['name']" or "[typeof Symbol.x]").
+ * @param {ts.PropertyName} name @param {ts.SourceFile} sf
+ */
+function memberKey(name, sf) {
+  if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name)) return { label: name.text, index: JSON.stringify(name.text) };
+  if (ts.isStringLiteral(name) || ts.isNumericLiteral(name)) return { label: name.text, index: JSON.stringify(name.text) };
+  if (ts.isComputedPropertyName(name)) {
+    const expr = name.expression.getText(sf);
+    return { label: `[${expr}]`, index: `typeof ${expr}` };
+  }
+  return { label: name.getText(sf), index: JSON.stringify(name.getText(sf)) };
+}
+
+/**
+ * Qualifies references to the report's own top-level names inside a type node's text with "$."
+ * (so a type parameter constraint can be written outside the report module).
+ * @param {ts.Node} node @param {ts.SourceFile} sf @param {Set<string>} topNames
+ */
+function qualify(node, sf, topNames) {
+  const start = node.getStart(sf);
+  const edits = [];
+  /** @param {ts.Node} n */
+  const visit = (n) => {
+    /** @type {ts.EntityName | ts.Expression | undefined} */
+    let name;
+    if (ts.isTypeReferenceNode(n)) name = n.typeName;
+    else if (ts.isTypeQueryNode(n)) name = n.exprName;
+    else if (ts.isExpressionWithTypeArguments(n)) name = n.expression;
+    if (name) {
+      let left = name;
+      while (ts.isQualifiedName(left) || ts.isPropertyAccessExpression(left)) left = ts.isQualifiedName(left) ? left.left : left.expression;
+      if (ts.isIdentifier(left) && topNames.has(left.text)) edits.push(left.getStart(sf) - start);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(node);
+  let text = node.getText(sf);
+  for (const pos of edits.sort((a, b) => b - a)) text = `${text.slice(0, pos)}$.${text.slice(pos)}`;
+  return text;
+}
+
+/**
+ * Type parameter declarations for a check alias, and the matching type arguments.
+ * @param {ts.NodeArray<ts.TypeParameterDeclaration> | undefined} tps
+ * @param {ts.SourceFile} sf @param {Set<string>} topNames
+ */
+function typeParamInfo(tps, sf, topNames) {
+  if (!tps || tps.length === 0) return { typeParams: '', typeArgs: '', count: 0 };
+  const names = tps.map((tp) => tp.name.text);
+  const decl = tps
+    .map((tp) => `${tp.name.text}${tp.constraint ? ` extends ${qualify(tp.constraint, sf, topNames)}` : ''}`)
+    .join(', ');
+  return { typeParams: `<${decl}>`, typeArgs: `<${names.join(', ')}>`, count: tps.length };
+}
+
+/**
+ * Parses a report into entries.
+ * @param {string} code @param {string} fileName
+ * @returns {{entries: Map<string, Entry>, sf: ts.SourceFile, topNames: Set<string>}}
+ */
+export function parseReport(code, fileName = 'report.d.ts') {
+  const sf = ts.createSourceFile(fileName, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  /** @type {Map<string, Entry>} */
+  const entries = new Map();
+  const topNames = new Set();
+  for (const st of sf.statements) {
+    if (ts.isVariableStatement(st)) for (const d of st.declarationList.declarations) ts.isIdentifier(d.name) && topNames.add(d.name.text);
+    else if (/** @type {any} */ (st).name && ts.isIdentifier(/** @type {any} */ (st).name)) topNames.add(/** @type {any} */ (st).name.text);
+  }
+
+  /** @param {Entry} e @param {ts.Node} [node] */
+  const put = (e, node) => {
+    const prev = entries.get(e.key);
+    if (prev) {
+      prev.text = `${prev.text}\n${e.text}`; // overloads, get/set pairs, declaration merging
+      return prev;
+    }
+    e.node = node;
+    entries.set(e.key, e);
+    return e;
+  };
+  /** @returns {Entry} */
+  const base = (/** @type {Partial<Entry>} */ e) =>
+    /** @type {Entry} */ ({ internal: false, sealed: false, optional: false, abstract: false, readonly: false, isStatic: false, privateCtor: false, typeParamCount: 0, ...e });
+
+  /**
+   * Members of a class, interface or type literal.
+   * @param {Entry} parent @param {readonly ts.Node[]} members @param {string} owner type expression of the container
+   * @param {string} staticOwner type expression for static members
+   */
+  const addMembers = (parent, members, owner, staticOwner) => {
+    for (const m of members) {
+      const tags = reportTags(m, sf);
+      const internal = tags.has ? tags.internal : parent.internal;
+      if (hasMod(m, ts.SyntaxKind.PrivateKeyword) && !ts.isConstructorDeclaration(m)) continue;
+      const isStatic = hasMod(m, ts.SyntaxKind.StaticKeyword);
+      const common = { parent: parent.key, internal, sealed: parent.sealed, isStatic, typeParams: parent.typeParams, typeArgs: parent.typeArgs };
+      if (ts.isConstructorDeclaration(m) || ts.isConstructSignatureDeclaration(m)) {
+        const isClass = ts.isConstructorDeclaration(m);
+        put(base({ ...common, key: `${parent.key}.(constructor)`, display: `${parent.name}.(constructor)`, kind: isClass ? 'constructor' : 'signature', text: print(m, sf), privateCtor: hasMod(m, ts.SyntaxKind.PrivateKeyword) || hasMod(m, ts.SyntaxKind.ProtectedKeyword), access: isClass ? `typeof $.${parent.name}` : undefined }), m);
+        continue;
+      }
+      if (ts.isCallSignatureDeclaration(m) || ts.isIndexSignatureDeclaration(m)) {
+        const label = ts.isCallSignatureDeclaration(m) ? '(call)' : `[index]`;
+        put(base({ ...common, key: `${parent.key}.${label}`, display: `${parent.name}.${label}`, kind: 'signature', text: print(m, sf) }), m);
+        continue;
+      }
+      const name = /** @type {any} */ (m).name;
+      if (!name) continue;
+      const { label, index } = memberKey(name, sf);
+      const isMethod = ts.isMethodDeclaration(m) || ts.isMethodSignature(m);
+      const kind = isMethod ? 'method' : 'property';
+      const key = `${parent.key}.${isStatic ? 'static ' : ''}${label}`;
+      put(
+        base({
+          ...common,
+          key,
+          display: `${parent.name}.${label} (${isStatic ? 'static ' : ''}${kind})`,
+          kind,
+          text: print(m, sf),
+          optional: !!(/** @type {any} */ (m).questionToken),
+          abstract: hasMod(m, ts.SyntaxKind.AbstractKeyword),
+          readonly: hasMod(m, ts.SyntaxKind.ReadonlyKeyword) || (ts.isGetAccessorDeclaration(m) && !members.some((o) => ts.isSetAccessorDeclaration(o) && /** @type {any} */ (o).name?.getText(sf) === name.getText(sf))),
+          access: `${isStatic ? staticOwner : owner}[${index}]`,
+        }),
+        m,
+      );
+    }
+  };
+
+  /** @param {ts.Statement} st */
+  for (const st of sf.statements) {
+    if (ts.isImportDeclaration(st) || ts.isExportDeclaration(st) || ts.isExportAssignment(st)) continue;
+    const tags = reportTags(st, sf);
+    const internal = tags.internal;
+    const sealed = tags.sealed;
+    if (ts.isFunctionDeclaration(st) && st.name) {
+      const n = st.name.text;
+      put(base({ key: `value:${n}`, display: `${n} (function)`, kind: 'function', name: n, text: print(st, sf), internal, sealed, access: `typeof $.${n}` }), st);
+    } else if (ts.isVariableStatement(st)) {
+      for (const d of st.declarationList.declarations) {
+        if (!ts.isIdentifier(d.name)) continue;
+        const n = d.name.text;
+        const e = put(base({ key: `value:${n}`, display: `${n} (const)`, kind: 'const', name: n, text: d.type && ts.isTypeLiteralNode(d.type) ? `const ${n}` : print(d, sf), internal, sealed, access: `typeof $.${n}` }), d);
+        if (d.type && ts.isTypeLiteralNode(d.type)) {
+          e.name = n;
+          addMembers(e, d.type.members, `(typeof $.${n})`, `(typeof $.${n})`);
+        }
+      }
+    } else if (ts.isClassDeclaration(st) && st.name) {
+      const n = st.name.text;
+      const tp = typeParamInfo(st.typeParameters, sf, topNames);
+      const header = sf.text.slice(st.getStart(sf), st.members.pos).replace(/\{\s*$/, '').replace(/\s+/g, ' ').trim();
+      const e = put(base({ key: `value:${n}`, display: `${n} (class)`, kind: 'class', name: n, text: header, internal, sealed, abstract: hasMod(st, ts.SyntaxKind.AbstractKeyword), access: `$.${n}${tp.typeArgs}`, typeParams: tp.typeParams, typeArgs: tp.typeArgs, typeParamCount: tp.count }), st);
+      addMembers(e, st.members, `$.${n}${tp.typeArgs}`, `(typeof $.${n})`);
+    } else if (ts.isInterfaceDeclaration(st)) {
+      const n = st.name.text;
+      const tp = typeParamInfo(st.typeParameters, sf, topNames);
+      const header = sf.text.slice(st.getStart(sf), st.members.pos).replace(/\{\s*$/, '').replace(/\s+/g, ' ').trim();
+      const e = put(base({ key: `type:${n}`, display: `${n} (interface)`, kind: 'interface', name: n, text: header, internal, sealed, access: `$.${n}${tp.typeArgs}`, typeParams: tp.typeParams, typeArgs: tp.typeArgs, typeParamCount: tp.count }), st);
+      addMembers(e, st.members, `$.${n}${tp.typeArgs}`, `$.${n}${tp.typeArgs}`);
+    } else if (ts.isTypeAliasDeclaration(st)) {
+      const n = st.name.text;
+      const tp = typeParamInfo(st.typeParameters, sf, topNames);
+      const literal = ts.isTypeLiteralNode(st.type);
+      const e = put(
+        base({ key: `type:${n}`, display: `${n} (type)`, kind: literal ? 'interface' : 'type', name: n, text: literal ? `type ${n}${tp.typeParams}` : print(st, sf), internal, sealed, access: `$.${n}${tp.typeArgs}`, typeParams: tp.typeParams, typeArgs: tp.typeArgs, typeParamCount: tp.count }),
+        st,
+      );
+      if (ts.isTypeLiteralNode(st.type)) addMembers(e, st.type.members, `$.${n}${tp.typeArgs}`, `$.${n}${tp.typeArgs}`);
+    } else if (ts.isEnumDeclaration(st)) {
+      const n = st.name.text;
+      put(base({ key: `value:${n}`, display: `${n} (enum)`, kind: 'enum', name: n, text: print(st, sf), internal, sealed }), st);
+    } else {
+      const n = /** @type {any} */ (st).name?.getText?.(sf) ?? `statement@${st.pos}`;
+      put(base({ key: `value:${n}`, display: `${n} (${ts.SyntaxKind[st.kind]})`, kind: 'other', name: n, text: print(st, sf), internal, sealed }), st);
+    }
+  }
+  return { entries, sf, topNames };
+}
+
+/**
+ * Which named types appear where: "in" (users supply values: parameters) and/or "out" (users
+ * receive values: returns, properties, consts). Types no value reaches are assumed both.
+ * @param {ts.SourceFile} sf
+ * @returns {Map<string, Set<'in' | 'out'>>}
+ */
+export function typePositions(sf) {
+  /** @type {Map<string, ts.Node[]>} */
+  const decls = new Map();
+  for (const st of sf.statements) {
+    if ((ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st) || ts.isClassDeclaration(st)) && st.name) {
+      decls.set(st.name.text, [...(decls.get(st.name.text) ?? []), st]);
+    }
+  }
+  /** @type {Map<string, Set<'in' | 'out'>>} */
+  const pos = new Map();
+  /** @type {[string, 'in' | 'out'][]} */
+  const work = [];
+  const flip = (/** @type {'in' | 'out'} */ p) => (p === 'in' ? 'out' : 'in');
+  const mark = (/** @type {string} */ name, /** @type {'in' | 'out'} */ p) => {
+    if (!decls.has(name)) return;
+    const s = pos.get(name) ?? new Set();
+    if (s.has(p)) return;
+    s.add(p);
+    pos.set(name, s);
+    work.push([name, p]);
+  };
+  /** @param {ts.Node | undefined} node @param {'in' | 'out'} p */
+  const walkType = (node, p) => {
+    if (!node) return;
+    if (ts.isTypeReferenceNode(node) || ts.isExpressionWithTypeArguments(node)) {
+      const nameNode = ts.isTypeReferenceNode(node) ? node.typeName : node.expression;
+      let left = /** @type {ts.Node} */ (nameNode);
+      while (ts.isQualifiedName(left) || ts.isPropertyAccessExpression(left)) left = ts.isQualifiedName(left) ? left.left : left.expression;
+      if (ts.isIdentifier(left)) mark(left.text, p);
+      for (const a of node.typeArguments ?? []) walkType(a, p);
+      return;
+    }
+    if (ts.isFunctionTypeNode(node) || ts.isConstructorTypeNode(node)) return walkSignature(node, p);
+    if (ts.isTypeLiteralNode(node)) return walkMembers(node.members, p);
+    ts.forEachChild(node, (c) => walkType(c, p));
+  };
+  /** @param {ts.SignatureDeclarationBase} sig @param {'in' | 'out'} p */
+  const walkSignature = (sig, p) => {
+    for (const prm of sig.parameters) walkType(prm.type, flip(p));
+    walkType(sig.type, p);
+  };
+  /** @param {readonly ts.Node[]} members @param {'in' | 'out'} p */
+  const walkMembers = (members, p) => {
+    for (const m of members) {
+      if (ts.isPropertySignature(m) || ts.isPropertyDeclaration(m)) walkType(m.type, p);
+      else if (ts.isGetAccessorDeclaration(m)) walkType(m.type, p);
+      else if (ts.isSetAccessorDeclaration(m)) for (const prm of m.parameters) walkType(prm.type, flip(p));
+      else if (ts.isIndexSignatureDeclaration(m)) walkType(m.type, p);
+      else if (ts.isMethodSignature(m) || ts.isMethodDeclaration(m) || ts.isCallSignatureDeclaration(m) || ts.isConstructSignatureDeclaration(m) || ts.isConstructorDeclaration(m)) {
+        if (ts.isConstructorDeclaration(m) && hasMod(m, ts.SyntaxKind.PrivateKeyword)) continue;
+        walkSignature(m, p);
+      }
+    }
+  };
+  for (const st of sf.statements) {
+    if (ts.isFunctionDeclaration(st)) walkSignature(st, 'out');
+    else if (ts.isVariableStatement(st)) for (const d of st.declarationList.declarations) walkType(d.type, 'out');
+    else if (ts.isClassDeclaration(st)) {
+      walkMembers(st.members, 'out');
+      for (const h of st.heritageClauses ?? []) for (const t of h.types) walkType(t, 'out');
+    }
+  }
+  while (work.length > 0) {
+    const [name, p] = /** @type {[string, 'in' | 'out']} */ (work.pop());
+    for (const d of decls.get(name) ?? []) {
+      if (ts.isInterfaceDeclaration(d)) {
+        walkMembers(d.members, p);
+        for (const h of d.heritageClauses ?? []) for (const t of h.types) walkType(t, p);
+      } else if (ts.isTypeAliasDeclaration(d)) walkType(d.type, p);
+    }
+  }
+  for (const name of decls.keys()) if (!pos.has(name)) pos.set(name, new Set(['in', 'out']));
+  return pos;
+}
+
+/**
+ * A compiler host serving the two report modules and a check module from memory, everything
+ * else (imports such as "@runledger/core" or "zod") from disk, resolved from `resolveDir`.
+ * @param {Record<string, string>} files absolute path -> text
+ * @param {ts.CompilerOptions} options
+ */
+function memoryHost(files, options) {
+  const host = ts.createCompilerHost(options, true);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, lang, onError, create) => {
+    const text = files[path.resolve(fileName)];
+    if (text !== undefined) return ts.createSourceFile(fileName, text, lang, true);
+    return getSourceFile(fileName, lang, onError, create);
+  };
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (f) => files[path.resolve(f)] !== undefined || fileExists(f);
+  const readFile = host.readFile.bind(host);
+  host.readFile = (f) => files[path.resolve(f)] ?? readFile(f);
+  const dirs = new Set(Object.keys(files).map((f) => path.dirname(f)));
+  const directoryExists = host.directoryExists?.bind(host);
+  host.directoryExists = (d) => dirs.has(path.resolve(d)) || (directoryExists ? directoryExists(d) : false);
+  const realpath = host.realpath?.bind(host);
+  host.realpath = (f) => (files[path.resolve(f)] !== undefined ? f : realpath ? realpath(f) : f);
+  host.writeFile = () => {};
+  return host;
+}
+
+/** Converts a directional requirement into the assertion alias text. */
+const assertAssignable = (/** @type {string} */ target, /** @type {string} */ source) => `__Assignable<${target}, ${source}>`;
+
+/**
+ * @typedef {object} Check
+ * @property {string} key          entry key
+ * @property {string} reason       said when it fails
+ * @property {string} code         the alias line
+ */
+
+/**
+ * Builds the checks for one entry present in both reports.
+ * @param {Entry} o @param {Entry} n @param {Map<string, Set<'in'|'out'>>} positions
+ * @param {Map<string, Entry>} newEntries
+ * @returns {{checks: {reason: string, target: string, source: string}[], verdict?: {level: Level, reason: string}}}
+ */
+function checksFor(o, n, positions, newEntries) {
+  /** @type {{reason: string, target: string, source: string}[]} */
+  const checks = [];
+  const O = (/** @type {string | undefined} */ a) => (a ?? '').replaceAll('$', 'O');
+  const N = (/** @type {string | undefined} */ a) => (a ?? '').replaceAll('$', 'N');
+  const parent = n.parent ? newEntries.get(n.parent) : undefined;
+  const containerPos = parent?.name ? positions.get(parent.name) : undefined;
+  const implemented = !!(parent && parent.kind === 'interface' && containerPos?.has('in') && !parent.sealed);
+  const inputOnly = (/** @type {Set<string> | undefined} */ p) => !!p && p.has('in') && !p.has('out');
+
+  if (o.kind !== n.kind) {
+    if ((o.kind === 'interface' || o.kind === 'type') && (n.kind === 'interface' || n.kind === 'type')) {
+      // fall through to the type comparison below
+    } else return { checks, verdict: { level: 'breaking', reason: `changed from ${o.kind} to ${n.kind}` } };
+  }
+  if (o.typeParamCount !== n.typeParamCount) return { checks, verdict: { level: 'breaking', reason: `type parameters changed (${o.typeParamCount} → ${n.typeParamCount})` } };
+
+  switch (n.kind) {
+    case 'function':
+      checks.push({ reason: 'no longer accepts the old calls or returns a type the old callers do not expect', target: O(o.access), source: N(n.access) });
+      checks.push({ reason: 'return type changed (narrowed)', target: `ReturnType<${N(n.access)}>`, source: `ReturnType<${O(o.access)}>` });
+      break;
+    case 'method': {
+      const on = `NonNullable<${O(o.access)}>`;
+      const nn = `NonNullable<${N(n.access)}>`;
+      checks.push({ reason: 'parameters no longer accept the old arguments', target: `Parameters<${nn}>`, source: `Parameters<${on}>` });
+      checks.push({ reason: 'return type changed (widened)', target: `ReturnType<${on}>`, source: `ReturnType<${nn}>` });
+      checks.push({ reason: 'return type changed (narrowed)', target: `ReturnType<${nn}>`, source: `ReturnType<${on}>` });
+      checks.push({ reason: 'became optional', target: O(o.access), source: N(n.access) });
+      if (implemented) {
+        checks.push({ reason: 'parameters changed on an interface users implement', target: `Parameters<${on}>`, source: `Parameters<${nn}>` });
+        checks.push({ reason: 'became required on an interface users implement', target: N(n.access), source: O(o.access) });
+      }
+      if (o.abstract !== n.abstract && n.abstract) return { checks, verdict: { level: 'breaking', reason: 'made abstract' } };
+      break;
+    }
+    case 'property':
+      if (!o.readonly && n.readonly) return { checks, verdict: { level: 'breaking', reason: 'made readonly' } };
+      checks.push({ reason: 'property type changed (users can no longer pass what they passed)', target: N(n.access), source: O(o.access) });
+      if (parent?.kind !== 'interface' || !inputOnly(containerPos)) {
+        checks.push({ reason: 'property type changed (users receive a different type)', target: O(o.access), source: N(n.access) });
+      }
+      if (o.abstract !== n.abstract && n.abstract) return { checks, verdict: { level: 'breaking', reason: 'made abstract' } };
+      break;
+    case 'constructor':
+      if (n.privateCtor && !o.privateCtor) return { checks, verdict: { level: 'breaking', reason: 'constructor is no longer public' } };
+      if (o.privateCtor) return { checks, verdict: { level: n.privateCtor ? 'identical' : 'additive', reason: 'constructor opened' } };
+      checks.push({ reason: 'constructor no longer accepts the old arguments', target: `ConstructorParameters<${N(n.access)}>`, source: `ConstructorParameters<${O(o.access)}>` });
+      break;
+    case 'const':
+      checks.push({ reason: 'value type changed (users receive a different type)', target: O(o.access), source: N(n.access) });
+      checks.push({ reason: 'value type changed (narrowed)', target: N(n.access), source: O(o.access) });
+      break;
+    case 'type':
+    case 'interface': {
+      const p = positions.get(n.name ?? '');
+      checks.push({ reason: 'no longer accepts values users pass', target: N(n.access), source: O(o.access) });
+      if (!inputOnly(p)) checks.push({ reason: 'users receive values of a different type', target: O(o.access), source: N(n.access) });
+      break;
+    }
+    case 'class':
+      if (!o.abstract && n.abstract) return { checks, verdict: { level: 'breaking', reason: 'class made abstract' } };
+      checks.push({ reason: 'instances have a different type', target: O(o.access), source: N(n.access) });
+      break;
+    default:
+      return { checks, verdict: { level: 'breaking', reason: `cannot decide a ${n.kind} change by assignability` } };
+  }
+  return { checks };
+}
+
+/**
+ * Classifies two API reports.
+ * @param {string | undefined} oldReport  undefined: the package had no report (initial surface)
+ * @param {string} newReport
+ * @param {{ resolveDir?: string }} [options]  folder whose node_modules resolve the reports' imports
+ * @returns {Classification}
+ */
+export function classifyReports(oldReport, newReport, options = {}) {
+  /** @type {Classification} */
+  const result = { level: 'identical', removed: [], changed: [], added: [], initial: oldReport === undefined };
+  const resolveDir = path.resolve(options.resolveDir ?? process.cwd());
+  const oldCode = reportCode(oldReport ?? '');
+  const newCode = reportCode(newReport);
+  const old = parseReport(oldCode, path.join(resolveDir, '__api_diff__', 'old.d.ts'));
+  const neu = parseReport(newCode, path.join(resolveDir, '__api_diff__', 'new.d.ts'));
+  const positions = typePositions(neu.sf);
+  const oldPositions = typePositions(old.sf);
+  for (const [k, v] of oldPositions) for (const p of v) positions.get(k)?.add(p);
+
+  const raise = (/** @type {Level} */ l, /** @type {boolean} */ internal) => {
+    if (internal) return;
+    const rank = { identical: 0, additive: 1, breaking: 2 };
+    if (rank[l] > rank[result.level]) result.level = l;
+  };
+
+  // Removed (a member of a removed container is not listed again).
+  for (const [key, e] of old.entries) {
+    if (neu.entries.has(key)) continue;
+    if (e.parent && !neu.entries.has(e.parent)) continue;
+    result.removed.push({ display: e.display, level: e.internal ? 'identical' : 'breaking', was: e.text, internal: e.internal });
+    raise('breaking', e.internal);
+  }
+  // Added.
+  for (const [key, e] of neu.entries) {
+    if (old.entries.has(key)) continue;
+    if (e.parent && !old.entries.has(e.parent)) continue;
+    let level = /** @type {Level} */ ('additive');
+    let reason;
+    const parent = e.parent ? neu.entries.get(e.parent) : undefined;
+    if (parent) {
+      const p = parent.name ? positions.get(parent.name) : undefined;
+      if (parent.kind === 'interface' && p?.has('in') && !parent.sealed && !e.optional && e.kind !== 'constructor') {
+        level = 'breaking';
+        reason = 'a required member on an interface users implement (make it optional, or tag the interface @sealed)';
+      } else if (parent.kind === 'class' && e.abstract) {
+        level = 'breaking';
+        reason = 'an abstract member: every subclass must now implement it';
+      }
+    }
+    result.added.push({ display: e.display, level, reason, now: e.text, internal: e.internal });
+    raise(level, e.internal);
+  }
+
+  // Present in both: decide by assignability.
+  /** @type {{key: string, reason: string, line: string}[]} */
+  const lines = [];
+  /** @type {Map<string, {o: Entry, n: Entry, derived?: boolean}>} */
+  const pending = new Map();
+  for (const [key, n] of neu.entries) {
+    const o = old.entries.get(key);
+    if (!o) continue;
+    const derivedCandidate = o.text === n.text && n.kind === 'type' && n.typeParamCount === 0;
+    if (o.text === n.text && !derivedCandidate) continue;
+    const { checks, verdict } = checksFor(o, n, positions, neu.entries);
+    if (verdict) {
+      if (o.text === n.text) continue;
+      if (verdict.level !== 'identical') {
+        result.changed.push({ display: n.display, level: verdict.level, reason: verdict.reason, was: o.text, now: n.text, internal: n.internal });
+        raise(verdict.level, n.internal);
+      }
+      continue;
+    }
+    pending.set(key, { o, n, derived: o.text === n.text });
+    const tp = n.typeParams ? n.typeParams.replaceAll('$.', 'N.') : '';
+    for (const c of checks) lines.push({ key, reason: c.reason, line: `type __C${lines.length}${tp} = ${assertAssignable(c.target, c.source)};` });
+  }
+  if (pending.size === 0) return result;
+
+  const dir = path.join(resolveDir, '__api_diff__');
+  const files = {
+    [path.join(dir, 'old.d.ts')]: `${oldCode}\nexport {};\n`,
+    [path.join(dir, 'new.d.ts')]: `${newCode}\nexport {};\n`,
+    [path.join(dir, 'check.ts')]: [
+      `import type * as O from './old.js';`,
+      `import type * as N from './new.js';`,
+      `type __Assignable<Target, Source extends Target> = Source;`,
+      ...lines.map((l) => l.line),
+      `export {};`,
+    ].join('\n'),
+  };
+  /** @type {ts.CompilerOptions} */
+  const optionsTs = {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    lib: ['lib.es2023.d.ts'],
+    types: existsSync(path.join(resolveDir, 'node_modules', '@types', 'node')) || findUp(resolveDir, 'node_modules/@types/node') ? ['node'] : [],
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+  };
+  const program = ts.createProgram([path.join(dir, 'check.ts')], optionsTs, memoryHost(files, optionsTs));
+  const checkFile = program.getSourceFile(path.join(dir, 'check.ts'));
+  const checker = program.getTypeChecker();
+  const reportFiles = [path.join(dir, 'old.d.ts'), path.join(dir, 'new.d.ts')].map((f) => program.getSourceFile(f));
+  const reportErrors = program.getSemanticDiagnostics().filter((d) => d.file && reportFiles.includes(d.file) && d.code === 2307); // unresolved imports
+  /** @type {Map<string, string>} */
+  const failed = new Map();
+  for (const d of checkFile ? program.getSemanticDiagnostics(checkFile) : []) {
+    if (d.start === undefined || !checkFile) continue;
+    const lineNo = checkFile.getLineAndCharacterOfPosition(d.start).line - 3;
+    const l = lines[lineNo];
+    if (l && !failed.has(l.key)) failed.set(l.key, l.reason);
+    if (!l) reportErrors.push(d); // the check module itself is broken: nothing can be decided
+  }
+
+  for (const [key, { o, n, derived }] of pending) {
+    let was = o.text;
+    let now = n.text;
+    if (derived) {
+      // Same text, but the alias may expand to something else (e.g. `(typeof X)[keyof typeof X]`
+      // after a value was added to X). Compare the expanded types.
+      const expand = (/** @type {ts.SourceFile | undefined} */ sf) => {
+        const st = sf?.statements.find((s) => ts.isTypeAliasDeclaration(s) && s.name.text === n.name);
+        if (!st || !ts.isTypeAliasDeclaration(st)) return '';
+        return checker.typeToString(checker.getTypeFromTypeNode(st.type), undefined, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.InTypeAlias);
+      };
+      was = expand(reportFiles[0]);
+      now = expand(reportFiles[1]);
+      if (was === now) continue;
+    }
+    let level = /** @type {Level} */ (failed.has(key) ? 'breaking' : 'additive');
+    let reason = failed.get(key) ?? (derived ? 'widened in an input position' : 'still accepts every old use');
+    if (level === 'additive' && reportErrors.length > 0) {
+      level = 'breaking';
+      reason = `cannot decide: ${ts.flattenDiagnosticMessageText(reportErrors[0]?.messageText ?? '', ' ')}`;
+    }
+    result.changed.push({ display: n.display, level, reason, was, now, internal: n.internal });
+    raise(level, n.internal);
+  }
+  return result;
+}
+
+/** @param {string} dir @param {string} rel */
+function findUp(dir, rel) {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (existsSync(path.join(d, rel))) return true;
+    if (path.dirname(d) === d) return false;
+  }
+}
+
+/**
+ * Human-readable classification, capped at `limit` entries per section.
+ * @param {string} packageName @param {Classification} c
+ * @param {{ limit?: number, advice?: string }} [opts]
+ */
+export function formatClassification(packageName, c, opts = {}) {
+  const limit = opts.limit ?? 40;
+  const out = [`${packageName}: ${c.level}${c.initial ? ' (initial surface: no report at the base)' : ''}`];
+  /** @param {string} title @param {ChangeItem[]} items @param {(i: ChangeItem) => string[]} fmt */
+  const section = (title, items, fmt) => {
+    if (items.length === 0) return;
+    out.push(`  ${title} (${items.length}):`);
+    for (const i of items.slice(0, limit)) out.push(...fmt(i));
+    if (items.length > limit) out.push(`    … and ${items.length - limit} more`);
+  };
+  const tag = (/** @type {ChangeItem} */ i) => `${i.internal ? ' [internal, not semver-covered]' : ''}`;
+  const indent = (/** @type {string | undefined} */ t, /** @type {string} */ label) =>
+    (t ?? '').split('\n').map((l, idx) => `        ${idx === 0 ? label : ' '.repeat(label.length)}${l}`);
+  if (!c.initial) {
+    section('removed', c.removed, (i) => [`    - ${i.display}${tag(i)}`, ...indent(i.was, 'was: ')]);
+    section('changed', c.changed, (i) => [`    ~ ${i.display} — ${i.level}: ${i.reason}${tag(i)}`, ...indent(i.was, 'was: '), ...indent(i.now, 'now: ')]);
+  }
+  section('added', c.added, (i) => [`    + ${i.display}${i.level === 'breaking' ? ` — breaking: ${i.reason}` : ''}${tag(i)}`]);
+  if (opts.advice) out.push(`  → ${opts.advice}`);
+  return out.join('\n');
+}

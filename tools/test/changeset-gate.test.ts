@@ -1,0 +1,165 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, unlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runChangesetGate } from '../src/changeset-gate.mjs';
+import { parseChangeset, requiredBump, versionBump } from '../src/lib/changesets.mjs';
+import { TOOLS } from './helpers.js';
+
+const reports = path.join(TOOLS, 'test', 'fixtures', 'reports');
+const fixture = (name: string, f: 'before' | 'after') => readFileSync(path.join(reports, name, `${f}.api.md`), 'utf8');
+
+let repos: string[] = [];
+afterEach(() => {
+  for (const r of repos) rmSync(r, { recursive: true, force: true });
+  repos = [];
+});
+
+function git(cwd: string, ...args: string[]) {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+/** A one-package repository whose base commit has `before` as the report of @fx/pkg. */
+function repo(opts: { before?: string; version?: string } = {}) {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'api-gate-repo-'));
+  repos.push(root);
+  git(root, 'init', '-q', '-b', 'main');
+  git(root, 'config', 'user.email', 't@example.com');
+  git(root, 'config', 'user.name', 't');
+  mkdirSync(path.join(root, 'packages', 'pkg'), { recursive: true });
+  mkdirSync(path.join(root, 'api-reports'));
+  mkdirSync(path.join(root, '.changeset'));
+  writeFileSync(path.join(root, '.changeset', 'README.md'), '# Changesets\n');
+  writeFileSync(path.join(root, 'packages', 'pkg', 'package.json'), JSON.stringify({ name: '@fx/pkg', version: opts.version ?? '1.0.0' }));
+  writeFileSync(path.join(root, 'packages', 'pkg', 'api-extractor.json'), '{}');
+  if (opts.before !== undefined) writeFileSync(path.join(root, 'api-reports', 'pkg.api.md'), opts.before);
+  git(root, 'add', '-A');
+  git(root, 'commit', '-q', '-m', 'base');
+  const base = git(root, 'rev-parse', 'HEAD');
+  return {
+    root,
+    base,
+    report: (text: string) => writeFileSync(path.join(root, 'api-reports', 'pkg.api.md'), text),
+    changeset: (file: string, bump: string, pkg = '@fx/pkg') => writeFileSync(path.join(root, '.changeset', file), `---\n"${pkg}": ${bump}\n---\n\nA change.\n`),
+    commit: (msg: string) => {
+      git(root, 'add', '-A');
+      git(root, 'commit', '-q', '-m', msg);
+    },
+    gate: (env: Record<string, string> = { API_GATE_BASE: base }) => runChangesetGate({ root, env }),
+  };
+}
+const problems = (r: { problems: string[] }) => r.problems.join('\n');
+
+describe('changeset gate', () => {
+  it('fails a breaking change with no changeset, naming package, classification and what it found', () => {
+    const r = repo({ before: fixture('removed-method', 'before') });
+    r.report(fixture('removed-method', 'after'));
+    const g = r.gate();
+    expect(g.ok).toBe(false);
+    expect(problems(g)).toMatch(/@fx\/pkg: breaking change to api-reports\/pkg\.api\.md needs a changeset bumping it at least "major"; found: no changeset for this package/);
+    expect(problems(g)).toContain('RunTrace.recordToolExecution (method)');
+  });
+
+  it('fails a patch changeset for a breaking change', () => {
+    const r = repo({ before: fixture('removed-method', 'before') });
+    r.report(fixture('removed-method', 'after'));
+    r.changeset('tidy-owls-fly.md', 'patch');
+    expect(problems(r.gate())).toMatch(/needs a changeset bumping it at least "major"; found: \.changeset\/tidy-owls-fly\.md → patch/);
+  });
+
+  it('passes a breaking change with a major changeset', () => {
+    const r = repo({ before: fixture('removed-method', 'before') });
+    r.report(fixture('removed-method', 'after'));
+    r.changeset('big-bang.md', 'major');
+    const g = r.gate();
+    expect(g.problems).toEqual([]);
+    expect(g.lines.join('\n')).toMatch(/@fx\/pkg: breaking — needs major, covered by \.changeset\/big-bang\.md → major/);
+  });
+
+  it('applies the 0.x rule: breaking needs minor, additive needs patch', () => {
+    const b = repo({ before: fixture('removed-method', 'before'), version: '0.3.0' });
+    b.report(fixture('removed-method', 'after'));
+    b.changeset('a.md', 'patch');
+    expect(problems(b.gate())).toMatch(/at least "minor" \(0\.x: breaking → minor\)/);
+    b.changeset('a.md', 'minor');
+    expect(b.gate().ok).toBe(true);
+
+    const a = repo({ before: fixture('optional-param', 'before'), version: '0.3.0' });
+    a.report(fixture('optional-param', 'after'));
+    expect(problems(a.gate())).toMatch(/@fx\/pkg: additive change .* at least "patch" \(0\.x: additive → patch\)/);
+    a.changeset('b.md', 'patch');
+    expect(a.gate().ok).toBe(true);
+  });
+
+  it('an additive change from 1.0 needs minor', () => {
+    const r = repo({ before: fixture('optional-param', 'before') });
+    r.report(fixture('optional-param', 'after'));
+    r.changeset('c.md', 'patch');
+    expect(problems(r.gate())).toMatch(/additive change .* at least "minor"; found: \.changeset\/c\.md → patch/);
+  });
+
+  it('a reformatted report needs no changeset', () => {
+    const r = repo({ before: fixture('reformatted', 'before') });
+    r.report(fixture('reformatted', 'after'));
+    const g = r.gate();
+    expect(g.problems).toEqual([]);
+    expect(g.lines.join('\n')).toMatch(/@fx\/pkg: identical — needs none/);
+  });
+
+  it('a report that did not exist at the base is the initial surface', () => {
+    const r = repo();
+    r.report(fixture('removed-method', 'after'));
+    const g = r.gate();
+    expect(g.ok).toBe(true);
+    expect(g.lines.join('\n')).toMatch(/initial surface/);
+  });
+
+  it('counts a changeset committed before the base (a multi-commit change compared with HEAD~1)', () => {
+    const r = repo({ before: fixture('removed-method', 'before') });
+    r.changeset('early.md', 'major');
+    r.commit('changeset first');
+    r.report(fixture('removed-method', 'after'));
+    r.commit('then the surface change');
+    const g = r.gate({}); // no API_GATE_BASE, no origin/main: HEAD~1
+    expect(g.lines[0]).toMatch(/HEAD~1/);
+    expect(g.problems).toEqual([]);
+    expect(g.lines.join('\n')).toMatch(/early\.md → major \(already at the base\)/);
+  });
+
+  it('a release commit (version raised, changesets consumed) covers the change', () => {
+    const r = repo({ before: fixture('removed-method', 'before') });
+    r.report(fixture('removed-method', 'after'));
+    writeFileSync(path.join(r.root, 'packages', 'pkg', 'package.json'), JSON.stringify({ name: '@fx/pkg', version: '2.0.0' }));
+    expect(r.gate().ok).toBe(true);
+  });
+
+  it('a changeset naming an unknown package fails', () => {
+    const r = repo({ before: fixture('new-export', 'before') });
+    r.changeset('typo.md', 'minor', '@fx/pgk');
+    expect(problems(r.gate())).toMatch(/typo\.md names "@fx\/pgk", which is not a package of this workspace/);
+  });
+
+  it('the first commit has no base: everything is initial', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'api-gate-repo-'));
+    repos.push(root);
+    git(root, 'init', '-q', '-b', 'main');
+    const g = runChangesetGate({ root, env: {} });
+    expect(g.ok).toBe(true);
+    expect(g.lines[0]).toMatch(/no commits yet|first commit/);
+  });
+});
+
+describe('changesets', () => {
+  it('parses front matter with quoted or bare names', () => {
+    const cs = parseChangeset('---\n"@a/b": minor\n\'@a/c\': patch\nd: major\n---\n\nSummary.\n', 'x.md');
+    expect([...cs.releases]).toEqual([['@a/b', 'minor'], ['@a/c', 'patch'], ['d', 'major']]);
+    expect(cs.summary).toBe('Summary.');
+    expect(() => parseChangeset('no front matter', 'y.md')).toThrow(/y\.md: not a changeset/);
+  });
+  it('maps a classification to the smallest bump, with the 0.x rule', () => {
+    expect([requiredBump('breaking', '1.2.3'), requiredBump('additive', '1.2.3'), requiredBump('identical', '1.2.3')]).toEqual(['major', 'minor', 'none']);
+    expect([requiredBump('breaking', '0.1.0'), requiredBump('additive', '0.1.0')]).toEqual(['minor', 'patch']);
+    expect([versionBump('0.1.0', '0.2.0'), versionBump('1.0.0', '1.0.1'), versionBump('1.0.0', '1.0.0')]).toEqual(['minor', 'patch', 'none']);
+  });
+});

@@ -1,0 +1,50 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const TOOLS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const ROOT = path.resolve(TOOLS, '..');
+const FIXTURES = path.join(TOOLS, 'test', 'fixtures', 'packages');
+
+/**
+ * Lays out fixture packages as a tiny workspace under tools/temp (inside the repo, so the
+ * tools' node_modules resolve): packages/<name>/dist/index.d.ts, tsconfig.json and an
+ * api-extractor.json extending the real api-extractor.base.json.
+ */
+export function makeWorkspace(names: string[]): { root: string; dir: (name: string) => string; cleanup: () => void } {
+  mkdirSync(path.join(TOOLS, 'temp'), { recursive: true });
+  const root = mkdtempSync(path.join(TOOLS, 'temp', 'ws-'));
+  const dir = (name: string) => path.join(root, 'packages', name);
+  for (const name of names) {
+    const d = dir(name);
+    mkdirSync(path.join(d, 'dist'), { recursive: true });
+    cpSync(path.join(FIXTURES, name, 'package.json'), path.join(d, 'package.json'));
+    cpSync(path.join(FIXTURES, name, 'types', 'index.d.ts'), path.join(d, 'dist', 'index.d.ts'));
+    writeFileSync(path.join(d, 'dist', 'index.js'), 'export {};\n');
+    writeFileSync(
+      path.join(d, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, skipLibCheck: true, types: [], noEmit: true },
+        files: ['dist/index.d.ts'],
+      }),
+    );
+    writeFileSync(
+      path.join(d, 'api-extractor.json'),
+      JSON.stringify({ extends: path.join(ROOT, 'api-extractor.base.json'), projectFolder: '.' }),
+    );
+  }
+  // Workspace links: a dependency "workspace:*" on a sibling becomes node_modules/<name> -> sibling.
+  for (const name of names) {
+    const json = JSON.parse(readFileSync(path.join(dir(name), 'package.json'), 'utf8'));
+    for (const [dep, spec] of Object.entries<string>(json.dependencies ?? {})) {
+      if (!spec.startsWith('workspace:')) continue;
+      const target = names.map(dir).find((d) => JSON.parse(readFileSync(path.join(d, 'package.json'), 'utf8')).name === dep);
+      if (!target) continue;
+      const link = path.join(dir(name), 'node_modules', dep);
+      mkdirSync(path.dirname(link), { recursive: true });
+      if (!existsSync(link)) symlinkSync(target, link, 'dir');
+    }
+  }
+  mkdirSync(path.join(root, 'api-reports'), { recursive: true });
+  return { root, dir, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
