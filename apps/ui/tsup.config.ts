@@ -1,7 +1,9 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // index: the app as a library (tests, benchmarks); cli: the `runledger` binary (keeps its
+  // shebang); demo-server: the bundled demo MCP servers, started by `runledger demo` as children.
+  entry: { index: 'src/index.ts', cli: 'src/cli.ts', 'demo-server': 'src/demo/demoServer.ts' },
   format: ['esm'],
   target: 'node20',
   platform: 'node',

@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     typecheck: { include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
-    testTimeout: 20000,
+    globalSetup: ['./test/globalSetup.ts'],
+    testTimeout: 30000,
+    hookTimeout: 60000,
   },
 });

@@ -1,0 +1,213 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ToolOutcome } from '@runledger/core';
+import { isRunStatus, RunStatus, RunStoreError, type RunStore } from '@runledger/trace';
+import type { Html } from '../html/Html.js';
+import { isLocale, negotiateLocale } from '../i18n/Locale.js';
+import { Translator } from '../i18n/Translator.js';
+import { errorPage } from '../pages/errorPage.js';
+import { PageContext } from '../pages/PageContext.js';
+import { runPage, TIMELINE_PAGE_SIZE } from '../pages/runPage.js';
+import { type RunsFilter, runsPage } from '../pages/runsPage.js';
+import { DEFAULT_SERVERS_VIEW, type ServersView, serversPage, type ServerSortKey, type ServerWindow, windowSince } from '../pages/serversPage.js';
+import { carriesToken, hostIsLoopback, isSameOrigin, TOKEN_COOKIE } from './AccessPolicy.js';
+import { timelinePage } from './timelinePage.js';
+
+/** How the runs app is set up. @internal */
+export interface RunsAppOptions {
+  readonly store: RunStore;
+  /** When set, every request must carry it (Bearer header, cookie or `?token=`); else 401. */
+  readonly token?: string | null;
+  /** Insist on a loopback Host header (DNS-rebinding guard); on by default when there is no token. */
+  readonly loopbackOnly?: boolean;
+  /** The time zone dates are shown in; default the process's. */
+  readonly timeZone?: string;
+  /** The clock; default Date.now. */
+  readonly now?: () => number;
+  /** Runs per page of the list; default 50. */
+  readonly runsPageSize?: number;
+}
+
+/** A request handler for node:http. @internal */
+export type RunsAppHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'same-origin',
+  'cache-control': 'no-store',
+};
+
+const SERVER_SORT_KEYS: readonly string[] = ['server', 'calls', 'failure_rate', 'p95'];
+const SERVER_WINDOWS: readonly string[] = ['24h', '7d', 'all'];
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', ...headers });
+  res.end(body);
+}
+
+function sendPage(res: ServerResponse, status: number, page: Html, headers: Record<string, string> = {}): void {
+  send(res, status, page.value, { 'content-language': headers['content-language'] ?? '', ...headers });
+}
+
+/**
+ * Makes the runs app: a node:http handler serving the runs list, a run's timeline, the MCP
+ * servers page and the cancel action from a {@link RunStore}.
+ *
+ * @remarks
+ * Server-rendered HTML that needs no JavaScript; every value is escaped. With a token, each
+ * request without it gets 401. The cancel action is a POST that must come from this app's own
+ * origin and is idempotent.
+ *
+ * @internal
+ */
+export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
+  const { store } = options;
+  const token = options.token ?? null;
+  const loopbackOnly = options.loopbackOnly ?? token === null;
+  const now = options.now ?? Date.now;
+  const runsPageSize = options.runsPageSize ?? 50;
+  const translators = new Map<string, Translator>();
+  const translator = (locale: 'en' | 'de'): Translator => {
+    let t = translators.get(locale);
+    if (t === undefined) {
+      t = new Translator(locale, { timeZone: options.timeZone });
+      translators.set(locale, t);
+    }
+    return t;
+  };
+
+  return async (req, res) => {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://runledger.invalid');
+    } catch {
+      send(res, 400, 'Bad request', { 'content-type': 'text/plain; charset=utf-8' });
+      return;
+    }
+    if (token !== null) {
+      if (!carriesToken(req, url, token)) {
+        send(res, 401, 'Unauthorized: this runledger app needs its access token (Authorization: Bearer <token>, or open it once with ?token=<token>).\n', {
+          'content-type': 'text/plain; charset=utf-8',
+          'www-authenticate': 'Bearer realm="runledger"',
+        });
+        return;
+      }
+      if (url.searchParams.has('token') && req.method === 'GET') {
+        url.searchParams.delete('token');
+        res.writeHead(303, {
+          ...SECURITY_HEADERS,
+          location: url.pathname + url.search,
+          'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict`,
+        });
+        res.end();
+        return;
+      }
+    } else if (loopbackOnly && !hostIsLoopback(req)) {
+      send(res, 403, 'Forbidden: this runledger app answers only to localhost or 127.0.0.1.\n', { 'content-type': 'text/plain; charset=utf-8' });
+      return;
+    }
+
+    const queryLang = url.searchParams.get('lang');
+    const locale = negotiateLocale(queryLang, req.headers['accept-language']);
+    const ctx = new PageContext({
+      t: translator(locale),
+      explicitLang: queryLang !== null && isLocale(queryLang.trim().toLowerCase()) ? locale : null,
+      path: url.pathname,
+      query: url.searchParams,
+    });
+    const { t } = ctx;
+    const lang = { 'content-language': locale, vary: 'Accept-Language' };
+    const method = req.method ?? 'GET';
+    const path = url.pathname;
+
+    const notFound = (text = t.t('error.notFound.text')) => sendPage(res, 404, errorPage(ctx, t.t('error.notFound'), text), lang);
+    const notAllowed = (allow: string) =>
+      sendPage(res, 405, errorPage(ctx, t.t('error.methodNotAllowed'), `${method} ${path}`), { ...lang, allow });
+
+    try {
+      if (path === '/' || path === '/runs') {
+        if (method !== 'GET' && method !== 'HEAD') return notAllowed('GET, HEAD');
+        const statusParam = url.searchParams.get('status') ?? '';
+        const hasParam = url.searchParams.get('has') ?? '';
+        const filter: RunsFilter = {
+          status: isRunStatus(statusParam) ? statusParam : null,
+          has: hasParam === ToolOutcome.FAILED || hasParam === ToolOutcome.CANCELLED ? hasParam : null,
+          cursor: url.searchParams.get('cursor') || null,
+        };
+        const page = await store.listRuns({
+          status: filter.status ?? undefined,
+          hasOutcome: filter.has ?? undefined,
+          cursor: filter.cursor,
+          limit: runsPageSize,
+        });
+        return sendPage(res, 200, runsPage(ctx, page, filter, now()), lang);
+      }
+
+      if (path === '/servers') {
+        if (method !== 'GET' && method !== 'HEAD') return notAllowed('GET, HEAD');
+        const sort = url.searchParams.get('sort') ?? '';
+        const dir = url.searchParams.get('dir');
+        const window = url.searchParams.get('window') ?? '';
+        const view: ServersView = {
+          sort: SERVER_SORT_KEYS.includes(sort) ? (sort as ServerSortKey) : DEFAULT_SERVERS_VIEW.sort,
+          dir: dir === 'asc' || dir === 'desc' ? dir : DEFAULT_SERVERS_VIEW.dir,
+          window: SERVER_WINDOWS.includes(window) ? (window as ServerWindow) : DEFAULT_SERVERS_VIEW.window,
+        };
+        const since = windowSince(view.window, now());
+        const rows = await store.serverHealth(since === undefined ? {} : { since });
+        return sendPage(res, 200, serversPage(ctx, rows, view), lang);
+      }
+
+      const runMatch = /^\/runs\/([^/]+)(\/cancel)?$/.exec(path);
+      if (runMatch !== null) {
+        let runId: string;
+        try {
+          runId = decodeURIComponent(runMatch[1] ?? '');
+        } catch {
+          return notFound();
+        }
+        if (!RUN_ID.test(runId)) return notFound(t.t('runs.detail.notFound', { id: runId }));
+        if (runMatch[2] !== undefined) {
+          if (method !== 'POST') return notAllowed('POST');
+          if (!isSameOrigin(req)) return sendPage(res, 403, errorPage(ctx, t.t('error.forbidden'), t.t('error.crossOrigin')), lang);
+          const run = await store.getRun(runId);
+          if (run === null) return notFound(t.t('runs.detail.notFound', { id: runId }));
+          if (run.status === RunStatus.RUNNING) await store.requestCancel(runId);
+          res.writeHead(303, { ...SECURITY_HEADERS, location: ctx.href(`/runs/${encodeURIComponent(runId)}`) });
+          res.end();
+          return;
+        }
+        if (method !== 'GET' && method !== 'HEAD') return notAllowed('GET, HEAD');
+        const run = await store.getRun(runId);
+        if (run === null) return notFound(t.t('runs.detail.notFound', { id: runId }));
+        const fromParam = Number(url.searchParams.get('from') ?? '0');
+        const from = Number.isSafeInteger(fromParam) && fromParam > 0 ? Math.min(fromParam, Math.max(0, run.stepCount - 1)) : 0;
+        const steps = await store.readSteps(runId, { fromSequence: from, limit: TIMELINE_PAGE_SIZE + 1 });
+        return sendPage(res, 200, runPage(ctx, run, timelinePage(run, steps, from, TIMELINE_PAGE_SIZE), now()), lang);
+      }
+
+      if (path === '/healthz') {
+        return send(res, 200, 'ok\n', { 'content-type': 'text/plain; charset=utf-8' });
+      }
+      if (path === '/favicon.ico') {
+        res.writeHead(204, SECURITY_HEADERS);
+        res.end();
+        return;
+      }
+      return notFound();
+    } catch (error) {
+      if (RunStoreError.is(error) && error.code === 'invalid_input') {
+        return sendPage(res, 400, errorPage(ctx, t.t('error.badRequest'), error.message), lang);
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      if (!res.headersSent) {
+        sendPage(res, 500, errorPage(ctx, t.t('error.server'), t.t('error.server.text', { message })), lang);
+      } else {
+        res.destroy();
+      }
+    }
+  };
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PORT, parseCommand } from './parseCommand.js';
+import { UsageError } from './UsageError.js';
+
+const env = { cwd: '/work/here' };
+
+describe('parseCommand', () => {
+  it('parses serve with its defaults: 127.0.0.1, port 4310, ./runledger.db, no token', () => {
+    expect(parseCommand(['serve'], env)).toEqual({
+      name: 'serve',
+      store: { kind: 'sqlite', path: '/work/here/runledger.db' },
+      port: DEFAULT_PORT,
+      host: '127.0.0.1',
+      token: null,
+    });
+  });
+
+  it('parses serve with every option, and takes the token from RUNLEDGER_TOKEN', () => {
+    expect(parseCommand(['serve', '--pg', 'postgres://u@h/db', '--pg-schema', 'team_a', '--port', '0', '--host', '0.0.0.0', '--token', 'abcdefgh1'], env)).toEqual({
+      name: 'serve',
+      store: { kind: 'postgres', url: 'postgres://u@h/db', schema: 'team_a' },
+      port: 0,
+      host: '0.0.0.0',
+      token: 'abcdefgh1',
+    });
+    expect(parseCommand(['serve', '--db', 'x.db'], { ...env, token: 'from-env-123' })).toMatchObject({ token: 'from-env-123', store: { path: '/work/here/x.db' } });
+    expect(parseCommand(['serve'], { ...env, pgUrl: 'postgres://x/y' })).toMatchObject({ store: { kind: 'postgres', url: 'postgres://x/y' } });
+  });
+
+  it('parses demo, runs list|show, servers, migrate and copy', () => {
+    expect(parseCommand(['demo', '--no-serve', '--db', 'd.db'], env)).toMatchObject({ name: 'demo', serve: false, dbPath: '/work/here/d.db' });
+    expect(parseCommand(['demo'], env)).toMatchObject({ name: 'demo', serve: true, port: DEFAULT_PORT });
+    expect(parseCommand(['runs', 'list', '--status', 'cancelled', '--has', 'failed', '--limit', '5', '--json'], env)).toMatchObject({
+      name: 'runs-list',
+      status: 'cancelled',
+      has: 'failed',
+      limit: 5,
+      json: true,
+    });
+    expect(parseCommand(['runs', 'show', 'abc'], env)).toMatchObject({ name: 'runs-show', id: 'abc', json: false });
+    expect(parseCommand(['servers', '--window', '7d'], env)).toMatchObject({ name: 'servers', window: '7d' });
+    expect(parseCommand(['migrate', '--pg', 'postgres://a/b'], env)).toMatchObject({ name: 'migrate', store: { kind: 'postgres' } });
+    expect(parseCommand(['copy', '--db', 'a.db', '--pg', 'postgres://a/b'], env)).toEqual({
+      name: 'copy',
+      dbPath: '/work/here/a.db',
+      target: { kind: 'postgres', url: 'postgres://a/b' },
+    });
+    expect(parseCommand(['--help'], env)).toEqual({ name: 'help' });
+  });
+
+  it.each([
+    [[], /missing command/],
+    [['frobnicate'], /unknown command "frobnicate"/],
+    [['serve', '--port', 'eighty'], /--port must be an integer from 0 to 65535, got "eighty"/],
+    [['serve', '--port', '70000'], /--port must be an integer/],
+    [['serve', '--port'], /--port/],
+    [['serve', '--bogus'], /Unknown option '--bogus'/],
+    [['serve', 'extra'], /unexpected argument "extra"/],
+    [['serve', '--db', 'a.db', '--pg', 'postgres://x/y'], /either --db or --pg, not both/],
+    [['serve', '--db', ''], /--db must not be empty/],
+    [['serve', '--pg-schema', 'x'], /--pg-schema needs --pg/],
+    [['serve', '--pg', 'postgres://x', '--pg-schema', 'Bad-Name'], /--pg-schema must match/],
+    [['runs'], /missing subcommand \(list or show\)/],
+    [['runs', 'delete'], /unknown subcommand "delete"/],
+    [['runs', 'show'], /missing run id/],
+    [['runs', 'show', 'a', 'b'], /exactly one run id/],
+    [['runs', 'list', '--status', 'done'], /--status must be one of/],
+    [['runs', 'list', '--has', 'ok'], /--has must be failed or cancelled/],
+    [['runs', 'list', '--limit', '0'], /--limit must be an integer from 1 to 200/],
+    [['servers', '--window', '1y'], /--window must be 24h, 7d or all/],
+    [['copy', '--pg', 'postgres://x/y'], /--db <file> \(the SQLite source\) is required/],
+    [['copy', '--db', 'a.db'], /--pg <url> \(the PostgreSQL target\) is required/],
+    [['demo', '--no-serve=yes'], /no-serve/],
+  ] as const)('refuses %j', (argv, message) => {
+    expect(() => parseCommand(argv, env)).toThrow(UsageError);
+    expect(() => parseCommand(argv, env)).toThrow(message);
+  });
+});

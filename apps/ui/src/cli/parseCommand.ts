@@ -1,0 +1,203 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { isRunStatus, type RunStatus } from '@runledger/trace';
+import { UsageError } from './UsageError.js';
+
+/** Where a command's runs are stored. @internal */
+export type StoreTarget = { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string };
+
+/** A parsed command line. @internal */
+export type Command =
+  | { readonly name: 'help' }
+  | { readonly name: 'serve'; readonly store: StoreTarget; readonly port: number; readonly host: string; readonly token: string | null }
+  | { readonly name: 'demo'; readonly dbPath: string; readonly port: number; readonly host: string; readonly token: string | null; readonly serve: boolean }
+  | {
+      readonly name: 'runs-list';
+      readonly store: StoreTarget;
+      readonly status: RunStatus | null;
+      readonly has: 'failed' | 'cancelled' | null;
+      readonly limit: number;
+      readonly json: boolean;
+    }
+  | { readonly name: 'runs-show'; readonly store: StoreTarget; readonly id: string; readonly json: boolean }
+  | { readonly name: 'servers'; readonly store: StoreTarget; readonly window: '24h' | '7d' | 'all'; readonly json: boolean }
+  | { readonly name: 'migrate'; readonly store: StoreTarget }
+  | { readonly name: 'copy'; readonly dbPath: string; readonly target: StoreTarget & { readonly kind: 'postgres' } };
+
+/** The port `serve` and `demo` listen on unless told otherwise. @internal */
+export const DEFAULT_PORT = 4310;
+/** The SQLite file used unless told otherwise. @internal */
+export const DEFAULT_DB = 'runledger.db';
+
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+const STORE_OPTIONS: OptionSpec = { db: { type: 'string' }, pg: { type: 'string' }, 'pg-schema': { type: 'string' } };
+
+function parse(args: readonly string[], options: OptionSpec, command: string) {
+  try {
+    return parseArgs({ args: [...args], options, strict: true, allowPositionals: true });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`runledger ${command}: ${message}`);
+  }
+}
+
+function noPositionals(positionals: readonly string[], command: string): void {
+  if (positionals.length > 0) throw new UsageError(`runledger ${command}: unexpected argument ${JSON.stringify(positionals[0])}`);
+}
+
+function port(value: unknown, command: string): number {
+  if (value === undefined) return DEFAULT_PORT;
+  const text = String(value);
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isInteger(n) || n < 0 || n > 65535) {
+    throw new UsageError(`runledger ${command}: --port must be an integer from 0 to 65535, got ${JSON.stringify(text)}`);
+  }
+  return n;
+}
+
+function nonEmpty(value: unknown, option: string, command: string): string | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (text.trim() === '') throw new UsageError(`runledger ${command}: ${option} must not be empty`);
+  return text;
+}
+
+function store(values: Record<string, unknown>, env: CommandEnv, command: string): StoreTarget {
+  const db = nonEmpty(values['db'], '--db', command);
+  const pg = nonEmpty(values['pg'], '--pg', command);
+  const schema = pgSchema(values, command);
+  if (db !== undefined && pg !== undefined) throw new UsageError(`runledger ${command}: give either --db or --pg, not both`);
+  const url = pg ?? (db === undefined && env.pgUrl !== undefined && env.pgUrl !== '' ? env.pgUrl : undefined);
+  if (url !== undefined) return schema === undefined ? { kind: 'postgres', url } : { kind: 'postgres', url, schema };
+  if (schema !== undefined) throw new UsageError(`runledger ${command}: --pg-schema needs --pg`);
+  return { kind: 'sqlite', path: resolve(env.cwd, db ?? DEFAULT_DB) };
+}
+
+function pgSchema(values: Record<string, unknown>, command: string): string | undefined {
+  const schema = nonEmpty(values['pg-schema'], '--pg-schema', command);
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new UsageError(`runledger ${command}: --pg-schema must match ^[a-z_][a-z0-9_]{0,62}$, got ${JSON.stringify(schema)}`);
+  }
+  return schema;
+}
+
+/** The environment the parser reads defaults from. @internal */
+export interface CommandEnv {
+  readonly cwd: string;
+  /** RUNLEDGER_TOKEN */
+  readonly token?: string | undefined;
+  /** RUNLEDGER_PG_URL */
+  readonly pgUrl?: string | undefined;
+}
+
+/**
+ * Parses the CLI's arguments (after the program name) into a command.
+ *
+ * @throws UsageError from `parseCommand` for an unknown command or option, a missing or extra argument, or a bad value.
+ * @internal
+ */
+export function parseCommand(argv: readonly string[], env: CommandEnv): Command {
+  const [name, ...rest] = argv;
+  switch (name) {
+    case undefined:
+      throw new UsageError('runledger: missing command');
+    case 'help':
+    case '--help':
+    case '-h':
+      return { name: 'help' };
+    case 'serve': {
+      const { values, positionals } = parse(rest, { ...STORE_OPTIONS, port: { type: 'string' }, host: { type: 'string' }, token: { type: 'string' } }, name);
+      noPositionals(positionals, name);
+      return {
+        name,
+        store: store(values, env, name),
+        port: port(values['port'], name),
+        host: nonEmpty(values['host'], '--host', name) ?? '127.0.0.1',
+        token: nonEmpty(values['token'], '--token', name) ?? (env.token || null),
+      };
+    }
+    case 'demo': {
+      const { values, positionals } = parse(
+        rest,
+        { db: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, token: { type: 'string' }, 'no-serve': { type: 'boolean' } },
+        name,
+      );
+      noPositionals(positionals, name);
+      return {
+        name,
+        dbPath: resolve(env.cwd, nonEmpty(values['db'], '--db', name) ?? DEFAULT_DB),
+        port: port(values['port'], name),
+        host: nonEmpty(values['host'], '--host', name) ?? '127.0.0.1',
+        token: nonEmpty(values['token'], '--token', name) ?? (env.token || null),
+        serve: values['no-serve'] !== true,
+      };
+    }
+    case 'runs': {
+      const [sub, ...subRest] = rest;
+      if (sub === 'list') {
+        const { values, positionals } = parse(
+          subRest,
+          { ...STORE_OPTIONS, status: { type: 'string' }, has: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' } },
+          'runs list',
+        );
+        noPositionals(positionals, 'runs list');
+        const status = values['status'];
+        if (status !== undefined && !isRunStatus(status)) {
+          throw new UsageError(`runledger runs list: --status must be one of running, completed, failed, cancelled, interrupted, got ${JSON.stringify(status)}`);
+        }
+        const has = values['has'];
+        if (has !== undefined && has !== 'failed' && has !== 'cancelled') {
+          throw new UsageError(`runledger runs list: --has must be failed or cancelled, got ${JSON.stringify(has)}`);
+        }
+        const limitText = values['limit'] ?? '20';
+        const limit = Number(limitText);
+        if (typeof limitText !== 'string' || !/^\d+$/.test(limitText) || limit < 1 || limit > 200) {
+          throw new UsageError(`runledger runs list: --limit must be an integer from 1 to 200, got ${JSON.stringify(limitText)}`);
+        }
+        return {
+          name: 'runs-list',
+          store: store(values, env, 'runs list'),
+          status: (status as RunStatus | undefined) ?? null,
+          has: has ?? null,
+          limit,
+          json: values['json'] === true,
+        };
+      }
+      if (sub === 'show') {
+        const { values, positionals } = parse(subRest, { ...STORE_OPTIONS, json: { type: 'boolean' } }, 'runs show');
+        if (positionals.length !== 1 || positionals[0] === undefined || positionals[0] === '') {
+          throw new UsageError(positionals.length === 0 ? 'runledger runs show: missing run id' : 'runledger runs show: give exactly one run id');
+        }
+        return { name: 'runs-show', store: store(values, env, 'runs show'), id: positionals[0], json: values['json'] === true };
+      }
+      throw new UsageError(sub === undefined ? 'runledger runs: missing subcommand (list or show)' : `runledger runs: unknown subcommand ${JSON.stringify(sub)} (list or show)`);
+    }
+    case 'servers': {
+      const { values, positionals } = parse(rest, { ...STORE_OPTIONS, window: { type: 'string' }, json: { type: 'boolean' } }, name);
+      noPositionals(positionals, name);
+      const window = values['window'] ?? 'all';
+      if (window !== '24h' && window !== '7d' && window !== 'all') {
+        throw new UsageError(`runledger servers: --window must be 24h, 7d or all, got ${JSON.stringify(window)}`);
+      }
+      return { name, store: store(values, env, name), window, json: values['json'] === true };
+    }
+    case 'migrate': {
+      const { values, positionals } = parse(rest, STORE_OPTIONS, name);
+      noPositionals(positionals, name);
+      return { name, store: store(values, env, name) };
+    }
+    case 'copy': {
+      const { values, positionals } = parse(rest, STORE_OPTIONS, name);
+      noPositionals(positionals, name);
+      const db = nonEmpty(values['db'], '--db', name);
+      const pg = nonEmpty(values['pg'], '--pg', name) ?? (env.pgUrl || undefined);
+      if (db === undefined) throw new UsageError('runledger copy: --db <file> (the SQLite source) is required');
+      if (pg === undefined) throw new UsageError('runledger copy: --pg <url> (the PostgreSQL target) is required');
+      const schema = pgSchema(values, name);
+      return { name, dbPath: resolve(env.cwd, db), target: schema === undefined ? { kind: 'postgres', url: pg } : { kind: 'postgres', url: pg, schema } };
+    }
+    default:
+      throw new UsageError(`runledger: unknown command ${JSON.stringify(name)}`);
+  }
+}

@@ -1,0 +1,250 @@
+import { copyRuns, type RunStore } from '@runledger/trace';
+import { startRunsServer, ServeConfigError } from '../app/startRunsServer.js';
+import { timelinePage } from '../app/timelinePage.js';
+import { Translator } from '../i18n/Translator.js';
+import { writeUnknownNote } from '../pages/runPage.js';
+import { runDurationMs } from '../pages/runsPage.js';
+import { windowSince } from '../pages/serversPage.js';
+import type { CliIo } from './CliIo.js';
+import { describeStore, openStore } from './openStore.js';
+import { type Command, parseCommand, type StoreTarget } from './parseCommand.js';
+import { terminalTable } from './terminalTable.js';
+import { USAGE } from './usage.js';
+import { UsageError } from './UsageError.js';
+
+const t = new Translator('en');
+
+async function withStore<T>(target: StoreTarget, use: (store: RunStore) => Promise<T>): Promise<T> {
+  const store = await openStore(target);
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Resolves when the signal aborts (never without one). */
+function untilAborted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal === undefined) return;
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+async function serve(io: CliIo, store: RunStore, options: { host: string; port: number; token: string | null; what: string }): Promise<void> {
+  let server: Awaited<ReturnType<typeof startRunsServer>>;
+  try {
+    server = await startRunsServer({ store, host: options.host, port: options.port, token: options.token });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`port ${options.port} on ${options.host} is already in use; choose another with --port (0 picks a free one)`);
+    }
+    throw error;
+  }
+  io.stdout.write(`runledger app serving ${options.what} at ${server.url}\n`);
+  if (options.token !== null) io.stdout.write(`open it once with ${server.url}?token=<your token> (or send Authorization: Bearer <token>)\n`);
+  io.stdout.write('press Ctrl+C to stop\n');
+  io.onListening?.(server.url);
+  await untilAborted(io.signal);
+  await server.close();
+}
+
+async function execute(command: Command, io: CliIo): Promise<number> {
+  switch (command.name) {
+    case 'help':
+      io.stdout.write(USAGE);
+      return 0;
+    case 'serve': {
+      const store = await openStore(command.store);
+      try {
+        await serve(io, store, { ...command, what: describeStore(command.store) });
+      } finally {
+        await store.close();
+      }
+      return 0;
+    }
+    case 'demo': {
+      const { runDemo } = await import('../demo/runDemo.js');
+      const result = await runDemo({ dbPath: command.dbPath, progress: (line) => io.stdout.write(`${line}\n`), signal: io.signal });
+      try {
+        io.stdout.write(
+          `recorded ${result.runIds.length} runs into ${command.dbPath} (${result.totalRuns} runs in the file now)\n`,
+        );
+        if (command.serve) await serve(io, result.store, { host: command.host, port: command.port, token: command.token, what: `SQLite ${command.dbPath}` });
+      } finally {
+        await result.store.close();
+      }
+      return 0;
+    }
+    case 'runs-list':
+      return withStore(command.store, async (store) => {
+        const page = await store.listRuns({ status: command.status ?? undefined, hasOutcome: command.has ?? undefined, limit: command.limit });
+        if (command.json) {
+          io.stdout.write(`${JSON.stringify(page, null, 2)}\n`);
+          return 0;
+        }
+        if (page.runs.length === 0) {
+          io.stdout.write('no runs\n');
+          return 0;
+        }
+        const now = Date.now();
+        io.stdout.write(
+          terminalTable(
+            ['ID', 'STATUS', 'CONFIGURATION', 'STARTED', 'DURATION', 'OK', 'FAILED', 'CANCELLED'],
+            page.runs.map((run) => {
+              const duration = runDurationMs(run, now);
+              return [
+                run.id,
+                run.status,
+                run.configuration,
+                t.date(run.startedAt ?? run.createdAt),
+                duration === null ? '—' : t.duration(duration),
+                String(run.outcomeCounts.ok),
+                String(run.outcomeCounts.failed),
+                String(run.outcomeCounts.cancelled),
+              ];
+            }),
+            [4, 5, 6, 7],
+          ),
+        );
+        if (page.nextCursor !== null) io.stdout.write(`(more runs: raise --limit or use the app)\n`);
+        return 0;
+      });
+    case 'runs-show':
+      return withStore(command.store, async (store) => {
+        const run = await store.getRun(command.id);
+        if (run === null) {
+          io.stderr.write(`runledger runs show: there is no run ${JSON.stringify(command.id)} in ${describeStore(command.store)}\n`);
+          return 1;
+        }
+        const steps = await store.readSteps(run.id);
+        const page = timelinePage(run, steps, 0);
+        if (command.json) {
+          io.stdout.write(`${JSON.stringify({ run, timeline: page.entries }, null, 2)}\n`);
+          return 0;
+        }
+        const duration = runDurationMs(run, Date.now());
+        io.stdout.write(
+          `run ${run.id}\nstatus ${run.status} · configuration ${run.configuration} · started ${t.date(run.startedAt ?? run.createdAt)}` +
+            ` · duration ${duration === null ? '—' : t.duration(duration)}\n` +
+            `tool calls: ${run.outcomeCounts.ok} ok, ${run.outcomeCounts.failed} failed, ${run.outcomeCounts.cancelled} cancelled` +
+            (run.terminationReason !== null ? `\nreason: ${run.terminationReason}` : '') +
+            '\n(metadata only: prompts, answers, tool arguments and results are never shown)\n\n',
+        );
+        io.stdout.write(
+          terminalTable(
+            ['TIME', 'SOURCE', 'KIND', 'ROUND', 'MS', 'OUTCOME', 'DETAILS'],
+            page.entries.map((entry) => {
+              const note = writeUnknownNote(t, entry);
+              return [
+                t.time(entry.time),
+                entry.source === '' ? '—' : entry.source,
+                entry.kind,
+                entry.round === null ? '' : String(entry.round),
+                entry.durationMs === null ? '' : String(entry.durationMs),
+                entry.outcome,
+                entry.event !== null
+                  ? t.t(`runs.detail.lifecycle.${entry.event}`) + (entry.details['reason'] !== undefined ? ` — ${String(entry.details['reason'])}` : '')
+                  : entry.unreadable
+                    ? `${t.t('runs.detail.unreadable')} ${entry.unreadableReason ?? ''}`.trim()
+                    : Object.entries(entry.details)
+                        .filter(([key]) => key !== 'writes')
+                        .map(([key, value]) => `${key}=${String(value)}`)
+                        .join(' ') + (note === null ? '' : `  ⚠ ${note}`),
+              ];
+            }),
+            [3, 4],
+          ),
+        );
+        return 0;
+      });
+    case 'servers':
+      return withStore(command.store, async (store) => {
+        const since = windowSince(command.window, Date.now());
+        const rows = await store.serverHealth(since === undefined ? {} : { since });
+        if (command.json) {
+          io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+          return 0;
+        }
+        if (rows.length === 0) {
+          io.stdout.write('no tool calls recorded\n');
+          return 0;
+        }
+        io.stdout.write(
+          terminalTable(
+            ['SERVER', 'CALLS', 'OK', 'FAILED', 'CANCELLED', 'FAILURE RATE', 'LAST FAILURE', 'P95 MS', 'HEALTH'],
+            rows.map((row) => [
+              row.server,
+              String(row.calls),
+              String(row.ok),
+              String(row.failed),
+              String(row.cancelled),
+              row.failureRate === null ? '—' : t.ratio(row.failureRate),
+              row.lastFailureAt === null ? 'never' : t.date(row.lastFailureAt),
+              row.p95DurationMs === null ? '—' : String(row.p95DurationMs),
+              row.flaky ? 'FLAKY' : row.failureRate === null ? 'no answers' : 'healthy',
+            ]),
+            [1, 2, 3, 4, 5, 7],
+          ),
+        );
+        io.stdout.write('failure rate = failed / (ok + failed); cancellations are ours and never count against a server\n');
+        return 0;
+      });
+    case 'migrate':
+      return withStore(command.store, async () => {
+        io.stdout.write(`${describeStore(command.store)}: schema is up to date\n`);
+        return 0;
+      });
+    case 'copy': {
+      const source = await openStore({ kind: 'sqlite', path: command.dbPath });
+      try {
+        const target = await openStore(command.target);
+        try {
+          io.stdout.write(`copying runs from SQLite ${command.dbPath} to ${describeStore(command.target)} …\n`);
+          const result = await copyRuns(source, target, {
+            onProgress: (p) =>
+              io.stdout.write(`  [${p.runsSeen}] run ${p.runId}: ${p.runsCopied} copied, ${p.runsSkipped} already there, ${p.stepsCopied} steps so far\n`),
+          });
+          io.stdout.write(
+            `copy finished: ${result.runsCopied} runs copied (${result.stepsCopied} steps), ${result.runsSkipped} already there and skipped, ${result.runsSeen} seen\n`,
+          );
+        } finally {
+          await target.close();
+        }
+      } finally {
+        await source.close();
+      }
+      return 0;
+    }
+  }
+}
+
+/**
+ * Runs the `runledger` command line in-process and returns the exit code: 0 on success, 1 when
+ * the command failed, 2 for a command line it does not understand (with the usage printed).
+ *
+ * @internal
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommand(argv, { cwd: io.cwd, token: io.env['RUNLEDGER_TOKEN'], pgUrl: io.env['RUNLEDGER_PG_URL'] });
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw error;
+  }
+  try {
+    return await execute(command, io);
+  } catch (error) {
+    if (error instanceof ServeConfigError) {
+      io.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    io.stderr.write(`runledger ${command.name.replace('-', ' ')}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}

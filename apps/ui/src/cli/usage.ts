@@ -1,0 +1,24 @@
+/** The CLI's usage text. @internal */
+export const USAGE = `Usage: runledger <command> [options]
+
+Commands:
+  serve   [--db <file> | --pg <url>] [--port <n>] [--host <addr>] [--token <t>]
+          Serve the runs app (default http://127.0.0.1:4310/). Any --host other than a loopback
+          address requires a token (--token or RUNLEDGER_TOKEN).
+  demo    [--db <file>] [--port <n>] [--no-serve]
+          Start the bundled demo MCP servers (docs, flaky, slow) as child processes, record
+          scripted agent runs into the SQLite file (default ./runledger.db) and serve the app.
+  runs list [--db <file> | --pg <url>] [--status <s>] [--has failed|cancelled] [--limit <n>] [--json]
+  runs show <id> [--db <file> | --pg <url>] [--json]
+          List runs newest first, or print one run's timeline (metadata only).
+  servers [--db <file> | --pg <url>] [--window 24h|7d|all] [--json]
+          Print the health of every MCP server (failure rate excludes cancellations).
+  migrate [--db <file> | --pg <url>]
+          Create or upgrade the store's schema.
+  copy    --db <file> --pg <url> [--pg-schema <name>]
+          Copy every run from a SQLite file into PostgreSQL (runs already there are skipped).
+  help    Print this text.
+
+Store: --db <file> (SQLite, default ./runledger.db) or --pg <url> (PostgreSQL, or RUNLEDGER_PG_URL),
+       with --pg-schema <name> for a schema other than the store's default.
+`;

@@ -1,0 +1,95 @@
+import { TOOL_OUTCOMES, ToolOutcome } from '@runledger/core';
+import { RUN_STATUSES } from '@runledger/trace';
+import { describe, expect, it } from 'vitest';
+import { outcomeBadge } from '../pages/badges.js';
+import { CATALOGS, LOCALES, negotiateLocale } from './Locale.js';
+import { de } from './messagesDe.js';
+import { en } from './messagesEn.js';
+import { Translator } from './Translator.js';
+
+describe('message catalogs', () => {
+  it('have exactly the same key set in English and German', () => {
+    expect(Object.keys(de).sort()).toEqual(Object.keys(en).sort());
+    for (const locale of LOCALES) {
+      for (const [key, text] of Object.entries(CATALOGS[locale])) {
+        expect(text.trim(), `${locale} ${key}`).not.toBe('');
+      }
+    }
+  });
+
+  it('have the same parameters in both languages', () => {
+    const params = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    for (const key of Object.keys(en) as (keyof typeof en)[]) {
+      expect(params(de[key]), key).toEqual(params(en[key]));
+    }
+  });
+
+  it('has the key runs.detail.outcome.<value> for every ToolOutcome value, in every language', () => {
+    expect(TOOL_OUTCOMES).toEqual(['ok', 'failed', 'cancelled']);
+    for (const locale of LOCALES) {
+      for (const outcome of TOOL_OUTCOMES) {
+        expect(Object.keys(CATALOGS[locale])).toContain(`runs.detail.outcome.${outcome}`);
+      }
+    }
+    for (const status of RUN_STATUSES) expect(Object.keys(en)).toContain(`runs.status.${status}`);
+  });
+
+  it('renders every outcome in both languages', () => {
+    const expected = {
+      en: { ok: 'ok', failed: 'failed', cancelled: 'cancelled' },
+      de: { ok: 'ok', failed: 'fehlgeschlagen', cancelled: 'abgebrochen' },
+    } as const;
+    for (const locale of LOCALES) {
+      const t = new Translator(locale);
+      for (const outcome of TOOL_OUTCOMES) {
+        const badge = outcomeBadge(t, outcome).value;
+        expect(badge).toContain(`>${expected[locale][outcome]}</span>`);
+        expect(badge).toContain(`data-outcome="${outcome}"`);
+        expect(badge).toContain(`badge-${outcome}`);
+      }
+    }
+    expect(outcomeBadge(new Translator('de'), ToolOutcome.CANCELLED).value).toContain('abgebrochen');
+  });
+});
+
+describe('negotiateLocale', () => {
+  it('takes a valid ?lang= first', () => {
+    expect(negotiateLocale('de', 'en-US')).toBe('de');
+    expect(negotiateLocale('EN', 'de')).toBe('en');
+  });
+  it('ignores an unknown ?lang= and falls back to Accept-Language', () => {
+    expect(negotiateLocale('fr', 'de-DE,de;q=0.9')).toBe('de');
+  });
+  it('picks the best supported Accept-Language by quality', () => {
+    expect(negotiateLocale(null, 'fr-CH, fr;q=0.9, de;q=0.8, en;q=0.7')).toBe('de');
+    expect(negotiateLocale(null, 'en;q=0.5, de-AT;q=0.9')).toBe('de');
+    expect(negotiateLocale(null, 'de;q=0, en')).toBe('en');
+  });
+  it('defaults to English', () => {
+    expect(negotiateLocale(undefined, undefined)).toBe('en');
+    expect(negotiateLocale(null, 'fr, ja')).toBe('en');
+    expect(negotiateLocale(null, 'garbage;;;q=x')).toBe('en');
+  });
+});
+
+describe('Translator', () => {
+  it('formats dates, numbers and durations through Intl', () => {
+    const en = new Translator('en', { timeZone: 'UTC' });
+    const de = new Translator('de', { timeZone: 'UTC' });
+    const at = Date.UTC(2026, 10, 29, 14, 5, 7, 42);
+    expect(en.time(at)).toBe('14:05:07.042');
+    expect(de.time(at)).toBe('14:05:07,042');
+    expect(de.date(at)).toBe('29.11.2026, 14:05:07');
+    expect(en.number(12345)).toBe('12,345');
+    expect(de.number(12345)).toBe('12.345');
+    expect(de.ratio(1 / 3)).toMatch(/^33,3\s%$/);
+    expect(en.ratio(1 / 3)).toBe('33.3%');
+    expect(en.duration(250)).toBe('250 ms');
+    expect(de.duration(2500)).toMatch(/^2,5\sSek\.$/);
+  });
+  it('fills parameters and leaves unknown ones visible', () => {
+    const t = new Translator('en');
+    expect(t.t('runs.page.shown', { count: 1200 })).toBe('1,200 runs on this page');
+    expect(t.t('runs.detail.title')).toBe('Run {id}');
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * The English message catalog: the reference every other language must match key for key.
+ *
+ * @remarks
+ * `{name}` marks a parameter. The outcome keys end in the {@link ToolOutcome} strings themselves
+ * (`runs.detail.outcome.<outcome>`), so the one string that travels from the transport is the key.
+ *
+ * @internal
+ */
+export const en = {
+  'app.title': 'runledger',
+  'app.tagline': 'Every tool call ends ok, failed or cancelled.',
+  'nav.runs': 'Runs',
+  'nav.servers': 'MCP servers',
+  'nav.language': 'Language',
+  'nav.skip': 'Skip to content',
+
+  'runs.title': 'Runs',
+  'runs.empty': 'No runs match these filters.',
+  'runs.filter.legend': 'Filter runs',
+  'runs.filter.status': 'Status',
+  'runs.filter.status.any': 'Any status',
+  'runs.filter.outcome': 'Tool calls',
+  'runs.filter.outcome.any': 'Any',
+  'runs.filter.outcome.failed': 'Has failed calls',
+  'runs.filter.outcome.cancelled': 'Has cancelled calls',
+  'runs.filter.apply': 'Apply',
+  'runs.filter.reset': 'Reset',
+  'runs.col.status': 'Status',
+  'runs.col.run': 'Run',
+  'runs.col.configuration': 'Configuration',
+  'runs.col.started': 'Started',
+  'runs.col.finished': 'Finished',
+  'runs.col.duration': 'Duration',
+  'runs.col.calls': 'Tool calls',
+  'runs.col.ok': 'ok',
+  'runs.col.failed': 'failed',
+  'runs.col.cancelled': 'cancelled',
+  'runs.page.next': 'Older runs',
+  'runs.page.first': 'Newest runs',
+  'runs.page.shown': '{count} runs on this page',
+
+  'runs.status.running': 'running',
+  'runs.status.completed': 'completed',
+  'runs.status.failed': 'failed',
+  'runs.status.cancelled': 'cancelled',
+  'runs.status.interrupted': 'interrupted',
+
+  'runs.detail.title': 'Run {id}',
+  'runs.detail.back': 'All runs',
+  'runs.detail.summary': 'Summary',
+  'runs.detail.actor': 'Started by',
+  'runs.detail.steps': 'Steps',
+  'runs.detail.reason': 'Reason',
+  'runs.detail.cancelRequestedAt': 'Cancel requested',
+  'runs.detail.privacy': 'Metadata only: prompts, answers, tool arguments and tool results are never shown here.',
+  'runs.detail.refreshing': 'This run is still running; the page refreshes every {seconds} seconds.',
+  'runs.detail.cancel': 'Cancel run',
+  'runs.detail.cancelPending': 'Cancel requested; waiting for the run to stop.',
+  'runs.detail.timeline': 'Timeline',
+  'runs.detail.col.time': 'Time',
+  'runs.detail.col.source': 'Source',
+  'runs.detail.col.kind': 'Kind',
+  'runs.detail.col.round': 'Round',
+  'runs.detail.col.ms': 'ms',
+  'runs.detail.col.outcome': 'Outcome',
+  'runs.detail.col.details': 'Details',
+  'runs.detail.outcome.ok': 'ok',
+  'runs.detail.outcome.failed': 'failed',
+  'runs.detail.outcome.cancelled': 'cancelled',
+  'runs.detail.writeUnknown':
+    'Cancelled write call: whether the server changed {target} before the call was torn down is unknown. Check it on the server.',
+  'runs.detail.writeUnknownNoTarget':
+    'Cancelled write call: whether the server changed anything before the call was torn down is unknown. Check it on the server.',
+  'runs.detail.unreadable': 'This step could not be read (damaged payload).',
+  'runs.detail.lifecycle.started': 'Run started',
+  'runs.detail.lifecycle.cancel_requested': 'Cancel requested',
+  'runs.detail.lifecycle.completed': 'Run completed',
+  'runs.detail.lifecycle.failed': 'Run failed',
+  'runs.detail.lifecycle.cancelled': 'Run cancelled',
+  'runs.detail.lifecycle.interrupted': 'Run interrupted',
+  'runs.detail.key.toolName': 'tool',
+  'runs.detail.key.toolServer': 'server',
+  'runs.detail.key.model': 'model',
+  'runs.detail.key.finishReason': 'finish reason',
+  'runs.detail.key.promptTokens': 'prompt tokens',
+  'runs.detail.key.completionTokens': 'completion tokens',
+  'runs.detail.key.costUsd': 'cost USD',
+  'runs.detail.key.tokenBudget': 'token budget',
+  'runs.detail.key.tokensUsed': 'tokens used',
+  'runs.detail.key.contentLength': 'content length',
+  'runs.detail.key.thinkingLength': 'thinking length',
+  'runs.detail.key.messageCount': 'messages',
+  'runs.detail.key.requestedToolCallCount': 'tool calls requested',
+  'runs.detail.key.rawLength': 'raw length',
+  'runs.detail.key.toolArgumentCount': 'arguments',
+  'runs.detail.key.toolResultLength': 'result length',
+  'runs.detail.key.toolArtifactCount': 'artifacts',
+  'runs.detail.key.droppedSourceCount': 'sources dropped',
+  'runs.detail.key.writeKind': 'write',
+  'runs.detail.key.writeResource': 'resource',
+  'runs.detail.key.writeId': 'record',
+  'runs.detail.key.reason': 'reason',
+  'runs.detail.source.run': 'run',
+  'runs.detail.kind.lifecycle': 'lifecycle',
+  'runs.detail.page': 'Steps {from}–{to} of {total}',
+  'runs.detail.page.next': 'Next steps',
+  'runs.detail.page.previous': 'Previous steps',
+  'runs.detail.page.first': 'First steps',
+  'runs.detail.notFound': 'There is no run {id}.',
+
+  'servers.title': 'MCP servers',
+  'servers.intro':
+    'Failure rate = failed ÷ (ok + failed). Cancellations are our own doing and never count against a server; they are shown beside it.',
+  'servers.empty': 'No tool calls recorded in this window.',
+  'servers.window': 'Window',
+  'servers.window.24h': 'Last 24 hours',
+  'servers.window.7d': 'Last 7 days',
+  'servers.window.all': 'All time',
+  'servers.col.server': 'Server',
+  'servers.col.calls': 'Calls',
+  'servers.col.ok': 'ok',
+  'servers.col.failed': 'failed',
+  'servers.col.cancelled': 'cancelled',
+  'servers.col.failureRate': 'Failure rate',
+  'servers.col.lastFailure': 'Last failure',
+  'servers.col.p95': 'p95 ms',
+  'servers.col.health': 'Health',
+  'servers.flaky': 'flaky',
+  'servers.healthy': 'healthy',
+  'servers.noAnswers': 'no answers',
+  'servers.cancelledBeside': '{count} cancelled, not counted',
+  'servers.sort.asc': 'sort ascending',
+  'servers.sort.desc': 'sort descending',
+
+  'error.notFound': 'Not found',
+  'error.notFound.text': 'There is nothing at this address.',
+  'error.badRequest': 'Bad request',
+  'error.forbidden': 'Forbidden',
+  'error.crossOrigin': 'This request did not come from this app (cross-origin); nothing was changed.',
+  'error.methodNotAllowed': 'Method not allowed',
+  'error.server': 'Something went wrong',
+  'error.server.text': 'The store could not be read: {message}',
+  'common.none': '—',
+  'common.never': 'never',
+} as const satisfies Record<string, string>;
+
+/**
+ * A key of the message catalogs.
+ *
+ * @internal
+ */
+export type MessageKey = keyof typeof en;
+
+/**
+ * A full message catalog: every key of the English reference, no more and no fewer.
+ *
+ * @internal
+ */
+export type MessageCatalog = { readonly [K in MessageKey]: string };
+
+/**
+ * Tells whether a string is a key of the message catalogs.
+ *
+ * @internal
+ */
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(en, key);
+}

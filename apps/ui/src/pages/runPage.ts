@@ -1,0 +1,156 @@
+import type { RunTimelineDetail, RunTimelineEntry, StoredRun } from '@runledger/trace';
+import { Html, html } from '../html/Html.js';
+import { isMessageKey } from '../i18n/messagesEn.js';
+import type { Translator } from '../i18n/Translator.js';
+import { NONE, outcomeBadge, statusBadge } from './badges.js';
+import { layout } from './layout.js';
+import type { PageContext } from './PageContext.js';
+import { outcomeCounts, runDurationMs } from './runsPage.js';
+
+/** The most timeline rows (steps) one page shows. @internal */
+export const TIMELINE_PAGE_SIZE = 200;
+
+/** Seconds between refreshes of a running run's page. @internal */
+export const RUNNING_REFRESH_SECONDS = 2;
+
+/** The page of steps being shown. @internal */
+export interface TimelinePage {
+  /** The first sequence on the page. */
+  readonly from: number;
+  /** The page's steps and the lifecycle events that fall in its time span, in time order. */
+  readonly entries: readonly RunTimelineEntry[];
+  /** The number of steps shown (lifecycle rows not counted). */
+  readonly stepsShown: number;
+}
+
+/** The detail keys shown first, in this order; the rest follow as the factory gives them. */
+const DETAIL_ORDER = ['toolName', 'model', 'writeKind', 'writeResource', 'writeId'];
+
+function detailLabel(t: Translator, key: string): string {
+  const messageKey = `runs.detail.key.${key}`;
+  return isMessageKey(messageKey) ? t.t(messageKey) : key;
+}
+
+function detailValue(t: Translator, value: RunTimelineDetail): string {
+  return typeof value === 'number' ? t.decimal(value) : String(value);
+}
+
+/**
+ * The note a cancelled call that may have written gets: whether the server changed something
+ * before the call was torn down is unknown. Null when no note is due.
+ *
+ * @internal
+ */
+export function writeUnknownNote(t: Translator, entry: RunTimelineEntry): string | null {
+  if (entry.outcome !== 'cancelled') return null;
+  const declaredWrite = entry.details['writes'] === true;
+  const resource = entry.details['writeResource'];
+  const id = entry.details['writeId'];
+  if (!declaredWrite && resource === undefined) return null;
+  return resource === undefined
+    ? t.t('runs.detail.writeUnknownNoTarget')
+    : t.t('runs.detail.writeUnknown', { target: id === undefined ? String(resource) : `${String(resource)} ${String(id)}` });
+}
+
+function rowHtml(ctx: PageContext, entry: RunTimelineEntry): Html {
+  const { t } = ctx;
+  const time = html`<td class="mono"><time datetime="${t.iso(entry.time)}">${t.time(entry.time)}</time></td>`;
+  if (entry.event !== null) {
+    const reason = entry.details['reason'];
+    return html`<tr class="lifecycle" data-lifecycle="${entry.event}">
+${time}<td>${t.t('runs.detail.source.run')}</td><td>${t.t('runs.detail.kind.lifecycle')}</td><td class="num">${NONE}</td><td class="num">${NONE}</td><td>${NONE}</td>
+<td class="details"><strong>${t.t(`runs.detail.lifecycle.${entry.event}`)}</strong>${reason !== undefined ? html` — <span>${String(reason)}</span>` : ''}</td>
+</tr>`;
+  }
+  const keys = Object.keys(entry.details).filter((key) => key !== 'writes' && key !== 'toolServer');
+  keys.sort((a, b) => {
+    const ia = DETAIL_ORDER.indexOf(a);
+    const ib = DETAIL_ORDER.indexOf(b);
+    return (ia === -1 ? DETAIL_ORDER.length : ia) - (ib === -1 ? DETAIL_ORDER.length : ib);
+  });
+  const details = entry.unreadable
+    ? html`<span class="muted">${t.t('runs.detail.unreadable')}${entry.unreadableReason !== null ? ` (${entry.unreadableReason})` : ''}</span>`
+    : Html.join(
+        keys.map(
+          (key) =>
+            html`<span class="kv"><span class="k">${detailLabel(t, key)}:</span> <span class="v${key === 'toolName' ? ' mono' : ''}">${detailValue(t, entry.details[key]!)}</span></span>`,
+        ),
+      );
+  const note = writeUnknownNote(t, entry);
+  return html`<tr id="step-${entry.sequence ?? ''}" class="${entry.outcome === '' ? '' : `row-${entry.outcome}`}" data-sequence="${entry.sequence ?? ''}" data-outcome="${entry.outcome}">
+${time}
+<td>${entry.source === '' ? NONE : entry.source}</td>
+<td>${entry.kind}</td>
+<td class="num">${entry.round === null ? NONE : t.number(entry.round)}</td>
+<td class="num">${entry.durationMs === null ? NONE : t.number(entry.durationMs)}</td>
+<td class="outcome">${entry.outcome === '' ? NONE : outcomeBadge(t, entry.outcome)}</td>
+<td class="details">${details}${note === null ? '' : html`<p class="note note-warn" role="note">⚠ ${note}</p>`}</td>
+</tr>`;
+}
+
+/**
+ * A run's page: summary, cancel button while running, and a page of its timeline (metadata only).
+ *
+ * @internal
+ */
+export function runPage(ctx: PageContext, run: StoredRun, page: TimelinePage, now: number): Html {
+  const { t } = ctx;
+  const running = run.status === 'running';
+  const duration = runDurationMs(run, now);
+  const runHref = `/runs/${encodeURIComponent(run.id)}`;
+  const cancelForm = running
+    ? run.cancelRequestedAt === null
+      ? html`<form method="post" action="${ctx.href(`${runHref}/cancel`)}" class="cancel-form"><button type="submit" class="danger" data-action="cancel">⊘ ${t.t('runs.detail.cancel')}</button></form>`
+      : html`<p class="flash" role="status">${t.t('runs.detail.cancelPending')}</p>`
+    : '';
+  const summary = html`<section class="card" aria-labelledby="summary-h">
+<h2 id="summary-h" class="visually-hidden">${t.t('runs.detail.summary')}</h2>
+<dl class="summary">
+<dt>${t.t('runs.col.status')}</dt><dd>${statusBadge(t, run.status)}</dd>
+<dt>${t.t('runs.col.configuration')}</dt><dd>${run.configuration}</dd>
+${run.actor !== null ? html`<dt>${t.t('runs.detail.actor')}</dt><dd>${run.actor}</dd>` : ''}
+<dt>${t.t('runs.col.started')}</dt><dd><time datetime="${t.iso(run.startedAt ?? run.createdAt)}">${t.date(run.startedAt ?? run.createdAt)}</time></dd>
+<dt>${t.t('runs.col.finished')}</dt><dd>${run.finishedAt === null ? NONE : html`<time datetime="${t.iso(run.finishedAt)}">${t.date(run.finishedAt)}</time>`}</dd>
+<dt>${t.t('runs.col.duration')}</dt><dd>${duration === null ? NONE : t.duration(duration)}</dd>
+${run.cancelRequestedAt !== null ? html`<dt>${t.t('runs.detail.cancelRequestedAt')}</dt><dd><time datetime="${t.iso(run.cancelRequestedAt)}">${t.time(run.cancelRequestedAt)}</time></dd>` : ''}
+${run.terminationReason !== null ? html`<dt>${t.t('runs.detail.reason')}</dt><dd>${run.terminationReason}</dd>` : ''}
+<dt>${t.t('runs.detail.steps')}</dt><dd>${t.number(run.stepCount)}</dd>
+<dt>${t.t('runs.col.calls')}</dt><dd>${outcomeCounts(t, run)}</dd>
+</dl>
+${cancelForm}
+</section>`;
+
+  const total = run.stepCount;
+  const to = page.from + page.stepsShown;
+  const pager = html`<nav class="pager" aria-label="${t.t('runs.detail.timeline')}">
+<span>${total === 0 ? '' : t.t('runs.detail.page', { from: page.from + 1, to, total })}</span>
+${page.from > 0 ? html`<a class="button" href="${ctx.href(runHref)}">${t.t('runs.detail.page.first')}</a><a class="button" rel="prev" href="${ctx.href(runHref, { from: Math.max(0, page.from - TIMELINE_PAGE_SIZE) || null })}">← ${t.t('runs.detail.page.previous')}</a>` : ''}
+${to < total ? html`<a class="button" rel="next" href="${ctx.href(runHref, { from: to })}">${t.t('runs.detail.page.next')} →</a>` : ''}
+</nav>`;
+
+  const timeline = html`<section aria-labelledby="timeline-h">
+<h2 id="timeline-h">${t.t('runs.detail.timeline')}</h2>
+<p class="note note-privacy" role="note">${t.t('runs.detail.privacy')}</p>
+${pager}
+<div class="table-wrap"><table class="timeline">
+<thead><tr><th scope="col">${t.t('runs.detail.col.time')}</th><th scope="col">${t.t('runs.detail.col.source')}</th><th scope="col">${t.t('runs.detail.col.kind')}</th><th scope="col" class="num">${t.t(
+    'runs.detail.col.round',
+  )}</th><th scope="col" class="num">${t.t('runs.detail.col.ms')}</th><th scope="col">${t.t('runs.detail.col.outcome')}</th><th scope="col">${t.t(
+    'runs.detail.col.details',
+  )}</th></tr></thead>
+<tbody>${page.entries.map((entry) => rowHtml(ctx, entry))}</tbody>
+</table></div>
+${page.stepsShown >= 20 ? pager : ''}
+</section>`;
+
+  return layout(ctx, {
+    title: t.t('runs.detail.title', { id: run.id.slice(0, 8) }),
+    section: 'runs',
+    refreshSeconds: running ? RUNNING_REFRESH_SECONDS : undefined,
+    body: html`<p><a href="${ctx.href('/')}">← ${t.t('runs.detail.back')}</a></p>
+<h1>${t.t('runs.detail.title', { id: run.id })}</h1>
+${running ? html`<p class="muted">${t.t('runs.detail.refreshing', { seconds: RUNNING_REFRESH_SECONDS })}</p>` : ''}
+${summary}
+${timeline}`,
+  });
+}

@@ -1,0 +1,56 @@
+/** The app's whole stylesheet, inlined into every page. @internal */
+export const STYLES = `
+:root{--fg:#1b1f24;--muted:#57606a;--bg:#f6f8fa;--card:#fff;--line:#d0d7de;--link:#0b57d0;
+--ok-bg:#dafbe1;--ok-fg:#116329;--ok-line:#4ac26b;--fail-bg:#ffebe9;--fail-fg:#a40e26;--fail-line:#ff8182;
+--neutral-bg:#eaeef2;--neutral-fg:#424a53;--neutral-line:#afb8c1;--run-bg:#ddf4ff;--run-fg:#0a3069;--run-line:#54aeff;
+--warn-bg:#fff8c5;--warn-fg:#6c4400;--warn-line:#d4a72c;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--fg);font-size:15px;line-height:1.45}
+a{color:var(--link)}a:focus-visible,button:focus-visible,select:focus-visible{outline:3px solid #0969da;outline-offset:2px}
+.skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:#fff;padding:6px 10px;z-index:2}
+header.top{background:#24292f;color:#fff;padding:0 24px;display:flex;align-items:center;gap:24px;flex-wrap:wrap;min-height:56px}
+header.top a{color:#fff;text-decoration:none}
+.brand{font-weight:700;font-size:18px;letter-spacing:.2px}.brand small{font-weight:400;color:#c9d1d9;margin-left:10px;font-size:13px}
+nav.main{display:flex;gap:4px}nav.main a{padding:8px 12px;border-radius:6px}nav.main a[aria-current=page]{background:#3d444d}
+nav.lang{margin-left:auto;display:flex;gap:6px;align-items:center;font-size:13px;color:#c9d1d9}
+nav.lang a{padding:3px 8px;border:1px solid #57606a;border-radius:12px}nav.lang a[aria-current=true]{background:#fff;color:#24292f;font-weight:600}
+main{padding:20px 24px 40px;max-width:1400px;margin:0 auto}
+h1{font-size:22px;margin:4px 0 14px}h2{font-size:17px;margin:22px 0 10px}
+.card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:14px 16px;margin-bottom:16px}
+table{border-collapse:collapse;width:100%;background:var(--card);border:1px solid var(--line);border-radius:8px;overflow:hidden}
+table{min-width:100%}.table-wrap{overflow-x:auto;border-radius:8px}
+th,td{padding:7px 10px;border-bottom:1px solid #eaeef2;text-align:left;vertical-align:top}
+th{background:#f6f8fa;font-size:12px;text-transform:uppercase;letter-spacing:.4px;color:var(--muted);white-space:nowrap}
+tbody th{background:none;text-transform:none;letter-spacing:0;font-size:14px;color:var(--fg);font-weight:600}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+tbody tr:hover{background:#f6f8fa}
+table.timeline td:nth-child(2){white-space:nowrap}
+tr.lifecycle td{background:#fbfcfd;color:var(--muted);font-style:italic}
+tr.row-failed td:first-child{box-shadow:inset 4px 0 0 var(--fail-line)}tr.row-cancelled td:first-child{box-shadow:inset 4px 0 0 var(--neutral-line)}
+.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px}
+.badge{display:inline-flex;align-items:center;gap:4px;padding:1px 9px;border-radius:999px;font-size:12.5px;font-weight:600;border:1px solid;white-space:nowrap}
+.badge-ok,.badge-completed{background:var(--ok-bg);color:var(--ok-fg);border-color:var(--ok-line)}
+.badge-failed{background:var(--fail-bg);color:var(--fail-fg);border-color:var(--fail-line)}
+.badge-cancelled,.badge-neutral{background:var(--neutral-bg);color:var(--neutral-fg);border-color:var(--neutral-line)}
+.badge-running{background:var(--run-bg);color:var(--run-fg);border-color:var(--run-line)}
+.badge-interrupted,.badge-flaky{background:var(--warn-bg);color:var(--warn-fg);border-color:var(--warn-line)}
+.counts{display:flex;gap:6px;flex-wrap:wrap}.count{font-variant-numeric:tabular-nums}
+.badge.count-zero{background:#fff;color:var(--muted);border-color:var(--line);font-weight:500}
+form.filters{display:flex;gap:14px;align-items:flex-end;flex-wrap:wrap}
+form.filters label{display:flex;flex-direction:column;font-size:13px;color:var(--muted);gap:3px}
+select,button,.button{font:inherit;padding:6px 10px;border:1px solid var(--line);border-radius:6px;background:#fff;color:var(--fg)}
+button,.button{cursor:pointer;text-decoration:none;display:inline-block}
+button.primary{background:#1f883d;color:#fff;border-color:#1a7f37}
+button.danger{background:#cf222e;color:#fff;border-color:#a40e26;font-weight:600}
+.pager{display:flex;gap:10px;align-items:center;margin:12px 0;color:var(--muted);font-size:14px}
+dl.summary{display:grid;grid-template-columns:max-content 1fr;gap:4px 18px;margin:0}dl.summary dt{color:var(--muted)}dl.summary dd{margin:0}
+.note{border-left:4px solid var(--neutral-line);background:var(--neutral-bg);padding:8px 12px;border-radius:4px;margin:8px 0}
+.note-privacy{border-color:var(--run-line);background:var(--run-bg)}
+.note-warn{border-color:var(--warn-line);background:var(--warn-bg);color:var(--warn-fg);font-size:13px;margin:6px 0 0}
+.muted{color:var(--muted)}.details{font-size:13.5px}.details .kv{margin-right:10px;white-space:nowrap;display:inline-block}.details .k{color:var(--muted)}
+.flash{padding:10px 14px;border-radius:6px;margin-bottom:14px;border:1px solid var(--run-line);background:var(--run-bg)}
+.sort{color:inherit;text-decoration:none}.sort:hover{text-decoration:underline}
+.rate{font-weight:600;font-variant-numeric:tabular-nums}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+@media (max-width:800px){main{padding:12px}th,td{padding:6px}.hide-narrow{display:none}}
+`;

@@ -1,0 +1,281 @@
+import { InMemoryRunStore } from '@runledger/trace';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunsServer } from '../src/app/startRunsServer.js';
+import { startRunsServer } from '../src/app/startRunsServer.js';
+import { type Reply, send, serve, textOf } from './httpHelpers.js';
+import { seedRun } from './seed.js';
+
+const servers: RunsServer[] = [];
+afterEach(async () => {
+  while (servers.length > 0) await servers.pop()!.close();
+});
+
+async function started(store: InMemoryRunStore, token: string | null = null): Promise<RunsServer> {
+  const server = await serve(store, token);
+  servers.push(server);
+  return server;
+}
+
+const T0 = Date.UTC(2026, 10, 29, 9, 0, 0);
+
+function rowsOf(reply: Reply): string[] {
+  return [...reply.body.matchAll(/<tr data-run-id="([^"]+)"/g)].map((m) => m[1]!);
+}
+
+describe('runs list', () => {
+  it('shows runs newest first with status, configuration, times, duration and outcome counts', async () => {
+    const store = InMemoryRunStore.create();
+    const older = await seedRun(store, { configuration: 'support-agent', createdAt: T0, calls: [{ server: 'docs', tool: 'search', outcome: 'ok' }] });
+    const newer = await seedRun(store, {
+      configuration: 'ops-agent',
+      createdAt: T0 + 60_000,
+      calls: [
+        { server: 'flaky', tool: 'fetch', outcome: 'ok' },
+        { server: 'flaky', tool: 'fetch', outcome: 'failed' },
+        { server: 'slow', tool: 'export', outcome: 'cancelled' },
+      ],
+      finish: 'cancelled',
+    });
+    const server = await started(store);
+    const reply = await send(server, '/');
+    expect(reply.status).toBe(200);
+    expect(reply.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(reply.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(rowsOf(reply)).toEqual([newer.id, older.id]);
+    const newerRow = reply.body.slice(reply.body.indexOf(`data-run-id="${newer.id}"`), reply.body.indexOf(`data-run-id="${older.id}"`));
+    const text = textOf(newerRow);
+    expect(text).toContain('cancelled');
+    expect(text).toContain('ops-agent');
+    expect(text).toContain('11/29/2026, 09:01:00');
+    expect(text).toContain('1 ok');
+    expect(text).toContain('1 failed');
+    expect(text).toContain('1 cancelled');
+    expect(newerRow).toContain(`href="/runs/${newer.id}"`);
+  });
+
+  it('filters by status and by has-failed / has-cancelled', async () => {
+    const store = InMemoryRunStore.create();
+    const ok = await seedRun(store, { configuration: 'a', createdAt: T0, calls: [{ server: 'docs', tool: 's', outcome: 'ok' }] });
+    const failed = await seedRun(store, { configuration: 'b', createdAt: T0 + 1, calls: [{ server: 'flaky', tool: 'f', outcome: 'failed' }], finish: 'failed' });
+    const cancelled = await seedRun(store, { configuration: 'c', createdAt: T0 + 2, calls: [{ server: 'slow', tool: 'e', outcome: 'cancelled' }], finish: 'cancelled' });
+    const running = await seedRun(store, { configuration: 'd', createdAt: T0 + 3, calls: [], finish: null });
+    const server = await started(store);
+    expect(rowsOf(await send(server, '/?status=running'))).toEqual([running.id]);
+    expect(rowsOf(await send(server, '/?has=failed'))).toEqual([failed.id]);
+    expect(rowsOf(await send(server, '/?has=cancelled'))).toEqual([cancelled.id]);
+    expect(rowsOf(await send(server, '/?status=completed&has=failed'))).toEqual([]);
+    expect(rowsOf(await send(server, '/?status=bogus&has=bogus'))).toEqual([running.id, cancelled.id, failed.id, ok.id]);
+    const filtered = await send(server, '/?status=failed');
+    expect(filtered.body).toMatch(/<option value="failed" selected>/);
+    expect(rowsOf(filtered)).toEqual([failed.id]);
+    expect(textOf(await send(server, '/?status=interrupted').then((r) => r.body))).toContain('No runs match these filters.');
+  });
+
+  it('pages with a keyset cursor, newest first, without gaps or repeats', async () => {
+    const store = InMemoryRunStore.create();
+    const ids: string[] = [];
+    for (let i = 0; i < 120; i++) ids.unshift((await seedRun(store, { configuration: 'bulk', createdAt: T0 + i * 1000, calls: [] })).id);
+    const server = await started(store);
+    const seen: string[] = [];
+    let path: string | null = '/?status=completed';
+    let pages = 0;
+    while (path !== null) {
+      const reply = await send(server, path);
+      expect(reply.status).toBe(200);
+      seen.push(...rowsOf(reply));
+      pages++;
+      const next = /<a class="button" rel="next" href="([^"]+)"/.exec(reply.body);
+      path = next === null ? null : next[1]!.replace(/&amp;/g, '&');
+      if (path !== null) expect(path).toContain('status=completed');
+    }
+    expect(pages).toBe(3);
+    expect(seen).toEqual(ids);
+  });
+
+  it('answers 400 for a damaged cursor', async () => {
+    const server = await started(InMemoryRunStore.create());
+    const garbage = await send(server, '/?cursor=bm90IGEgY3Vyc29y');
+    expect(garbage.status).toBe(400);
+  });
+
+  it('escapes every stored string: a configuration with <script> renders as text', async () => {
+    const store = InMemoryRunStore.create();
+    await seedRun(store, { configuration: '<script>alert(1)</script>', createdAt: T0, calls: [] });
+    const server = await started(store);
+    const reply = await send(server, '/');
+    expect(reply.body).not.toContain('<script>alert(1)</script>');
+    expect(reply.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+});
+
+describe('languages', () => {
+  it('speaks German for ?lang=de and for Accept-Language de, with a switch to the other language', async () => {
+    const store = InMemoryRunStore.create();
+    await seedRun(store, { configuration: 'x', createdAt: T0, calls: [{ server: 'slow', tool: 'e', outcome: 'cancelled' }], finish: 'cancelled' });
+    const server = await started(store);
+    const byQuery = await send(server, '/?lang=de', { headers: { 'accept-language': 'en-US' } });
+    expect(byQuery.body).toContain('<html lang="de">');
+    expect(byQuery.headers['content-language']).toBe('de');
+    expect(textOf(byQuery.body)).toContain('Läufe');
+    expect(textOf(byQuery.body)).toContain('1 abgebrochen');
+    expect(byQuery.body).toContain('href="/?lang=en"');
+    // an explicit choice sticks to the links
+    expect(byQuery.body).toContain('href="/servers?lang=de"');
+    const byHeader = await send(server, '/', { headers: { 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' } });
+    expect(byHeader.body).toContain('<html lang="de">');
+    expect(byHeader.headers.vary).toBe('Accept-Language');
+    const english = await send(server, '/', { headers: { 'accept-language': 'fr' } });
+    expect(english.body).toContain('<html lang="en">');
+    expect(textOf(english.body)).toContain('1 cancelled');
+  });
+});
+
+describe('MCP servers page', () => {
+  it('shows calls by outcome, a failure rate without cancellations, p95 and a flaky badge; sorts by failure rate', async () => {
+    const store = InMemoryRunStore.create();
+    await seedRun(store, {
+      configuration: 'x',
+      createdAt: T0,
+      calls: [
+        ...Array.from({ length: 4 }, () => ({ server: 'flaky', tool: 'f', outcome: 'ok' as const })),
+        ...Array.from({ length: 2 }, () => ({ server: 'flaky', tool: 'f', outcome: 'failed' as const })),
+        { server: 'flaky', tool: 'f', outcome: 'cancelled' as const },
+        ...Array.from({ length: 6 }, () => ({ server: 'docs', tool: 's', outcome: 'ok' as const, durationMs: 40 })),
+        { server: 'slow', tool: 'e', outcome: 'cancelled' as const },
+      ],
+    });
+    const server = await started(store);
+    const reply = await send(server, '/servers');
+    expect(reply.status).toBe(200);
+    const order = [...reply.body.matchAll(/<tr data-server="([^"]+)" data-flaky="(true|false)"/g)].map((m) => `${m[1]}:${m[2]}`);
+    expect(order).toEqual(['flaky:true', 'docs:false', 'slow:false']);
+    const flakyRow = textOf(reply.body.slice(reply.body.indexOf('data-server="flaky"'), reply.body.indexOf('data-server="docs"')));
+    // 2 failed of 6 answered: 33.3 %, the cancellation beside it, not in it
+    expect(flakyRow).toContain('flaky 7 4 2 1 33.3%');
+    expect(flakyRow).toContain('1 cancelled, not counted');
+    expect(flakyRow).toContain('flaky');
+    const slowRow = textOf(reply.body.slice(reply.body.indexOf('data-server="slow"')));
+    expect(slowRow).toContain('no answers');
+    const ascending = await send(server, '/servers?sort=failure_rate&dir=asc');
+    const ascOrder = [...ascending.body.matchAll(/<tr data-server="([^"]+)"/g)].map((m) => m[1]);
+    expect(ascOrder).toEqual(['docs', 'flaky', 'slow']);
+    expect(ascending.body).toContain('aria-sort="ascending"');
+    const german = await send(server, '/servers?lang=de');
+    expect(textOf(german.body)).toContain('33,3');
+    expect(textOf(german.body)).toContain('unzuverlässig');
+  });
+});
+
+describe('cancel', () => {
+  it('requests a cancel only for a same-origin POST, idempotently, and redirects to the run', async () => {
+    const store = InMemoryRunStore.create();
+    const run = await seedRun(store, { configuration: 'x', createdAt: T0, calls: [], finish: null });
+    let noticed = 0;
+    store.watchCancel(run.id, () => noticed++);
+    const server = await started(store);
+    const origin = `http://127.0.0.1:${server.port}`;
+    const page = await send(server, `/runs/${run.id}`);
+    expect(page.body).toContain(`action="/runs/${run.id}/cancel"`);
+    expect(page.body).toContain('<meta http-equiv="refresh"');
+
+    expect((await send(server, `/runs/${run.id}/cancel`, { method: 'POST' })).status).toBe(403);
+    expect((await send(server, `/runs/${run.id}/cancel`, { method: 'POST', headers: { origin: 'http://evil.example' } })).status).toBe(403);
+    expect((await send(server, `/runs/${run.id}/cancel`, { method: 'POST', headers: { origin: 'null' } })).status).toBe(403);
+    expect(
+      (await send(server, `/runs/${run.id}/cancel`, { method: 'POST', headers: { origin, 'sec-fetch-site': 'cross-site' } })).status,
+    ).toBe(403);
+    expect((await store.getRun(run.id))!.cancelRequestedAt).toBeNull();
+    expect((await send(server, `/runs/${run.id}/cancel`)).status).toBe(405);
+
+    const first = await send(server, `/runs/${run.id}/cancel`, { method: 'POST', headers: { origin } });
+    expect(first.status).toBe(303);
+    expect(first.headers.location).toBe(`/runs/${run.id}`);
+    const requestedAt = (await store.getRun(run.id))!.cancelRequestedAt;
+    expect(requestedAt).not.toBeNull();
+    const again = await send(server, `/runs/${run.id}/cancel`, { method: 'POST', headers: { referer: `${origin}/runs/${run.id}` } });
+    expect(again.status).toBe(303);
+    expect((await store.getRun(run.id))!.cancelRequestedAt).toBe(requestedAt);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(noticed).toBe(1);
+    const pending = await send(server, `/runs/${run.id}`);
+    expect(pending.body).not.toContain('data-action="cancel"');
+    expect(textOf(pending.body)).toContain('Cancel requested; waiting for the run to stop.');
+
+    expect((await send(server, '/runs/00000000-0000-4000-8000-000000000000/cancel', { method: 'POST', headers: { origin } })).status).toBe(404);
+  });
+
+  it('does nothing to a finished run', async () => {
+    const store = InMemoryRunStore.create();
+    const run = await seedRun(store, { configuration: 'x', createdAt: T0, calls: [] });
+    const server = await started(store);
+    const page = await send(server, `/runs/${run.id}`);
+    expect(page.body).not.toContain('data-action="cancel"');
+    expect(page.body).not.toContain('http-equiv="refresh"');
+    const reply = await send(server, `/runs/${run.id}/cancel`, { method: 'POST', headers: { origin: `http://127.0.0.1:${server.port}` } });
+    expect(reply.status).toBe(303);
+    expect((await store.getRun(run.id))!.cancelRequestedAt).toBeNull();
+  });
+});
+
+describe('access', () => {
+  it('binds 127.0.0.1 by default and refuses another address without a token', async () => {
+    const store = InMemoryRunStore.create();
+    const server = await startRunsServer({ store });
+    servers.push(server);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    await expect(startRunsServer({ store, host: '0.0.0.0' })).rejects.toThrow(/requires an access token/);
+    await expect(startRunsServer({ store, host: '0.0.0.0', token: 'short' })).rejects.toThrow(/at least 8/);
+  });
+
+  it('answers 401 to every request without the token, on any address', async () => {
+    const store = InMemoryRunStore.create();
+    const run = await seedRun(store, { configuration: 'x', createdAt: T0, calls: [], finish: null });
+    const token = 's3cret-token-value';
+    const server = await startRunsServer({ store, host: '0.0.0.0', token, port: 0 });
+    servers.push(server);
+    for (const [path, method] of [
+      ['/', 'GET'],
+      ['/servers', 'GET'],
+      [`/runs/${run.id}`, 'GET'],
+      [`/runs/${run.id}/cancel`, 'POST'],
+      ['/healthz', 'GET'],
+      ['/nope', 'GET'],
+    ] as const) {
+      const reply = await send(server, path, { method, headers: { origin: `http://127.0.0.1:${server.port}` } });
+      expect(reply.status, `${method} ${path}`).toBe(401);
+      expect(reply.headers['www-authenticate']).toContain('Bearer');
+      const wrong = await send(server, path, { method, headers: { authorization: 'Bearer wrong-token-value' } });
+      expect(wrong.status, `${method} ${path} wrong token`).toBe(401);
+    }
+    expect((await store.getRun(run.id))!.cancelRequestedAt).toBeNull();
+    expect((await send(server, '/', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    const viaQuery = await send(server, `/servers?token=${token}&lang=de`);
+    expect(viaQuery.status).toBe(303);
+    expect(viaQuery.headers.location).toBe('/servers?lang=de');
+    const cookie = String(viaQuery.headers['set-cookie']);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Strict');
+    const withCookie = await send(server, '/servers?lang=de', { headers: { cookie: cookie.split(';')[0]! } });
+    expect(withCookie.status).toBe(200);
+  });
+
+  it('refuses a foreign Host header on a loopback server without a token (DNS rebinding)', async () => {
+    const server = await started(InMemoryRunStore.create());
+    expect((await send(server, '/', { headers: { host: 'attacker.example:80' } })).status).toBe(403);
+    expect((await send(server, '/', { headers: { host: `localhost:${server.port}` } })).status).toBe(200);
+  });
+});
+
+describe('errors', () => {
+  it('answers 404 for an unknown page or run and 405 for a wrong method', async () => {
+    const server = await started(InMemoryRunStore.create());
+    expect((await send(server, '/nope')).status).toBe(404);
+    const missing = await send(server, '/runs/does-not-exist');
+    expect(missing.status).toBe(404);
+    expect(textOf(missing.body)).toContain('There is no run does-not-exist.');
+    expect((await send(server, '/runs/%3Cscript%3E')).body).not.toContain('<script>');
+    const post = await send(server, '/', { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe('GET, HEAD');
+  });
+});

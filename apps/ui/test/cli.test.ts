@@ -1,0 +1,181 @@
+// The `runledger` CLI: the real binary (dist/cli.js, built by the global setup) for the exit codes
+// and the demo; in-process runCli for the read commands.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SqliteRunStore } from '@runledger/store-sqlite';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli/runCli.js';
+import { DEMO_RUN_COUNT } from '../src/demo/runDemo.js';
+
+const BIN = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+
+function runBin(args: readonly string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(BIN, [...args], { cwd, env: { ...process.env, RUNLEDGER_TOKEN: '', RUNLEDGER_PG_URL: '', INIT_CWD: '' } }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function cli(args: readonly string[], cwd: string, extra: { signal?: AbortSignal; onListening?: (url: string) => void } = {}) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: {},
+    cwd,
+    ...extra,
+  });
+  return { code, stdout, stderr };
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'runledger-ui-cli-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('runledger binary', () => {
+  it('prints the usage and exits 2 for bad arguments', async () => {
+    const bin = await runBin(['serve', '--port', 'x'], dir);
+    expect(bin.code).toBe(2);
+    expect(bin.stderr).toContain('runledger serve: --port must be an integer from 0 to 65535, got "x"');
+    expect(bin.stderr).toContain('Usage: runledger <command>');
+    for (const args of [[], ['frobnicate'], ['runs', 'show'], ['copy', '--db', 'a.db'], ['servers', '--window', 'forever']]) {
+      const result = await cli(args, dir);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toContain('Usage: runledger <command>');
+      expect(result.stdout).toBe('');
+    }
+    const help = await cli(['help'], dir);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: runledger <command>');
+  });
+
+  it('refuses to serve on a non-loopback address without a token', async () => {
+    const result = await cli(['serve', '--host', '0.0.0.0', '--port', '0', '--db', join(dir, 'x.db')], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('requires an access token');
+  });
+
+  it('runs the demo twice on one file: runs are added, never duplicated or corrupted; progress is shown', async () => {
+    const first = await runBin(['demo', '--no-serve'], dir);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('starting demo MCP servers docs, flaky, slow');
+    expect(first.stdout).toContain(`[1/${DEMO_RUN_COUNT}]`);
+    expect(first.stdout).toContain(`[${DEMO_RUN_COUNT}/${DEMO_RUN_COUNT}]`);
+    expect(first.stdout).toMatch(/→ cancelled: \d+ steps, tool calls 1 ok, 0 failed, 2 cancelled/);
+    expect(first.stdout).toContain(`recorded ${DEMO_RUN_COUNT} runs into ${join(dir, 'runledger.db')} (${DEMO_RUN_COUNT} runs in the file now)`);
+    const second = await cli(['demo', '--no-serve'], dir);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain(`(${DEMO_RUN_COUNT * 2} runs in the file now)`);
+
+    const store = await SqliteRunStore.open({ path: join(dir, 'runledger.db') });
+    try {
+      const page = await store.listRuns({ limit: 200 });
+      expect(page.runs).toHaveLength(DEMO_RUN_COUNT * 2);
+      expect(new Set(page.runs.map((run) => run.id)).size).toBe(DEMO_RUN_COUNT * 2);
+      const statuses = page.runs.map((run) => run.status).sort();
+      expect(statuses).toEqual([...Array(8).fill('completed'), 'cancelled', 'cancelled', 'failed', 'failed'].sort());
+      for (const run of page.runs) {
+        const steps = await store.readSteps(run.id);
+        expect(steps.map((step) => step.sequence)).toEqual(steps.map((_, i) => i));
+        expect(run.stepCount).toBe(steps.length);
+        for (const step of steps) expect(() => JSON.parse(step.payload)).not.toThrow();
+      }
+      const health = await store.serverHealth();
+      const flaky = health.find((row) => row.server === 'flaky')!;
+      expect(flaky).toMatchObject({ ok: 12, failed: 6, cancelled: 2, flaky: true });
+      expect(flaky.failureRate).toBeCloseTo(6 / 18, 10);
+      expect(health.find((row) => row.server === 'slow')).toMatchObject({ failed: 0, cancelled: 2, flaky: false });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('lists runs, shows a run, prints server health and migrates', async () => {
+    const list = await cli(['runs', 'list', '--has', 'cancelled'], dir);
+    expect(list.code).toBe(0);
+    const lines = list.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+STATUS\s+CONFIGURATION/);
+    expect(lines.slice(2)).toHaveLength(2);
+    expect(lines[2]).toMatch(/cancelled\s+report-agent/);
+    const id = lines[2]!.split(/\s+/)[0]!;
+
+    const show = await cli(['runs', 'show', id], dir);
+    expect(show.code).toBe(0);
+    expect(show.stdout).toContain(`run ${id}`);
+    expect(show.stdout).toContain('metadata only');
+    expect(show.stdout).toMatch(/slow\s+tool\s+2\s+\d+\s+cancelled\s+toolName=mcp_slow_export_report/);
+    expect(show.stdout).toContain('Cancel requested');
+    expect(show.stdout).toContain('Run cancelled');
+    expect(show.stdout).not.toContain('Export the Q3 revenue report');
+
+    const json = await cli(['runs', 'show', id, '--json'], dir);
+    const parsed = JSON.parse(json.stdout) as { run: { id: string }; timeline: { outcome: string }[] };
+    expect(parsed.run.id).toBe(id);
+    expect(parsed.timeline.filter((entry) => entry.outcome === 'cancelled')).toHaveLength(2);
+
+    const missing = await cli(['runs', 'show', 'no-such-run'], dir);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('there is no run "no-such-run"');
+
+    const health = await cli(['servers'], dir);
+    expect(health.code).toBe(0);
+    expect(health.stdout).toMatch(/flaky\s+20\s+12\s+6\s+2\s+33\.3%.*FLAKY/);
+    expect(health.stdout).toMatch(/slow\s+\d+\s+\d+\s+0\s+2\s+0\.0%.*healthy/);
+
+    const migrate = await cli(['migrate', '--db', join(dir, 'fresh.db')], dir);
+    expect(migrate.code).toBe(0);
+    expect(migrate.stdout).toContain('schema is up to date');
+  });
+
+  it('serves the store until stopped', async () => {
+    const controller = new AbortController();
+    let url = '';
+    const serving = cli(['serve', '--port', '0'], dir, { signal: controller.signal, onListening: (u) => (url = u) });
+    await expect.poll(() => url, { timeout: 10_000 }).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const reply = await fetch(`${url}servers`);
+    expect(reply.status).toBe(200);
+    expect(await reply.text()).toContain('data-server="flaky"');
+    controller.abort();
+    const result = await serving;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`runledger app serving SQLite ${join(dir, 'runledger.db')} at ${url}`);
+  });
+
+  it('copies the SQLite runs into PostgreSQL, skipping runs already there', async (ctx) => {
+    const url = process.env['RUNLEDGER_PG_URL'] || 'postgres://postgres@127.0.0.1:5432/test';
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+    } catch (error) {
+      if (process.env['CI'] === 'true') throw error;
+      ctx.skip();
+      return;
+    }
+    const schema = `runledger_ui_copy_${process.pid}_${Date.now()}`;
+    try {
+      const first = await cli(['copy', '--db', join(dir, 'runledger.db'), '--pg', url, '--pg-schema', schema], dir);
+      expect(first.stderr).toBe('');
+      expect(first.code).toBe(0);
+      expect(first.stdout).toContain(`copy finished: ${DEMO_RUN_COUNT * 2} runs copied`);
+      const again = await cli(['copy', '--db', join(dir, 'runledger.db'), '--pg', url, '--pg-schema', schema], dir);
+      expect(again.stdout).toContain(`copy finished: 0 runs copied (0 steps), ${DEMO_RUN_COUNT * 2} already there and skipped`);
+      const health = await cli(['servers', '--pg', url, '--pg-schema', schema], dir);
+      expect(health.stdout).toMatch(/flaky\s+20\s+12\s+6\s+2\s+33\.3%.*FLAKY/);
+    } finally {
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await client.end();
+    }
+  });
+});
