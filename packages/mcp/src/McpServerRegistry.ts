@@ -1,0 +1,244 @@
+import type { McpHealthContact } from './McpHealthContact.js';
+import type { McpServerConfig } from './McpServerConfig.js';
+import type { McpServerProblem } from './McpServerProblem.js';
+import { McpSession } from './McpSession.js';
+import type { McpSkippedTool } from './McpSkippedTool.js';
+import type { McpTool } from './McpTool.js';
+import { MCP_LOCAL_TOOL_NAME_PATTERN, MCP_TOOL_IMPORT_LIMITS } from './McpToolImportLimits.js';
+import { validateServerConfigs } from './parseServerConfig.js';
+import { RemoteMcpTool } from './RemoteMcpTool.js';
+import { isListPageLimit, newAbortReason, toTransportException, type WireTool } from './sdk.js';
+import { untilAborted } from './untilAborted.js';
+
+/**
+ * Options of {@link McpServerRegistry.create}.
+ *
+ * @public
+ */
+export interface McpServerRegistryOptions {
+  /**
+   * Called once for every call a server answered (also with `isError`), with its latency; never
+   * for a failed or cancelled call. An exception it throws is ignored.
+   */
+  readonly onHealthContact?: (contact: McpHealthContact) => void;
+  /**
+   * Where the bearer tokens named by `bearerTokenEnv` are read from, when connecting.
+   * Default: `process.env`.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Makes the MCP SDK transport for a server instead of the configured one (tests, in-memory
+   * servers). Not covered by semver.
+   *
+   * @internal
+   */
+  readonly transportFactory?: (config: McpServerConfig) => unknown;
+}
+
+/**
+ * Options of {@link McpServerRegistry.tools}.
+ *
+ * @public
+ */
+export interface McpToolsOptions {
+  /** Aborting it stops the listing; `tools()` then rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+  /** List every server again instead of returning the tools of the last import. */
+  readonly refresh?: boolean;
+}
+
+interface ImportResult {
+  readonly tools: readonly McpTool[];
+  readonly skipped: readonly McpSkippedTool[];
+  readonly problems: readonly McpServerProblem[];
+}
+
+/**
+ * The configured MCP servers: one shared connection per server, and their tools as
+ * {@link McpTool}s.
+ *
+ * @remarks
+ * Nothing connects until {@link McpServerRegistry.tools} lists the servers (all at once, each
+ * within its deadline). A server's connection is reused by all its tools, reopened after a crash,
+ * and closed — ending a stdio child process — by {@link McpServerRegistry.close}. A server that
+ * cannot be listed, or lists more than {@link MCP_TOOL_IMPORT_LIMITS} allow, contributes no tools
+ * and is named in {@link McpServerRegistry.serverProblems}; a tool whose local name would not
+ * match {@link MCP_LOCAL_TOOL_NAME_PATTERN}, or would repeat another, is skipped and named in
+ * {@link McpServerRegistry.skippedTools}.
+ *
+ * @public
+ */
+export class McpServerRegistry {
+  /** The servers, in configuration order. */
+  readonly servers: readonly McpServerConfig[];
+  readonly #sessions: ReadonlyMap<string, McpSession>;
+  readonly #onHealthContact: ((contact: McpHealthContact) => void) | undefined;
+  #import: Promise<ImportResult> | undefined;
+  #last: ImportResult = { tools: [], skipped: [], problems: [] };
+  #closed = false;
+
+  private constructor(servers: readonly McpServerConfig[], options: McpServerRegistryOptions) {
+    this.servers = servers;
+    this.#onHealthContact = options.onHealthContact;
+    const sessionOptions = {
+      env: options.env ?? process.env,
+      maxListPages: MCP_TOOL_IMPORT_LIMITS.maxPages,
+      transportFactory: options.transportFactory,
+    };
+    this.#sessions = new Map(servers.map((config) => [config.id, new McpSession(config, sessionOptions)]));
+  }
+
+  /**
+   * Makes a registry of the servers; connects nothing yet.
+   *
+   * @throws {@link McpConfigError} from `McpServerRegistry.create` when a configuration breaks a
+   * rule of {@link parseServerConfig} (e.g. two servers with the same id).
+   */
+  static create(configs: readonly McpServerConfig[], options: McpServerRegistryOptions = {}): McpServerRegistry {
+    return new McpServerRegistry(validateServerConfigs(configs), options);
+  }
+
+  /** The tools skipped by the last import, each with its reason. */
+  get skippedTools(): readonly McpSkippedTool[] {
+    return this.#last.skipped;
+  }
+
+  /** The servers whose tools the last import could not get, each with its reason. */
+  get serverProblems(): readonly McpServerProblem[] {
+    return this.#last.problems;
+  }
+
+  /** True once {@link McpServerRegistry.close} was called. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Lists the tools of every server (once; again with `refresh`) and returns them as McpTools,
+   * in configuration order and then in the server's order.
+   *
+   * @remarks
+   * Does not reject for a server that cannot be reached: that server contributes no tools and is
+   * named in {@link McpServerRegistry.serverProblems}.
+   *
+   * @throws the signal's reason from `McpServerRegistry.tools` when `signal` aborts first.
+   */
+  async tools(options: McpToolsOptions = {}): Promise<readonly McpTool[]> {
+    const signal = options.signal;
+    signal?.throwIfAborted();
+    if (this.#import === undefined || options.refresh === true) {
+      const attempt = this.#importAll();
+      this.#import = attempt;
+      attempt.then(
+        (result) => {
+          if (this.#import === attempt) this.#last = result;
+        },
+        () => {
+          if (this.#import === attempt) this.#import = undefined;
+        },
+      );
+    }
+    const pending = this.#import;
+    const result = signal === undefined ? await pending : await untilAborted(pending, signal);
+    return result.tools;
+  }
+
+  /** The tool of the last import with this local name, or undefined. */
+  tool(name: string): McpTool | undefined {
+    return this.#last.tools.find((tool) => tool.name === name);
+  }
+
+  /**
+   * Closes every server's connection and transport; a stdio server's child process ends. Calls
+   * still in flight end `failed`; later calls fail without connecting. Idempotent.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all([...this.#sessions.values()].map((session) => session.close()));
+  }
+
+  async #importAll(): Promise<ImportResult> {
+    const listings = await Promise.all(
+      this.servers.map(async (config) => {
+        try {
+          return { config, tools: await this.#list(config) };
+        } catch (error) {
+          return { config, error: error instanceof Error ? error.message : String(error) };
+        }
+      }),
+    );
+    const tools: McpTool[] = [];
+    const skipped: McpSkippedTool[] = [];
+    const problems: McpServerProblem[] = [];
+    const taken = new Map<string, { server: string; remote: string }>();
+    for (const listing of listings) {
+      const server = listing.config.id;
+      if (listing.tools === undefined) {
+        problems.push(Object.freeze({ server, reason: listing.error ?? 'unknown error' }));
+        continue;
+      }
+      const session = this.#sessions.get(server);
+      if (session === undefined) continue;
+      const seenRemote = new Set<string>();
+      for (const wire of listing.tools) {
+        const skip = (reason: string) => skipped.push(Object.freeze({ server, remoteName: wire.name, reason }));
+        if (seenRemote.has(wire.name)) {
+          skip(`the server lists the tool "${wire.name}" more than once`);
+          continue;
+        }
+        seenRemote.add(wire.name);
+        const name = `mcp_${server}_${wire.name}`;
+        if (!MCP_LOCAL_TOOL_NAME_PATTERN.test(name)) {
+          const length = [...name].length;
+          skip(
+            `local name ${JSON.stringify(name)} must match ${MCP_LOCAL_TOOL_NAME_PATTERN.source}` +
+              (length > 64 ? ` (it has ${length} characters)` : ' (only letters, digits, "_" and "-")'),
+          );
+          continue;
+        }
+        const owner = taken.get(name);
+        if (owner !== undefined) {
+          skip(`local name "${name}" is already taken by the tool "${owner.remote}" of server "${owner.server}"`);
+          continue;
+        }
+        taken.set(name, { server, remote: wire.name });
+        tools.push(new RemoteMcpTool({ name, wire, session, onContact: this.#onHealthContact }));
+      }
+    }
+    return { tools: Object.freeze(tools), skipped: Object.freeze(skipped), problems: Object.freeze(problems) };
+  }
+
+  async #list(config: McpServerConfig): Promise<readonly WireTool[]> {
+    const session = this.#sessions.get(config.id);
+    if (session === undefined) throw new Error(`no session for server "${config.id}"`);
+    const deadlineReason = newAbortReason(`listing the tools of "${config.id}" used up its deadline`);
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let connection;
+    try {
+      // Connecting has its own bound (the session's connect timeout); the listing then has the
+      // server's deadline.
+      connection = await session.connection();
+      timer = setTimeout(() => controller.abort(deadlineReason), config.deadlineMs);
+      const tools = await connection.listTools({ signal: controller.signal, timeoutMs: config.deadlineMs + 1_000 });
+      if (tools.length > MCP_TOOL_IMPORT_LIMITS.maxTools) {
+        throw new ImportRefused(`refused: the server lists ${tools.length} tools, more than the limit of ${MCP_TOOL_IMPORT_LIMITS.maxTools}`);
+      }
+      return tools;
+    } catch (error) {
+      if (error instanceof ImportRefused) throw error;
+      if (error === deadlineReason) {
+        throw new ImportRefused(`listing its tools took longer than its deadline of ${config.deadlineMs} ms`);
+      }
+      if (isListPageLimit(error)) {
+        throw new ImportRefused(`refused: the server lists its tools on more than ${MCP_TOOL_IMPORT_LIMITS.maxPages} pages`);
+      }
+      throw toTransportException(config.id, error, { deadlineMs: config.deadlineMs, connection });
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+    }
+  }
+}
+
+/** Why a server's tools were not imported, in words. */
+class ImportRefused extends Error {}

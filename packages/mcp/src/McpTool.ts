@@ -1,0 +1,60 @@
+import type { ToolResult } from '@runledger/core';
+
+/**
+ * Options of one {@link McpTool.execute} call.
+ *
+ * @public
+ */
+export interface McpExecuteOptions {
+  /**
+   * The run's signal. Aborting it ends the call `cancelled` at once: the client stops waiting
+   * and, where the transport allows, tells the server with `notifications/cancelled`.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * One tool of a configured MCP server, ready for an agent loop.
+ *
+ * @remarks
+ * Made by {@link McpServerRegistry.tools}. `execute()` always resolves to a {@link ToolResult}
+ * whose `outcome` says how the call ended, and never rejects for anything the server or the wire
+ * does:
+ *
+ * - `ok` — the server answered and did not set `isError`;
+ *
+ * - `failed` — the server answered `isError: true`, or the transport, the protocol, the HTTP
+ *   status, a malformed answer, a JSON-RPC error, a crashed process, a hung server or the
+ *   server's deadline ended the call (the content is the matching `McpTransportException`
+ *   message);
+ *
+ * - `cancelled` — the caller's `signal` was aborted before the call ended (also before it was
+ *   sent). Decided by identity with an abort reason of our own, never by an error code. It means
+ *   the client stopped waiting; whether the server already changed something is not knowable
+ *   from this side. An answer that arrives after the abort changes nothing.
+ *
+ * Every result has passed `withBoundedChannels()`. The connection to the server is shared by
+ * all its tools and reopened after a crash.
+ *
+ * @public
+ */
+export interface McpTool {
+  /** The local name, `mcp_<server>_<remote>`, matching {@link MCP_LOCAL_TOOL_NAME_PATTERN}. */
+  readonly name: string;
+  /** The server id. */
+  readonly server: string;
+  /** The tool's name on the server. */
+  readonly remoteName: string;
+  /** The tool's title as the server gives it, or undefined. */
+  readonly title: string | undefined;
+  /** The tool's description as the server gives it ('' when none). */
+  readonly description: string;
+  /** The JSON Schema of the arguments, as the server lists it (frozen). */
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  /** True when the server is configured to need a person's approval before each call. */
+  readonly requiresApproval: boolean;
+  /** The server's operation deadline in milliseconds (connecting included). */
+  readonly deadlineMs: number;
+  /** Calls the tool with the arguments (a JSON object) and resolves to the result. */
+  execute(args: Readonly<Record<string, unknown>>, options?: McpExecuteOptions): Promise<ToolResult>;
+}

@@ -1,0 +1,38 @@
+import type { ToolResult } from '@runledger/core';
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  type McpHealthContact,
+  type McpServerConfig,
+  McpServerRegistry,
+  type McpTool,
+  McpTransportType,
+  parseServerConfig,
+} from './index.js';
+
+describe('the public surface of @runledger/mcp', () => {
+  it('parseServerConfig takes JSON text or an object and gives frozen configs', () => {
+    expectTypeOf(parseServerConfig).parameter(0).toEqualTypeOf<unknown>();
+    expectTypeOf(parseServerConfig).returns.toEqualTypeOf<readonly McpServerConfig[]>();
+  });
+
+  it('the transport is a discriminated union on type', () => {
+    const config = {} as McpServerConfig;
+    if (config.transport.type === McpTransportType.STDIO) {
+      expectTypeOf(config.transport.command).toEqualTypeOf<string>();
+    } else {
+      expectTypeOf(config.transport.url).toEqualTypeOf<string>();
+      expectTypeOf(config.transport.bearerTokenEnv).toEqualTypeOf<string | undefined>();
+    }
+  });
+
+  it('McpTool.execute resolves to a ToolResult and takes a signal', () => {
+    expectTypeOf<McpTool['execute']>().returns.toEqualTypeOf<Promise<ToolResult>>();
+    expectTypeOf<McpTool['execute']>().parameter(1).toEqualTypeOf<{ readonly signal?: AbortSignal } | undefined>();
+  });
+
+  it('the registry hands out tools and health contacts', () => {
+    expectTypeOf(McpServerRegistry.create).returns.toEqualTypeOf<McpServerRegistry>();
+    expectTypeOf<McpServerRegistry['tools']>().returns.toEqualTypeOf<Promise<readonly McpTool[]>>();
+    expectTypeOf<McpHealthContact>().toHaveProperty('latencyMs').toEqualTypeOf<number>();
+  });
+});

@@ -1,0 +1,328 @@
+// The ONE module that talks to the MCP TypeScript SDK. Everything else in this package sees only
+// the small shapes declared here (McpConnection, WireTool, WireAnswer), so a switch of SDK — or of
+// its major version — touches this file alone. No SDK type leaves it.
+import {
+  Client,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { McpTransportException } from '@runledger/core';
+import type { McpServerConfig } from './McpServerConfig.js';
+import { McpTransportType } from './McpTransportType.js';
+
+/** A tool as a server lists it. */
+export interface WireTool {
+  readonly name: string;
+  readonly title: string | undefined;
+  readonly description: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+}
+
+/** One content block of a tool answer, as far as this package reads it. */
+export interface WireContentBlock {
+  readonly type: string;
+  readonly text?: unknown;
+  readonly mimeType?: unknown;
+  readonly uri?: unknown;
+  readonly name?: unknown;
+  readonly resource?: { readonly uri?: unknown; readonly mimeType?: unknown };
+}
+
+/** A tool answer: the server answered the call (with or without `isError`). */
+export interface WireAnswer {
+  readonly content: readonly WireContentBlock[];
+  readonly isError: boolean;
+  /** `undefined` when the answer has none. */
+  readonly structuredContent: unknown;
+}
+
+/** Options of one request on a connection. */
+export interface WireRequestOptions {
+  /** Aborting it stops waiting; the rejection is `signal.reason` itself (see newAbortReason). */
+  readonly signal?: AbortSignal | undefined;
+  /** The most milliseconds to wait for the answer; then it rejects with a timeout. */
+  readonly timeoutMs: number;
+}
+
+/** A live session with one MCP server. */
+export interface McpConnection {
+  /** True once the connection is closed (by us, by the server, or because the process died). */
+  readonly closed: boolean;
+  /** The child process id of a stdio connection, else null. */
+  readonly pid: number | null;
+  /** Lists every tool, walking at most `maxPages` pages. */
+  listTools(options: WireRequestOptions): Promise<WireTool[]>;
+  /** Calls a tool; resolves when the server answered, rejects for anything else. */
+  callTool(name: string, args: Readonly<Record<string, unknown>>, options: WireRequestOptions): Promise<WireAnswer>;
+  /** Closes the transport and, for stdio, ends the child process. Never rejects. */
+  close(): Promise<void>;
+}
+
+/** Makes the SDK transport for a server in place of the configured one (tests, in-memory). */
+export type TransportFactory = (config: McpServerConfig) => unknown;
+
+/** Options of {@link openConnection}. */
+export interface OpenConnectionOptions {
+  /** Where a bearer token named by the configuration is read from. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The most pages a tool listing may take before it is refused. */
+  readonly maxListPages: number;
+  /** Bounds the handshake; aborting it abandons the connect. */
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number;
+  readonly transportFactory?: TransportFactory | undefined;
+}
+
+const CLIENT_INFO = { name: 'runledger', version: '0.1.0' };
+const STDERR_TAIL_BYTES = 2048;
+
+/**
+ * Makes the object to abort a request with so that the SDK rejects with that very object.
+ *
+ * @remarks
+ * The v2 client rejects an aborted request with `signal.reason` only when the reason is an
+ * instance of its own `SdkError`; any other reason is replaced by a new `REQUEST_TIMEOUT` error,
+ * the same code as a real timeout (typescript-sdk issue 2165). A fresh instance per purpose lets
+ * the caller tell its own abort from everything else by identity alone.
+ */
+export function newAbortReason(message: string): Error {
+  return new SdkError(SdkErrorCode.RequestTimeout, message);
+}
+
+/** True when a listing failed because the server's pagination went past the page limit. */
+export function isListPageLimit(error: unknown): boolean {
+  return error instanceof SdkError && error.code === SdkErrorCode.ListPaginationExceeded;
+}
+
+/**
+ * Opens a connection to a server: starts the transport and runs the MCP handshake.
+ *
+ * @throws McpTransportException for a missing credential; anything else the SDK or the transport
+ * throws is passed on for {@link toTransportException}.
+ */
+export async function openConnection(config: McpServerConfig, options: OpenConnectionOptions): Promise<McpConnection> {
+  const client = new Client(CLIENT_INFO, { listMaxPages: options.maxListPages });
+  const state: ConnectionState = { closed: false, lastError: undefined, stderrTail: '' };
+  const transport = makeTransport(config, options, state);
+  client.onclose = () => {
+    state.closed = true;
+  };
+  client.onerror = (error: Error) => {
+    state.lastError = error;
+    // The HTTP transport keeps a request waiting while it retries its event stream, even when the
+    // server is gone. A refused reconnect, or giving up on it, means the session is dead: close it
+    // so that the calls in flight fail now instead of at their deadline.
+    if (config.transport.type === McpTransportType.HTTP && isFatalHttpError(error)) {
+      void client.close().catch(() => undefined);
+    }
+  };
+  try {
+    await client.connect(transport, { signal: options.signal, timeout: options.timeoutMs });
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    // A connect cut short by a transport error rejects with "connection closed"; the transport's
+    // own error says why.
+    const closedEarly = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
+    throw closedEarly && state.lastError !== undefined ? state.lastError : error;
+  }
+  return new SdkConnection(client, transport, state);
+}
+
+interface ConnectionState {
+  closed: boolean;
+  lastError: Error | undefined;
+  stderrTail: string;
+}
+
+class SdkConnection implements McpConnection {
+  readonly #client: Client;
+  readonly #transport: Transport;
+  readonly #state: ConnectionState;
+
+  constructor(client: Client, transport: Transport, state: ConnectionState) {
+    this.#client = client;
+    this.#transport = transport;
+    this.#state = state;
+  }
+
+  get closed(): boolean {
+    return this.#state.closed;
+  }
+
+  get pid(): number | null {
+    return this.#transport instanceof StdioClientTransport ? this.#transport.pid : null;
+  }
+
+  /** What the transport last said went wrong, for the message of a failure. */
+  get evidence(): string {
+    const parts: string[] = [];
+    if (this.#state.lastError !== undefined) parts.push(describeError(this.#state.lastError));
+    const stderr = lastLines(this.#state.stderrTail);
+    if (stderr !== '') parts.push(`server stderr: ${stderr}`);
+    return parts.join('; ');
+  }
+
+  async listTools(options: WireRequestOptions): Promise<WireTool[]> {
+    const result = await this.#client.listTools(undefined, {
+      ...(options.signal !== undefined && { signal: options.signal }),
+      timeout: options.timeoutMs,
+      cacheMode: 'refresh',
+    });
+    return result.tools.map((tool) => ({
+      name: tool.name,
+      title: typeof tool.title === 'string' ? tool.title : undefined,
+      description: typeof tool.description === 'string' ? tool.description : '',
+      inputSchema: tool.inputSchema as Readonly<Record<string, unknown>>,
+    }));
+  }
+
+  callTool(name: string, args: Readonly<Record<string, unknown>>, options: WireRequestOptions): Promise<WireAnswer> {
+    // Not async: one promise less per call on the hot path.
+    return this.#client
+      .callTool(
+        { name, arguments: args as Record<string, unknown> },
+        options.signal === undefined ? { timeout: options.timeoutMs } : { signal: options.signal, timeout: options.timeoutMs },
+      )
+      .then(toWireAnswer);
+  }
+
+  async close(): Promise<void> {
+    this.#state.closed = true;
+    await this.#client.close().catch(() => undefined);
+  }
+}
+
+function toWireAnswer(result: { content?: unknown; isError?: unknown; structuredContent?: unknown }): WireAnswer {
+  return {
+    content: Array.isArray(result.content) ? (result.content as WireContentBlock[]) : [],
+    isError: result.isError === true,
+    structuredContent: result.structuredContent,
+  };
+}
+
+function makeTransport(config: McpServerConfig, options: OpenConnectionOptions, state: ConnectionState): Transport {
+  if (options.transportFactory !== undefined) {
+    return options.transportFactory(config) as Transport;
+  }
+  const t = config.transport;
+  if (t.type === McpTransportType.STDIO) {
+    const transport = new StdioClientTransport({
+      command: t.command,
+      args: [...t.args],
+      env: { ...t.env },
+      ...(t.cwd !== undefined && { cwd: t.cwd }),
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer | string) => {
+      state.stderrTail = (state.stderrTail + String(chunk)).slice(-STDERR_TAIL_BYTES);
+    });
+    return transport;
+  }
+  const headers: Record<string, string> = { ...t.headers };
+  if (t.bearerTokenEnv !== undefined) {
+    const token = options.env[t.bearerTokenEnv];
+    if (token === undefined || token === '') {
+      throw McpTransportException.forMissingCredential(config.id, t.bearerTokenEnv);
+    }
+    headers.Authorization = `Bearer ${token}`;
+  }
+  return new StreamableHTTPClientTransport(new URL(t.url), {
+    requestInit: { headers },
+    reconnectionOptions: {
+      initialReconnectionDelay: 100,
+      maxReconnectionDelay: 1000,
+      reconnectionDelayGrowFactor: 2,
+      maxRetries: 2,
+    },
+  });
+}
+
+function isFatalHttpError(error: Error): boolean {
+  if (/^Maximum reconnection attempts/.test(error.message)) return true;
+  const code = errorCode(error);
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH';
+}
+
+/**
+ * Turns whatever a connect, a listing or a call rejected with into the matching
+ * McpTransportException. Never used for our own abort reasons: the caller compares those by
+ * identity first.
+ */
+export function toTransportException(
+  server: string,
+  error: unknown,
+  context: { readonly deadlineMs: number; readonly connection?: McpConnection | undefined },
+): McpTransportException {
+  if (McpTransportException.is(error)) return error;
+  const cause = { cause: error };
+  const evidence = context.connection instanceof SdkConnection ? context.connection.evidence : '';
+  const withEvidence = (detail: string) => (evidence === '' ? detail : `${detail} (${evidence})`);
+  if (error instanceof SdkHttpError) {
+    const data = (error.data ?? {}) as { status?: unknown; text?: unknown };
+    if (typeof data.status === 'number') {
+      return McpTransportException.forHttpStatus(server, data.status, typeof data.text === 'string' ? data.text : undefined, cause);
+    }
+  }
+  if (error instanceof SdkError) {
+    switch (error.code) {
+      case SdkErrorCode.RequestTimeout:
+        return McpTransportException.forTimeout(server, context.deadlineMs, cause);
+      case SdkErrorCode.InvalidResult:
+        return McpTransportException.forMalformedResponse(server, error.message, cause);
+      case SdkErrorCode.ClientHttpUnexpectedContent: {
+        const data = (error.data ?? {}) as { contentType?: unknown };
+        return McpTransportException.forUnsupportedContentType(server, typeof data.contentType === 'string' ? data.contentType : 'unknown', cause);
+      }
+      case SdkErrorCode.ConnectionClosed:
+        return McpTransportException.forTransportFailure(server, withEvidence('the connection closed before the server answered'), cause);
+      case SdkErrorCode.NotConnected:
+      case SdkErrorCode.SendFailed:
+        return McpTransportException.forTransportFailure(server, withEvidence(error.message), cause);
+      default:
+        return McpTransportException.forTransportFailure(server, withEvidence(`${error.code}: ${error.message}`), cause);
+    }
+  }
+  if (error instanceof ProtocolError) {
+    return McpTransportException.forJsonRpcError(server, error.code, error.message, cause);
+  }
+  if (error instanceof SyntaxError) {
+    return McpTransportException.forMalformedResponse(server, error.message, cause);
+  }
+  return McpTransportException.forTransportFailure(server, withEvidence(describeError(error)), cause);
+}
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    const errors = (current as { errors?: unknown }).errors;
+    if (Array.isArray(errors) && errors.length > 0) {
+      current = errors[0];
+      continue;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = errorCode(error);
+  let message = error.message === '' ? error.name : error.message;
+  // fetch() says only "fetch failed"; the reason is in the cause.
+  const cause = error.cause;
+  if (cause instanceof Error && cause.message !== '' && !message.includes(cause.message)) {
+    message = `${message}: ${cause.message}`;
+  }
+  return code !== undefined && !message.includes(code) ? `${message} (${code})` : message;
+}
+
+function lastLines(text: string): string {
+  return text.trim().split(/\r?\n/).slice(-3).join(' | ');
+}

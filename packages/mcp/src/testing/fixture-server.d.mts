@@ -1,0 +1,9 @@
+// Types of fixture-server.mjs (plain ESM so that `node` runs it without a build).
+import type { McpServer } from '@modelcontextprotocol/server';
+
+export declare const MALFORMED_MARKER: string;
+export declare const THROWS_MESSAGE: string;
+export declare const THROWS_CODE: number;
+export declare const BIG_TEXT_LENGTH: number;
+export declare function createFixtureServer(options?: { eventsFile?: string; onCrash?: () => void }): McpServer;
+export declare function withWireFaults<T extends { send(message: unknown, options?: unknown): Promise<void> }>(transport: T): T;

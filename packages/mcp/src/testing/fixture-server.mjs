@@ -1,0 +1,235 @@
+#!/usr/bin/env node
+// A real MCP server built with the official server SDK, for the tests and benchmarks of
+// @runledger/mcp. Not part of the published build.
+//
+//   node fixture-server.mjs                       serve over stdio (the parent is the client)
+//   node fixture-server.mjs --http [--port N]     serve Streamable HTTP on 127.0.0.1 (port 0 = random);
+//                                                 prints `listening <port>` on stdout when ready
+//   [--expect-bearer TOKEN]                       (http) answer 401 unless `Authorization: Bearer TOKEN`
+//
+// Environment: FIXTURE_EVENTS_FILE — a file that receives one JSON line per event the server
+// wants the tests to see (e.g. `{"tool":"slow","event":"cancelled","tag":"a"}`), so a test can
+// prove that `notifications/cancelled` reached the server and stopped the call.
+//
+// Tools: echo, fail, throws, slow, hang, crash, big, mixed, malformed.
+import { appendFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { McpServer, ProtocolError, isInitializeRequest } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+/** The text the `malformed` tool answers with; a transport wrapper turns that answer into garbage. */
+export const MALFORMED_MARKER = '__runledger_fixture_malformed__';
+/** The message of the `throws` tool; a transport wrapper turns that answer into a JSON-RPC error. */
+export const THROWS_MESSAGE = 'the fixture threw on purpose';
+/** The JSON-RPC error code the `throws` tool answers with. */
+export const THROWS_CODE = -32001;
+/** Size of the `big` tool's text, in characters (ASCII, so also bytes). */
+export const BIG_TEXT_LENGTH = 2 * 1024 * 1024;
+/** A 1×1 transparent PNG. */
+const PNG_1X1 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+function report(eventsFile, event) {
+  const line = JSON.stringify({ pid: process.pid, at: Date.now(), ...event });
+  if (eventsFile) appendFileSync(eventsFile, `${line}\n`);
+}
+
+function wait(ms, signal) {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Makes the fixture McpServer.
+ *
+ * @param {{ eventsFile?: string, onCrash?: () => void }} [options] `onCrash` replaces the process
+ *   exit of the `crash` tool (the in-memory transport closes its link instead).
+ */
+export function createFixtureServer(options = {}) {
+  const eventsFile = options.eventsFile ?? process.env.FIXTURE_EVENTS_FILE;
+  const onCrash =
+    options.onCrash ??
+    (() => {
+      process.stderr.write('fixture: crashing on purpose\n');
+      process.exit(3);
+    });
+  const server = new McpServer({ name: 'runledger-fixture', version: '1.0.0' }, { capabilities: { tools: {} } });
+
+  server.registerTool(
+    'echo',
+    {
+      description: 'Answers with the text it was given.',
+      inputSchema: z.object({ text: z.string() }),
+      outputSchema: z.object({ echoed: z.string(), length: z.number() }),
+    },
+    async ({ text }) => ({
+      content: [{ type: 'text', text }],
+      structuredContent: { echoed: text, length: text.length },
+    }),
+  );
+
+  server.registerTool('fail', { description: 'Answers with isError: true.' }, async () => ({
+    isError: true,
+    content: [{ type: 'text', text: 'the fixture failed on purpose' }],
+  }));
+
+  server.registerTool('throws', { description: 'Answers with a JSON-RPC error.' }, async () => {
+    // McpServer turns any throw into an `isError` result; withWireFaults() sends this one as the
+    // JSON-RPC error it is meant to be.
+    throw new ProtocolError(THROWS_CODE, THROWS_MESSAGE);
+  });
+
+  server.registerTool(
+    'slow',
+    {
+      description: 'Waits `ms` milliseconds, honouring cancellation, and reports whether it was cancelled.',
+      inputSchema: z.object({ ms: z.number().int().min(0), tag: z.string().optional() }),
+    },
+    async ({ ms, tag }, ctx) => {
+      report(eventsFile, { tool: 'slow', event: 'started', tag });
+      const finished = await wait(ms, ctx.mcpReq.signal);
+      report(eventsFile, { tool: 'slow', event: finished ? 'completed' : 'cancelled', tag });
+      if (!finished) process.stderr.write(`fixture: slow ${tag ?? ''} cancelled\n`);
+      return { content: [{ type: 'text', text: finished ? `slept ${ms} ms` : 'cancelled' }] };
+    },
+  );
+
+  server.registerTool(
+    'hang',
+    { description: 'Never answers.', inputSchema: z.object({ tag: z.string().optional() }) },
+    async ({ tag }, ctx) => {
+      report(eventsFile, { tool: 'hang', event: 'started', tag });
+      await new Promise((resolve) => {
+        ctx.mcpReq.signal.addEventListener('abort', () => {
+          report(eventsFile, { tool: 'hang', event: 'cancelled', tag });
+          // Still never answers: the client must not need an answer to finish.
+        });
+        void resolve;
+      });
+      return { content: [] };
+    },
+  );
+
+  server.registerTool('crash', { description: 'The server process exits mid-call.' }, async () => {
+    report(eventsFile, { tool: 'crash', event: 'crashing' });
+    setTimeout(onCrash, 5);
+    await new Promise(() => {});
+    return { content: [] };
+  });
+
+  server.registerTool('big', { description: 'Answers with 2 MB of text.' }, async () => ({
+    content: [{ type: 'text', text: 'x'.repeat(BIG_TEXT_LENGTH) }],
+  }));
+
+  server.registerTool('mixed', { description: 'Answers with text, image and resource blocks.' }, async () => ({
+    content: [
+      { type: 'text', text: 'first text' },
+      { type: 'image', data: PNG_1X1, mimeType: 'image/png' },
+      { type: 'resource', resource: { uri: 'fixture://notes/1', mimeType: 'text/plain', text: 'embedded note' } },
+      { type: 'text', text: 'second text' },
+    ],
+  }));
+
+  server.registerTool('malformed', { description: 'Its answer is turned into an invalid result on the wire.' }, async () => ({
+    content: [{ type: 'text', text: MALFORMED_MARKER }],
+  }));
+
+  return server;
+}
+
+/**
+ * Wraps a server transport for the two wire faults McpServer cannot make itself: an answer
+ * carrying {@link MALFORMED_MARKER} goes out as a result whose `content` is not an array (a
+ * malformed tools/call result), and the `throws` tool's answer goes out as a JSON-RPC error.
+ */
+export function withWireFaults(transport) {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const content = message?.result?.content;
+    if (Array.isArray(content) && content[0]?.text === MALFORMED_MARKER) {
+      message = { ...message, result: { content: 'not an array', isError: 'maybe' } };
+    } else if (message?.result?.isError === true && Array.isArray(content) && content[0]?.text?.includes(THROWS_MESSAGE)) {
+      message = { jsonrpc: '2.0', id: message.id, error: { code: THROWS_CODE, message: THROWS_MESSAGE } };
+    }
+    return send(message, options);
+  };
+  return transport;
+}
+
+async function serveStdioMain() {
+  const { StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
+  report(process.env.FIXTURE_EVENTS_FILE, { event: 'server_started', transport: 'stdio' });
+  const server = createFixtureServer();
+  const transport = withWireFaults(new StdioServerTransport());
+  transport.onclose = () => process.exit(0);
+  await server.connect(transport);
+  process.stdin.on('end', () => process.exit(0));
+}
+
+async function serveHttpMain(port, expectBearer) {
+  const { NodeStreamableHTTPServerTransport } = await import('@modelcontextprotocol/node');
+  /** @type {Map<string, any>} */
+  const sessions = new Map();
+  const http = createServer(async (req, res) => {
+    try {
+      if (expectBearer !== undefined && req.headers.authorization !== `Bearer ${expectBearer}`) {
+        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized' }));
+        return;
+      }
+      const chunks = [];
+      for await (const chunk of req) chunks.push(chunk);
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const body = raw === '' ? undefined : JSON.parse(raw);
+      const sessionId = req.headers['mcp-session-id'];
+      let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+      if (transport === undefined) {
+        if (req.method !== 'POST' || !isInitializeRequest(body)) {
+          res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+          return;
+        }
+        transport = withWireFaults(
+          new NodeStreamableHTTPServerTransport({
+            sessionIdGenerator: () => randomUUID(),
+            onsessioninitialized: (id) => sessions.set(id, transport),
+          }),
+        );
+        transport.onclose = () => {
+          if (transport.sessionId) sessions.delete(transport.sessionId);
+        };
+        await createFixtureServer().connect(transport);
+      }
+      await transport.handleRequest(req, res, body);
+    } catch (error) {
+      if (!res.headersSent) res.writeHead(500).end(String(error));
+    }
+  });
+  http.listen(port, '127.0.0.1', () => {
+    process.stdout.write(`listening ${http.address().port}\n`);
+  });
+}
+
+const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (isMain) {
+  const args = process.argv.slice(2);
+  const flag = (name) => {
+    const index = args.indexOf(name);
+    return index === -1 ? undefined : args[index + 1];
+  };
+  if (args.includes('--http')) {
+    await serveHttpMain(Number(flag('--port') ?? 0), flag('--expect-bearer'));
+  } else {
+    await serveStdioMain();
+  }
+}

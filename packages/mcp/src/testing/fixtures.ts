@@ -1,0 +1,209 @@
+// Helpers that run the fixture MCP server for tests and benchmarks: over stdio as a child process,
+// over Streamable HTTP on 127.0.0.1 (a child process too), and in memory. Not part of the build.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InMemoryTransport } from '@modelcontextprotocol/client';
+import type { McpServerConfig } from '../McpServerConfig.js';
+import { parseServerConfig } from '../parseServerConfig.js';
+import { createFixtureServer, withWireFaults } from './fixture-server.mjs';
+
+/** The absolute path of the fixture server script (run it with `node`). */
+export const FIXTURE_SERVER_PATH = fileURLToPath(new URL('./fixture-server.mjs', import.meta.url));
+
+/** One line of a fixture events file. */
+export interface FixtureEvent {
+  readonly pid: number;
+  readonly at: number;
+  readonly event: string;
+  readonly tool?: string;
+  readonly tag?: string;
+}
+
+/** A fresh, empty events file in a temporary folder. */
+export function newEventsFile(): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'runledger-mcp-')), 'events.jsonl');
+  writeFileSync(file, '');
+  return file;
+}
+
+/** The events written so far. */
+export function readEvents(file: string): FixtureEvent[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as FixtureEvent);
+}
+
+/** Polls until `check` returns true or the time is up; returns whether it did. */
+export async function waitFor(check: () => boolean, timeoutMs = 3000, stepMs = 10): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, stepMs));
+  }
+  return check();
+}
+
+/** Whether a process with this id is still running. */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Options of the fixture configurations. */
+export interface FixtureConfigOptions {
+  readonly id?: string;
+  readonly eventsFile?: string;
+  readonly deadlineMs?: number;
+  readonly requiresApproval?: boolean;
+}
+
+/** The configuration of the fixture server as a stdio child process. */
+export function stdioFixtureConfig(options: FixtureConfigOptions = {}): McpServerConfig {
+  const [config] = parseServerConfig({
+    servers: [
+      {
+        id: options.id ?? 'fixture',
+        transport: {
+          type: 'stdio',
+          command: process.execPath,
+          args: [FIXTURE_SERVER_PATH],
+          env: options.eventsFile === undefined ? {} : { FIXTURE_EVENTS_FILE: options.eventsFile },
+        },
+        ...(options.deadlineMs !== undefined && { deadlineMs: options.deadlineMs }),
+        ...(options.requiresApproval !== undefined && { requiresApproval: options.requiresApproval }),
+      },
+    ],
+  });
+  return config as McpServerConfig;
+}
+
+/** A running HTTP fixture server (a child process on 127.0.0.1). */
+export interface HttpFixture {
+  readonly port: number;
+  readonly url: string;
+  readonly pid: number;
+  /** The configuration of a server that reaches it. */
+  config(options?: FixtureConfigOptions & { readonly bearerTokenEnv?: string }): McpServerConfig;
+  /** Ends the process (SIGKILL) and waits until it is gone. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port (after it crashed or was stopped). */
+  restart(): Promise<void>;
+}
+
+/** Starts the fixture server over Streamable HTTP on 127.0.0.1, on a random port by default. */
+export async function startHttpFixture(options: { port?: number; expectBearer?: string; eventsFile?: string } = {}): Promise<HttpFixture> {
+  let child: ChildProcess;
+  let port = options.port ?? 0;
+  const launch = async () => {
+    const args = [FIXTURE_SERVER_PATH, '--http', '--port', String(port)];
+    if (options.expectBearer !== undefined) args.push('--expect-bearer', options.expectBearer);
+    child = spawn(process.execPath, args, {
+      env: { ...process.env, ...(options.eventsFile !== undefined && { FIXTURE_EVENTS_FILE: options.eventsFile }) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stderr?.resume();
+    port = await new Promise<number>((resolve, reject) => {
+      let buffered = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        buffered += String(chunk);
+        const match = /listening (\d+)/.exec(buffered);
+        if (match) resolve(Number(match[1]));
+      });
+      child.once('exit', (code) => reject(new Error(`the HTTP fixture exited with code ${code} before listening`)));
+    });
+  };
+  await launch();
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  };
+  return {
+    get port() {
+      return port;
+    },
+    get url() {
+      return `http://127.0.0.1:${port}/mcp`;
+    },
+    get pid() {
+      return child.pid ?? -1;
+    },
+    config(configOptions = {}) {
+      const [config] = parseServerConfig({
+        servers: [
+          {
+            id: configOptions.id ?? 'fixture',
+            transport: {
+              type: 'http',
+              url: `http://127.0.0.1:${port}/mcp`,
+              ...(configOptions.bearerTokenEnv !== undefined && { bearerTokenEnv: configOptions.bearerTokenEnv }),
+            },
+            ...(configOptions.deadlineMs !== undefined && { deadlineMs: configOptions.deadlineMs }),
+            ...(configOptions.requiresApproval !== undefined && { requiresApproval: configOptions.requiresApproval }),
+          },
+        ],
+      });
+      return config as McpServerConfig;
+    },
+    stop,
+    async restart() {
+      await stop();
+      await launch();
+    },
+  };
+}
+
+/** Holds back or forwards one message the in-memory server sends. */
+export type ServerMessageInterceptor = (message: unknown, deliver: () => void) => void;
+
+/** An in-memory fixture: pass `transportFactory` to `McpServerRegistry.create`. */
+export interface InMemoryFixture {
+  /** Makes a fresh in-memory server and returns the client end of its link. */
+  readonly transportFactory: (config: McpServerConfig) => unknown;
+  /** How many servers (connections) were made so far. */
+  readonly connections: number;
+  /** A configuration for the in-memory server (its transport part is never used). */
+  config(options?: FixtureConfigOptions): McpServerConfig;
+}
+
+/** The fixture server in this process, over the SDK's in-memory transport. */
+export function inMemoryFixture(options: { eventsFile?: string; intercept?: ServerMessageInterceptor } = {}): InMemoryFixture {
+  let connections = 0;
+  return {
+    get connections() {
+      return connections;
+    },
+    transportFactory() {
+      connections++;
+      const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+      const server = createFixtureServer({
+        ...(options.eventsFile !== undefined && { eventsFile: options.eventsFile }),
+        onCrash: () => void serverEnd.close(),
+      });
+      const wrapped = withWireFaults(serverEnd);
+      if (options.intercept !== undefined) {
+        const intercept = options.intercept;
+        const send = wrapped.send.bind(wrapped);
+        wrapped.send = (message, sendOptions) =>
+          new Promise<void>((resolve, reject) => {
+            intercept(message, () => send(message, sendOptions).then(resolve, reject));
+          });
+      }
+      void server.connect(wrapped);
+      return clientEnd;
+    },
+    config(configOptions = {}) {
+      return stdioFixtureConfig(configOptions);
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { ToolArtifact, ToolOutcome } from '@runledger/core';
+import { describe, expect, it } from 'vitest';
+import { toolResultFromAnswer } from './toolResultFromAnswer.js';
+
+describe('toolResultFromAnswer', () => {
+  it('joins text blocks and keeps structuredContent as a run-only artifact', () => {
+    const result = toolResultFromAnswer({
+      content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }],
+      isError: false,
+      structuredContent: [{ id: 1 }, { id: 2 }],
+    });
+    expect(result.outcome).toBe(ToolOutcome.OK);
+    expect(result.content).toBe('a\nb');
+    expect(result.artifacts).toEqual([ToolArtifact.table('Structured content', [{ id: 1 }, { id: 2 }])]);
+  });
+
+  it('keeps a structuredContent that is not an object as JSON text', () => {
+    expect(toolResultFromAnswer({ content: [], isError: false, structuredContent: [1, 2] }).artifacts).toEqual([
+      ToolArtifact.text('Structured content', '[1,2]'),
+    ]);
+  });
+
+  it('names at most five non-text blocks and counts the rest', () => {
+    const blocks = [
+      { type: 'image', mimeType: 'image/png' },
+      { type: 'audio', mimeType: 'audio/wav' },
+      { type: 'resource_link', uri: 'file:///a.txt' },
+      { type: 'resource', resource: { uri: 'mem://x' } },
+      { type: 'weird' },
+      { type: 'image' },
+      { type: 'image' },
+    ];
+    expect(toolResultFromAnswer({ content: blocks, isError: false, structuredContent: undefined }).content).toBe(
+      '[7 non-text blocks not shown: image image/png, audio audio/wav, resource_link file:///a.txt, resource mem://x, weird and 2 more]',
+    );
+  });
+
+  it('an isError answer is failed, fail-closed, even with structuredContent', () => {
+    const result = toolResultFromAnswer({ content: [{ type: 'text', text: 'bad' }], isError: true, structuredContent: { a: 1 } });
+    expect(result.outcome).toBe(ToolOutcome.FAILED);
+    expect(result.content).toBe('bad');
+    expect(result.artifacts).toEqual([]);
+    expect(toolResultFromAnswer({ content: [], isError: true, structuredContent: undefined }).content).toBe(
+      'The tool reported an error without a message.',
+    );
+  });
+});
