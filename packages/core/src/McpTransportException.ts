@@ -76,6 +76,9 @@ export class McpTransportException extends Error {
     this.code = code;
     this.server = server;
     this.#cancellation = cancellation;
+    // What the exception means cannot be rewritten after it is made.
+    Object.defineProperty(this, 'code', { writable: false, configurable: false });
+    Object.defineProperty(this, 'server', { writable: false, configurable: false });
     setBrand(this, BRAND);
   }
 
@@ -89,8 +92,15 @@ export class McpTransportException extends Error {
     return hasBrand(value, BRAND);
   }
 
+  /**
+   * Makes `instanceof McpTransportException` work like {@link McpTransportException.is}, also across copies of this package.
+   *
+   * @remarks
+   * Only `McpTransportException` itself answers; `instanceof` a subclass is always false (no instance of a
+   * subclass can exist).
+   */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return hasBrand(value, BRAND);
+    return this === McpTransportException && hasBrand(value, BRAND);
   }
 
   /** The configuration does not allow connecting to this host. */

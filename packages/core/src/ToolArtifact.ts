@@ -1,5 +1,9 @@
 import { ArtifactType, isArtifactType } from './ArtifactType.js';
 
+/** Every artifact made by this copy of the package: a prototype or a cast cannot forge one. */
+const GENUINE = new WeakSet<object>();
+const CONSTRUCT = Symbol('ToolArtifact.construct');
+
 /**
  * Structured output of a tool call that is kept for the run (shown to the operator, stored with
  * the run) and never sent to the model.
@@ -18,11 +22,15 @@ export class ToolArtifact {
   /** The data: row objects for `table`, a string for `text`. */
   readonly data: unknown;
 
-  private constructor(type: ArtifactType, label: string, data: unknown) {
+  private constructor(token: symbol, type: ArtifactType, label: string, data: unknown) {
+    if (token !== CONSTRUCT) {
+      throw new TypeError('ToolArtifact is made through its factories: table(), text(), of()');
+    }
     this.type = type;
     this.label = label;
     this.data = data;
     Object.freeze(this);
+    GENUINE.add(this);
   }
 
   /**
@@ -35,7 +43,7 @@ export class ToolArtifact {
     if (!Array.isArray(rows)) {
       throw new TypeError(`ToolArtifact.table rows must be an array, got ${typeof rows}`);
     }
-    return new ToolArtifact(ArtifactType.TABLE, label, rows);
+    return new ToolArtifact(CONSTRUCT, ArtifactType.TABLE, label, Object.freeze([...rows]));
   }
 
   /**
@@ -48,20 +56,30 @@ export class ToolArtifact {
     if (typeof text !== 'string') {
       throw new TypeError(`ToolArtifact.text text must be a string, got ${typeof text}`);
     }
-    return new ToolArtifact(ArtifactType.TEXT, label, text);
+    return new ToolArtifact(CONSTRUCT, ArtifactType.TEXT, label, text);
   }
 
   /**
    * Makes an artifact of any type from its parts, as read back from storage.
    *
-   * @throws TypeError from `ToolArtifact.of` when the type is unknown or the label is not a string.
+   * @throws TypeError from `ToolArtifact.of` when the type is unknown, the label is not a string,
+   * or the data does not fit the type (an array for `table`, a string for `text`).
    */
   static of(type: ArtifactType, label: string, data: unknown): ToolArtifact {
     if (!isArtifactType(type)) {
-      throw new TypeError(`ToolArtifact.type must be one of "table", "text", got ${JSON.stringify(type)}`);
+      throw new TypeError(`ToolArtifact.type must be one of "table", "text", got ${describeValue(type)}`);
     }
     assertLabel('ToolArtifact.of', label);
-    return new ToolArtifact(type, label, data);
+    if (type === ArtifactType.TABLE) {
+      if (!Array.isArray(data)) {
+        throw new TypeError(`ToolArtifact.data must be an array for a "table" artifact, got ${typeof data}`);
+      }
+      return new ToolArtifact(CONSTRUCT, type, label, Object.freeze([...data]));
+    }
+    if (typeof data !== 'string') {
+      throw new TypeError(`ToolArtifact.data must be a string for a "text" artifact, got ${typeof data}`);
+    }
+    return new ToolArtifact(CONSTRUCT, type, label, data);
   }
 
   /** The artifact as a plain object (`type`, `label`, `data`). */
@@ -74,4 +92,22 @@ function assertLabel(where: string, label: unknown): void {
   if (typeof label !== 'string') {
     throw new TypeError(`${where} label must be a string, got ${typeof label}`);
   }
+}
+
+function describeValue(value: unknown): string {
+  try {
+    return typeof value === 'string' ? JSON.stringify(value) : String(value);
+  } catch {
+    return typeof value;
+  }
+}
+
+/**
+ * Tells whether a value is an artifact made by this copy of the package's factories (not an
+ * object whose prototype was set to `ToolArtifact.prototype`).
+ *
+ * @internal
+ */
+export function isGenuineToolArtifact(value: unknown): value is ToolArtifact {
+  return typeof value === 'object' && value !== null && GENUINE.has(value);
 }

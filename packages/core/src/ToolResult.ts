@@ -2,9 +2,9 @@ import { hasBrand, setBrand } from './brand.js';
 import { type ChannelBounds, resolveChannelBounds } from './ChannelBounds.js';
 import { boundText } from './boundText.js';
 import { encodeArtifacts } from './encodeArtifacts.js';
-import { ToolArtifact } from './ToolArtifact.js';
-import { ToolOutcome } from './ToolOutcome.js';
-import { WriteTarget } from './WriteTarget.js';
+import { isGenuineToolArtifact, ToolArtifact } from './ToolArtifact.js';
+import { isToolOutcome, ToolOutcome } from './ToolOutcome.js';
+import { isGenuineWriteTarget, type WriteTarget } from './WriteTarget.js';
 
 const BRAND = Symbol.for('@runledger/core/ToolResult');
 const CONSTRUCT = Symbol('ToolResult.construct');
@@ -43,13 +43,25 @@ export class ToolResult {
     if (typeof content !== 'string') {
       throw new TypeError(`ToolResult.content must be a string, got ${typeof content}`);
     }
+    if (!isToolOutcome(outcome)) {
+      throw new TypeError('ToolResult.outcome must be one of "ok", "failed", "cancelled"');
+    }
+    if (!Array.isArray(artifacts)) {
+      throw new TypeError('ToolResult.artifacts must be an array of ToolArtifact');
+    }
     for (const [index, artifact] of artifacts.entries()) {
-      if (!(artifact instanceof ToolArtifact)) {
-        throw new TypeError(`ToolResult.artifacts[${index}] must be a ToolArtifact`);
+      if (!isGenuineToolArtifact(artifact)) {
+        throw new TypeError(`ToolResult.artifacts[${index}] must be a ToolArtifact made by its factories`);
       }
     }
-    if (writeTarget !== null && !(writeTarget instanceof WriteTarget)) {
-      throw new TypeError('ToolResult.writeTarget must be a WriteTarget');
+    if (writeTarget !== null && !isGenuineWriteTarget(writeTarget)) {
+      throw new TypeError('ToolResult.writeTarget must be a WriteTarget made by its factories');
+    }
+    // Fail-closed, checked where every result is made, whatever path led here.
+    if (outcome !== ToolOutcome.OK && (artifacts.length > 0 || writeTarget !== null)) {
+      throw new TypeError(
+        `ToolResult.artifacts and ToolResult.writeTarget must be empty on a "${outcome}" result: it is fail-closed`,
+      );
     }
     this.content = content;
     this.outcome = outcome;
@@ -75,8 +87,8 @@ export class ToolResult {
    * @throws TypeError from `ToolResult.written` when the target is not a WriteTarget.
    */
   static written(content: string, target: WriteTarget, ...artifacts: ToolArtifact[]): ToolResult {
-    if (!(target instanceof WriteTarget)) {
-      throw new TypeError('ToolResult.written target must be a WriteTarget');
+    if (!isGenuineWriteTarget(target)) {
+      throw new TypeError('ToolResult.written target must be a WriteTarget made by its factories');
     }
     return new ToolResult(CONSTRUCT, content, ToolOutcome.OK, artifacts, target);
   }
@@ -109,8 +121,15 @@ export class ToolResult {
     return hasBrand(value, BRAND);
   }
 
+  /**
+   * Makes `instanceof ToolResult` work like {@link ToolResult.is}, also across copies of this package.
+   *
+   * @remarks
+   * Only `ToolResult` itself answers; `instanceof` a subclass is always false (no instance of a
+   * subclass can exist).
+   */
   static [Symbol.hasInstance](value: unknown): boolean {
-    return hasBrand(value, BRAND);
+    return this === ToolResult && hasBrand(value, BRAND);
   }
 
   /**
@@ -121,8 +140,11 @@ export class ToolResult {
    * `contentBytes` UTF-8 bytes on a character boundary, with a visible truncation marker inside
    * the limit; content of exactly the limit passes unchanged. When the JSON of the artifacts
    * exceeds `artifactBytes`, or cannot be made (cycle, BigInt, non-finite number, nesting over
-   * 64), they are replaced whole by one `text` artifact labelled "Artifacts omitted" that says
-   * why. Linear in the size of the result.
+   * 64, a getter or `toJSON` that throws), they are replaced whole by one `text` artifact
+   * labelled "Artifacts omitted" that says why; the notice itself fits `artifactBytes` from 56
+   * bytes on (the smallest notice there is). Linear in the size of the content; the artifacts cost
+   * no more than their size or the limit, whichever is smaller, even for data whose shared
+   * references would expand to a huge tree.
    *
    * @throws RangeError from `ToolResult.withBoundedChannels` when a bound is not a positive integer.
    */
@@ -131,15 +153,9 @@ export class ToolResult {
     const content = boundText(this.content, limits.contentBytes);
     let artifacts = this.artifacts;
     if (artifacts.length > 0) {
-      const encoding = encodeArtifacts(artifacts);
+      const encoding = encodeArtifacts(artifacts, limits.artifactBytes);
       if (!encoding.ok) {
         artifacts = [omitted(encoding.reason, limits.artifactBytes)];
-      } else {
-        const bytes = Buffer.byteLength(encoding.json, 'utf8');
-        if (bytes > limits.artifactBytes) {
-          const count = artifacts.length === 1 ? '1 artifact takes' : `${artifacts.length} artifacts take`;
-          artifacts = [omitted(`${count} ${bytes} bytes as JSON, over the limit of ${limits.artifactBytes} bytes`, limits.artifactBytes)];
-        }
       }
     }
     return new ToolResult(CONSTRUCT, content, this.outcome, artifacts, this.writeTarget);
@@ -149,9 +165,18 @@ export class ToolResult {
 const OMITTED_LABEL = 'Artifacts omitted';
 
 function omitted(reason: string, artifactBytes: number): ToolArtifact {
-  // The replacement must itself fit the channel: the JSON wrapper takes about 60 bytes.
-  const room = Math.max(1, artifactBytes - 64 - Buffer.byteLength(OMITTED_LABEL, 'utf8'));
-  return ToolArtifact.text(OMITTED_LABEL, boundText(`Artifacts omitted: ${reason}.`, room));
+  // The notice must itself fit the channel, JSON wrapper and escapes included; when even the
+  // shortest notice cannot fit (a limit of a few dozen bytes), the shortest one is kept.
+  const text = `Artifacts omitted: ${reason}.`;
+  let room = artifactBytes;
+  for (;;) {
+    const notice = ToolArtifact.text(OMITTED_LABEL, boundText(text, room));
+    const excess = Buffer.byteLength(JSON.stringify([notice]), 'utf8') - artifactBytes;
+    if (excess <= 0 || room === 1) {
+      return notice;
+    }
+    room = Math.max(1, room - excess);
+  }
 }
 
 function refuseExtras(factory: 'error' | 'cancelled', argumentCount: number): void {

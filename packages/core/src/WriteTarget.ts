@@ -1,5 +1,9 @@
 import { isWriteKind, WriteKind } from './WriteKind.js';
 
+/** Every target made by this copy of the package: a prototype or a cast cannot forge one. */
+const GENUINE = new WeakSet<object>();
+const CONSTRUCT = Symbol('WriteTarget.construct');
+
 /**
  * The record a writing tool created, changed or deleted: one value holding the resource, its id
  * and the kind of write.
@@ -14,11 +18,15 @@ export class WriteTarget {
   /** What the tool did to the record. */
   readonly kind: WriteKind;
 
-  private constructor(resource: string, id: string, kind: WriteKind) {
+  private constructor(token: symbol, resource: string, id: string, kind: WriteKind) {
+    if (token !== CONSTRUCT) {
+      throw new TypeError('WriteTarget is made through its factories: created(), changed(), deleted(), of()');
+    }
     this.resource = resource;
     this.id = id;
     this.kind = kind;
     Object.freeze(this);
+    GENUINE.add(this);
   }
 
   /** A record the tool created. */
@@ -49,13 +57,23 @@ export class WriteTarget {
       throw new TypeError('WriteTarget.id must be a non-empty string');
     }
     if (!isWriteKind(kind)) {
-      throw new TypeError(`WriteTarget.kind must be one of "created", "changed", "deleted", got ${JSON.stringify(kind)}`);
+      throw new TypeError(`WriteTarget.kind must be one of "created", "changed", "deleted", got ${typeof kind === 'string' ? JSON.stringify(kind) : String(kind as unknown)}`);
     }
-    return new WriteTarget(resource, id, kind);
+    return new WriteTarget(CONSTRUCT, resource, id, kind);
   }
 
   /** The target as a plain object (`resource`, `id`, `kind`). */
   toJSON(): { resource: string; id: string; kind: WriteKind } {
     return { resource: this.resource, id: this.id, kind: this.kind };
   }
+}
+
+/**
+ * Tells whether a value is a write target made by this copy of the package's factories (not an
+ * object whose prototype was set to `WriteTarget.prototype`).
+ *
+ * @internal
+ */
+export function isGenuineWriteTarget(value: unknown): value is WriteTarget {
+  return typeof value === 'object' && value !== null && GENUINE.has(value);
 }
