@@ -1,1 +1,2 @@
-export {};
+export type { RunStoreContractHarness } from './RunStoreContractHarness.js';
+export { runRunStoreContract } from './runRunStoreContract.js';

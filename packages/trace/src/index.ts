@@ -14,3 +14,55 @@ export type {
 } from './RunStore.js';
 export { RunStoreError, RunStoreErrorCode } from './RunStoreError.js';
 export type { FlakyThreshold, ServerHealth, ServerHealthQuery } from './ServerHealth.js';
+export { InMemoryRunStore, type InMemoryRunStoreOptions } from './InMemoryRunStore.js';
+export {
+  type NormalizedAppendStep,
+  type NormalizedCreateRun,
+  type NormalizedFinishRun,
+  type NormalizedHealthQuery,
+  type NormalizedRunQuery,
+  type NormalizedStepQuery,
+  type RunCursorPosition,
+  RunStoreInput,
+} from './RunStoreInput.js';
+export { DEFAULT_FLAKY_THRESHOLD, type ServerHealthRow, serverHealth } from './ServerHealth.js';
+export { serverFromToolName } from './serverFromToolName.js';
+export { type ToolCallFacts, type ToolCallSource, toolCallOf } from './ToolCallFacts.js';
+export { applyPrivacy, type PrivacyOptions, redactText } from './applyPrivacy.js';
+export { type CopyRunsOptions, type CopyRunsProgress, type CopyRunsResult, copyRuns } from './copyRuns.js';
+export { isPrivacyLevel, PRIVACY_LEVELS, PrivacyLevel } from './PrivacyLevel.js';
+export { RunCancelledError, type RunCancelSource } from './RunCancelledError.js';
+export { RunRecordError } from './RunRecordError.js';
+export {
+  RunStep,
+  type RunStepFields,
+  type RunStepMessage,
+  type RunStepPayload,
+  type RunStepToolCall,
+} from './RunStep.js';
+export { RunStepError } from './RunStepError.js';
+export { RunStepReadError } from './RunStepReadError.js';
+export {
+  RunLifecycleEvent,
+  type RunTimelineDetail,
+  RunTimelineEntry,
+  type RunTimelineEntryFields,
+  type RunTimelineOutcome,
+} from './RunTimelineEntry.js';
+export { RunTimelineFactory } from './RunTimelineFactory.js';
+export {
+  type RecordAssembledMessagesOptions,
+  type RecordContextBudgetOptions,
+  type RecordDroppedSourcesOptions,
+  type RecordLlmCallOptions,
+  type RecordRequestOptions,
+  type RecordStepOptions,
+  type RecordToolCallOptions,
+  type RecordToolExecutionOptions,
+  type RecordToolResultOptions,
+  type RunRecord,
+  type RunRecordHook,
+  RunTrace,
+  type RunTraceOptions,
+} from './RunTrace.js';
+export { type ActiveRun, type StartRunOptions, startRun } from './startRun.js';

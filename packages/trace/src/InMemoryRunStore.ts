@@ -1,0 +1,316 @@
+import type { ToolOutcome } from '@runledger/core';
+import { RunStatus } from './RunStatus.js';
+import type {
+  AppendStepInput,
+  CreateRunInput,
+  FinishRunInput,
+  OutcomeCounts,
+  RunPage,
+  RunQuery,
+  RunStore,
+  StepQuery,
+  StoredRun,
+  StoredStep,
+} from './RunStore.js';
+import { RunStoreError } from './RunStoreError.js';
+import { RunStoreInput } from './RunStoreInput.js';
+import { type ServerHealth, type ServerHealthQuery, serverHealth } from './ServerHealth.js';
+import { toolCallOf } from './ToolCallFacts.js';
+
+/**
+ * Options of {@link InMemoryRunStore.create}.
+ *
+ * @public
+ */
+export interface InMemoryRunStoreOptions {
+  /** The clock for default times, in ms since the epoch; default `Date.now`. */
+  readonly clock?: () => number;
+}
+
+interface MutableRun {
+  id: string;
+  status: RunStatus;
+  configuration: string;
+  actor: string | null;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  terminationReason: string | null;
+  cancelRequestedAt: number | null;
+  heartbeatAt: number | null;
+  steps: StoredStep[];
+  counts: { ok: number; failed: number; cancelled: number };
+}
+
+class SharedState {
+  readonly runs = new Map<string, MutableRun>();
+  readonly cancelListeners = new Set<(runId: string) => void>();
+}
+
+/**
+ * A {@link RunStore} that keeps everything in memory, for unit tests and for users' tests.
+ *
+ * @remarks
+ * Passes the shared store contract suite. Payloads are kept as JSON text, exactly as a database
+ * store keeps them, so what is read back is what a real store would give. {@link
+ * InMemoryRunStore.openPeer} opens a second store on the same data, like another process on
+ * the same database; cancel requests reach the watchers of every peer at once.
+ *
+ * @public
+ */
+export class InMemoryRunStore implements RunStore {
+  readonly #state: SharedState;
+  readonly #clock: () => number;
+  readonly #watchers = new Set<() => void>();
+  #closed = false;
+
+  private constructor(state: SharedState, clock: () => number) {
+    this.#state = state;
+    this.#clock = clock;
+  }
+
+  /** Makes an empty store. */
+  static create(options: InMemoryRunStoreOptions = {}): InMemoryRunStore {
+    return new InMemoryRunStore(new SharedState(), options.clock ?? Date.now);
+  }
+
+  /** Opens a second store on this store's data, like another process on the same database. */
+  openPeer(): InMemoryRunStore {
+    return new InMemoryRunStore(this.#state, this.#clock);
+  }
+
+  async createRun(input: CreateRunInput): Promise<StoredRun> {
+    this.#open();
+    const run = RunStoreInput.createRun(input, this.#clock());
+    if (this.#state.runs.has(run.id)) {
+      throw RunStoreError.invalidInput(`CreateRunInput.id must be new, but run ${JSON.stringify(run.id)} exists`);
+    }
+    const record: MutableRun = {
+      id: run.id,
+      status: RunStatus.RUNNING,
+      configuration: run.configuration,
+      actor: run.actor,
+      createdAt: run.createdAt,
+      startedAt: run.createdAt,
+      finishedAt: null,
+      terminationReason: null,
+      cancelRequestedAt: null,
+      heartbeatAt: null,
+      steps: [],
+      counts: { ok: 0, failed: 0, cancelled: 0 },
+    };
+    this.#state.runs.set(run.id, record);
+    return snapshot(record);
+  }
+
+  async appendStep(runId: string, step: AppendStepInput): Promise<number> {
+    this.#open();
+    const input = RunStoreInput.appendStep(step);
+    const run = this.#run(runId);
+    const sequence = run.steps.length;
+    const stored: StoredStep = Object.freeze({
+      runId: run.id,
+      sequence,
+      kind: input.kind,
+      round: input.round,
+      durationMs: input.durationMs,
+      createdAt: input.createdAt,
+      payload: input.payloadText,
+      toolServer: input.toolServer,
+      toolOutcome: input.toolOutcome,
+    });
+    run.steps.push(stored);
+    count(run, input);
+    return sequence;
+  }
+
+  async finishRun(runId: string, finish: FinishRunInput): Promise<StoredRun> {
+    this.#open();
+    const input = RunStoreInput.finishRun(finish, this.#clock());
+    const run = this.#run(runId);
+    if (run.status === RunStatus.RUNNING) {
+      run.status = input.status;
+      run.finishedAt = input.finishedAt;
+      run.terminationReason = input.terminationReason;
+    }
+    return snapshot(run);
+  }
+
+  async requestCancel(runId: string, at?: number): Promise<StoredRun> {
+    this.#open();
+    const run = this.#run(runId);
+    if (run.status === RunStatus.RUNNING && run.cancelRequestedAt === null) {
+      run.cancelRequestedAt = at ?? this.#clock();
+      for (const listener of [...this.#state.cancelListeners]) listener(run.id);
+    }
+    return snapshot(run);
+  }
+
+  async heartbeat(runId: string, at?: number): Promise<void> {
+    this.#open();
+    const run = this.#state.runs.get(runId);
+    if (run !== undefined && run.status === RunStatus.RUNNING) run.heartbeatAt = at ?? this.#clock();
+  }
+
+  async recoverInterrupted(staleBefore: number): Promise<readonly string[]> {
+    this.#open();
+    const now = this.#clock();
+    const recovered: string[] = [];
+    for (const run of this.#state.runs.values()) {
+      if (run.status !== RunStatus.RUNNING) continue;
+      const lastSign = run.heartbeatAt ?? run.startedAt ?? run.createdAt;
+      if (lastSign < staleBefore) {
+        run.status = RunStatus.INTERRUPTED;
+        run.finishedAt = Math.max(now, lastSign);
+        run.terminationReason = `no sign of life since ${new Date(lastSign).toISOString()}`;
+        recovered.push(run.id);
+      }
+    }
+    return recovered;
+  }
+
+  async getRun(runId: string): Promise<StoredRun | null> {
+    this.#open();
+    const run = this.#state.runs.get(runId);
+    return run === undefined ? null : snapshot(run);
+  }
+
+  async listRuns(query?: RunQuery): Promise<RunPage> {
+    this.#open();
+    const q = RunStoreInput.runQuery(query);
+    const matching: MutableRun[] = [];
+    for (const run of this.#state.runs.values()) {
+      if (q.statuses !== null && !q.statuses.includes(run.status)) continue;
+      if (q.configuration !== null && run.configuration !== q.configuration) continue;
+      if (q.hasOutcome !== null && run.counts[q.hasOutcome] === 0) continue;
+      if (q.createdFrom !== null && run.createdAt < q.createdFrom) continue;
+      if (q.createdTo !== null && run.createdAt >= q.createdTo) continue;
+      if (q.after !== null && RunStoreInput.compareNewestFirst(run, q.after) <= 0) continue;
+      matching.push(run);
+    }
+    matching.sort(RunStoreInput.compareNewestFirst);
+    const page = matching.slice(0, q.limit);
+    const last = page[page.length - 1];
+    const nextCursor =
+      matching.length > q.limit && last !== undefined ? RunStoreInput.encodeCursor({ createdAt: last.createdAt, id: last.id }) : null;
+    return { runs: page.map(snapshot), nextCursor };
+  }
+
+  async readSteps(runId: string, query?: StepQuery): Promise<readonly StoredStep[]> {
+    this.#open();
+    const q = RunStoreInput.stepQuery(query);
+    const run = this.#state.runs.get(runId);
+    if (run === undefined) return [];
+    const end = q.limit === null ? run.steps.length : q.fromSequence + q.limit;
+    return run.steps.slice(q.fromSequence, end);
+  }
+
+  async serverHealth(query?: ServerHealthQuery): Promise<readonly ServerHealth[]> {
+    this.#open();
+    const state = this.#state;
+    function* rows(): Generator<StoredStep> {
+      for (const run of state.runs.values()) yield* run.steps;
+    }
+    return serverHealth(rows(), query);
+  }
+
+  watchCancel(runId: string, onCancel: () => void): () => void {
+    this.#open();
+    let done = false;
+    const fire = (): void => {
+      if (done) return;
+      stop();
+      onCancel();
+    };
+    const listener = (id: string): void => {
+      if (id === runId) queueMicrotask(fire);
+    };
+    const stop = (): void => {
+      done = true;
+      this.#state.cancelListeners.delete(listener);
+      this.#watchers.delete(stop);
+    };
+    this.#state.cancelListeners.add(listener);
+    this.#watchers.add(stop);
+    const run = this.#state.runs.get(runId);
+    if (run !== undefined && run.cancelRequestedAt !== null) queueMicrotask(fire);
+    return stop;
+  }
+
+  async importRun(run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
+    this.#open();
+    RunStoreInput.importRun(run, steps);
+    const id = run.id.toLowerCase();
+    if (this.#state.runs.has(id)) return false;
+    const record: MutableRun = {
+      id,
+      status: run.status,
+      configuration: run.configuration,
+      actor: run.actor ?? null,
+      createdAt: run.createdAt,
+      startedAt: run.startedAt ?? null,
+      finishedAt: run.finishedAt ?? null,
+      terminationReason: run.terminationReason ?? null,
+      cancelRequestedAt: run.cancelRequestedAt ?? null,
+      heartbeatAt: run.heartbeatAt ?? null,
+      steps: [],
+      counts: { ok: 0, failed: 0, cancelled: 0 },
+    };
+    for (const step of steps) {
+      const stored: StoredStep = Object.freeze({
+        runId: id,
+        sequence: step.sequence,
+        kind: step.kind,
+        round: step.round,
+        durationMs: step.durationMs,
+        createdAt: step.createdAt,
+        payload: step.payload,
+        toolServer: step.toolServer ?? null,
+        toolOutcome: step.toolOutcome ?? null,
+      });
+      record.steps.push(stored);
+      count(record, stored);
+    }
+    this.#state.runs.set(id, record);
+    return true;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const stop of [...this.#watchers]) stop();
+  }
+
+  #open(): void {
+    if (this.#closed) throw RunStoreError.storageFailure('the store is closed');
+  }
+
+  #run(runId: string): MutableRun {
+    const run = typeof runId === 'string' ? this.#state.runs.get(runId) : undefined;
+    if (run === undefined) throw RunStoreError.runNotFound(runId);
+    return run;
+  }
+}
+
+function count(run: MutableRun, step: { kind: string; payload: unknown; toolServer: string | null; toolOutcome: ToolOutcome | null }): void {
+  const call = toolCallOf(step);
+  if (call !== null) run.counts[call.outcome] += 1;
+}
+
+function snapshot(run: MutableRun): StoredRun {
+  const outcomeCounts: OutcomeCounts = Object.freeze({ ...run.counts });
+  return Object.freeze({
+    id: run.id,
+    status: run.status,
+    configuration: run.configuration,
+    actor: run.actor,
+    createdAt: run.createdAt,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    terminationReason: run.terminationReason,
+    cancelRequestedAt: run.cancelRequestedAt,
+    heartbeatAt: run.heartbeatAt,
+    stepCount: run.steps.length,
+    outcomeCounts,
+  });
+}

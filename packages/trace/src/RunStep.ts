@@ -1,0 +1,374 @@
+import { isToolOutcome, ToolArtifact, ToolOutcome, WriteTarget, type ArtifactType, type WriteKind } from '@runledger/core';
+import { readRunStepPayload } from './readRunStepPayload.js';
+import { RunStepError } from './RunStepError.js';
+import { isRunStepKind, RunStepKind } from './RunStepKind.js';
+
+/**
+ * One message of the assembled context of an LLM call.
+ *
+ * @public
+ */
+export interface RunStepMessage {
+  readonly role: string;
+  readonly content: string;
+}
+
+/**
+ * A tool call an LLM asked for.
+ *
+ * @public
+ */
+export interface RunStepToolCall {
+  /** The call id the LLM gave, if any. */
+  readonly id?: string;
+  readonly name: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The fields of a {@link RunStep}: the common ones, then those of each kind.
+ *
+ * @remarks
+ * Common: `kind`, `round`, `durationMs`. `request`: `content` (the incoming request). `llm`:
+ * `model`, `content` (the answer), `thinking`, `finishReason`, `promptTokens`,
+ * `completionTokens`, `costUsd`, `requestedToolCalls`, `raw` (the provider's raw answer).
+ * `context`: `tokenBudget`, `tokensUsed`. `dropped`: `droppedSources`. `assembled`:
+ * `messages`. `tool`: `toolName`, `toolServer`, `toolArguments`, `toolResult`, `toolIsError`,
+ * `toolOutcome`, `toolArtifacts`, `toolWriteTarget`. An absent or `null` field is not set.
+ *
+ * @public
+ */
+export interface RunStepFields {
+  readonly kind: RunStepKind;
+  /** The agent loop's round, from 0. */
+  readonly round: number;
+  /** How long the step took, in ms (kept to 2 decimals). */
+  readonly durationMs: number;
+  readonly model?: string | null;
+  readonly content?: string | null;
+  readonly thinking?: string | null;
+  readonly messages?: readonly RunStepMessage[] | null;
+  readonly finishReason?: string | null;
+  readonly promptTokens?: number | null;
+  readonly completionTokens?: number | null;
+  readonly costUsd?: number | null;
+  readonly requestedToolCalls?: readonly RunStepToolCall[] | null;
+  readonly raw?: unknown;
+  readonly tokenBudget?: number | null;
+  readonly tokensUsed?: number | null;
+  readonly droppedSources?: readonly string[] | null;
+  readonly toolName?: string | null;
+  readonly toolServer?: string | null;
+  readonly toolArguments?: Readonly<Record<string, unknown>> | null;
+  readonly toolResult?: string | null;
+  readonly toolIsError?: boolean | null;
+  readonly toolOutcome?: ToolOutcome | null;
+  readonly toolArtifacts?: readonly ToolArtifact[] | null;
+  readonly toolWriteTarget?: WriteTarget | null;
+}
+
+/**
+ * A step as a plain JSON object: what {@link RunStep.toArray} writes and
+ * {@link RunStep.fromArray} reads.
+ *
+ * @public
+ */
+export interface RunStepPayload {
+  readonly kind: RunStepKind;
+  readonly round: number;
+  readonly durationMs: number;
+  readonly model?: string;
+  readonly content?: string;
+  readonly thinking?: string;
+  readonly messages?: readonly RunStepMessage[];
+  readonly finishReason?: string;
+  readonly promptTokens?: number;
+  readonly completionTokens?: number;
+  readonly costUsd?: number;
+  readonly requestedToolCalls?: readonly RunStepToolCall[];
+  readonly raw?: unknown;
+  readonly tokenBudget?: number;
+  readonly tokensUsed?: number;
+  readonly droppedSources?: readonly string[];
+  readonly toolName?: string;
+  readonly toolServer?: string;
+  readonly toolArguments?: Readonly<Record<string, unknown>>;
+  readonly toolResult?: string;
+  readonly toolIsError?: boolean;
+  readonly toolOutcome?: ToolOutcome;
+  readonly toolArtifacts?: readonly { readonly type: ArtifactType; readonly label: string; readonly data: unknown }[];
+  readonly toolWriteTarget?: { readonly resource: string; readonly id: string; readonly kind: WriteKind };
+}
+
+/** The payload keys in their fixed order. */
+const KEYS = [
+  'kind',
+  'round',
+  'durationMs',
+  'model',
+  'content',
+  'thinking',
+  'messages',
+  'finishReason',
+  'promptTokens',
+  'completionTokens',
+  'costUsd',
+  'requestedToolCalls',
+  'raw',
+  'tokenBudget',
+  'tokensUsed',
+  'droppedSources',
+  'toolName',
+  'toolServer',
+  'toolArguments',
+  'toolResult',
+  'toolIsError',
+  'toolOutcome',
+  'toolArtifacts',
+  'toolWriteTarget',
+] as const satisfies readonly (keyof RunStepFields)[];
+
+const CONSTRUCT = Symbol('RunStep.construct');
+const BRAND = Symbol.for('@runledger/trace/RunStep');
+
+/**
+ * One recorded step of a run: the request, an LLM call, a tool call, the context budget,
+ * dropped sources or the assembled messages.
+ *
+ * @remarks
+ * Immutable; made by {@link RunStep.of} (or read back by {@link RunStep.fromArray}). The
+ * invariants of ADR-191 are refused here, once, for every writer: a `toolOutcome` on a step
+ * that is not a `tool` step, and a `toolIsError` that contradicts `toolOutcome`
+ * (`toolIsError === (toolOutcome !== 'ok')`). `toolIsError` alone on another kind stays
+ * allowed (older data has it). On a `tool` step either field gives the other: an outcome
+ * derives the boolean, and a lone boolean (a row written before outcomes existed) reads as
+ * `failed` or `ok`. A tool step that did not end `ok` is fail-closed: no artifacts, no write
+ * target.
+ *
+ * @public
+ */
+export class RunStep {
+  readonly kind: RunStepKind;
+  readonly round: number;
+  /** Rounded to 2 decimals. */
+  readonly durationMs: number;
+  readonly model: string | undefined;
+  readonly content: string | undefined;
+  readonly thinking: string | undefined;
+  readonly messages: readonly RunStepMessage[] | undefined;
+  readonly finishReason: string | undefined;
+  readonly promptTokens: number | undefined;
+  readonly completionTokens: number | undefined;
+  readonly costUsd: number | undefined;
+  readonly requestedToolCalls: readonly RunStepToolCall[] | undefined;
+  readonly raw: unknown;
+  readonly tokenBudget: number | undefined;
+  readonly tokensUsed: number | undefined;
+  readonly droppedSources: readonly string[] | undefined;
+  readonly toolName: string | undefined;
+  readonly toolServer: string | undefined;
+  readonly toolArguments: Readonly<Record<string, unknown>> | undefined;
+  readonly toolResult: string | undefined;
+  readonly toolIsError: boolean | undefined;
+  readonly toolOutcome: ToolOutcome | undefined;
+  readonly toolArtifacts: readonly ToolArtifact[] | undefined;
+  readonly toolWriteTarget: WriteTarget | undefined;
+
+  private constructor(token: symbol, fields: RunStepFields) {
+    if (token !== CONSTRUCT) throw new TypeError('RunStep is made through RunStep.of() or RunStep.fromArray()');
+    if (typeof fields !== 'object' || fields === null) throw new RunStepError('kind', 'RunStep fields must be an object');
+    const kind = fields.kind;
+    if (!isRunStepKind(kind)) {
+      throw new RunStepError('kind', `RunStep.kind must be one of "request", "llm", "tool", "context", "dropped", "assembled", got ${show(kind)}`);
+    }
+    this.kind = kind;
+    this.round = count('round', fields.round)!;
+    if (fields.round === undefined || fields.round === null) throw new RunStepError('round', 'RunStep.round must be set');
+    if (typeof fields.durationMs !== 'number' || !Number.isFinite(fields.durationMs) || fields.durationMs < 0) {
+      throw new RunStepError('durationMs', `RunStep.durationMs must be a finite number ≥ 0, got ${show(fields.durationMs)}`);
+    }
+    this.durationMs = Math.round(fields.durationMs * 100) / 100;
+    this.model = text('model', fields.model);
+    this.content = text('content', fields.content);
+    this.thinking = text('thinking', fields.thinking);
+    this.messages = list('messages', fields.messages, (message, at) => {
+      if (typeof message !== 'object' || message === null || typeof message.role !== 'string' || typeof message.content !== 'string') {
+        throw new RunStepError('messages', `RunStep.messages[${at}] must be { role: string, content: string }`);
+      }
+      return Object.freeze({ role: message.role, content: message.content });
+    });
+    this.finishReason = text('finishReason', fields.finishReason);
+    this.promptTokens = count('promptTokens', fields.promptTokens);
+    this.completionTokens = count('completionTokens', fields.completionTokens);
+    this.costUsd = amount('costUsd', fields.costUsd);
+    this.requestedToolCalls = list('requestedToolCalls', fields.requestedToolCalls, (call, at) => {
+      if (typeof call !== 'object' || call === null || typeof call.name !== 'string') {
+        throw new RunStepError('requestedToolCalls', `RunStep.requestedToolCalls[${at}].name must be a string`);
+      }
+      if (call.id !== undefined && call.id !== null && typeof call.id !== 'string') {
+        throw new RunStepError('requestedToolCalls', `RunStep.requestedToolCalls[${at}].id must be a string, got ${show(call.id)}`);
+      }
+      if (typeof call.arguments !== 'object' || call.arguments === null || Array.isArray(call.arguments)) {
+        throw new RunStepError('requestedToolCalls', `RunStep.requestedToolCalls[${at}].arguments must be an object, got ${show(call.arguments)}`);
+      }
+      return Object.freeze(typeof call.id === 'string' ? { id: call.id, name: call.name, arguments: call.arguments } : { name: call.name, arguments: call.arguments });
+    });
+    this.raw = fields.raw === null ? undefined : fields.raw;
+    this.tokenBudget = count('tokenBudget', fields.tokenBudget);
+    this.tokensUsed = count('tokensUsed', fields.tokensUsed);
+    this.droppedSources = list('droppedSources', fields.droppedSources, (source, at) => {
+      if (typeof source !== 'string') throw new RunStepError('droppedSources', `RunStep.droppedSources[${at}] must be a string, got ${show(source)}`);
+      return source;
+    });
+    this.toolName = text('toolName', fields.toolName);
+    this.toolServer = text('toolServer', fields.toolServer);
+    const args = fields.toolArguments ?? undefined;
+    if (args !== undefined && (typeof args !== 'object' || Array.isArray(args))) {
+      throw new RunStepError('toolArguments', `RunStep.toolArguments must be an object, got ${show(args)}`);
+    }
+    this.toolArguments = args;
+    this.toolResult = text('toolResult', fields.toolResult);
+
+    let isError = fields.toolIsError ?? undefined;
+    if (isError !== undefined && typeof isError !== 'boolean') {
+      throw new RunStepError('toolIsError', `RunStep.toolIsError must be a boolean, got ${show(isError)}`);
+    }
+    let outcome = fields.toolOutcome ?? undefined;
+    if (outcome !== undefined && !isToolOutcome(outcome)) {
+      throw new RunStepError('toolOutcome', `RunStep.toolOutcome must be "ok", "failed" or "cancelled", got ${show(outcome)}`);
+    }
+    if (outcome !== undefined && kind !== RunStepKind.TOOL) {
+      throw new RunStepError('toolOutcome', `RunStep.toolOutcome must not be set on a "${kind}" step, got ${show(outcome)}`);
+    }
+    if (outcome !== undefined && isError !== undefined && isError !== (outcome !== ToolOutcome.OK)) {
+      throw new RunStepError(
+        'toolIsError',
+        `RunStep.toolIsError ${isError} contradicts RunStep.toolOutcome ${show(outcome)}: toolIsError must be ${outcome !== ToolOutcome.OK} for that outcome`,
+      );
+    }
+    if (kind === RunStepKind.TOOL) {
+      if (outcome !== undefined) isError = outcome !== ToolOutcome.OK;
+      else if (isError !== undefined) outcome = isError ? ToolOutcome.FAILED : ToolOutcome.OK;
+    }
+    this.toolIsError = isError;
+    this.toolOutcome = outcome;
+
+    this.toolArtifacts = list('toolArtifacts', fields.toolArtifacts, (artifact, at) => {
+      if (!(artifact instanceof ToolArtifact)) throw new RunStepError('toolArtifacts', `RunStep.toolArtifacts[${at}] must be a ToolArtifact`);
+      return artifact;
+    });
+    const target = fields.toolWriteTarget ?? undefined;
+    if (target !== undefined && !(target instanceof WriteTarget)) {
+      throw new RunStepError('toolWriteTarget', 'RunStep.toolWriteTarget must be a WriteTarget');
+    }
+    this.toolWriteTarget = target;
+    if (outcome !== undefined && outcome !== ToolOutcome.OK) {
+      if (this.toolArtifacts !== undefined && this.toolArtifacts.length > 0) {
+        throw new RunStepError('toolArtifacts', `RunStep.toolArtifacts must be empty when RunStep.toolOutcome is ${show(outcome)}: a call that did not end ok is fail-closed`);
+      }
+      if (target !== undefined) {
+        throw new RunStepError('toolWriteTarget', `RunStep.toolWriteTarget must not be set when RunStep.toolOutcome is ${show(outcome)}: a call that did not end ok is fail-closed`);
+      }
+    }
+    Object.freeze(this);
+  }
+
+  /**
+   * Makes a step from its fields.
+   *
+   * @throws RunStepError from `RunStep.of` when a field breaks a rule; the message names the
+   * field, its value and the rule (both fields, when two disagree).
+   */
+  static of(fields: RunStepFields): RunStep {
+    return new RunStep(CONSTRUCT, fields);
+  }
+
+  /**
+   * Reads a stored payload (an object, or its JSON text) back into a step.
+   *
+   * @remarks
+   * Tolerant of what older versions wrote: unknown keys are ignored, `null` reads as not set,
+   * and a tool step without `toolOutcome` reads its outcome from `toolIsError` (true →
+   * `failed`, false → `ok`). Anything else malformed is refused whole — never a half-built step.
+   *
+   * @throws RunStepReadError from `RunStep.fromArray` naming the path of the first bad value.
+   */
+  static fromArray(payload: unknown): RunStep {
+    return readRunStepPayload(payload, (fields) => new RunStep(CONSTRUCT, fields));
+  }
+
+  /** Tells whether a value is a RunStep, also one made by another copy of this package. */
+  static is(value: unknown): value is RunStep {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return RunStep.is(value);
+  }
+
+  static {
+    // the brand lives on the prototype: every step carries it without a per-instance property
+    Object.defineProperty(RunStep.prototype, BRAND, { value: true });
+  }
+
+  /**
+   * The step as a plain payload: keys in a fixed order, each optional key present only when
+   * set (zero, false, empty strings and empty arrays are kept), the outcome as its
+   * `ToolOutcome` string, artifacts and write target as plain objects.
+   */
+  toArray(): RunStepPayload {
+    const out: Record<string, unknown> = {};
+    for (const key of KEYS) {
+      const value = this[key];
+      if (value === undefined) continue;
+      if (key === 'toolArtifacts') out[key] = (value as readonly ToolArtifact[]).map((a) => a.toJSON());
+      else if (key === 'toolWriteTarget') out[key] = (value as WriteTarget).toJSON();
+      else if (key === 'messages' || key === 'requestedToolCalls') out[key] = (value as readonly object[]).map((v) => ({ ...v }));
+      else if (key === 'droppedSources') out[key] = [...(value as readonly string[])];
+      else out[key] = value;
+    }
+    return out as unknown as RunStepPayload;
+  }
+
+  /** The same as {@link RunStep.toArray}, for `JSON.stringify`. */
+  toJSON(): RunStepPayload {
+    return this.toArray();
+  }
+}
+
+function show(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
+  return Array.isArray(value) ? 'an array' : typeof value;
+}
+
+function text(field: string, value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new RunStepError(field, `RunStep.${field} must be a string, got ${show(value)}`);
+  return value;
+}
+
+function count(field: string, value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Number.isSafeInteger(value) || (value as number) < 0) {
+    throw new RunStepError(field, `RunStep.${field} must be an integer ≥ 0, got ${show(value)}`);
+  }
+  return value as number;
+}
+
+function amount(field: string, value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new RunStepError(field, `RunStep.${field} must be a finite number ≥ 0, got ${show(value)}`);
+  }
+  return value;
+}
+
+const EMPTY: readonly never[] = Object.freeze([]);
+
+function list<T, U>(field: string, value: readonly T[] | null | undefined, each: (item: T, at: number) => U): readonly U[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw new RunStepError(field, `RunStep.${field} must be an array, got ${show(value)}`);
+  if (value.length === 0) return EMPTY;
+  return Object.freeze(value.map((item, at) => each(item as T, at)));
+}

@@ -1,0 +1,369 @@
+import { isToolOutcome, type ToolOutcome } from '@runledger/core';
+import { isRunStatus, isTerminalRunStatus, type RunStatus, type TerminalRunStatus } from './RunStatus.js';
+import type {
+  AppendStepInput,
+  CreateRunInput,
+  FinishRunInput,
+  RunQuery,
+  StepQuery,
+  StoredRun,
+  StoredStep,
+} from './RunStore.js';
+import { RunStoreError } from './RunStoreError.js';
+import { DEFAULT_FLAKY_THRESHOLD, type FlakyThreshold, type ServerHealthQuery } from './ServerHealth.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Default and largest page size of a run listing. */
+const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 200;
+
+/**
+ * A run listing's position: the last run of the previous page.
+ *
+ * @public
+ */
+export interface RunCursorPosition {
+  readonly createdAt: number;
+  readonly id: string;
+}
+
+/**
+ * A run creation, checked and with its defaults filled in.
+ *
+ * @public
+ */
+export interface NormalizedCreateRun {
+  /** Lowercase UUID. */
+  readonly id: string;
+  readonly configuration: string;
+  readonly actor: string | null;
+  readonly createdAt: number;
+}
+
+/**
+ * A finish, checked and with its defaults filled in.
+ *
+ * @public
+ */
+export interface NormalizedFinishRun {
+  readonly status: TerminalRunStatus;
+  readonly finishedAt: number;
+  readonly terminationReason: string | null;
+}
+
+/**
+ * A step to append, checked, with its payload as JSON text.
+ *
+ * @public
+ */
+export interface NormalizedAppendStep {
+  readonly kind: string;
+  readonly round: number;
+  readonly durationMs: number;
+  readonly createdAt: number;
+  readonly payload: Readonly<Record<string, unknown>>;
+  /** `JSON.stringify(payload)`: the text a store keeps. */
+  readonly payloadText: string;
+  readonly toolServer: string | null;
+  readonly toolOutcome: ToolOutcome | null;
+}
+
+/**
+ * A run listing query, checked, with defaults filled in and the cursor decoded.
+ *
+ * @public
+ */
+export interface NormalizedRunQuery {
+  /** The statuses to keep, or null for all. */
+  readonly statuses: readonly RunStatus[] | null;
+  readonly configuration: string | null;
+  readonly hasOutcome: ToolOutcome | null;
+  readonly createdFrom: number | null;
+  readonly createdTo: number | null;
+  /** 1 to 200. */
+  readonly limit: number;
+  /** Runs strictly after this position in newest-first order (createdAt, then id, descending), or null. */
+  readonly after: RunCursorPosition | null;
+}
+
+/**
+ * A step read, checked, with defaults filled in.
+ *
+ * @public
+ */
+export interface NormalizedStepQuery {
+  readonly fromSequence: number;
+  /** The most steps to read, or null for all. */
+  readonly limit: number | null;
+}
+
+/**
+ * A server health query, checked, with defaults filled in.
+ *
+ * @public
+ */
+export interface NormalizedHealthQuery {
+  readonly since: number | null;
+  readonly until: number | null;
+  readonly flaky: Required<FlakyThreshold>;
+}
+
+/**
+ * The input rules of the {@link RunStore} contract, shared by every store so that all of them
+ * refuse the same inputs with the same messages.
+ *
+ * @remarks
+ * Each function checks one input and returns it normalized, or throws a
+ * {@link RunStoreError} with code `invalid_input` whose message names the field and the rule.
+ * Cursors are opaque to callers: base64url text of the last run's `createdAt` and `id`.
+ *
+ * @public
+ */
+export const RunStoreInput = Object.freeze({
+  /**
+   * Checks a run creation; makes a UUID when none is given.
+   *
+   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.createRun`.
+   */
+  createRun(input: CreateRunInput, now: number): NormalizedCreateRun {
+    object(input, 'CreateRunInput');
+    const id = input.id === undefined ? crypto.randomUUID() : uuid(input.id, 'CreateRunInput.id');
+    if (typeof input.configuration !== 'string' || input.configuration.length === 0) {
+      throw invalid(`CreateRunInput.configuration must be a non-empty string, got ${show(input.configuration)}`);
+    }
+    const actor = input.actor ?? null;
+    if (actor !== null && typeof actor !== 'string') {
+      throw invalid(`CreateRunInput.actor must be a string or null, got ${show(actor)}`);
+    }
+    const createdAt = input.createdAt === undefined ? now : time(input.createdAt, 'CreateRunInput.createdAt');
+    return { id, configuration: input.configuration, actor, createdAt };
+  },
+
+  /**
+   * Checks a step to append and serialises its payload.
+   *
+   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.appendStep`.
+   */
+  appendStep(input: AppendStepInput): NormalizedAppendStep {
+    object(input, 'AppendStepInput');
+    if (typeof input.kind !== 'string' || input.kind.length === 0) {
+      throw invalid(`AppendStepInput.kind must be a non-empty string, got ${show(input.kind)}`);
+    }
+    const round = count(input.round, 'AppendStepInput.round');
+    const durationMs = duration(input.durationMs, 'AppendStepInput.durationMs');
+    const createdAt = time(input.createdAt, 'AppendStepInput.createdAt');
+    const payload = input.payload;
+    if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+      throw invalid(`AppendStepInput.payload must be a plain object, got ${Array.isArray(payload) ? 'an array' : show(payload)}`);
+    }
+    let payloadText: string;
+    try {
+      payloadText = JSON.stringify(payload);
+    } catch (error) {
+      throw invalid(`AppendStepInput.payload must be serialisable as JSON: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const toolServer = input.toolServer ?? null;
+    if (toolServer !== null && (typeof toolServer !== 'string' || toolServer.length === 0)) {
+      throw invalid(`AppendStepInput.toolServer must be a non-empty string or null, got ${show(toolServer)}`);
+    }
+    const toolOutcome = input.toolOutcome ?? null;
+    if (toolOutcome !== null && !isToolOutcome(toolOutcome)) {
+      throw invalid(`AppendStepInput.toolOutcome must be "ok", "failed", "cancelled" or null, got ${show(toolOutcome)}`);
+    }
+    return { kind: input.kind, round, durationMs, createdAt, payload, payloadText, toolServer, toolOutcome };
+  },
+
+  /**
+   * Checks a finish.
+   *
+   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.finishRun`.
+   */
+  finishRun(input: FinishRunInput, now: number): NormalizedFinishRun {
+    object(input, 'FinishRunInput');
+    if (!isTerminalRunStatus(input.status)) {
+      throw invalid(`FinishRunInput.status must be one of "completed", "failed", "cancelled", "interrupted", got ${show(input.status)}`);
+    }
+    const finishedAt = input.finishedAt === undefined ? now : time(input.finishedAt, 'FinishRunInput.finishedAt');
+    const reason = input.terminationReason ?? null;
+    if (reason !== null && typeof reason !== 'string') {
+      throw invalid(`FinishRunInput.terminationReason must be a string or null, got ${show(reason)}`);
+    }
+    return { status: input.status, finishedAt, terminationReason: reason };
+  },
+
+  /**
+   * Checks a listing query and decodes its cursor.
+   *
+   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.runQuery`.
+   */
+  runQuery(query: RunQuery = {}): NormalizedRunQuery {
+    object(query, 'RunQuery');
+    let statuses: RunStatus[] | null = null;
+    if (query.status !== undefined) {
+      const list = (Array.isArray(query.status) ? query.status : [query.status]) as unknown[];
+      for (const status of list) {
+        if (!isRunStatus(status)) throw invalid(`RunQuery.status must be run statuses, got ${show(status)}`);
+      }
+      statuses = [...new Set(list as RunStatus[])];
+    }
+    const configuration = query.configuration ?? null;
+    if (configuration !== null && typeof configuration !== 'string') {
+      throw invalid(`RunQuery.configuration must be a string, got ${show(configuration)}`);
+    }
+    const hasOutcome = query.hasOutcome ?? null;
+    if (hasOutcome !== null && !isToolOutcome(hasOutcome)) {
+      throw invalid(`RunQuery.hasOutcome must be "ok", "failed" or "cancelled", got ${show(hasOutcome)}`);
+    }
+    const createdFrom = query.createdFrom === undefined ? null : time(query.createdFrom, 'RunQuery.createdFrom');
+    const createdTo = query.createdTo === undefined ? null : time(query.createdTo, 'RunQuery.createdTo');
+    let limit = DEFAULT_LIMIT;
+    if (query.limit !== undefined) {
+      if (!Number.isSafeInteger(query.limit) || query.limit < 1) {
+        throw invalid(`RunQuery.limit must be a positive integer, got ${show(query.limit)}`);
+      }
+      limit = Math.min(query.limit, MAX_LIMIT);
+    }
+    const after = query.cursor === undefined || query.cursor === null ? null : RunStoreInput.decodeCursor(query.cursor);
+    return { statuses, configuration, hasOutcome, createdFrom, createdTo, limit, after };
+  },
+
+  /**
+   * Checks a step read.
+   *
+   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.stepQuery`.
+   */
+  stepQuery(query: StepQuery = {}): NormalizedStepQuery {
+    object(query, 'StepQuery');
+    const fromSequence = query.fromSequence === undefined ? 0 : count(query.fromSequence, 'StepQuery.fromSequence');
+    const limit = query.limit === undefined ? null : count(query.limit, 'StepQuery.limit');
+    return { fromSequence, limit };
+  },
+
+  /**
+   * Checks a server health query and fills in the flaky threshold.
+   *
+   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.healthQuery`.
+   */
+  healthQuery(query: ServerHealthQuery = {}): NormalizedHealthQuery {
+    object(query, 'ServerHealthQuery');
+    const since = query.since === undefined ? null : time(query.since, 'ServerHealthQuery.since');
+    const until = query.until === undefined ? null : time(query.until, 'ServerHealthQuery.until');
+    const failureRate = query.flaky?.failureRate ?? DEFAULT_FLAKY_THRESHOLD.failureRate;
+    if (typeof failureRate !== 'number' || !(failureRate >= 0 && failureRate <= 1)) {
+      throw invalid(`ServerHealthQuery.flaky.failureRate must be a number from 0 to 1, got ${show(failureRate)}`);
+    }
+    const minAnsweredCalls = query.flaky?.minAnsweredCalls ?? DEFAULT_FLAKY_THRESHOLD.minAnsweredCalls;
+    if (!Number.isSafeInteger(minAnsweredCalls) || minAnsweredCalls < 1) {
+      throw invalid(`ServerHealthQuery.flaky.minAnsweredCalls must be a positive integer, got ${show(minAnsweredCalls)}`);
+    }
+    return { since, until, flaky: { failureRate, minAnsweredCalls } };
+  },
+
+  /**
+   * Checks a run and its steps given to `importRun`: sequences 0..n-1 in order, all of that run.
+   *
+   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.importRun`.
+   */
+  importRun(run: StoredRun, steps: readonly StoredStep[]): void {
+    object(run, 'StoredRun');
+    uuid(run.id, 'StoredRun.id');
+    if (!isRunStatus(run.status)) throw invalid(`StoredRun.status must be a run status, got ${show(run.status)}`);
+    if (typeof run.configuration !== 'string' || run.configuration.length === 0) {
+      throw invalid(`StoredRun.configuration must be a non-empty string, got ${show(run.configuration)}`);
+    }
+    time(run.createdAt, 'StoredRun.createdAt');
+    if (!Array.isArray(steps)) throw invalid('importRun steps must be an array');
+    for (const [index, step] of steps.entries()) {
+      object(step, `steps[${index}]`);
+      if (step.runId !== run.id) {
+        throw invalid(`steps[${index}].runId must be the run's id ${show(run.id)}, got ${show(step.runId)}`);
+      }
+      if (step.sequence !== index) {
+        throw invalid(`steps[${index}].sequence must be ${index} (gap-free from 0, in order), got ${show(step.sequence)}`);
+      }
+      if (typeof step.payload !== 'string') throw invalid(`steps[${index}].payload must be JSON text, got ${show(step.payload)}`);
+      if (typeof step.kind !== 'string') throw invalid(`steps[${index}].kind must be a string, got ${show(step.kind)}`);
+      if (step.toolOutcome !== null && !isToolOutcome(step.toolOutcome)) {
+        throw invalid(`steps[${index}].toolOutcome must be an outcome or null, got ${show(step.toolOutcome)}`);
+      }
+    }
+  },
+
+  /** Encodes a listing position as an opaque cursor. */
+  encodeCursor(position: RunCursorPosition): string {
+    return Buffer.from(JSON.stringify([position.createdAt, position.id]), 'utf8').toString('base64url');
+  },
+
+  /**
+   * Decodes a cursor made by {@link RunStoreInput.encodeCursor}.
+   *
+   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.decodeCursor` when it is not one.
+   */
+  decodeCursor(cursor: string): RunCursorPosition {
+    let decoded: unknown;
+    try {
+      if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('not base64url');
+      decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    } catch {
+      throw invalid(`RunQuery.cursor must be a nextCursor returned by listRuns, got ${show(cursor)}`);
+    }
+    if (
+      !Array.isArray(decoded) ||
+      decoded.length !== 2 ||
+      !Number.isFinite(decoded[0]) ||
+      typeof decoded[1] !== 'string' ||
+      !UUID.test(decoded[1])
+    ) {
+      throw invalid(`RunQuery.cursor must be a nextCursor returned by listRuns, got ${show(cursor)}`);
+    }
+    return { createdAt: decoded[0] as number, id: decoded[1] as string };
+  },
+
+  /** Compares two runs in listing order: negative when `a` comes first (newer createdAt, then greater id). */
+  compareNewestFirst(a: RunCursorPosition, b: RunCursorPosition): number {
+    if (a.createdAt !== b.createdAt) return b.createdAt - a.createdAt;
+    return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+  },
+});
+
+function invalid(message: string): RunStoreError {
+  return RunStoreError.invalidInput(message);
+}
+
+function show(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
+  return Array.isArray(value) ? 'an array' : typeof value;
+}
+
+function object(value: unknown, name: string): void {
+  if (typeof value !== 'object' || value === null) throw invalid(`${name} must be an object, got ${show(value)}`);
+}
+
+function uuid(value: unknown, field: string): string {
+  if (typeof value !== 'string' || !UUID.test(value)) throw invalid(`${field} must be a UUID, got ${show(value)}`);
+  return value.toLowerCase();
+}
+
+function time(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw invalid(`${field} must be milliseconds since the epoch (a finite number ≥ 0), got ${show(value)}`);
+  }
+  return value;
+}
+
+function count(value: unknown, field: string): number {
+  if (!Number.isSafeInteger(value) || (value as number) < 0) {
+    throw invalid(`${field} must be an integer ≥ 0, got ${show(value)}`);
+  }
+  return value as number;
+}
+
+function duration(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw invalid(`${field} must be a finite number ≥ 0, got ${show(value)}`);
+  }
+  return value;
+}

@@ -1,0 +1,431 @@
+import { DEFAULT_CHANNEL_BOUNDS, type ToolArtifact, ToolOutcome, ToolResult, type WriteTarget } from '@runledger/core';
+import { applyPrivacy } from './applyPrivacy.js';
+import { isPrivacyLevel, PrivacyLevel } from './PrivacyLevel.js';
+import { RunRecordError } from './RunRecordError.js';
+import { RunStep, type RunStepMessage, type RunStepToolCall } from './RunStep.js';
+import { RunStepKind } from './RunStepKind.js';
+import { serverFromToolName } from './serverFromToolName.js';
+
+/**
+ * What the `onRecord` hook gets beside the step.
+ *
+ * @public
+ */
+export interface RunRecord {
+  /** The step's place in record order, from 0. */
+  readonly index: number;
+  /** When it was recorded, in ms since the epoch. */
+  readonly recordedAt: number;
+  /** `step.toArray()` after the privacy filter: what may be stored. */
+  readonly payload: Readonly<Record<string, unknown>>;
+  /** True for the step of a write: its hook failure fails the record call. */
+  readonly isWrite: boolean;
+}
+
+/**
+ * Receives each recorded step, in record order; may be async (the next call waits for it).
+ *
+ * @public
+ */
+export type RunRecordHook = (step: RunStep, record: RunRecord) => void | Promise<void>;
+
+/**
+ * Options of {@link RunTrace.create}.
+ *
+ * @public
+ */
+export interface RunTraceOptions {
+  /** Hands each step on, e.g. to a store. */
+  readonly onRecord?: RunRecordHook;
+  /** What of a step's content the hook's payload keeps; default `metadata`. */
+  readonly privacy?: PrivacyLevel;
+  /** Told about a hook failure that was kept away from the agent loop. */
+  readonly onRecordError?: (error: unknown, step: RunStep) => void;
+  /** The clock for `recordedAt`; default `Date.now`. */
+  readonly clock?: () => number;
+}
+
+/**
+ * Fields every record call takes.
+ *
+ * @public
+ */
+export interface RecordStepOptions {
+  /** The agent loop's round, from 0; default 0. */
+  readonly round?: number;
+  /** How long the step took, in ms; default 0. */
+  readonly durationMs?: number;
+}
+
+/**
+ * The incoming request of a run.
+ *
+ * @public
+ */
+export interface RecordRequestOptions extends RecordStepOptions {
+  readonly content: string;
+}
+
+/**
+ * One LLM call.
+ *
+ * @public
+ */
+export interface RecordLlmCallOptions extends RecordStepOptions {
+  readonly model?: string;
+  /** The answer text. */
+  readonly content?: string;
+  readonly thinking?: string;
+  readonly finishReason?: string;
+  readonly promptTokens?: number;
+  readonly completionTokens?: number;
+  readonly costUsd?: number;
+  readonly requestedToolCalls?: readonly RunStepToolCall[];
+  /** The provider's raw answer (JSON-serialisable). */
+  readonly raw?: unknown;
+}
+
+/**
+ * The context budget of a round.
+ *
+ * @public
+ */
+export interface RecordContextBudgetOptions extends RecordStepOptions {
+  readonly tokenBudget: number;
+  readonly tokensUsed: number;
+}
+
+/**
+ * Sources dropped from the context of a round.
+ *
+ * @public
+ */
+export interface RecordDroppedSourcesOptions extends RecordStepOptions {
+  /** The ids or names of the dropped sources. */
+  readonly sources: readonly string[];
+}
+
+/**
+ * The messages assembled for an LLM call.
+ *
+ * @public
+ */
+export interface RecordAssembledMessagesOptions extends RecordStepOptions {
+  readonly messages: readonly RunStepMessage[];
+}
+
+/**
+ * The fields both tool record calls take.
+ *
+ * @public
+ */
+export interface RecordToolCallOptions extends RecordStepOptions {
+  /** The tool's name, e.g. `mcp_github_search`. */
+  readonly toolName: string;
+  /** The MCP server; default read from a `mcp_<server>_<tool>` name, else none. */
+  readonly toolServer?: string | null;
+  readonly toolArguments?: Readonly<Record<string, unknown>>;
+  /** True when the tool is declared as writing: its step fails closed if it cannot be recorded. */
+  readonly writes?: boolean;
+}
+
+/**
+ * A tool call with its typed result.
+ *
+ * @public
+ */
+export interface RecordToolResultOptions extends RecordToolCallOptions {
+  readonly result: ToolResult;
+}
+
+/**
+ * A tool call known only by its text and a boolean (true → `failed`, false → `ok`).
+ *
+ * @public
+ */
+export interface RecordToolExecutionOptions extends RecordToolCallOptions {
+  readonly toolResult: string;
+  readonly isError: boolean;
+  /** Run-only artifacts of a call that ended ok. */
+  readonly artifacts?: readonly ToolArtifact[];
+  /** The record a writing tool wrote, for a call that ended ok. */
+  readonly writeTarget?: WriteTarget | null;
+}
+
+/**
+ * Records the steps of one run, in order, and hands each to an `onRecord` hook.
+ *
+ * @remarks
+ * Each record call builds a {@link RunStep}, appends it to {@link RunTrace.steps} at once, and
+ * runs the hook after the hooks of the earlier steps have settled. The returned promise
+ * resolves with the step once its hook settled. A failing hook never rejects it — the failure
+ * goes to `onRecordError` — except for the step of a write (a result with a write target, or a
+ * tool declared with `writes: true`): that promise rejects with a {@link RunRecordError}.
+ * Both tool record calls go through one private builder, where `toolIsError` is derived from
+ * the outcome, never passed beside it.
+ *
+ * @public
+ */
+export class RunTrace {
+  readonly #steps: RunStep[] = [];
+  #view: readonly RunStep[] | null = null;
+  readonly #onRecord: RunRecordHook | undefined;
+  readonly #onRecordError: ((error: unknown, step: RunStep) => void) | undefined;
+  readonly #privacy: PrivacyLevel;
+  readonly #clock: () => number;
+  #tail: Promise<void> = Promise.resolve();
+  #pending = 0;
+  #failures = 0;
+
+  private constructor(options: RunTraceOptions) {
+    const privacy = options.privacy ?? PrivacyLevel.METADATA;
+    if (!isPrivacyLevel(privacy)) {
+      throw new TypeError(`RunTraceOptions.privacy must be one of "none", "metadata", "redacted", "full", got ${JSON.stringify(privacy)}`);
+    }
+    this.#privacy = privacy;
+    this.#onRecord = options.onRecord;
+    this.#onRecordError = options.onRecordError;
+    this.#clock = options.clock ?? Date.now;
+  }
+
+  /**
+   * Makes a trace.
+   *
+   * @throws TypeError from `RunTrace.create` when the privacy level is unknown.
+   */
+  static create(options: RunTraceOptions = {}): RunTrace {
+    return new RunTrace(options);
+  }
+
+  /** The privacy level of the payloads handed to the hook. */
+  get privacy(): PrivacyLevel {
+    return this.#privacy;
+  }
+
+  /** Every recorded step, in record order. */
+  get steps(): readonly RunStep[] {
+    this.#view ??= Object.freeze([...this.#steps]);
+    return this.#view;
+  }
+
+  /** How many hook failures were kept away from the agent loop. */
+  get recordFailures(): number {
+    return this.#failures;
+  }
+
+  /** Resolves when the hooks of every step recorded so far have settled. */
+  flush(): Promise<void> {
+    return this.#tail;
+  }
+
+  /**
+   * Records the incoming request.
+   *
+   * @throws RunStepError from `RunTrace.recordRequest` when a field breaks a RunStep rule.
+   */
+  recordRequest(options: RecordRequestOptions): Promise<RunStep> {
+    return this.#record(RunStep.of({ kind: RunStepKind.REQUEST, round: options.round ?? 0, durationMs: options.durationMs ?? 0, content: options.content }), false);
+  }
+
+  /**
+   * Records one LLM call.
+   *
+   * @throws RunStepError from `RunTrace.recordLlmCall` when a field breaks a RunStep rule.
+   */
+  recordLlmCall(options: RecordLlmCallOptions): Promise<RunStep> {
+    return this.#record(
+      RunStep.of({
+        kind: RunStepKind.LLM,
+        round: options.round ?? 0,
+        durationMs: options.durationMs ?? 0,
+        model: options.model,
+        content: options.content,
+        thinking: options.thinking,
+        finishReason: options.finishReason,
+        promptTokens: options.promptTokens,
+        completionTokens: options.completionTokens,
+        costUsd: options.costUsd,
+        requestedToolCalls: options.requestedToolCalls,
+        raw: options.raw,
+      }),
+      false,
+    );
+  }
+
+  /**
+   * Records the context budget of a round.
+   *
+   * @throws RunStepError from `RunTrace.recordContextBudget` when a field breaks a RunStep rule.
+   */
+  recordContextBudget(options: RecordContextBudgetOptions): Promise<RunStep> {
+    return this.#record(
+      RunStep.of({
+        kind: RunStepKind.CONTEXT,
+        round: options.round ?? 0,
+        durationMs: options.durationMs ?? 0,
+        tokenBudget: options.tokenBudget,
+        tokensUsed: options.tokensUsed,
+      }),
+      false,
+    );
+  }
+
+  /**
+   * Records the sources dropped from the context of a round.
+   *
+   * @throws RunStepError from `RunTrace.recordDroppedSources` when a field breaks a RunStep rule.
+   */
+  recordDroppedSources(options: RecordDroppedSourcesOptions): Promise<RunStep> {
+    return this.#record(
+      RunStep.of({ kind: RunStepKind.DROPPED, round: options.round ?? 0, durationMs: options.durationMs ?? 0, droppedSources: options.sources }),
+      false,
+    );
+  }
+
+  /**
+   * Records the messages assembled for an LLM call.
+   *
+   * @throws RunStepError from `RunTrace.recordAssembledMessages` when a field breaks a RunStep rule.
+   */
+  recordAssembledMessages(options: RecordAssembledMessagesOptions): Promise<RunStep> {
+    return this.#record(
+      RunStep.of({ kind: RunStepKind.ASSEMBLED, round: options.round ?? 0, durationMs: options.durationMs ?? 0, messages: options.messages }),
+      false,
+    );
+  }
+
+  /**
+   * Records a tool call from its typed result: the outcome is the result's own.
+   *
+   * @remarks
+   * The result passes `withBoundedChannels()` first (a no-op for a result already bounded at
+   * the tool seam).
+   *
+   * @throws TypeError from `RunTrace.recordToolResult` when `result` is not a ToolResult;
+   * RunStepError when a field breaks a RunStep rule.
+   */
+  recordToolResult(options: RecordToolResultOptions): Promise<RunStep> {
+    if (!ToolResult.is(options.result)) throw new TypeError('RunTrace.recordToolResult result must be a ToolResult');
+    const given = options.result;
+    // A short, well-formed result without artifacts is bounded already: skip the rebuild.
+    const content = given.content;
+    const bounded =
+      given.artifacts.length === 0 && content.length * 3 <= DEFAULT_CHANNEL_BOUNDS.contentBytes && (content as unknown as { isWellFormed(): boolean }).isWellFormed();
+    const result = bounded ? given : given.withBoundedChannels();
+    return this.#recordTool(options, result.content, result.outcome, result.artifacts, result.writeTarget);
+  }
+
+  /**
+   * Records a tool call known only by a boolean: true → `failed`, false → `ok`.
+   *
+   * @throws TypeError from `RunTrace.recordToolExecution` when `isError` is not a boolean;
+   * RunStepError when a field breaks a RunStep rule (artifacts or a write target on a failed call).
+   */
+  recordToolExecution(options: RecordToolExecutionOptions): Promise<RunStep> {
+    if (typeof options.isError !== 'boolean') {
+      throw new TypeError(`RunTrace.recordToolExecution isError must be a boolean, got ${typeof options.isError}`);
+    }
+    return this.#recordTool(
+      options,
+      options.toolResult,
+      options.isError ? ToolOutcome.FAILED : ToolOutcome.OK,
+      options.artifacts ?? [],
+      options.writeTarget ?? null,
+    );
+  }
+
+  /**
+   * The one builder of tool steps: toolIsError is derived from the outcome here, and only here.
+   * (Positional on purpose: it is private and on the hot path, where object spreads cost.)
+   */
+  #recordTool(
+    call: RecordToolCallOptions,
+    content: string,
+    outcome: ToolOutcome,
+    artifacts: readonly ToolArtifact[],
+    writeTarget: WriteTarget | null,
+  ): Promise<RunStep> {
+    const step = RunStep.of({
+      kind: RunStepKind.TOOL,
+      round: call.round ?? 0,
+      durationMs: call.durationMs ?? 0,
+      toolName: call.toolName,
+      toolServer: call.toolServer ?? serverFromToolName(call.toolName),
+      toolArguments: call.toolArguments ?? {},
+      toolResult: content,
+      toolIsError: outcome !== ToolOutcome.OK,
+      toolOutcome: outcome,
+      toolArtifacts: artifacts,
+      toolWriteTarget: writeTarget,
+    });
+    return this.#record(step, writeTarget !== null || call.writes === true);
+  }
+
+  #record(step: RunStep, isWrite: boolean): Promise<RunStep> {
+    const index = this.#steps.length;
+    this.#steps.push(step);
+    this.#view = null;
+    const hook = this.#onRecord;
+    if (hook === undefined) return Promise.resolve(step);
+    const record: RunRecord = {
+      index,
+      recordedAt: this.#clock(),
+      payload: applyPrivacy(step.toArray(), this.#privacy),
+      isWrite,
+    };
+    if (this.#pending === 0) {
+      // Nothing in flight: run the hook now; only a hook that returns a promise holds up the next one.
+      let result: void | Promise<void>;
+      try {
+        result = hook(step, record);
+      } catch (error) {
+        return this.#failed(step, isWrite, error);
+      }
+      if (!isThenable(result)) return Promise.resolve(step);
+      return this.#hold(result.then(
+        () => step,
+        (error: unknown) => this.#failed(step, isWrite, error),
+      ));
+    }
+    return this.#hold(
+      this.#tail.then(() => {
+        let result: void | Promise<void>;
+        try {
+          result = hook(step, record);
+        } catch (error) {
+          return this.#failed(step, isWrite, error);
+        }
+        if (!isThenable(result)) return step;
+        return result.then(
+          () => step,
+          (error: unknown) => this.#failed(step, isWrite, error),
+        );
+      }),
+    );
+  }
+
+  /** Makes the next hook wait for this outcome, whether it fulfils or rejects. */
+  #hold(outcome: Promise<RunStep>): Promise<RunStep> {
+    this.#pending++;
+    const done = (): void => {
+      this.#pending--;
+    };
+    this.#tail = outcome.then(done, done);
+    return outcome;
+  }
+
+  #failed(step: RunStep, isWrite: boolean, error: unknown): Promise<RunStep> {
+    if (isWrite) return Promise.reject(new RunRecordError(step, error));
+    this.#failures++;
+    try {
+      this.#onRecordError?.(error, step);
+    } catch {
+      // the error listener's own failure stays away from the agent loop too
+    }
+    return Promise.resolve(step);
+  }
+}
+
+function isThenable(value: unknown): value is Promise<void> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}

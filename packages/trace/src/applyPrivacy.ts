@@ -1,0 +1,156 @@
+import { isPrivacyLevel, PrivacyLevel } from './PrivacyLevel.js';
+import type { RunStepPayload } from './RunStep.js';
+
+/**
+ * Options of {@link applyPrivacy}.
+ *
+ * @public
+ */
+export interface PrivacyOptions {
+  /** At `redacted`, the most characters (UTF-16 code units) a string keeps; default 1000. */
+  readonly maxStringLength?: number;
+}
+
+/** Keys that survive every level. */
+const IDENTITY = new Set(['kind', 'round', 'durationMs', 'toolName', 'toolServer', 'toolIsError', 'toolOutcome', 'promptTokens', 'completionTokens']);
+
+/** Content keys and, at `metadata`, what replaces each. */
+const CONTENT: Readonly<Record<string, (value: unknown) => [string, unknown][]>> = {
+  content: (v) => [['contentLength', length(v)]],
+  thinking: (v) => [['thinkingLength', length(v)]],
+  messages: (v) => [['messageCount', size(v)]],
+  requestedToolCalls: (v) => [
+    ['requestedToolCallCount', size(v)],
+    ['requestedToolNames', Array.isArray(v) ? v.map((c) => (typeof c === 'object' && c !== null && typeof c.name === 'string' ? c.name : '')) : []],
+  ],
+  raw: (v) => [['rawLength', jsonLength(v)]],
+  toolArguments: (v) => [['toolArgumentCount', typeof v === 'object' && v !== null ? Object.keys(v).length : 0]],
+  toolResult: (v) => [['toolResultLength', length(v)]],
+  toolArtifacts: (v) => [['toolArtifactCount', size(v)]],
+};
+
+/** Keys never masked at `redacted`: identities and closed vocabularies. */
+const UNMASKED = new Set([...IDENTITY, 'model', 'finishReason', 'toolWriteTarget']);
+
+const SECRET_KEY = /^(password|passwd|pwd|secret|client_?secret|token|access_?token|refresh_?token|api_?key|apikey|x-api-key|authorization|auth|cookie|set-cookie|credentials?|private_?key)$/i;
+
+const SECRET_PATTERNS: readonly [RegExp, string][] = [
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g, '[secret]'],
+  [/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [secret]'],
+  [/\b(password|passwd|pwd|secret|client_secret|token|access_token|refresh_token|api[_-]?key)(\s*[:=]\s*)(["']?)[^\s"',;&]+/gi, '$1$2$3[secret]'],
+  [/\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/g, '[secret]'],
+  [/\b(?:sk|rk|pk)-[A-Za-z0-9_-]{16,}/g, '[secret]'],
+  [/\bgh[pousr]_[A-Za-z0-9]{20,}/g, '[secret]'],
+  [/\bgithub_pat_[A-Za-z0-9_]{20,}/g, '[secret]'],
+  [/\bxox[abposr]-[A-Za-z0-9-]{10,}/g, '[secret]'],
+  [/\bAKIA[0-9A-Z]{16}\b/g, '[secret]'],
+  [/\bAIza[0-9A-Za-z_-]{35}/g, '[secret]'],
+  // long base64-like tokens mixing upper case, lower case and digits (hex hashes and UUIDs pass)
+  [/(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*[A-Z])(?=[A-Za-z0-9+/_-]*[a-z])(?=[A-Za-z0-9+/_-]*[0-9])[A-Za-z0-9+/_-]{40,}={0,2}/g, '[secret]'],
+  [/[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g, '[email]'],
+];
+
+/**
+ * Applies a privacy level to a step payload (`RunStep.toArray()`) and returns the payload that
+ * may be stored.
+ *
+ * @remarks
+ * `full` returns the payload unchanged. `metadata` replaces each content key (`content`,
+ * `thinking`, `messages`, `requestedToolCalls`, `raw`, `toolArguments`, `toolResult`,
+ * `toolArtifacts`) by counts and lengths in the same place: `contentLength`, `thinkingLength`,
+ * `messageCount`, `requestedToolCallCount` and `requestedToolNames`, `rawLength` (of its JSON),
+ * `toolArgumentCount`, `toolResultLength`, `toolArtifactCount`; lengths are in UTF-16 code
+ * units. `none` keeps only `kind`, `round`, `durationMs`, `toolName`, `toolServer`,
+ * `toolIsError`, `toolOutcome`, `promptTokens`, `completionTokens`. `redacted` keeps every key
+ * but masks, in every string except identities, secret-looking text (`[secret]`: API keys and
+ * tokens of well-known shapes, bearer credentials, `password=` style pairs, private keys, JWTs,
+ * long mixed-case base64 tokens) and e-mail addresses (`[email]`), replaces whole the value of
+ * an object key named like a secret (`password`, `token`, `apiKey`, `authorization`, …), and
+ * caps each string at `maxStringLength` with a marker saying how much was cut.
+ *
+ * @throws TypeError from `applyPrivacy` when the level is unknown.
+ * @public
+ */
+export function applyPrivacy(
+  input: RunStepPayload | Readonly<Record<string, unknown>>,
+  level: PrivacyLevel,
+  options: PrivacyOptions = {},
+): Record<string, unknown> {
+  const payload = input as Readonly<Record<string, unknown>>;
+  switch (level) {
+    case PrivacyLevel.FULL:
+      return { ...payload };
+    case PrivacyLevel.METADATA: {
+      const out: Record<string, unknown> = {};
+      for (const key in payload) {
+        const value = payload[key];
+        const replace = CONTENT[key];
+        if (replace === undefined) out[key] = value;
+        else for (const [k, v] of replace(value)) out[k] = v;
+      }
+      return out;
+    }
+    case PrivacyLevel.NONE: {
+      const out: Record<string, unknown> = {};
+      for (const key in payload) if (IDENTITY.has(key)) out[key] = payload[key];
+      return out;
+    }
+    case PrivacyLevel.REDACTED: {
+      const max = options.maxStringLength ?? 1000;
+      if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`PrivacyOptions.maxStringLength must be a positive integer, got ${String(max)}`);
+      const out: Record<string, unknown> = {};
+      for (const key in payload) {
+        out[key] = UNMASKED.has(key) ? payload[key] : redact(payload[key], max, 0);
+      }
+      return out;
+    }
+    default:
+      throw new TypeError(`applyPrivacy level must be one of "none", "metadata", "redacted", "full", got ${isPrivacyLevel(level) ? level : JSON.stringify(level)}`);
+  }
+}
+
+/**
+ * Masks secrets and e-mail addresses in one string and caps it; exported for tests and for
+ * callers that redact their own text the same way.
+ *
+ * @public
+ */
+export function redactText(text: string, maxStringLength = 1000): string {
+  let out = text;
+  for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
+  if (out.length > maxStringLength) {
+    let cut = maxStringLength;
+    const code = out.charCodeAt(cut - 1);
+    if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
+    out = `${out.slice(0, cut)}… [${out.length - cut} more characters cut]`;
+  }
+  return out;
+}
+
+function redact(value: unknown, max: number, depth: number): unknown {
+  if (typeof value === 'string') return redactText(value, max);
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > 64) return '[too deep]';
+  if (Array.isArray(value)) return value.map((item) => redact(item, max, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = SECRET_KEY.test(key) && item !== null && item !== undefined && typeof item !== 'boolean' ? '[secret]' : redact(item, max, depth + 1);
+  }
+  return out;
+}
+
+function length(value: unknown): number {
+  return typeof value === 'string' ? value.length : 0;
+}
+
+function size(value: unknown): number {
+  return Array.isArray(value) ? value.length : 0;
+}
+
+function jsonLength(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return 0;
+  }
+}

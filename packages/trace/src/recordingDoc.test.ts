@@ -1,0 +1,90 @@
+// The examples of docs/recording.md, run as written (with a fake McpTool), so the page cannot
+// drift from the API.
+import { ToolResult, WriteTarget } from '@runledger/core';
+import { describe, expect, it } from 'vitest';
+import { applyPrivacy } from './applyPrivacy.js';
+import { copyRuns } from './copyRuns.js';
+import { InMemoryRunStore } from './InMemoryRunStore.js';
+import { RunRecordError } from './RunRecordError.js';
+import type { RunStep } from './RunStep.js';
+import { RunTimelineFactory } from './RunTimelineFactory.js';
+import { RunTrace } from './RunTrace.js';
+import { startRun } from './startRun.js';
+
+const githubSearch = {
+  name: 'mcp_github_search',
+  server: 'github',
+  async execute(_args: Record<string, unknown>, _options: { signal?: AbortSignal }): Promise<ToolResult> {
+    return ToolResult.text('2 issues');
+  },
+};
+
+describe('docs/recording.md', () => {
+  it('start, record, end', async () => {
+    const store = InMemoryRunStore.create();
+    const run = await startRun(store, { configuration: 'support-bot', actor: 'ops@example.com' });
+    try {
+      await run.trace.recordRequest({ content: 'Why did the nightly export fail?' });
+      await run.trace.recordLlmCall({
+        round: 0, durationMs: 812.4, model: 'gpt-x', promptTokens: 1200, completionTokens: 80,
+        requestedToolCalls: [{ name: 'mcp_github_search', arguments: { q: 'export failed' } }],
+      });
+      const started = performance.now();
+      const result = await githubSearch.execute({ q: 'export failed' }, { signal: run.signal });
+      await run.trace.recordToolResult({
+        toolName: githubSearch.name, toolServer: githubSearch.server, toolArguments: { q: 'export failed' }, result, round: 0,
+        durationMs: performance.now() - started,
+      });
+      await run.complete();
+    } catch (error) {
+      await run.fail(error);
+    }
+    const stored = await run.finished;
+    expect(stored).toMatchObject({ status: 'completed', stepCount: 3, outcomeCounts: { ok: 1, failed: 0, cancelled: 0 } });
+
+    const runRow = await store.getRun(run.id);
+    const steps = await store.readSteps(run.id);
+    const entries = RunTimelineFactory.build(runRow, steps);
+    expect(entries.map((e) => e.event ?? e.kind)).toEqual(['started', 'request', 'llm', 'tool', 'completed']);
+    const health = await store.serverHealth({ since: Date.now() - 24 * 3600_000 });
+    expect(health.map((h) => [h.server, h.ok])).toEqual([['github', 1]]);
+
+    const postgres = InMemoryRunStore.create();
+    const seen: number[] = [];
+    const copied = await copyRuns(store, postgres, { onProgress: ({ runsSeen }) => seen.push(runsSeen) });
+    expect(copied).toEqual({ runsSeen: 1, runsCopied: 1, runsSkipped: 0, stepsCopied: 3 });
+  });
+
+  it('writes fail closed; RunTrace on its own; applyPrivacy', async () => {
+    const store = InMemoryRunStore.create();
+    const run = await startRun(store, { configuration: 'c', heartbeatMs: 0 });
+    await store.close(); // every append now fails
+    await expect(run.trace.recordLlmCall({ round: 0 })).resolves.toBeDefined();
+    expect(run.trace.recordFailures).toBe(1);
+    const result = ToolResult.written('created', WriteTarget.created('ticket', 'T-1'));
+    let caught: unknown;
+    try {
+      await run.trace.recordToolResult({ toolName: 'mcp_jira_create', result, round: 0, durationMs: 1, writes: true });
+    } catch (error) {
+      caught = error;
+    }
+    expect(RunRecordError.is(caught)).toBe(true);
+
+    const written: unknown[] = [];
+    const sink = { write: async (row: unknown) => void written.push(row) };
+    const warnings: RunStep[] = [];
+    const trace = RunTrace.create({
+      privacy: 'metadata',
+      onRecord: async (step, { index, recordedAt, payload }) => {
+        await sink.write({ index, recordedAt, payload });
+      },
+      onRecordError: (_error, step) => warnings.push(step),
+    });
+    await trace.recordContextBudget({ round: 0, tokenBudget: 8000, tokensUsed: 6100 });
+    await trace.flush();
+    expect(written).toHaveLength(1);
+    expect(trace.steps).toHaveLength(1);
+    const step = trace.steps[0]!;
+    expect(applyPrivacy(step.toArray(), 'redacted', { maxStringLength: 500 })).toEqual(step.toArray());
+  });
+});
