@@ -34,7 +34,8 @@ export interface RunStepToolCall {
  * `completionTokens`, `costUsd`, `requestedToolCalls`, `raw` (the provider's raw answer).
  * `context`: `tokenBudget`, `tokensUsed`. `dropped`: `droppedSources`. `assembled`:
  * `messages`. `tool`: `toolName`, `toolServer`, `toolArguments`, `toolResult`, `toolIsError`,
- * `toolOutcome`, `toolArtifacts`, `toolWriteTarget`. An absent or `null` field is not set.
+ * `toolOutcome`, `toolArtifacts`, `toolWriteTarget`, `toolWrites` (the tool is declared as
+ * writing, so a cancelled call may have changed something). An absent or `null` field is not set.
  *
  * @public
  */
@@ -65,6 +66,8 @@ export interface RunStepFields {
   readonly toolOutcome?: ToolOutcome | null;
   readonly toolArtifacts?: readonly ToolArtifact[] | null;
   readonly toolWriteTarget?: WriteTarget | null;
+  /** True when the tool is declared as writing (or wrote a target); only on `tool` steps. */
+  readonly toolWrites?: boolean | null;
 }
 
 /**
@@ -98,6 +101,7 @@ export interface RunStepPayload {
   readonly toolOutcome?: ToolOutcome;
   readonly toolArtifacts?: readonly { readonly type: ArtifactType; readonly label: string; readonly data: unknown }[];
   readonly toolWriteTarget?: { readonly resource: string; readonly id: string; readonly kind: WriteKind };
+  readonly toolWrites?: boolean;
 }
 
 /** The payload keys in their fixed order. */
@@ -126,6 +130,7 @@ const KEYS = [
   'toolOutcome',
   'toolArtifacts',
   'toolWriteTarget',
+  'toolWrites',
 ] as const satisfies readonly (keyof RunStepFields)[];
 
 const CONSTRUCT = Symbol('RunStep.construct');
@@ -173,6 +178,8 @@ export class RunStep {
   readonly toolOutcome: ToolOutcome | undefined;
   readonly toolArtifacts: readonly ToolArtifact[] | undefined;
   readonly toolWriteTarget: WriteTarget | undefined;
+  /** True when the tool is declared as writing (or wrote a target). */
+  readonly toolWrites: boolean | undefined;
 
   private constructor(token: symbol, fields: RunStepFields) {
     if (token !== CONSTRUCT) throw new TypeError('RunStep is made through RunStep.of() or RunStep.fromArray()');
@@ -262,6 +269,14 @@ export class RunStep {
       throw new RunStepError('toolWriteTarget', 'RunStep.toolWriteTarget must be a WriteTarget');
     }
     this.toolWriteTarget = target;
+    const writes = fields.toolWrites ?? undefined;
+    if (writes !== undefined && typeof writes !== 'boolean') {
+      throw new RunStepError('toolWrites', `RunStep.toolWrites must be a boolean, got ${show(writes)}`);
+    }
+    if (writes !== undefined && kind !== RunStepKind.TOOL) {
+      throw new RunStepError('toolWrites', `RunStep.toolWrites must not be set on a "${kind}" step, got ${show(writes)}`);
+    }
+    this.toolWrites = writes;
     if (outcome !== undefined && outcome !== ToolOutcome.OK) {
       if (this.toolArtifacts !== undefined && this.toolArtifacts.length > 0) {
         throw new RunStepError('toolArtifacts', `RunStep.toolArtifacts must be empty when RunStep.toolOutcome is ${show(outcome)}: a call that did not end ok is fail-closed`);

@@ -43,6 +43,7 @@ const DERIVED_KEYS = [
   'writeKind',
   'writeResource',
   'writeId',
+  'writes',
 ] as const;
 
 const MAX_DETAIL_LENGTH = 200;
@@ -221,6 +222,7 @@ function detailsOf(p: Record<string, unknown>): Record<string, RunTimelineDetail
   if (finite((v = p['toolArtifactCount']))) d['toolArtifactCount'] = v;
   else if (Array.isArray((v = p['toolArtifacts']))) d['toolArtifactCount'] = v.length;
   if (Array.isArray((v = p['droppedSources']))) d['droppedSourceCount'] = v.length;
+  if (p['toolWrites'] === true) d['writes'] = true;
   if (typeof (v = p['toolWriteTarget']) === 'object' && v !== null) {
     const { kind, resource, id } = v as Record<string, unknown>;
     if (typeof kind === 'string') d['writeKind'] = cap(kind, MAX_DETAIL_LENGTH);

@@ -357,6 +357,7 @@ export class RunTrace {
       toolOutcome: outcome,
       toolArtifacts: artifacts,
       toolWriteTarget: writeTarget,
+      toolWrites: writeTarget !== null || call.writes === true ? true : undefined,
     });
     return this.#record(step, writeTarget !== null || call.writes === true);
   }

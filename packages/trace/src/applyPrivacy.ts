@@ -12,7 +12,7 @@ export interface PrivacyOptions {
 }
 
 /** Keys that survive every level. */
-const IDENTITY = new Set(['kind', 'round', 'durationMs', 'toolName', 'toolServer', 'toolIsError', 'toolOutcome', 'promptTokens', 'completionTokens']);
+const IDENTITY = new Set(['kind', 'round', 'durationMs', 'toolName', 'toolServer', 'toolIsError', 'toolOutcome', 'toolWrites', 'promptTokens', 'completionTokens']);
 
 /** Content keys and, at `metadata`, what replaces each. */
 const CONTENT: Readonly<Record<string, (value: unknown) => [string, unknown][]>> = {

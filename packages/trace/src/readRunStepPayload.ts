@@ -38,6 +38,7 @@ const PayloadSchema = z.object({
   toolWriteTarget: z
     .object({ resource: z.string().min(1), id: z.string().min(1), kind: z.enum(['created', 'changed', 'deleted']) })
     .nullish(),
+  toolWrites: z.boolean().nullish(),
 });
 
 /**
