@@ -1,1 +1,2 @@
-export {};
+export { SqliteRunStore, type SqliteRunStoreInternals } from './SqliteRunStore.js';
+export type { SqliteRunStoreOptions } from './SqliteRunStoreOptions.js';

@@ -1,0 +1,72 @@
+import { serverHealth, type ServerHealth, type ServerHealthQuery, type StoredStep } from '@runledger/trace';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SqliteRunStore } from './SqliteRunStore.js';
+import { tempFolder, toolStep } from './testing/tempDatabase.js';
+
+const T0 = Date.UTC(2026, 0, 1);
+const DAY = 86_400_000;
+
+let folder: ReturnType<typeof tempFolder>;
+beforeEach(() => {
+  folder = tempFolder();
+});
+afterEach(() => folder.remove());
+
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+}
+
+function expectClose(actual: ServerHealth, exact: ServerHealth): void {
+  const { p50DurationMs, p95DurationMs, ...counts } = actual;
+  const { p50DurationMs: e50, p95DurationMs: e95, ...exactCounts } = exact;
+  expect(counts).toEqual(exactCounts);
+  for (const [got, want] of [
+    [p50DurationMs, e50],
+    [p95DurationMs, e95],
+  ] as const) {
+    if (want === null) expect(got).toBeNull();
+    else if (want < 1) expect(Math.abs(got! - want)).toBeLessThanOrEqual(0.5);
+    else expect(Math.abs(got! - want) / want).toBeLessThanOrEqual(0.1226);
+  }
+}
+
+describe('server health from the rollup', () => {
+  it('matches the exact counts, last failure and flaky flag over random windows; percentiles within the histogram bound', async () => {
+    // exactHealthMaxCalls 0 forces the rollup path for every window
+    const rollup = await SqliteRunStore.openWith({ path: folder.file() }, { exactHealthMaxCalls: 0 });
+    const exact = await SqliteRunStore.open({ path: folder.file() });
+    const random = rng(7);
+    const runs = await Promise.all([0, 1, 2].map(() => rollup.createRun({ configuration: 'c', createdAt: T0 })));
+    const steps: ReturnType<typeof toolStep>[] = [];
+    for (let i = 0; i < 600; i++) {
+      const server = `s${Math.floor(random() * 4)}`;
+      const r = random();
+      const outcome = r < 0.7 ? 'ok' : r < 0.9 ? 'failed' : 'cancelled';
+      const duration = Math.round(random() ** 4 * 20_000 * 100) / 100;
+      // clustered times over three days, many in the same minute
+      const createdAt = T0 + Math.floor(random() * 3) * DAY + Math.floor(random() * 40) * 3_600_000 + Math.floor(random() * 120_000);
+      steps.push(toolStep(server, outcome, duration, createdAt));
+    }
+    for (const [i, step] of steps.entries()) await rollup.appendStep(runs[i % 3]!.id, step);
+    const rows: StoredStep[] = [];
+    for (const run of runs) rows.push(...(await rollup.readSteps(run.id)));
+    const random2 = rng(99);
+    const windows: ServerHealthQuery[] = [{}, { since: T0 }, { until: T0 + 2 * DAY }, { flaky: { failureRate: 0.15, minAnsweredCalls: 3 } }];
+    for (let i = 0; i < 40; i++) {
+      const since = T0 + Math.floor(random2() * 4 * DAY);
+      windows.push({ since, until: since + Math.floor(random2() * 2 * DAY) });
+    }
+    for (const query of windows) {
+      const want = serverHealth(rows, query);
+      const got = await rollup.serverHealth(query);
+      expect(got.map((h) => h.server)).toEqual(want.map((h) => h.server));
+      got.forEach((health, i) => expectClose(health, want[i]!));
+      expect(await exact.serverHealth(query)).toEqual(want);
+    }
+    await rollup.close();
+    await exact.close();
+  });
+});

@@ -1,0 +1,155 @@
+import type { ToolOutcome } from '@runledger/core';
+import type Database from 'better-sqlite3';
+import { type NormalizedHealthQuery, type ServerHealth, type ServerHealthQuery, serverHealth } from '@runledger/trace';
+import { HISTOGRAM_BUCKETS, histogramBucket, histogramPercentile } from './DurationHistogram.js';
+import { planRollupWindow, ROLLUP_LEVEL_MS } from './HealthRollupLevels.js';
+
+/**
+ * Below this many tool calls in a window, health is computed from the steps themselves and the
+ * percentiles are exact; above it they come from the rollup histogram.
+ *
+ * @internal
+ */
+export const EXACT_HEALTH_MAX_CALLS = 2000;
+
+const FAR_FUTURE = 8.64e15;
+
+interface Tally {
+  ok: number;
+  failed: number;
+  cancelled: number;
+  lastFailureAt: number | null;
+  min: number;
+  max: number;
+  histogram: number[];
+}
+
+const newTally = (): Tally => ({
+  ok: 0,
+  failed: 0,
+  cancelled: 0,
+  lastFailureAt: null,
+  min: Number.POSITIVE_INFINITY,
+  max: Number.NEGATIVE_INFINITY,
+  histogram: new Array<number>(HISTOGRAM_BUCKETS).fill(0),
+});
+
+/**
+ * Reads server health over a window from the rollup: a bounded number of index range scans of
+ * whole buckets, plus the steps of the two sub-minute edges of the window.
+ *
+ * @internal
+ */
+export class HealthRollupReader {
+  readonly #range: Database.Statement;
+  readonly #servers: Database.Statement;
+  readonly #steps: Database.Statement;
+  readonly #exactMaxCalls: number;
+
+  constructor(db: Database.Database, exactMaxCalls: number = EXACT_HEALTH_MAX_CALLS) {
+    const sums = Array.from({ length: HISTOGRAM_BUCKETS }, (_, k) => `sum(h${k})`).join(', ');
+    this.#range = db
+      .prepare(
+        `SELECT server, sum(ok), sum(failed), sum(cancelled), max(last_failure_at), min(min_ms), max(max_ms), ${sums}
+         FROM health_rollup WHERE level = ? AND server = ? AND bucket_start >= ? AND bucket_start < ?`,
+      )
+      .raw();
+    // Every call is in every level, so the few rows of the coarsest level name every server.
+    this.#servers = db
+      .prepare(`SELECT DISTINCT server FROM health_rollup WHERE level = ${ROLLUP_LEVEL_MS.length - 1} ORDER BY server`)
+      .pluck();
+    this.#steps = db
+      .prepare(
+        `SELECT call_server, call_outcome, duration_ms, created_at FROM steps
+         WHERE created_at >= ? AND created_at < ? AND call_server IS NOT NULL`,
+      )
+      .raw();
+    this.#exactMaxCalls = exactMaxCalls;
+  }
+
+  /** `query` as given (for the exact path) and as normalized by `RunStoreInput.healthQuery`. */
+  read(query: ServerHealthQuery, normalized: NormalizedHealthQuery): ServerHealth[] {
+    const since = Math.max(0, normalized.since ?? 0);
+    const until = Math.min(FAR_FUTURE, normalized.until ?? FAR_FUTURE);
+    const plan = planRollupWindow(since, until);
+    const tallies = new Map<string, Tally>();
+    const tally = (server: string): Tally => {
+      let t = tallies.get(server);
+      if (t === undefined) {
+        t = newTally();
+        tallies.set(server, t);
+      }
+      return t;
+    };
+    let calls = 0;
+    const servers = plan.ranges.length > 0 ? (this.#servers.all() as string[]) : [];
+    for (const range of plan.ranges) {
+      for (const server of servers) {
+        // one index range per server: rows stream in key order and sum without a sort
+        const row = this.#range.get(range.level, server, range.from, range.to) as unknown[];
+        if (row[1] === null) continue;
+        const t = tally(server);
+        t.ok += row[1] as number;
+        t.failed += row[2] as number;
+        t.cancelled += row[3] as number;
+        calls += (row[1] as number) + (row[2] as number) + (row[3] as number);
+        const lastFailure = row[4] as number | null;
+        if (lastFailure !== null && (t.lastFailureAt === null || lastFailure > t.lastFailureAt)) t.lastFailureAt = lastFailure;
+        t.min = Math.min(t.min, row[5] as number);
+        t.max = Math.max(t.max, row[6] as number);
+        for (let k = 0; k < HISTOGRAM_BUCKETS; k++) t.histogram[k] = (t.histogram[k] as number) + (row[7 + k] as number);
+      }
+    }
+    for (const [from, to] of plan.edges) {
+      for (const row of this.#steps.all(from, to) as [string, string, number, number][]) {
+        this.#addStep(tally(row[0]), row);
+        calls++;
+      }
+    }
+    if (calls <= this.#exactMaxCalls) {
+      // A small window: the steps themselves, through the pure definition, so percentiles are exact.
+      const rows = (this.#steps.all(since, until) as [string, string, number, number][]).map(
+        ([server, outcome, durationMs, createdAt]) => ({
+          kind: 'tool',
+          payload: null,
+          toolServer: server,
+          toolOutcome: outcome as ToolOutcome,
+          durationMs,
+          createdAt,
+        }),
+      );
+      return serverHealth(rows, query);
+    }
+    const { failureRate: rate, minAnsweredCalls: minAnswered } = normalized.flaky;
+    return [...tallies.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([server, t]) => {
+        const answered = t.ok + t.failed;
+        const failureRate = answered === 0 ? null : t.failed / answered;
+        return {
+          server,
+          calls: t.ok + t.failed + t.cancelled,
+          ok: t.ok,
+          failed: t.failed,
+          cancelled: t.cancelled,
+          failureRate,
+          lastFailureAt: t.lastFailureAt,
+          p50DurationMs: histogramPercentile(t.histogram, 50, t.min, t.max),
+          p95DurationMs: histogramPercentile(t.histogram, 95, t.min, t.max),
+          flaky: failureRate !== null && answered >= minAnswered && failureRate >= rate,
+        };
+      });
+  }
+
+  #addStep(t: Tally, [, outcome, durationMs, createdAt]: [string, string, number, number]): void {
+    if (outcome === 'ok') t.ok++;
+    else if (outcome === 'failed') {
+      t.failed++;
+      if (t.lastFailureAt === null || createdAt > t.lastFailureAt) t.lastFailureAt = createdAt;
+    } else t.cancelled++;
+    t.min = Math.min(t.min, durationMs);
+    t.max = Math.max(t.max, durationMs);
+    const k = histogramBucket(durationMs);
+    t.histogram[k] = (t.histogram[k] as number) + 1;
+  }
+}

@@ -1,0 +1,153 @@
+import type Database from 'better-sqlite3';
+import { HISTOGRAM_BUCKETS } from './DurationHistogram.js';
+import { HealthRollupWriter } from './HealthRollupWriter.js';
+import { toolCallOf } from '@runledger/trace';
+
+/**
+ * One numbered, forward-only schema migration; it runs inside its own write transaction.
+ *
+ * @internal
+ */
+export interface SqliteMigration {
+  readonly version: number;
+  readonly description: string;
+  apply(db: Database.Database): void;
+}
+
+const histogramColumns = Array.from({ length: HISTOGRAM_BUCKETS }, (_, k) => `h${k} INTEGER NOT NULL DEFAULT 0`).join(',\n  ');
+
+/**
+ * Every migration in order. Version 1 is the first released schema (steps without the tool
+ * columns, payloads with `toolIsError` only); later versions only ever add.
+ *
+ * @internal
+ */
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = Object.freeze([
+  {
+    version: 1,
+    description: 'runs and steps',
+    apply(db) {
+      db.exec(`
+CREATE TABLE runs (
+  id TEXT PRIMARY KEY NOT NULL,
+  status TEXT NOT NULL,
+  configuration TEXT NOT NULL,
+  actor TEXT,
+  created_at INTEGER NOT NULL,
+  started_at INTEGER,
+  finished_at INTEGER,
+  termination_reason TEXT,
+  cancel_requested_at INTEGER
+);
+CREATE INDEX runs_created ON runs (created_at DESC, id DESC);
+CREATE TABLE steps (
+  run_id TEXT NOT NULL,
+  sequence INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  round INTEGER NOT NULL,
+  duration_ms REAL NOT NULL,
+  payload TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (run_id, sequence)
+);`);
+    },
+  },
+  {
+    version: 2,
+    description:
+      'steps clustered by run and sequence; tool_server and tool_outcome as recorded; call_server and call_outcome as health counts them, filled in for older rows from their payloads',
+    apply(db) {
+      // Each run gets a number; a step's rowid is (run number << 32) + sequence, so a run's steps
+      // sit together in rowid order and reading them is one range scan of the table itself.
+      db.exec(`
+ALTER TABLE runs ADD COLUMN run_no INTEGER;
+UPDATE runs SET run_no = m.n FROM (SELECT id, row_number() OVER (ORDER BY created_at, id) AS n FROM runs) AS m WHERE m.id = runs.id;
+CREATE UNIQUE INDEX runs_run_no ON runs (run_no);
+CREATE TABLE steps_v2 (
+  id INTEGER PRIMARY KEY,
+  run_id TEXT NOT NULL,
+  sequence INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  round INTEGER NOT NULL,
+  duration_ms REAL NOT NULL,
+  created_at INTEGER NOT NULL,
+  payload TEXT NOT NULL,
+  tool_server TEXT,
+  tool_outcome TEXT,
+  call_server TEXT,
+  call_outcome TEXT
+);
+-- steps whose run row is missing cannot get a rowid; they are kept aside, never dropped
+CREATE TABLE orphaned_steps_v1 AS SELECT * FROM steps WHERE run_id NOT IN (SELECT id FROM runs);
+INSERT INTO steps_v2 (id, run_id, sequence, kind, round, duration_ms, created_at, payload)
+  SELECT (runs.run_no << 32) + steps.sequence, steps.run_id, steps.sequence, steps.kind, steps.round, steps.duration_ms,
+         steps.created_at, steps.payload
+  FROM steps JOIN runs ON runs.id = steps.run_id ORDER BY 1;
+DROP TABLE steps;
+ALTER TABLE steps_v2 RENAME TO steps;`);
+      if ((db.prepare('SELECT count(*) FROM orphaned_steps_v1').pluck().get() as number) === 0) db.exec('DROP TABLE orphaned_steps_v1');
+      const update = db.prepare('UPDATE steps SET call_server = ?, call_outcome = ? WHERE id = ?');
+      const rows = db.prepare("SELECT id, kind, payload FROM steps WHERE kind = 'tool'").raw().all() as [number, string, unknown][];
+      for (const [id, kind, payload] of rows) {
+        const call = toolCallOf({ kind, payload: typeof payload === 'string' ? payload : String(payload), toolServer: null, toolOutcome: null });
+        if (call !== null) update.run(call.server, call.outcome, id);
+      }
+      db.exec(`
+CREATE INDEX steps_calls ON steps (created_at, call_server, call_outcome, duration_ms) WHERE call_server IS NOT NULL;`);
+    },
+  },
+  {
+    version: 3,
+    description: 'runs.heartbeat_at, step and outcome counters, listing indexes',
+    apply(db) {
+      db.exec(`
+ALTER TABLE runs ADD COLUMN heartbeat_at INTEGER;
+ALTER TABLE runs ADD COLUMN step_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN ok_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN failed_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE runs ADD COLUMN cancelled_count INTEGER NOT NULL DEFAULT 0;
+UPDATE runs SET
+  step_count = (SELECT count(*) FROM steps WHERE steps.id >= (runs.run_no << 32) AND steps.id < ((runs.run_no + 1) << 32)),
+  ok_count = (SELECT count(*) FROM steps WHERE steps.id >= (runs.run_no << 32) AND steps.id < ((runs.run_no + 1) << 32) AND call_outcome = 'ok'),
+  failed_count = (SELECT count(*) FROM steps WHERE steps.id >= (runs.run_no << 32) AND steps.id < ((runs.run_no + 1) << 32) AND call_outcome = 'failed'),
+  cancelled_count = (SELECT count(*) FROM steps WHERE steps.id >= (runs.run_no << 32) AND steps.id < ((runs.run_no + 1) << 32) AND call_outcome = 'cancelled');
+CREATE INDEX runs_status_created ON runs (status, created_at DESC, id DESC);
+CREATE INDEX runs_configuration_created ON runs (configuration, created_at DESC, id DESC);`);
+    },
+  },
+  {
+    version: 4,
+    description: 'server-health rollup per server and minute, hour, day and 32 days',
+    apply(db) {
+      db.exec(`
+CREATE TABLE health_rollup (
+  level INTEGER NOT NULL,
+  bucket_start INTEGER NOT NULL,
+  server TEXT NOT NULL,
+  ok INTEGER NOT NULL DEFAULT 0,
+  failed INTEGER NOT NULL DEFAULT 0,
+  cancelled INTEGER NOT NULL DEFAULT 0,
+  last_failure_at INTEGER,
+  min_ms REAL NOT NULL,
+  max_ms REAL NOT NULL,
+  ${histogramColumns},
+  PRIMARY KEY (level, server, bucket_start)
+) WITHOUT ROWID;`);
+      const writer = new HealthRollupWriter(db);
+      const rows = db
+        .prepare(
+          'SELECT call_server, call_outcome, duration_ms, created_at FROM steps WHERE call_server IS NOT NULL',
+        )
+        .raw()
+        .iterate() as IterableIterator<[string, string, number, number]>;
+      for (const [server, outcome, durationMs, createdAt] of [...rows]) writer.add(server, outcome, durationMs, createdAt);
+    },
+  },
+]);
+
+/**
+ * The newest schema version this package knows.
+ *
+ * @internal
+ */
+export const SQLITE_SCHEMA_VERSION: number = SQLITE_MIGRATIONS.length;

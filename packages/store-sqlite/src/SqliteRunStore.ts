@@ -1,0 +1,672 @@
+import type { ToolOutcome } from '@runledger/core';
+import {
+  isRunStatus,
+  RunStatus,
+  RunStoreError,
+  RunStoreInput,
+  toolCallOf,
+  type AppendStepInput,
+  type NormalizedAppendStep,
+  type CreateRunInput,
+  type FinishRunInput,
+  type RunPage,
+  type RunQuery,
+  type RunStore,
+  type ServerHealth,
+  type ServerHealthQuery,
+  type StepQuery,
+  type StoredRun,
+  type StoredStep,
+} from '@runledger/trace';
+import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { backoffDelay, isBusyError } from './busyRetry.js';
+import { HealthRollupReader } from './HealthRollupReader.js';
+import { HealthRollupWriter } from './HealthRollupWriter.js';
+import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
+import type { SqliteRunStoreOptions } from './SqliteRunStoreOptions.js';
+
+const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+const DEFAULT_CANCEL_POLL_MS = 250;
+const DRIVER_BUSY_SLICE_MS = 100;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const RUN_COLUMNS =
+  'id, status, configuration, actor, created_at, started_at, finished_at, termination_reason, cancel_requested_at, heartbeat_at, step_count, ok_count, failed_count, cancelled_count';
+const STEP_COLUMNS = 'run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome';
+const INSERT_STEP_COLUMNS = `id, ${STEP_COLUMNS}, call_server, call_outcome`;
+const READ_STEP_COLUMNS = 'sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome';
+type StepRow = [number, unknown, unknown, unknown, unknown, unknown, unknown, unknown];
+const NEXT_RUN_NO = '(SELECT coalesce(max(run_no), 0) + 1 FROM runs)';
+
+interface RunRow {
+  id: string;
+  status: string;
+  configuration: string;
+  actor: string | null;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  termination_reason: string | null;
+  cancel_requested_at: number | null;
+  heartbeat_at: number | null;
+  step_count: number;
+  ok_count: number;
+  failed_count: number;
+  cancelled_count: number;
+}
+
+interface Watcher {
+  readonly runId: string;
+  readonly onCancel: () => void;
+}
+
+/**
+ * Internal knobs for tests; not part of the options a caller passes.
+ *
+ * @internal
+ */
+export interface SqliteRunStoreInternals {
+  /** Below this many calls in a window, health percentiles are exact (see HealthRollupReader). */
+  readonly exactHealthMaxCalls?: number;
+}
+
+/**
+ * The embedded run store: one SQLite file in WAL mode, safe for several processes at once.
+ *
+ * @remarks
+ * Every write is its own `BEGIN IMMEDIATE` transaction committed with `synchronous = FULL`, so a
+ * step is on disk — surviving a killed process and a power cut — when `appendStep` resolves, and
+ * sequence numbers are assigned under the write lock (gap-free and unique with any number of
+ * writing processes). A writer that finds the file locked waits and retries with back-off up to
+ * `busyTimeoutMs`; `SQLITE_BUSY` never reaches the caller. Server health reads a rollup (counts,
+ * last failure and a log-scale duration histogram per server and minute, hour, day and 32 days)
+ * that each append updates in the same transaction; windows of up to 2000 calls are computed
+ * exactly from the steps, larger ones from the histogram (percentiles within about 12.25 %).
+ * Migrations are numbered and forward-only and run on open.
+ *
+ * @public
+ */
+export class SqliteRunStore implements RunStore {
+  readonly #db: Database.Database;
+  readonly #path: string;
+  readonly #busyTimeoutMs: number;
+  readonly #cancelPollMs: number;
+  readonly #rollup: HealthRollupWriter;
+  readonly #health: HealthRollupReader;
+  readonly #statements = new Map<string, Database.Statement>();
+  readonly #watchers = new Set<Watcher>();
+  #pollTimer: NodeJS.Timeout | null = null;
+  #queue: Promise<unknown> = Promise.resolve();
+  #pending = 0;
+  #closed = false;
+
+  readonly #append: (runId: string, step: NormalizedAppendStep) => number;
+  readonly #import: (run: StoredRun, steps: readonly StoredStep[]) => boolean;
+
+  private constructor(db: Database.Database, options: SqliteRunStoreOptions, internals: SqliteRunStoreInternals) {
+    this.#db = db;
+    this.#path = options.path;
+    this.#busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+    this.#cancelPollMs = options.cancelPollMs ?? DEFAULT_CANCEL_POLL_MS;
+    this.#rollup = new HealthRollupWriter(db);
+    this.#health = new HealthRollupReader(db, internals.exactHealthMaxCalls);
+
+    const bump = db.prepare(
+      `UPDATE runs SET step_count = step_count + 1, ok_count = ok_count + ?, failed_count = failed_count + ?,
+         cancelled_count = cancelled_count + ? WHERE id = ? RETURNING step_count - 1, run_no`,
+    );
+    bump.raw();
+    // the rowid of a step is (run number << 32) + sequence: a run's steps are one range of the table
+    const insertStep = db.prepare(`INSERT INTO steps (${INSERT_STEP_COLUMNS}) VALUES ((? << 32) + ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const insertOne = (runNo: number, runId: string, sequence: number, step: StepColumns, payload: string): void => {
+      const call = toolCallOf({ kind: step.kind, payload, toolServer: step.toolServer, toolOutcome: step.toolOutcome });
+      insertStep.run(
+        runNo,
+        sequence,
+        runId,
+        sequence,
+        step.kind,
+        step.round,
+        step.durationMs,
+        step.createdAt,
+        payload,
+        step.toolServer,
+        step.toolOutcome,
+        call?.server ?? null,
+        call?.outcome ?? null,
+      );
+      if (call !== null && call.server !== null) this.#rollup.add(call.server, call.outcome, step.durationMs, step.createdAt);
+    };
+    this.#append = db.transaction((runId: string, step: NormalizedAppendStep): number => {
+      const call = toolCallOf(step);
+      const outcome = call?.outcome;
+      const bumped = bump.get(outcome === 'ok' ? 1 : 0, outcome === 'failed' ? 1 : 0, outcome === 'cancelled' ? 1 : 0, runId) as
+        | [number, number]
+        | undefined;
+      if (bumped === undefined) throw RunStoreError.runNotFound(runId);
+      const [sequence, runNo] = bumped;
+      insertStep.run(
+        runNo,
+        sequence,
+        runId,
+        sequence,
+        step.kind,
+        step.round,
+        step.durationMs,
+        step.createdAt,
+        step.payloadText,
+        step.toolServer,
+        step.toolOutcome,
+        call?.server ?? null,
+        outcome ?? null,
+      );
+      if (call !== null && call.server !== null) this.#rollup.add(call.server, call.outcome, step.durationMs, step.createdAt);
+      return sequence;
+    }).immediate;
+
+    const exists = db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck();
+    const insertRun = db.prepare(
+      `INSERT INTO runs (${RUN_COLUMNS}, run_no) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${NEXT_RUN_NO}) RETURNING run_no`,
+    );
+    insertRun.pluck();
+    const setCounts = db.prepare('UPDATE runs SET ok_count = ?, failed_count = ?, cancelled_count = ? WHERE id = ?');
+    this.#import = db.transaction((run: StoredRun, steps: readonly StoredStep[]): boolean => {
+      const id = run.id.toLowerCase();
+      if (exists.get(id) !== undefined) return false;
+      const runNo = insertRun.get(
+        id,
+        run.status,
+        run.configuration,
+        run.actor ?? null,
+        run.createdAt,
+        run.startedAt ?? null,
+        run.finishedAt ?? null,
+        run.terminationReason ?? null,
+        run.cancelRequestedAt ?? null,
+        run.heartbeatAt ?? null,
+        steps.length,
+        0,
+        0,
+        0,
+      ) as number;
+      const counts = { ok: 0, failed: 0, cancelled: 0 };
+      for (const step of steps) {
+        const columns = { ...step, toolServer: step.toolServer ?? null, toolOutcome: step.toolOutcome ?? null };
+        insertOne(runNo, id, step.sequence, columns, step.payload);
+        const call = toolCallOf(columns);
+        if (call !== null) counts[call.outcome]++;
+      }
+      setCounts.run(counts.ok, counts.failed, counts.cancelled, id);
+      return true;
+    }).immediate;
+  }
+
+  /**
+   * Opens (or creates) a store file, switches it to WAL and applies pending migrations.
+   *
+   * @throws RunStoreError `schema_too_new` when the file was written by a newer runledger;
+   *   `storage_failure` when it cannot be opened (not a database, no permission, locked too long);
+   *   `invalid_input` for bad options.
+   */
+  static async open(options: SqliteRunStoreOptions): Promise<SqliteRunStore> {
+    return SqliteRunStore.openWith(options, {});
+  }
+
+  /**
+   * {@link SqliteRunStore.open} with internal knobs, for this package's tests.
+   *
+   * @internal
+   */
+  static async openWith(options: SqliteRunStoreOptions, internals: SqliteRunStoreInternals): Promise<SqliteRunStore> {
+    if (typeof options?.path !== 'string' || options.path === '') {
+      throw RunStoreError.invalidInput('SqliteRunStoreOptions.path must be a non-empty file path');
+    }
+    for (const key of ['busyTimeoutMs', 'cancelPollMs'] as const) {
+      const value = options[key];
+      if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
+        throw RunStoreError.invalidInput(`SqliteRunStoreOptions.${key} must be a positive number of ms, got ${String(value)}`);
+      }
+    }
+    const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+    let db: Database.Database;
+    try {
+      db = new Database(options.path, { timeout: Math.min(busyTimeoutMs, DRIVER_BUSY_SLICE_MS) });
+    } catch (error) {
+      throw RunStoreError.storageFailure(`cannot open the SQLite file ${options.path}: ${messageOf(error)}`, error);
+    }
+    try {
+      await retryBusy(() => db.pragma('journal_mode = WAL'), busyTimeoutMs);
+      // FULL: in WAL mode the WAL is fsynced at every commit, so a resolved append survives a
+      // power cut, not only a killed process (NORMAL would only promise the latter).
+      db.pragma('synchronous = FULL');
+      // 4 MiB of page cache per store: appends touch only the right edge of each b-tree and health
+      // reads a few thousand rollup rows, so more buys little and costs every process memory.
+      db.pragma('cache_size = -4096');
+      await migrate(db, busyTimeoutMs);
+      return new SqliteRunStore(db, options, internals);
+    } catch (error) {
+      db.close();
+      throw RunStoreError.is(error) ? error : storageError(error, busyTimeoutMs, `cannot open the SQLite file ${options.path}`);
+    }
+  }
+
+  /** The file this store writes. */
+  get path(): string {
+    return this.#path;
+  }
+
+  /** Creates a run with status `running`; checks the input with `RunStoreInput.createRun`. */
+  async createRun(input: CreateRunInput): Promise<StoredRun> {
+    const run = RunStoreInput.createRun(input, Date.now());
+    return this.#write(() => {
+      try {
+        this.#stmt(
+          `INSERT INTO runs (id, status, configuration, actor, created_at, started_at, run_no) VALUES (?, 'running', ?, ?, ?, ?, ${NEXT_RUN_NO})`,
+        ).run(run.id, run.configuration, run.actor, run.createdAt, run.createdAt);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+          throw RunStoreError.invalidInput(`CreateRunInput.id must be new, but run ${JSON.stringify(run.id)} exists`);
+        }
+        throw error;
+      }
+      return this.#requireRun(run.id);
+    });
+  }
+
+  /** Appends a step with the run's next sequence in one `BEGIN IMMEDIATE` transaction (step row, run counters, health rollup) and resolves once it is committed and fsynced. */
+  async appendStep(runId: string, step: AppendStepInput): Promise<number> {
+    const input = RunStoreInput.appendStep(step);
+    const key = runKey(runId);
+    return this.#write(() => this.#append(key, input));
+  }
+
+  /** Ends a running run; a finished run is returned unchanged (terminal is terminal). */
+  async finishRun(runId: string, finish: FinishRunInput): Promise<StoredRun> {
+    const input = RunStoreInput.finishRun(finish, Date.now());
+    const key = runKey(runId);
+    return this.#write(() =>
+      this.#db.transaction(() => {
+        this.#stmt(
+          `UPDATE runs SET status = ?, finished_at = ?, termination_reason = ? WHERE id = ? AND status = 'running'`,
+        ).run(input.status, input.finishedAt, input.terminationReason, key);
+        return this.#requireRun(key);
+      }).immediate(),
+    );
+  }
+
+  /** Marks a running run's cancel request (the first time is kept); watchers in this process fire at once, others at their next poll. */
+  async requestCancel(runId: string, at?: number): Promise<StoredRun> {
+    const when = at ?? Date.now();
+    requireTime(when, 'requestCancel at');
+    const key = runKey(runId);
+    const run = await this.#write(() =>
+      this.#db.transaction(() => {
+        this.#stmt(
+          `UPDATE runs SET cancel_requested_at = coalesce(cancel_requested_at, ?) WHERE id = ? AND status = 'running'`,
+        ).run(when, key);
+        return this.#requireRun(key);
+      }).immediate(),
+    );
+    if (run.cancelRequestedAt !== null) this.#fire(key);
+    return run;
+  }
+
+  /** Records a sign of life of a running run (never moves back in time); unknown or finished runs are left alone. */
+  async heartbeat(runId: string, at?: number): Promise<void> {
+    const when = at ?? Date.now();
+    requireTime(when, 'heartbeat at');
+    const key = runKey(runId);
+    await this.#write(() =>
+      this.#stmt(
+        `UPDATE runs SET heartbeat_at = max(coalesce(heartbeat_at, 0), ?) WHERE id = ? AND status = 'running'`,
+      ).run(when, key),
+    );
+  }
+
+  /** Marks `interrupted` every running run whose last sign of life (heartbeat, else start) is before `staleBefore`; returns their ids. */
+  async recoverInterrupted(staleBefore: number): Promise<readonly string[]> {
+    requireTime(staleBefore, 'recoverInterrupted staleBefore');
+    const now = Date.now();
+    return this.#write(() =>
+      this.#stmt(
+        `UPDATE runs SET status = 'interrupted',
+           finished_at = max(?, coalesce(heartbeat_at, started_at, created_at)),
+           termination_reason = 'no sign of life since ' ||
+             strftime('%Y-%m-%dT%H:%M:%fZ', coalesce(heartbeat_at, started_at, created_at) / 1000.0, 'unixepoch')
+         WHERE status = 'running' AND coalesce(heartbeat_at, started_at, created_at) < ? RETURNING id`,
+      )
+        .pluck()
+        .all(now, staleBefore) as string[],
+    );
+  }
+
+  /** One run, or null. */
+  async getRun(runId: string): Promise<StoredRun | null> {
+    return this.#read(() => this.#getRun(runKey(runId)));
+  }
+
+  /** A page of runs, newest first, by keyset on (created_at, id) over indexes for status and configuration. */
+  async listRuns(query?: RunQuery): Promise<RunPage> {
+    const q = RunStoreInput.runQuery(query);
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (q.statuses !== null) {
+      if (q.statuses.length === 0) return { runs: [], nextCursor: null };
+      where.push(`status IN (${q.statuses.map(() => '?').join(', ')})`);
+      params.push(...q.statuses);
+    }
+    if (q.configuration !== null) {
+      where.push('configuration = ?');
+      params.push(q.configuration);
+    }
+    if (q.hasOutcome !== null) where.push(`${q.hasOutcome}_count > 0`);
+    if (q.createdFrom !== null) {
+      where.push('created_at >= ?');
+      params.push(q.createdFrom);
+    }
+    if (q.createdTo !== null) {
+      where.push('created_at < ?');
+      params.push(q.createdTo);
+    }
+    if (q.after !== null) {
+      where.push('(created_at, id) < (?, ?)');
+      params.push(q.after.createdAt, q.after.id.toLowerCase());
+    }
+    const sql = `SELECT ${RUN_COLUMNS} FROM runs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY created_at DESC, id DESC LIMIT ?`;
+    return this.#read(() => {
+      const rows = this.#stmt(sql).all(...params, q.limit + 1) as RunRow[];
+      const runs = rows.slice(0, q.limit).map(toStoredRun);
+      const last = runs[runs.length - 1];
+      const nextCursor =
+        rows.length > q.limit && last !== undefined ? RunStoreInput.encodeCursor({ createdAt: last.createdAt, id: last.id }) : null;
+      return { runs, nextCursor };
+    });
+  }
+
+  /** A run's steps in sequence order: one range of the steps table, whose rowids are (run number << 32) + sequence. */
+  async readSteps(runId: string, query?: StepQuery): Promise<readonly StoredStep[]> {
+    const q = RunStoreInput.stepQuery(query);
+    const from = q.fromSequence;
+    const limit = q.limit ?? -1;
+    const key = runKey(runId);
+    return this.#read(() => {
+      const runNo = this.#stmt('SELECT run_no FROM runs WHERE id = ?').pluck().get(key) as number | undefined;
+      if (runNo === undefined) return [];
+      const rows = this.#stmt(
+        `SELECT ${READ_STEP_COLUMNS} FROM steps WHERE id >= (? << 32) + ? AND id < ((? + 1) << 32) ORDER BY id LIMIT ?`,
+        true,
+      ).all(runNo, from, runNo, limit) as StepRow[];
+      const steps = new Array<StoredStep>(rows.length);
+      for (let i = 0; i < rows.length; i++) steps[i] = toStoredStep(key, rows[i] as StepRow);
+      return steps;
+    });
+  }
+
+  /** Per-server health over a window, from the rollup (exact below 2000 calls, histogram percentiles above). */
+  async serverHealth(query?: ServerHealthQuery): Promise<readonly ServerHealth[]> {
+    const normalized = RunStoreInput.healthQuery(query);
+    return this.#read(() => this.#db.transaction(() => this.#health.read(query ?? {}, normalized)).deferred());
+  }
+
+  /** Calls `onCancel` once when a cancel is requested for the run, here (at once) or by another process (polled every `cancelPollMs`, on an unref'd timer). */
+  watchCancel(runId: string, onCancel: () => void): () => void {
+    if (this.#closed) return () => {};
+    const watcher: Watcher = { runId: runKey(runId), onCancel };
+    this.#watchers.add(watcher);
+    if (this.#pollTimer === null) {
+      this.#pollTimer = setInterval(() => this.#poll(), this.#cancelPollMs);
+      this.#pollTimer.unref();
+    }
+    queueMicrotask(() => this.#poll(watcher));
+    return () => this.#unwatch(watcher);
+  }
+
+  /** Writes a run and its steps exactly as given, in one transaction; false when the id exists already. */
+  async importRun(run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
+    RunStoreInput.importRun(run, steps);
+    return this.#write(() => this.#import(run, steps));
+  }
+
+  /**
+   * Writes a consistent copy of the whole database to a new file, while other connections and
+   * processes go on writing.
+   *
+   * @remarks
+   * Uses `VACUUM INTO`: the copy is one read snapshot (every committed step up to that moment,
+   * nothing half-written), compacted, and a single file without a `-wal` beside it. It blocks
+   * this process's event loop while it copies (about a second per 100 MB). Open the copy with
+   * {@link SqliteRunStore.open} to use it.
+   *
+   * @throws RunStoreError (`invalid_input`) when `destination` is empty or already exists;
+   *   (`storage_failure`) when the copy cannot be written.
+   */
+  async backup(destination: string): Promise<void> {
+    if (typeof destination !== 'string' || destination === '') {
+      throw RunStoreError.invalidInput('backup destination must be a non-empty file path');
+    }
+    if (existsSync(destination)) {
+      throw RunStoreError.invalidInput(`backup destination ${destination} already exists; choose a new file`);
+    }
+    await this.#read(() => this.#db.prepare('VACUUM INTO ?').run(destination));
+  }
+
+  /** Stops the cancel polling, waits for queued writes and closes the database. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#watchers.clear();
+    if (this.#pollTimer !== null) clearInterval(this.#pollTimer);
+    this.#pollTimer = null;
+    await this.#queue;
+    this.#db.close();
+  }
+
+  // --- internals -------------------------------------------------------------------------------
+
+  #stmt(sql: string, raw = false): Database.Statement {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql);
+      if (raw) statement.raw();
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  #getRun(id: string): StoredRun | null {
+    const row = this.#stmt(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`).get(id) as RunRow | undefined;
+    return row === undefined ? null : toStoredRun(row);
+  }
+
+  #requireRun(id: string): StoredRun {
+    const run = this.#getRun(id);
+    if (run === null) throw RunStoreError.runNotFound(id);
+    return run;
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw RunStoreError.storageFailure(`the SQLite store of ${this.#path} is closed`);
+  }
+
+  /** Runs a write now when nothing waits, else after the writes before it, retrying on a lock. */
+  #write<T>(fn: () => T): Promise<T> {
+    this.#assertOpen();
+    if (this.#pending === 0) {
+      try {
+        return Promise.resolve(fn());
+      } catch (error) {
+        if (!isBusyError(error)) return Promise.reject(storageError(error, this.#busyTimeoutMs));
+      }
+    }
+    this.#pending++;
+    const result = this.#queue.then(() => retryBusy(fn, this.#busyTimeoutMs));
+    this.#queue = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result.finally(() => {
+      this.#pending--;
+    });
+  }
+
+  #read<T>(fn: () => T): Promise<T> {
+    this.#assertOpen();
+    return retryBusy(fn, this.#busyTimeoutMs);
+  }
+
+  #poll(only?: Watcher): void {
+    if (this.#closed) return;
+    const select = this.#stmt('SELECT cancel_requested_at FROM runs WHERE id = ?').pluck();
+    for (const watcher of only === undefined ? [...this.#watchers] : [only]) {
+      if (!this.#watchers.has(watcher)) continue;
+      let requested: unknown;
+      try {
+        requested = select.get(watcher.runId);
+      } catch {
+        continue; // locked or failing right now: look again at the next tick
+      }
+      if (requested !== null && requested !== undefined) this.#notify(watcher);
+    }
+  }
+
+  #fire(runId: string): void {
+    for (const watcher of [...this.#watchers]) {
+      if (watcher.runId === runId) queueMicrotask(() => this.#watchers.has(watcher) && this.#notify(watcher));
+    }
+  }
+
+  #notify(watcher: Watcher): void {
+    this.#unwatch(watcher);
+    try {
+      watcher.onCancel();
+    } catch {
+      // a listener's failure is its own; the store keeps going
+    }
+  }
+
+  #unwatch(watcher: Watcher): void {
+    this.#watchers.delete(watcher);
+    if (this.#watchers.size === 0 && this.#pollTimer !== null) {
+      clearInterval(this.#pollTimer);
+      this.#pollTimer = null;
+    }
+  }
+}
+
+// --- helpers -----------------------------------------------------------------------------------
+
+async function retryBusy<T>(fn: () => T, budgetMs: number): Promise<T> {
+  const start = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return fn();
+    } catch (error) {
+      if (!isBusyError(error) || Date.now() - start >= budgetMs) throw storageError(error, budgetMs);
+      await backoffDelay(attempt);
+    }
+  }
+}
+
+async function migrate(db: Database.Database, busyTimeoutMs: number): Promise<void> {
+  const current = (): number => {
+    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").get();
+    if (table === undefined) return 0;
+    return (db.prepare('SELECT max(version) FROM schema_version').pluck().get() as number | null) ?? 0;
+  };
+  const found = await retryBusy(current, busyTimeoutMs);
+  if (found > SQLITE_SCHEMA_VERSION) throw RunStoreError.schemaTooNew(found, SQLITE_SCHEMA_VERSION);
+  if (found === SQLITE_SCHEMA_VERSION) return;
+  for (;;) {
+    const applied = await retryBusy(
+      () =>
+        db.transaction(() => {
+          db.exec(
+            'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+          );
+          const version = current();
+          if (version > SQLITE_SCHEMA_VERSION) throw RunStoreError.schemaTooNew(version, SQLITE_SCHEMA_VERSION);
+          const next = SQLITE_MIGRATIONS[version];
+          if (next === undefined) return false;
+          next.apply(db);
+          db.prepare('INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)').run(
+            next.version,
+            next.description,
+            Date.now(),
+          );
+          return true;
+        }).immediate(),
+      busyTimeoutMs,
+    );
+    if (!applied) return;
+  }
+}
+
+function storageError(error: unknown, budgetMs: number, context = 'SQLite failed'): RunStoreError {
+  if (RunStoreError.is(error)) return error;
+  if (isBusyError(error)) {
+    return RunStoreError.storageFailure(
+      `${context}: the database stayed locked by another connection for more than ${budgetMs} ms (busyTimeoutMs)`,
+      error,
+    );
+  }
+  return RunStoreError.storageFailure(`${context}: ${messageOf(error)}`, error);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function runKey(runId: string): string {
+  if (typeof runId !== 'string') throw RunStoreError.invalidInput(`runId must be a string, got ${typeof runId}`);
+  return UUID.test(runId) ? runId.toLowerCase() : runId;
+}
+
+function requireTime(value: unknown, field: string): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw RunStoreError.invalidInput(`${field} must be milliseconds since the epoch (a finite number ≥ 0), got ${String(value)}`);
+  }
+}
+
+interface StepColumns {
+  readonly kind: string;
+  readonly round: number;
+  readonly durationMs: number;
+  readonly createdAt: number;
+  readonly toolServer: string | null;
+  readonly toolOutcome: ToolOutcome | null;
+}
+
+function toStoredRun(row: RunRow): StoredRun {
+  return {
+    id: row.id,
+    status: isRunStatus(row.status) ? row.status : RunStatus.INTERRUPTED,
+    configuration: row.configuration,
+    actor: row.actor,
+    createdAt: row.created_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    terminationReason: row.termination_reason,
+    cancelRequestedAt: row.cancel_requested_at,
+    heartbeatAt: row.heartbeat_at,
+    stepCount: row.step_count,
+    outcomeCounts: { ok: row.ok_count, failed: row.failed_count, cancelled: row.cancelled_count },
+  };
+}
+
+/** A row as {@link StoredStep}; damaged values read safely (a BLOB payload as its UTF-8 text, an unknown outcome as null). */
+function toStoredStep(runId: string, row: StepRow): StoredStep {
+  const [sequence, kind, round, durationMs, createdAt, payload, toolServer, toolOutcome] = row;
+  return {
+    runId,
+    sequence,
+    kind: typeof kind === 'string' ? kind : String(kind),
+    round: typeof round === 'number' ? round : Number(round),
+    durationMs: typeof durationMs === 'number' ? durationMs : Number(durationMs),
+    createdAt: typeof createdAt === 'number' ? createdAt : Number(createdAt),
+    payload: typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : String(payload),
+    toolServer: typeof toolServer === 'string' ? toolServer : null,
+    toolOutcome: toolOutcome === 'ok' || toolOutcome === 'failed' || toolOutcome === 'cancelled' ? toolOutcome : null,
+  };
+}
