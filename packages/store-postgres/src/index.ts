@@ -1,1 +1,2 @@
-export {};
+export { PostgresRunStore } from './PostgresRunStore.js';
+export type { PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { type HealthWindowPlan, planHealthWindow, ROLLUP_LEVEL_SIZES } from './HealthWindow.js';
+
+const MIN = 60_000;
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+
+/** Which part of the plan covers time t, or null; asserts at most one does. */
+function cover(plan: HealthWindowPlan, t: number): string | null {
+  const hits: string[] = [];
+  for (const r of plan.raw) if ((r.from === null || t >= r.from) && (r.to === null || t < r.to)) hits.push('raw');
+  for (const b of plan.buckets) {
+    const size = ROLLUP_LEVEL_SIZES[b.level]!;
+    const start = Math.floor(t / size) * size;
+    if ((b.from === null || start >= b.from) && (b.to === null || start < b.to)) hits.push(`L${b.level}`);
+  }
+  expect(hits.length).toBeLessThanOrEqual(1);
+  return hits[0] ?? null;
+}
+
+describe('planHealthWindow', () => {
+  it('covers every instant of the window exactly once and nothing outside it', () => {
+    const base = 20_000 * DAY;
+    const windows: [number | undefined, number | undefined][] = [
+      [base + 12_345, base + 3 * DAY + 7 * HOUR + 13 * MIN + 999],
+      [base, base + DAY],
+      [base + 1, base + 2],
+      [base + 30 * MIN + 5, base + 31 * MIN + 7],
+      [undefined, base + 5 * HOUR + 17],
+      [base + 17 * HOUR + 3, undefined],
+      [undefined, undefined],
+      [base + 100, base + 100],
+    ];
+    for (const [since, until] of windows) {
+      const plan = planHealthWindow(since, until);
+      const lo = since ?? base - 2 * DAY;
+      const hi = until ?? base + 6 * DAY;
+      // probe edges of every bucket near the window's ends and a spread of instants in between
+      const probes = new Set<number>();
+      for (const t of [lo, hi]) for (const d of [-MIN - 1, -1, 0, 1, MIN, HOUR, DAY]) probes.add(t + d);
+      for (let t = lo - DAY; t < hi + DAY; t += 7_777_777) probes.add(t);
+      for (const t of probes) {
+        const inside = (since === undefined || t >= since) && (until === undefined || t < until);
+        expect(cover(plan, t) !== null, `t=${t} since=${since} until=${until}`).toBe(inside);
+      }
+    }
+  });
+
+  it('reads raw steps only for partial minutes, and a bounded number of buckets', () => {
+    const base = 20_000 * DAY;
+    const plan = planHealthWindow(base + 12_345, base + 30 * DAY + 23 * HOUR + 59 * MIN + 59_999);
+    for (const r of plan.raw) expect(r.to! - r.from!).toBeLessThan(MIN);
+    expect(plan.raw).toHaveLength(2);
+    // at most two ranges per level below the top, one at the top
+    expect(plan.buckets.length).toBeLessThanOrEqual(2 * (ROLLUP_LEVEL_SIZES.length - 1) + 1);
+    expect(plan.buckets.find((b) => b.level === ROLLUP_LEVEL_SIZES.length - 1)).toEqual({ level: ROLLUP_LEVEL_SIZES.length - 1, from: base + DAY, to: base + 30 * DAY });
+  });
+
+  it('is empty for an empty window', () => {
+    expect(planHealthWindow(5, 5)).toEqual({ raw: [], buckets: [] });
+    expect(planHealthWindow(6, 5)).toEqual({ raw: [], buckets: [] });
+  });
+});

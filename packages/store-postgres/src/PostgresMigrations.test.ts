@@ -1,0 +1,187 @@
+import { readFileSync } from 'node:fs';
+import { RunStoreError, RunTimelineFactory, serverHealth, type StoredStep } from '@runledger/trace';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PostgresRunStore } from './PostgresRunStore.js';
+import { POSTGRES_SCHEMA_VERSION } from './PostgresMigrations.js';
+import { adminQuery, connectTestStore, dropSchema, randomSchema, requirePostgres, TEST_PG_URL } from './testing/pgTest.js';
+
+const schemas: string[] = [];
+function schemaForTest(): string {
+  const schema = randomSchema('rl_migrate');
+  schemas.push(schema);
+  return schema;
+}
+afterAll(async () => {
+  for (const schema of schemas) await dropSchema(schema);
+});
+
+const LEGACY_SQL = readFileSync(new URL('../fixtures/legacy-v1.sql', import.meta.url), 'utf8');
+const RUN1 = '11111111-1111-4111-8111-111111111111';
+const RUN2 = '22222222-2222-4222-8222-222222222222';
+const RUN3 = '33333333-3333-4333-8333-333333333333';
+
+async function loadLegacy(schema: string): Promise<void> {
+  await requirePostgres();
+  await adminQuery(`CREATE SCHEMA "${schema}"; SET search_path TO "${schema}"; ${LEGACY_SQL}`);
+}
+
+describe('schema migrations', () => {
+  it('creates the schema on first connect and records every version once', async () => {
+    const schema = schemaForTest();
+    const store = await connectTestStore(schema);
+    await store.close();
+    const versions = await adminQuery<{ version: number }>(`SELECT version FROM "${schema}".schema_version ORDER BY version`);
+    expect(versions.rows.map((r) => r.version)).toEqual(Array.from({ length: POSTGRES_SCHEMA_VERSION }, (_, i) => i + 1));
+  });
+
+  it('migrates exactly once when eight stores connect to a new schema at the same time', async () => {
+    const schema = schemaForTest();
+    await requirePostgres();
+    const stores = await Promise.all(Array.from({ length: 8 }, () => connectTestStore(schema)));
+    const runs = await Promise.all(stores.map((store, i) => store.createRun({ configuration: `c${i}` })));
+    expect(new Set(runs.map((r) => r.id)).size).toBe(8);
+    await Promise.all(stores.map((store) => store.close()));
+    const versions = await adminQuery<{ version: number; n: string }>(
+      `SELECT version, count(*) AS n FROM "${schema}".schema_version GROUP BY version ORDER BY version`,
+    );
+    expect(versions.rows.map((r) => [r.version, Number(r.n)])).toEqual(
+      Array.from({ length: POSTGRES_SCHEMA_VERSION }, (_, i) => [i + 1, 1]),
+    );
+  });
+
+  it('refuses a schema written by a newer runledger with schema_too_new and leaves it untouched', async () => {
+    const schema = schemaForTest();
+    const store = await connectTestStore(schema);
+    await store.close();
+    await adminQuery(`INSERT INTO "${schema}".schema_version VALUES (${POSTGRES_SCHEMA_VERSION + 7}, 'from the future', 0)`);
+    const error = await connectTestStore(schema).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(RunStoreError.is(error)).toBe(true);
+    expect((error as RunStoreError).code).toBe('schema_too_new');
+    expect((error as RunStoreError).message).toContain(String(POSTGRES_SCHEMA_VERSION + 7));
+    const versions = await adminQuery(`SELECT version FROM "${schema}".schema_version`);
+    expect(versions.rowCount).toBe(POSTGRES_SCHEMA_VERSION + 1);
+  });
+
+  it('refuses a bad schema name and a missing connection string with messages naming them', async () => {
+    await expect(PostgresRunStore.connect({ connectionString: TEST_PG_URL, schema: 'Robert"; DROP' })).rejects.toThrow(
+      /PostgresRunStoreOptions\.schema/,
+    );
+    const saved = { a: process.env['RUNLEDGER_PG_URL'], b: process.env['DATABASE_URL'] };
+    delete process.env['RUNLEDGER_PG_URL'];
+    delete process.env['DATABASE_URL'];
+    try {
+      await expect(PostgresRunStore.connect({})).rejects.toThrow(/connectionString is missing.*RUNLEDGER_PG_URL.*DATABASE_URL/);
+    } finally {
+      if (saved.a !== undefined) process.env['RUNLEDGER_PG_URL'] = saved.a;
+      if (saved.b !== undefined) process.env['DATABASE_URL'] = saved.b;
+    }
+  });
+
+  it('takes the connection string from RUNLEDGER_PG_URL when none is given', async () => {
+    const schema = schemaForTest();
+    await requirePostgres();
+    const saved = process.env['RUNLEDGER_PG_URL'];
+    process.env['RUNLEDGER_PG_URL'] = TEST_PG_URL;
+    try {
+      const store = await PostgresRunStore.connect({ schema });
+      expect(store.schema).toBe(schema);
+      await store.close();
+    } finally {
+      if (saved === undefined) delete process.env['RUNLEDGER_PG_URL'];
+      else process.env['RUNLEDGER_PG_URL'] = saved;
+    }
+  });
+
+  it('names the server when it cannot be reached', async () => {
+    const error = await PostgresRunStore.connect({ connectionString: 'postgres://nobody@127.0.0.1:1/none', schema: 'x' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect((error as RunStoreError).code).toBe('storage_failure');
+    expect((error as Error).message).toMatch(/could not connect to PostgreSQL at 127\.0\.0\.1:1\/none/);
+  });
+});
+
+describe('a version 1 store (legacy rows: only toolIsError, no server or outcome columns)', () => {
+  it('migrates forward on connect and reads its rows as before', async () => {
+    const schema = schemaForTest();
+    await loadLegacy(schema);
+    const store = await connectTestStore(schema);
+    try {
+      const page = await store.listRuns();
+      expect(page.runs.map((r) => [r.id, r.status, r.stepCount, r.outcomeCounts])).toEqual([
+        [RUN3, 'running', 2, { ok: 1, failed: 0, cancelled: 0 }],
+        [RUN2, 'failed', 4, { ok: 1, failed: 1, cancelled: 0 }],
+        [RUN1, 'completed', 6, { ok: 2, failed: 1, cancelled: 0 }],
+      ]);
+      expect((await store.listRuns({ hasOutcome: 'failed' })).runs.map((r) => r.id)).toEqual([RUN2, RUN1]);
+      const run1 = await store.getRun(RUN1);
+      expect(run1).toMatchObject({ actor: 'ops@example.com', createdAt: 1748772000000, finishedAt: 1748772005000, heartbeatAt: 1748772004000 });
+
+      const steps = await store.readSteps(RUN1);
+      expect(steps.map((s) => s.sequence)).toEqual([0, 1, 2, 3, 4, 5]);
+      // the payload text is untouched; the recorder's columns stay as they were (null)
+      expect(steps[3]).toEqual<StoredStep>({
+        runId: RUN1,
+        sequence: 3,
+        kind: 'tool',
+        round: 0,
+        durationMs: 340,
+        createdAt: 1748772001500,
+        payload: '{"kind":"tool","round":0,"durationMs":340,"toolName":"mcp_jira_get_ticket","toolIsError":true}',
+        toolServer: null,
+        toolOutcome: null,
+      });
+      // the damaged payload reads back as it is, with its sequence
+      const damaged = (await store.readSteps(RUN2, { fromSequence: 3 }))[0]!;
+      expect(damaged.sequence).toBe(3);
+      expect(damaged.payload).toBe('{"kind":"tool","round":0,"durationMs":10,"toolName":"mcp_github_search_issues"');
+
+      // the timeline renders them as before: outcomes from toolIsError, the damaged row unreadable
+      const timeline1 = RunTimelineFactory.build(run1, steps).filter((e) => e.sequence !== null);
+      expect(timeline1.map((e) => [e.sequence, e.kind, e.outcome])).toEqual([
+        [0, 'request', ''],
+        [1, 'llm', ''],
+        [2, 'tool', 'ok'],
+        [3, 'tool', 'failed'],
+        [4, 'tool', 'ok'],
+        [5, 'llm', ''],
+      ]);
+      const timeline2 = RunTimelineFactory.build(await store.getRun(RUN2), await store.readSteps(RUN2)).filter((e) => e.sequence !== null);
+      expect(timeline2.map((e) => [e.sequence, e.outcome, e.unreadable])).toEqual([
+        [0, '', false],
+        [1, 'failed', false],
+        [2, 'ok', false],
+        [3, '', true],
+      ]);
+
+      // server health from the mcp_<server>_ prefix, exactly as the pure definition reads the rows
+      const health = await store.serverHealth();
+      expect(health.map((h) => [h.server, h.ok, h.failed, h.cancelled, h.lastFailureAt])).toEqual([
+        ['github', 3, 0, 0, null],
+        ['jira', 0, 2, 0, 1748772101000],
+      ]);
+      const all = [...(await store.readSteps(RUN1)), ...(await store.readSteps(RUN2)), ...(await store.readSteps(RUN3))];
+      expect(health).toEqual(serverHealth(all));
+
+      // and the migrated store goes on: sequences continue gap-free, new calls count
+      expect(await store.appendStep(RUN3, {
+        kind: 'tool',
+        round: 1,
+        durationMs: 42,
+        createdAt: 1748772202000,
+        payload: { kind: 'tool', round: 1, durationMs: 42, toolName: 'mcp_github_x', toolServer: 'github', toolIsError: true, toolOutcome: 'failed' },
+        toolServer: 'github',
+        toolOutcome: 'failed',
+      })).toBe(2);
+      const after = (await store.serverHealth()).find((h) => h.server === 'github');
+      expect(after).toMatchObject({ ok: 3, failed: 1, lastFailureAt: 1748772202000 });
+      expect((await store.getRun(RUN3))?.outcomeCounts).toEqual({ ok: 1, failed: 1, cancelled: 0 });
+    } finally {
+      await store.close();
+    }
+  });
+});

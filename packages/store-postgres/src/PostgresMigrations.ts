@@ -1,0 +1,217 @@
+import type { PoolClient } from 'pg';
+import { backfillLegacySteps } from './backfillLegacySteps.js';
+import { DurationHistogram } from './DurationHistogram.js';
+import { ROLLUP_LEVEL_SIZES, ROLLUP_SHARDS } from './HealthWindow.js';
+
+/**
+ * One numbered, forward-only schema migration.
+ *
+ * @internal
+ */
+export interface PostgresMigration {
+  readonly version: number;
+  readonly name: string;
+  /** Runs inside the migration transaction with `search_path` set to the store's schema. */
+  up(client: PoolClient): Promise<void>;
+}
+
+const SLOTS = DurationHistogram.SLOTS;
+const SHARDS = ROLLUP_SHARDS;
+const LEVEL_NAMES = '1 min, 10 min, 1 h, 6 h, 1 day';
+const LEVELS_SQL = ROLLUP_LEVEL_SIZES.map((size, level) => `(${level}::smallint, ${size}::bigint)`).join(', ');
+
+/** Version 1: runs, steps with the payload as text, the schema version. */
+const V1 = `
+CREATE TABLE runs (
+  id uuid PRIMARY KEY,
+  status text NOT NULL CHECK (status IN ('running', 'completed', 'failed', 'cancelled', 'interrupted')),
+  configuration text NOT NULL,
+  actor text,
+  created_at bigint NOT NULL,
+  started_at bigint,
+  finished_at bigint,
+  termination_reason text,
+  cancel_requested_at bigint,
+  heartbeat_at bigint
+);
+CREATE INDEX runs_created ON runs (created_at DESC, id DESC);
+CREATE TABLE steps (
+  run_id uuid NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+  sequence integer NOT NULL CHECK (sequence >= 0),
+  kind text NOT NULL,
+  round integer NOT NULL,
+  duration_ms double precision NOT NULL,
+  created_at bigint NOT NULL,
+  payload text NOT NULL,
+  PRIMARY KEY (run_id, sequence)
+);
+`;
+
+/**
+ * Version 2: the tool_server / tool_outcome columns (filled from legacy payloads), per-run
+ * counters (next sequence, outcome counts), and the server health rollup.
+ */
+const V2_COLUMNS = `
+ALTER TABLE runs
+  ADD COLUMN next_sequence integer NOT NULL DEFAULT 0,
+  ADD COLUMN ok_count integer NOT NULL DEFAULT 0,
+  ADD COLUMN failed_count integer NOT NULL DEFAULT 0,
+  ADD COLUMN cancelled_count integer NOT NULL DEFAULT 0;
+-- tool_server / tool_outcome: as the recorder gave them (null on rows from before they existed).
+-- call_server / call_outcome: how server health and outcome counts read the step (toolCallOf):
+-- the columns first, else the payload (toolIsError, toolServer, the mcp_<server>_ tool name).
+ALTER TABLE steps
+  ADD COLUMN tool_server text,
+  ADD COLUMN tool_outcome text CHECK (tool_outcome IN ('ok', 'failed', 'cancelled')),
+  ADD COLUMN call_server text,
+  ADD COLUMN call_outcome text CHECK (call_outcome IN ('ok', 'failed', 'cancelled'));
+CREATE INDEX runs_configuration ON runs (configuration, created_at DESC, id DESC);
+CREATE INDEX runs_running ON runs (created_at) WHERE status = 'running';
+`;
+
+const V2_ROLLUP = `
+CREATE INDEX steps_call_server ON steps (call_server, created_at) INCLUDE (call_outcome, duration_ms)
+  WHERE call_server IS NOT NULL AND call_outcome IS NOT NULL;
+CREATE INDEX steps_call_outcome ON steps (call_outcome, created_at) WHERE call_outcome IS NOT NULL;
+CREATE INDEX steps_health_edge ON steps (created_at) INCLUDE (call_server, call_outcome, duration_ms)
+  WHERE call_server IS NOT NULL AND call_outcome IS NOT NULL;
+
+UPDATE runs r SET
+  next_sequence = s.next_sequence,
+  ok_count = s.ok_count,
+  failed_count = s.failed_count,
+  cancelled_count = s.cancelled_count
+FROM (
+  SELECT run_id,
+    max(sequence) + 1 AS next_sequence,
+    count(*) FILTER (WHERE call_outcome = 'ok') AS ok_count,
+    count(*) FILTER (WHERE call_outcome = 'failed') AS failed_count,
+    count(*) FILTER (WHERE call_outcome = 'cancelled') AS cancelled_count
+  FROM steps GROUP BY run_id
+) s WHERE s.run_id = r.id;
+
+-- The histogram slot of a duration (1-based): the one definition every write path uses.
+CREATE FUNCTION duration_bucket(d double precision) RETURNS integer
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN CASE WHEN d IS NULL OR d < 0.0625 THEN 1
+              ELSE least(${SLOTS}, 2 + floor((ln(d) / ln(2::double precision) + 4) * 4)::integer) END;
+
+-- A histogram holding one duration in slot k.
+CREATE FUNCTION histogram_one(k integer) RETURNS integer[]
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN array_fill(0, ARRAY[k - 1]) || 1 || array_fill(0, ARRAY[${SLOTS} - k]);
+
+-- The histogram with counts[i] durations in slot slots[i].
+CREATE FUNCTION histogram_of(slots integer[], counts bigint[]) RETURNS integer[]
+  LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+  AS $fn$
+  DECLARE
+    h integer[] := array_fill(0, ARRAY[${SLOTS}]);
+  BEGIN
+    FOR i IN 1 .. coalesce(array_length(slots, 1), 0) LOOP
+      h[slots[i]] := h[slots[i]] + counts[i];
+    END LOOP;
+    RETURN h;
+  END
+  $fn$;
+
+-- Two histograms added slot by slot.
+CREATE FUNCTION histogram_add(a integer[], b integer[]) RETURNS integer[]
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN (SELECT array_agg(x + y ORDER BY i) FROM unnest(a, b) WITH ORDINALITY AS u(x, y, i));
+
+-- The start of the bucket of size \`size\` holding time t (floor, also for negative t).
+CREATE FUNCTION bucket_start(t bigint, size bigint) RETURNS bigint
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN t - (((t % size) + size) % size);
+
+-- The rollup shard of a run's steps: writers of different runs that call the same server update
+-- different rows (up to ${SHARDS}), so they do not queue on one row lock until each commit is flushed.
+CREATE FUNCTION rollup_shard(run_id uuid) RETURNS smallint
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN (get_byte(uuid_send(run_id), 15) % ${SHARDS})::smallint;
+
+-- Per server, time bucket (levels: ${LEVEL_NAMES}) and shard: calls by outcome, the last failure,
+-- the duration range and the log-scale histogram. Maintained in the transaction of each step.
+CREATE TABLE health_rollup (
+  level smallint NOT NULL,
+  bucket_start bigint NOT NULL,
+  server text NOT NULL,
+  shard smallint NOT NULL,
+  ok bigint NOT NULL,
+  failed bigint NOT NULL,
+  cancelled bigint NOT NULL,
+  last_failure_at bigint,
+  duration_min double precision NOT NULL,
+  duration_max double precision NOT NULL,
+  histogram integer[] NOT NULL,
+  PRIMARY KEY (level, bucket_start, server, shard)
+);
+
+-- Adds the tool steps of the given runs to the rollup in bulk (import, migration, bulk loads).
+CREATE FUNCTION rollup_add_runs(run_ids uuid[]) RETURNS void
+  LANGUAGE sql VOLATILE
+  BEGIN ATOMIC
+    INSERT INTO health_rollup AS h
+      (level, bucket_start, server, shard, ok, failed, cancelled, last_failure_at, duration_min, duration_max, histogram)
+    SELECT level, bucket_start, server, shard, sum(ok), sum(failed), sum(cancelled), max(last_failure_at),
+           min(duration_min), max(duration_max),
+           histogram_of(array_agg(slot), array_agg(n))
+    FROM (
+      SELECT l.level, bucket_start(s.created_at, l.size) AS bucket_start, s.call_server AS server,
+             rollup_shard(s.run_id) AS shard,
+             duration_bucket(s.duration_ms) AS slot, count(*)::bigint AS n,
+             count(*) FILTER (WHERE s.call_outcome = 'ok') AS ok,
+             count(*) FILTER (WHERE s.call_outcome = 'failed') AS failed,
+             count(*) FILTER (WHERE s.call_outcome = 'cancelled') AS cancelled,
+             max(s.created_at) FILTER (WHERE s.call_outcome = 'failed') AS last_failure_at,
+             min(s.duration_ms) AS duration_min, max(s.duration_ms) AS duration_max
+      FROM steps s CROSS JOIN (VALUES ${LEVELS_SQL}) AS l(level, size)
+      WHERE s.run_id = ANY (run_ids) AND s.call_server IS NOT NULL AND s.call_outcome IS NOT NULL
+      GROUP BY 1, 2, 3, 4, 5
+    ) g
+    GROUP BY level, bucket_start, server, shard
+    ORDER BY level, bucket_start, server, shard
+    ON CONFLICT (level, bucket_start, server, shard) DO UPDATE SET
+      ok = h.ok + excluded.ok,
+      failed = h.failed + excluded.failed,
+      cancelled = h.cancelled + excluded.cancelled,
+      last_failure_at = greatest(h.last_failure_at, excluded.last_failure_at),
+      duration_min = least(h.duration_min, excluded.duration_min),
+      duration_max = greatest(h.duration_max, excluded.duration_max),
+      histogram = histogram_add(h.histogram, excluded.histogram);
+  END;
+
+SELECT rollup_add_runs(ARRAY(SELECT id FROM runs));
+`;
+
+/**
+ * Every migration, in order. The newest version is the schema this code writes.
+ *
+ * @internal
+ */
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
+  {
+    version: 1,
+    name: 'runs and steps',
+    async up(client: PoolClient): Promise<void> {
+      await client.query(V1);
+    },
+  },
+  {
+    version: 2,
+    name: 'tool columns, run counters, server health rollup',
+    async up(client: PoolClient): Promise<void> {
+      await client.query(V2_COLUMNS);
+      await backfillLegacySteps(client);
+      await client.query(V2_ROLLUP);
+    },
+  },
+]);
+
+/**
+ * The schema version this code writes.
+ *
+ * @internal
+ */
+export const POSTGRES_SCHEMA_VERSION: number = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,21 @@
+import type { RunStore } from '@runledger/trace';
+import { describe, expectTypeOf, it } from 'vitest';
+import type { PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
+import { PostgresRunStore } from './PostgresRunStore.js';
+
+describe('PostgresRunStore types', () => {
+  it('is a RunStore made by an async factory with an options object', () => {
+    expectTypeOf<PostgresRunStore>().toMatchTypeOf<RunStore>();
+    expectTypeOf(PostgresRunStore.connect).parameter(0).toEqualTypeOf<PostgresRunStoreOptions | undefined>();
+    expectTypeOf(PostgresRunStore.connect).returns.resolves.toEqualTypeOf<PostgresRunStore>();
+  });
+
+  it('takes every option as optional and read-only', () => {
+    expectTypeOf<PostgresRunStoreOptions>().toEqualTypeOf<{
+      readonly connectionString?: string;
+      readonly schema?: string;
+      readonly poolSize?: number;
+      readonly cancelPollMs?: number;
+    }>();
+  });
+});

@@ -1,0 +1,252 @@
+import type { ToolOutcome } from '@runledger/core';
+import { type AppendStepInput, serverHealth, type StoredStep } from '@runledger/trace';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { DurationHistogram } from './DurationHistogram.js';
+import { ROLLUP_LEVEL_SIZES } from './HealthWindow.js';
+import type { PostgresRunStore } from './PostgresRunStore.js';
+import { cancelWatcherOf } from './storeInternals.js';
+import { adminQuery, connectTestStore, dropSchema, randomSchema } from './testing/pgTest.js';
+
+const schemas: string[] = [];
+const open: PostgresRunStore[] = [];
+async function freshStore(cancelPollMs = 20): Promise<{ store: PostgresRunStore; schema: string }> {
+  const schema = randomSchema('rl_store');
+  schemas.push(schema);
+  const store = await connectTestStore(schema, cancelPollMs);
+  open.push(store);
+  return { store, schema };
+}
+async function peer(schema: string, cancelPollMs = 20): Promise<PostgresRunStore> {
+  const store = await connectTestStore(schema, cancelPollMs);
+  open.push(store);
+  return store;
+}
+afterEach(async () => {
+  for (const store of open.splice(0)) await store.close();
+});
+afterAll(async () => {
+  for (const schema of schemas) await dropSchema(schema);
+});
+
+const DAY = 86_400_000;
+const BASE = Date.UTC(2026, 0, 5, 13, 17, 23, 456);
+
+function tool(server: string, outcome: ToolOutcome, createdAt: number, durationMs: number): AppendStepInput {
+  return {
+    kind: 'tool',
+    round: 0,
+    durationMs,
+    createdAt,
+    payload: { kind: 'tool', round: 0, durationMs, toolName: `mcp_${server}_call`, toolServer: server, toolIsError: outcome !== 'ok', toolOutcome: outcome },
+    toolServer: server,
+    toolOutcome: outcome,
+  };
+}
+
+function lcg(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1_103_515_245 + 12_345) % 2 ** 31;
+    return s / 2 ** 31;
+  };
+}
+
+async function rollupOf(schema: string): Promise<unknown[]> {
+  const result = await adminQuery(
+    `SELECT level, bucket_start, server, ok, failed, cancelled, last_failure_at, duration_min, duration_max, histogram
+     FROM "${schema}".health_rollup ORDER BY level, bucket_start, server`,
+  );
+  return result.rows;
+}
+
+describe('server health from the rollup', () => {
+  it('matches the pure definition over many windows: counts and last failure exactly, percentiles within the documented precision', async () => {
+    const { store, schema } = await freshStore();
+    const random = lcg(7);
+    const servers = ['big', 'mid', 'tiny'];
+    const runs = await Promise.all(Array.from({ length: 16 }, (_, i) => store.createRun({ configuration: `c${i}`, createdAt: BASE })));
+    const planned: { runIndex: number; step: AppendStepInput }[] = [];
+    for (let i = 0; i < 1_500; i++) {
+      const r = random();
+      const server = r < 0.75 ? 'big' : r < 0.93 ? 'mid' : 'tiny';
+      const outcome: ToolOutcome = random() < 0.7 ? 'ok' : random() < 0.6 ? 'failed' : 'cancelled';
+      const createdAt = BASE + Math.floor(random() * 3 * DAY);
+      const durationMs = Math.round(Math.exp(random() * 9) * 100) / 100;
+      planned.push({ runIndex: i % 16, step: tool(server, outcome, createdAt, durationMs) });
+    }
+    // 16 writers at once, one per run
+    await Promise.all(
+      runs.map(async (run, index) => {
+        for (const p of planned) if (p.runIndex === index) await store.appendStep(run.id, p.step);
+      }),
+    );
+    const steps: StoredStep[] = [];
+    for (const run of runs) steps.push(...(await store.readSteps(run.id)));
+    expect(steps).toHaveLength(1_500);
+
+    const windows: { since?: number; until?: number }[] = [
+      {},
+      { since: BASE + 12_345 },
+      { until: BASE + 2 * DAY + 7_654_321 },
+      { since: BASE + 5 * 3_600_000 + 59_999, until: BASE + 2 * DAY + 3 * 60_000 + 1 },
+      { since: BASE + DAY, until: BASE + DAY + 61_000 },
+      { since: BASE + 100, until: BASE + 40_000 },
+    ];
+    for (const window of windows) {
+      const expected = serverHealth(steps, window);
+      const actual = await store.serverHealth(window);
+      expect(actual.map((h) => h.server)).toEqual(expected.map((h) => h.server));
+      for (const [i, e] of expected.entries()) {
+        const a = actual[i]!;
+        expect({ ...a, p50DurationMs: 0, p95DurationMs: 0 }).toEqual({ ...e, p50DurationMs: 0, p95DurationMs: 0 });
+        for (const key of ['p50DurationMs', 'p95DurationMs'] as const) {
+          if (e.calls <= 1_000) expect(a[key], `${e.server} ${key} exact`).toBe(e[key]);
+          else expect(Math.abs(a[key]! - e[key]!) / e[key]!).toBeLessThanOrEqual(DurationHistogram.MAX_RELATIVE_ERROR + 0.001);
+        }
+      }
+      expect(servers).toEqual(expect.arrayContaining(actual.map((h) => h.server)));
+    }
+    // the big server has more than 1000 calls overall: its percentiles came from the histogram
+    expect((await store.serverHealth()).find((h) => h.server === 'big')!.calls).toBeGreaterThan(1_000);
+
+    // the bulk path (importRun) builds exactly the rollup the per-step path built
+    const { store: copy, schema: copySchema } = await freshStore();
+    for (const run of runs) expect(await copy.importRun((await store.getRun(run.id))!, await store.readSteps(run.id))).toBe(true);
+    expect(await rollupOf(copySchema)).toEqual(await rollupOf(schema));
+    expect(await copy.serverHealth({ since: BASE + 77 })).toEqual(await store.serverHealth({ since: BASE + 77 }));
+  });
+
+  it("puts each duration in a histogram slot whose representative is within the documented error", async () => {
+    const { schema } = await freshStore();
+    const durations = [0.0625, 0.1, 0.99, 1, 1.5, 2, 3, 10, 30, 99.99, 100, 1_000, 12_345.67, 3_600_000, 16_777_215];
+    const result = await adminQuery<{ d: number; slot: number }>(
+      `SELECT d, "${schema}".duration_bucket(d) AS slot FROM unnest($1::float8[]) AS d`,
+      [durations],
+    );
+    for (const row of result.rows) {
+      const rep = DurationHistogram.representative(row.slot);
+      expect(Math.abs(rep - row.d) / row.d, `d=${row.d} slot=${row.slot}`).toBeLessThanOrEqual(DurationHistogram.MAX_RELATIVE_ERROR + 1e-9);
+    }
+  });
+});
+
+describe('bad data', () => {
+  it('a payload that is not JSON, or not an object, never takes down a listing, a timeline read or health', async () => {
+    const { store, schema } = await freshStore();
+    const run = await store.createRun({ configuration: 'damaged', createdAt: BASE });
+    for (let i = 0; i < 6; i++) await store.appendStep(run.id, tool('svc', i % 2 === 0 ? 'ok' : 'failed', BASE + i, 5));
+    const damaged = ['not json at all', '42', '[1,2,3]', 'null', '"a string"', '{"kind":"tool",'];
+    for (const [sequence, payload] of damaged.entries()) {
+      await adminQuery(`UPDATE "${schema}".steps SET payload = $1 WHERE run_id = $2 AND sequence = $3`, [payload, run.id, sequence]);
+    }
+    // a step inserted behind the store's back, with an unknown kind
+    await adminQuery(
+      `INSERT INTO "${schema}".steps (run_id, sequence, kind, round, duration_ms, created_at, payload)
+       VALUES ($1, 6, 'mystery', 0, 0, $2, '\\x00 binary-ish')`,
+      [run.id, BASE + 6],
+    );
+    const page = await store.listRuns();
+    expect(page.runs.map((r) => r.id)).toEqual([run.id]);
+    const steps = await store.readSteps(run.id);
+    expect(steps.map((s) => [s.sequence, s.payload])).toEqual([...damaged.map((p, i) => [i, p]), [6, '\\x00 binary-ish']]);
+    expect(steps[6]!.kind).toBe('mystery');
+    expect((await store.readSteps(run.id, { fromSequence: 5, limit: 1 }))[0]!.payload).toBe('{"kind":"tool",');
+    expect(await store.serverHealth()).toHaveLength(1);
+  });
+});
+
+describe('cross-process cancel', () => {
+  it('is pushed with LISTEN/NOTIFY: no polling happens while the listener is up', async () => {
+    const { store, schema } = await freshStore(60_000);
+    const other = await peer(schema, 60_000);
+    const run = await store.createRun({ configuration: 'c' });
+    const fired: number[] = [];
+    const start = Date.now();
+    const cancelled = new Promise<void>((resolve) => {
+      store.watchCancel(run.id, () => {
+        fired.push(Date.now() - start);
+        resolve();
+      });
+    });
+    await waitFor(() => cancelWatcherOf(store).mode === 'push');
+    await other.requestCancel(run.id);
+    await cancelled;
+    expect(fired).toHaveLength(1);
+    expect(fired[0]!).toBeLessThan(5_000);
+    expect(cancelWatcherOf(store).mode).toBe('push');
+  });
+
+  it('falls back to polling when the listener connection drops, then listens again', async () => {
+    const { store, schema } = await freshStore(50);
+    const other = await peer(schema);
+    const run = await store.createRun({ configuration: 'c' });
+    let modeWhenFired: string | null = null;
+    const cancelled = new Promise<void>((resolve) => {
+      store.watchCancel(run.id, () => {
+        modeWhenFired = cancelWatcherOf(store).mode;
+        resolve();
+      });
+    });
+    await waitFor(() => cancelWatcherOf(store).mode === 'push');
+    const pid = cancelWatcherOf(store).listenerPid;
+    expect(pid).not.toBeNull();
+    await adminQuery('SELECT pg_terminate_backend($1)', [pid]);
+    await waitFor(() => cancelWatcherOf(store).mode === 'poll');
+    await other.requestCancel(run.id);
+    await cancelled;
+    expect(modeWhenFired).toBe('poll');
+    // the listener comes back and pushes again
+    await waitFor(() => cancelWatcherOf(store).mode === 'push', 5_000);
+    const second = await store.createRun({ configuration: 'c' });
+    const again = new Promise<void>((resolve) => store.watchCancel(second.id, resolve));
+    await other.requestCancel(second.id);
+    await again;
+  });
+});
+
+describe('concurrency', () => {
+  it('16 writers on 16 runs and 4 writers on one run, from two store instances: gap-free sequences and consistent counters', async () => {
+    const { store, schema } = await freshStore();
+    const other = await peer(schema);
+    const runs = await Promise.all(Array.from({ length: 16 }, () => store.createRun({ configuration: 'many' })));
+    const shared = await store.createRun({ configuration: 'shared' });
+    const PER_WRITER = 60;
+    const writers = [
+      ...runs.map((run, i) => ({ run: run.id, via: i % 2 === 0 ? store : other })),
+      ...Array.from({ length: 4 }, (_, i) => ({ run: shared.id, via: i % 2 === 0 ? store : other })),
+    ];
+    const acknowledged = new Map<string, number[]>();
+    await Promise.all(
+      writers.map(async ({ run, via }, w) => {
+        for (let i = 0; i < PER_WRITER; i++) {
+          const sequence = await via.appendStep(run, tool(`s${w % 3}`, i % 5 === 0 ? 'failed' : 'ok', BASE + i, 3));
+          const list = acknowledged.get(run) ?? [];
+          list.push(sequence);
+          acknowledged.set(run, list);
+        }
+      }),
+    );
+    for (const run of [...runs, shared]) {
+      const stored = await store.readSteps(run.id);
+      const expected = run.id === shared.id ? 4 * PER_WRITER : PER_WRITER;
+      expect(stored.map((s) => s.sequence)).toEqual(Array.from({ length: expected }, (_, i) => i));
+      expect([...acknowledged.get(run.id)!].sort((a, b) => a - b)).toEqual(Array.from({ length: expected }, (_, i) => i));
+      expect((await store.getRun(run.id))!.stepCount).toBe(expected);
+    }
+    const health = await store.serverHealth();
+    expect(health.reduce((sum, h) => sum + h.calls, 0)).toBe(20 * PER_WRITER);
+    const rollupTotals = await adminQuery<{ level: number; n: string }>(
+      `SELECT level, sum(ok + failed + cancelled) AS n FROM "${schema}".health_rollup GROUP BY level ORDER BY level`,
+    );
+    expect(rollupTotals.rows.map((r) => Number(r.n))).toEqual(ROLLUP_LEVEL_SIZES.map(() => 20 * PER_WRITER));
+  });
+});
+
+async function waitFor(check: () => boolean, timeoutMs = 3_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
