@@ -1,12 +1,3 @@
-import { defineConfig } from 'tsup';
+import { packageTsupConfig } from '../../tsup.base.mjs';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  target: 'node20',
-  platform: 'node',
-  sourcemap: true,
-  clean: false,
-  dts: false,
-  splitting: false,
-});
+export default packageTsupConfig();
