@@ -1,5 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectTestStore, dropSchema, randomSchema, TEST_PG_URL } from './testing/pgTest.js';
@@ -10,31 +9,14 @@ afterAll(async () => {
   await dropSchema(schema);
 });
 
-/** Bundles the TypeScript writer so that a plain `node` child can run it (deps stay external). */
-function bundleWriter(): string {
-  const outDir = `${packageDir}node_modules/.cache/runledger-test`;
-  mkdirSync(outDir, { recursive: true });
-  const out = `${outDir}/durabilityWriter.mjs`;
-  const esbuild = fileURLToPath(new URL('../../../node_modules/.bin/esbuild', import.meta.url));
-  execFileSync(esbuild, [
-    `${packageDir}src/testing/durabilityWriter.ts`,
-    '--bundle',
-    '--platform=node',
-    '--format=esm',
-    '--target=node20',
-    '--packages=external',
-    `--outfile=${out}`,
-    '--log-level=warning',
-  ]);
-  return out;
-}
+/** The child writer: plain JavaScript against the built package. */
+const writer = fileURLToPath(new URL('./testing/durabilityWriter.mjs', import.meta.url));
 
 describe('durability', () => {
   it('a writer SIGKILLed in the middle of a 10 000-step run loses no acknowledged step', async () => {
     const store = await connectTestStore(schema);
     try {
       const run = await store.createRun({ configuration: 'crash-test' });
-      const writer = bundleWriter();
       const acknowledged: number[] = [];
       const child: ChildProcess = spawn(process.execPath, [writer, TEST_PG_URL, schema, run.id], {
         cwd: packageDir,

@@ -1,13 +1,14 @@
 // A child process for the durability test: appends up to 10 000 steps to one run and prints each
 // acknowledged sequence on its own line, with a heartbeat every 100 steps. The test SIGKILLs it.
-import { PostgresRunStore } from '../PostgresRunStore.js';
+// Plain JavaScript against the built package (turbo's test task depends on the package's build).
+import { PostgresRunStore } from '../../dist/index.js';
 
 const [connectionString, schema, runId] = process.argv.slice(2);
-const store = await PostgresRunStore.connect({ connectionString: connectionString!, schema: schema!, poolSize: 2 });
+const store = await PostgresRunStore.connect({ connectionString: connectionString, schema: schema, poolSize: 2 });
 process.stdout.write('ready\n');
 for (let i = 0; i < 10_000; i++) {
   const outcome = i % 7 === 0 ? 'failed' : 'ok';
-  const sequence = await store.appendStep(runId!, {
+  const sequence = await store.appendStep(runId, {
     kind: 'tool',
     round: Math.floor(i / 10),
     durationMs: 1 + (i % 50),
@@ -17,6 +18,6 @@ for (let i = 0; i < 10_000; i++) {
     toolOutcome: outcome,
   });
   process.stdout.write(`${sequence}\n`);
-  if (i % 100 === 99) await store.heartbeat(runId!);
+  if (i % 100 === 99) await store.heartbeat(runId);
 }
 await store.close();
