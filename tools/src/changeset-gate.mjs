@@ -7,9 +7,12 @@
  *
  * Base: API_GATE_BASE, else the merge base with origin/main, else HEAD~1, else none (see
  * lib/git.mjs). The current reports are the working-tree files, kept fresh by `api:check`.
- * Changesets counted: every changeset pending in the working tree (.changeset/*.md), i.e. the
- * ones the next `changeset version` will apply; a version already raised in package.json since
- * the base (a release commit) counts too. A report absent at the base is an initial surface.
+ * Changesets counted: those pending in the working tree (.changeset/*.md) that were not there at
+ * the base — a change brings its own changeset; one that was already pending before it (still
+ * waiting for a release) does not cover it, so a stale patch changeset cannot wave through later
+ * changes. Keep a report change and its changeset in the same commit. A version already raised in
+ * package.json since the base (a release commit) counts too. A report absent at the base is an
+ * initial surface.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -63,12 +66,13 @@ export function runChangesetGate(opts = {}) {
       continue;
     }
     const need = requiredBump(c.level, pkg.version);
-    const mine = changesets.filter((cs) => cs.releases.has(pkg.name));
+    const all = changesets.filter((cs) => cs.releases.has(pkg.name));
+    const mine = all.filter((cs) => !atBase.has(cs.file));
     const baseJson = base.sha ? showFile(base.sha, `${path.relative(root, pkg.dir).split(path.sep).join('/')}/package.json`, root) : undefined;
     const released = versionBump(baseJson ? JSON.parse(baseJson).version : undefined, pkg.version);
     const have = maxBump([...mine.map((cs) => /** @type {import('./lib/changesets.mjs').Bump} */ (cs.releases.get(pkg.name))), released]);
     const found = [
-      ...mine.map((cs) => `${cs.file} → ${cs.releases.get(pkg.name)}${atBase.has(cs.file) ? ' (already at the base)' : ''}`),
+      ...all.map((cs) => `${cs.file} → ${cs.releases.get(pkg.name)}${atBase.has(cs.file) ? ' (already pending at the base: not counted)' : ''}`),
       ...(released !== 'none' ? [`package.json version raised since the base → ${released}`] : []),
     ];
     const foundText = found.length ? found.join(', ') : 'no changeset for this package';

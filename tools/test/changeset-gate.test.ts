@@ -115,16 +115,25 @@ describe('changeset gate', () => {
     expect(g.lines.join('\n')).toMatch(/initial surface/);
   });
 
-  it('counts a changeset committed before the base (a multi-commit change compared with HEAD~1)', () => {
+  it('does not count a changeset that was already pending at the base: a change brings its own', () => {
     const r = repo({ before: fixture('removed-method', 'before') });
     r.changeset('early.md', 'major');
-    r.commit('changeset first');
+    r.commit('an older change, still waiting for a release');
     r.report(fixture('removed-method', 'after'));
-    r.commit('then the surface change');
+    r.commit('then the surface change, without a changeset');
     const g = r.gate({}); // no API_GATE_BASE, no origin/main: HEAD~1
     expect(g.lines[0]).toMatch(/HEAD~1/);
+    expect(problems(g)).toMatch(/breaking change .* found: \.changeset\/early\.md → major \(already pending at the base: not counted\)/);
+  });
+
+  it('counts the changeset committed together with the surface change', () => {
+    const r = repo({ before: fixture('removed-method', 'before') });
+    r.report(fixture('removed-method', 'after'));
+    r.changeset('mine.md', 'major');
+    r.commit('the surface change and its changeset');
+    const g = r.gate({});
     expect(g.problems).toEqual([]);
-    expect(g.lines.join('\n')).toMatch(/early\.md → major \(already at the base\)/);
+    expect(g.lines.join('\n')).toMatch(/mine\.md → major/);
   });
 
   it('a release commit (version raised, changesets consumed) covers the change', () => {
