@@ -27,7 +27,10 @@ export const DEFAULT_CHANNEL_BOUNDS: Readonly<Required<ChannelBounds>> = Object.
  * @throws RangeError naming the field, e.g. `ChannelBounds.contentBytes must be a positive integer`.
  * @internal
  */
-export function resolveChannelBounds(bounds: ChannelBounds | undefined): Required<ChannelBounds> {
+export function resolveChannelBounds(bounds: ChannelBounds | undefined): Readonly<Required<ChannelBounds>> {
+  if (bounds === undefined) {
+    return DEFAULT_CHANNEL_BOUNDS;
+  }
   const resolved = {
     contentBytes: bounds?.contentBytes ?? DEFAULT_CHANNEL_BOUNDS.contentBytes,
     artifactBytes: bounds?.artifactBytes ?? DEFAULT_CHANNEL_BOUNDS.artifactBytes,

@@ -1,7 +1,10 @@
 import { ArtifactType, isArtifactType } from './ArtifactType.js';
 
-/** Every artifact made by this copy of the package: a prototype or a cast cannot forge one. */
-const GENUINE = new WeakSet<object>();
+/**
+ * Whether an object was made by this copy's ToolArtifact constructor: it carries the class's
+ * private field, which a prototype, a cast or a proxy cannot forge. Set in the class's static block.
+ */
+let hasGenuineMark: (value: object) => boolean;
 const CONSTRUCT = Symbol('ToolArtifact.construct');
 
 /**
@@ -21,6 +24,12 @@ export class ToolArtifact {
   readonly label: string;
   /** The data: row objects for `table`, a string for `text`. */
   readonly data: unknown;
+  /** Only this class's constructor sets it; see {@link isGenuineToolArtifact}. */
+  readonly #genuine = true;
+
+  static {
+    hasGenuineMark = (value) => #genuine in value;
+  }
 
   private constructor(token: symbol, type: ArtifactType, label: string, data: unknown) {
     if (token !== CONSTRUCT) {
@@ -30,7 +39,6 @@ export class ToolArtifact {
     this.label = label;
     this.data = data;
     Object.freeze(this);
-    GENUINE.add(this);
   }
 
   /**
@@ -109,5 +117,5 @@ function describeValue(value: unknown): string {
  * @internal
  */
 export function isGenuineToolArtifact(value: unknown): value is ToolArtifact {
-  return typeof value === 'object' && value !== null && GENUINE.has(value);
+  return typeof value === 'object' && value !== null && hasGenuineMark(value);
 }

@@ -1,13 +1,19 @@
 import { hasBrand, setBrand } from './brand.js';
 import { type ChannelBounds, resolveChannelBounds } from './ChannelBounds.js';
 import { boundText } from './boundText.js';
-import { encodeArtifacts } from './encodeArtifacts.js';
+import { checkArtifacts } from './encodeArtifacts.js';
 import { isGenuineToolArtifact, ToolArtifact } from './ToolArtifact.js';
 import { isToolOutcome, ToolOutcome } from './ToolOutcome.js';
 import { isGenuineWriteTarget, type WriteTarget } from './WriteTarget.js';
 
 const BRAND = Symbol.for('@runledger/core/ToolResult');
 const CONSTRUCT = Symbol('ToolResult.construct');
+/**
+ * Constructs from parts taken from a result that already passed every check of the constructor
+ * (only {@link ToolResult.withBoundedChannels} uses it): a frozen array of genuine artifacts, a
+ * valid outcome and write target, fail-closed.
+ */
+const CONSTRUCT_CHECKED = Symbol('ToolResult.constructChecked');
 
 /**
  * The result of one tool call: the content for the model, the outcome, run-only artifacts and,
@@ -29,6 +35,8 @@ export class ToolResult {
   readonly artifacts: readonly ToolArtifact[];
   /** The record a writing tool created, changed or deleted; `null` unless the outcome is `ok`. */
   readonly writeTarget: WriteTarget | null;
+  /** Present only on instances made by this class's constructor: unforgeable, unlike the brand. */
+  readonly #checked = true;
 
   private constructor(
     token: symbol,
@@ -37,6 +45,15 @@ export class ToolResult {
     artifacts: readonly ToolArtifact[],
     writeTarget: WriteTarget | null,
   ) {
+    if (token === CONSTRUCT_CHECKED) {
+      this.content = content;
+      this.outcome = outcome;
+      this.artifacts = artifacts;
+      this.writeTarget = writeTarget;
+      setBrand(this, BRAND);
+      Object.freeze(this);
+      return;
+    }
     if (token !== CONSTRUCT) {
       throw new TypeError('ToolResult is made through its factories: text(), written(), error(), cancelled()');
     }
@@ -49,8 +66,8 @@ export class ToolResult {
     if (!Array.isArray(artifacts)) {
       throw new TypeError('ToolResult.artifacts must be an array of ToolArtifact');
     }
-    for (const [index, artifact] of artifacts.entries()) {
-      if (!isGenuineToolArtifact(artifact)) {
+    for (let index = 0; index < artifacts.length; index++) {
+      if (!isGenuineToolArtifact(artifacts[index])) {
         throw new TypeError(`ToolResult.artifacts[${index}] must be a ToolArtifact made by its factories`);
       }
     }
@@ -65,7 +82,8 @@ export class ToolResult {
     }
     this.content = content;
     this.outcome = outcome;
-    this.artifacts = Object.freeze([...artifacts]);
+    // Every caller passes an array of its own (a rest parameter or a literal): frozen, not copied.
+    this.artifacts = Object.freeze(artifacts);
     this.writeTarget = writeTarget;
     setBrand(this, BRAND);
     Object.freeze(this);
@@ -153,12 +171,20 @@ export class ToolResult {
     const content = boundText(this.content, limits.contentBytes);
     let artifacts = this.artifacts;
     if (artifacts.length > 0) {
-      const encoding = encodeArtifacts(artifacts, limits.artifactBytes);
-      if (!encoding.ok) {
-        artifacts = [omitted(encoding.reason, limits.artifactBytes)];
+      const check = checkArtifacts(artifacts, limits.artifactBytes);
+      if (!check.ok) {
+        artifacts = Object.freeze([omitted(check.reason, limits.artifactBytes)]);
       }
     }
-    return new ToolResult(CONSTRUCT, content, this.outcome, artifacts, this.writeTarget);
+    // Every part passed the constructor's checks already: the artifacts are this result's own
+    // (frozen, genuine) or one genuine notice on an ok result, the outcome and target are this
+    // result's, and the bounded content is a string.
+    const { outcome, writeTarget } = this;
+    if (#checked in this) {
+      return new ToolResult(CONSTRUCT_CHECKED, content, outcome, artifacts, writeTarget);
+    }
+    // The method applied to a look-alike: every check runs, on a copy of its artifacts.
+    return new ToolResult(CONSTRUCT, content, outcome, Array.isArray(artifacts) ? [...artifacts] : artifacts, writeTarget);
   }
 }
 

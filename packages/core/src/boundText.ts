@@ -7,6 +7,11 @@
  */
 export function boundText(text: string, maxBytes: number): string {
   const wellFormed = toWellFormed(text);
+  // No UTF-16 unit takes more than 3 UTF-8 bytes (a surrogate pair is 2 units for 4 bytes), so a
+  // short text fits without the pass that counts its bytes.
+  if (wellFormed.length * 3 <= maxBytes) {
+    return wellFormed;
+  }
   const totalBytes = Buffer.byteLength(wellFormed, 'utf8');
   if (totalBytes <= maxBytes) {
     return wellFormed;

@@ -1,3 +1,6 @@
+/** One descriptor for every brand: nothing to allocate per branded object. */
+const BRAND_PROPERTY: PropertyDescriptor = Object.freeze({ value: true, enumerable: false, writable: false, configurable: false });
+
 /**
  * Marks an object with a registry symbol so that it is recognised across two copies of the
  * package (two `node_modules` folders, two `vm` realms), where `instanceof` on the class alone
@@ -6,7 +9,7 @@
  * @internal
  */
 export function setBrand(target: object, brand: symbol): void {
-  Object.defineProperty(target, brand, { value: true, enumerable: false, writable: false, configurable: false });
+  Object.defineProperty(target, brand, BRAND_PROPERTY);
 }
 
 /**

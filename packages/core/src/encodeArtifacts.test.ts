@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeArtifacts } from './encodeArtifacts.js';
+import { checkArtifacts, encodeArtifacts } from './encodeArtifacts.js';
 import { ToolArtifact } from './index.js';
 
 function random(seed: number): () => number {
@@ -99,6 +99,35 @@ describe('encodeArtifacts', () => {
     expect(encoding.ok).toBe(false);
     if (!encoding.ok) {
       expect(encoding.reason).toContain(`("${'😀'.repeat(60)}…")`);
+    }
+  });
+});
+
+describe('checkArtifacts', () => {
+  it('gives the same verdict and reason as encodeArtifacts, at the exact size, one byte below and far above, for many random values', () => {
+    const next = random(737_373);
+    for (let i = 0; i < 2000; i++) {
+      const artifacts = Array.from({ length: 1 + Math.floor(next() * 3) }, (_, n) =>
+        next() < 0.3 ? ToolArtifact.text(`t${n}`, 'text ✓ \u0001 "q"') : ToolArtifact.table(`rows ${n}`, [randomValue(next, 0) as Record<string, unknown>]),
+      );
+      const size = Buffer.byteLength(JSON.stringify(artifacts), 'utf8');
+      for (const limit of [size, size - 1, Math.max(1, Math.floor(size / 2)), size * 10]) {
+        const encoded = encodeArtifacts(artifacts, limit);
+        const checked = checkArtifacts(artifacts, limit);
+        expect(checked.ok).toBe(encoded.ok);
+        if (!encoded.ok && !checked.ok) expect(checked.reason).toBe(encoded.reason);
+      }
+    }
+  });
+
+  it('refuses what cannot be encoded with the same reason, also when the limit is huge', () => {
+    const cycle: Record<string, unknown> = {};
+    cycle['self'] = cycle;
+    for (const data of [[cycle], [{ n: Number.NaN }], [{ b: 1n }]]) {
+      const artifacts = [ToolArtifact.table('bad', data as Record<string, unknown>[])];
+      const checked = checkArtifacts(artifacts, 10_000_000);
+      expect(checked.ok).toBe(false);
+      expect(checked).toEqual({ ok: false, reason: (encodeArtifacts(artifacts, 10_000_000) as { reason: string }).reason });
     }
   });
 });

@@ -27,27 +27,72 @@ export type ArtifactEncoding =
  * @internal
  */
 export function encodeArtifacts(artifacts: readonly ToolArtifact[], maxBytes: number): ArtifactEncoding {
+  const walked = walkArtifacts(artifacts, maxBytes);
+  if (typeof walked === 'string') {
+    return { ok: false, reason: walked };
+  }
+  return stringifyArtifacts(artifacts, maxBytes);
+}
+
+/**
+ * Whether a list of artifacts can be kept within a byte limit, or the reason it cannot: the same
+ * verdict and reason as {@link encodeArtifacts}, without making the JSON when it is not needed.
+ *
+ * @remarks
+ * The check that walks the data also adds up an upper bound of the JSON size (every UTF-16 unit
+ * of a string takes at most 6 bytes, as `\uXXXX`; a number at most 25). When that bound is within
+ * the limit, the artifacts fit and `JSON.stringify` is not run; otherwise the exact size decides,
+ * as in {@link encodeArtifacts}.
+ *
+ * @internal
+ */
+export function checkArtifacts(artifacts: readonly ToolArtifact[], maxBytes: number): ArtifactCheck {
+  const walked = walkArtifacts(artifacts, maxBytes);
+  if (typeof walked === 'string') {
+    return { ok: false, reason: walked };
+  }
+  if (walked <= maxBytes) {
+    return FITS;
+  }
+  const encoding = stringifyArtifacts(artifacts, maxBytes);
+  return encoding.ok ? FITS : encoding;
+}
+
+/**
+ * The verdict of {@link checkArtifacts}.
+ *
+ * @internal
+ */
+export type ArtifactCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+const FITS: ArtifactCheck = Object.freeze({ ok: true });
+
+/** Walks the artifacts: the reason they cannot be kept, else an upper bound of their JSON size. */
+function walkArtifacts(artifacts: readonly ToolArtifact[], maxBytes: number): string | number {
   const check = new EncodabilityCheck(maxBytes);
   let index = 0;
   try {
-    check.add(2); // []
+    check.add(2, 2); // []
     for (; index < artifacts.length; index++) {
       const artifact = artifacts[index] as ToolArtifact;
       // {"type":"…","label":"…"} and a comma between artifacts
-      check.add((index === 0 ? 0 : 1) + 21 + artifact.type.length + artifact.label.length);
+      const comma = index === 0 ? 0 : 1;
+      check.add(comma + 21 + artifact.type.length + artifact.label.length, comma + 22 + (artifact.type.length + artifact.label.length) * MAX_UNIT_BYTES);
       check.data(artifact.data);
     }
   } catch (error) {
     if (error === OVER_LIMIT) {
-      return {
-        ok: false,
-        reason: `${describeCount(artifacts.length)} more than ${maxBytes} bytes as JSON, over the limit of ${maxBytes} bytes`,
-      };
+      return `${describeCount(artifacts.length)} more than ${maxBytes} bytes as JSON, over the limit of ${maxBytes} bytes`;
     }
     const label = (artifacts[index] as ToolArtifact | undefined)?.label ?? '';
     const what = error instanceof Unencodable ? `${error.message} at ${error.path}` : `an error was thrown: ${errorText(error)}`;
-    return { ok: false, reason: `artifact ${index + 1} ("${clip(label)}") cannot be encoded: ${what}` };
+    return `artifact ${index + 1} ("${clip(label)}") cannot be encoded: ${what}`;
   }
+  return check.upperBound;
+}
+
+/** The JSON of artifacts the walk accepted, and its exact size against the limit. */
+function stringifyArtifacts(artifacts: readonly ToolArtifact[], maxBytes: number): ArtifactEncoding {
   let json: string;
   try {
     json = JSON.stringify(artifacts);
@@ -61,6 +106,14 @@ export function encodeArtifacts(artifacts: readonly ToolArtifact[], maxBytes: nu
   }
   return { ok: true, json, bytes };
 }
+
+/**
+ * The most UTF-8 bytes one UTF-16 unit of a string takes in JSON: a control character or a lone
+ * surrogate is written as `\uXXXX` (6 bytes); other units take at most 3 bytes.
+ */
+const MAX_UNIT_BYTES = 6;
+/** The longest JSON text of a finite number, e.g. `-0.0000012345678901234567` or `-1.7976931348623157e+308`. */
+const MAX_NUMBER_BYTES = 25;
 
 /** Thrown inside the check when the JSON would pass the limit. */
 const OVER_LIMIT: unique symbol = Symbol('over limit');
@@ -81,6 +134,8 @@ type Key = string | number;
  */
 class EncodabilityCheck {
   #size = 0;
+  /** An upper bound of the JSON size of what was walked. */
+  #upper = 0;
   readonly #maxBytes: number;
   /** The objects and arrays being walked, from the root down: a value met again among them is a cycle. */
   readonly #ancestors: object[] = [];
@@ -91,18 +146,25 @@ class EncodabilityCheck {
     this.#maxBytes = maxBytes;
   }
 
-  add(units: number): void {
+  /** Adds at least `units` and at most `maxBytes` bytes of JSON. */
+  add(units: number, maxBytes: number): void {
     this.#size += units;
+    this.#upper += maxBytes;
     if (this.#size > this.#maxBytes) {
       throw OVER_LIMIT;
     }
+  }
+
+  /** An upper bound of the JSON size in UTF-8 bytes of everything walked so far. */
+  get upperBound(): number {
+    return this.#upper;
   }
 
   /** Checks `,"data":value` of an artifact (left out of the JSON when the value is absent). */
   data(input: unknown): void {
     const value = resolve(input, 'data');
     if (!isAbsent(value)) {
-      this.add(8);
+      this.add(8, 8);
       this.#walk(value, 0);
     }
   }
@@ -119,16 +181,16 @@ class EncodabilityCheck {
   #walk(value: unknown, depth: number): void {
     switch (typeof value) {
       case 'string':
-        this.add(value.length + 2);
+        this.add(value.length + 2, value.length * MAX_UNIT_BYTES + 2);
         return;
       case 'number':
         if (!Number.isFinite(value)) {
           this.#fail(`non-finite number ${String(value)}`);
         }
-        this.add(1);
+        this.add(1, MAX_NUMBER_BYTES);
         return;
       case 'boolean':
-        this.add(4);
+        this.add(4, 5);
         return;
       case 'bigint':
         this.#fail('BigInt');
@@ -136,7 +198,7 @@ class EncodabilityCheck {
         break;
     }
     if (value === null) {
-      this.add(4);
+      this.add(4, 4);
       return;
     }
     const object = value as object;
@@ -152,19 +214,20 @@ class EncodabilityCheck {
     const keys = this.#keys;
     if (Array.isArray(object)) {
       const length = object.length;
-      this.add(length === 0 ? 2 : length + 1); // brackets and commas
+      const brackets = length === 0 ? 2 : length + 1;
+      this.add(brackets, brackets); // brackets and commas
       for (let index = 0; index < length; index++) {
         keys.push(index);
         const member = resolve(object[index], String(index));
         if (isAbsent(member)) {
-          this.add(4); // null
+          this.add(4, 4); // null
         } else {
           this.#walk(member, depth + 1);
         }
         keys.pop();
       }
     } else {
-      this.add(1); // {
+      this.add(1, 1); // {
       let present = 0;
       const record = object as Record<string, unknown>;
       for (const name of Object.keys(record)) {
@@ -172,13 +235,13 @@ class EncodabilityCheck {
         const member = resolve(record[name], name);
         if (!isAbsent(member)) {
           present++;
-          this.add(name.length + 4); // "name": and the comma or } after the value
+          this.add(name.length + 4, name.length * MAX_UNIT_BYTES + 4); // "name": and the comma or } after the value
           this.#walk(member, depth + 1);
         }
         keys.pop();
       }
       if (present === 0) {
-        this.add(1); // }
+        this.add(1, 1); // }
       }
     }
     ancestors.pop();
