@@ -2,7 +2,7 @@ import type { ToolOutcome } from '@runledger/core';
 import type Database from 'better-sqlite3';
 import { type NormalizedHealthQuery, type ServerHealth, type ServerHealthQuery, serverHealth } from '@runledger/trace';
 import { HISTOGRAM_BUCKETS, histogramBucket, histogramPercentile } from './DurationHistogram.js';
-import { planRollupWindow, ROLLUP_LEVEL_MS } from './HealthRollupLevels.js';
+import { planRollupWindow } from './HealthRollupLevels.js';
 
 /**
  * Below this many tool calls in a window, health is computed from the steps themselves and the
@@ -54,9 +54,15 @@ export class HealthRollupReader {
          FROM health_rollup WHERE level = ? AND server = ? AND bucket_start >= ? AND bucket_start < ?`,
       )
       .raw();
-    // Every call is in every level, so the few rows of the coarsest level name every server.
+    // The rollup is keyed by server first: its distinct servers are one index seek each.
     this.#servers = db
-      .prepare(`SELECT DISTINCT server FROM health_rollup WHERE level = ${ROLLUP_LEVEL_MS.length - 1} ORDER BY server`)
+      .prepare(
+        `WITH RECURSIVE s (server) AS (
+           SELECT min(server) FROM health_rollup
+           UNION ALL
+           SELECT (SELECT min(server) FROM health_rollup WHERE health_rollup.server > s.server) FROM s WHERE s.server IS NOT NULL)
+         SELECT server FROM s WHERE server IS NOT NULL`,
+      )
       .pluck();
     this.#steps = db
       .prepare(

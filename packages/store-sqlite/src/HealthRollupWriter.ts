@@ -43,7 +43,7 @@ export class HealthRollupWriter {
     const statement = this.#db.prepare(`
 INSERT INTO health_rollup (level, bucket_start, server, ok, failed, cancelled, last_failure_at, min_ms, max_ms, ${h})
 VALUES ${values}
-ON CONFLICT (level, server, bucket_start) DO UPDATE SET
+ON CONFLICT (server, level, bucket_start) DO UPDATE SET
   ok = ok + excluded.ok,
   failed = failed + excluded.failed,
   cancelled = cancelled + excluded.cancelled,

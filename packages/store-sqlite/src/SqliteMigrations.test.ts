@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { copyRuns, RunTimelineFactory, serverHealth, type StoredStep } from '@runledger/trace';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HISTOGRAM_BUCKETS } from './DurationHistogram.js';
+import { HealthRollupWriter } from './HealthRollupWriter.js';
 import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
 import { SqliteRunStore } from './SqliteRunStore.js';
 import { tempFolder } from './testing/tempDatabase.js';
@@ -42,12 +44,52 @@ describe('migrations', () => {
     await store.close();
     const db = new Database(path, { readonly: true });
     const versions = db.prepare('SELECT version, applied_at FROM schema_version ORDER BY version').all() as { version: number; applied_at: number }[];
-    expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4]);
+    expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5]);
     expect(versions[0]!.applied_at).toBe(1735689600000); // the old row is kept as it was
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     db.close();
     expect(readFileSync(FIXTURE).length).toBeGreaterThan(0);
+  });
+
+  it('re-key the health rollup at version 5 without changing a row, and keep health as it was', async () => {
+    const path = folder.file('v4.db');
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+    for (const migration of SQLITE_MIGRATIONS.slice(0, 4)) {
+      migration.apply(db);
+      db.prepare('INSERT INTO schema_version VALUES (?, ?, ?)').run(migration.version, migration.description, T);
+    }
+    const writer = new HealthRollupWriter(db);
+    for (let i = 0; i < 300; i++) {
+      writer.add(`s${i % 7}`, i % 5 === 0 ? 'failed' : i % 17 === 0 ? 'cancelled' : 'ok', 1 + (i % 90) * 3.5, T + i * 45_000);
+    }
+    const rows = (d: Database.Database): unknown[] =>
+      d
+        .prepare(
+          `SELECT server, level, bucket_start, ok, failed, cancelled, last_failure_at, min_ms, max_ms, ${Array.from({ length: HISTOGRAM_BUCKETS }, (_, k) => `h${k}`).join(', ')}
+           FROM health_rollup ORDER BY server, level, bucket_start`,
+        )
+        .raw()
+        .all();
+    const before = rows(db);
+    expect(before.length).toBeGreaterThan(7 * 4);
+    db.close();
+
+    // no steps in this file: health from the rollup alone (the exact path would read the steps)
+    const store = await SqliteRunStore.openWith({ path }, { exactHealthMaxCalls: 0 });
+    const health = await store.serverHealth({ since: T - 32 * 86_400_000, until: T + 64 * 86_400_000 });
+    await store.close();
+    const after = new Database(path, { readonly: true });
+    expect(after.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(5);
+    expect(rows(after)).toEqual(before);
+    const key = after.prepare("SELECT name FROM pragma_index_info((SELECT name FROM pragma_index_list('health_rollup') WHERE origin = 'pk'))").pluck().all();
+    expect(key).toEqual(['server', 'level', 'bucket_start']);
+    after.close();
+    expect(health.map((h) => h.server)).toEqual(['s0', 's1', 's2', 's3', 's4', 's5', 's6']);
+    expect(health.reduce((sum, h) => sum + h.calls, 0)).toBe(300);
+    expect(health.reduce((sum, h) => sum + h.failed, 0)).toBe(60);
   });
 
   it('read legacy rows as before: payload text unchanged, columns null as recorded, counted from toolIsError', async () => {

@@ -14,6 +14,7 @@ export interface SqliteMigration {
   apply(db: Database.Database): void;
 }
 
+const histogramNames = Array.from({ length: HISTOGRAM_BUCKETS }, (_, k) => `h${k}`).join(', ');
 const histogramColumns = Array.from({ length: HISTOGRAM_BUCKETS }, (_, k) => `h${k} INTEGER NOT NULL DEFAULT 0`).join(',\n  ');
 
 /**
@@ -141,6 +142,34 @@ CREATE TABLE health_rollup (
         .raw()
         .iterate() as IterableIterator<[string, string, number, number]>;
       for (const [server, outcome, durationMs, createdAt] of [...rows]) writer.add(server, outcome, durationMs, createdAt);
+    },
+  },
+  {
+    version: 5,
+    description: 'health rollup keyed by (server, level, bucket_start): the rows one call updates sit on one or two pages',
+    apply(db) {
+      // An append updates one row per level for its server. Keyed by level first, those four rows
+      // sat in four parts of the b-tree (four pages to the WAL per step); keyed by server first,
+      // a server's newest minute, hour, day and 32 days are neighbours.
+      db.exec(`
+CREATE TABLE health_rollup_v5 (
+  server TEXT NOT NULL,
+  level INTEGER NOT NULL,
+  bucket_start INTEGER NOT NULL,
+  ok INTEGER NOT NULL DEFAULT 0,
+  failed INTEGER NOT NULL DEFAULT 0,
+  cancelled INTEGER NOT NULL DEFAULT 0,
+  last_failure_at INTEGER,
+  min_ms REAL NOT NULL,
+  max_ms REAL NOT NULL,
+  ${histogramColumns},
+  PRIMARY KEY (server, level, bucket_start)
+) WITHOUT ROWID;
+INSERT INTO health_rollup_v5 (server, level, bucket_start, ok, failed, cancelled, last_failure_at, min_ms, max_ms, ${histogramNames})
+  SELECT server, level, bucket_start, ok, failed, cancelled, last_failure_at, min_ms, max_ms, ${histogramNames}
+  FROM health_rollup ORDER BY server, level, bucket_start;
+DROP TABLE health_rollup;
+ALTER TABLE health_rollup_v5 RENAME TO health_rollup;`);
     },
   },
 ]);

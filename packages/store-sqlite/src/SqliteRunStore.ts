@@ -399,7 +399,8 @@ export class SqliteRunStore implements RunStore {
         true,
       ).all(runNo, from, runNo, limit) as StepRow[];
       const steps = new Array<StoredStep>(rows.length);
-      for (let i = 0; i < rows.length; i++) steps[i] = toStoredStep(key, rows[i] as StepRow);
+      const shared = new Map<string, string>();
+      for (let i = 0; i < rows.length; i++) steps[i] = toStoredStep(key, rows[i] as StepRow, shared);
       return steps;
     });
   }
@@ -655,18 +656,36 @@ function toStoredRun(row: RunRow): StoredRun {
   };
 }
 
-/** A row as {@link StoredStep}; damaged values read safely (a BLOB payload as its UTF-8 text, an unknown outcome as null). */
-function toStoredStep(runId: string, row: StepRow): StoredStep {
+/**
+ * A row as {@link StoredStep}; damaged values read safely (a BLOB payload as its UTF-8 text, an
+ * unknown outcome as null).
+ *
+ * The few distinct kinds, servers and outcomes of a run are shared between its steps (`shared`
+ * holds one copy of each): the driver makes a fresh string per row, and a timeline of 10 000 steps
+ * would otherwise keep 30 000 of them alive — work for every young-generation collection while
+ * the steps are in use.
+ */
+function toStoredStep(runId: string, row: StepRow, shared: Map<string, string>): StoredStep {
   const [sequence, kind, round, durationMs, createdAt, payload, toolServer, toolOutcome] = row;
   return {
     runId,
     sequence,
-    kind: typeof kind === 'string' ? kind : String(kind),
+    kind: typeof kind === 'string' ? share(kind, shared) : String(kind),
     round: typeof round === 'number' ? round : Number(round),
     durationMs: typeof durationMs === 'number' ? durationMs : Number(durationMs),
     createdAt: typeof createdAt === 'number' ? createdAt : Number(createdAt),
     payload: typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : String(payload),
-    toolServer: typeof toolServer === 'string' ? toolServer : null,
-    toolOutcome: toolOutcome === 'ok' || toolOutcome === 'failed' || toolOutcome === 'cancelled' ? toolOutcome : null,
+    toolServer: typeof toolServer === 'string' ? share(toolServer, shared) : null,
+    toolOutcome: toolOutcome === 'ok' ? 'ok' : toolOutcome === 'failed' ? 'failed' : toolOutcome === 'cancelled' ? 'cancelled' : null,
   };
+}
+
+const MAX_SHARED = 1024;
+
+function share(text: string, shared: Map<string, string>): string {
+  if (text.length > 64) return text;
+  const known = shared.get(text);
+  if (known !== undefined) return known;
+  if (shared.size < MAX_SHARED) shared.set(text, text);
+  return text;
 }
