@@ -40,3 +40,24 @@ export const verdict = (ok, target) => `${ok ? 'PASS' : 'MISS'} — target: ${ta
 
 /** Resident set size in MB now. */
 export const rssMb = () => process.memoryUsage().rss / 1024 / 1024;
+
+/** The 20 server ids the store benchmarks spread their tool calls over. */
+export const BENCH_SERVERS = Object.freeze(Array.from({ length: 20 }, (_, i) => `server${i}`));
+
+/**
+ * The i-th tool call of the ingest workload every store benchmark records (the same for SQLite
+ * and PostgreSQL, so their numbers compare): every 11th call fails. `ToolResult` is passed in
+ * because this file sits outside the packages and cannot resolve `@runledger/core` itself.
+ */
+export function ingestToolCall(i, ToolResult) {
+  const server = BENCH_SERVERS[i % BENCH_SERVERS.length];
+  const failed = i % 11 === 0;
+  return {
+    toolName: `mcp_${server}_search`,
+    toolServer: server,
+    toolArguments: { query: `q${i}`, limit: 10 },
+    result: failed ? ToolResult.error(`upstream said no to ${i}`) : ToolResult.text(`found ${i % 7} items`),
+    round: Math.floor(i / 5),
+    durationMs: 10 + (i % 300),
+  };
+}

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { ToolResult } from '@runledger/core';
 import { startRun } from '@runledger/trace';
 import pg from 'pg';
-import { fmt, table, verdict } from '../../../bench/lib.mjs';
+import { fmt, ingestToolCall, table, verdict } from '../../../bench/lib.mjs';
 import { PostgresRunStore } from '../dist/index.js';
 
 const URL = process.env.RUNLEDGER_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -18,7 +18,6 @@ const STEPS = Number(process.env.BENCH_STEPS ?? 100_000);
 const WRITERS = 16;
 const SLICES = 5;
 const TARGET = 0.75;
-const SERVERS = Array.from({ length: 20 }, (_, i) => `server${i}`);
 const tag = `${process.pid}`;
 const OURS = `rl_bench_ingest_ours_${tag}`;
 const SAME = `rl_bench_ingest_same_${tag}`;
@@ -65,18 +64,7 @@ try {
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
 
   const active = await Promise.all(Array.from({ length: WRITERS }, () => startRun(store, { configuration: 'bench', heartbeatMs: 0 })));
-  const call = (i) => {
-    const server = SERVERS[i % SERVERS.length];
-    const failed = i % 11 === 0;
-    return {
-      toolName: `mcp_${server}_search`,
-      toolServer: server,
-      toolArguments: { query: `q${i}`, limit: 10 },
-      result: failed ? ToolResult.error(`upstream said no to ${i}`) : ToolResult.text(`found ${i % 7} items`),
-      round: Math.floor(i / 5),
-      durationMs: 10 + (i % 300),
-    };
-  };
+  const call = (i) => ingestToolCall(i, ToolResult);
 
   const perWriterPerSlice = STEPS / WRITERS / SLICES;
   if (!Number.isInteger(perWriterPerSlice)) throw new Error(`BENCH_STEPS must be a multiple of ${WRITERS * SLICES}`);

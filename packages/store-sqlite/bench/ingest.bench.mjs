@@ -12,13 +12,12 @@ import { performance } from 'node:perf_hooks';
 import { ToolResult } from '@runledger/core';
 import { startRun } from '@runledger/trace';
 import Database from 'better-sqlite3';
-import { fmt, table, verdict } from '../../../bench/lib.mjs';
+import { fmt, ingestToolCall, table, verdict } from '../../../bench/lib.mjs';
 import { SqliteRunStore } from '../dist/index.js';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 100_000);
 const SLICES = 10;
 const TARGET = 0.75;
-const SERVERS = Array.from({ length: 20 }, (_, i) => `server${i}`);
 
 /** The pragmas SqliteRunStore.open sets on its connection, set on the bare connections too. */
 function barePragmas(db) {
@@ -106,18 +105,7 @@ try {
   );
   const appendPlain = plain.transaction((args) => plainInsert.run(...args)).immediate;
 
-  const call = (i) => {
-    const server = SERVERS[i % SERVERS.length];
-    const failed = i % 11 === 0;
-    return {
-      toolName: `mcp_${server}_search`,
-      toolServer: server,
-      toolArguments: { query: `q${i}`, limit: 10 },
-      result: failed ? ToolResult.error(`upstream said no to ${i}`) : ToolResult.text(`found ${i % 7} items`),
-      round: Math.floor(i / 5),
-      durationMs: 10 + (i % 300),
-    };
-  };
+  const call = (i) => ingestToolCall(i, ToolResult);
 
   const times = { ours: 0, same: 0, plain: 0 };
   const cpu = { ours: 0, same: 0, plain: 0 };
