@@ -1,3 +1,4 @@
+import { keepShapeAlive } from './keepShapeAlive.js';
 import { hasBrand, setBrand } from './brand.js';
 import { clipRemoteText } from './clipRemoteText.js';
 
@@ -171,3 +172,6 @@ export class McpTransportException extends Error {
     return new McpTransportException(CONSTRUCT, McpTransportErrorCode[code], server, `MCP server "${clipRemoteText(server)}" ${what}`, false, options);
   }
 }
+
+// See keepShapeAlive: every failed or cancelled call makes one.
+keepShapeAlive(McpTransportException.forCancelledCall('shape', 'kept'));

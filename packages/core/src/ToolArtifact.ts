@@ -1,3 +1,4 @@
+import { keepShapeAlive } from './keepShapeAlive.js';
 import { ArtifactType, isArtifactType } from './ArtifactType.js';
 
 /**
@@ -119,3 +120,7 @@ function describeValue(value: unknown): string {
 export function isGenuineToolArtifact(value: unknown): value is ToolArtifact {
   return typeof value === 'object' && value !== null && hasGenuineMark(value);
 }
+
+// See keepShapeAlive. A table's frozen rows array has a hidden class of its own, by element kind.
+keepShapeAlive(ToolArtifact.table('', [{}]));
+keepShapeAlive(ToolArtifact.text('', ''));

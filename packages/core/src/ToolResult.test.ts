@@ -129,7 +129,20 @@ describe('ToolResult factories', () => {
       expect(result instanceof ToolResult).toBe(true);
       expect(ToolResult.is(result.withBoundedChannels())).toBe(true);
     }
-    for (const other of [null, undefined, 'ok', 1, {}, { content: 'x', outcome: 'ok', artifacts: [], writeTarget: null }, Object.create(ToolResult.prototype)]) {
+    const result = ToolResult.text('x');
+    const others = [
+      null,
+      undefined,
+      'ok',
+      1,
+      {},
+      { content: 'x', outcome: 'ok', artifacts: [], writeTarget: null },
+      Object.create(ToolResult.prototype),
+      Object.freeze(Object.create(ToolResult.prototype)),
+      { ...result },
+      Object.freeze({ ...result }),
+    ];
+    for (const other of others) {
       expect(ToolResult.is(other)).toBe(false);
       expect(other instanceof ToolResult).toBe(false);
     }

@@ -1,4 +1,4 @@
-import { hasBrand, setBrand } from './brand.js';
+import { keepShapeAlive } from './keepShapeAlive.js';
 import { type ChannelBounds, resolveChannelBounds } from './ChannelBounds.js';
 import { boundText } from './boundText.js';
 import { checkArtifacts } from './encodeArtifacts.js';
@@ -50,7 +50,6 @@ export class ToolResult {
       this.outcome = outcome;
       this.artifacts = artifacts;
       this.writeTarget = writeTarget;
-      setBrand(this, BRAND);
       Object.freeze(this);
       return;
     }
@@ -85,8 +84,14 @@ export class ToolResult {
     // Every caller passes an array of its own (a rest parameter or a literal): frozen, not copied.
     this.artifacts = Object.freeze(artifacts);
     this.writeTarget = writeTarget;
-    setBrand(this, BRAND);
     Object.freeze(this);
+  }
+
+  static {
+    // The registered brand lives on the prototype, once, not on every result: an own
+    // non-enumerable property costs a slow defineProperty per result, on the path of every
+    // tool call. Non-enumerable, so a spread copy of a result does not carry it.
+    Object.defineProperty(ToolResult.prototype, BRAND, { value: true, enumerable: false, writable: false, configurable: false });
   }
 
   /** True when the call did not end `ok`: for `failed` and for `cancelled`. */
@@ -136,7 +141,11 @@ export class ToolResult {
    * Tells whether a value is a ToolResult, also one made by another copy of this package.
    */
   static is(value: unknown): value is ToolResult {
-    return hasBrand(value, BRAND);
+    if (typeof value !== 'object' || value === null) return false;
+    // Made by this copy: its private field. Made by another copy (a second node_modules folder,
+    // another vm realm): the registered brand on its prototype, on a frozen result with fields
+    // of its own (which a bare Object.create(ToolResult.prototype) does not have).
+    return #checked in value || ((value as Record<symbol, unknown>)[BRAND] === true && Object.isFrozen(value) && Object.hasOwn(value, 'outcome'));
   }
 
   /**
@@ -147,11 +156,11 @@ export class ToolResult {
    * subclass can exist).
    */
   static [Symbol.hasInstance](value: unknown): boolean {
-    return this === ToolResult && hasBrand(value, BRAND);
+    return this === ToolResult && ToolResult.is(value);
   }
 
   /**
-   * Returns a new result whose channels are bounded, keeping the outcome and the write target.
+   * Returns a result whose channels are bounded, keeping the outcome and the write target.
    *
    * @remarks
    * The content is made well-formed (lone surrogates replaced) and cut to at most
@@ -164,23 +173,32 @@ export class ToolResult {
    * no more than their size or the limit, whichever is smaller, even for data whose shared
    * references would expand to a huge tree.
    *
+   * A result that is already within the bounds is returned itself (results are immutable, so
+   * nothing can tell the two apart but identity); otherwise a new result is made.
+   *
    * @throws RangeError from `ToolResult.withBoundedChannels` when a bound is not a positive integer.
    */
   withBoundedChannels(bounds?: ChannelBounds): ToolResult {
     const limits = resolveChannelBounds(bounds);
     const content = boundText(this.content, limits.contentBytes);
     let artifacts = this.artifacts;
+    let artifactsKept = true;
     if (artifacts.length > 0) {
       const check = checkArtifacts(artifacts, limits.artifactBytes);
       if (!check.ok) {
         artifacts = Object.freeze([omitted(check.reason, limits.artifactBytes)]);
+        artifactsKept = false;
       }
     }
-    // Every part passed the constructor's checks already: the artifacts are this result's own
-    // (frozen, genuine) or one genuine notice on an ok result, the outcome and target are this
-    // result's, and the bounded content is a string.
     const { outcome, writeTarget } = this;
     if (#checked in this) {
+      // Immutable: a genuine result that is already within the bounds is its own bounded result.
+      if (artifactsKept && content === this.content) {
+        return this;
+      }
+      // Every part passed the constructor's checks already: the artifacts are this result's own
+      // (frozen, genuine) or one genuine notice on an ok result, the outcome and target are this
+      // result's, and the bounded content is a string.
       return new ToolResult(CONSTRUCT_CHECKED, content, outcome, artifacts, writeTarget);
     }
     // The method applied to a look-alike: every check runs, on a copy of its artifacts.
@@ -212,3 +230,9 @@ function refuseExtras(factory: 'error' | 'cancelled', argumentCount: number): vo
     );
   }
 }
+
+// See keepShapeAlive: results are made and dropped on every tool call. The frozen artifacts
+// array of each form (none, some) has a hidden class of its own.
+keepShapeAlive(ToolResult.text('', ToolArtifact.text('', '')));
+keepShapeAlive(ToolResult.text(''));
+keepShapeAlive(ToolResult.error(''));

@@ -58,7 +58,10 @@ describe('withBoundedChannels keeps what it must', () => {
     for (const contentBytes of [1, 2, 3, 10, 99, 100, 101, 50_000]) {
       for (const artifactBytes of [1, 10, 100, 50_000]) {
         const bounded = result.withBoundedChannels({ contentBytes, artifactBytes });
-        expect(bounded).not.toBe(result);
+        // Immutable: a result already within the bounds is its own bounded result; else a new one.
+        const fits = bytes(result.content) <= contentBytes && (result.artifacts.length === 0 || bytes(JSON.stringify(result.artifacts)) <= artifactBytes);
+        if (fits) expect(bounded).toBe(result);
+        else expect(bounded).not.toBe(result);
         expect(ToolResult.is(bounded)).toBe(true);
         expect(bounded.outcome).toBe(result.outcome);
         expect(bounded.isError).toBe(result.isError);
@@ -75,6 +78,22 @@ describe('withBoundedChannels keeps what it must', () => {
     expect(original.content).toBe('y'.repeat(200));
     expect(original.artifacts[0]?.data).toBe('z'.repeat(500));
     expect(bounded.content).not.toBe(original.content);
+  });
+
+  it('returns the result itself only when nothing is cut, well-formed or replaced', () => {
+    const within = ToolResult.text('hello', ToolArtifact.table('rows', [{ a: 1 }]));
+    expect(within.withBoundedChannels()).toBe(within);
+    expect(within.withBoundedChannels().withBoundedChannels()).toBe(within);
+    const lone = ToolResult.text('a\uD800b');
+    expect(lone.withBoundedChannels()).not.toBe(lone);
+    expect(lone.withBoundedChannels().content).toBe('a\uFFFDb');
+    const artifactsOver = ToolResult.text('short', ToolArtifact.text('big', 'z'.repeat(200)));
+    const replaced = artifactsOver.withBoundedChannels({ artifactBytes: 100 });
+    expect(replaced).not.toBe(artifactsOver);
+    expect(replaced.content).toBe('short');
+    expect(replaced.artifacts[0]?.label).toBe('Artifacts omitted');
+    const contentOver = ToolResult.text('y'.repeat(200));
+    expect(contentOver.withBoundedChannels({ contentBytes: 100 })).not.toBe(contentOver);
   });
 
   it('is idempotent', () => {

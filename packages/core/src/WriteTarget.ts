@@ -1,3 +1,4 @@
+import { keepShapeAlive } from './keepShapeAlive.js';
 import { isWriteKind, WriteKind } from './WriteKind.js';
 
 /** Every target made by this copy of the package: a prototype or a cast cannot forge one. */
@@ -77,3 +78,6 @@ export class WriteTarget {
 export function isGenuineWriteTarget(value: unknown): value is WriteTarget {
   return typeof value === 'object' && value !== null && GENUINE.has(value);
 }
+
+// See keepShapeAlive.
+keepShapeAlive(WriteTarget.created('shape', 'kept'));

@@ -1,3 +1,4 @@
+import { keepShapeAlive } from './keepShapeAlive.js';
 import type { ToolArtifact } from './ToolArtifact.js';
 
 /** The deepest nesting an artifact's data may have. */
@@ -118,19 +119,33 @@ const MAX_NUMBER_BYTES = 25;
 /** Thrown inside the check when the JSON would pass the limit. */
 const OVER_LIMIT: unique symbol = Symbol('over limit');
 
+type Key = string | number;
+
 /** Thrown inside the check for a value JSON cannot hold faithfully. */
 class Unencodable {
-  constructor(
-    readonly message: string,
-    readonly path: string,
-  ) {}
-}
+  /** The keys from the failing value up to `data`, innermost first: added while the walk unwinds. */
+  readonly keys: Key[] = [];
 
-type Key = string | number;
+  constructor(readonly message: string) {}
+
+  /** Where the value is, from the artifact's data: `$.data.rows[2].price`. */
+  get path(): string {
+    let path = '$.data';
+    for (let index = this.keys.length - 1; index >= 0; index--) {
+      const key = this.keys[index] as Key;
+      path += typeof key === 'number' ? `[${key}]` : `.${key}`;
+    }
+    return path;
+  }
+}
 
 /**
  * Walks data as `JSON.stringify` would and counts a lower bound of its JSON size in bytes: every
  * UTF-16 unit of JSON text takes at least one UTF-8 byte, and escapes only add to it.
+ *
+ * @remarks
+ * The path of a value that cannot be encoded is only needed when one is found: each level adds
+ * its key to the {@link Unencodable} on the way out, so the walk itself keeps no path.
  */
 class EncodabilityCheck {
   #size = 0;
@@ -139,8 +154,6 @@ class EncodabilityCheck {
   readonly #maxBytes: number;
   /** The objects and arrays being walked, from the root down: a value met again among them is a cycle. */
   readonly #ancestors: object[] = [];
-  /** The keys from `data` down to the value being walked, for the path in a message. */
-  readonly #keys: Key[] = [];
 
   constructor(maxBytes: number) {
     this.#maxBytes = maxBytes;
@@ -169,14 +182,6 @@ class EncodabilityCheck {
     }
   }
 
-  #fail(message: string): never {
-    let path = '$.data';
-    for (const key of this.#keys) {
-      path += typeof key === 'number' ? `[${key}]` : `.${key}`;
-    }
-    throw new Unencodable(message, path);
-  }
-
   /** Walks a value already passed through `resolve` and known not to be absent. */
   #walk(value: unknown, depth: number): void {
     switch (typeof value) {
@@ -185,7 +190,7 @@ class EncodabilityCheck {
         return;
       case 'number':
         if (!Number.isFinite(value)) {
-          this.#fail(`non-finite number ${String(value)}`);
+          throw new Unencodable(`non-finite number ${String(value)}`);
         }
         this.add(1, MAX_NUMBER_BYTES);
         return;
@@ -193,7 +198,7 @@ class EncodabilityCheck {
         this.add(4, 5);
         return;
       case 'bigint':
-        this.#fail('BigInt');
+        throw new Unencodable('BigInt');
       default:
         break;
     }
@@ -203,42 +208,47 @@ class EncodabilityCheck {
     }
     const object = value as object;
     if (depth >= MAX_DEPTH) {
-      this.#fail(`nesting deeper than ${MAX_DEPTH}`);
+      throw new Unencodable(`nesting deeper than ${MAX_DEPTH}`);
     }
     // At most 64 ancestors: a scan of the stack beats hashing every object into a set.
     const ancestors = this.#ancestors;
     if (ancestors.includes(object)) {
-      this.#fail('cycle');
+      throw new Unencodable('cycle');
     }
     ancestors.push(object);
-    const keys = this.#keys;
     if (Array.isArray(object)) {
       const length = object.length;
       const brackets = length === 0 ? 2 : length + 1;
       this.add(brackets, brackets); // brackets and commas
       for (let index = 0; index < length; index++) {
-        keys.push(index);
-        const member = resolve(object[index], String(index));
-        if (isAbsent(member)) {
-          this.add(4, 4); // null
-        } else {
-          this.#walk(member, depth + 1);
+        try {
+          const member = resolve(object[index], index);
+          if (isAbsent(member)) {
+            this.add(4, 4); // null
+          } else {
+            this.#walk(member, depth + 1);
+          }
+        } catch (error) {
+          if (error instanceof Unencodable) error.keys.push(index);
+          throw error;
         }
-        keys.pop();
       }
     } else {
       this.add(1, 1); // {
       let present = 0;
       const record = object as Record<string, unknown>;
       for (const name of Object.keys(record)) {
-        keys.push(name);
-        const member = resolve(record[name], name);
-        if (!isAbsent(member)) {
-          present++;
-          this.add(name.length + 4, name.length * MAX_UNIT_BYTES + 4); // "name": and the comma or } after the value
-          this.#walk(member, depth + 1);
+        try {
+          const member = resolve(record[name], name);
+          if (!isAbsent(member)) {
+            present++;
+            this.add(name.length + 4, name.length * MAX_UNIT_BYTES + 4); // "name": and the comma or } after the value
+            this.#walk(member, depth + 1);
+          }
+        } catch (error) {
+          if (error instanceof Unencodable) error.keys.push(name);
+          throw error;
         }
-        keys.pop();
       }
       if (present === 0) {
         this.add(1, 1); // }
@@ -253,23 +263,29 @@ function isAbsent(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }
 
-/** Applies `toJSON` and unwraps boxed primitives, as `JSON.stringify` does before encoding a value. */
-function resolve(input: unknown, key: string): unknown {
+/**
+ * Applies `toJSON` and unwraps boxed primitives, as `JSON.stringify` does before encoding a value.
+ * An array index is given as a number and turned into the string key only for a `toJSON` call.
+ */
+function resolve(input: unknown, key: Key): unknown {
   if (typeof input !== 'object' || input === null) {
     if (typeof input === 'bigint') {
       const toJSON = (input as unknown as { toJSON?: unknown }).toJSON;
-      return typeof toJSON === 'function' ? toJSON.call(input, key) : input;
+      return typeof toJSON === 'function' ? toJSON.call(input, String(key)) : input;
     }
     return input;
   }
   let value: unknown = input;
   const toJSON = (value as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === 'function') {
-    value = toJSON.call(value, key);
+    value = toJSON.call(value, String(key));
     if (typeof value !== 'object' || value === null) {
       return value;
     }
   }
+  // Plain objects and arrays, by far the most common, are no boxed primitive.
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype === Object.prototype || prototype === Array.prototype || prototype === null) return value;
   if (value instanceof Number) return Number(value);
   if (value instanceof String) return String(value);
   if (value instanceof Boolean) return value.valueOf();
@@ -293,3 +309,6 @@ function clip(label: string): string {
   const points = Array.from(label.length > 121 ? label.slice(0, 121) : label);
   return points.length > 60 ? `${points.slice(0, 60).join('')}…` : points.join('');
 }
+
+// See keepShapeAlive: every bounded result with artifacts makes one check.
+keepShapeAlive(new EncodabilityCheck(1));

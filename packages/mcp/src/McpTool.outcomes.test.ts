@@ -1,6 +1,7 @@
 // The outcome matrix of McpTool.execute over the three transports: stdio (a child process),
 // Streamable HTTP on 127.0.0.1 (a child process) and in memory — all against the real fixture
 // server built with the official server SDK.
+import { getEventListeners } from 'node:events';
 import { ToolArtifact, ToolOutcome, ToolResult } from '@runledger/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpHealthContact } from './McpHealthContact.js';
@@ -262,6 +263,25 @@ describe.each(Object.keys(transports))('McpTool.execute over %s', (transport) =>
     expect(contactsSince(start)).toHaveLength(10);
     await waitFor(() => calls.every(({ i }) => eventsFor(`par-${i}`).length === 2));
     calls.forEach(({ i }) => expect(eventsFor(`par-${i}`)).toEqual(['started', i % 2 === 1 ? 'cancelled' : 'completed']));
+  });
+
+  it("a run's signal shared by many calls holds no listener once they ended, whatever their outcome", async () => {
+    const run = new AbortController();
+    const { signal } = run;
+    const results = await Promise.all([
+      ...Array.from({ length: 10 }, (_, i) => tool('fx', 'echo').execute({ text: `shared-${i}` }, { signal })),
+      tool('fx', 'fail').execute({}, { signal }),
+      tool('fx', 'throws').execute({}, { signal }),
+      tool('fast', 'hang').execute({}, { signal }),
+    ]);
+    expect(results.map((r) => r.outcome)).toEqual([...Array<string>(10).fill(ToolOutcome.OK), ToolOutcome.FAILED, ToolOutcome.FAILED, ToolOutcome.FAILED]);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    const slow = tool('fx', 'slow').execute({ ms: 2000, tag: 'shared-slow' }, { signal });
+    await waitFor(() => eventsFor('shared-slow').includes('started'));
+    expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+    run.abort();
+    expect((await slow).outcome).toBe(ToolOutcome.CANCELLED);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
   it('failed: the server crashes mid-call; the next call reconnects and succeeds', async () => {

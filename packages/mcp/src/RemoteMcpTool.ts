@@ -2,11 +2,10 @@ import { McpTransportException, ToolResult } from '@runledger/core';
 import type { McpHealthContact } from './McpHealthContact.js';
 import type { McpSession } from './McpSession.js';
 import type { McpExecuteOptions, McpTool } from './McpTool.js';
-import { type McpConnection, newAbortReason, toTransportException, type WireTool } from './sdk.js';
+import { CallerAbort } from './CallerAbort.js';
+import { type McpConnection, toTransportException, type WireTool } from './sdk.js';
 import { toolResultFromAnswer } from './toolResultFromAnswer.js';
 import { untilAborted } from './untilAborted.js';
-
-const bound = (result: ToolResult): ToolResult => result.withBoundedChannels();
 
 /** What a wait for the connection rejects with when the call's deadline ran out first. */
 const DEADLINE_EXHAUSTED: unique symbol = Symbol('deadline exhausted');
@@ -49,61 +48,89 @@ export class RemoteMcpTool implements McpTool {
   }
 
   execute(args: Readonly<Record<string, unknown>>, options?: McpExecuteOptions): Promise<ToolResult> {
-    // Not async itself (one promise less per call); #run maps every fault, and the rejection
-    // handler is defence in depth: nothing may escape as a rejection.
-    return this.#run(args, options?.signal).then(bound, (error: unknown) =>
-      ToolResult.error(
-        McpTransportException.forTransportFailure(this.server, error instanceof Error ? error.message : String(error), { cause: error }).message,
-      ).withBoundedChannels(),
+    // Not async: a call on a live connection makes one promise of its own (the SDK's, with our
+    // handlers on it). Every path resolves; nothing the server or the wire does becomes a rejection.
+    try {
+      const signal = options?.signal;
+      if (signal?.aborted === true) {
+        return Promise.resolve(this.#cancelled());
+      }
+      if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+        const got = Array.isArray(args) ? 'an array' : args === null ? 'null' : typeof args;
+        return Promise.resolve(ToolResult.error(`McpTool.execute args of "${this.name}" must be a JSON object, got ${got}`).withBoundedChannels());
+      }
+      const abort = signal === undefined ? undefined : new CallerAbort(signal, this.name);
+      const live = this.#session.live;
+      return live !== undefined ? this.#send(live, args, abort, this.deadlineMs) : this.#connectAndSend(args, abort, performance.now());
+    } catch (error) {
+      return Promise.resolve(this.#unexpected(error));
+    }
+  }
+
+  /** Waits for the session's connection within the call's deadline and the caller's signal, then sends. */
+  async #connectAndSend(args: Readonly<Record<string, unknown>>, abort: CallerAbort | undefined, startedAt: number): Promise<ToolResult> {
+    let connection: McpConnection;
+    try {
+      connection = await this.#connect(abort?.signal, startedAt);
+    } catch (error) {
+      abort?.release();
+      return this.#failure(error, abort, undefined);
+    }
+    const remainingMs = this.deadlineMs - (performance.now() - startedAt);
+    if (remainingMs < 1) {
+      abort?.release();
+      return this.#failure(DEADLINE_EXHAUSTED, abort, connection);
+    }
+    return this.#send(connection, args, abort, remainingMs);
+  }
+
+  /**
+   * Sends the call. The deadline of the call itself is the SDK's request timeout: it also tells
+   * the server with notifications/cancelled. Its rejection is never our abort reason, so it is
+   * failed.
+   */
+  #send(connection: McpConnection, args: Readonly<Record<string, unknown>>, abort: CallerAbort | undefined, remainingMs: number): Promise<ToolResult> {
+    // The latency is measured only for a health callback to report it to.
+    const sentAt = this.#onContact === undefined ? 0 : performance.now();
+    return connection.callTool(
+      this.remoteName,
+      args,
+      { signal: abort?.signal, timeoutMs: remainingMs },
+      (answer) => {
+        abort?.release();
+        try {
+          this.#contact(sentAt, answer.isError);
+          return toolResultFromAnswer(answer).withBoundedChannels();
+        } catch (error) {
+          return this.#failure(error, undefined, connection);
+        }
+      },
+      (error) => {
+        abort?.release();
+        return this.#failure(error, abort, connection);
+      },
     );
   }
 
-  async #run(args: Readonly<Record<string, unknown>>, signal: AbortSignal | undefined): Promise<ToolResult> {
-    if (signal?.aborted === true) {
-      return this.#cancelled();
-    }
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-      return ToolResult.error(`McpTool.execute args of "${this.name}" must be a JSON object, got ${Array.isArray(args) ? 'an array' : args === null ? 'null' : typeof args}`);
-    }
-    const startedAt = performance.now();
-    // Our own abort reason: the only evidence that decides "cancelled" is that the rejection IS
-    // this object. Made when the caller aborts (an Error captures a stack; most calls never need
-    // one), and an instance of the SDK's own error class so the SDK hands it back unchanged.
-    let cancelReason: Error | undefined;
-    let controller: AbortController | undefined;
-    let onAbort: (() => void) | undefined;
-    if (signal !== undefined) {
-      const ours = new AbortController();
-      onAbort = () => {
-        cancelReason = newAbortReason(`the caller cancelled the call of "${this.name}"`);
-        ours.abort(cancelReason);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      controller = ours;
-    }
-    let connection: McpConnection | undefined;
+  /** The result of a call that did not get an answer: cancelled when the rejection is our own abort, else failed. */
+  #failure(error: unknown, abort: CallerAbort | undefined, connection: McpConnection | undefined): ToolResult {
     try {
-      connection = this.#session.live ?? (await this.#connect(controller?.signal, startedAt));
-      const remainingMs = this.deadlineMs - (performance.now() - startedAt);
-      if (remainingMs < 1) throw DEADLINE_EXHAUSTED;
-      const sentAt = performance.now();
-      // The deadline of the call itself is the SDK's request timeout: it also tells the server
-      // with notifications/cancelled. Its rejection is never our cancel reason, so it is failed.
-      const answer = await connection.callTool(this.remoteName, args, { signal: controller?.signal, timeoutMs: remainingMs });
-      const latencyMs = performance.now() - sentAt;
-      this.#contact(latencyMs, answer.isError);
-      return toolResultFromAnswer(answer);
-    } catch (error) {
-      if (cancelReason !== undefined && error === cancelReason) {
+      if (abort?.isCancel(error) === true) {
         return this.#cancelled(error);
       }
       if (error === DEADLINE_EXHAUSTED) {
-        return ToolResult.error(McpTransportException.forExhaustedDeadline(this.server, this.deadlineMs).message);
+        return ToolResult.error(McpTransportException.forExhaustedDeadline(this.server, this.deadlineMs).message).withBoundedChannels();
       }
-      return ToolResult.error(toTransportException(this.server, error, { deadlineMs: this.deadlineMs, connection }).message);
-    } finally {
-      if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+      return ToolResult.error(toTransportException(this.server, error, { deadlineMs: this.deadlineMs, connection }).message).withBoundedChannels();
+    } catch (unexpected) {
+      return this.#unexpected(unexpected);
     }
+  }
+
+  /** Defence in depth: what no path above should ever throw still ends the call failed. */
+  #unexpected(error: unknown): ToolResult {
+    const detail = error instanceof Error ? error.message : String(error);
+    return ToolResult.error(McpTransportException.forTransportFailure(this.server, detail, { cause: error }).message).withBoundedChannels();
   }
 
   /** Waits for the session's connection within this call's deadline and the caller's signal. */
@@ -121,21 +148,23 @@ export class RemoteMcpTool implements McpTool {
 
   #cancelled(cause?: unknown): ToolResult {
     const exception = McpTransportException.forCancelledCall(this.server, this.remoteName, cause === undefined ? undefined : { cause });
-    return ToolResult.cancelled(exception.message);
+    return ToolResult.cancelled(exception.message).withBoundedChannels();
   }
 
-  #contact(latencyMs: number, isError: boolean): void {
-    if (this.#onContact === undefined) return;
+  /** Reports an answered call, sent at `sentAt`, to the health callback if there is one. */
+  #contact(sentAt: number, isError: boolean): void {
+    const onContact = this.#onContact;
+    if (onContact === undefined) return;
     const contact: McpHealthContact = Object.freeze({
       server: this.server,
       tool: this.name,
       remoteTool: this.remoteName,
-      latencyMs,
+      latencyMs: performance.now() - sentAt,
       isError,
       at: Date.now(),
     });
     try {
-      this.#onContact(contact);
+      onContact(contact);
     } catch {
       // A failing health callback must not change the outcome of the call it reports.
     }

@@ -57,8 +57,21 @@ export interface McpConnection {
   readonly pid: number | null;
   /** Lists every tool, walking at most `maxPages` pages. */
   listTools(options: WireRequestOptions): Promise<WireTool[]>;
-  /** Calls a tool; resolves when the server answered, rejects for anything else. */
-  callTool(name: string, args: Readonly<Record<string, unknown>>, options: WireRequestOptions): Promise<WireAnswer>;
+  /**
+   * Calls a tool and settles with what `answered` makes of the server's answer, or with what
+   * `faulted` makes of anything else (a transport fault, a timeout, an abort, a protocol error).
+   *
+   * @remarks
+   * The handlers are run on the SDK's own promise: one promise per call on the hot path. What a
+   * handler throws rejects the returned promise; the caller's handlers do not throw.
+   */
+  callTool<T>(
+    name: string,
+    args: Readonly<Record<string, unknown>>,
+    options: WireRequestOptions,
+    answered: (answer: WireAnswer) => T,
+    faulted: (error: unknown) => T,
+  ): Promise<T>;
   /** Closes the transport and, for stdio, ends the child process. Never rejects. */
   close(): Promise<void>;
 }
@@ -181,14 +194,19 @@ class SdkConnection implements McpConnection {
     }));
   }
 
-  callTool(name: string, args: Readonly<Record<string, unknown>>, options: WireRequestOptions): Promise<WireAnswer> {
-    // Not async: one promise less per call on the hot path.
+  callTool<T>(
+    name: string,
+    args: Readonly<Record<string, unknown>>,
+    options: WireRequestOptions,
+    answered: (answer: WireAnswer) => T,
+    faulted: (error: unknown) => T,
+  ): Promise<T> {
     return this.#client
       .callTool(
         { name, arguments: args as Record<string, unknown> },
         options.signal === undefined ? { timeout: options.timeoutMs } : { signal: options.signal, timeout: options.timeoutMs },
       )
-      .then(toWireAnswer);
+      .then((result) => answered(toWireAnswer(result)), faulted);
   }
 
   async close(): Promise<void> {

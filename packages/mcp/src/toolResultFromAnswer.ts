@@ -16,9 +16,24 @@ const NAMED_BLOCKS = 5;
  * bounded; the caller passes it through `withBoundedChannels()`.
  */
 export function toolResultFromAnswer(answer: WireAnswer): ToolResult {
+  const content = contentOf(answer.content);
+  if (answer.isError) {
+    return ToolResult.error(content === '' ? 'The tool reported an error without a message.' : content);
+  }
+  const artifact = structuredArtifact(answer.structuredContent);
+  return artifact === undefined ? ToolResult.text(content) : ToolResult.text(content, artifact);
+}
+
+/** The text blocks joined with a newline, led by a note on the other blocks when there are any. */
+function contentOf(blocks: readonly WireContentBlock[]): string {
+  // Most answers are one text block: its text is the content as it is.
+  const only = blocks.length === 1 ? blocks[0] : undefined;
+  if (only !== undefined && only.type === 'text' && typeof only.text === 'string') {
+    return only.text;
+  }
   const texts: string[] = [];
   const others: string[] = [];
-  for (const block of answer.content) {
+  for (const block of blocks) {
     if (block.type === 'text' && typeof block.text === 'string') {
       texts.push(block.text);
     } else {
@@ -27,12 +42,7 @@ export function toolResultFromAnswer(answer: WireAnswer): ToolResult {
   }
   const note = others.length === 0 ? '' : nonTextNote(others);
   const body = texts.join('\n');
-  const content = note === '' ? body : body === '' ? note : `${note}\n${body}`;
-  if (answer.isError) {
-    return ToolResult.error(content === '' ? 'The tool reported an error without a message.' : content);
-  }
-  const artifact = structuredArtifact(answer.structuredContent);
-  return artifact === undefined ? ToolResult.text(content) : ToolResult.text(content, artifact);
+  return note === '' ? body : body === '' ? note : `${note}\n${body}`;
 }
 
 function describeBlock(block: WireContentBlock): string {
