@@ -99,7 +99,7 @@ export class RemoteMcpTool implements McpTool {
       (answer) => {
         abort?.release();
         try {
-          this.#contact(sentAt, answer.isError);
+          this.#contact(sentAt, answer.isError === true);
           return toolResultFromAnswer(answer).withBoundedChannels();
         } catch (error) {
           return this.#failure(error, undefined, connection);

@@ -33,12 +33,17 @@ export interface WireContentBlock {
   readonly resource?: { readonly uri?: unknown; readonly mimeType?: unknown };
 }
 
-/** A tool answer: the server answered the call (with or without `isError`). */
+/**
+ * A tool answer: the server answered the call (with or without `isError`). The SDK's own result
+ * object, read as loosely as this: the one reader, toolResultFromAnswer, checks each field.
+ */
 export interface WireAnswer {
-  readonly content: readonly WireContentBlock[];
-  readonly isError: boolean;
+  /** The content blocks; anything but an array counts as none. */
+  readonly content?: unknown;
+  /** Only `true` makes the answer an error. */
+  readonly isError?: unknown;
   /** `undefined` when the answer has none. */
-  readonly structuredContent: unknown;
+  readonly structuredContent?: unknown;
 }
 
 /** Options of one request on a connection. */
@@ -206,21 +211,13 @@ class SdkConnection implements McpConnection {
         { name, arguments: args as Record<string, unknown> },
         options.signal === undefined ? { timeout: options.timeoutMs } : { signal: options.signal, timeout: options.timeoutMs },
       )
-      .then((result) => answered(toWireAnswer(result)), faulted);
+      .then(answered, faulted);
   }
 
   async close(): Promise<void> {
     this.#state.closed = true;
     await this.#client.close().catch(() => undefined);
   }
-}
-
-function toWireAnswer(result: { content?: unknown; isError?: unknown; structuredContent?: unknown }): WireAnswer {
-  return {
-    content: Array.isArray(result.content) ? (result.content as WireContentBlock[]) : [],
-    isError: result.isError === true,
-    structuredContent: result.structuredContent,
-  };
 }
 
 function makeTransport(config: McpServerConfig, options: OpenConnectionOptions, state: ConnectionState): Transport {

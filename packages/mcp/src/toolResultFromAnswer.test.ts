@@ -44,4 +44,18 @@ describe('toolResultFromAnswer', () => {
       'The tool reported an error without a message.',
     );
   });
+
+  it('reads the answer loosely: content that is not an array is none, only isError true is an error', () => {
+    const noContent = toolResultFromAnswer({ content: 'not blocks', isError: 'yes', structuredContent: undefined });
+    expect(noContent.outcome).toBe(ToolOutcome.OK);
+    expect(noContent.content).toBe('');
+    expect(toolResultFromAnswer({}).outcome).toBe(ToolOutcome.OK);
+    expect(toolResultFromAnswer({ isError: true }).content).toBe('The tool reported an error without a message.');
+  });
+
+  it('keeps the text of a single text block as it is', () => {
+    const text = 'one block\nwith lines';
+    expect(toolResultFromAnswer({ content: [{ type: 'text', text }], isError: false }).content).toBe(text);
+    expect(toolResultFromAnswer({ content: [{ type: 'text', text: 42 }], isError: false }).content).toBe('[1 non-text block not shown: text]');
+  });
 });

@@ -16,8 +16,8 @@ const NAMED_BLOCKS = 5;
  * bounded; the caller passes it through `withBoundedChannels()`.
  */
 export function toolResultFromAnswer(answer: WireAnswer): ToolResult {
-  const content = contentOf(answer.content);
-  if (answer.isError) {
+  const content = Array.isArray(answer.content) ? contentOf(answer.content as readonly WireContentBlock[]) : '';
+  if (answer.isError === true) {
     return ToolResult.error(content === '' ? 'The tool reported an error without a message.' : content);
   }
   const artifact = structuredArtifact(answer.structuredContent);
