@@ -3,9 +3,9 @@ import { type AppendStepInput, serverHealth, type StoredStep } from '@runledger/
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DurationHistogram } from './DurationHistogram.js';
 import { ROLLUP_LEVEL_SIZES } from './HealthWindow.js';
-import type { PostgresRunStore } from './PostgresRunStore.js';
-import { cancelWatcherOf } from './storeInternals.js';
-import { adminQuery, connectTestStore, dropSchema, randomSchema } from './testing/pgTest.js';
+import { PostgresRunStore } from './PostgresRunStore.js';
+import { cancelWatcherOf, poolOf } from './storeInternals.js';
+import { adminQuery, connectTestStore, dropSchema, randomSchema, requirePostgres, TEST_PG_URL } from './testing/pgTest.js';
 
 const schemas: string[] = [];
 const open: PostgresRunStore[] = [];
@@ -250,3 +250,40 @@ async function waitFor(check: () => boolean, timeoutMs = 3_000): Promise<void> {
   }
 }
 
+describe('session settings', () => {
+  /** The settings of one pooled connection of the store: every connection gets the same. */
+  async function settingsOf(store: PostgresRunStore): Promise<Record<string, string>> {
+    const client = await poolOf(store).connect();
+    try {
+      const rows = await client.query<{ name: string; setting: string }>(
+        `SELECT name, setting FROM pg_settings WHERE name IN ('max_parallel_workers_per_gather', 'statement_timeout')`,
+      );
+      return Object.fromEntries(rows.rows.map((row) => [row.name, row.setting]));
+    } finally {
+      client.release();
+    }
+  }
+  async function storeWithOptions(options: string | undefined): Promise<PostgresRunStore> {
+    await requirePostgres();
+    const url = new URL(TEST_PG_URL);
+    if (options !== undefined) url.searchParams.set('options', options);
+    const schema = randomSchema('rl_settings');
+    schemas.push(schema);
+    const store = await PostgresRunStore.connect({ connectionString: url.toString(), schema, poolSize: 2 });
+    open.push(store);
+    return store;
+  }
+
+  it('runs without parallel workers per gather', async () => {
+    expect((await settingsOf(await storeWithOptions(undefined))).max_parallel_workers_per_gather).toBe('0');
+  });
+
+  it('keeps the session options of the connection string, and adds its own', async () => {
+    const settings = await settingsOf(await storeWithOptions('-c statement_timeout=4321'));
+    expect(settings).toEqual({ statement_timeout: '4321', max_parallel_workers_per_gather: '0' });
+  });
+
+  it('lets the connection string set max_parallel_workers_per_gather itself', async () => {
+    expect((await settingsOf(await storeWithOptions('-c max_parallel_workers_per_gather=1'))).max_parallel_workers_per_gather).toBe('1');
+  });
+});

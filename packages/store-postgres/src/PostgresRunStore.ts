@@ -24,7 +24,8 @@ import { planHealthWindow, ROLLUP_LEVEL_SIZES } from './HealthWindow.js';
 import { migrateSchema } from './migrateSchema.js';
 import type { PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
 import { quoteSchemaName } from './quoteSchemaName.js';
-import { registerCancelWatcher } from './storeInternals.js';
+import { applySessionSettings } from './sessionSettings.js';
+import { registerStoreInternals } from './storeInternals.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DEFAULT_SCHEMA = 'runledger';
@@ -172,7 +173,7 @@ export class PostgresRunStore implements RunStore {
         return new Set(result.rows.map((row) => row.id));
       },
     });
-    registerCancelWatcher(this, this.#watcher);
+    registerStoreInternals(this, { watcher: this.#watcher, pool });
   }
 
   /**
@@ -211,11 +212,9 @@ export class PostgresRunStore implements RunStore {
       types: TYPES,
       connectionTimeoutMillis: 10_000,
       application_name: 'runledger',
-      // The store's queries are short index scans; starting parallel workers costs more than it
-      // saves (it made a 5 ms health query take 100+ ms on a busy machine).
-      options: '-c max_parallel_workers_per_gather=0',
     };
     const pool = new pg.Pool(config);
+    pool.on('connect', applySessionSettings);
     pool.on('error', () => {
       // an idle connection died (server restart, network): the pool replaces it on next use
     });
