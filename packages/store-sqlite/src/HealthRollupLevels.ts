@@ -7,6 +7,14 @@
 export const ROLLUP_LEVEL_MS: readonly number[] = Object.freeze([60_000, 3_600_000, 86_400_000, 32 * 86_400_000]);
 
 /**
+ * The level whose buckets are days: the grain of `health_servers` (the first and last day each
+ * server was called).
+ *
+ * @internal
+ */
+export const DAY_LEVEL = 2;
+
+/**
  * A range of whole rollup buckets of one level: `bucket_start` in `[from, to)`.
  *
  * @internal

@@ -1,4 +1,5 @@
 import { serverHealth, type ServerHealth, type ServerHealthQuery, type StoredStep } from '@runledger/trace';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteRunStore } from './SqliteRunStore.js';
 import { tempFolder, toolStep } from './testing/tempDatabase.js';
@@ -68,5 +69,34 @@ describe('server health from the rollup', () => {
     }
     await rollup.close();
     await exact.close();
+  });
+
+  it("keeps each server's first and last day, widened by appends and imports in any order", async () => {
+    const path = folder.file('appended.db');
+    const store = await SqliteRunStore.openWith({ path }, { exactHealthMaxCalls: 0 });
+    const run = await store.createRun({ configuration: 'c', createdAt: T0 });
+    await store.appendStep(run.id, toolStep('late', 'ok', 5, T0 + 10 * DAY + 5_000));
+    await store.appendStep(run.id, toolStep('late', 'ok', 5, T0 + 3 * DAY + 7_000)); // older than its first day
+    await store.appendStep(run.id, toolStep('late', 'failed', 5, T0 + 12 * DAY + 9_000));
+    await store.appendStep(run.id, toolStep('late', 'ok', 5, T0 + 11 * DAY)); // inside its span: no write
+    await store.appendStep(run.id, toolStep('gone', 'ok', 5, T0 + 1_000));
+    await store.appendStep(run.id, toolStep('gone', 'ok', 5, T0 + 20 * DAY + 1_000));
+    const imported = (await store.readSteps(run.id)).map((step) => ({ ...step, runId: '00000000-0000-4000-8000-000000000001' }));
+    const other = await SqliteRunStore.openWith({ path: folder.file('imported.db') }, { exactHealthMaxCalls: 0 });
+    await other.importRun({ ...(await store.getRun(run.id))!, id: '00000000-0000-4000-8000-000000000001' }, imported);
+    await store.close();
+    for (const file of [path, other.path]) {
+      const db = new Database(file, { readonly: true });
+      expect(db.prepare('SELECT server, first_day, last_day FROM health_servers ORDER BY server').raw().all()).toEqual([
+        ['gone', T0, T0 + 20 * DAY],
+        ['late', T0 + 3 * DAY, T0 + 12 * DAY],
+      ]);
+      db.close();
+    }
+    // 'gone' spans the window below but was not called in it: it is not in the answer
+    expect((await other.serverHealth({ since: T0 + 3 * DAY, until: T0 + 13 * DAY })).map((h) => [h.server, h.calls])).toEqual([['late', 4]]);
+    expect((await other.serverHealth({ since: T0 + 13 * DAY })).map((h) => [h.server, h.calls])).toEqual([['gone', 1]]);
+    expect((await other.serverHealth({ until: T0 + DAY })).map((h) => [h.server, h.calls])).toEqual([['gone', 1]]);
+    await other.close();
   });
 });

@@ -2,7 +2,7 @@ import type { ToolOutcome } from '@runledger/core';
 import type Database from 'better-sqlite3';
 import { type NormalizedHealthQuery, type ServerHealth, type ServerHealthQuery, serverHealth } from '@runledger/trace';
 import { HISTOGRAM_BUCKETS, histogramBucket, histogramPercentile } from './DurationHistogram.js';
-import { planRollupWindow } from './HealthRollupLevels.js';
+import { DAY_LEVEL, bucketStart, planRollupWindow } from './HealthRollupLevels.js';
 
 /**
  * Below this many tool calls in a window, health is computed from the steps themselves and the
@@ -36,7 +36,8 @@ const newTally = (): Tally => ({
 
 /**
  * Reads server health over a window from the rollup: a bounded number of index range scans of
- * whole buckets, plus the steps of the two sub-minute edges of the window.
+ * whole buckets for each server called on a day of the window, plus the steps of the two
+ * sub-minute edges of the window.
  *
  * @internal
  */
@@ -54,16 +55,9 @@ export class HealthRollupReader {
          FROM health_rollup WHERE level = ? AND server = ? AND bucket_start >= ? AND bucket_start < ?`,
       )
       .raw();
-    // The rollup is keyed by server first: its distinct servers are one index seek each.
-    this.#servers = db
-      .prepare(
-        `WITH RECURSIVE s (server) AS (
-           SELECT min(server) FROM health_rollup
-           UNION ALL
-           SELECT (SELECT min(server) FROM health_rollup WHERE health_rollup.server > s.server) FROM s WHERE s.server IS NOT NULL)
-         SELECT server FROM s WHERE server IS NOT NULL`,
-      )
-      .pluck();
+    // Only the servers called on a day the window touches: a server seen once long ago (or only
+    // after the window) costs a row of this small table, not a range read per level.
+    this.#servers = db.prepare('SELECT server FROM health_servers WHERE last_day >= ? AND first_day < ?').pluck();
     this.#steps = db
       .prepare(
         `SELECT call_server, call_outcome, duration_ms, created_at FROM steps
@@ -88,7 +82,7 @@ export class HealthRollupReader {
       return t;
     };
     let calls = 0;
-    const servers = plan.ranges.length > 0 ? (this.#servers.all() as string[]) : [];
+    const servers = plan.ranges.length > 0 ? (this.#servers.all(bucketStart(DAY_LEVEL, since), until) as string[]) : [];
     for (const range of plan.ranges) {
       for (const server of servers) {
         // one index range per server: rows stream in key order and sum without a sort

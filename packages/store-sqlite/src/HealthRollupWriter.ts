@@ -1,28 +1,51 @@
 import type Database from 'better-sqlite3';
 import { HISTOGRAM_BUCKETS, histogramBucket } from './DurationHistogram.js';
-import { ROLLUP_LEVEL_MS, bucketStart } from './HealthRollupLevels.js';
+import { DAY_LEVEL, ROLLUP_LEVEL_MS, bucketStart } from './HealthRollupLevels.js';
+
+/** Options of a {@link HealthRollupWriter}. */
+export interface HealthRollupWriterOptions {
+  /**
+   * Also keep `health_servers` (schema version 6) up to date. Off only for migration 4, which
+   * fills the rollup of a file that has no such table yet; migration 6 then fills it from the
+   * rollup.
+   */
+  readonly serverDays?: boolean;
+}
 
 /**
- * Adds one tool call to the server-health rollup, at every level, in one statement.
+ * Adds one tool call to the server-health rollup, at every level, in one statement, and widens
+ * the server's span of days in `health_servers` when the call falls outside it.
  *
  * @remarks
  * Called inside the transaction that inserts the step, so the rollup and the steps never
- * disagree. One prepared upsert per histogram bucket, made on first use.
+ * disagree. One prepared upsert per histogram bucket, made on first use. The span upsert writes
+ * only when the span grows: once a day per server, or for a call older than its first day.
  *
  * @internal
  */
 export class HealthRollupWriter {
   readonly #db: Database.Database;
   readonly #statements: (Database.Statement | undefined)[] = new Array(HISTOGRAM_BUCKETS);
+  readonly #serverDays: Database.Statement | undefined;
 
-  constructor(db: Database.Database) {
+  constructor(db: Database.Database, options: HealthRollupWriterOptions = {}) {
     this.#db = db;
+    this.#serverDays =
+      options.serverDays === false
+        ? undefined
+        : db.prepare(`
+INSERT INTO health_servers (server, first_day, last_day) VALUES (@server, @day, @day)
+ON CONFLICT (server) DO UPDATE SET
+  first_day = min(health_servers.first_day, excluded.first_day),
+  last_day = max(health_servers.last_day, excluded.last_day)
+WHERE excluded.first_day < health_servers.first_day OR excluded.last_day > health_servers.last_day`);
   }
 
   add(server: string, outcome: string, durationMs: number, createdAt: number): void {
     const bucket = histogramBucket(durationMs);
     const statement = this.#statements[bucket] ?? this.#prepare(bucket);
     const failed = outcome === 'failed' ? 1 : 0;
+    this.#serverDays?.run({ server, day: bucketStart(DAY_LEVEL, createdAt) });
     statement.run({
       b0: bucketStart(0, createdAt),
       b1: bucketStart(1, createdAt),

@@ -44,7 +44,7 @@ describe('migrations', () => {
     await store.close();
     const db = new Database(path, { readonly: true });
     const versions = db.prepare('SELECT version, applied_at FROM schema_version ORDER BY version').all() as { version: number; applied_at: number }[];
-    expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5]);
+    expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(versions[0]!.applied_at).toBe(1735689600000); // the old row is kept as it was
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -61,7 +61,7 @@ describe('migrations', () => {
       migration.apply(db);
       db.prepare('INSERT INTO schema_version VALUES (?, ?, ?)').run(migration.version, migration.description, T);
     }
-    const writer = new HealthRollupWriter(db);
+    const writer = new HealthRollupWriter(db, { serverDays: false });
     for (let i = 0; i < 300; i++) {
       writer.add(`s${i % 7}`, i % 5 === 0 ? 'failed' : i % 17 === 0 ? 'cancelled' : 'ok', 1 + (i % 90) * 3.5, T + i * 45_000);
     }
@@ -82,8 +82,14 @@ describe('migrations', () => {
     const health = await store.serverHealth({ since: T - 32 * 86_400_000, until: T + 64 * 86_400_000 });
     await store.close();
     const after = new Database(path, { readonly: true });
-    expect(after.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(5);
+    expect(after.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(SQLITE_SCHEMA_VERSION);
     expect(rows(after)).toEqual(before);
+    // version 6 filled health_servers from the rollup's day buckets
+    const DAY = 86_400_000;
+    const lastDay = Math.floor((T + 299 * 45_000) / DAY) * DAY;
+    expect(after.prepare('SELECT server, first_day, last_day FROM health_servers ORDER BY server').raw().all()).toEqual(
+      Array.from({ length: 7 }, (_, i) => [`s${i}`, Math.floor(T / DAY) * DAY, lastDay]),
+    );
     const key = after.prepare("SELECT name FROM pragma_index_info((SELECT name FROM pragma_index_list('health_rollup') WHERE origin = 'pk'))").pluck().all();
     expect(key).toEqual(['server', 'level', 'bucket_start']);
     after.close();
