@@ -13,6 +13,11 @@
  * changes. Keep a report change and its changeset in the same commit. A version already raised in
  * package.json since the base (a release commit) counts too. A report absent at the base is an
  * initial surface.
+ *
+ * History: every mainline commit up to the base that changed a report is judged the same way,
+ * against its first parent, with the changesets it added itself (lib/history.mjs). So a report
+ * change that landed without its changeset fails the gate whatever came after it, even where
+ * the base is only HEAD~1 (a clean clone in CI).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,6 +26,7 @@ import { formatClassification } from './lib/classify.mjs';
 import { compareReports } from './lib/compare.mjs';
 import { bumpCovers, maxBump, readChangesets, requiredBump, versionBump } from './lib/changesets.mjs';
 import { listFiles, resolveBase, showFile } from './lib/git.mjs';
+import { checkReportHistory } from './lib/history.mjs';
 import { parseDeprecationTable } from './lib/checks.mjs';
 import { WORKSPACE_ROOT, workspacePackages, publishedPackages } from './lib/workspace.mjs';
 
@@ -84,6 +90,15 @@ export function runChangesetGate(opts = {}) {
       `${pkg.name}: ${c.level} change to ${r.reportPath} needs a changeset bumping it at least "${need}"${pkg.version.startsWith('0.') ? ` (0.x: ${c.level === 'breaking' ? 'breaking → minor' : 'additive → patch'})` : ''}; found: ${foundText}. Run "pnpm changeset".\n` +
         formatClassification(pkg.name, c, { limit: 10 }),
     );
+  }
+
+  if (base.sha) {
+    const history = checkReportHistory({ root, until: base.sha, packages: publishedPackages(root) });
+    lines.push(
+      `history up to the base: ${history.commits} commit${history.commits === 1 ? '' : 's'} changed a report; ${history.problems.length === 0 ? 'each brought its own changeset' : `${history.problems.length} report change${history.problems.length === 1 ? '' : 's'} without one`}`,
+      ...history.lines.map((line) => `  ${line}`),
+    );
+    problems.push(...history.problems);
   }
 
   // docs/deprecations.md rows must name published packages (rows of a package are checked by its api:check).

@@ -159,6 +159,59 @@ describe('changeset gate', () => {
   });
 });
 
+describe('changeset gate: the committed history', () => {
+  const other = (r: { root: string }, text: string) => writeFileSync(path.join(r.root, 'packages', 'pkg', 'notes.txt'), text);
+
+  it('fails a report change committed without its changeset, even when it is not the last commit', () => {
+    const r = repo({ before: fixture('removed-method', 'before') });
+    r.report(fixture('removed-method', 'after'));
+    r.commit('drop recordToolExecution');
+    other(r, 'later');
+    r.commit('an unrelated commit on top');
+    // a clean clone in CI: the base is HEAD~1, which the first commit is already part of
+    const g = r.gate({});
+    expect(g.ok).toBe(false);
+    expect(problems(g)).toMatch(
+      /commit [0-9a-f]{12} \("drop recordToolExecution"\): breaking change to api-reports\/pkg\.api\.md of @fx\/pkg needs a changeset bumping it at least "major" added in the same commit; found: no changeset for this package added in that commit/,
+    );
+    expect(problems(g)).toContain('RunTrace.recordToolExecution (method)');
+  });
+
+  it('a changeset added by a later commit does not cover an earlier report change', () => {
+    const r = repo({ before: fixture('removed-method', 'before') });
+    r.report(fixture('removed-method', 'after'));
+    r.commit('drop recordToolExecution');
+    r.changeset('late.md', 'major');
+    r.commit('the changeset, one commit too late');
+    other(r, 'later');
+    r.commit('an unrelated commit on top');
+    expect(problems(r.gate({}))).toMatch(/\("drop recordToolExecution"\).*no changeset for this package added in that commit/);
+  });
+
+  it('passes a history where each report change brought its changeset, and says so', () => {
+    const r = repo({ before: fixture('removed-method', 'before') });
+    r.report(fixture('removed-method', 'after'));
+    r.changeset('big-bang.md', 'major');
+    r.commit('drop recordToolExecution, with its changeset');
+    other(r, 'later');
+    r.commit('an unrelated commit on top');
+    const g = r.gate({});
+    expect(g.problems).toEqual([]);
+    expect(g.lines.join('\n')).toMatch(/history up to the base: 2 commits changed a report; each brought its own changeset/);
+    expect(g.lines.join('\n')).toMatch(/\("drop recordToolExecution, with its changeset"\): @fx\/pkg breaking, covered by \.changeset\/big-bang\.md → major/);
+  });
+
+  it('counts a release commit that raised the version as covering its own report change', () => {
+    const r = repo({ before: fixture('removed-method', 'before') });
+    r.report(fixture('removed-method', 'after'));
+    writeFileSync(path.join(r.root, 'packages', 'pkg', 'package.json'), JSON.stringify({ name: '@fx/pkg', version: '2.0.0' }));
+    r.commit('release 2.0.0');
+    other(r, 'later');
+    r.commit('an unrelated commit on top');
+    expect(r.gate({}).problems).toEqual([]);
+  });
+});
+
 describe('changesets', () => {
   it('parses front matter with quoted or bare names', () => {
     const cs = parseChangeset('---\n"@a/b": minor\n\'@a/c\': patch\nd: major\n---\n\nSummary.\n', 'x.md');
