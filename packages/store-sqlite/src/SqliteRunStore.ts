@@ -4,6 +4,7 @@ import {
   RunStatus,
   RunStoreError,
   RunStoreInput,
+  type ToolCallFacts,
   toolCallOf,
   type AppendStepInput,
   type NormalizedAppendStep,
@@ -119,8 +120,8 @@ export class SqliteRunStore implements RunStore {
     bump.raw();
     // the rowid of a step is (run number << 32) + sequence: a run's steps are one range of the table
     const insertStep = db.prepare(`INSERT INTO steps (${INSERT_STEP_COLUMNS}) VALUES ((? << 32) + ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    const insertOne = (runNo: number, runId: string, sequence: number, step: StepColumns, payload: string): void => {
-      const call = toolCallOf({ kind: step.kind, payload, toolServer: step.toolServer, toolOutcome: step.toolOutcome });
+    /** Inserts a step row and adds its tool call, if it is one, to the health rollup. */
+    const writeStep = (runNo: number, runId: string, sequence: number, step: StepColumns, payload: string, call: ToolCallFacts | null): void => {
       insertStep.run(
         runNo,
         sequence,
@@ -146,22 +147,7 @@ export class SqliteRunStore implements RunStore {
         | undefined;
       if (bumped === undefined) throw RunStoreError.runNotFound(runId);
       const [sequence, runNo] = bumped;
-      insertStep.run(
-        runNo,
-        sequence,
-        runId,
-        sequence,
-        step.kind,
-        step.round,
-        step.durationMs,
-        step.createdAt,
-        step.payloadText,
-        step.toolServer,
-        step.toolOutcome,
-        call?.server ?? null,
-        outcome ?? null,
-      );
-      if (call !== null && call.server !== null) this.#rollup.add(call.server, call.outcome, step.durationMs, step.createdAt);
+      writeStep(runNo, runId, sequence, step, step.payloadText, call);
       return sequence;
     }).immediate;
 
@@ -193,8 +179,8 @@ export class SqliteRunStore implements RunStore {
       const counts = { ok: 0, failed: 0, cancelled: 0 };
       for (const step of steps) {
         const columns = { ...step, toolServer: step.toolServer ?? null, toolOutcome: step.toolOutcome ?? null };
-        insertOne(runNo, id, step.sequence, columns, step.payload);
         const call = toolCallOf(columns);
+        writeStep(runNo, id, step.sequence, columns, step.payload, call);
         if (call !== null) counts[call.outcome]++;
       }
       setCounts.run(counts.ok, counts.failed, counts.cancelled, id);
