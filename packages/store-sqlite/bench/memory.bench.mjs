@@ -63,7 +63,7 @@ try {
   const complete = read === STEPS && failed === Math.ceil(STEPS / 13);
   console.log(`## store-sqlite: reading a ${STEPS.toLocaleString('en')}-step run page by page
 
-Payloads of about 1 KB each (${fmt(sizeMb, 1)} MB of database), read with \`readSteps({ fromSequence, limit: ${PAGE} })\`; each page is built into timeline entries and then dropped. RSS is the whole reading process (Node, better-sqlite3 and its 16 MB page cache included). Load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores.
+Payloads of about 1 KB each (${fmt(sizeMb, 1)} MB of database), read with \`readSteps({ fromSequence, limit: ${PAGE} })\`; each page is built into timeline entries and then dropped. RSS is the whole reading process (Node, better-sqlite3 and its 4 MiB page cache included). Load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores.
 
 ${table(
   ['steps read', 'entries built', 'RSS before open MB', 'peak RSS MB', 'time s'],
