@@ -94,10 +94,14 @@ export function runChangesetGate(opts = {}) {
 
   if (base.sha) {
     const history = checkReportHistory({ root, until: base.sha, packages: publishedPackages(root) });
-    lines.push(
-      `history up to the base: ${history.commits} commit${history.commits === 1 ? '' : 's'} changed a report; ${history.problems.length === 0 ? 'each brought its own changeset' : `${history.problems.length} report change${history.problems.length === 1 ? '' : 's'} without one`}`,
-      ...history.lines.map((line) => `  ${line}`),
-    );
+    if (history.judged) {
+      lines.push(
+        `history up to the base: ${history.commits} commit${history.commits === 1 ? '' : 's'} changed a report; ${history.problems.length === 0 ? 'each brought its own changeset' : `${history.problems.length} problem${history.problems.length === 1 ? '' : 's'}`}`,
+        ...history.lines.map((line) => `  ${line}`),
+      );
+    } else {
+      lines.push(...history.lines);
+    }
     problems.push(...history.problems);
   }
 

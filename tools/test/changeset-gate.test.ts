@@ -201,6 +201,34 @@ describe('changeset gate: the committed history', () => {
     expect(g.lines.join('\n')).toMatch(/\("drop recordToolExecution, with its changeset"\): @fx\/pkg breaking, covered by \.changeset\/big-bang\.md → major/);
   });
 
+  it('excuses a commit listed in api-reports/history-waivers.txt, and names the reason', () => {
+    const r = repo({ before: fixture('removed-method', 'before') });
+    r.report(fixture('removed-method', 'after'));
+    r.commit('drop recordToolExecution');
+    const sha = git(r.root, 'rev-parse', 'HEAD');
+    writeFileSync(path.join(r.root, 'api-reports', 'history-waivers.txt'), `# reviewed\n${sha.slice(0, 10)} released in 3.0.0 by hand\n`);
+    r.commit('waive it');
+    const g = r.gate({});
+    expect(g.problems).toEqual([]);
+    expect(g.lines.join('\n')).toContain(`commit ${sha.slice(0, 12)} ("drop recordToolExecution"): waived in api-reports/history-waivers.txt: released in 3.0.0 by hand`);
+    writeFileSync(path.join(r.root, 'api-reports', 'history-waivers.txt'), 'not-a-sha because\n');
+    expect(problems(r.gate({}))).toMatch(/history-waivers\.txt line 1: expected "<commit sha, 7 to 40 hex digits> <why it is waived>"/);
+  });
+
+  it('says so, and judges nothing of the history, in a shallow clone', () => {
+    const r = repo({ before: fixture('removed-method', 'before') });
+    r.report(fixture('removed-method', 'after'));
+    r.commit('drop recordToolExecution');
+    other(r, 'later');
+    r.commit('an unrelated commit on top');
+    const shallow = mkdtempSync(path.join(os.tmpdir(), 'api-gate-shallow-'));
+    repos.push(shallow);
+    execFileSync('git', ['clone', '-q', '--depth', '2', `file://${r.root}`, shallow]);
+    const g = runChangesetGate({ root: shallow, env: {} });
+    expect(g.lines.join('\n')).toMatch(/history: not judged, this clone is shallow/);
+    expect(g.ok).toBe(true);
+  });
+
   it('counts a release commit that raised the version as covering its own report change', () => {
     const r = repo({ before: fixture('removed-method', 'before') });
     r.report(fixture('removed-method', 'after'));

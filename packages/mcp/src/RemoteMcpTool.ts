@@ -50,6 +50,7 @@ export class RemoteMcpTool implements McpTool {
   execute(args: Readonly<Record<string, unknown>>, options?: McpExecuteOptions): Promise<ToolResult> {
     // Not async: a call on a live connection makes one promise of its own (the SDK's, with our
     // handlers on it). Every path resolves; nothing the server or the wire does becomes a rejection.
+    let abort: CallerAbort | undefined;
     try {
       const signal = options?.signal;
       if (signal?.aborted === true) {
@@ -59,10 +60,11 @@ export class RemoteMcpTool implements McpTool {
         const got = Array.isArray(args) ? 'an array' : args === null ? 'null' : typeof args;
         return Promise.resolve(ToolResult.error(`McpTool.execute args of "${this.name}" must be a JSON object, got ${got}`).withBoundedChannels());
       }
-      const abort = signal === undefined ? undefined : new CallerAbort(signal, this.name);
+      abort = signal === undefined ? undefined : new CallerAbort(signal, this.name);
       const live = this.#session.live;
       return live !== undefined ? this.#send(live, args, abort, this.deadlineMs) : this.#connectAndSend(args, abort, performance.now());
     } catch (error) {
+      abort?.release();
       return Promise.resolve(this.#unexpected(error));
     }
   }
@@ -92,24 +94,33 @@ export class RemoteMcpTool implements McpTool {
   #send(connection: McpConnection, args: Readonly<Record<string, unknown>>, abort: CallerAbort | undefined, remainingMs: number): Promise<ToolResult> {
     // The latency is measured only for a health callback to report it to.
     const sentAt = this.#onContact === undefined ? 0 : performance.now();
-    return connection.callTool(
-      this.remoteName,
-      args,
-      { signal: abort?.signal, timeoutMs: remainingMs },
-      (answer) => {
-        abort?.release();
-        try {
+    try {
+      return connection.callTool(
+        this.remoteName,
+        args,
+        { signal: abort?.signal, timeoutMs: remainingMs },
+        (answer) => {
+          abort?.release();
+          let result: ToolResult;
+          try {
+            result = toolResultFromAnswer(answer).withBoundedChannels();
+          } catch (error) {
+            // An answer we cannot turn into a result ends failed, and a failed call is no contact.
+            return this.#failure(error, undefined, connection);
+          }
           this.#contact(sentAt, answer.isError === true);
-          return toolResultFromAnswer(answer).withBoundedChannels();
-        } catch (error) {
-          return this.#failure(error, undefined, connection);
-        }
-      },
-      (error) => {
-        abort?.release();
-        return this.#failure(error, abort, connection);
-      },
-    );
+          return result;
+        },
+        (error) => {
+          abort?.release();
+          return this.#failure(error, abort, connection);
+        },
+      );
+    } catch (error) {
+      // Defence in depth: a connection that throws instead of rejecting.
+      abort?.release();
+      return Promise.resolve(this.#failure(error, abort, connection));
+    }
   }
 
   /** The result of a call that did not get an answer: cancelled when the rejection is our own abort, else failed. */

@@ -8,7 +8,13 @@
  * `api-reports/` closes that gap: with the rule "a report change and its changeset in the same
  * commit", each such commit can be judged on its own, whenever and however it landed. Merge
  * commits are judged as a whole against their first parent (a merged branch is one change).
+ *
+ * A commit that landed without its changeset would fail every later run; the way out is a line in
+ * `api-reports/history-waivers.txt` (`<commit sha, 7+ hex digits> <why>`), which CODEOWNERS puts
+ * under the same review as the reports. A shallow clone cannot show the history: the check then
+ * says so and judges nothing (the change since the base is still judged by the gate).
  */
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { classifyReports, formatClassification } from './classify.mjs';
 import { bumpCovers, maxBump, parseChangeset, requiredBump, versionBump } from './changesets.mjs';
@@ -19,6 +25,7 @@ import { git, listFiles, revParse, showFile } from './git.mjs';
  * @property {number} commits   commits that changed at least one report (up to `until`)
  * @property {string[]} lines   one line per judged report change
  * @property {string[]} problems
+ * @property {boolean} judged   false when the history could not be read (a shallow clone, git failing)
  */
 
 /**
@@ -27,16 +34,30 @@ import { git, listFiles, revParse, showFile } from './git.mjs';
  * @returns {HistoryVerdict}
  */
 export function checkReportHistory({ root, until, packages }) {
-  const out = git(['log', '--first-parent', '--format=%H%x09%s', until, '--', 'api-reports'], root) ?? '';
-  const commits = out.split('\n').filter(Boolean).map((line) => {
-    const tab = line.indexOf('\t');
-    return { sha: line.slice(0, tab), subject: line.slice(tab + 1) };
-  });
   /** @type {string[]} */
   const lines = [];
   /** @type {string[]} */
   const problems = [];
+  if (git(['rev-parse', '--is-shallow-repository'], root)?.trim() === 'true') {
+    lines.push('history: not judged, this clone is shallow (run "git fetch --unshallow" to judge every commit that changed a report)');
+    return { commits: 0, lines, problems, judged: false };
+  }
+  const out = git(['log', '--first-parent', '--format=%H%x09%s', until, '--', 'api-reports'], root);
+  if (out === undefined) {
+    problems.push(`history: git could not list the commits up to ${until.slice(0, 12)} that changed api-reports/`);
+    return { commits: 0, lines, problems, judged: false };
+  }
+  const commits = out.split('\n').filter(Boolean).map((line) => {
+    const tab = line.indexOf('\t');
+    return { sha: line.slice(0, tab), subject: line.slice(tab + 1) };
+  });
+  const waivers = readWaivers(root, problems);
   for (const { sha, subject } of commits) {
+    const waiver = waivers.find((w) => sha.startsWith(w.sha));
+    if (waiver) {
+      lines.push(`commit ${sha.slice(0, 12)} ("${subject}"): waived in ${WAIVERS}: ${waiver.why}`);
+      continue;
+    }
     const parent = revParse(`${sha}^1`, root);
     const where = `commit ${sha.slice(0, 12)} ("${subject}")`;
     /** @type {Map<string, import('./changesets.mjs').Changeset> | undefined} */
@@ -74,7 +95,35 @@ export function checkReportHistory({ root, until, packages }) {
       );
     }
   }
-  return { commits: commits.length, lines, problems };
+  return { commits: commits.length, lines, problems, judged: true };
+}
+
+/** Where commits that landed without their changeset are excused, under review like the reports. */
+export const WAIVERS = 'api-reports/history-waivers.txt';
+
+/**
+ * The waivers: `<sha> <why>` per line (7 to 40 hex digits, a reason); `#` starts a comment.
+ * @param {string} root @param {string[]} problems where a malformed line is reported
+ * @returns {{ sha: string, why: string }[]}
+ */
+function readWaivers(root, problems) {
+  const file = path.join(root, WAIVERS);
+  if (!existsSync(file)) return [];
+  /** @type {{ sha: string, why: string }[]} */
+  const waivers = [];
+  readFileSync(file, 'utf8')
+    .split(/\r?\n/)
+    .forEach((raw, index) => {
+      const line = raw.trim();
+      if (line === '' || line.startsWith('#')) return;
+      const m = /^([0-9a-f]{7,40})\s+(\S.*)$/.exec(line);
+      if (!m) {
+        problems.push(`${WAIVERS} line ${index + 1}: expected "<commit sha, 7 to 40 hex digits> <why it is waived>", got "${line}"`);
+        return;
+      }
+      waivers.push({ sha: /** @type {string} */ (m[1]), why: /** @type {string} */ (m[2]) });
+    });
+  return waivers;
 }
 
 /**
