@@ -24,7 +24,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { formatClassification } from './lib/classify.mjs';
 import { compareReports } from './lib/compare.mjs';
-import { bumpCovers, maxBump, readChangesets, requiredBump, versionBump } from './lib/changesets.mjs';
+import { coverage, readChangesets, versionBump } from './lib/changesets.mjs';
 import { listFiles, resolveBase, showFile } from './lib/git.mjs';
 import { checkReportHistory } from './lib/history.mjs';
 import { parseDeprecationTable } from './lib/checks.mjs';
@@ -71,18 +71,17 @@ export function runChangesetGate(opts = {}) {
       lines.push(`${pkg.name}: initial surface (${r.reportPath} did not exist at the base) — no changeset required`);
       continue;
     }
-    const need = requiredBump(c.level, pkg.version);
     const all = changesets.filter((cs) => cs.releases.has(pkg.name));
-    const mine = all.filter((cs) => !atBase.has(cs.file));
     const baseJson = base.sha ? showFile(base.sha, `${path.relative(root, pkg.dir).split(path.sep).join('/')}/package.json`, root) : undefined;
     const released = versionBump(baseJson ? JSON.parse(baseJson).version : undefined, pkg.version);
-    const have = maxBump([...mine.map((cs) => /** @type {import('./lib/changesets.mjs').Bump} */ (cs.releases.get(pkg.name))), released]);
+    const counted = all.filter((cs) => !atBase.has(cs.file));
+    const { need, covered } = coverage({ name: pkg.name, level: c.level, version: pkg.version, counted, released });
     const found = [
       ...all.map((cs) => `${cs.file} → ${cs.releases.get(pkg.name)}${atBase.has(cs.file) ? ' (already pending at the base: not counted)' : ''}`),
       ...(released !== 'none' ? [`package.json version raised since the base → ${released}`] : []),
     ];
     const foundText = found.length ? found.join(', ') : 'no changeset for this package';
-    if (bumpCovers(have, need)) {
+    if (covered) {
       lines.push(`${pkg.name}: ${c.level} — needs ${need}, covered by ${foundText}`);
       continue;
     }

@@ -1,23 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ToolArtifact, ToolResult, WriteTarget } from './index.js';
+import { random } from './testing/random.js';
 
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 /** The text with lone surrogates replaced, as UTF-8 encoding does. */
 const wellFormedOf = (text: string): string => Buffer.from(text, 'utf8').toString('utf8');
 const isWellFormed = (text: string): boolean => wellFormedOf(text) === text;
 const MARKER = /\n\[truncated: (\d+) bytes, limit (\d+)\]$/;
-
-/** Deterministic PRNG (mulberry32), so a failing case can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // 1-, 2-, 3- and 4-byte characters, controls, and lone surrogates (which are not characters).
 const POOL = ['a', 'Z', ' ', '\n', '\u0000', 'é', 'ß', 'Ω', '€', '中', '\u2028', '\uFFFD', '😀', '𝄞', '👩‍👩‍👧', '\uD83D', '\uDE00'];

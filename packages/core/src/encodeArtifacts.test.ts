@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkArtifacts, encodeArtifacts } from './encodeArtifacts.js';
 import { ToolArtifact } from './index.js';
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from './testing/random.js';
 
 const LEAVES: ReadonlyArray<() => unknown> = [
   () => 'text',

@@ -45,11 +45,12 @@ WHERE excluded.first_day < health_servers.first_day OR excluded.last_day > healt
     const bucket = histogramBucket(durationMs);
     const statement = this.#statements[bucket] ?? this.#prepare(bucket);
     const failed = outcome === 'failed' ? 1 : 0;
-    this.#serverDays?.run({ server, day: bucketStart(DAY_LEVEL, createdAt) });
+    const day = bucketStart(DAY_LEVEL, createdAt);
+    this.#serverDays?.run({ server, day });
     statement.run({
       b0: bucketStart(0, createdAt),
       b1: bucketStart(1, createdAt),
-      b2: bucketStart(2, createdAt),
+      b2: day, // DAY_LEVEL
       b3: bucketStart(3, createdAt),
       server,
       ok: outcome === 'ok' ? 1 : 0,

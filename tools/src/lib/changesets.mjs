@@ -69,6 +69,22 @@ export function maxBump(bumps) {
 }
 
 /**
+ * What a report change of one package requires, and whether the changesets that count for it and
+ * a version already raised cover that.
+ * @param {{ name: string, level: 'breaking' | 'additive' | 'identical', version: string, counted: Changeset[], released: Bump | 'none' }} change
+ *   `counted`: the changesets that may cover the change (those naming other packages are ignored)
+ * @returns {{ need: Bump | 'none', covered: boolean }}
+ */
+export function coverage({ name, level, version, counted, released }) {
+  const need = requiredBump(level, version);
+  const bumps = counted.flatMap((cs) => {
+    const bump = cs.releases.get(name);
+    return bump === undefined ? [] : [bump];
+  });
+  return { need, covered: bumpCovers(maxBump([...bumps, released]), need) };
+}
+
+/**
  * The bump already applied to package.json between base and now (a release commit made by
  * `changeset version` consumes the changesets but raises the version).
  * @param {string | undefined} before @param {string} after

@@ -17,7 +17,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { classifyReports, formatClassification } from './classify.mjs';
-import { bumpCovers, maxBump, parseChangeset, requiredBump, versionBump } from './changesets.mjs';
+import { coverage, parseChangeset, versionBump } from './changesets.mjs';
 import { git, listFiles, revParse, showFile } from './git.mjs';
 
 /**
@@ -73,19 +73,18 @@ export function checkReportHistory({ root, until, packages }) {
         const text = commit ? showFile(commit, packageJson, root) : undefined;
         return text ? /** @type {string | undefined} */ (JSON.parse(text).version) : undefined;
       };
+      if (classification.level === 'identical') continue; // a report rewritten, the surface the same
       const version = versionAt(sha) ?? pkg.version;
-      const need = requiredBump(classification.level, version);
-      if (need === 'none') continue;
       added ??= changesetsAdded(root, sha, parent);
       const mine = [...added.values()].filter((cs) => cs.releases.has(pkg.name));
       const released = versionBump(versionAt(parent), version);
-      const have = maxBump([...mine.map((cs) => /** @type {import('./changesets.mjs').Bump} */ (cs.releases.get(pkg.name))), released]);
+      const { need, covered } = coverage({ name: pkg.name, level: classification.level, version, counted: mine, released });
       const found = [
         ...mine.map((cs) => `${cs.file} → ${cs.releases.get(pkg.name)}`),
         ...(released !== 'none' ? [`package.json version raised → ${released}`] : []),
       ];
       const foundText = found.length ? found.join(', ') : 'no changeset for this package added in that commit';
-      if (bumpCovers(have, need)) {
+      if (covered) {
         lines.push(`${where}: ${pkg.name} ${classification.level}, covered by ${foundText}`);
         continue;
       }
