@@ -9,6 +9,7 @@ import {
   type RunStoreErrorCode,
   type StoredRun,
   type StoredStep,
+  isLateCancel,
   serverHealth,
 } from '@runledger/trace';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -163,6 +164,7 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
           heartbeatAt: run.heartbeatAt,
           stepCount: 0,
           outcomeCounts: { ok: 0, failed: 0, cancelled: 0 },
+          unstoredSteps: 0,
         });
         expect([null, BASE + 5]).toContain(run.heartbeatAt);
         expect(await store.getRun(id)).toEqual(run);
@@ -361,12 +363,15 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
         const run = await store.createRun({ configuration: 'c', createdAt: BASE });
         const done = await store.finishRun(run.id, { status: 'completed', finishedAt: BASE + 100, terminationReason: 'all done' });
         expect(done).toMatchObject({ status: 'completed', finishedAt: BASE + 100, terminationReason: 'all done' });
-        const again = await store.finishRun(run.id, { status: 'failed', finishedAt: BASE + 200, terminationReason: 'boom' });
+        const again = await store.finishRun(run.id, { status: 'failed', finishedAt: BASE + 200, terminationReason: 'boom', unstoredSteps: 3 });
         expect(again).toEqual(done);
-        expect(await store.requestCancel(run.id, BASE + 300)).toEqual(done);
+        // a cancel after the finish changes nothing but is kept, as a late one
+        const late = { ...done, cancelRequestedAt: BASE + 300 };
+        expect(await store.requestCancel(run.id, BASE + 300)).toEqual(late);
+        expect(isLateCancel(late)).toBe(true);
         await store.heartbeat(run.id, BASE + 400);
         expect(await store.recoverInterrupted(BASE + 10_000)).toEqual([]);
-        expect(await store.getRun(run.id)).toEqual(done);
+        expect(await store.getRun(run.id)).toEqual(late);
       });
 
       it('takes the current time and a null reason by default', async () => {
@@ -490,6 +495,106 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
         await fired;
         await sleep(100);
         expect(calls).toBe(1);
+      });
+    });
+
+    describe('the ledger: idempotent appends, cancel against finish, unstored steps', () => {
+      it('stores an append that names its sequence once, however often it is repeated', async () => {
+        const store = await open();
+        const run = await store.createRun({ configuration: 'c', createdAt: BASE });
+        const first = { ...llmStep(BASE + 1), sequence: 0 };
+        expect(await store.appendStep(run.id, first)).toBe(0);
+        // the answer was lost and the writer tries again: nothing is stored twice
+        expect(await store.appendStep(run.id, first)).toBe(0);
+        const tool = { ...toolStep({ server: 's', outcome: 'failed', createdAt: BASE + 2 }), sequence: 1 };
+        expect(await store.appendStep(run.id, tool)).toBe(1);
+        expect(await store.appendStep(run.id, tool)).toBe(1);
+        expect(await store.appendStep(run.id, first)).toBe(0);
+        const stored = await store.getRun(run.id);
+        expect(stored).toMatchObject({ stepCount: 2, outcomeCounts: { ok: 0, failed: 1, cancelled: 0 } });
+        expect((await store.readSteps(run.id)).map((step) => step.sequence)).toEqual([0, 1]);
+        expect((await store.serverHealth()).map((h) => [h.server, h.failed])).toEqual([['s', 1]]);
+        // without a sequence, the next one as always
+        expect(await store.appendStep(run.id, llmStep(BASE + 3))).toBe(2);
+      });
+
+      it('refuses another step at a taken sequence and a sequence past the next one, writing nothing', async () => {
+        const store = await open();
+        const run = await store.createRun({ configuration: 'c', createdAt: BASE });
+        await store.appendStep(run.id, { ...llmStep(BASE + 1), sequence: 0 });
+        const error = await expectStoreError(store.appendStep(run.id, { ...llmStep(BASE + 9), sequence: 0 }), 'sequence_conflict', /sequence 0/);
+        expect(error.message).toContain(run.id);
+        await expectStoreError(store.appendStep(run.id, { ...llmStep(BASE + 1), sequence: 5 }), 'invalid_input', /AppendStepInput\.sequence.*gap-free/);
+        await expectStoreError(store.appendStep(run.id, { ...llmStep(BASE + 1), sequence: -1 }), 'invalid_input', /AppendStepInput\.sequence/);
+        await expectStoreError(store.appendStep(randomUUID(), { ...llmStep(BASE + 1), sequence: 0 }), 'run_not_found');
+        expect((await store.getRun(run.id))?.stepCount).toBe(1);
+        expect(await store.appendStep(run.id, { ...llmStep(BASE + 2), sequence: 1 })).toBe(1);
+      });
+
+      it('ends a run cancelled when its cancel was requested before the finish, whatever the finish asked for', async () => {
+        const store = await open();
+        for (const [status, reason] of [
+          ['completed', null],
+          ['failed', 'boom'],
+          ['interrupted', null],
+          ['cancelled', 'operator'],
+        ] as const) {
+          const run = await store.createRun({ configuration: 'c', createdAt: BASE });
+          await store.requestCancel(run.id, BASE + 10);
+          const done = await store.finishRun(run.id, { status, finishedAt: BASE + 20, terminationReason: reason });
+          expect(done).toMatchObject({ status: 'cancelled', cancelRequestedAt: BASE + 10, finishedAt: BASE + 20 });
+          expect(done.terminationReason).toBe(
+            status === 'cancelled'
+              ? 'operator'
+              : `cancel requested while the run was running (the run reported "${status}"${reason === null ? '' : `: ${reason}`})`,
+          );
+          expect(isLateCancel(done)).toBe(false);
+          expect(await store.getRun(run.id)).toEqual(done);
+        }
+      });
+
+      it('keeps the finish when the cancel came after it: a late cancel, no watcher fired', async () => {
+        const store = await open();
+        const run = await store.createRun({ configuration: 'c', createdAt: BASE });
+        const done = await store.finishRun(run.id, { status: 'completed', finishedAt: BASE + 20 });
+        expect(isLateCancel(done)).toBe(false);
+        let fired = 0;
+        const stop = store.watchCancel(run.id, () => fired++);
+        stop();
+        const late = await store.requestCancel(run.id, BASE + 30);
+        expect(late).toMatchObject({ status: 'completed', finishedAt: BASE + 20, cancelRequestedAt: BASE + 30, terminationReason: null });
+        expect(isLateCancel(late)).toBe(true);
+        expect((await store.requestCancel(run.id, BASE + 40)).cancelRequestedAt).toBe(BASE + 30);
+        expect(await store.getRun(run.id)).toEqual(late);
+        await sleep(50);
+        expect(fired).toBe(0);
+      });
+
+      it('recovers a stale run whose cancel was requested as cancelled, others as interrupted', async () => {
+        const store = await open();
+        const asked = await store.createRun({ configuration: 'c', createdAt: BASE });
+        const silent = await store.createRun({ configuration: 'c', createdAt: BASE });
+        await store.requestCancel(asked.id, BASE + 5);
+        expect([...(await store.recoverInterrupted(BASE + 1_000))].sort()).toEqual([asked.id, silent.id].sort());
+        const cancelled = await store.getRun(asked.id);
+        expect(cancelled?.status).toBe('cancelled');
+        expect(cancelled?.terminationReason).toMatch(/^cancel requested; no sign of life since 2026-01-01T00:00:00\.000Z$/);
+        expect(isLateCancel(cancelled!)).toBe(false);
+        expect((await store.getRun(silent.id))?.status).toBe('interrupted');
+      });
+
+      it('keeps the count of unstored steps given with the finish; 0 by default', async () => {
+        const store = await open();
+        const run = await store.createRun({ configuration: 'c', createdAt: BASE });
+        expect(run.unstoredSteps).toBe(0);
+        const done = await store.finishRun(run.id, { status: 'completed', finishedAt: BASE + 1, unstoredSteps: 4 });
+        expect(done.unstoredSteps).toBe(4);
+        expect((await store.getRun(run.id))?.unstoredSteps).toBe(4);
+        expect((await store.listRuns()).runs[0]?.unstoredSteps).toBe(4);
+        const other = await store.createRun({ configuration: 'c', createdAt: BASE });
+        await expectStoreError(store.finishRun(other.id, { status: 'completed', unstoredSteps: -1 }), 'invalid_input', /FinishRunInput\.unstoredSteps/);
+        await expectStoreError(store.finishRun(other.id, { status: 'completed', unstoredSteps: 1.5 }), 'invalid_input', /FinishRunInput\.unstoredSteps/);
+        expect((await store.getRun(other.id))?.status).toBe('running');
       });
     });
 

@@ -207,6 +207,13 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
       await client.query(V2_ROLLUP);
     },
   },
+  {
+    version: 3,
+    name: 'runs.unstored_steps: steps the recorder could not store, counted on the run',
+    async up(client: PoolClient): Promise<void> {
+      await client.query('ALTER TABLE runs ADD COLUMN unstored_steps integer NOT NULL DEFAULT 0');
+    },
+  },
 ]);
 
 /**

@@ -47,7 +47,7 @@ const TYPES = {
 } as unknown as pg.CustomTypesConfig;
 
 const RUN_COLUMNS =
-  'id, status, configuration, actor, created_at, started_at, finished_at, termination_reason, cancel_requested_at, heartbeat_at, next_sequence, ok_count, failed_count, cancelled_count';
+  'id, status, configuration, actor, created_at, started_at, finished_at, termination_reason, cancel_requested_at, heartbeat_at, next_sequence, ok_count, failed_count, cancelled_count, unstored_steps';
 const STEP_COLUMNS = 'run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome';
 const STEP_INSERT_COLUMNS = `${STEP_COLUMNS}, call_server, call_outcome`;
 
@@ -66,6 +66,7 @@ interface RunRow {
   ok_count: number;
   failed_count: number;
   cancelled_count: number;
+  unstored_steps: number;
 }
 
 interface StepRow {
@@ -279,8 +280,32 @@ export class PostgresRunStore implements RunStore {
       throw storageFailure('appendStep', error);
     }
     const row = rows[0];
-    if (row === undefined) throw RunStoreError.runNotFound(runId);
-    return row.sequence;
+    if (row !== undefined) return row.sequence;
+    if (input.sequence === null) throw RunStoreError.runNotFound(runId);
+    return this.#repeatedAppend(runId, input, input.sequence);
+  }
+
+  /** An append that named a sequence other than the run's next: a repeat of the stored step, or refused. */
+  async #repeatedAppend(runId: string, input: NormalizedAppendStep, sequence: number): Promise<number> {
+    let found: { next_sequence: number; kind: string | null; round: number | null; duration_ms: number | null; created_at: number | null; payload: string | null } | undefined;
+    try {
+      const result = await this.#pool.query(
+        `SELECT r.next_sequence, s.kind, s.round, s.duration_ms, s.created_at, s.payload
+         FROM ${this.#q}.runs r LEFT JOIN ${this.#q}.steps s ON s.run_id = r.id AND s.sequence = $2
+         WHERE r.id = $1`,
+        [runId, sequence],
+      );
+      found = result.rows[0];
+    } catch (error) {
+      throw storageFailure('appendStep', error);
+    }
+    if (found === undefined) throw RunStoreError.runNotFound(runId);
+    if (sequence > found.next_sequence) throw RunStoreInput.sequencePastEnd(runId, sequence, found.next_sequence);
+    const stored = { kind: found.kind, round: found.round, durationMs: found.duration_ms, createdAt: found.created_at, payload: found.payload };
+    if (found.kind !== null && RunStoreInput.sameStep(stored as Parameters<typeof RunStoreInput.sameStep>[0], { ...input, createdAt: ms(input.createdAt) })) {
+      return sequence;
+    }
+    throw RunStoreError.sequenceConflict(runId, sequence);
   }
 
   /** Ends a running run; a finished run is returned as it is (terminal is terminal). */
@@ -289,10 +314,16 @@ export class PostgresRunStore implements RunStore {
     const input = RunStoreInput.finishRun(finish, Date.now());
     if (typeof runId !== 'string' || !UUID.test(runId)) throw RunStoreError.runNotFound(runId);
     try {
+      // The cancel and the finish are decided here, in one statement on the locked row: a cancel
+      // requested while the run was running makes it end cancelled, whatever the finish asked for.
       const result = await this.#pool.query<RunRow>(
-        `UPDATE ${this.#q}.runs SET status = $2, finished_at = $3, termination_reason = $4
+        `UPDATE ${this.#q}.runs SET
+           status = CASE WHEN cancel_requested_at IS NULL THEN $2 ELSE 'cancelled' END,
+           finished_at = $3,
+           termination_reason = CASE WHEN cancel_requested_at IS NULL THEN $4 ELSE $5 END,
+           unstored_steps = unstored_steps + $6
          WHERE id = $1 AND status = 'running' RETURNING ${RUN_COLUMNS}`,
-        [runId, input.status, ms(input.finishedAt), input.terminationReason],
+        [runId, input.status, ms(input.finishedAt), input.terminationReason, input.cancelledTerminationReason, input.unstoredSteps],
       );
       const row = result.rows[0];
       if (row !== undefined) return toRun(row);
@@ -314,11 +345,12 @@ export class PostgresRunStore implements RunStore {
     try {
       // One statement, one transaction: the NOTIFY is delivered when the mark commits.
       await this.#pool.query(
+        // on a finished run the request is kept as a late one (isLateCancel), without a notify
         `WITH marked AS (
            UPDATE ${this.#q}.runs SET cancel_requested_at = $2
-           WHERE id = $1 AND status = 'running' AND cancel_requested_at IS NULL RETURNING id
+           WHERE id = $1 AND cancel_requested_at IS NULL RETURNING id, status
          )
-         SELECT pg_notify($3, id::text) FROM marked`,
+         SELECT pg_notify($3, id::text) FROM marked WHERE status = 'running'`,
         [runId, ms(at ?? Date.now()), this.#channel],
       );
     } catch (error) {
@@ -355,9 +387,10 @@ export class PostgresRunStore implements RunStore {
     try {
       const result = await this.#pool.query<{ id: string }>(
         `UPDATE ${this.#q}.runs SET
-           status = 'interrupted',
+           status = CASE WHEN cancel_requested_at IS NULL THEN 'interrupted' ELSE 'cancelled' END,
            finished_at = greatest($2::bigint, coalesce(heartbeat_at, started_at, created_at)),
-           termination_reason = 'no sign of life since ' ||
+           termination_reason = CASE WHEN cancel_requested_at IS NULL THEN '' ELSE 'cancel requested; ' END ||
+             'no sign of life since ' ||
              to_char(to_timestamp(coalesce(heartbeat_at, started_at, created_at) / 1000.0) AT TIME ZONE 'UTC',
                      'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
          WHERE status = 'running' AND coalesce(heartbeat_at, started_at, created_at) < $1::double precision
@@ -565,8 +598,8 @@ export class PostgresRunStore implements RunStore {
       await client.query('BEGIN');
       const inserted = await client.query(
         `INSERT INTO ${this.#q}.runs (id, status, configuration, actor, created_at, started_at, finished_at,
-           termination_reason, cancel_requested_at, heartbeat_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING RETURNING id`,
+           termination_reason, cancel_requested_at, heartbeat_at, unstored_steps)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING RETURNING id`,
         [
           id,
           run.status,
@@ -578,6 +611,7 @@ export class PostgresRunStore implements RunStore {
           run.terminationReason ?? null,
           msOrNull(run.cancelRequestedAt),
           msOrNull(run.heartbeatAt),
+          run.unstoredSteps ?? 0,
         ],
       );
       if (inserted.rowCount === 0) {
@@ -684,7 +718,7 @@ function appendStatement(q: string): string {
     ok_count = ok_count + ($9::text IS NOT DISTINCT FROM 'ok')::int,
     failed_count = failed_count + ($9::text IS NOT DISTINCT FROM 'failed')::int,
     cancelled_count = cancelled_count + ($9::text IS NOT DISTINCT FROM 'cancelled')::int
-  WHERE id = $1::uuid
+  WHERE id = $1::uuid AND ($11::integer IS NULL OR next_sequence = $11::integer)
   RETURNING next_sequence - 1 AS sequence
 ), step AS (
   INSERT INTO ${q}.steps (run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome,
@@ -727,6 +761,7 @@ function appendValues(runId: string, input: NormalizedAppendStep): unknown[] {
     input.toolOutcome,
     call.outcome,
     call.outcome === null ? null : call.server,
+    input.sequence,
   ];
 }
 
@@ -744,6 +779,7 @@ function toRun(row: RunRow): StoredRun {
     heartbeatAt: row.heartbeat_at,
     stepCount: row.next_sequence,
     outcomeCounts: Object.freeze({ ok: row.ok_count, failed: row.failed_count, cancelled: row.cancelled_count }),
+    unstoredSteps: row.unstored_steps,
   });
 }
 

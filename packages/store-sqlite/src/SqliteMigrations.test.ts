@@ -44,7 +44,7 @@ describe('migrations', () => {
     await store.close();
     const db = new Database(path, { readonly: true });
     const versions = db.prepare('SELECT version, applied_at FROM schema_version ORDER BY version').all() as { version: number; applied_at: number }[];
-    expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(versions[0]!.applied_at).toBe(1735689600000); // the old row is kept as it was
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');

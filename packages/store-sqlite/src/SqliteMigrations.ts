@@ -190,6 +190,13 @@ INSERT INTO health_servers (server, first_day, last_day)
   SELECT server, min(bucket_start), max(bucket_start) FROM health_rollup WHERE level = ${DAY_LEVEL} GROUP BY server;`);
     },
   },
+  {
+    version: 7,
+    description: 'runs.unstored_steps: how many steps of a run the recorder could not store (a counted loss, never a silent one)',
+    apply(db) {
+      db.exec('ALTER TABLE runs ADD COLUMN unstored_steps INTEGER NOT NULL DEFAULT 0;');
+    },
+  },
 ]);
 
 /**

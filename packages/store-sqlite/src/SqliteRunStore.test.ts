@@ -29,7 +29,7 @@ describe('SqliteRunStore.open', () => {
     await store.close();
     const db = new Database(folder.file());
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(db.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual([1, 2, 3, 4, 5, 6, 7]);
     db.close();
     const again = await openStore();
     expect(await again.listRuns()).toEqual({ runs: [], nextCursor: null });
@@ -42,7 +42,7 @@ describe('SqliteRunStore.open', () => {
     db.close();
     const error = await SqliteRunStore.open({ path: folder.file() }).catch((e: unknown) => e);
     expect(RunStoreError.is(error) && error.code).toBe('schema_too_new');
-    expect((error as Error).message).toContain('schema version 99, newer than 6');
+    expect((error as Error).message).toContain('schema version 99, newer than 7');
     const check = new Database(folder.file());
     expect(check.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(99);
     check.close();
@@ -114,8 +114,9 @@ describe('runs and steps', () => {
     expect(done).toMatchObject({ status: 'cancelled', finishedAt: T0 + 30, terminationReason: 'operator' });
     expect(await store.finishRun(run.id, { status: 'completed', finishedAt: T0 + 40 })).toEqual(done);
     const other = await store.createRun({ configuration: 'a' });
-    await store.finishRun(other.id, { status: 'completed' });
-    expect((await store.requestCancel(other.id)).cancelRequestedAt).toBeNull();
+    await store.finishRun(other.id, { status: 'completed', finishedAt: T0 + 50 });
+    // a cancel after the finish is kept as a late one; the run stays completed
+    expect(await store.requestCancel(other.id, T0 + 60)).toMatchObject({ status: 'completed', cancelRequestedAt: T0 + 60 });
   });
 
   it('finds runs with a stale heartbeat and marks them interrupted', async () => {

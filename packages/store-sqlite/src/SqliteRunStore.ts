@@ -33,7 +33,7 @@ const DRIVER_BUSY_SLICE_MS = 100;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const RUN_COLUMNS =
-  'id, status, configuration, actor, created_at, started_at, finished_at, termination_reason, cancel_requested_at, heartbeat_at, step_count, ok_count, failed_count, cancelled_count';
+  'id, status, configuration, actor, created_at, started_at, finished_at, termination_reason, cancel_requested_at, heartbeat_at, step_count, ok_count, failed_count, cancelled_count, unstored_steps';
 const STEP_COLUMNS = 'run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome';
 const INSERT_STEP_COLUMNS = `id, ${STEP_COLUMNS}, call_server, call_outcome`;
 const READ_STEP_COLUMNS = 'sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome';
@@ -55,6 +55,7 @@ interface RunRow {
   ok_count: number;
   failed_count: number;
   cancelled_count: number;
+  unstored_steps: number;
 }
 
 interface Watcher {
@@ -139,7 +140,24 @@ export class SqliteRunStore implements RunStore {
       );
       if (call !== null && call.server !== null) this.#rollup.add(call.server, call.outcome, step.durationMs, step.createdAt);
     };
+    const nextSequence = db.prepare('SELECT step_count FROM runs WHERE id = ?').pluck();
+    const storedAt = db.prepare(
+      `SELECT kind, round, duration_ms AS durationMs, created_at AS createdAt, payload FROM steps
+       WHERE id = ((SELECT run_no FROM runs WHERE id = ?) << 32) + ?`,
+    );
     this.#append = db.transaction((runId: string, step: NormalizedAppendStep): number => {
+      if (step.sequence !== null) {
+        const next = nextSequence.get(runId) as number | undefined;
+        if (next === undefined) throw RunStoreError.runNotFound(runId);
+        if (step.sequence > next) throw RunStoreInput.sequencePastEnd(runId, step.sequence, next);
+        if (step.sequence < next) {
+          const stored = storedAt.get(runId, step.sequence) as
+            | { kind: string; round: number; durationMs: number; createdAt: number; payload: string }
+            | undefined;
+          if (stored !== undefined && RunStoreInput.sameStep(stored, step)) return step.sequence;
+          throw RunStoreError.sequenceConflict(runId, step.sequence);
+        }
+      }
       const call = toolCallOf(step);
       const outcome = call?.outcome;
       const bumped = bump.get(outcome === 'ok' ? 1 : 0, outcome === 'failed' ? 1 : 0, outcome === 'cancelled' ? 1 : 0, runId) as
@@ -153,7 +171,7 @@ export class SqliteRunStore implements RunStore {
 
     const exists = db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck();
     const insertRun = db.prepare(
-      `INSERT INTO runs (${RUN_COLUMNS}, run_no) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${NEXT_RUN_NO}) RETURNING run_no`,
+      `INSERT INTO runs (${RUN_COLUMNS}, run_no) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${NEXT_RUN_NO}) RETURNING run_no`,
     );
     insertRun.pluck();
     const setCounts = db.prepare('UPDATE runs SET ok_count = ?, failed_count = ?, cancelled_count = ? WHERE id = ?');
@@ -175,6 +193,7 @@ export class SqliteRunStore implements RunStore {
         0,
         0,
         0,
+        run.unstoredSteps ?? 0,
       ) as number;
       const counts = { ok: 0, failed: 0, cancelled: 0 };
       for (const step of steps) {
@@ -273,9 +292,16 @@ export class SqliteRunStore implements RunStore {
     const key = runKey(runId);
     return this.#write(() =>
       this.#db.transaction(() => {
+        // The cancel and the finish are decided here, in one transaction: a cancel requested while
+        // the run was running makes it end cancelled, whatever the finish asked for.
         this.#stmt(
-          `UPDATE runs SET status = ?, finished_at = ?, termination_reason = ? WHERE id = ? AND status = 'running'`,
-        ).run(input.status, input.finishedAt, input.terminationReason, key);
+          `UPDATE runs SET
+             status = CASE WHEN cancel_requested_at IS NULL THEN ? ELSE 'cancelled' END,
+             finished_at = ?,
+             termination_reason = CASE WHEN cancel_requested_at IS NULL THEN ? ELSE ? END,
+             unstored_steps = unstored_steps + ?
+           WHERE id = ? AND status = 'running'`,
+        ).run(input.status, input.finishedAt, input.terminationReason, input.cancelledTerminationReason, input.unstoredSteps, key);
         return this.#requireRun(key);
       }).immediate(),
     );
@@ -288,13 +314,12 @@ export class SqliteRunStore implements RunStore {
     const key = runKey(runId);
     const run = await this.#write(() =>
       this.#db.transaction(() => {
-        this.#stmt(
-          `UPDATE runs SET cancel_requested_at = coalesce(cancel_requested_at, ?) WHERE id = ? AND status = 'running'`,
-        ).run(when, key);
+        // on a finished run the request is kept as a late one (isLateCancel)
+        this.#stmt(`UPDATE runs SET cancel_requested_at = coalesce(cancel_requested_at, ?) WHERE id = ?`).run(when, key);
         return this.#requireRun(key);
       }).immediate(),
     );
-    if (run.cancelRequestedAt !== null) this.#fire(key);
+    if (run.cancelRequestedAt !== null && run.status === RunStatus.RUNNING) this.#fire(key);
     return run;
   }
 
@@ -316,9 +341,10 @@ export class SqliteRunStore implements RunStore {
     const now = Date.now();
     return this.#write(() =>
       this.#stmt(
-        `UPDATE runs SET status = 'interrupted',
+        `UPDATE runs SET status = CASE WHEN cancel_requested_at IS NULL THEN 'interrupted' ELSE 'cancelled' END,
            finished_at = max(?, coalesce(heartbeat_at, started_at, created_at)),
-           termination_reason = 'no sign of life since ' ||
+           termination_reason = CASE WHEN cancel_requested_at IS NULL THEN '' ELSE 'cancel requested; ' END ||
+             'no sign of life since ' ||
              strftime('%Y-%m-%dT%H:%M:%fZ', coalesce(heartbeat_at, started_at, created_at) / 1000.0, 'unixepoch')
          WHERE status = 'running' AND coalesce(heartbeat_at, started_at, created_at) < ? RETURNING id`,
       )
@@ -639,6 +665,7 @@ function toStoredRun(row: RunRow): StoredRun {
     heartbeatAt: row.heartbeat_at,
     stepCount: row.step_count,
     outcomeCounts: { ok: row.ok_count, failed: row.failed_count, cancelled: row.cancelled_count },
+    unstoredSteps: row.unstored_steps,
   };
 }
 

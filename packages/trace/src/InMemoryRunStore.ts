@@ -38,6 +38,7 @@ interface MutableRun {
   terminationReason: string | null;
   cancelRequestedAt: number | null;
   heartbeatAt: number | null;
+  unstoredSteps: number;
   steps: StoredStep[];
   counts: { ok: number; failed: number; cancelled: number };
 }
@@ -96,6 +97,7 @@ export class InMemoryRunStore implements RunStore {
       terminationReason: null,
       cancelRequestedAt: null,
       heartbeatAt: null,
+      unstoredSteps: 0,
       steps: [],
       counts: { ok: 0, failed: 0, cancelled: 0 },
     };
@@ -108,6 +110,12 @@ export class InMemoryRunStore implements RunStore {
     const input = RunStoreInput.appendStep(step);
     const run = this.#run(runId);
     const sequence = run.steps.length;
+    if (input.sequence !== null && input.sequence !== sequence) {
+      if (input.sequence > sequence) throw RunStoreInput.sequencePastEnd(run.id, input.sequence, sequence);
+      const existing = run.steps[input.sequence]!;
+      if (RunStoreInput.sameStep(existing, input)) return input.sequence;
+      throw RunStoreError.sequenceConflict(run.id, input.sequence);
+    }
     const stored: StoredStep = Object.freeze({
       runId: run.id,
       sequence,
@@ -129,9 +137,11 @@ export class InMemoryRunStore implements RunStore {
     const input = RunStoreInput.finishRun(finish, this.#clock());
     const run = this.#run(runId);
     if (run.status === RunStatus.RUNNING) {
-      run.status = input.status;
+      const cancelFirst = run.cancelRequestedAt !== null;
+      run.status = cancelFirst ? RunStatus.CANCELLED : input.status;
       run.finishedAt = input.finishedAt;
-      run.terminationReason = input.terminationReason;
+      run.terminationReason = cancelFirst ? input.cancelledTerminationReason : input.terminationReason;
+      run.unstoredSteps += input.unstoredSteps;
     }
     return snapshot(run);
   }
@@ -139,9 +149,9 @@ export class InMemoryRunStore implements RunStore {
   async requestCancel(runId: string, at?: number): Promise<StoredRun> {
     this.#open();
     const run = this.#run(runId);
-    if (run.status === RunStatus.RUNNING && run.cancelRequestedAt === null) {
+    if (run.cancelRequestedAt === null) {
       run.cancelRequestedAt = at ?? this.#clock();
-      for (const listener of [...this.#state.cancelListeners]) listener(run.id);
+      if (run.status === RunStatus.RUNNING) for (const listener of [...this.#state.cancelListeners]) listener(run.id);
     }
     return snapshot(run);
   }
@@ -160,9 +170,9 @@ export class InMemoryRunStore implements RunStore {
       if (run.status !== RunStatus.RUNNING) continue;
       const lastSign = run.heartbeatAt ?? run.startedAt ?? run.createdAt;
       if (lastSign < staleBefore) {
-        run.status = RunStatus.INTERRUPTED;
+        run.status = run.cancelRequestedAt === null ? RunStatus.INTERRUPTED : RunStatus.CANCELLED;
         run.finishedAt = Math.max(now, lastSign);
-        run.terminationReason = `no sign of life since ${new Date(lastSign).toISOString()}`;
+        run.terminationReason = RunStoreInput.recoveryReason(lastSign, run.cancelRequestedAt !== null);
         recovered.push(run.id);
       }
     }
@@ -253,6 +263,7 @@ export class InMemoryRunStore implements RunStore {
       terminationReason: run.terminationReason ?? null,
       cancelRequestedAt: run.cancelRequestedAt ?? null,
       heartbeatAt: run.heartbeatAt ?? null,
+      unstoredSteps: run.unstoredSteps ?? 0,
       steps: [],
       counts: { ok: 0, failed: 0, cancelled: 0 },
     };
@@ -312,5 +323,6 @@ function snapshot(run: MutableRun): StoredRun {
     heartbeatAt: run.heartbeatAt,
     stepCount: run.steps.length,
     outcomeCounts,
+    unstoredSteps: run.unstoredSteps,
   });
 }

@@ -39,6 +39,11 @@ export interface StoredRun {
   readonly stepCount: number;
   /** Its tool calls by outcome. */
   readonly outcomeCounts: OutcomeCounts;
+  /**
+   * How many steps the recorder could not store (nor spool): a loss that is counted, never
+   * silent. 0 for a run that lost nothing; absent (read as 0) from a store that does not count.
+   */
+  readonly unstoredSteps?: number;
 }
 
 /**
@@ -95,6 +100,18 @@ export interface AppendStepInput {
   readonly payload: Readonly<Record<string, unknown>>;
   readonly toolServer: string | null;
   readonly toolOutcome: ToolOutcome | null;
+  /**
+   * The sequence the step must get, which makes the append idempotent (a retry after a lost
+   * answer stores nothing twice).
+   *
+   * @remarks
+   * When the run's next sequence is this one, the step is appended. When a step with the same
+   * kind, round, duration, time and payload is stored at this sequence already, its sequence is
+   * returned and nothing is written. Another step at this sequence is refused with
+   * `sequence_conflict`, a sequence past the run's next with `invalid_input` (sequences stay
+   * gap-free). Absent: the run's next sequence, as before.
+   */
+  readonly sequence?: number;
 }
 
 /**
@@ -107,6 +124,8 @@ export interface FinishRunInput {
   /** Defaults to now. */
   readonly finishedAt?: number;
   readonly terminationReason?: string | null;
+  /** How many steps of the run could not be stored; added to the run's count. Default 0. */
+  readonly unstoredSteps?: number;
 }
 
 /**
@@ -159,8 +178,13 @@ export interface StepQuery {
  * @remarks
  * Every method that writes is durable when its promise resolves: a step is committed when
  * `appendStep` resolves. Sequences are 0-based, gap-free and unique per run, whatever number of
- * writers append concurrently. Terminal is terminal: finishing a finished run changes nothing
- * and returns it as it is. `requestCancel` is idempotent and keeps the first request's time.
+ * writers append concurrently; an append that names its sequence is idempotent. Terminal is
+ * terminal: finishing a finished run changes nothing and returns it as it is. `requestCancel`
+ * is idempotent and keeps the first request's time. The store decides atomically whether a
+ * cancel or the finish came first: a run whose cancel was requested while it was running ends
+ * `cancelled` whatever status its finish asks for (recovery included), and a cancel requested
+ * after the run finished is kept as `cancelRequestedAt` on the finished run (see
+ * `isLateCancel`).
  *
  * @public
  */
@@ -174,20 +198,25 @@ export interface RunStore {
    */
   appendStep(runId: string, step: AppendStepInput): Promise<number>;
   /**
-   * Ends a running run; returns the run as stored afterwards.
+   * Ends a running run (`cancelled` when a cancel was requested first); returns the run as
+   * stored afterwards.
    *
    * @throws RunStoreError when the run does not exist.
    */
   finishRun(runId: string, finish: FinishRunInput): Promise<StoredRun>;
   /**
-   * Marks that a cancel was requested (by this or another process); returns the run.
+   * Marks that a cancel was requested (by this or another process); returns the run. On a
+   * finished run the request is kept as a late one and changes nothing else.
    *
    * @throws RunStoreError when the run does not exist.
    */
   requestCancel(runId: string, at?: number): Promise<StoredRun>;
   /** Records a sign of life of the process running the run. */
   heartbeat(runId: string, at?: number): Promise<void>;
-  /** Marks `interrupted` every running run whose heartbeat (or start) is older than `staleBefore`; returns their ids. */
+  /**
+   * Marks `interrupted` every running run whose heartbeat (or start) is older than
+   * `staleBefore` (`cancelled` when its cancel was requested); returns their ids.
+   */
   recoverInterrupted(staleBefore: number): Promise<readonly string[]>;
   /** One run, or null. */
   getRun(runId: string): Promise<StoredRun | null>;

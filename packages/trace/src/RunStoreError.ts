@@ -10,6 +10,7 @@ export const RunStoreErrorCode = {
   INVALID_INPUT: 'invalid_input',
   SCHEMA_TOO_NEW: 'schema_too_new',
   STORAGE_FAILURE: 'storage_failure',
+  SEQUENCE_CONFLICT: 'sequence_conflict',
 } as const;
 
 /**
@@ -49,6 +50,17 @@ export class RunStoreError extends Error {
     return new RunStoreError(
       RunStoreErrorCode.SCHEMA_TOO_NEW,
       `the database has schema version ${found}, newer than ${supported}, the newest this version of runledger knows; upgrade runledger to open it`,
+    );
+  }
+
+  /**
+   * Another step is stored at the sequence an append named: the append is refused, nothing is
+   * written.
+   */
+  static sequenceConflict(runId: string, sequence: number): RunStoreError {
+    return new RunStoreError(
+      RunStoreErrorCode.SEQUENCE_CONFLICT,
+      `AppendStepInput.sequence ${sequence} of run ${JSON.stringify(runId)} holds another step already`,
     );
   }
 

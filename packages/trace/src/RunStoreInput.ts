@@ -50,6 +50,14 @@ export interface NormalizedFinishRun {
   readonly status: TerminalRunStatus;
   readonly finishedAt: number;
   readonly terminationReason: string | null;
+  /** Steps that could not be stored, to add to the run's count. */
+  readonly unstoredSteps: number;
+  /**
+   * The termination reason to store instead when the run's cancel was requested first (the run
+   * then ends `cancelled`): the given reason when the status is `cancelled` already, else one
+   * that says what the run reported.
+   */
+  readonly cancelledTerminationReason: string | null;
 }
 
 /**
@@ -67,6 +75,8 @@ export interface NormalizedAppendStep {
   readonly payloadText: string;
   readonly toolServer: string | null;
   readonly toolOutcome: ToolOutcome | null;
+  /** The sequence the step must get, or null for the run's next. */
+  readonly sequence: number | null;
 }
 
 /**
@@ -171,7 +181,8 @@ export const RunStoreInput = Object.freeze({
     if (toolOutcome !== null && !isToolOutcome(toolOutcome)) {
       throw invalid(`AppendStepInput.toolOutcome must be "ok", "failed", "cancelled" or null, got ${show(toolOutcome)}`);
     }
-    return { kind: input.kind, round, durationMs, createdAt, payload, payloadText, toolServer, toolOutcome };
+    const sequence = input.sequence === undefined ? null : count(input.sequence, 'AppendStepInput.sequence');
+    return { kind: input.kind, round, durationMs, createdAt, payload, payloadText, toolServer, toolOutcome, sequence };
   },
 
   /**
@@ -189,7 +200,12 @@ export const RunStoreInput = Object.freeze({
     if (reason !== null && typeof reason !== 'string') {
       throw invalid(`FinishRunInput.terminationReason must be a string or null, got ${show(reason)}`);
     }
-    return { status: input.status, finishedAt, terminationReason: reason };
+    const unstoredSteps = input.unstoredSteps === undefined ? 0 : count(input.unstoredSteps, 'FinishRunInput.unstoredSteps');
+    const cancelledTerminationReason =
+      input.status === 'cancelled'
+        ? reason
+        : `cancel requested while the run was running (the run reported "${input.status}"${reason === null ? '' : `: ${reason}`})`;
+    return { status: input.status, finishedAt, terminationReason: reason, unstoredSteps, cancelledTerminationReason };
   },
 
   /**
@@ -288,6 +304,38 @@ export const RunStoreInput = Object.freeze({
         throw invalid(`steps[${index}].toolOutcome must be an outcome or null, got ${show(step.toolOutcome)}`);
       }
     }
+  },
+
+  /**
+   * The `invalid_input` error of an append whose sequence lies past the run's next one.
+   */
+  sequencePastEnd(runId: string, sequence: number, next: number): RunStoreError {
+    return invalid(
+      `AppendStepInput.sequence must be at most the run's next sequence ${next} (sequences stay gap-free), got ${sequence} for run ${show(runId)}`,
+    );
+  },
+
+  /**
+   * Tells whether a stored step is the one an idempotent append repeats: same kind, round,
+   * duration, time and payload text.
+   */
+  sameStep(
+    stored: Pick<StoredStep, 'kind' | 'round' | 'durationMs' | 'createdAt' | 'payload'>,
+    input: Pick<NormalizedAppendStep, 'kind' | 'round' | 'durationMs' | 'createdAt' | 'payloadText'>,
+  ): boolean {
+    return (
+      stored.kind === input.kind &&
+      stored.round === input.round &&
+      stored.durationMs === input.durationMs &&
+      stored.createdAt === input.createdAt &&
+      stored.payload === input.payloadText
+    );
+  },
+
+  /** The termination reason recovery stores for a run without a sign of life since `lastSign`. */
+  recoveryReason(lastSign: number, cancelRequested: boolean): string {
+    const since = `no sign of life since ${new Date(lastSign).toISOString()}`;
+    return cancelRequested ? `cancel requested; ${since}` : since;
   },
 
   /** Encodes a listing position as an opaque cursor. */

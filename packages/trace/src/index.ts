@@ -12,6 +12,7 @@ export type {
   StoredRun,
   StoredStep,
 } from './RunStore.js';
+export { isLateCancel } from './isLateCancel.js';
 export { RunStoreError, RunStoreErrorCode } from './RunStoreError.js';
 export type { FlakyThreshold, ServerHealth, ServerHealthQuery } from './ServerHealth.js';
 export { InMemoryRunStore, type InMemoryRunStoreOptions } from './InMemoryRunStore.js';
@@ -66,3 +67,6 @@ export {
   type RunTraceOptions,
 } from './RunTrace.js';
 export { type ActiveRun, type StartRunOptions, startRun } from './startRun.js';
+export type { RecordRetryOptions } from './RecordRetry.js';
+export { defaultSpoolDir } from './RunSpool.js';
+export { type DeliverSpoolOptions, deliverSpool, type SpoolDeliveryResult, type SpoolFileDelivery } from './deliverSpool.js';

@@ -57,10 +57,18 @@ describe('docs/recording.md', () => {
 
   it('writes fail closed; RunTrace on its own; applyPrivacy', async () => {
     const store = InMemoryRunStore.create();
-    const run = await startRun(store, { configuration: 'c', heartbeatMs: 0 });
+    const lost: string[] = [];
+    const run = await startRun(store, {
+      configuration: 'c',
+      heartbeatMs: 0,
+      spoolDir: false, // no spool, one try: a step the store refuses is lost (loudly)
+      retry: { attempts: 1 },
+      onRecordError: (_error, step) => lost.push(step.kind),
+    });
     await store.close(); // every append now fails
     await expect(run.trace.recordLlmCall({ round: 0 })).resolves.toBeDefined();
     expect(run.trace.recordFailures).toBe(1);
+    expect(lost).toEqual(['llm']);
     const result = ToolResult.written('created', WriteTarget.created('ticket', 'T-1'));
     let caught: unknown;
     try {

@@ -1,4 +1,8 @@
 import type { PrivacyLevel } from './PrivacyLevel.js';
+import { type RecordRetryOptions, retryPolicy } from './RecordRetry.js';
+import { RunLedger } from './RunLedger.js';
+import { defaultSpoolDir, SpoolWriter } from './RunSpool.js';
+import { RunStoreError } from './RunStoreError.js';
 import { RunCancelledError, type RunCancelSource } from './RunCancelledError.js';
 import type { RunStep } from './RunStep.js';
 import { RunStatus, type TerminalRunStatus } from './RunStatus.js';
@@ -31,8 +35,19 @@ export interface StartRunOptions {
    * recorded) before the run is ended `cancelled` anyway; default 10 000 ms.
    */
   readonly cancelGraceMs?: number;
-  /** Told about a record hook failure kept away from the agent loop. */
+  /**
+   * Told about a step that was lost: it could be neither stored (after the retries) nor
+   * spooled. Default: a line on stderr. The run's `unstoredSteps` counts these steps either way.
+   */
   readonly onRecordError?: (error: unknown, step: RunStep) => void;
+  /** How a failed store write is retried before it goes to the spool; see {@link RecordRetryOptions}. */
+  readonly retry?: RecordRetryOptions;
+  /**
+   * The folder of this process's spool file, where steps and the final status wait while the
+   * store cannot take them (see docs/reliability.md); `false` for no spool (a step that cannot be
+   * stored is then lost, loudly). Default {@link defaultSpoolDir}.
+   */
+  readonly spoolDir?: string | false;
   /** Told about a background failure (heartbeat, cancel marking, polling). */
   readonly onError?: (error: unknown) => void;
   /** The clock for step times; default `Date.now`. */
@@ -65,11 +80,20 @@ export interface ActiveRun {
    * the store. Resolves once both are done; idempotent.
    */
   cancel(reason?: string): Promise<void>;
-  /** Ends the run `completed` (or `cancelled` after a cancel) once its steps are stored. */
+  /**
+   * Ends the run `completed` (or `cancelled` after a cancel, here or in the store) once its
+   * steps are stored; the final status is retried like a step.
+   *
+   * @remarks
+   * Rejects with a `storage_failure` {@link RunStoreError} when the final status could not be
+   * stored within the retry budget: it then waits in the spool (delivered in the background, or
+   * by `runledger spool deliver`), and calling again tries again. A run whose final status is
+   * never stored is marked `interrupted` by recovery once its heartbeats stop.
+   */
   complete(): Promise<StoredRun>;
-  /** Ends the run `failed` (or `cancelled` after a cancel) once its steps are stored. */
+  /** Ends the run `failed` (or `cancelled` after a cancel); like {@link ActiveRun.complete}. */
   fail(error: unknown): Promise<StoredRun>;
-  /** Resolves with the run as stored when it ended. */
+  /** Resolves with the run as stored when its final status reached the store. */
   readonly finished: Promise<StoredRun>;
 }
 
@@ -90,6 +114,11 @@ export async function startRun(store: RunStore, options: StartRunOptions): Promi
       throw new RangeError(`StartRunOptions.${key} must be a finite number ≥ 0, got ${String(value)}`);
     }
   }
+  const retry = retryPolicy(options.retry, 'StartRunOptions.retry');
+  const spoolDir = options.spoolDir ?? defaultSpoolDir();
+  if (spoolDir !== false && (typeof spoolDir !== 'string' || spoolDir === '')) {
+    throw new RangeError(`StartRunOptions.spoolDir must be a folder path or false, got ${JSON.stringify(spoolDir)}`);
+  }
   const clock = options.clock ?? Date.now;
   const stored = await store.createRun({
     ...(options.id === undefined ? {} : { id: options.id }),
@@ -97,7 +126,19 @@ export async function startRun(store: RunStore, options: StartRunOptions): Promi
     actor: options.actor ?? null,
     createdAt: clock(),
   });
-  return new LiveRun(store, stored.id, options, clock);
+  const ledger = new RunLedger(store, stored.id, retry, spoolDir === false ? null : SpoolWriter.forDir(spoolDir));
+  return new LiveRun(store, stored.id, options, clock, ledger);
+}
+
+/** The default loss report: one line on stderr. */
+function reportLoss(error: unknown, step: RunStep): void {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`runledger: a ${step.kind} step was NOT stored (counted on the run as unstored): ${message}\n`);
+}
+
+/** Makes any text storable by every store: NUL and lone surrogates become U+FFFD. */
+function storableText(text: string): string {
+  return text.replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
 class LiveRun implements ActiveRun {
@@ -109,32 +150,36 @@ class LiveRun implements ActiveRun {
   readonly #onError: (error: unknown) => void;
   readonly #graceMs: number;
   readonly #clock: () => number;
+  readonly #ledger: RunLedger;
   #status: RunStatus = RunStatus.RUNNING;
   #cancelReason: string | null = null;
   #cancelling: Promise<void> | null = null;
+  /** The first decision of how the run ends; later calls end it the same way. */
+  #decided: { readonly status: TerminalRunStatus; readonly reason: string | null } | null = null;
   #finishing: Promise<StoredRun> | null = null;
+  #spooledFinish: string | null = null;
+  #stored: StoredRun | null = null;
   #resolve!: (run: StoredRun) => void;
-  #reject!: (error: unknown) => void;
   readonly #timers: ReturnType<typeof setTimeout>[] = [];
   readonly #stopWatch: () => void;
 
-  constructor(store: RunStore, id: string, options: StartRunOptions, clock: () => number) {
+  constructor(store: RunStore, id: string, options: StartRunOptions, clock: () => number, ledger: RunLedger) {
     this.id = id;
     this.#store = store;
+    this.#ledger = ledger;
+    ledger.onFinishDelivered((run) => this.#ended(run));
     this.#onError = options.onError ?? (() => undefined);
     this.#graceMs = options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS;
     this.#clock = clock;
-    this.finished = new Promise<StoredRun>((resolve, reject) => {
+    this.finished = new Promise<StoredRun>((resolve) => {
       this.#resolve = resolve;
-      this.#reject = reject;
     });
-    this.finished.catch(() => undefined);
     this.trace = RunTrace.create({
       ...(options.privacy === undefined ? {} : { privacy: options.privacy }),
-      ...(options.onRecordError === undefined ? {} : { onRecordError: options.onRecordError }),
+      onRecordError: options.onRecordError ?? reportLoss,
       clock,
-      onRecord: async (step, record) => {
-        await store.appendStep(id, {
+      onRecord: (step, record) =>
+        ledger.append({
           kind: step.kind,
           round: step.round,
           durationMs: step.durationMs,
@@ -142,8 +187,7 @@ class LiveRun implements ActiveRun {
           payload: record.payload,
           toolServer: step.toolServer ?? null,
           toolOutcome: step.toolOutcome ?? null,
-        });
-      },
+        }),
     });
     this.#stopWatch = store.watchCancel(id, () => this.#cancel('cancel requested through the store', 'store'));
     const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
@@ -208,19 +252,43 @@ class LiveRun implements ActiveRun {
   }
 
   #finish(status: TerminalRunStatus, reason: string | null): Promise<StoredRun> {
+    if (this.#stored !== null) return Promise.resolve(this.#stored);
     if (this.#finishing !== null) return this.#finishing;
-    this.#status = status;
-    this.#finishing = (async () => {
+    if (this.#decided === null) {
+      this.#decided = { status, reason: reason === null ? null : storableText(reason) };
+      this.#status = status;
       for (const timer of this.#timers) clearTimeout(timer);
       this.#stopWatch();
+    }
+    const decided = this.#decided;
+    const attempt = (async () => {
       if (this.#cancelling !== null) await this.#cancelling;
       await this.trace.flush();
-      const run = await this.#store.finishRun(this.id, { status, terminationReason: reason });
-      this.#status = run.status;
-      return run;
+      if (this.#spooledFinish === null) {
+        const outcome = await this.#ledger.finish({ status: decided.status, terminationReason: decided.reason });
+        if ('stored' in outcome) return this.#ended(outcome.stored);
+        this.#spooledFinish = outcome.spooled;
+      } else {
+        await this.#ledger.deliverNow();
+        if (this.#stored !== null) return this.#stored;
+      }
+      throw RunStoreError.storageFailure(
+        `the final status of run ${this.id} ("${decided.status}") could not be stored yet; it waits in the spool file ${this.#spooledFinish} and is delivered when the store is back (or by \`runledger spool deliver\`)`,
+      );
     })();
-    this.#finishing.then(this.#resolve, this.#reject);
-    return this.#finishing;
+    this.#finishing = attempt;
+    // a failed attempt is not final: the next call tries again
+    attempt.then(undefined, () => {
+      if (this.#finishing === attempt) this.#finishing = null;
+    });
+    return attempt;
+  }
+
+  #ended(run: StoredRun): StoredRun {
+    this.#stored = run;
+    this.#status = run.status;
+    this.#resolve(run);
+    return run;
   }
 
   #every(ms: number, tick: () => unknown): void {

@@ -1,0 +1,117 @@
+import { unlink } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { defaultSpoolDir, listSpoolFiles, readSpoolFile, spoolFileOwner } from './RunSpool.js';
+import type { RunStore } from './RunStore.js';
+import { RunStoreError } from './RunStoreError.js';
+
+/**
+ * Options of {@link deliverSpool}.
+ *
+ * @public
+ */
+export interface DeliverSpoolOptions {
+  /** The spool folder; default {@link defaultSpoolDir}. */
+  readonly dir?: string;
+  /**
+   * Also deliver the files of processes that are still alive on this machine (they deliver their
+   * own when their store is back); default false.
+   */
+  readonly includeLiveProcesses?: boolean;
+}
+
+/**
+ * What one spool file gave.
+ *
+ * @public
+ */
+export interface SpoolFileDelivery {
+  /** The spool file. */
+  readonly path: string;
+  /** The process that wrote it. */
+  readonly pid: number | null;
+  /** `delivered`: every entry is in the store and the file was removed; `skipped`: its process is alive; `kept`: something is left (see `problem`). */
+  readonly state: 'delivered' | 'skipped' | 'kept';
+  /** Steps now in the store (stored now or found stored already). */
+  readonly steps: number;
+  /** Final statuses written. */
+  readonly finishes: number;
+  /** A last line cut short by a crash (never acknowledged, so nothing lost). */
+  readonly torn: number;
+  /** Lines that could not be read. */
+  readonly unreadable: number;
+  /** Why the file was kept, or null. */
+  readonly problem: string | null;
+}
+
+/**
+ * What {@link deliverSpool} did.
+ *
+ * @public
+ */
+export interface SpoolDeliveryResult {
+  /** The spool folder that was read. */
+  readonly dir: string;
+  /** Each spool file found, oldest first. */
+  readonly files: readonly SpoolFileDelivery[];
+}
+
+/**
+ * Delivers the spool files of a folder to a store: each run's steps in order with the sequences
+ * they were recorded with, then its final status; removes every file that was delivered whole.
+ *
+ * @remarks
+ * Delivery is idempotent: a step that reached the store already (an earlier delivery, or the
+ * process itself) is recognised by its sequence and not stored twice, so a delivery that stops
+ * half-way can simply be run again. A file whose entries cannot all be delivered is kept, with
+ * the reason. Files of processes alive on this machine are skipped unless asked for: they
+ * deliver their own.
+ *
+ * @public
+ */
+export async function deliverSpool(store: RunStore, options: DeliverSpoolOptions = {}): Promise<SpoolDeliveryResult> {
+  const dir = options.dir ?? defaultSpoolDir();
+  const files: SpoolFileDelivery[] = [];
+  for (const path of await listSpoolFiles(dir)) {
+    const pid = spoolFileOwner(basename(path));
+    if (pid !== null && pid !== process.pid && !options.includeLiveProcesses && isAlive(pid)) {
+      files.push({ path, pid, state: 'skipped', steps: 0, finishes: 0, torn: 0, unreadable: 0, problem: `process ${pid} is alive` });
+      continue;
+    }
+    files.push(await deliverFile(store, path, pid));
+  }
+  return { dir, files };
+}
+
+async function deliverFile(store: RunStore, path: string, pid: number | null): Promise<SpoolFileDelivery> {
+  const { entries, torn, unreadable } = await readSpoolFile(path);
+  let steps = 0;
+  let finishes = 0;
+  let problem: string | null = unreadable > 0 ? `${unreadable} lines could not be read` : null;
+  for (const entry of entries) {
+    try {
+      if (entry.type === 'step') {
+        await store.appendStep(entry.runId, { ...entry.step, sequence: entry.sequence });
+        steps++;
+      } else {
+        await store.finishRun(entry.runId, entry.finish);
+        finishes++;
+      }
+    } catch (error) {
+      const what = entry.type === 'step' ? `step ${entry.sequence} of run ${entry.runId}` : `the final status of run ${entry.runId}`;
+      problem = `${what}: ${RunStoreError.is(error) ? `${error.code}: ${error.message}` : String(error)}`;
+      break;
+    }
+  }
+  if (problem !== null) return { path, pid, state: 'kept', steps, finishes, torn, unreadable, problem };
+  await unlink(path);
+  return { path, pid, state: 'delivered', steps, finishes, torn, unreadable, problem };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM';
+  }
+}
