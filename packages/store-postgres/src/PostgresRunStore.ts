@@ -207,12 +207,18 @@ export class PostgresRunStore implements RunStore {
     if (typeof cancelPollMs !== 'number' || !Number.isFinite(cancelPollMs) || cancelPollMs < 1) {
       throw RunStoreError.invalidInput(`PostgresRunStoreOptions.cancelPollMs must be a number ≥ 1, got ${String(cancelPollMs)}`);
     }
+    const applicationName = options.applicationName ?? 'runledger';
+    if (typeof applicationName !== 'string' || applicationName === '' || applicationName.length > 48 || !/^[\x20-\x7e]+$/.test(applicationName)) {
+      throw RunStoreError.invalidInput(
+        `PostgresRunStoreOptions.applicationName must be 1 to 48 printable ASCII characters, got ${JSON.stringify(applicationName)}`,
+      );
+    }
     const config: pg.PoolConfig = {
       connectionString,
       max: poolSize,
       types: TYPES,
       connectionTimeoutMillis: 10_000,
-      application_name: 'runledger',
+      application_name: applicationName,
     };
     const pool = new pg.Pool(config);
     pool.on('connect', applySessionSettings);
@@ -235,7 +241,7 @@ export class PostgresRunStore implements RunStore {
       throw error;
     }
     const connect = async (): Promise<pg.Client> => {
-      const client = new pg.Client({ connectionString, types: TYPES, application_name: 'runledger-cancel-listener' });
+      const client = new pg.Client({ connectionString, types: TYPES, application_name: `${applicationName}-cancel-listener` });
       client.on('error', () => undefined);
       await client.connect();
       return client;

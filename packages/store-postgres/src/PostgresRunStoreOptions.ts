@@ -18,4 +18,9 @@ export interface PostgresRunStoreOptions {
    * While it is up, requests are pushed by NOTIFY and nothing is polled.
    */
   readonly cancelPollMs?: number;
+  /**
+   * The `application_name` of the store's connections (the cancel listener's gets
+   * `-cancel-listener` appended), as `pg_stat_activity` shows it. Default `runledger`.
+   */
+  readonly applicationName?: string;
 }

@@ -77,13 +77,22 @@ export async function deliverSpool(store: RunStore, options: DeliverSpoolOptions
       files.push({ path, pid, state: 'skipped', steps: 0, finishes: 0, torn: 0, unreadable: 0, problem: `process ${pid} is alive` });
       continue;
     }
-    files.push(await deliverFile(store, path, pid));
+    const delivery = await deliverFile(store, path, pid);
+    if (delivery !== null) files.push(delivery);
   }
   return { dir, files };
 }
 
-async function deliverFile(store: RunStore, path: string, pid: number | null): Promise<SpoolFileDelivery> {
-  const { entries, torn, unreadable } = await readSpoolFile(path);
+/** Delivers one file; null when it is gone already (its process delivered it meanwhile). */
+async function deliverFile(store: RunStore, path: string, pid: number | null): Promise<SpoolFileDelivery | null> {
+  let read: Awaited<ReturnType<typeof readSpoolFile>>;
+  try {
+    read = await readSpoolFile(path);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return null;
+    throw error;
+  }
+  const { entries, torn, unreadable } = read;
   let steps = 0;
   let finishes = 0;
   let problem: string | null = unreadable > 0 ? `${unreadable} lines could not be read` : null;
@@ -103,7 +112,9 @@ async function deliverFile(store: RunStore, path: string, pid: number | null): P
     }
   }
   if (problem !== null) return { path, pid, state: 'kept', steps, finishes, torn, unreadable, problem };
-  await unlink(path);
+  await unlink(path).catch((error: unknown) => {
+    if ((error as { code?: string }).code !== 'ENOENT') throw error;
+  });
   return { path, pid, state: 'delivered', steps, finishes, torn, unreadable, problem };
 }
 

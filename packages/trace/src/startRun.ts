@@ -1,5 +1,5 @@
 import type { PrivacyLevel } from './PrivacyLevel.js';
-import { type RecordRetryOptions, retryPolicy } from './RecordRetry.js';
+import { type RecordRetryOptions, retryPolicy, withRetry } from './RecordRetry.js';
 import { RunLedger } from './RunLedger.js';
 import { defaultSpoolDir, SpoolWriter } from './RunSpool.js';
 import { RunStoreError } from './RunStoreError.js';
@@ -120,11 +120,26 @@ export async function startRun(store: RunStore, options: StartRunOptions): Promi
     throw new RangeError(`StartRunOptions.spoolDir must be a folder path or false, got ${JSON.stringify(spoolDir)}`);
   }
   const clock = options.clock ?? Date.now;
-  const stored = await store.createRun({
-    ...(options.id === undefined ? {} : { id: options.id }),
+  const input = {
+    id: options.id ?? crypto.randomUUID(),
     configuration: options.configuration,
     actor: options.actor ?? null,
     createdAt: clock(),
+  };
+  // retried like a step; a retry that finds the run made by an earlier try (whose answer was
+  // lost) takes it
+  let tries = 0;
+  const stored = await withRetry(retry, async () => {
+    tries++;
+    try {
+      return await store.createRun(input);
+    } catch (error) {
+      if (tries > 1 && RunStoreError.is(error) && error.code === 'invalid_input') {
+        const made = await store.getRun(input.id);
+        if (made !== null && made.createdAt === input.createdAt && made.configuration === input.configuration) return made;
+      }
+      throw error;
+    }
   });
   const ledger = new RunLedger(store, stored.id, retry, spoolDir === false ? null : SpoolWriter.forDir(spoolDir));
   return new LiveRun(store, stored.id, options, clock, ledger);

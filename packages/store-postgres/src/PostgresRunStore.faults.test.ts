@@ -1,0 +1,214 @@
+// The ledger against real PostgreSQL faults: backends terminated while runs record, a connection
+// cut at commit time, and a 30 s outage behind a TCP proxy the test controls (never the shared
+// server itself, which other suites use at the same time). See docs/reliability.md.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ActiveRun, RunStoreError, startRun } from '@runledger/trace';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { PostgresRunStore } from './PostgresRunStore.js';
+import { adminQuery, dropSchema, randomSchema, requirePostgres, TEST_PG_URL } from './testing/pgTest.js';
+import { TcpProxy } from './testing/TcpProxy.js';
+
+const schemas: string[] = [];
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+afterAll(async () => {
+  for (const schema of schemas) await dropSchema(schema);
+});
+
+async function open(options: { url?: string; applicationName?: string; poolSize?: number } = {}): Promise<PostgresRunStore> {
+  await requirePostgres();
+  const schema = randomSchema('rl_fault');
+  schemas.push(schema);
+  // migrate through a direct connection first, so that a proxy's faults start on a ready schema
+  await (await PostgresRunStore.connect({ connectionString: TEST_PG_URL, schema })).close();
+  const store = await PostgresRunStore.connect({
+    connectionString: options.url ?? TEST_PG_URL,
+    schema,
+    poolSize: options.poolSize ?? 4,
+    cancelPollMs: 50,
+    ...(options.applicationName === undefined ? {} : { applicationName: options.applicationName }),
+  });
+  cleanups.push(() => store.close());
+  return store;
+}
+
+function spoolDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'runledger-pg-spool-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function proxy(): Promise<TcpProxy> {
+  const target = new URL(TEST_PG_URL);
+  const started = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
+  cleanups.push(() => started.close());
+  return started;
+}
+
+/** Every run's steps are exactly 0..n-1 with n the steps recorded, and the run ended as asked. */
+async function expectComplete(store: PostgresRunStore, runs: ActiveRun[], recorded: Map<string, number>): Promise<void> {
+  for (const run of runs) {
+    const stored = await store.getRun(run.id);
+    const steps = await store.readSteps(run.id);
+    expect(steps.map((step) => step.sequence)).toEqual(Array.from({ length: recorded.get(run.id)! }, (_, i) => i));
+    expect(stored).toMatchObject({ status: 'completed', stepCount: recorded.get(run.id), unstoredSteps: 0 });
+    expect(run.trace.recordFailures).toBe(0);
+  }
+}
+
+describe('PostgreSQL faults', () => {
+  it('loses no step while the store’s backends are terminated every 50 ms', async () => {
+    const applicationName = `rl_kill_${randomBytes(4).toString('hex')}`;
+    const store = await open({ applicationName });
+    const spool = spoolDir();
+    let kills = 0;
+    let killing = true;
+    // only this test's own connections, picked by application_name
+    const killer = (async () => {
+      while (killing) {
+        const result = await adminQuery<{ ok: boolean }>(
+          'SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = $1',
+          [applicationName],
+        );
+        kills += result.rows.filter((row) => row.ok).length;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    const recorded = new Map<string, number>();
+    const runs = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        startRun(store, { configuration: 'killed-backends', heartbeatMs: 0, spoolDir: spool, retry: { initialDelayMs: 5, maxDelayMs: 200 } }),
+      ),
+    );
+    await Promise.all(
+      runs.map(async (run) => {
+        for (let i = 0; i < 150; i++) await run.trace.recordRequest({ content: `request ${i}` });
+        recorded.set(run.id, 150);
+      }),
+    );
+    killing = false;
+    await killer;
+    await Promise.all(runs.map((run) => run.complete()));
+    expect(kills).toBeGreaterThan(10);
+    await expectComplete(store, runs, recorded);
+    expect(readdirSync(spool)).toEqual([]);
+    console.log(`killed backends: ${kills}; steps stored: ${8 * 150} of ${8 * 150}`);
+  });
+
+  it('stores a step once when the connection dies as the commit is answered, and the append is retried', async () => {
+    const tcp = await proxy();
+    const store = await open({ url: tcp.urlFor(TEST_PG_URL), poolSize: 1 });
+    const run = await store.createRun({ configuration: 'ambiguous-commit' });
+    const step = (round: number) => ({
+      kind: 'llm',
+      round,
+      durationMs: 1,
+      createdAt: 1_767_225_600_000 + round,
+      payload: { kind: 'llm', round },
+      toolServer: null,
+      toolOutcome: null,
+    });
+    expect(await store.appendStep(run.id, { ...step(0), sequence: 0 })).toBe(0);
+    const cut = tcp.cutNextAnswer();
+    let error: unknown;
+    try {
+      await store.appendStep(run.id, { ...step(1), sequence: 1 });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(await cut).toBe(true);
+    expect(RunStoreError.is(error) && error.code).toBe('storage_failure');
+    // the server committed it although the writer never heard so
+    const direct = await adminQuery<{ n: string }>(
+      `SELECT count(*) AS n FROM "${schemas.at(-1)}".steps WHERE run_id = $1`,
+      [run.id],
+    );
+    expect(Number(direct.rows[0]!.n)).toBe(2);
+    // the retry finds it stored: same sequence, nothing twice
+    expect(await store.appendStep(run.id, { ...step(1), sequence: 1 })).toBe(1);
+    expect((await store.readSteps(run.id)).map((s) => [s.sequence, s.round])).toEqual([
+      [0, 0],
+      [1, 1],
+    ]);
+    expect(await store.getRun(run.id)).toMatchObject({ stepCount: 2 });
+
+    // the same through the recorder: the cut is retried away, once stored
+    const live = await startRun(store, { configuration: 'ambiguous-commit', heartbeatMs: 0, spoolDir: spoolDir() });
+    await live.trace.recordRequest({ content: 'first' });
+    const cutAgain = tcp.cutNextAnswer();
+    await live.trace.recordRequest({ content: 'second' });
+    expect(await cutAgain).toBe(true);
+    await live.complete();
+    await expectComplete(store, [live], new Map([[live.id, 2]]));
+  });
+
+  it('keeps every step of 16 concurrent runs through a 30 s outage: spooled, then delivered in order', { timeout: 90_000 }, async () => {
+    const tcp = await proxy();
+    const store = await open({ url: tcp.urlFor(TEST_PG_URL) });
+    const spool = spoolDir();
+    const runs = await Promise.all(
+      Array.from({ length: 16 }, () =>
+        startRun(store, { configuration: 'outage', heartbeatMs: 1_000, spoolDir: spool, retry: { attempts: 4, initialDelayMs: 50, maxDelayMs: 500 } }),
+      ),
+    );
+    const recorded = new Map<string, number>();
+    let recording = true;
+    const loops = runs.map(async (run) => {
+      let n = 0;
+      while (recording) {
+        await run.trace.recordRequest({ content: `step ${n}` });
+        n++;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      recorded.set(run.id, n);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    tcp.refuse(); // the database is unreachable: connections refused and cut
+    await new Promise((resolve) => setTimeout(resolve, 30_000));
+    const spooled = readdirSync(spool);
+    expect(spooled).toHaveLength(1);
+    tcp.restore();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    recording = false;
+    await Promise.all(loops);
+    // the final statuses may have to wait for the delivery of what was spooled: retry until stored
+    const finished = await Promise.all(
+      runs.map(async (run) => {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            return await run.complete();
+          } catch (error) {
+            if (attempt > 20) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 500));
+          }
+        }
+      }),
+    );
+    expect(finished.every((run) => run.status === 'completed')).toBe(true);
+    await expectComplete(store, runs, recorded);
+    const total = [...recorded.values()].reduce((a, b) => a + b, 0);
+    expect(total).toBeGreaterThan(16 * 250);
+    for (let i = 0; i < 100 && readdirSync(spool).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(readdirSync(spool)).toEqual([]);
+    console.log(`outage: ${total} steps recorded by 16 runs, ${total} stored, 0 missing; refused connections: ${tcp.accepted}`);
+  });
+
+  it('ends a run failed with a reason that holds a NUL byte (made storable), never stuck running', async () => {
+    const store = await open();
+    const run = await startRun(store, { configuration: 'nul', heartbeatMs: 0, spoolDir: false });
+    const done = await run.fail(new Error('printed \u0000'));
+    expect(done).toMatchObject({ status: 'failed', terminationReason: 'printed \uFFFD' });
+    expect(await store.getRun(run.id)).toMatchObject({ status: 'failed', terminationReason: 'printed \uFFFD' });
+  });
+
+  it('names the applicationName rule', async () => {
+    await expect(PostgresRunStore.connect({ connectionString: TEST_PG_URL, applicationName: 'x\u0007' })).rejects.toThrow(
+      'PostgresRunStoreOptions.applicationName must be 1 to 48 printable ASCII characters',
+    );
+  });
+});

@@ -1,0 +1,246 @@
+// The recorder under store faults, with an in-memory store behind a fault switch. The same rules
+// against real faults (killed PostgreSQL backends, an outage behind a TCP proxy, a full disk under
+// SQLite) are tested in the store packages.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { deliverSpool } from './deliverSpool.js';
+import { InMemoryRunStore } from './InMemoryRunStore.js';
+import type { AppendStepInput, FinishRunInput, RunStore, StoredRun } from './RunStore.js';
+import { RunStoreError } from './RunStoreError.js';
+import { startRun } from './startRun.js';
+
+const FAST_RETRY = { attempts: 4, initialDelayMs: 1, maxDelayMs: 5 };
+
+type Fault = 'before' | 'after' | null;
+
+/**
+ * A store whose writes fail while a fault is set: `before` fails without writing (a refused or
+ * reset connection), `after` writes and then fails (the connection died during COMMIT: the
+ * writer cannot know the step is stored).
+ */
+class FaultyStore implements RunStore {
+  fault: Fault = null;
+  /** Fail only this many writes, then heal; Infinity while the outage lasts. */
+  failures = Infinity;
+  attempts = 0;
+  readonly inner = InMemoryRunStore.create();
+
+  async #write<T>(write: () => Promise<T>): Promise<T> {
+    this.attempts++;
+    if (this.fault === null || this.failures <= 0) return write();
+    this.failures--;
+    if (this.fault === 'after') await write();
+    throw RunStoreError.storageFailure('Connection terminated unexpectedly');
+  }
+
+  createRun = (input: Parameters<RunStore['createRun']>[0]) => this.inner.createRun(input);
+  appendStep = (runId: string, step: AppendStepInput) => this.#write(() => this.inner.appendStep(runId, step));
+  finishRun = (runId: string, finish: FinishRunInput) => this.#write(() => this.inner.finishRun(runId, finish));
+  requestCancel = (runId: string, at?: number) => this.inner.requestCancel(runId, at);
+  heartbeat = (runId: string, at?: number) => this.inner.heartbeat(runId, at);
+  recoverInterrupted = (staleBefore: number) => this.inner.recoverInterrupted(staleBefore);
+  getRun = (runId: string) => this.inner.getRun(runId);
+  listRuns = (query?: Parameters<RunStore['listRuns']>[0]) => this.inner.listRuns(query);
+  readSteps = (runId: string, query?: Parameters<RunStore['readSteps']>[1]) => this.inner.readSteps(runId, query);
+  serverHealth = (query?: Parameters<RunStore['serverHealth']>[0]) => this.inner.serverHealth(query);
+  watchCancel = (runId: string, onCancel: () => void) => this.inner.watchCancel(runId, onCancel);
+  importRun = (run: StoredRun, steps: Parameters<RunStore['importRun']>[1]) => this.inner.importRun(run, steps);
+  close = () => this.inner.close();
+}
+
+const dirs: string[] = [];
+function spoolDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'runledger-spool-test-'));
+  dirs.push(dir);
+  return dir;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('startRun under store faults', () => {
+  it('retries a write that failed before it was stored, in record order', async () => {
+    const store = new FaultyStore();
+    const run = await startRun(store, { configuration: 'c', heartbeatMs: 0, retry: FAST_RETRY, spoolDir: spoolDir() });
+    store.fault = 'before';
+    store.failures = 2;
+    const recorded = [run.trace.recordRequest({ content: 'a' }), run.trace.recordLlmCall({ round: 0 }), run.trace.recordLlmCall({ round: 1 })];
+    await Promise.all(recorded);
+    expect(run.trace.recordFailures).toBe(0);
+    expect((await store.readSteps(run.id)).map((s) => [s.sequence, s.kind, s.round])).toEqual([
+      [0, 'request', 0],
+      [1, 'llm', 0],
+      [2, 'llm', 1],
+    ]);
+    expect(store.attempts).toBe(5);
+  });
+
+  it('stores a step once when the store failed after it was written (an ambiguous commit)', async () => {
+    const store = new FaultyStore();
+    const run = await startRun(store, { configuration: 'c', heartbeatMs: 0, retry: FAST_RETRY, spoolDir: spoolDir() });
+    store.fault = 'after';
+    store.failures = 3;
+    for (let round = 0; round < 3; round++) await run.trace.recordLlmCall({ round });
+    const steps = await store.readSteps(run.id);
+    expect(steps.map((s) => [s.sequence, s.round])).toEqual([
+      [0, 0],
+      [1, 1],
+      [2, 2],
+    ]);
+    store.fault = null;
+    expect(await run.complete()).toMatchObject({ status: 'completed', stepCount: 3, unstoredSteps: 0 });
+  });
+
+  it('spools steps and the final status through an outage, then delivers them in order and removes the file', async () => {
+    const store = new FaultyStore();
+    const dir = spoolDir();
+    const run = await startRun(store, { configuration: 'c', heartbeatMs: 0, retry: FAST_RETRY, spoolDir: dir });
+    await run.trace.recordRequest({ content: 'before the outage' });
+    store.fault = 'before';
+    for (let round = 0; round < 5; round++) await run.trace.recordLlmCall({ round });
+    expect(run.trace.recordFailures).toBe(0);
+    const [file] = readdirSync(dir);
+    expect(file).toMatch(new RegExp(`^spool-${process.pid}-\\d+-[0-9a-f]+\\.jsonl$`));
+    expect(readFileSync(join(dir, file!), 'utf8').trim().split('\n')).toHaveLength(5);
+    // the final status cannot be stored either: it waits in the spool, and the call says so
+    await expect(run.complete()).rejects.toThrow(/could not be stored yet; it waits in the spool file .*spool-/);
+    expect((await store.getRun(run.id))?.status).toBe('running');
+    store.fault = null; // the store is back: the background delivery hands everything over
+    const finished = await run.finished;
+    expect(finished).toMatchObject({ status: 'completed', stepCount: 6, unstoredSteps: 0 });
+    expect((await store.readSteps(run.id)).map((s) => [s.sequence, s.kind])).toEqual([
+      [0, 'request'],
+      [1, 'llm'],
+      [2, 'llm'],
+      [3, 'llm'],
+      [4, 'llm'],
+      [5, 'llm'],
+    ]);
+    await until(() => readdirSync(dir).length === 0, 'the spool file removal');
+    expect(await run.complete()).toEqual(finished);
+  });
+
+  it('delivers the spool of a process that is gone with deliverSpool, idempotently', async () => {
+    const store = new FaultyStore();
+    const dir = spoolDir();
+    const run = await startRun(store, { configuration: 'c', heartbeatMs: 0, retry: FAST_RETRY, spoolDir: dir });
+    store.fault = 'after'; // every step reaches the store, but no answer comes back
+    await run.trace.recordLlmCall({ round: 0 });
+    await run.trace.recordLlmCall({ round: 1 });
+    await expect(run.fail(new Error('model quota'))).rejects.toThrow(/spool/);
+    const [file] = readdirSync(dir);
+    // a copy of the file as a process that died would have left it
+    const orphan = join(dir, 'spool-999999999-1-00000000.jsonl');
+    writeFileSync(orphan, readFileSync(join(dir, file!)));
+    store.fault = null;
+    await run.finished;
+    await until(() => !readdirSync(dir).includes(file!), 'the process removing its own spool file');
+    const result = await deliverSpool(store.inner, { dir });
+    expect(result.files).toEqual([
+      { path: orphan, pid: 999999999, state: 'delivered', steps: 2, finishes: 1, torn: 0, unreadable: 0, problem: null },
+    ]);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(await store.getRun(run.id)).toMatchObject({ status: 'failed', terminationReason: 'model quota', stepCount: 2 });
+  });
+
+  it('skips a torn last line and keeps a file whose entries the store refuses, saying why', async () => {
+    const dir = spoolDir();
+    const store = InMemoryRunStore.create();
+    const run = await store.createRun({ configuration: 'c' });
+    const step = { kind: 'llm', round: 0, durationMs: 1, createdAt: 5, payload: { kind: 'llm' }, toolServer: null, toolOutcome: null };
+    const good = JSON.stringify({ v: 1, type: 'step', runId: run.id, sequence: 0, step });
+    writeFileSync(join(dir, 'spool-999999998-1-0000000a.jsonl'), `${good}\n{"v":1,"type":"st`);
+    const missing = '00000000-0000-4000-8000-000000000000';
+    writeFileSync(join(dir, 'spool-999999998-2-0000000b.jsonl'), `${JSON.stringify({ v: 1, type: 'step', runId: missing, sequence: 0, step })}\n`);
+    const result = await deliverSpool(store, { dir });
+    expect(result.files.map((f) => [f.state, f.steps, f.torn, f.problem])).toEqual([
+      ['delivered', 1, 1, null],
+      ['kept', 0, 0, `step 0 of run ${missing}: run_not_found: run "${missing}" does not exist`],
+    ]);
+    expect(readdirSync(dir)).toEqual(['spool-999999998-2-0000000b.jsonl']);
+    expect(await store.readSteps(run.id)).toHaveLength(1);
+  });
+
+  it('reports a step that can be neither stored nor spooled on stderr, counts it, and stores the count with the run', async () => {
+    const store = new FaultyStore();
+    const blocker = join(spoolDir(), 'a-file');
+    writeFileSync(blocker, '');
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    // the spool folder cannot be made: a file stands where it would be
+    const run = await startRun(store, { configuration: 'c', heartbeatMs: 0, retry: FAST_RETRY, spoolDir: join(blocker, 'spool') });
+    await run.trace.recordRequest({ content: 'kept' });
+    store.fault = 'before';
+    await run.trace.recordLlmCall({ round: 0 });
+    await run.trace.recordLlmCall({ round: 1 });
+    expect(run.trace.recordFailures).toBe(2);
+    const lines = stderr.mock.calls.map(([text]) => String(text));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^runledger: a llm step was NOT stored .*nor written to the spool in .*a-file\/spool/);
+    store.fault = null;
+    await run.trace.recordLlmCall({ round: 2 });
+    const finished = await run.complete();
+    expect(finished).toMatchObject({ status: 'completed', stepCount: 2, unstoredSteps: 2 });
+    // the steps that were stored keep gap-free sequences
+    expect((await store.readSteps(run.id)).map((s) => [s.sequence, s.kind, s.round])).toEqual([
+      [0, 'request', 0],
+      [1, 'llm', 2],
+    ]);
+  });
+
+  it('never leaves a run running because its final write failed once; the next call tries again', async () => {
+    const store = new FaultyStore();
+    const run = await startRun(store, { configuration: 'c', heartbeatMs: 0, retry: { attempts: 1 }, spoolDir: false });
+    store.fault = 'before';
+    store.failures = 1;
+    await expect(run.complete()).rejects.toThrow('Connection terminated unexpectedly');
+    expect((await store.getRun(run.id))?.status).toBe('running');
+    // a later fail() ends the run as first decided: completed
+    expect(await run.fail(new Error('other'))).toMatchObject({ status: 'completed' });
+    expect(await run.finished).toMatchObject({ status: 'completed' });
+  });
+
+  it('retries the final status within the budget', async () => {
+    const store = new FaultyStore();
+    const run = await startRun(store, { configuration: 'c', heartbeatMs: 0, retry: FAST_RETRY, spoolDir: spoolDir() });
+    store.fault = 'after';
+    store.failures = 2;
+    expect(await run.complete()).toMatchObject({ status: 'completed' });
+  });
+
+  it('stores a failure whose message has NUL bytes and lone surrogates, made storable', async () => {
+    const store = InMemoryRunStore.create();
+    const run = await startRun(store, { configuration: 'c', heartbeatMs: 0, spoolDir: false });
+    const done = await run.fail(new Error('printed \u0000 and \uD800 and \uDC00 and 😀'));
+    expect(done).toMatchObject({ status: 'failed', terminationReason: 'printed \uFFFD and \uFFFD and \uFFFD and 😀' });
+  });
+
+  it('ends cancelled when the store took a cancel before the finish, even one this process never saw', async () => {
+    const store = InMemoryRunStore.create();
+    const run = await startRun(store, { configuration: 'c', heartbeatMs: 0, spoolDir: false });
+    // the app's cancel lands just before the run completes, before any watcher could react
+    const app = store.openPeer();
+    const [, done] = await Promise.all([app.requestCancel(run.id), run.complete()]);
+    expect(done.status).toBe('cancelled');
+    expect(run.status).toBe('cancelled');
+    expect(done.terminationReason).toBe('cancel requested while the run was running (the run reported "completed")');
+  });
+
+  it('refuses retry and spool options that break their rules, naming them', async () => {
+    const store = InMemoryRunStore.create();
+    await expect(startRun(store, { configuration: 'c', retry: { attempts: 0 } })).rejects.toThrow('StartRunOptions.retry.attempts must be an integer ≥ 1, got 0');
+    await expect(startRun(store, { configuration: 'c', retry: { maxDelayMs: -1 } })).rejects.toThrow('StartRunOptions.retry.maxDelayMs must be a finite number ≥ 0');
+    await expect(startRun(store, { configuration: 'c', spoolDir: '' })).rejects.toThrow('StartRunOptions.spoolDir must be a folder path or false');
+  });
+});
