@@ -41,6 +41,16 @@ export function spoolFileOwner(name: string): number | null {
   return match === null ? null : Number(match[1]);
 }
 
+/** Tells whether a process of this machine is alive. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM';
+  }
+}
+
 /** The spool files of a folder, oldest first; none when the folder does not exist. */
 export async function listSpoolFiles(dir: string): Promise<string[]> {
   let names: string[];

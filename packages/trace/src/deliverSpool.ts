@@ -1,6 +1,6 @@
 import { unlink } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { defaultSpoolDir, listSpoolFiles, readSpoolFile, spoolFileOwner } from './RunSpool.js';
+import { defaultSpoolDir, isAlive, listSpoolFiles, readSpoolFile, spoolFileOwner } from './RunSpool.js';
 import type { RunStore } from './RunStore.js';
 import { RunStoreError } from './RunStoreError.js';
 
@@ -116,13 +116,4 @@ async function deliverFile(store: RunStore, path: string, pid: number | null): P
     if ((error as { code?: string }).code !== 'ENOENT') throw error;
   });
   return { path, pid, state: 'delivered', steps, finishes, torn, unreadable, problem };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: string }).code === 'EPERM';
-  }
 }

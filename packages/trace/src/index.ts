@@ -69,4 +69,5 @@ export {
 export { type ActiveRun, type StartRunOptions, startRun } from './startRun.js';
 export type { RecordRetryOptions } from './RecordRetry.js';
 export { defaultSpoolDir } from './RunSpool.js';
+export { inspectSpool, type SpoolFileSummary } from './inspectSpool.js';
 export { type DeliverSpoolOptions, deliverSpool, type SpoolDeliveryResult, type SpoolFileDelivery } from './deliverSpool.js';

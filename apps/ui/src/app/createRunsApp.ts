@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ToolOutcome } from '@runledger/core';
-import { isRunStatus, RunStatus, RunStoreError, type RunStore } from '@runledger/trace';
+import { isRunStatus, RunStoreError, type RunStore } from '@runledger/trace';
 import type { Html } from '../html/Html.js';
 import { isLocale, negotiateLocale } from '../i18n/Locale.js';
 import { Translator } from '../i18n/Translator.js';
@@ -175,7 +175,8 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
           if (!isSameOrigin(req)) return sendPage(res, 403, errorPage(ctx, t.t('error.forbidden'), t.t('error.crossOrigin')), lang);
           const run = await store.getRun(runId);
           if (run === null) return notFound(t.t('runs.detail.notFound', { id: runId }));
-          if (run.status === RunStatus.RUNNING) await store.requestCancel(runId);
+          // always asked: on a run that has finished meanwhile, the store keeps it as a late cancel
+          await store.requestCancel(runId);
           res.writeHead(303, { ...SECURITY_HEADERS, location: ctx.href(`/runs/${encodeURIComponent(runId)}`) });
           res.end();
           return;

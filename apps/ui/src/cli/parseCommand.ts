@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isRunStatus, type RunStatus } from '@runledger/trace';
+import { defaultSpoolDir, isRunStatus, type RunStatus } from '@runledger/trace';
 import { UsageError } from './UsageError.js';
 
 /** Where a command's runs are stored. @internal */
@@ -22,6 +22,8 @@ export type Command =
   | { readonly name: 'runs-show'; readonly store: StoreTarget; readonly id: string; readonly json: boolean }
   | { readonly name: 'servers'; readonly store: StoreTarget; readonly window: '24h' | '7d' | 'all'; readonly json: boolean }
   | { readonly name: 'migrate'; readonly store: StoreTarget }
+  | { readonly name: 'spool-list'; readonly spoolDir: string; readonly json: boolean }
+  | { readonly name: 'spool-deliver'; readonly store: StoreTarget; readonly spoolDir: string; readonly all: boolean; readonly json: boolean }
   | { readonly name: 'copy'; readonly dbPath: string; readonly target: StoreTarget & { readonly kind: 'postgres' } };
 
 /** The port `serve` and `demo` listen on unless told otherwise. @internal */
@@ -82,6 +84,11 @@ function pgSchema(values: Record<string, unknown>, command: string): string | un
   return schema;
 }
 
+function spoolDir(values: Record<string, unknown>, env: CommandEnv, command: string): string {
+  const given = nonEmpty(values['spool-dir'], '--spool-dir', command);
+  return resolve(env.cwd, given ?? env.spoolDir ?? defaultSpoolDir());
+}
+
 /** The environment the parser reads defaults from. @internal */
 export interface CommandEnv {
   readonly cwd: string;
@@ -89,6 +96,8 @@ export interface CommandEnv {
   readonly token?: string | undefined;
   /** RUNLEDGER_PG_URL */
   readonly pgUrl?: string | undefined;
+  /** The spool folder when --spool-dir is not given (RUNLEDGER_SPOOL_DIR, else ~/.runledger/spool). */
+  readonly spoolDir?: string | undefined;
 }
 
 /**
@@ -186,6 +195,29 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
       const { values, positionals } = parse(rest, STORE_OPTIONS, name);
       noPositionals(positionals, name);
       return { name, store: store(values, env, name) };
+    }
+    case 'spool': {
+      const [sub, ...subRest] = rest;
+      const spoolOptions: OptionSpec = { 'spool-dir': { type: 'string' }, json: { type: 'boolean' } };
+      if (sub === 'list') {
+        const { values, positionals } = parse(subRest, spoolOptions, 'spool list');
+        noPositionals(positionals, 'spool list');
+        return { name: 'spool-list', spoolDir: spoolDir(values, env, 'spool list'), json: values['json'] === true };
+      }
+      if (sub === 'deliver') {
+        const { values, positionals } = parse(subRest, { ...STORE_OPTIONS, ...spoolOptions, all: { type: 'boolean' } }, 'spool deliver');
+        noPositionals(positionals, 'spool deliver');
+        return {
+          name: 'spool-deliver',
+          store: store(values, env, 'spool deliver'),
+          spoolDir: spoolDir(values, env, 'spool deliver'),
+          all: values['all'] === true,
+          json: values['json'] === true,
+        };
+      }
+      throw new UsageError(
+        sub === undefined ? 'runledger spool: missing subcommand (list or deliver)' : `runledger spool: unknown subcommand ${JSON.stringify(sub)} (list or deliver)`,
+      );
     }
     case 'copy': {
       const { values, positionals } = parse(rest, STORE_OPTIONS, name);

@@ -1,4 +1,4 @@
-import { copyRuns, type RunStore } from '@runledger/trace';
+import { copyRuns, deliverSpool, inspectSpool, isLateCancel, type RunStore } from '@runledger/trace';
 import { startRunsServer, ServeConfigError } from '../app/startRunsServer.js';
 import { timelinePage } from '../app/timelinePage.js';
 import { Translator } from '../i18n/Translator.js';
@@ -120,8 +120,10 @@ async function execute(command: Command, io: CliIo): Promise<number> {
         }
         const steps = await store.readSteps(run.id);
         const page = timelinePage(run, steps, 0);
+        const lateCancel = isLateCancel(run);
+        const unstored = run.unstoredSteps ?? 0;
         if (command.json) {
-          io.stdout.write(`${JSON.stringify({ run, timeline: page.entries }, null, 2)}\n`);
+          io.stdout.write(`${JSON.stringify({ run, cancelRequestedAfterFinish: lateCancel, timeline: page.entries }, null, 2)}\n`);
           return 0;
         }
         const duration = runDurationMs(run, Date.now());
@@ -130,6 +132,8 @@ async function execute(command: Command, io: CliIo): Promise<number> {
             ` · duration ${duration === null ? '—' : t.duration(duration)}\n` +
             `tool calls: ${run.outcomeCounts.ok} ok, ${run.outcomeCounts.failed} failed, ${run.outcomeCounts.cancelled} cancelled` +
             (run.terminationReason !== null ? `\nreason: ${run.terminationReason}` : '') +
+            (lateCancel ? `\ncancel requested after the run finished (${t.date(run.cancelRequestedAt!)}): it did not change how the run ended` : '') +
+            (unstored > 0 ? `\nWARNING: ${unstored} steps were not stored (the timeline misses them)` : '') +
             '\n(metadata only: prompts, answers, tool arguments and results are never shown)\n\n',
         );
         io.stdout.write(
@@ -196,6 +200,46 @@ async function execute(command: Command, io: CliIo): Promise<number> {
         io.stdout.write(`${describeStore(command.store)}: schema is up to date\n`);
         return 0;
       });
+    case 'spool-list': {
+      const files = await inspectSpool(command.spoolDir);
+      if (command.json) {
+        io.stdout.write(`${JSON.stringify({ dir: command.spoolDir, files }, null, 2)}\n`);
+        return 0;
+      }
+      if (files.length === 0) {
+        io.stdout.write(`no spool files in ${command.spoolDir}\n`);
+        return 0;
+      }
+      io.stdout.write(
+        terminalTable(
+          ['FILE', 'PROCESS', 'STEPS', 'FINAL STATUSES', 'RUNS'],
+          files.map((file) => [file.path, `${file.pid ?? '?'}${file.alive ? ' (alive)' : ''}`, String(file.steps), String(file.finishes), String(file.runs)]),
+          [2, 3, 4],
+        ),
+      );
+      return 0;
+    }
+    case 'spool-deliver':
+      return withStore(command.store, async (store) => {
+        const result = await deliverSpool(store, { dir: command.spoolDir, includeLiveProcesses: command.all });
+        if (command.json) {
+          io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+        } else if (result.files.length === 0) {
+          io.stdout.write(`no spool files in ${result.dir}\n`);
+        } else {
+          for (const file of result.files) {
+            const what = `${file.steps} steps, ${file.finishes} final statuses${file.torn > 0 ? `, ${file.torn} torn last line skipped (never acknowledged)` : ''}`;
+            io.stdout.write(
+              file.state === 'delivered'
+                ? `delivered ${file.path}: ${what}; file removed\n`
+                : file.state === 'skipped'
+                  ? `skipped ${file.path}: ${file.problem} (it delivers its own; --all to deliver anyway)\n`
+                  : `KEPT ${file.path}: ${what} delivered, then ${file.problem}\n`,
+            );
+          }
+        }
+        return result.files.some((file) => file.state === 'kept') ? 1 : 0;
+      });
     case 'copy': {
       const source = await openStore({ kind: 'sqlite', path: command.dbPath });
       try {
@@ -229,7 +273,12 @@ async function execute(command: Command, io: CliIo): Promise<number> {
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let command: Command;
   try {
-    command = parseCommand(argv, { cwd: io.cwd, token: io.env['RUNLEDGER_TOKEN'], pgUrl: io.env['RUNLEDGER_PG_URL'] });
+    command = parseCommand(argv, {
+      cwd: io.cwd,
+      token: io.env['RUNLEDGER_TOKEN'],
+      pgUrl: io.env['RUNLEDGER_PG_URL'],
+      spoolDir: io.env['RUNLEDGER_SPOOL_DIR'] || undefined,
+    });
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`${error.message}\n\n${USAGE}`);

@@ -15,6 +15,12 @@ Commands:
           Print the health of every MCP server (failure rate excludes cancellations).
   migrate [--db <file> | --pg <url>]
           Create or upgrade the store's schema.
+  spool list [--spool-dir <dir>] [--json]
+  spool deliver [--db <file> | --pg <url>] [--spool-dir <dir>] [--all] [--json]
+          List, or deliver to the store, the steps and final statuses that recording processes
+          spooled while their store could not take them (default dir: RUNLEDGER_SPOOL_DIR, else
+          ~/.runledger/spool). Files of processes still alive are skipped unless --all. Exits 1
+          when something could not be delivered (the file is kept; run it again).
   copy    --db <file> --pg <url> [--pg-schema <name>]
           Copy every run from a SQLite file into PostgreSQL (runs already there are skipped).
   help    Print this text.

@@ -1,4 +1,4 @@
-import type { RunTimelineDetail, RunTimelineEntry, StoredRun } from '@runledger/trace';
+import { isLateCancel, type RunTimelineDetail, type RunTimelineEntry, type StoredRun } from '@runledger/trace';
 import { Html, html } from '../html/Html.js';
 import { isMessageKey } from '../i18n/messagesEn.js';
 import type { Translator } from '../i18n/Translator.js';
@@ -97,6 +97,7 @@ export function runPage(ctx: PageContext, run: StoredRun, page: TimelinePage, no
   const { t } = ctx;
   const running = run.status === 'running';
   const duration = runDurationMs(run, now);
+  const unstored = run.unstoredSteps ?? 0;
   const runHref = `/runs/${encodeURIComponent(run.id)}`;
   const cancelForm = running
     ? run.cancelRequestedAt === null
@@ -112,11 +113,13 @@ ${run.actor !== null ? html`<dt>${t.t('runs.detail.actor')}</dt><dd>${run.actor}
 <dt>${t.t('runs.col.started')}</dt><dd><time datetime="${t.iso(run.startedAt ?? run.createdAt)}">${t.date(run.startedAt ?? run.createdAt)}</time></dd>
 <dt>${t.t('runs.col.finished')}</dt><dd>${run.finishedAt === null ? NONE : html`<time datetime="${t.iso(run.finishedAt)}">${t.date(run.finishedAt)}</time>`}</dd>
 <dt>${t.t('runs.col.duration')}</dt><dd>${duration === null ? NONE : t.duration(duration)}</dd>
-${run.cancelRequestedAt !== null ? html`<dt>${t.t('runs.detail.cancelRequestedAt')}</dt><dd><time datetime="${t.iso(run.cancelRequestedAt)}">${t.time(run.cancelRequestedAt)}</time></dd>` : ''}
+${run.cancelRequestedAt !== null ? html`<dt>${t.t('runs.detail.cancelRequestedAt')}</dt><dd><time datetime="${t.iso(run.cancelRequestedAt)}">${t.time(run.cancelRequestedAt)}</time>${isLateCancel(run) ? html` <span class="muted" data-note="late-cancel">— ${t.t('runs.detail.lateCancel')}</span>` : ''}</dd>` : ''}
 ${run.terminationReason !== null ? html`<dt>${t.t('runs.detail.reason')}</dt><dd>${run.terminationReason}</dd>` : ''}
 <dt>${t.t('runs.detail.steps')}</dt><dd>${t.number(run.stepCount)}</dd>
+${unstored > 0 ? html`<dt>${t.t('runs.detail.unstored')}</dt><dd><strong>${t.number(unstored)}</strong></dd>` : ''}
 <dt>${t.t('runs.col.calls')}</dt><dd>${outcomeCounts(t, run)}</dd>
 </dl>
+${unstored > 0 ? html`<p class="note note-warn" role="alert" data-note="unstored">⚠ ${t.t('runs.detail.unstoredNote', { count: unstored })}</p>` : ''}
 ${cancelForm}
 </section>`;
 

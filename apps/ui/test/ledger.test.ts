@@ -1,0 +1,151 @@
+// The ledger as an operator meets it: a process that died with steps in its spool, delivered by
+// `runledger spool deliver`; a cancel that came after the finish; steps that were not stored —
+// in the app, `runs show` and its --json.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SqliteRunStore } from '@runledger/store-sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli/runCli.js';
+import { send, serve } from './httpHelpers.js';
+
+const WRITER = fileURLToPath(new URL('./fixtures/spoolingWriter.mjs', import.meta.url));
+
+async function cli(args: readonly string[], cwd: string) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: {},
+    cwd,
+  });
+  return { code, stdout, stderr };
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'runledger-ui-ledger-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('runledger spool', () => {
+  it('delivers the spool of a process that was killed, in order, and removes it', async () => {
+    const db = join(dir, 'spool.db');
+    const spool = join(dir, 'spool');
+    await (await SqliteRunStore.open({ path: db })).close();
+    const child = spawn(process.execPath, [WRITER, db, spool], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const line = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('\n')) resolve(out.trim());
+      });
+      child.on('exit', (code) => reject(new Error(`the writer exited (${code}) before spooling: ${stderr}`)));
+    });
+    const [, runId, failures] = line.split(' ');
+    expect(failures).toBe('0');
+    const listed = await cli(['spool', 'list', '--spool-dir', spool, '--json'], dir);
+    expect(JSON.parse(listed.stdout).files).toMatchObject([{ pid: child.pid, alive: true, steps: 5, finishes: 0, runs: 1 }]);
+    // a live process delivers its own: skipped
+    const early = await cli(['spool', 'deliver', '--db', db, '--spool-dir', spool], dir);
+    expect(early.code).toBe(0);
+    expect(early.stdout).toContain('skipped');
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+
+    const store = await SqliteRunStore.open({ path: db });
+    try {
+      expect((await store.getRun(runId!))?.stepCount).toBe(3);
+      const table = await cli(['spool', 'list', '--spool-dir', spool], dir);
+      expect(table.stdout).toMatch(/spool-\d+-\d+-[0-9a-f]+\.jsonl\s+\d+\s+5\s+0\s+1/);
+      const delivered = await cli(['spool', 'deliver', '--db', db, '--spool-dir', spool], dir);
+      expect(delivered).toMatchObject({ code: 0, stderr: '' });
+      expect(delivered.stdout).toMatch(/^delivered .*spool-\d+-.*: 5 steps, 0 final statuses; file removed\n$/);
+      expect(readdirSync(spool)).toEqual([]);
+      const steps = await store.readSteps(runId!);
+      expect(steps.map((step) => [step.sequence, JSON.parse(step.payload).kind])).toEqual(Array.from({ length: 8 }, (_, i) => [i, 'request']));
+      // again: nothing left to do
+      expect((await cli(['spool', 'deliver', '--db', db, '--spool-dir', spool], dir)).stdout).toBe(`no spool files in ${spool}\n`);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('exits 1 and keeps the file when the store refuses what waits in it', async () => {
+    const db = join(dir, 'other.db');
+    const spool = join(dir, 'spool-refused');
+    const store = await SqliteRunStore.open({ path: db });
+    await store.close();
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(spool);
+    const missing = '00000000-0000-4000-8000-000000000001';
+    const step = { kind: 'llm', round: 0, durationMs: 1, createdAt: 5, payload: { kind: 'llm' }, toolServer: null, toolOutcome: null };
+    writeFileSync(join(spool, 'spool-999999997-1-000000aa.jsonl'), `${JSON.stringify({ v: 1, type: 'step', runId: missing, sequence: 0, step })}\n`);
+    const result = await cli(['spool', 'deliver', '--db', db, '--spool-dir', spool, '--json'], dir);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout).files[0]).toMatchObject({ state: 'kept', steps: 0, problem: `step 0 of run ${missing}: run_not_found: run "${missing}" does not exist` });
+    expect(readdirSync(spool)).toHaveLength(1);
+  });
+
+  it('refuses bad spool arguments with the usage', async () => {
+    for (const args of [['spool'], ['spool', 'flush'], ['spool', 'list', 'extra'], ['spool', 'deliver', '--spool-dir', '']]) {
+      const result = await cli(args, dir);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toContain('Usage: runledger <command>');
+    }
+  });
+});
+
+describe('late cancels and unstored steps on screen', () => {
+  it('says "cancel requested after the run finished" and "N steps were not stored" in the app, runs show and --json', async () => {
+    const db = join(dir, 'notes.db');
+    const store = await SqliteRunStore.open({ path: db });
+    const server = await serve(store);
+    const origin = `http://127.0.0.1:${server.port}`;
+    try {
+      const run = await store.createRun({ configuration: 'notes' });
+      await store.finishRun(run.id, { status: 'completed', unstoredSteps: 3 });
+      // the operator's page was stale: the cancel button is pressed after the finish
+      const post = await send(server, `/runs/${run.id}/cancel`, { method: 'POST', headers: { origin } });
+      expect(post.status).toBe(303);
+      const stored = (await store.getRun(run.id))!;
+      expect(stored).toMatchObject({ status: 'completed', unstoredSteps: 3 });
+      expect(stored.cancelRequestedAt).not.toBeNull();
+
+      const page = (await send(server, `/runs/${run.id}`)).body;
+      expect(page).toContain('data-note="late-cancel"');
+      expect(page).toContain('Cancel requested after the run finished');
+      expect(page).toContain('data-note="unstored"');
+      expect(page).toContain('3 steps of this run were not stored');
+      const de = (await send(server, `/runs/${run.id}?lang=de`)).body;
+      expect(de).toContain('Abbruch angefordert, nachdem der Lauf schon beendet war');
+
+      const show = await cli(['runs', 'show', run.id, '--db', db], dir);
+      expect(show.code).toBe(0);
+      expect(show.stdout).toContain('cancel requested after the run finished');
+      expect(show.stdout).toContain('WARNING: 3 steps were not stored');
+      const json = JSON.parse((await cli(['runs', 'show', run.id, '--db', db, '--json'], dir)).stdout);
+      expect(json).toMatchObject({ cancelRequestedAfterFinish: true, run: { status: 'completed', unstoredSteps: 3 } });
+
+      // a cancel that landed first: cancelled, no late note
+      const other = await store.createRun({ configuration: 'notes' });
+      await store.requestCancel(other.id);
+      expect((await store.finishRun(other.id, { status: 'completed' })).status).toBe('cancelled');
+      const otherJson = JSON.parse((await cli(['runs', 'show', other.id, '--db', db, '--json'], dir)).stdout);
+      expect(otherJson).toMatchObject({ cancelRequestedAfterFinish: false, run: { status: 'cancelled', unstoredSteps: 0 } });
+      const otherPage = (await send(server, `/runs/${other.id}`)).body;
+      expect(otherPage).not.toContain('data-note="late-cancel"');
+      expect(otherPage).not.toContain('data-note="unstored"');
+    } finally {
+      await server.close();
+      await store.close();
+    }
+  });
+});
