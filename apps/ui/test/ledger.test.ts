@@ -149,3 +149,29 @@ describe('late cancels and unstored steps on screen', () => {
     }
   });
 });
+
+describe('runledger runs recover', () => {
+  it('ends the runs without a sign of life for --stale-after, and only those', async () => {
+    const db = join(dir, 'recover.db');
+    const store = await SqliteRunStore.open({ path: db });
+    try {
+      const gone = await store.createRun({ configuration: 'gone', createdAt: Date.now() - 3_600_000 });
+      const asked = await store.createRun({ configuration: 'asked', createdAt: Date.now() - 3_600_000 });
+      await store.requestCancel(asked.id);
+      const alive = await store.createRun({ configuration: 'alive', createdAt: Date.now() - 3_600_000 });
+      await store.heartbeat(alive.id);
+      const result = await cli(['runs', 'recover', '--db', db, '--stale-after', '10m', '--json'], dir);
+      expect(result.code).toBe(0);
+      expect([...JSON.parse(result.stdout).recovered].sort()).toEqual([gone.id, asked.id].sort());
+      expect((await store.getRun(gone.id))?.status).toBe('interrupted');
+      expect((await store.getRun(asked.id))?.status).toBe('cancelled');
+      expect((await store.getRun(alive.id))?.status).toBe('running');
+      expect((await cli(['runs', 'recover', '--db', db], dir)).stdout).toBe('no stale running runs\n');
+      const bad = await cli(['runs', 'recover', '--db', db, '--stale-after', '5s'], dir);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('--stale-after must be a duration of at least 1 minute');
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -16,6 +16,7 @@ describe('PostgresRunStore types', () => {
       readonly schema?: string;
       readonly poolSize?: number;
       readonly cancelPollMs?: number;
+      readonly applicationName?: string;
     }>();
   });
 });

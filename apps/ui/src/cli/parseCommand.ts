@@ -20,6 +20,7 @@ export type Command =
       readonly json: boolean;
     }
   | { readonly name: 'runs-show'; readonly store: StoreTarget; readonly id: string; readonly json: boolean }
+  | { readonly name: 'runs-recover'; readonly store: StoreTarget; readonly staleAfterMs: number; readonly json: boolean }
   | { readonly name: 'servers'; readonly store: StoreTarget; readonly window: '24h' | '7d' | 'all'; readonly json: boolean }
   | { readonly name: 'migrate'; readonly store: StoreTarget }
   | { readonly name: 'spool-list'; readonly spoolDir: string; readonly json: boolean }
@@ -180,7 +181,20 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
         }
         return { name: 'runs-show', store: store(values, env, 'runs show'), id: positionals[0], json: values['json'] === true };
       }
-      throw new UsageError(sub === undefined ? 'runledger runs: missing subcommand (list or show)' : `runledger runs: unknown subcommand ${JSON.stringify(sub)} (list or show)`);
+      if (sub === 'recover') {
+        const { values, positionals } = parse(subRest, { ...STORE_OPTIONS, 'stale-after': { type: 'string' }, json: { type: 'boolean' } }, 'runs recover');
+        noPositionals(positionals, 'runs recover');
+        const text = String(values['stale-after'] ?? '10m');
+        const match = /^(\d+)(s|m|h)$/.exec(text);
+        const staleAfterMs = match === null ? NaN : Number(match[1]) * { s: 1_000, m: 60_000, h: 3_600_000 }[match[2] as 's' | 'm' | 'h'];
+        if (!(staleAfterMs >= 60_000)) {
+          throw new UsageError(`runledger runs recover: --stale-after must be a duration of at least 1 minute such as 90s, 10m or 2h, got ${JSON.stringify(text)}`);
+        }
+        return { name: 'runs-recover', store: store(values, env, 'runs recover'), staleAfterMs, json: values['json'] === true };
+      }
+      throw new UsageError(
+        sub === undefined ? 'runledger runs: missing subcommand (list, show or recover)' : `runledger runs: unknown subcommand ${JSON.stringify(sub)} (list, show or recover)`,
+      );
     }
     case 'servers': {
       const { values, positionals } = parse(rest, { ...STORE_OPTIONS, window: { type: 'string' }, json: { type: 'boolean' } }, name);

@@ -163,6 +163,16 @@ async function execute(command: Command, io: CliIo): Promise<number> {
         );
         return 0;
       });
+    case 'runs-recover':
+      return withStore(command.store, async (store) => {
+        const ids = await store.recoverInterrupted(Date.now() - command.staleAfterMs);
+        if (command.json) {
+          io.stdout.write(`${JSON.stringify({ recovered: ids }, null, 2)}\n`);
+          return 0;
+        }
+        io.stdout.write(ids.length === 0 ? 'no stale running runs\n' : `${ids.map((id) => `recovered ${id}\n`).join('')}${ids.length} runs ended\n`);
+        return 0;
+      });
     case 'servers':
       return withStore(command.store, async (store) => {
         const since = windowSince(command.window, Date.now());

@@ -11,6 +11,10 @@ Commands:
   runs list [--db <file> | --pg <url>] [--status <s>] [--has failed|cancelled] [--limit <n>] [--json]
   runs show <id> [--db <file> | --pg <url>] [--json]
           List runs newest first, or print one run's timeline (metadata only).
+  runs recover [--db <file> | --pg <url>] [--stale-after <d>] [--json]
+          Mark interrupted every running run without a sign of life (heartbeat) for <d>
+          (default 10m; e.g. 90s, 2h): runs whose process is gone. A run whose cancel was
+          requested ends cancelled. Run it from cron or your supervisor.
   servers [--db <file> | --pg <url>] [--window 24h|7d|all] [--json]
           Print the health of every MCP server (failure rate excludes cancellations).
   migrate [--db <file> | --pg <url>]
