@@ -138,9 +138,10 @@ export class InMemoryRunStore implements RunStore {
 
   async requestCancel(runId: string, at?: number): Promise<StoredRun> {
     this.#open();
+    const when = RunStoreInput.requestCancel(at, this.#clock());
     const run = this.#run(runId);
     if (run.status === RunStatus.RUNNING && run.cancelRequestedAt === null) {
-      run.cancelRequestedAt = at ?? this.#clock();
+      run.cancelRequestedAt = when;
       for (const listener of [...this.#state.cancelListeners]) listener(run.id);
     }
     return snapshot(run);
@@ -148,18 +149,20 @@ export class InMemoryRunStore implements RunStore {
 
   async heartbeat(runId: string, at?: number): Promise<void> {
     this.#open();
+    const when = RunStoreInput.heartbeat(at, this.#clock());
     const run = this.#state.runs.get(runId);
-    if (run !== undefined && run.status === RunStatus.RUNNING) run.heartbeatAt = at ?? this.#clock();
+    if (run !== undefined && run.status === RunStatus.RUNNING) run.heartbeatAt = when;
   }
 
   async recoverInterrupted(staleBefore: number): Promise<readonly string[]> {
     this.#open();
+    const stale = RunStoreInput.recoverInterrupted(staleBefore);
     const now = this.#clock();
     const recovered: string[] = [];
     for (const run of this.#state.runs.values()) {
       if (run.status !== RunStatus.RUNNING) continue;
       const lastSign = run.heartbeatAt ?? run.startedAt ?? run.createdAt;
-      if (lastSign < staleBefore) {
+      if (lastSign < stale) {
         run.status = RunStatus.INTERRUPTED;
         run.finishedAt = Math.max(now, lastSign);
         run.terminationReason = `no sign of life since ${new Date(lastSign).toISOString()}`;

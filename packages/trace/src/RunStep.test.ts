@@ -58,9 +58,9 @@ describe('RunStep invariants', () => {
 
   it('refuses malformed common fields with the field and value in the message', () => {
     expect(() => RunStep.of({ kind: 'nope' as 'llm', round: 0, durationMs: 0 })).toThrow(/RunStep\.kind must be one of .*got "nope"/);
-    expect(() => RunStep.of({ kind: 'llm', round: -1, durationMs: 0 })).toThrow('RunStep.round must be an integer ≥ 0, got -1');
-    expect(() => RunStep.of({ kind: 'llm', round: 0, durationMs: Number.POSITIVE_INFINITY })).toThrow(/RunStep\.durationMs must be a finite number ≥ 0, got Infinity/);
-    expect(() => RunStep.of({ kind: 'llm', round: 0, durationMs: 0, promptTokens: 1.5 })).toThrow(/RunStep\.promptTokens must be an integer ≥ 0, got 1\.5/);
+    expect(() => RunStep.of({ kind: 'llm', round: -1, durationMs: 0 })).toThrow('RunStep.round must be an integer from 0 to 2147483647, got -1');
+    expect(() => RunStep.of({ kind: 'llm', round: 0, durationMs: Number.POSITIVE_INFINITY })).toThrow(/RunStep\.durationMs must be a number of milliseconds from 0 to 8640000000000000, got Infinity/);
+    expect(() => RunStep.of({ kind: 'llm', round: 0, durationMs: 0, promptTokens: 1.5 })).toThrow(/RunStep\.promptTokens must be an integer from 0 to 9007199254740991, got 1\.5/);
     expect(() => RunStep.of({ kind: 'tool', round: 0, durationMs: 0, toolOutcome: 'timeout' as 'ok' })).toThrow(/RunStep\.toolOutcome must be "ok", "failed" or "cancelled", got "timeout"/);
   });
 });
