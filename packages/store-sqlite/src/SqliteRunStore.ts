@@ -409,8 +409,8 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** Writes a run and its steps exactly as given, in one transaction; false when the id exists already. */
-  async importRun(run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
-    RunStoreInput.importRun(run, steps);
+  async importRun(given: StoredRun, givenSteps: readonly StoredStep[]): Promise<boolean> {
+    const { run, steps } = RunStoreInput.importRun(given, givenSteps);
     return this.#write(() => this.#import(run, steps));
   }
 

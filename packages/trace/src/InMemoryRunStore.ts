@@ -240,9 +240,9 @@ export class InMemoryRunStore implements RunStore {
     return stop;
   }
 
-  async importRun(run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
+  async importRun(given: StoredRun, givenSteps: readonly StoredStep[]): Promise<boolean> {
     this.#open();
-    RunStoreInput.importRun(run, steps);
+    const { run, steps } = RunStoreInput.importRun(given, givenSteps);
     const id = run.id.toLowerCase();
     if (this.#state.runs.has(id)) return false;
     const record: MutableRun = {

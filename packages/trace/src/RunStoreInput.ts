@@ -255,24 +255,33 @@ export const RunStoreInput = Object.freeze({
   },
 
   /**
-   * Checks a run and its steps given to `importRun`: sequences 0..n-1 in order, all of that run.
+   * Checks a run and its steps given to `importRun` (sequences 0..n-1 in order, all of that run)
+   * and returns them as a store writes them: id lower-case, absent fields null, −0 as 0.
    *
    * @throws RunStoreError (`invalid_input`) from `RunStoreInput.importRun`.
    */
-  importRun(run: StoredRun, steps: readonly StoredStep[]): void {
+  importRun(run: StoredRun, steps: readonly StoredStep[]): { readonly run: StoredRun; readonly steps: readonly StoredStep[] } {
     object(run, 'StoredRun');
-    uuid(run.id, 'StoredRun.id');
+    const id = uuid(run.id, 'StoredRun.id');
     if (!isRunStatus(run.status)) throw invalid(`StoredRun.status must be a run status, got ${show(run.status)}`);
-    nonEmptyText(run.configuration, 'StoredRun.configuration');
-    textOrNull(run.actor, 'StoredRun.actor');
-    time(run.createdAt, 'StoredRun.createdAt');
-    for (const field of ['startedAt', 'finishedAt', 'cancelRequestedAt', 'heartbeatAt'] as const) {
-      const value = run[field];
-      if (value !== undefined && value !== null) time(value, `StoredRun.${field}`);
-    }
-    textOrNull(run.terminationReason, 'StoredRun.terminationReason');
+    const optionalTime = (value: number | null | undefined, field: string): number | null =>
+      value === undefined || value === null ? null : time(value, field);
+    const checkedRun: StoredRun = {
+      id,
+      status: run.status,
+      configuration: nonEmptyText(run.configuration, 'StoredRun.configuration'),
+      actor: textOrNull(run.actor, 'StoredRun.actor'),
+      createdAt: time(run.createdAt, 'StoredRun.createdAt'),
+      startedAt: optionalTime(run.startedAt, 'StoredRun.startedAt'),
+      finishedAt: optionalTime(run.finishedAt, 'StoredRun.finishedAt'),
+      terminationReason: textOrNull(run.terminationReason, 'StoredRun.terminationReason'),
+      cancelRequestedAt: optionalTime(run.cancelRequestedAt, 'StoredRun.cancelRequestedAt'),
+      heartbeatAt: optionalTime(run.heartbeatAt, 'StoredRun.heartbeatAt'),
+      stepCount: Array.isArray(steps) ? steps.length : 0,
+      outcomeCounts: run.outcomeCounts,
+    };
     if (!Array.isArray(steps)) throw invalid('importRun steps must be an array');
-    for (const [index, step] of steps.entries()) {
+    const checkedSteps = steps.map((step: StoredStep, index): StoredStep => {
       object(step, `steps[${index}]`);
       if (step.runId !== run.id) {
         throw invalid(`steps[${index}].runId must be the run's id ${show(run.id)}, got ${show(step.runId)}`);
@@ -281,16 +290,23 @@ export const RunStoreInput = Object.freeze({
         throw invalid(`steps[${index}].sequence must be ${index} (gap-free from 0, in order), got ${show(step.sequence)}`);
       }
       if (typeof step.payload !== 'string') throw invalid(`steps[${index}].payload must be JSON text, got ${show(step.payload)}`);
-      storable(step.payload, `steps[${index}].payload`);
-      text(step.kind, `steps[${index}].kind`);
-      int32(step.round, `steps[${index}].round`);
-      duration(step.durationMs, `steps[${index}].durationMs`);
-      time(step.createdAt, `steps[${index}].createdAt`);
-      textOrNull(step.toolServer, `steps[${index}].toolServer`);
-      if (step.toolOutcome !== undefined && step.toolOutcome !== null && !isToolOutcome(step.toolOutcome)) {
+      const toolOutcome = step.toolOutcome ?? null;
+      if (toolOutcome !== null && !isToolOutcome(toolOutcome)) {
         throw invalid(`steps[${index}].toolOutcome must be an outcome or null, got ${show(step.toolOutcome)}`);
       }
-    }
+      return {
+        runId: id,
+        sequence: index,
+        kind: text(step.kind, `steps[${index}].kind`),
+        round: int32(step.round, `steps[${index}].round`),
+        durationMs: duration(step.durationMs, `steps[${index}].durationMs`),
+        createdAt: time(step.createdAt, `steps[${index}].createdAt`),
+        payload: storable(step.payload, `steps[${index}].payload`),
+        toolServer: textOrNull(step.toolServer, `steps[${index}].toolServer`),
+        toolOutcome,
+      };
+    });
+    return { run: checkedRun, steps: checkedSteps };
   },
 
   /**
