@@ -12,6 +12,7 @@ import {
   serverHealth,
 } from '@runledger/trace';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runInputRulesContract } from './inputRules.property.js';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
 
 /** 2026-01-01T00:00:00Z: all explicit times of the suite are offsets from it. */
@@ -845,4 +846,5 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
       });
     });
   });
+  runInputRulesContract(name, harness);
 }
