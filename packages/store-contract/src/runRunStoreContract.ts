@@ -12,6 +12,7 @@ import {
   serverHealth,
 } from '@runledger/trace';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runInputRuleExamples } from './inputRules.examples.js';
 import { runInputRulesContract } from './inputRules.property.js';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
 
@@ -846,5 +847,6 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
       });
     });
   });
+  runInputRuleExamples(name, harness);
   runInputRulesContract(name, harness);
 }
