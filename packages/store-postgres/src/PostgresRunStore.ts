@@ -547,9 +547,10 @@ export class PostgresRunStore implements RunStore {
   }
 
   /** Writes a run and its steps exactly as another store holds them, in one transaction; false when the run exists. */
-  async importRun(given: StoredRun, givenSteps: readonly StoredStep[]): Promise<boolean> {
+  async importRun(run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
     this.#open();
-    const { run, steps } = RunStoreInput.importRun(given, givenSteps);
+    // from here on: the run and steps as checked, the way every store writes them
+    ({ run, steps } = RunStoreInput.importRun(run, steps));
     const id = run.id.toLowerCase();
     const client = await this.#pool.connect().catch((error: unknown) => {
       throw storageFailure('importRun', error);

@@ -409,8 +409,9 @@ export class SqliteRunStore implements RunStore {
   }
 
   /** Writes a run and its steps exactly as given, in one transaction; false when the id exists already. */
-  async importRun(given: StoredRun, givenSteps: readonly StoredStep[]): Promise<boolean> {
-    const { run, steps } = RunStoreInput.importRun(given, givenSteps);
+  async importRun(run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
+    // from here on: the run and steps as checked, the way every store writes them
+    ({ run, steps } = RunStoreInput.importRun(run, steps));
     return this.#write(() => this.#import(run, steps));
   }
 

@@ -240,9 +240,10 @@ export class InMemoryRunStore implements RunStore {
     return stop;
   }
 
-  async importRun(given: StoredRun, givenSteps: readonly StoredStep[]): Promise<boolean> {
+  async importRun(run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
     this.#open();
-    const { run, steps } = RunStoreInput.importRun(given, givenSteps);
+    // from here on: the run and steps as checked, the way every store writes them
+    ({ run, steps } = RunStoreInput.importRun(run, steps));
     const id = run.id.toLowerCase();
     if (this.#state.runs.has(id)) return false;
     const record: MutableRun = {
