@@ -26,7 +26,7 @@ export const MAX_DURATION_MS = MAX_TIME_MS;
 export const MAX_INT32 = 2_147_483_647;
 /** A lone surrogate: a high one not followed by a low one, or a low one not after a high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 
 /**
  * A run listing's position: the last run of the previous page.
@@ -166,7 +166,10 @@ export const RunStoreInput = Object.freeze({
     } catch (error) {
       throw invalid(`AppendStepInput.payload must be serialisable as JSON: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const toolServer = input.toolServer === undefined || input.toolServer === null ? null : nonEmptyText(input.toolServer, 'AppendStepInput.toolServer', ' or null');
+    const toolServer =
+      input.toolServer === undefined || input.toolServer === null
+        ? null
+        : nonEmptyText(input.toolServer, 'AppendStepInput.toolServer', ' or null');
     const toolOutcome = input.toolOutcome ?? null;
     if (toolOutcome !== null && !isToolOutcome(toolOutcome)) {
       throw invalid(`AppendStepInput.toolOutcome must be "ok", "failed", "cancelled" or null, got ${show(toolOutcome)}`);
