@@ -13,6 +13,8 @@ import {
   serverHealth,
 } from '@runledger/trace';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runInputRuleExamples } from './inputRules.examples.js';
+import { runInputRulesContract } from './inputRules.property.js';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
 
 /** 2026-01-01T00:00:00Z: all explicit times of the suite are offsets from it. */
@@ -950,4 +952,6 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
       });
     });
   });
+  runInputRuleExamples(name, harness);
+  runInputRulesContract(name, harness);
 }

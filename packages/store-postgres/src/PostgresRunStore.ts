@@ -344,9 +344,7 @@ export class PostgresRunStore implements RunStore {
   /** Marks a running run's cancel (the first time is kept) and notifies its watchers in every process. */
   async requestCancel(runId: string, at?: number): Promise<StoredRun> {
     this.#open();
-    if (at !== undefined && (typeof at !== 'number' || !Number.isFinite(at) || at < 0)) {
-      throw RunStoreError.invalidInput(`requestCancel at must be milliseconds since the epoch (a finite number ≥ 0), got ${String(at)}`);
-    }
+    const when = RunStoreInput.requestCancel(at, Date.now());
     if (typeof runId !== 'string' || !UUID.test(runId)) throw RunStoreError.runNotFound(runId);
     try {
       // One statement, one transaction: the NOTIFY is delivered when the mark commits.
@@ -357,7 +355,7 @@ export class PostgresRunStore implements RunStore {
            WHERE id = $1 AND cancel_requested_at IS NULL RETURNING id, status
          )
          SELECT pg_notify($3, id::text) FROM marked WHERE status = 'running'`,
-        [runId, ms(at ?? Date.now()), this.#channel],
+        [runId, when, this.#channel],
       );
     } catch (error) {
       throw storageFailure('requestCancel', error);
@@ -370,14 +368,12 @@ export class PostgresRunStore implements RunStore {
   /** Records a sign of life of the process running the run. */
   async heartbeat(runId: string, at?: number): Promise<void> {
     this.#open();
-    if (at !== undefined && (typeof at !== 'number' || !Number.isFinite(at) || at < 0)) {
-      throw RunStoreError.invalidInput(`heartbeat at must be milliseconds since the epoch (a finite number ≥ 0), got ${String(at)}`);
-    }
+    const when = RunStoreInput.heartbeat(at, Date.now());
     if (typeof runId !== 'string' || !UUID.test(runId)) return;
     try {
       await this.#pool.query(`UPDATE ${this.#q}.runs SET heartbeat_at = $2 WHERE id = $1 AND status = 'running'`, [
         runId,
-        ms(at ?? Date.now()),
+        when,
       ]);
     } catch (error) {
       throw storageFailure('heartbeat', error);
@@ -387,9 +383,7 @@ export class PostgresRunStore implements RunStore {
   /** Marks `interrupted` every running run whose last sign of life is older than `staleBefore`; returns their ids. */
   async recoverInterrupted(staleBefore: number): Promise<readonly string[]> {
     this.#open();
-    if (typeof staleBefore !== 'number' || Number.isNaN(staleBefore)) {
-      throw RunStoreError.invalidInput(`recoverInterrupted staleBefore must be milliseconds since the epoch, got ${String(staleBefore)}`);
-    }
+    const stale = RunStoreInput.recoverInterrupted(staleBefore);
     try {
       const result = await this.#pool.query<{ id: string }>(
         `UPDATE ${this.#q}.runs SET
@@ -401,7 +395,7 @@ export class PostgresRunStore implements RunStore {
                      'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
          WHERE status = 'running' AND coalesce(heartbeat_at, started_at, created_at) < $1::double precision
          RETURNING id`,
-        [staleBefore === Infinity ? Number.MAX_VALUE : staleBefore, ms(Date.now())],
+        [stale, Date.now()],
       );
       return result.rows.map((row) => row.id);
     } catch (error) {
@@ -594,7 +588,8 @@ export class PostgresRunStore implements RunStore {
   /** Writes a run and its steps exactly as another store holds them, in one transaction; false when the run exists. */
   async importRun(run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
     this.#open();
-    RunStoreInput.importRun(run, steps);
+    // from here on: the run and steps as checked, the way every store writes them
+    ({ run, steps } = RunStoreInput.importRun(run, steps));
     const id = run.id.toLowerCase();
     const client = await this.#pool.connect().catch((error: unknown) => {
       throw storageFailure('importRun', error);

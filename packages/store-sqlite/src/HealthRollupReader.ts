@@ -12,7 +12,8 @@ import { DAY_LEVEL, bucketStart, planRollupWindow } from './HealthRollupLevels.j
  */
 export const EXACT_HEALTH_MAX_CALLS = 2000;
 
-const FAR_FUTURE = 8.64e15;
+/** One past the latest time a store keeps (8.64e15, RunStoreInput's time rule): an open window holds every step. */
+const FAR_FUTURE = 8.64e15 + 1;
 
 interface Tally {
   ok: number;

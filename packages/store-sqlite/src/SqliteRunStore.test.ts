@@ -92,7 +92,7 @@ describe('runs and steps', () => {
     await expect(store.createRun({ configuration: 'a', id: run.id })).rejects.toThrow('CreateRunInput.id must be new');
     await expect(store.createRun({ configuration: '' })).rejects.toThrow('CreateRunInput.configuration must be a non-empty string');
     const good = toolStep('s', 'ok', 1, T0);
-    await expect(store.appendStep(run.id, { ...good, round: -1 })).rejects.toThrow('AppendStepInput.round must be an integer ≥ 0, got -1');
+    await expect(store.appendStep(run.id, { ...good, round: -1 })).rejects.toThrow('AppendStepInput.round must be an integer from 0 to 2147483647, got -1');
     await expect(store.appendStep(run.id, { ...good, toolOutcome: 'maybe' as 'ok' })).rejects.toThrow('AppendStepInput.toolOutcome must be');
     await expect(store.appendStep(run.id, { ...good, payload: [] as unknown as Record<string, unknown> })).rejects.toThrow('AppendStepInput.payload must be a plain object');
     const missing = randomUUID();

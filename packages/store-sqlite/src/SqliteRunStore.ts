@@ -309,8 +309,7 @@ export class SqliteRunStore implements RunStore {
 
   /** Marks a running run's cancel request (the first time is kept); watchers in this process fire at once, others at their next poll. */
   async requestCancel(runId: string, at?: number): Promise<StoredRun> {
-    const when = at ?? Date.now();
-    requireTime(when, 'requestCancel at');
+    const when = RunStoreInput.requestCancel(at, Date.now());
     const key = runKey(runId);
     const run = await this.#write(() =>
       this.#db.transaction(() => {
@@ -325,8 +324,7 @@ export class SqliteRunStore implements RunStore {
 
   /** Records a sign of life of a running run (never moves back in time); unknown or finished runs are left alone. */
   async heartbeat(runId: string, at?: number): Promise<void> {
-    const when = at ?? Date.now();
-    requireTime(when, 'heartbeat at');
+    const when = RunStoreInput.heartbeat(at, Date.now());
     const key = runKey(runId);
     await this.#write(() =>
       this.#stmt(
@@ -337,7 +335,7 @@ export class SqliteRunStore implements RunStore {
 
   /** Marks `interrupted` every running run whose last sign of life (heartbeat, else start) is before `staleBefore`; returns their ids. */
   async recoverInterrupted(staleBefore: number): Promise<readonly string[]> {
-    requireTime(staleBefore, 'recoverInterrupted staleBefore');
+    const stale = RunStoreInput.recoverInterrupted(staleBefore);
     const now = Date.now();
     return this.#write(() =>
       this.#stmt(
@@ -349,7 +347,7 @@ export class SqliteRunStore implements RunStore {
          WHERE status = 'running' AND coalesce(heartbeat_at, started_at, created_at) < ? RETURNING id`,
       )
         .pluck()
-        .all(now, staleBefore) as string[],
+        .all(now, stale) as string[],
     );
   }
 
@@ -438,7 +436,8 @@ export class SqliteRunStore implements RunStore {
 
   /** Writes a run and its steps exactly as given, in one transaction; false when the id exists already. */
   async importRun(run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
-    RunStoreInput.importRun(run, steps);
+    // from here on: the run and steps as checked, the way every store writes them
+    ({ run, steps } = RunStoreInput.importRun(run, steps));
     return this.#write(() => this.#import(run, steps));
   }
 
@@ -634,12 +633,6 @@ function messageOf(error: unknown): string {
 function runKey(runId: string): string {
   if (typeof runId !== 'string') throw RunStoreError.invalidInput(`runId must be a string, got ${typeof runId}`);
   return UUID.test(runId) ? runId.toLowerCase() : runId;
-}
-
-function requireTime(value: unknown, field: string): void {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw RunStoreError.invalidInput(`${field} must be milliseconds since the epoch (a finite number ≥ 0), got ${String(value)}`);
-  }
 }
 
 interface StepColumns {

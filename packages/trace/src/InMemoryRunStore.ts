@@ -148,9 +148,10 @@ export class InMemoryRunStore implements RunStore {
 
   async requestCancel(runId: string, at?: number): Promise<StoredRun> {
     this.#open();
+    const when = RunStoreInput.requestCancel(at, this.#clock());
     const run = this.#run(runId);
     if (run.cancelRequestedAt === null) {
-      run.cancelRequestedAt = at ?? this.#clock();
+      run.cancelRequestedAt = when;
       if (run.status === RunStatus.RUNNING) for (const listener of [...this.#state.cancelListeners]) listener(run.id);
     }
     return snapshot(run);
@@ -158,18 +159,20 @@ export class InMemoryRunStore implements RunStore {
 
   async heartbeat(runId: string, at?: number): Promise<void> {
     this.#open();
+    const when = RunStoreInput.heartbeat(at, this.#clock());
     const run = this.#state.runs.get(runId);
-    if (run !== undefined && run.status === RunStatus.RUNNING) run.heartbeatAt = at ?? this.#clock();
+    if (run !== undefined && run.status === RunStatus.RUNNING) run.heartbeatAt = when;
   }
 
   async recoverInterrupted(staleBefore: number): Promise<readonly string[]> {
     this.#open();
+    const stale = RunStoreInput.recoverInterrupted(staleBefore);
     const now = this.#clock();
     const recovered: string[] = [];
     for (const run of this.#state.runs.values()) {
       if (run.status !== RunStatus.RUNNING) continue;
       const lastSign = run.heartbeatAt ?? run.startedAt ?? run.createdAt;
-      if (lastSign < staleBefore) {
+      if (lastSign < stale) {
         run.status = run.cancelRequestedAt === null ? RunStatus.INTERRUPTED : RunStatus.CANCELLED;
         run.finishedAt = Math.max(now, lastSign);
         run.terminationReason = RunStoreInput.recoveryReason(lastSign, run.cancelRequestedAt !== null);
@@ -249,7 +252,8 @@ export class InMemoryRunStore implements RunStore {
 
   async importRun(run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
     this.#open();
-    RunStoreInput.importRun(run, steps);
+    // from here on: the run and steps as checked, the way every store writes them
+    ({ run, steps } = RunStoreInput.importRun(run, steps));
     const id = run.id.toLowerCase();
     if (this.#state.runs.has(id)) return false;
     const record: MutableRun = {

@@ -58,10 +58,48 @@ describe('RunStep invariants', () => {
 
   it('refuses malformed common fields with the field and value in the message', () => {
     expect(() => RunStep.of({ kind: 'nope' as 'llm', round: 0, durationMs: 0 })).toThrow(/RunStep\.kind must be one of .*got "nope"/);
-    expect(() => RunStep.of({ kind: 'llm', round: -1, durationMs: 0 })).toThrow('RunStep.round must be an integer ≥ 0, got -1');
-    expect(() => RunStep.of({ kind: 'llm', round: 0, durationMs: Number.POSITIVE_INFINITY })).toThrow(/RunStep\.durationMs must be a finite number ≥ 0, got Infinity/);
-    expect(() => RunStep.of({ kind: 'llm', round: 0, durationMs: 0, promptTokens: 1.5 })).toThrow(/RunStep\.promptTokens must be an integer ≥ 0, got 1\.5/);
+    expect(() => RunStep.of({ kind: 'llm', round: -1, durationMs: 0 })).toThrow('RunStep.round must be an integer from 0 to 2147483647, got -1');
+    expect(() => RunStep.of({ kind: 'llm', round: 0, durationMs: Number.POSITIVE_INFINITY })).toThrow(/RunStep\.durationMs must be a number of milliseconds from 0 to 8640000000000000, got Infinity/);
+    expect(() => RunStep.of({ kind: 'llm', round: 0, durationMs: 0, promptTokens: 1.5 })).toThrow(/RunStep\.promptTokens must be an integer from 0 to 9007199254740991, got 1\.5/);
     expect(() => RunStep.of({ kind: 'tool', round: 0, durationMs: 0, toolOutcome: 'timeout' as 'ok' })).toThrow(/RunStep\.toolOutcome must be "ok", "failed" or "cancelled", got "timeout"/);
+  });
+
+  it('refuses numbers a store cannot keep, naming the field (issue 11: durationMs 1e307 became Infinity)', () => {
+    const refused = (fields: Record<string, unknown>): RunStepError => {
+      try {
+        RunStep.of({ kind: 'llm', round: 0, durationMs: 0, ...fields });
+      } catch (error) {
+        if (RunStepError.is(error)) return error;
+        throw error;
+      }
+      throw new Error(`accepted ${JSON.stringify(fields)}`);
+    };
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ durationMs: 1e307 }, 'durationMs', 'RunStep.durationMs must be a number of milliseconds from 0 to 8640000000000000, got 1e+307'],
+      [{ durationMs: Number.NaN }, 'durationMs', 'RunStep.durationMs must be a number of milliseconds from 0 to 8640000000000000, got NaN'],
+      [{ durationMs: -0.5 }, 'durationMs', 'RunStep.durationMs must be a number of milliseconds from 0 to 8640000000000000, got -0.5'],
+      [{ round: 2 ** 31 }, 'round', 'RunStep.round must be an integer from 0 to 2147483647, got 2147483648'],
+      [{ round: 0.5 }, 'round', 'RunStep.round must be an integer from 0 to 2147483647, got 0.5'],
+      [{ promptTokens: 2 ** 53 }, 'promptTokens', 'RunStep.promptTokens must be an integer from 0 to 9007199254740991, got 9007199254740992'],
+      [{ completionTokens: Number.POSITIVE_INFINITY }, 'completionTokens', 'RunStep.completionTokens must be an integer from 0 to 9007199254740991, got Infinity'],
+      [{ kind: 'context', tokenBudget: -1 }, 'tokenBudget', 'RunStep.tokenBudget must be an integer from 0 to 9007199254740991, got -1'],
+      [{ kind: 'context', tokensUsed: Number.NaN }, 'tokensUsed', 'RunStep.tokensUsed must be an integer from 0 to 9007199254740991, got NaN'],
+      [{ costUsd: Number.POSITIVE_INFINITY }, 'costUsd', 'RunStep.costUsd must be a finite number ≥ 0, got Infinity'],
+    ];
+    for (const [fields, field, message] of cases) {
+      const error = refused(fields);
+      expect(error.field).toBe(field);
+      expect(error.message).toBe(message);
+    }
+  });
+
+  it('keeps the largest storable numbers finite through toArray and back, and −0 as 0', () => {
+    const step = RunStep.of({ kind: 'llm', round: 2 ** 31 - 1, durationMs: 8.64e15, promptTokens: Number.MAX_SAFE_INTEGER, costUsd: -0 });
+    expect(step.durationMs).toBe(8.64e15);
+    expect(RunStep.fromArray(JSON.parse(JSON.stringify(step.toArray())))).toEqual(step);
+    expect(Object.is(RunStep.of({ kind: 'llm', round: -0, durationMs: -0 }).durationMs, 0)).toBe(true);
+    expect(Object.is(RunStep.of({ kind: 'llm', round: -0, durationMs: -0 }).round, 0)).toBe(true);
+    expect(Object.is(step.costUsd, 0)).toBe(true);
   });
 });
 

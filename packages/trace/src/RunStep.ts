@@ -1,6 +1,7 @@
 import { isToolOutcome, ToolArtifact, ToolOutcome, WriteTarget, type ArtifactType, type WriteKind } from '@runledger/core';
 import { readRunStepPayload } from './readRunStepPayload.js';
 import { RunStepError } from './RunStepError.js';
+import { MAX_DURATION_MS, MAX_INT32 } from './RunStoreInput.js';
 import { isRunStepKind, RunStepKind } from './RunStepKind.js';
 
 /**
@@ -189,12 +190,17 @@ export class RunStep {
       throw new RunStepError('kind', `RunStep.kind must be one of "request", "llm", "tool", "context", "dropped", "assembled", got ${show(kind)}`);
     }
     this.kind = kind;
-    this.round = count('round', fields.round)!;
     if (fields.round === undefined || fields.round === null) throw new RunStepError('round', 'RunStep.round must be set');
-    if (typeof fields.durationMs !== 'number' || !Number.isFinite(fields.durationMs) || fields.durationMs < 0) {
-      throw new RunStepError('durationMs', `RunStep.durationMs must be a finite number ≥ 0, got ${show(fields.durationMs)}`);
+    const round = fields.round;
+    if (!Number.isInteger(round) || round < 0 || round > MAX_INT32) {
+      throw new RunStepError('round', `RunStep.round must be an integer from 0 to ${MAX_INT32}, got ${show(round)}`);
     }
-    this.durationMs = Math.round(fields.durationMs * 100) / 100;
+    this.round = round + 0;
+    const durationMs = fields.durationMs;
+    if (typeof durationMs !== 'number' || !(durationMs >= 0 && durationMs <= MAX_DURATION_MS)) {
+      throw new RunStepError('durationMs', `RunStep.durationMs must be a number of milliseconds from 0 to ${MAX_DURATION_MS}, got ${show(durationMs)}`);
+    }
+    this.durationMs = Math.round(durationMs * 100) / 100 + 0;
     this.model = text('model', fields.model);
     this.content = text('content', fields.content);
     this.thinking = text('thinking', fields.thinking);
@@ -366,9 +372,9 @@ function text(field: string, value: unknown): string | undefined {
 function count(field: string, value: unknown): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Number.isSafeInteger(value) || (value as number) < 0) {
-    throw new RunStepError(field, `RunStep.${field} must be an integer ≥ 0, got ${show(value)}`);
+    throw new RunStepError(field, `RunStep.${field} must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got ${show(value)}`);
   }
-  return value as number;
+  return (value as number) + 0;
 }
 
 function amount(field: string, value: unknown): number | undefined {
@@ -376,7 +382,7 @@ function amount(field: string, value: unknown): number | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
     throw new RunStepError(field, `RunStep.${field} must be a finite number ≥ 0, got ${show(value)}`);
   }
-  return value;
+  return value + 0;
 }
 
 const EMPTY: readonly never[] = Object.freeze([]);

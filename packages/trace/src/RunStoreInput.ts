@@ -18,6 +18,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
 
+/** The latest time a store keeps: 8.64e15 ms after the epoch, the largest time a JS `Date` holds (year 275760). */
+export const MAX_TIME_MS = 8_640_000_000_000_000;
+/** The largest duration a store keeps, in ms (the span of every `Date`, about 273 790 years). */
+export const MAX_DURATION_MS = MAX_TIME_MS;
+/** The largest round and sequence number: PostgreSQL's `integer`. */
+export const MAX_INT32 = 2_147_483_647;
+/** A lone surrogate: a high one not followed by a low one, or a low one not after a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
 /**
  * A run listing's position: the last run of the previous page.
  *
@@ -139,15 +149,10 @@ export const RunStoreInput = Object.freeze({
   createRun(input: CreateRunInput, now: number): NormalizedCreateRun {
     object(input, 'CreateRunInput');
     const id = input.id === undefined ? crypto.randomUUID() : uuid(input.id, 'CreateRunInput.id');
-    if (typeof input.configuration !== 'string' || input.configuration.length === 0) {
-      throw invalid(`CreateRunInput.configuration must be a non-empty string, got ${show(input.configuration)}`);
-    }
-    const actor = input.actor ?? null;
-    if (actor !== null && typeof actor !== 'string') {
-      throw invalid(`CreateRunInput.actor must be a string or null, got ${show(actor)}`);
-    }
-    const createdAt = input.createdAt === undefined ? now : time(input.createdAt, 'CreateRunInput.createdAt');
-    return { id, configuration: input.configuration, actor, createdAt };
+    const configuration = nonEmptyText(input.configuration, 'CreateRunInput.configuration');
+    const actor = textOrNull(input.actor, 'CreateRunInput.actor');
+    const createdAt = timeOrNow(input.createdAt, now, 'CreateRunInput.createdAt');
+    return { id, configuration, actor, createdAt };
   },
 
   /**
@@ -157,10 +162,8 @@ export const RunStoreInput = Object.freeze({
    */
   appendStep(input: AppendStepInput): NormalizedAppendStep {
     object(input, 'AppendStepInput');
-    if (typeof input.kind !== 'string' || input.kind.length === 0) {
-      throw invalid(`AppendStepInput.kind must be a non-empty string, got ${show(input.kind)}`);
-    }
-    const round = count(input.round, 'AppendStepInput.round');
+    const kind = nonEmptyText(input.kind, 'AppendStepInput.kind');
+    const round = int32(input.round, 'AppendStepInput.round');
     const durationMs = duration(input.durationMs, 'AppendStepInput.durationMs');
     const createdAt = time(input.createdAt, 'AppendStepInput.createdAt');
     const payload = input.payload;
@@ -173,16 +176,16 @@ export const RunStoreInput = Object.freeze({
     } catch (error) {
       throw invalid(`AppendStepInput.payload must be serialisable as JSON: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const toolServer = input.toolServer ?? null;
-    if (toolServer !== null && (typeof toolServer !== 'string' || toolServer.length === 0)) {
-      throw invalid(`AppendStepInput.toolServer must be a non-empty string or null, got ${show(toolServer)}`);
-    }
+    const toolServer =
+      input.toolServer === undefined || input.toolServer === null
+        ? null
+        : nonEmptyText(input.toolServer, 'AppendStepInput.toolServer', ' or null');
     const toolOutcome = input.toolOutcome ?? null;
     if (toolOutcome !== null && !isToolOutcome(toolOutcome)) {
       throw invalid(`AppendStepInput.toolOutcome must be "ok", "failed", "cancelled" or null, got ${show(toolOutcome)}`);
     }
-    const sequence = input.sequence === undefined ? null : count(input.sequence, 'AppendStepInput.sequence');
-    return { kind: input.kind, round, durationMs, createdAt, payload, payloadText, toolServer, toolOutcome, sequence };
+    const sequence = input.sequence === undefined ? null : int32(input.sequence, 'AppendStepInput.sequence');
+    return { kind, round, durationMs, createdAt, payload, payloadText, toolServer, toolOutcome, sequence };
   },
 
   /**
@@ -195,12 +198,9 @@ export const RunStoreInput = Object.freeze({
     if (!isTerminalRunStatus(input.status)) {
       throw invalid(`FinishRunInput.status must be one of "completed", "failed", "cancelled", "interrupted", got ${show(input.status)}`);
     }
-    const finishedAt = input.finishedAt === undefined ? now : time(input.finishedAt, 'FinishRunInput.finishedAt');
-    const reason = input.terminationReason ?? null;
-    if (reason !== null && typeof reason !== 'string') {
-      throw invalid(`FinishRunInput.terminationReason must be a string or null, got ${show(reason)}`);
-    }
-    const unstoredSteps = input.unstoredSteps === undefined ? 0 : count(input.unstoredSteps, 'FinishRunInput.unstoredSteps');
+    const finishedAt = timeOrNow(input.finishedAt, now, 'FinishRunInput.finishedAt');
+    const reason = textOrNull(input.terminationReason, 'FinishRunInput.terminationReason');
+    const unstoredSteps = input.unstoredSteps === undefined ? 0 : int32(input.unstoredSteps, 'FinishRunInput.unstoredSteps');
     const cancelledTerminationReason =
       input.status === 'cancelled'
         ? reason
@@ -223,10 +223,7 @@ export const RunStoreInput = Object.freeze({
       }
       statuses = [...new Set(list as RunStatus[])];
     }
-    const configuration = query.configuration ?? null;
-    if (configuration !== null && typeof configuration !== 'string') {
-      throw invalid(`RunQuery.configuration must be a string, got ${show(configuration)}`);
-    }
+    const configuration = textOrNull(query.configuration, 'RunQuery.configuration');
     const hasOutcome = query.hasOutcome ?? null;
     if (hasOutcome !== null && !isToolOutcome(hasOutcome)) {
       throw invalid(`RunQuery.hasOutcome must be "ok", "failed" or "cancelled", got ${show(hasOutcome)}`);
@@ -251,7 +248,7 @@ export const RunStoreInput = Object.freeze({
    */
   stepQuery(query: StepQuery = {}): NormalizedStepQuery {
     object(query, 'StepQuery');
-    const fromSequence = query.fromSequence === undefined ? 0 : count(query.fromSequence, 'StepQuery.fromSequence');
+    const fromSequence = query.fromSequence === undefined ? 0 : int32(query.fromSequence, 'StepQuery.fromSequence');
     const limit = query.limit === undefined ? null : count(query.limit, 'StepQuery.limit');
     return { fromSequence, limit };
   },
@@ -277,20 +274,34 @@ export const RunStoreInput = Object.freeze({
   },
 
   /**
-   * Checks a run and its steps given to `importRun`: sequences 0..n-1 in order, all of that run.
+   * Checks a run and its steps given to `importRun` (sequences 0..n-1 in order, all of that run)
+   * and returns them as a store writes them: id lower-case, absent fields null, −0 as 0.
    *
    * @throws RunStoreError (`invalid_input`) from `RunStoreInput.importRun`.
    */
-  importRun(run: StoredRun, steps: readonly StoredStep[]): void {
+  importRun(run: StoredRun, steps: readonly StoredStep[]): { readonly run: StoredRun; readonly steps: readonly StoredStep[] } {
     object(run, 'StoredRun');
-    uuid(run.id, 'StoredRun.id');
+    const id = uuid(run.id, 'StoredRun.id');
     if (!isRunStatus(run.status)) throw invalid(`StoredRun.status must be a run status, got ${show(run.status)}`);
-    if (typeof run.configuration !== 'string' || run.configuration.length === 0) {
-      throw invalid(`StoredRun.configuration must be a non-empty string, got ${show(run.configuration)}`);
-    }
-    time(run.createdAt, 'StoredRun.createdAt');
+    const optionalTime = (value: number | null | undefined, field: string): number | null =>
+      value === undefined || value === null ? null : time(value, field);
+    const checkedRun: StoredRun = {
+      id,
+      status: run.status,
+      configuration: nonEmptyText(run.configuration, 'StoredRun.configuration'),
+      actor: textOrNull(run.actor, 'StoredRun.actor'),
+      createdAt: time(run.createdAt, 'StoredRun.createdAt'),
+      startedAt: optionalTime(run.startedAt, 'StoredRun.startedAt'),
+      finishedAt: optionalTime(run.finishedAt, 'StoredRun.finishedAt'),
+      terminationReason: textOrNull(run.terminationReason, 'StoredRun.terminationReason'),
+      cancelRequestedAt: optionalTime(run.cancelRequestedAt, 'StoredRun.cancelRequestedAt'),
+      heartbeatAt: optionalTime(run.heartbeatAt, 'StoredRun.heartbeatAt'),
+      stepCount: Array.isArray(steps) ? steps.length : 0,
+      outcomeCounts: run.outcomeCounts,
+      unstoredSteps: run.unstoredSteps === undefined ? 0 : int32(run.unstoredSteps, 'StoredRun.unstoredSteps'),
+    };
     if (!Array.isArray(steps)) throw invalid('importRun steps must be an array');
-    for (const [index, step] of steps.entries()) {
+    const checkedSteps = steps.map((step: StoredStep, index): StoredStep => {
       object(step, `steps[${index}]`);
       if (step.runId !== run.id) {
         throw invalid(`steps[${index}].runId must be the run's id ${show(run.id)}, got ${show(step.runId)}`);
@@ -299,11 +310,50 @@ export const RunStoreInput = Object.freeze({
         throw invalid(`steps[${index}].sequence must be ${index} (gap-free from 0, in order), got ${show(step.sequence)}`);
       }
       if (typeof step.payload !== 'string') throw invalid(`steps[${index}].payload must be JSON text, got ${show(step.payload)}`);
-      if (typeof step.kind !== 'string') throw invalid(`steps[${index}].kind must be a string, got ${show(step.kind)}`);
-      if (step.toolOutcome !== null && !isToolOutcome(step.toolOutcome)) {
+      const toolOutcome = step.toolOutcome ?? null;
+      if (toolOutcome !== null && !isToolOutcome(toolOutcome)) {
         throw invalid(`steps[${index}].toolOutcome must be an outcome or null, got ${show(step.toolOutcome)}`);
       }
-    }
+      return {
+        runId: id,
+        sequence: index,
+        kind: text(step.kind, `steps[${index}].kind`),
+        round: int32(step.round, `steps[${index}].round`),
+        durationMs: duration(step.durationMs, `steps[${index}].durationMs`),
+        createdAt: time(step.createdAt, `steps[${index}].createdAt`),
+        payload: storable(step.payload, `steps[${index}].payload`),
+        toolServer: textOrNull(step.toolServer, `steps[${index}].toolServer`),
+        toolOutcome,
+      };
+    });
+    return { run: checkedRun, steps: checkedSteps };
+  },
+
+  /**
+   * Checks the time of a cancel request (default `now`).
+   *
+   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.requestCancel`.
+   */
+  requestCancel(at: number | undefined, now: number): number {
+    return timeOrNow(at, now, 'requestCancel at');
+  },
+
+  /**
+   * Checks the time of a heartbeat (default `now`).
+   *
+   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.heartbeat`.
+   */
+  heartbeat(at: number | undefined, now: number): number {
+    return timeOrNow(at, now, 'heartbeat at');
+  },
+
+  /**
+   * Checks the bound of `recoverInterrupted`: a time like every other (no `Infinity`).
+   *
+   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.recoverInterrupted`.
+   */
+  recoverInterrupted(staleBefore: number): number {
+    return time(staleBefore, 'recoverInterrupted staleBefore');
   },
 
   /**
@@ -356,16 +406,15 @@ export const RunStoreInput = Object.freeze({
     } catch {
       throw invalid(`RunQuery.cursor must be a nextCursor returned by listRuns, got ${show(cursor)}`);
     }
-    if (
-      !Array.isArray(decoded) ||
-      decoded.length !== 2 ||
-      !Number.isFinite(decoded[0]) ||
-      typeof decoded[1] !== 'string' ||
-      !UUID.test(decoded[1])
-    ) {
+    if (!Array.isArray(decoded) || decoded.length !== 2 || typeof decoded[1] !== 'string' || !UUID.test(decoded[1])) {
       throw invalid(`RunQuery.cursor must be a nextCursor returned by listRuns, got ${show(cursor)}`);
     }
-    return { createdAt: decoded[0] as number, id: decoded[1] as string };
+    if (timeProblem(decoded[0]) !== null) {
+      throw invalid(
+        `RunQuery.cursor must be a nextCursor returned by listRuns (its time must be ${TIME_RULE}, got ${show(decoded[0])}), got ${show(cursor)}`,
+      );
+    }
+    return { createdAt: (decoded[0] as number) + 0, id: decoded[1].toLowerCase() };
   },
 
   /** Compares two runs in listing order: negative when `a` comes first (newer createdAt, then greater id). */
@@ -395,23 +444,92 @@ function uuid(value: unknown, field: string): string {
   return value.toLowerCase();
 }
 
+/** The time rule, in words, as messages give it. */
+const TIME_RULE = `integer milliseconds since the epoch from 0 to ${MAX_TIME_MS}`;
+
+/** What is wrong with a time, or null when it keeps the rule. */
+function timeProblem(value: unknown): string | null {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_TIME_MS) return TIME_RULE;
+  return null;
+}
+
+/** A time: integer ms from 0 to 8.64e15 (−0 reads as 0). */
 function time(value: unknown, field: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw invalid(`${field} must be milliseconds since the epoch (a finite number ≥ 0), got ${show(value)}`);
-  }
-  return value;
+  if (timeProblem(value) !== null) throw invalid(`${field} must be ${TIME_RULE}, got ${show(value)}`);
+  return (value as number) + 0;
+}
+
+/** A time that defaults to the store's clock; the clock's value keeps the same rule. */
+function timeOrNow(value: unknown, now: number, field: string): number {
+  if (value !== undefined) return time(value, field);
+  if (timeProblem(now) !== null) throw invalid(`${field} defaults to the store's clock, which must give ${TIME_RULE}, got ${show(now)}`);
+  return now + 0;
 }
 
 function count(value: unknown, field: string): number {
   if (!Number.isSafeInteger(value) || (value as number) < 0) {
     throw invalid(`${field} must be an integer ≥ 0, got ${show(value)}`);
   }
-  return value as number;
+  return (value as number) + 0;
 }
 
+/** A round or a sequence: PostgreSQL's `integer`, 0 to 2^31−1. */
+function int32(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_INT32) {
+    throw invalid(`${field} must be an integer from 0 to ${MAX_INT32}, got ${show(value)}`);
+  }
+  return value + 0;
+}
+
+/** A duration: a finite number of ms from 0 to 8.64e15, fractions kept (−0 reads as 0). */
 function duration(value: unknown, field: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw invalid(`${field} must be a finite number ≥ 0, got ${show(value)}`);
+  if (typeof value !== 'number' || !(value >= 0 && value <= MAX_DURATION_MS)) {
+    throw invalid(`${field} must be a number of milliseconds from 0 to ${MAX_DURATION_MS}, got ${show(value)}`);
+  }
+  return value + 0;
+}
+
+/** Refuses what a store cannot keep as it is: NUL (PostgreSQL text) and lone surrogates (not UTF-8). */
+function storable(value: string, field: string): string {
+  const nul = value.indexOf('\0');
+  if (nul !== -1) throw invalid(`${field} must not contain NUL (U+0000), found at index ${nul}, got ${show(value)}`);
+  const lone = LONE_SURROGATE.exec(value);
+  if (lone !== null) {
+    const unit = lone[0].charCodeAt(0).toString(16).toUpperCase();
+    throw invalid(
+      `${field} must be well-formed UTF-16 (no lone surrogate), found U+${unit} at index ${lone.index}, got ${show(value)}`,
+    );
   }
   return value;
+}
+
+/** A string a store keeps as it is (empty allowed). */
+function text(value: unknown, field: string): string {
+  if (typeof value !== 'string') throw invalid(`${field} must be a string, got ${show(value)}`);
+  return storable(value, field);
+}
+
+/** A non-empty string a store keeps as it is; `alternative` completes the rule's wording (" or null"). */
+function nonEmptyText(value: unknown, field: string, alternative = ''): string {
+  if (typeof value !== 'string' || value.length === 0) {
+    throw invalid(`${field} must be a non-empty string${alternative}, got ${show(value)}`);
+  }
+  return storable(value, field);
+}
+
+/** A string a store keeps as it is, or null (undefined reads as null). */
+function textOrNull(value: unknown, field: string): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw invalid(`${field} must be a string or null, got ${show(value)}`);
+  return storable(value, field);
+}
+
+/**
+ * The text with every NUL and lone surrogate replaced by U+FFFD, so that any string (an error
+ * message turned into a termination reason) keeps the string rule of {@link RunStoreInput}.
+ *
+ * @internal
+ */
+export function storableText(value: string): string {
+  return value.replaceAll('\0', '\uFFFD').replace(LONE_SURROGATES, '\uFFFD');
 }

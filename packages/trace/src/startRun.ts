@@ -3,6 +3,7 @@ import { type RecordRetryOptions, retryPolicy, withRetry } from './RecordRetry.j
 import { RunLedger } from './RunLedger.js';
 import { defaultSpoolDir, SpoolWriter } from './RunSpool.js';
 import { RunStoreError } from './RunStoreError.js';
+import { storableText } from './RunStoreInput.js';
 import { RunCancelledError, type RunCancelSource } from './RunCancelledError.js';
 import type { RunStep } from './RunStep.js';
 import { RunStatus, type TerminalRunStatus } from './RunStatus.js';
@@ -149,11 +150,6 @@ export async function startRun(store: RunStore, options: StartRunOptions): Promi
 function reportLoss(error: unknown, step: RunStep): void {
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`runledger: a ${step.kind} step was NOT stored (counted on the run as unstored): ${message}\n`);
-}
-
-/** Makes any text storable by every store: NUL and lone surrogates become U+FFFD. */
-function storableText(text: string): string {
-  return text.replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
 class LiveRun implements ActiveRun {

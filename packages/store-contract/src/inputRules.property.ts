@@ -1,0 +1,473 @@
+import {
+  type AppendStepInput,
+  InMemoryRunStore,
+  type RunStatus,
+  type RunStore,
+  RunStoreError,
+  type StoredRun,
+  type StoredStep,
+} from '@runledger/trace';
+import type { ToolOutcome } from '@runledger/core';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
+
+/**
+ * The seed of every property: each store runs exactly the same generated inputs, so "every store
+ * refuses or accepts alike" is checked across all of them, each compared to the in-memory
+ * reference. A failure prints the seed and the shrunk counterexample.
+ */
+const SEED = Number(process.env['RUNLEDGER_INPUT_SEED'] ?? 20_261_130);
+/** Few enough to keep the suite at a second or two per store; raise with RUNLEDGER_INPUT_RUNS to explore. */
+const NUM_RUNS = Number(process.env['RUNLEDGER_INPUT_RUNS'] ?? 60);
+/** 2026-01-01T00:00:00Z. */
+const BASE = 1_767_225_600_000;
+
+// --- generated inputs ---------------------------------------------------------------------------
+
+/** Pieces that break (or nearly break) the string rule: NUL, lone surrogates, emoji, controls. */
+const PIECES = [
+  '\0',
+  'a\0b',
+  '\uD800',
+  '\uDBFF',
+  '\uDC00',
+  '\uDFFF',
+  'x\uD83D',
+  '\uDE00y',
+  '😀',
+  '\uD83D\uDE00',
+  '👩‍👩‍👧',
+  '\u0001',
+  '\u001F',
+  '\u007F',
+  '\u0085',
+  '\r\n\t',
+  '\uFEFF',
+  '\uFFFD',
+  '\uFFFF',
+  'ä',
+  ' ',
+  '',
+  'plain',
+  "'; DROP TABLE runs; --",
+  '\\',
+  '"',
+];
+
+/** Any UTF-16 code unit, lone surrogates and NUL included. */
+const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit));
+
+const anyText: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: fc.constantFrom(...PIECES), weight: 3 },
+  { arbitrary: fc.array(fc.constantFrom(...PIECES), { maxLength: 4 }).map((parts) => parts.join('')), weight: 3 },
+  { arbitrary: fc.string({ unit: codeUnit, maxLength: 12 }), weight: 2 },
+  { arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }), weight: 1 },
+);
+
+/** Numbers at and around every bound a store column has, and anything else. */
+const EDGE_NUMBERS = [
+  0,
+  -0,
+  -1,
+  0.5,
+  1.5,
+  -1.5,
+  BASE,
+  BASE + 0.25,
+  2 ** 31 - 1,
+  2 ** 31,
+  2 ** 32,
+  2 ** 53 - 1,
+  2 ** 53,
+  2 ** 63,
+  2 ** 64,
+  8.64e15,
+  8.64e15 + 1,
+  8.64e15 + 0.5,
+  1e300,
+  -1e300,
+  1e307,
+  Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  Number.EPSILON,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  Number.NEGATIVE_INFINITY,
+];
+
+const anyNumber: fc.Arbitrary<number> = fc.oneof(
+  { arbitrary: fc.constantFrom(...EDGE_NUMBERS), weight: 4 },
+  { arbitrary: fc.integer({ min: 0, max: 2 ** 31 - 1 }), weight: 1 },
+  { arbitrary: fc.maxSafeInteger(), weight: 1 },
+  { arbitrary: fc.double(), weight: 2 },
+);
+
+/** Strings every store keeps as they are: no NUL, no lone surrogate (emoji, controls and BOM included). */
+const goodText: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('plain', '😀', '👩‍👩‍👧', 'ä', '\uFEFF', '\uFFFD', '\uFFFF', '\u0001\u001F\u007F', '\r\n\t', "'; DROP TABLE runs; --", '\\"'),
+  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
+  fc.string({ unit: codeUnit, minLength: 1, maxLength: 12 }).filter((text) => !/[\0\uD800-\uDFFF]/.test(text)),
+);
+
+/** Times every store keeps: integer ms from 0 to 8.64e15 (−0 reads back as 0). */
+const goodTime: fc.Arbitrary<number> = fc.oneof(
+  fc.constantFrom(0, -0, BASE, 2 ** 31, 2 ** 32, 8.64e15),
+  fc.maxSafeNat().map((n) => n % (8.64e15 + 1)),
+);
+const goodRound: fc.Arbitrary<number> = fc.oneof(fc.constantFrom(0, -0, 2 ** 31 - 1), fc.integer({ min: 0, max: 2 ** 31 - 1 }));
+const goodDuration: fc.Arbitrary<number> = fc.oneof(
+  fc.constantFrom(0, -0, 12.5, 1 / 3, Number.MIN_VALUE, 8.64e15),
+  fc.double({ min: 0, max: 8.64e15, noNaN: true }),
+);
+
+/** Mostly a good value, often anything: a record of several fields keeps some of its inputs whole. */
+function mostly<T>(good: fc.Arbitrary<T>, any: fc.Arbitrary<T>): fc.Arbitrary<T> {
+  return fc.oneof({ arbitrary: good, weight: 3 }, { arbitrary: any, weight: 1 });
+}
+
+const outcome = fc.constantFrom<ToolOutcome | null>('ok', 'failed', 'cancelled', null);
+
+function uuidOf(n: number): string {
+  return `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+}
+
+function encode(value: unknown): string {
+  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
+}
+
+/** Cursors as listRuns makes them, with generated times, upper-case ids, and crafted or broken ones. */
+const anyCursor: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: fc.tuple(goodTime, fc.integer({ min: 0, max: 5 })).map(([at, n]) => encode([at, uuidOf(n)])), weight: 4 },
+  { arbitrary: fc.tuple(anyNumber, fc.integer({ min: 0, max: 5 })).map(([at, n]) => encode([at, uuidOf(n)])), weight: 4 },
+  { arbitrary: fc.tuple(anyNumber, fc.integer({ min: 0, max: 5 })).map(([at, n]) => encode([at, uuidOf(n).toUpperCase().replace('0000-4000', 'ABCD-4000')])), weight: 1 },
+  { arbitrary: fc.integer({ min: 0, max: 5 }).map((n) => encode([BASE + n, `ffffffff-ffff-4fff-bfff-${n.toString(16).padStart(12, 'f')}`])), weight: 1 },
+  { arbitrary: fc.jsonValue().map(encode), weight: 1 },
+  { arbitrary: anyText, weight: 1 },
+);
+
+// --- comparing verdicts ---------------------------------------------------------------------------
+
+/** How many actions of the current property both stores accepted and both refused: neither may stay near 0. */
+const tally = { accepted: 0, refused: 0 };
+
+/** Fails when a property tested only one side of the rules (all inputs refused, or all accepted). */
+function expectBothSides(): void {
+  expect(tally.accepted, 'accepted actions (a property must test values that are kept)').toBeGreaterThanOrEqual(NUM_RUNS / 5);
+  expect(tally.refused, 'refused actions (a property must test values that are refused)').toBeGreaterThanOrEqual(NUM_RUNS / 5);
+}
+
+type Verdict<T> = { readonly accepted: true; readonly value: T } | { readonly accepted: false; readonly code: string; readonly message: string };
+
+async function attempt<T>(action: () => Promise<T>): Promise<Verdict<T>> {
+  try {
+    return { accepted: true, value: await action() };
+  } catch (error) {
+    if (RunStoreError.is(error)) return { accepted: false, code: error.code, message: error.message };
+    return { accepted: false, code: `not a RunStoreError (${error instanceof Error ? error.name : typeof error})`, message: String(error) };
+  }
+}
+
+/**
+ * Runs one action on the in-memory reference and on the store under test: both refuse with the
+ * same code and message, or both accept. Returns the store's value, or null when refused; with
+ * `same`, an accepted value must also equal the reference's (for reads).
+ */
+async function alike<T>(
+  what: string,
+  store: RunStore,
+  reference: RunStore,
+  action: (s: RunStore) => Promise<T>,
+  same = false,
+): Promise<{ value: T } | null> {
+  const expected = await attempt(() => action(reference));
+  const actual = await attempt(() => action(store));
+  if (!expected.accepted) {
+    expect(actual, `${what}: both must refuse with the same error`).toEqual({ accepted: false, code: expected.code, message: expected.message });
+    expect(expected.code, `${what}: a refusal of an input is invalid_input`).toBe('invalid_input');
+    tally.refused++;
+    return null;
+  }
+  if (!actual.accepted) throw new Error(`${what}: the reference accepted, the store refused with ${actual.code}: ${actual.message}`);
+  if (same) expect(actual.value, `${what}: the store must read what the reference reads`).toEqual(expected.value);
+  tally.accepted++;
+  return { value: actual.value };
+}
+
+/** −0 reads back as 0; every other accepted number reads back as given. */
+const n0 = (value: number): number => value + 0;
+
+/**
+ * Generated inputs against one store and the in-memory reference: every string, number and cursor
+ * is either refused by both with the identical `invalid_input` error, or accepted by both and read
+ * back exactly as given. Called by {@link runRunStoreContract}.
+ */
+export function runInputRulesContract(name: string, harness: RunStoreContractHarness): void {
+  describe(`RunStore input rules (generated, seed ${SEED}): ${name}`, () => {
+    let opened: RunStore[] = [];
+    let next = 1;
+
+    async function open(): Promise<{ store: RunStore; reference: RunStore }> {
+      const store = await harness.open();
+      const reference = InMemoryRunStore.create();
+      opened.push(store, reference);
+      tally.accepted = 0;
+      tally.refused = 0;
+      return { store, reference };
+    }
+
+    afterEach(async () => {
+      const stores = opened.reverse();
+      opened = [];
+      for (const store of stores) await store.close().catch(() => undefined);
+      await harness.cleanup?.();
+    });
+
+    it('run fields: configuration, actor, times and termination reason', async () => {
+      const { store, reference } = await open();
+      await fc.assert(
+        fc.asyncProperty(
+          fc.record({
+            configuration: mostly(goodText, anyText),
+            actor: fc.option(mostly(goodText, anyText), { nil: null }),
+            createdAt: mostly(goodTime, anyNumber),
+            heartbeatAt: mostly(goodTime, anyNumber),
+            cancelAt: mostly(goodTime, anyNumber),
+            finishedAt: mostly(goodTime, anyNumber),
+            reason: fc.option(mostly(goodText, anyText), { nil: null }),
+            from: fc.option(mostly(goodTime, anyNumber), { nil: undefined }),
+            to: fc.option(mostly(goodTime, anyNumber), { nil: undefined }),
+          }),
+          async (input) => {
+            const id = uuidOf(next++);
+            const created = await alike('createRun', store, reference, (s) =>
+              s.createRun({ id, configuration: input.configuration, actor: input.actor, createdAt: input.createdAt }),
+            );
+            await alike(
+              'listRuns',
+              store,
+              reference,
+              async (s) =>
+                (await s.listRuns({ configuration: input.configuration, createdFrom: input.from, createdTo: input.to, limit: 200 })).runs.map(
+                  (run) => run.id,
+                ),
+              true,
+            );
+            if (created === null) return;
+            expect(created.value).toMatchObject({
+              id,
+              configuration: input.configuration,
+              actor: input.actor,
+              createdAt: n0(input.createdAt),
+              startedAt: n0(input.createdAt),
+            });
+            expect(await store.getRun(id)).toEqual(created.value);
+
+            const beat = await alike('heartbeat', store, reference, (s) => s.heartbeat(id, input.heartbeatAt));
+            if (beat !== null) expect((await store.getRun(id))?.heartbeatAt).toBe(n0(input.heartbeatAt));
+            const cancel = await alike('requestCancel', store, reference, (s) => s.requestCancel(id, input.cancelAt));
+            if (cancel !== null) expect((await store.getRun(id))?.cancelRequestedAt).toBe(n0(input.cancelAt));
+            const finished = await alike('finishRun', store, reference, (s) =>
+              s.finishRun(id, { status: 'failed', finishedAt: input.finishedAt, terminationReason: input.reason }),
+            );
+            if (finished !== null) {
+              // a cancel that landed first decides (the store's rule): cancelled, saying what the run reported
+              expect(finished.value).toMatchObject(
+                cancel === null
+                  ? { status: 'failed', finishedAt: n0(input.finishedAt), terminationReason: input.reason }
+                  : {
+                      status: 'cancelled',
+                      finishedAt: n0(input.finishedAt),
+                      terminationReason: `cancel requested while the run was running (the run reported "failed"${input.reason === null ? '' : `: ${input.reason}`})`,
+                    },
+              );
+              expect(await store.getRun(id)).toEqual(finished.value);
+              expect(await store.getRun(id)).toEqual(await reference.getRun(id));
+            }
+          },
+        ),
+        { seed: SEED, numRuns: NUM_RUNS },
+      );
+      expectBothSides();
+    });
+
+    it('step fields: kind, round, duration, time, server and payload text; step reads and health windows', async () => {
+      const { store, reference } = await open();
+      await fc.assert(
+        fc.asyncProperty(
+          fc.record({
+            kind: mostly(fc.oneof(fc.constant('tool'), goodText), anyText),
+            round: mostly(goodRound, anyNumber),
+            durationMs: mostly(goodDuration, anyNumber),
+            createdAt: mostly(goodTime, anyNumber),
+            toolServer: fc.option(mostly(goodText, anyText), { nil: null }),
+            toolOutcome: outcome,
+            note: anyText,
+            fromSequence: fc.option(mostly(goodRound, anyNumber), { nil: undefined }),
+            limit: fc.option(mostly(goodRound, anyNumber), { nil: undefined }),
+            since: fc.option(mostly(goodTime, anyNumber), { nil: undefined }),
+            until: fc.option(mostly(goodTime, anyNumber), { nil: undefined }),
+          }),
+          async (input) => {
+            const id = uuidOf(next++);
+            for (const s of [store, reference]) await s.createRun({ id, configuration: 'steps', createdAt: BASE });
+            const step: AppendStepInput = {
+              kind: input.kind,
+              round: input.round,
+              durationMs: input.durationMs,
+              createdAt: input.createdAt,
+              payload: { kind: input.kind, note: input.note },
+              toolServer: input.toolServer,
+              toolOutcome: input.kind === 'tool' ? input.toolOutcome : null,
+            };
+            const appended = await alike('appendStep', store, reference, (s) => s.appendStep(id, step));
+            if (appended !== null) {
+              expect(appended.value).toBe(0);
+              const expected: StoredStep = {
+                runId: id,
+                sequence: 0,
+                kind: input.kind,
+                round: n0(input.round),
+                durationMs: n0(input.durationMs),
+                createdAt: n0(input.createdAt),
+                payload: JSON.stringify(step.payload),
+                toolServer: input.toolServer,
+                toolOutcome: step.toolOutcome,
+              };
+              expect(await store.readSteps(id)).toEqual([expected]);
+            }
+            await alike('readSteps', store, reference, (s) => s.readSteps(id, { fromSequence: input.fromSequence, limit: input.limit }), true);
+            await alike(
+              'serverHealth',
+              store,
+              reference,
+              async (s) => (await s.serverHealth({ since: input.since, until: input.until })).map((h) => [h.server, h.ok, h.failed, h.cancelled]),
+              true,
+            );
+          },
+        ),
+        { seed: SEED, numRuns: NUM_RUNS },
+      );
+      expectBothSides();
+    });
+
+    it('cursors: made by listRuns, crafted, or broken', async () => {
+      const { store, reference } = await open();
+      for (const s of [store, reference]) {
+        for (let n = 0; n < 6; n++) await s.createRun({ id: uuidOf(n), configuration: 'paged', createdAt: BASE + (n % 3) });
+      }
+      await fc.assert(
+        fc.asyncProperty(anyCursor, fc.option(anyNumber, { nil: undefined }), async (cursor, limit) => {
+          await alike(
+            'listRuns',
+            store,
+            reference,
+            async (s) => {
+              const result = await s.listRuns({ cursor, limit });
+              return { ids: result.runs.map((run) => run.id), nextCursor: result.nextCursor };
+            },
+            true,
+          );
+        }),
+        { seed: SEED, numRuns: NUM_RUNS },
+      );
+      expectBothSides();
+    });
+
+    it('recoverInterrupted: one time rule for staleBefore', async () => {
+      const { store, reference } = await open();
+      await fc.assert(
+        fc.asyncProperty(anyNumber, async (staleBefore) => {
+          const id = uuidOf(next++);
+          for (const s of [store, reference]) await s.createRun({ id, configuration: 'stale', createdAt: BASE });
+          const recovered = await alike('recoverInterrupted', store, reference, async (s) => [...(await s.recoverInterrupted(staleBefore))].sort(), true);
+          if (recovered !== null) expect((await store.getRun(id))?.status).toBe(BASE < staleBefore ? 'interrupted' : 'running');
+        }),
+        { seed: SEED, numRuns: NUM_RUNS },
+      );
+      expectBothSides();
+    });
+
+    it('importRun: every run and step field', async () => {
+      const { store, reference } = await open();
+      const good = {
+        status: fc.constantFrom<RunStatus>('running', 'completed', 'failed', 'cancelled', 'interrupted'),
+        configuration: goodText,
+        actor: fc.option(goodText, { nil: null }),
+        createdAt: goodTime,
+        startedAt: fc.option(goodTime, { nil: null }),
+        finishedAt: fc.option(goodTime, { nil: null }),
+        terminationReason: fc.option(goodText, { nil: null }),
+        cancelRequestedAt: fc.option(goodTime, { nil: null }),
+        heartbeatAt: fc.option(goodTime, { nil: null }),
+        kind: goodText,
+        round: goodRound,
+        durationMs: goodDuration,
+        stepCreatedAt: goodTime,
+        payload: goodText,
+        toolServer: fc.option(goodText, { nil: null }),
+      };
+      type Field = keyof typeof good;
+      const texts: Field[] = ['configuration', 'actor', 'terminationReason', 'kind', 'payload', 'toolServer'];
+      const times: Field[] = ['createdAt', 'startedAt', 'finishedAt', 'cancelRequestedAt', 'heartbeatAt', 'stepCreatedAt'];
+      // a whole good record, then one field (or none) replaced by anything
+      const broken = fc.oneof(
+        fc.tuple(fc.constantFrom(...texts), anyText),
+        fc.tuple(fc.constantFrom(...times, 'round', 'durationMs'), anyNumber),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          fc.tuple(fc.record(good), fc.option(broken, { nil: null })).map(([record, replaced]) =>
+            replaced === null ? record : { ...record, [replaced[0]]: replaced[1] },
+          ),
+          async (input) => {
+            const id = uuidOf(next++);
+            const run: StoredRun = {
+              id,
+              status: input.status,
+              configuration: input.configuration,
+              actor: input.actor,
+              createdAt: input.createdAt,
+              startedAt: input.startedAt,
+              finishedAt: input.finishedAt,
+              terminationReason: input.terminationReason,
+              cancelRequestedAt: input.cancelRequestedAt,
+              heartbeatAt: input.heartbeatAt,
+              stepCount: 1,
+              outcomeCounts: { ok: 0, failed: 0, cancelled: 0 },
+              unstoredSteps: 0,
+            };
+            const step: StoredStep = {
+              runId: id,
+              sequence: 0,
+              kind: input.kind,
+              round: input.round,
+              durationMs: input.durationMs,
+              createdAt: input.stepCreatedAt,
+              payload: input.payload,
+              toolServer: input.toolServer,
+              toolOutcome: null,
+            };
+            const imported = await alike('importRun', store, reference, (s) => s.importRun(run, [step]));
+            if (imported === null) return;
+            expect(imported.value).toBe(true);
+            const orNull = (value: number | null): number | null => (value === null ? null : n0(value));
+            expect(await store.getRun(id)).toEqual({
+              ...run,
+              createdAt: n0(run.createdAt),
+              startedAt: orNull(run.startedAt),
+              finishedAt: orNull(run.finishedAt),
+              cancelRequestedAt: orNull(run.cancelRequestedAt),
+              heartbeatAt: orNull(run.heartbeatAt),
+            });
+            expect(await store.readSteps(id)).toEqual([
+              { ...step, round: n0(step.round), durationMs: n0(step.durationMs), createdAt: n0(step.createdAt) },
+            ]);
+          },
+        ),
+        { seed: SEED, numRuns: NUM_RUNS },
+      );
+      expectBothSides();
+    });
+  });
+}

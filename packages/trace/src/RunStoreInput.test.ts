@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { RunStoreError } from './RunStoreError.js';
+import { RunStoreInput, storableText } from './RunStoreInput.js';
+
+describe('storableText', () => {
+  it('replaces NUL and lone surrogates by U+FFFD and keeps everything else, pairs included', () => {
+    expect(storableText('a\0b\uD800c\uDC00😀\uD83D\uDE00 ä\u0001')).toBe('a\uFFFDb\uFFFDc\uFFFD😀😀 ä\u0001');
+    expect(storableText('\uDBFF\uDBFF\uDFFF')).toBe('\uFFFD\uDBFF\uDFFF');
+    expect(storableText('plain')).toBe('plain');
+  });
+
+  it('makes any error message a termination reason every store keeps', () => {
+    const reason = storableText(`failed: ${'\0'}${'\uD800'.repeat(3)}`);
+    expect(RunStoreInput.finishRun({ status: 'failed', terminationReason: reason }, 0).terminationReason).toBe(reason);
+    expect(() => RunStoreInput.finishRun({ status: 'failed', terminationReason: 'failed: \0' }, 0)).toThrow(RunStoreError);
+  });
+});
+
+describe('RunStoreInput defaults', () => {
+  it('checks the store clock of a default time by the same time rule', () => {
+    expect(() => RunStoreInput.createRun({ configuration: 'c' }, 1.5)).toThrow(
+      "CreateRunInput.createdAt defaults to the store's clock, which must give integer milliseconds since the epoch from 0 to 8640000000000000, got 1.5",
+    );
+    expect(RunStoreInput.requestCancel(undefined, 7)).toBe(7);
+    expect(Object.is(RunStoreInput.heartbeat(-0, 7), 0)).toBe(true);
+  });
+});
