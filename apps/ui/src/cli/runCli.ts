@@ -9,6 +9,7 @@ import type { CliIo } from './CliIo.js';
 import { describeStore, openStore } from './openStore.js';
 import { type Command, parseCommand, type StoreTarget } from './parseCommand.js';
 import { terminalTable } from './terminalTable.js';
+import { terminalJson, terminalLine, terminalText } from './terminalText.js';
 import { USAGE } from './usage.js';
 import { UsageError } from './UsageError.js';
 
@@ -42,8 +43,8 @@ async function serve(io: CliIo, store: RunStore, options: { host: string; port: 
     }
     throw error;
   }
-  io.stdout.write(`runledger app serving ${options.what} at ${server.url}\n`);
-  if (options.token !== null) io.stdout.write(`open it once with ${server.url}?token=<your token> (or send Authorization: Bearer <token>)\n`);
+  io.stdout.write(terminalLine`runledger app serving ${options.what} at ${server.url}\n`);
+  if (options.token !== null) io.stdout.write(terminalLine`open it once with ${server.url}?token=<your token> (or send Authorization: Bearer <token>)\n`);
   io.stdout.write('press Ctrl+C to stop\n');
   io.onListening?.(server.url);
   await untilAborted(io.signal);
@@ -66,10 +67,10 @@ async function execute(command: Command, io: CliIo): Promise<number> {
     }
     case 'demo': {
       const { runDemo } = await import('../demo/runDemo.js');
-      const result = await runDemo({ dbPath: command.dbPath, progress: (line) => io.stdout.write(`${line}\n`), signal: io.signal });
+      const result = await runDemo({ dbPath: command.dbPath, progress: (line) => io.stdout.write(`${terminalText(line)}\n`), signal: io.signal });
       try {
         io.stdout.write(
-          `recorded ${result.runIds.length} runs into ${command.dbPath} (${result.totalRuns} runs in the file now)\n`,
+          terminalLine`recorded ${result.runIds.length} runs into ${command.dbPath} (${result.totalRuns} runs in the file now)\n`,
         );
         if (command.serve) await serve(io, result.store, { host: command.host, port: command.port, token: command.token, what: `SQLite ${command.dbPath}` });
       } finally {
@@ -81,7 +82,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       return withStore(command.store, async (store) => {
         const page = await store.listRuns({ status: command.status ?? undefined, hasOutcome: command.has ?? undefined, limit: command.limit });
         if (command.json) {
-          io.stdout.write(`${JSON.stringify(page, null, 2)}\n`);
+          io.stdout.write(`${terminalJson(page)}\n`);
           return 0;
         }
         if (page.runs.length === 0) {
@@ -115,21 +116,21 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       return withStore(command.store, async (store) => {
         const run = await store.getRun(command.id);
         if (run === null) {
-          io.stderr.write(`runledger runs show: there is no run ${JSON.stringify(command.id)} in ${describeStore(command.store)}\n`);
+          io.stderr.write(terminalLine`runledger runs show: there is no run "${command.id}" in ${describeStore(command.store)}\n`);
           return 1;
         }
         const steps = await store.readSteps(run.id);
         const page = timelinePage(run, steps, 0);
         if (command.json) {
-          io.stdout.write(`${JSON.stringify({ run, timeline: page.entries }, null, 2)}\n`);
+          io.stdout.write(`${terminalJson({ run, timeline: page.entries })}\n`);
           return 0;
         }
         const duration = runDurationMs(run, Date.now());
         io.stdout.write(
-          `run ${run.id}\nstatus ${run.status} · configuration ${run.configuration} · started ${t.date(run.startedAt ?? run.createdAt)}` +
-            ` · duration ${duration === null ? '—' : t.duration(duration)}\n` +
-            `tool calls: ${run.outcomeCounts.ok} ok, ${run.outcomeCounts.failed} failed, ${run.outcomeCounts.cancelled} cancelled` +
-            (run.terminationReason !== null ? `\nreason: ${run.terminationReason}` : '') +
+          terminalLine`run ${run.id}\nstatus ${run.status} · configuration ${run.configuration} · started ${t.date(run.startedAt ?? run.createdAt)}` +
+            terminalLine` · duration ${duration === null ? '—' : t.duration(duration)}\n` +
+            terminalLine`tool calls: ${run.outcomeCounts.ok} ok, ${run.outcomeCounts.failed} failed, ${run.outcomeCounts.cancelled} cancelled` +
+            (run.terminationReason !== null ? terminalLine`\nreason: ${run.terminationReason}` : '') +
             '\n(metadata only: prompts, answers, tool arguments and results are never shown)\n\n',
         );
         io.stdout.write(
@@ -164,7 +165,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
         const since = windowSince(command.window, Date.now());
         const rows = await store.serverHealth(since === undefined ? {} : { since });
         if (command.json) {
-          io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+          io.stdout.write(`${terminalJson(rows)}\n`);
           return 0;
         }
         if (rows.length === 0) {
@@ -193,7 +194,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       });
     case 'migrate':
       return withStore(command.store, async () => {
-        io.stdout.write(`${describeStore(command.store)}: schema is up to date\n`);
+        io.stdout.write(terminalLine`${describeStore(command.store)}: schema is up to date\n`);
         return 0;
       });
     case 'copy': {
@@ -201,10 +202,10 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       try {
         const target = await openStore(command.target);
         try {
-          io.stdout.write(`copying runs from SQLite ${command.dbPath} to ${describeStore(command.target)} …\n`);
+          io.stdout.write(terminalLine`copying runs from SQLite ${command.dbPath} to ${describeStore(command.target)} …\n`);
           const result = await copyRuns(source, target, {
             onProgress: (p) =>
-              io.stdout.write(`  [${p.runsSeen}] run ${p.runId}: ${p.runsCopied} copied, ${p.runsSkipped} already there, ${p.stepsCopied} steps so far\n`),
+              io.stdout.write(terminalLine`  [${p.runsSeen}] run ${p.runId}: ${p.runsCopied} copied, ${p.runsSkipped} already there, ${p.stepsCopied} steps so far\n`),
           });
           io.stdout.write(
             `copy finished: ${result.runsCopied} runs copied (${result.stepsCopied} steps), ${result.runsSkipped} already there and skipped, ${result.runsSeen} seen\n`,
@@ -232,7 +233,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     command = parseCommand(argv, { cwd: io.cwd, token: io.env['RUNLEDGER_TOKEN'], pgUrl: io.env['RUNLEDGER_PG_URL'] });
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`${error.message}\n\n${USAGE}`);
+      io.stderr.write(`${terminalText(error.message)}\n\n${USAGE}`);
       return 2;
     }
     throw error;
@@ -241,10 +242,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return await execute(command, io);
   } catch (error) {
     if (error instanceof ServeConfigError) {
-      io.stderr.write(`${error.message}\n`);
+      io.stderr.write(terminalLine`${error.message}\n`);
       return 2;
     }
-    io.stderr.write(`runledger ${command.name.replace('-', ' ')}: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(terminalLine`runledger ${command.name.replace('-', ' ')}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
 }
