@@ -58,6 +58,23 @@ describe('redactText runs in linear time', () => {
   });
 });
 
+/** The JWT regex the scanner replaced. */
+const JWT_REGEX = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/g;
+
+describe('the JWT scanner finds what the JWT regex found', () => {
+  it('on generated texts, the same tokens as the regex', () => {
+    // no digits: nothing here may look like a long base64 token, so only the JWT pass can mask
+    const part = fc.constantFrom('eyJ', 'eyJ-', 'ab', 'c', '-', '_', '.', '..', ' ', 'xZ', 'abcde', 'é');
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 40 }), (parts) => {
+        const text = parts.join('');
+        expect(redactText(text, 10_000)).toBe(text.replace(JWT_REGEX, '[secret]'));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
 describe('the e-mail scanner finds what the e-mail regex found', () => {
   const alphabet = fc.constantFrom('a', 'Z', 'b', '7', '.', '-', '_', '%', '+', '@', ' ', ',', 'co', 'de', 'x.io', '\n', 'é');
   it('on generated texts, the same addresses as the regex', () => {
@@ -103,6 +120,9 @@ describe('secret shapes after the linear rewrite', () => {
 
   it('a JWT is masked wherever its word starts, after a dash too', () => {
     expect(redactText('id-eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abcdefghijk end')).toBe('id-[secret] end');
-    expect(redactText('eyJ-eyJ-eyJ-eyJhbGciOi.eyJzdWIiOiIx.abcdefgh')).toBe('eyJ-eyJ-eyJ-[secret]');
+    expect(redactText('eyJ-eyJ-eyJ-eyJhbGciOi.eyJzdWIiOiIx.abcdefgh')).toBe('[secret]');
+    expect(redactText('eyJhbGciOiJ-eyJab.eyJzdWIiOiIx.abcdefgh!')).toBe('[secret]!');
+    expect(redactText('abc.eyJhbGciOi.eyJzdWIiOiIx.abcdefgh')).toBe('abc.[secret]');
+    expect(redactText('eyJab.cdefg.hijkl')).toBe('eyJab.cdefg.hijkl');
   });
 });

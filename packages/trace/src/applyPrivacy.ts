@@ -34,6 +34,9 @@ const UNMASKED = new Set([...IDENTITY, 'model', 'finishReason', 'toolWriteTarget
 
 const SECRET_KEY = /^(password|passwd|pwd|secret|client_?secret|token|access_?token|refresh_?token|api_?key|apikey|x-api-key|authorization|auth|cookie|set-cookie|credentials?|private_?key)$/i;
 
+/** Marks the place of the JWT pass among the patterns (it runs fourth, as the JWT pattern did). */
+const JWT = 'jwt' as const;
+
 /**
  * Secret shapes, each replaced in turn over the whole text.
  *
@@ -51,9 +54,9 @@ const SECRET_KEY = /^(password|passwd|pwd|secret|client_?secret|token|access_?to
  *   whitespace runs it scans begin right after its own keyword or `:`/`=`, so they are disjoint
  *   between starts; the token class `{8,}` either reaches 8 characters and succeeds (consuming
  *   its run) or fails within 8; the trailing `[^…]+` is last and never backtracks.
- * - JWT: a start is `eyJ` at a word boundary; the first segment may not run into the next
- *   `-eyJ` (the next start), so the stretches two failing starts scan are disjoint; only the
- *   start whose first segment reaches a `.` reads the later segments, once.
+ * - JWTs are found by {@link maskJwts}, which reads each run of token characters a bounded number
+ *   of times (the pattern `\beyJ[…]{5,}\.[…]{5,}\.[…]{5,}` read the whole run from every
+ *   `eyJ` after a `-`: quadratic on `eyJ-eyJ-…`).
  * - prefixed keys (`sk-`, `ghp_`, `github_pat_`, `xoxb-`, `AKIA`, `AIza`): one character class
  *   after a fixed prefix: a run of at least the minimum length succeeds and is consumed, a
  *   shorter one fails within that minimum (or within the fixed length).
@@ -62,11 +65,11 @@ const SECRET_KEY = /^(password|passwd|pwd|secret|client_?secret|token|access_?to
  *   run once.
  * E-mail addresses are not a regex: {@link maskEmails} scans for them (see there).
  */
-const SECRET_PATTERNS: readonly [RegExp, string][] = [
+const SECRET_PATTERNS: readonly ([RegExp, string] | typeof JWT)[] = [
   [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g, '[secret]'],
   [/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [secret]'],
   [/\b(password|passwd|pwd|secret|client_secret|token|access_token|refresh_token|api[_-]?key)(\s*[:=]\s*)(["']?)[^\s"',;&]+/gi, '$1$2$3[secret]'],
-  [/\beyJ(?:(?!-eyJ)[A-Za-z0-9_-]){5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/g, '[secret]'],
+  JWT,
   [/\b(?:sk|rk|pk)-[A-Za-z0-9_-]{16,}/g, '[secret]'],
   [/\bgh[pousr]_[A-Za-z0-9]{20,}/g, '[secret]'],
   [/\bgithub_pat_[A-Za-z0-9_]{20,}/g, '[secret]'],
@@ -76,6 +79,47 @@ const SECRET_PATTERNS: readonly [RegExp, string][] = [
   // long base64-like tokens mixing upper case, lower case and digits (hex hashes and UUIDs pass)
   [/(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*[A-Z])(?=[A-Za-z0-9+/_-]*[a-z])(?=[A-Za-z0-9+/_-]*[0-9])[A-Za-z0-9+/_-]{40,}={0,2}/g, '[secret]'],
 ];
+
+/**
+ * Three dot-separated runs of base64url characters, the first starting a run; each match is only
+ * a candidate for {@link maskJwts}.
+ */
+const JWT_SHAPE = /(?<![A-Za-z0-9_-])([A-Za-z0-9_-]+)\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/g;
+/** In a first segment: `eyJ` at a word boundary (the segment's start or after a `-`). */
+const JWT_HEAD = /(?:^|-)eyJ/;
+
+/**
+ * Replaces each JWT by `[secret]`: what `\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}`
+ * matched, found in linear time.
+ *
+ * @remarks
+ * That regex, tried from every `eyJ` after a `-` in one run, read the whole run from each
+ * (quadratic on `eyJ-eyJ-…`), and every start in a run reaches the same `.`: so the regex's
+ * leftmost match is the first `eyJ` at a word boundary of a run that is followed by two dotted
+ * segments of at least five characters, when at least five characters follow that `eyJ`. The
+ * shape pattern starts only at the first character of a run (lookbehind) and reads the run and
+ * the two after it; when the first run holds no such `eyJ`, the search resumes at the second
+ * run, which may start a JWT itself. So each run is read by at most three attempts.
+ */
+function maskJwts(text: string): string {
+  if (!text.includes('eyJ')) return text;
+  JWT_SHAPE.lastIndex = 0;
+  let out = '';
+  let copied = 0;
+  let match: RegExpExecArray | null;
+  while ((match = JWT_SHAPE.exec(text)) !== null) {
+    const first = match[1]!;
+    const head = JWT_HEAD.exec(first);
+    const at = head === null ? -1 : head.index + (head[0].length - 3);
+    if (at >= 0 && first.length - at - 3 >= 5) {
+      out += `${text.slice(copied, match.index + at)}[secret]`;
+      copied = JWT_SHAPE.lastIndex;
+    } else {
+      JWT_SHAPE.lastIndex = match.index + first.length + 1;
+    }
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
 
 const AT = 0x40;
 const DOT = 0x2e;
@@ -217,7 +261,7 @@ export function applyPrivacy(
  */
 export function redactText(text: string, maxStringLength = 1000): string {
   let out = text;
-  for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
+  for (const step of SECRET_PATTERNS) out = step === JWT ? maskJwts(out) : out.replace(step[0], step[1]);
   out = maskEmails(out);
   if (out.length > maxStringLength) {
     let cut = maxStringLength;
