@@ -1,7 +1,6 @@
 import { InMemoryRunStore } from '@runledger/trace';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunsServer } from '../src/app/startRunsServer.js';
-import { startRunsServer } from '../src/app/startRunsServer.js';
 import { type Reply, send, serve, textOf } from './httpHelpers.js';
 import { seedRun } from './seed.js';
 
@@ -92,20 +91,6 @@ describe('runs list', () => {
     expect(seen).toEqual(ids);
   });
 
-  it('answers 400 for a damaged cursor', async () => {
-    const server = await started(InMemoryRunStore.create());
-    const garbage = await send(server, '/?cursor=bm90IGEgY3Vyc29y');
-    expect(garbage.status).toBe(400);
-  });
-
-  it('escapes every stored string: a configuration with <script> renders as text', async () => {
-    const store = InMemoryRunStore.create();
-    await seedRun(store, { configuration: '<script>alert(1)</script>', createdAt: T0, calls: [] });
-    const server = await started(store);
-    const reply = await send(server, '/');
-    expect(reply.body).not.toContain('<script>alert(1)</script>');
-    expect(reply.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-  });
 });
 
 describe('languages', () => {
@@ -167,44 +152,7 @@ describe('MCP servers page', () => {
 });
 
 describe('cancel', () => {
-  it('requests a cancel only for a same-origin POST, idempotently, and redirects to the run', async () => {
-    const store = InMemoryRunStore.create();
-    const run = await seedRun(store, { configuration: 'x', createdAt: T0, calls: [], finish: null });
-    let noticed = 0;
-    store.watchCancel(run.id, () => noticed++);
-    const server = await started(store);
-    const origin = `http://127.0.0.1:${server.port}`;
-    const page = await send(server, `/runs/${run.id}`);
-    expect(page.body).toContain(`action="/runs/${run.id}/cancel"`);
-    expect(page.body).toContain('<meta http-equiv="refresh"');
-
-    expect((await send(server, `/runs/${run.id}/cancel`, { method: 'POST' })).status).toBe(403);
-    expect((await send(server, `/runs/${run.id}/cancel`, { method: 'POST', headers: { origin: 'http://evil.example' } })).status).toBe(403);
-    expect((await send(server, `/runs/${run.id}/cancel`, { method: 'POST', headers: { origin: 'null' } })).status).toBe(403);
-    expect(
-      (await send(server, `/runs/${run.id}/cancel`, { method: 'POST', headers: { origin, 'sec-fetch-site': 'cross-site' } })).status,
-    ).toBe(403);
-    expect((await store.getRun(run.id))!.cancelRequestedAt).toBeNull();
-    expect((await send(server, `/runs/${run.id}/cancel`)).status).toBe(405);
-
-    const first = await send(server, `/runs/${run.id}/cancel`, { method: 'POST', headers: { origin } });
-    expect(first.status).toBe(303);
-    expect(first.headers.location).toBe(`/runs/${run.id}`);
-    const requestedAt = (await store.getRun(run.id))!.cancelRequestedAt;
-    expect(requestedAt).not.toBeNull();
-    const again = await send(server, `/runs/${run.id}/cancel`, { method: 'POST', headers: { referer: `${origin}/runs/${run.id}` } });
-    expect(again.status).toBe(303);
-    expect((await store.getRun(run.id))!.cancelRequestedAt).toBe(requestedAt);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(noticed).toBe(1);
-    const pending = await send(server, `/runs/${run.id}`);
-    expect(pending.body).not.toContain('data-action="cancel"');
-    expect(textOf(pending.body)).toContain('Cancel requested; waiting for the run to stop.');
-
-    expect((await send(server, '/runs/00000000-0000-4000-8000-000000000000/cancel', { method: 'POST', headers: { origin } })).status).toBe(404);
-  });
-
-  it('does nothing to a finished run', async () => {
+  it('changes nothing of a finished run but keeps the press as a late cancel', async () => {
     const store = InMemoryRunStore.create();
     const run = await seedRun(store, { configuration: 'x', createdAt: T0, calls: [] });
     const server = await started(store);
@@ -213,69 +161,19 @@ describe('cancel', () => {
     expect(page.body).not.toContain('http-equiv="refresh"');
     const reply = await send(server, `/runs/${run.id}/cancel`, { method: 'POST', headers: { origin: `http://127.0.0.1:${server.port}` } });
     expect(reply.status).toBe(303);
-    expect((await store.getRun(run.id))!.cancelRequestedAt).toBeNull();
-  });
-});
-
-describe('access', () => {
-  it('binds 127.0.0.1 by default and refuses another address without a token', async () => {
-    const store = InMemoryRunStore.create();
-    const server = await startRunsServer({ store });
-    servers.push(server);
-    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    await expect(startRunsServer({ store, host: '0.0.0.0' })).rejects.toThrow(/requires an access token/);
-    await expect(startRunsServer({ store, host: '0.0.0.0', token: 'short' })).rejects.toThrow(/at least 8/);
-  });
-
-  it('answers 401 to every request without the token, on any address', async () => {
-    const store = InMemoryRunStore.create();
-    const run = await seedRun(store, { configuration: 'x', createdAt: T0, calls: [], finish: null });
-    const token = 's3cret-token-value';
-    const server = await startRunsServer({ store, host: '0.0.0.0', token, port: 0 });
-    servers.push(server);
-    for (const [path, method] of [
-      ['/', 'GET'],
-      ['/servers', 'GET'],
-      [`/runs/${run.id}`, 'GET'],
-      [`/runs/${run.id}/cancel`, 'POST'],
-      ['/healthz', 'GET'],
-      ['/nope', 'GET'],
-    ] as const) {
-      const reply = await send(server, path, { method, headers: { origin: `http://127.0.0.1:${server.port}` } });
-      expect(reply.status, `${method} ${path}`).toBe(401);
-      expect(reply.headers['www-authenticate']).toContain('Bearer');
-      const wrong = await send(server, path, { method, headers: { authorization: 'Bearer wrong-token-value' } });
-      expect(wrong.status, `${method} ${path} wrong token`).toBe(401);
-    }
-    expect((await store.getRun(run.id))!.cancelRequestedAt).toBeNull();
-    expect((await send(server, '/', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
-    const viaQuery = await send(server, `/servers?token=${token}&lang=de`);
-    expect(viaQuery.status).toBe(303);
-    expect(viaQuery.headers.location).toBe('/servers?lang=de');
-    const cookie = String(viaQuery.headers['set-cookie']);
-    expect(cookie).toContain('HttpOnly');
-    expect(cookie).toContain('SameSite=Strict');
-    const withCookie = await send(server, '/servers?lang=de', { headers: { cookie: cookie.split(';')[0]! } });
-    expect(withCookie.status).toBe(200);
-  });
-
-  it('refuses a foreign Host header on a loopback server without a token (DNS rebinding)', async () => {
-    const server = await started(InMemoryRunStore.create());
-    expect((await send(server, '/', { headers: { host: 'attacker.example:80' } })).status).toBe(403);
-    expect((await send(server, '/', { headers: { host: `localhost:${server.port}` } })).status).toBe(200);
+    const after = (await store.getRun(run.id))!;
+    expect(after).toMatchObject({ ...run, cancelRequestedAt: after.cancelRequestedAt });
+    expect(after.cancelRequestedAt).not.toBeNull();
+    expect((await send(server, `/runs/${run.id}`)).body).toContain('Cancel requested after the run finished');
   });
 });
 
 describe('errors', () => {
-  it('answers 404 for an unknown page or run and 405 for a wrong method', async () => {
+  it('answers 404 for an unknown page or run (security cases: test/security.test.ts)', async () => {
     const server = await started(InMemoryRunStore.create());
     expect((await send(server, '/nope')).status).toBe(404);
     const missing = await send(server, '/runs/does-not-exist');
     expect(missing.status).toBe(404);
     expect(textOf(missing.body)).toContain('There is no run does-not-exist.');
-    expect((await send(server, '/runs/%3Cscript%3E')).body).not.toContain('<script>');
-    const post = await send(server, '/', { method: 'POST' });
-    expect(post.status).toBe(405);
-    expect(post.headers.allow).toBe('GET, HEAD');
   });
 });

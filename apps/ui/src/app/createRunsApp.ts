@@ -25,12 +25,15 @@ export interface RunsAppOptions {
   readonly now?: () => number;
   /** Runs per page of the list; default 50. */
   readonly runsPageSize?: number;
+  /** Where a failure the app answers with 500 is logged (one line, never the token); default stderr. */
+  readonly log?: (line: string) => void;
 }
 
 /** A request handler for node:http. @internal */
 export type RunsAppHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+/** Headers on every response of the app, error responses included. @internal */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy':
     "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
@@ -42,6 +45,25 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 const SERVER_SORT_KEYS: readonly string[] = ['server', 'calls', 'failure_rate', 'p95'];
 const SERVER_WINDOWS: readonly string[] = ['24h', '7d', 'all'];
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** The methods each route answers; anything else is 405 with this list as `Allow`. */
+const READ = 'GET, HEAD';
+const ACTION = 'POST';
+
+/**
+ * The request path with runs of slashes collapsed, so that no redirect built from it can start
+ * with `//` (a protocol-relative address to another host) and no link in a page either. The URL
+ * parser has already resolved `.` and `..` segments and turned `\\` into `/`.
+ */
+function normalisePath(pathname: string): string {
+  const path = pathname.replace(/\/{2,}/g, '/');
+  return path.startsWith('/') ? path : `/${path}`;
+}
+
+/** A same-site `Location`: a path that starts with exactly one slash, else the home page. */
+function localLocation(path: string, search: string): string {
+  return /^\/(?![/\\])/.test(path) ? path + search : '/';
+}
 
 function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8', ...headers });
@@ -69,6 +91,8 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
   const loopbackOnly = options.loopbackOnly ?? token === null;
   const now = options.now ?? Date.now;
   const runsPageSize = options.runsPageSize ?? 50;
+  const writeLog = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = (line: string) => writeLog(token === null ? line : line.split(token).join('[token]'));
   const translators = new Map<string, Translator>();
   const translator = (locale: 'en' | 'de'): Translator => {
     let t = translators.get(locale);
@@ -82,11 +106,14 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
   return async (req, res) => {
     let url: URL;
     try {
-      url = new URL(req.url ?? '/', 'http://runledger.invalid');
+      // a path that starts with `//` is a path here, never a host (`new URL('//x/', base)` would read one)
+      const target = req.url ?? '/';
+      url = target.startsWith('/') ? new URL(`http://runledger.invalid${target}`) : new URL(target, 'http://runledger.invalid/');
     } catch {
       send(res, 400, 'Bad request', { 'content-type': 'text/plain; charset=utf-8' });
       return;
     }
+    const carriedTokenInQuery = url.searchParams.has('token');
     if (token !== null) {
       if (!carriesToken(req, url, token)) {
         send(res, 401, 'Unauthorized: this runledger app needs its access token (Authorization: Bearer <token>, or open it once with ?token=<token>).\n', {
@@ -95,11 +122,14 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
         });
         return;
       }
-      if (url.searchParams.has('token') && req.method === 'GET') {
+      if (url.searchParams.has('token')) {
+        // the token never reaches a page, a link or a log line: it leaves the URL here
         url.searchParams.delete('token');
+      }
+      if (carriedTokenInQuery && (req.method === 'GET' || req.method === 'HEAD')) {
         res.writeHead(303, {
           ...SECURITY_HEADERS,
-          location: url.pathname + url.search,
+          location: localLocation(normalisePath(url.pathname), url.search),
           'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict`,
         });
         res.end();
@@ -115,21 +145,22 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
     const ctx = new PageContext({
       t: translator(locale),
       explicitLang: queryLang !== null && isLocale(queryLang.trim().toLowerCase()) ? locale : null,
-      path: url.pathname,
+      path: normalisePath(url.pathname),
       query: url.searchParams,
     });
     const { t } = ctx;
     const lang = { 'content-language': locale, vary: 'Accept-Language' };
     const method = req.method ?? 'GET';
-    const path = url.pathname;
+    const path = normalisePath(url.pathname);
 
     const notFound = (text = t.t('error.notFound.text')) => sendPage(res, 404, errorPage(ctx, t.t('error.notFound'), text), lang);
+    const badRequest = (text: string) => sendPage(res, 400, errorPage(ctx, t.t('error.badRequest'), text), lang);
     const notAllowed = (allow: string) =>
       sendPage(res, 405, errorPage(ctx, t.t('error.methodNotAllowed'), `${method} ${path}`), { ...lang, allow });
 
     try {
       if (path === '/' || path === '/runs') {
-        if (method !== 'GET' && method !== 'HEAD') return notAllowed('GET, HEAD');
+        if (method !== 'GET' && method !== 'HEAD') return notAllowed(READ);
         const statusParam = url.searchParams.get('status') ?? '';
         const hasParam = url.searchParams.get('has') ?? '';
         const filter: RunsFilter = {
@@ -147,7 +178,7 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
       }
 
       if (path === '/servers') {
-        if (method !== 'GET' && method !== 'HEAD') return notAllowed('GET, HEAD');
+        if (method !== 'GET' && method !== 'HEAD') return notAllowed(READ);
         const sort = url.searchParams.get('sort') ?? '';
         const dir = url.searchParams.get('dir');
         const window = url.searchParams.get('window') ?? '';
@@ -163,15 +194,16 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
 
       const runMatch = /^\/runs\/([^/]+)(\/cancel)?$/.exec(path);
       if (runMatch !== null) {
+        const isCancel = runMatch[2] !== undefined;
+        if (isCancel ? method !== 'POST' : method !== 'GET' && method !== 'HEAD') return notAllowed(isCancel ? ACTION : READ);
         let runId: string;
         try {
           runId = decodeURIComponent(runMatch[1] ?? '');
         } catch {
-          return notFound();
+          runId = '';
         }
-        if (!RUN_ID.test(runId)) return notFound(t.t('runs.detail.notFound', { id: runId }));
-        if (runMatch[2] !== undefined) {
-          if (method !== 'POST') return notAllowed('POST');
+        if (!RUN_ID.test(runId)) return badRequest(t.t('error.badRunId'));
+        if (isCancel) {
           if (!isSameOrigin(req)) return sendPage(res, 403, errorPage(ctx, t.t('error.forbidden'), t.t('error.crossOrigin')), lang);
           const run = await store.getRun(runId);
           if (run === null) return notFound(t.t('runs.detail.notFound', { id: runId }));
@@ -181,7 +213,6 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
           res.end();
           return;
         }
-        if (method !== 'GET' && method !== 'HEAD') return notAllowed('GET, HEAD');
         const run = await store.getRun(runId);
         if (run === null) return notFound(t.t('runs.detail.notFound', { id: runId }));
         const fromParam = Number(url.searchParams.get('from') ?? '0');
@@ -191,9 +222,11 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
       }
 
       if (path === '/healthz') {
+        if (method !== 'GET' && method !== 'HEAD') return notAllowed(READ);
         return send(res, 200, 'ok\n', { 'content-type': 'text/plain; charset=utf-8' });
       }
       if (path === '/favicon.ico') {
+        if (method !== 'GET' && method !== 'HEAD') return notAllowed(READ);
         res.writeHead(204, SECURITY_HEADERS);
         res.end();
         return;
@@ -201,11 +234,12 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
       return notFound();
     } catch (error) {
       if (RunStoreError.is(error) && error.code === 'invalid_input') {
-        return sendPage(res, 400, errorPage(ctx, t.t('error.badRequest'), error.message), lang);
+        return badRequest(error.message);
       }
-      const message = error instanceof Error ? error.message : String(error);
+      // the page says only that something failed; the details (SQL, stack) go to the log
+      log(`runledger app: ${method} ${path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`.replace(/\n\s*/g, ' | '));
       if (!res.headersSent) {
-        sendPage(res, 500, errorPage(ctx, t.t('error.server'), t.t('error.server.text', { message })), lang);
+        sendPage(res, 500, errorPage(ctx, t.t('error.server'), t.t('error.server.text')), lang);
       } else {
         res.destroy();
       }

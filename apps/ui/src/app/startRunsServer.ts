@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RunStore } from '@runledger/trace';
 import { isLoopbackHost } from './AccessPolicy.js';
-import { createRunsApp } from './createRunsApp.js';
+import { createRunsApp, SECURITY_HEADERS } from './createRunsApp.js';
 
 /** Where and how the runs app listens. @internal */
 export interface RunsServerOptions {
@@ -13,6 +13,8 @@ export interface RunsServerOptions {
   readonly port?: number;
   readonly token?: string | null;
   readonly timeZone?: string;
+  /** Where failures are logged; default stderr. */
+  readonly log?: (line: string) => void;
 }
 
 /** A listening runs app. @internal */
@@ -53,11 +55,14 @@ export async function startRunsServer(options: RunsServerOptions): Promise<RunsS
       `serve --host ${host} is not a loopback address: listening there requires an access token (--token or RUNLEDGER_TOKEN)`,
     );
   }
-  const handler = createRunsApp({ store: options.store, token, timeZone: options.timeZone });
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const handler = createRunsApp({ store: options.store, token, timeZone: options.timeZone, log });
   const server = createServer((req, res) => {
     handler(req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end(`internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+      const text = `runledger app: a request failed: ${error instanceof Error ? error.message : String(error)}`;
+      log(token === null ? text : text.split(token).join('[token]'));
+      if (!res.headersSent) res.writeHead(500, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8' });
+      res.end('internal error\n');
     });
   });
   server.keepAliveTimeout = 5_000;

@@ -60,7 +60,7 @@ describe('parseCommand', () => {
     [['serve', '--db', ''], /--db must not be empty/],
     [['serve', '--pg-schema', 'x'], /--pg-schema needs --pg/],
     [['serve', '--pg', 'postgres://x', '--pg-schema', 'Bad-Name'], /--pg-schema must match/],
-    [['runs'], /missing subcommand \(list or show\)/],
+    [['runs'], /missing subcommand \(list, show or recover\)/],
     [['runs', 'delete'], /unknown subcommand "delete"/],
     [['runs', 'show'], /missing run id/],
     [['runs', 'show', 'a', 'b'], /exactly one run id/],

@@ -9,6 +9,7 @@ import type { CliIo } from './CliIo.js';
 import { describeStore, openStore } from './openStore.js';
 import { type Command, parseCommand, type StoreTarget } from './parseCommand.js';
 import { terminalTable } from './terminalTable.js';
+import { terminalJson, terminalLine, terminalText } from './terminalText.js';
 import { USAGE } from './usage.js';
 import { UsageError } from './UsageError.js';
 
@@ -42,8 +43,8 @@ async function serve(io: CliIo, store: RunStore, options: { host: string; port: 
     }
     throw error;
   }
-  io.stdout.write(`runledger app serving ${options.what} at ${server.url}\n`);
-  if (options.token !== null) io.stdout.write(`open it once with ${server.url}?token=<your token> (or send Authorization: Bearer <token>)\n`);
+  io.stdout.write(terminalLine`runledger app serving ${options.what} at ${server.url}\n`);
+  if (options.token !== null) io.stdout.write(terminalLine`open it once with ${server.url}?token=<your token> (or send Authorization: Bearer <token>)\n`);
   io.stdout.write('press Ctrl+C to stop\n');
   io.onListening?.(server.url);
   await untilAborted(io.signal);
@@ -66,10 +67,10 @@ async function execute(command: Command, io: CliIo): Promise<number> {
     }
     case 'demo': {
       const { runDemo } = await import('../demo/runDemo.js');
-      const result = await runDemo({ dbPath: command.dbPath, progress: (line) => io.stdout.write(`${line}\n`), signal: io.signal });
+      const result = await runDemo({ dbPath: command.dbPath, progress: (line) => io.stdout.write(`${terminalText(line)}\n`), signal: io.signal });
       try {
         io.stdout.write(
-          `recorded ${result.runIds.length} runs into ${command.dbPath} (${result.totalRuns} runs in the file now)\n`,
+          terminalLine`recorded ${result.runIds.length} runs into ${command.dbPath} (${result.totalRuns} runs in the file now)\n`,
         );
         if (command.serve) await serve(io, result.store, { host: command.host, port: command.port, token: command.token, what: `SQLite ${command.dbPath}` });
       } finally {
@@ -81,7 +82,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       return withStore(command.store, async (store) => {
         const page = await store.listRuns({ status: command.status ?? undefined, hasOutcome: command.has ?? undefined, limit: command.limit });
         if (command.json) {
-          io.stdout.write(`${JSON.stringify(page, null, 2)}\n`);
+          io.stdout.write(`${terminalJson(page)}\n`);
           return 0;
         }
         if (page.runs.length === 0) {
@@ -115,7 +116,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       return withStore(command.store, async (store) => {
         const run = await store.getRun(command.id);
         if (run === null) {
-          io.stderr.write(`runledger runs show: there is no run ${JSON.stringify(command.id)} in ${describeStore(command.store)}\n`);
+          io.stderr.write(terminalLine`runledger runs show: there is no run "${command.id}" in ${describeStore(command.store)}\n`);
           return 1;
         }
         const steps = await store.readSteps(run.id);
@@ -123,17 +124,17 @@ async function execute(command: Command, io: CliIo): Promise<number> {
         const lateCancel = isLateCancel(run);
         const unstored = run.unstoredSteps ?? 0;
         if (command.json) {
-          io.stdout.write(`${JSON.stringify({ run, cancelRequestedAfterFinish: lateCancel, timeline: page.entries }, null, 2)}\n`);
+          io.stdout.write(`${terminalJson({ run, cancelRequestedAfterFinish: lateCancel, timeline: page.entries })}\n`);
           return 0;
         }
         const duration = runDurationMs(run, Date.now());
         io.stdout.write(
-          `run ${run.id}\nstatus ${run.status} · configuration ${run.configuration} · started ${t.date(run.startedAt ?? run.createdAt)}` +
-            ` · duration ${duration === null ? '—' : t.duration(duration)}\n` +
-            `tool calls: ${run.outcomeCounts.ok} ok, ${run.outcomeCounts.failed} failed, ${run.outcomeCounts.cancelled} cancelled` +
-            (run.terminationReason !== null ? `\nreason: ${run.terminationReason}` : '') +
-            (lateCancel ? `\ncancel requested after the run finished (${t.date(run.cancelRequestedAt!)}): it did not change how the run ended` : '') +
-            (unstored > 0 ? `\nWARNING: ${unstored} steps were not stored (the timeline misses them)` : '') +
+          terminalLine`run ${run.id}\nstatus ${run.status} · configuration ${run.configuration} · started ${t.date(run.startedAt ?? run.createdAt)}` +
+            terminalLine` · duration ${duration === null ? '—' : t.duration(duration)}\n` +
+            terminalLine`tool calls: ${run.outcomeCounts.ok} ok, ${run.outcomeCounts.failed} failed, ${run.outcomeCounts.cancelled} cancelled` +
+            (run.terminationReason !== null ? terminalLine`\nreason: ${run.terminationReason}` : '') +
+            (lateCancel ? terminalLine`\ncancel requested after the run finished (${t.date(run.cancelRequestedAt!)}): it did not change how the run ended` : '') +
+            (unstored > 0 ? terminalLine`\nWARNING: ${unstored} steps were not stored (the timeline misses them)` : '') +
             '\n(metadata only: prompts, answers, tool arguments and results are never shown)\n\n',
         );
         io.stdout.write(
@@ -167,10 +168,10 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       return withStore(command.store, async (store) => {
         const ids = await store.recoverInterrupted(Date.now() - command.staleAfterMs);
         if (command.json) {
-          io.stdout.write(`${JSON.stringify({ recovered: ids }, null, 2)}\n`);
+          io.stdout.write(`${terminalJson({ recovered: ids })}\n`);
           return 0;
         }
-        io.stdout.write(ids.length === 0 ? 'no stale running runs\n' : `${ids.map((id) => `recovered ${id}\n`).join('')}${ids.length} runs ended\n`);
+        io.stdout.write(ids.length === 0 ? 'no stale running runs\n' : `${ids.map((id) => terminalLine`recovered ${id}\n`).join('')}${ids.length} runs ended\n`);
         return 0;
       });
     case 'servers':
@@ -178,7 +179,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
         const since = windowSince(command.window, Date.now());
         const rows = await store.serverHealth(since === undefined ? {} : { since });
         if (command.json) {
-          io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+          io.stdout.write(`${terminalJson(rows)}\n`);
           return 0;
         }
         if (rows.length === 0) {
@@ -207,17 +208,17 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       });
     case 'migrate':
       return withStore(command.store, async () => {
-        io.stdout.write(`${describeStore(command.store)}: schema is up to date\n`);
+        io.stdout.write(terminalLine`${describeStore(command.store)}: schema is up to date\n`);
         return 0;
       });
     case 'spool-list': {
       const files = await inspectSpool(command.spoolDir);
       if (command.json) {
-        io.stdout.write(`${JSON.stringify({ dir: command.spoolDir, files }, null, 2)}\n`);
+        io.stdout.write(`${terminalJson({ dir: command.spoolDir, files })}\n`);
         return 0;
       }
       if (files.length === 0) {
-        io.stdout.write(`no spool files in ${command.spoolDir}\n`);
+        io.stdout.write(terminalLine`no spool files in ${command.spoolDir}\n`);
         return 0;
       }
       io.stdout.write(
@@ -233,18 +234,18 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       return withStore(command.store, async (store) => {
         const result = await deliverSpool(store, { dir: command.spoolDir, includeLiveProcesses: command.all });
         if (command.json) {
-          io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+          io.stdout.write(`${terminalJson(result)}\n`);
         } else if (result.files.length === 0) {
-          io.stdout.write(`no spool files in ${result.dir}\n`);
+          io.stdout.write(terminalLine`no spool files in ${result.dir}\n`);
         } else {
           for (const file of result.files) {
             const what = `${file.steps} steps, ${file.finishes} final statuses${file.torn > 0 ? `, ${file.torn} torn last line skipped (never acknowledged)` : ''}`;
             io.stdout.write(
               file.state === 'delivered'
-                ? `delivered ${file.path}: ${what}; file removed\n`
+                ? terminalLine`delivered ${file.path}: ${what}; file removed\n`
                 : file.state === 'skipped'
-                  ? `skipped ${file.path}: ${file.problem} (it delivers its own; --all to deliver anyway)\n`
-                  : `KEPT ${file.path}: ${what} delivered, then ${file.problem}\n`,
+                  ? terminalLine`skipped ${file.path}: ${file.problem} (it delivers its own; --all to deliver anyway)\n`
+                  : terminalLine`KEPT ${file.path}: ${what} delivered, then ${file.problem}\n`,
             );
           }
         }
@@ -255,10 +256,10 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       try {
         const target = await openStore(command.target);
         try {
-          io.stdout.write(`copying runs from SQLite ${command.dbPath} to ${describeStore(command.target)} …\n`);
+          io.stdout.write(terminalLine`copying runs from SQLite ${command.dbPath} to ${describeStore(command.target)} …\n`);
           const result = await copyRuns(source, target, {
             onProgress: (p) =>
-              io.stdout.write(`  [${p.runsSeen}] run ${p.runId}: ${p.runsCopied} copied, ${p.runsSkipped} already there, ${p.stepsCopied} steps so far\n`),
+              io.stdout.write(terminalLine`  [${p.runsSeen}] run ${p.runId}: ${p.runsCopied} copied, ${p.runsSkipped} already there, ${p.stepsCopied} steps so far\n`),
           });
           io.stdout.write(
             `copy finished: ${result.runsCopied} runs copied (${result.stepsCopied} steps), ${result.runsSkipped} already there and skipped, ${result.runsSeen} seen\n`,
@@ -291,7 +292,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     });
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`${error.message}\n\n${USAGE}`);
+      io.stderr.write(`${terminalText(error.message)}\n\n${USAGE}`);
       return 2;
     }
     throw error;
@@ -300,10 +301,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return await execute(command, io);
   } catch (error) {
     if (error instanceof ServeConfigError) {
-      io.stderr.write(`${error.message}\n`);
+      io.stderr.write(terminalLine`${error.message}\n`);
       return 2;
     }
-    io.stderr.write(`runledger ${command.name.replace('-', ' ')}: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(terminalLine`runledger ${command.name.replace('-', ' ')}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
 }

@@ -1,3 +1,5 @@
+import { terminalText } from './terminalText.js';
+
 /** Width of text as a terminal shows it (code points; good enough for the app's own text). */
 function width(text: string): number {
   return [...text].length;
@@ -5,11 +7,13 @@ function width(text: string): number {
 
 /**
  * Lays out rows as a plain-text table with a header and a rule; columns listed in `right` are
- * right-aligned.
+ * right-aligned. Every cell passes through {@link terminalText}: control characters of stored
+ * text are shown as escapes, never sent to the terminal.
  *
  * @internal
  */
-export function terminalTable(header: readonly string[], rows: readonly (readonly string[])[], right: readonly number[] = []): string {
+export function terminalTable(header: readonly string[], unsafeRows: readonly (readonly string[])[], right: readonly number[] = []): string {
+  const rows = unsafeRows.map((row) => row.map(terminalText));
   const widths = header.map((cell, i) => Math.max(width(cell), ...rows.map((row) => width(row[i] ?? ''))));
   const line = (cells: readonly string[]) =>
     cells

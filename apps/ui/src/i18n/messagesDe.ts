@@ -143,11 +143,12 @@ export const de: MessageCatalog = {
   'error.notFound': 'Nicht gefunden',
   'error.notFound.text': 'Unter dieser Adresse gibt es nichts.',
   'error.badRequest': 'Ungültige Anfrage',
+  'error.badRunId': 'Diese Adresse nennt keinen Lauf: eine Lauf-ID besteht aus Buchstaben, Ziffern, Punkten, Binde- und Unterstrichen.',
   'error.forbidden': 'Verboten',
   'error.crossOrigin': 'Diese Anfrage kam nicht von dieser App (fremder Ursprung); nichts wurde geändert.',
   'error.methodNotAllowed': 'Methode nicht erlaubt',
   'error.server': 'Etwas ist schiefgegangen',
-  'error.server.text': 'Der Speicher konnte nicht gelesen werden: {message}',
+  'error.server.text': 'Ein interner Fehler hat diese Seite verhindert. Die Einzelheiten stehen im Server-Log.',
   'common.none': '—',
   'common.never': 'nie',
 };

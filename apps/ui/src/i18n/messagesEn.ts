@@ -140,11 +140,12 @@ export const en = {
   'error.notFound': 'Not found',
   'error.notFound.text': 'There is nothing at this address.',
   'error.badRequest': 'Bad request',
+  'error.badRunId': 'This address does not name a run: a run id is letters, digits, dots, dashes and underscores.',
   'error.forbidden': 'Forbidden',
   'error.crossOrigin': 'This request did not come from this app (cross-origin); nothing was changed.',
   'error.methodNotAllowed': 'Method not allowed',
   'error.server': 'Something went wrong',
-  'error.server.text': 'The store could not be read: {message}',
+  'error.server.text': 'An internal error stopped this page. The details are in the server log.',
   'common.none': '—',
   'common.never': 'never',
 } as const satisfies Record<string, string>;
