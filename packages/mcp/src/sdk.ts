@@ -9,9 +9,12 @@ import {
   SdkHttpError,
   StreamableHTTPClientTransport,
   type Transport,
+  deserializeMessage,
 } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { McpTransportException } from '@runledger/core';
+import { DEFAULT_MAX_ANSWER_BYTES, LocalRequestFailure } from './LocalRequestFailure.js';
+import { StdioProcessTransport } from './StdioProcessTransport.js';
 import type { McpServerConfig } from './McpServerConfig.js';
 import { McpTransportType } from './McpTransportType.js';
 
@@ -94,6 +97,8 @@ export interface OpenConnectionOptions {
   readonly signal: AbortSignal;
   readonly timeoutMs: number;
   readonly transportFactory?: TransportFactory | undefined;
+  /** The largest answer accepted, in bytes; a larger one fails its call only. Default 10 MiB. */
+  readonly maxAnswerBytes?: number | undefined;
 }
 
 const CLIENT_INFO = { name: 'runledger', version: '0.1.0' };
@@ -173,7 +178,7 @@ class SdkConnection implements McpConnection {
   }
 
   get pid(): number | null {
-    return this.#transport instanceof StdioClientTransport ? this.#transport.pid : null;
+    return this.#transport instanceof StdioProcessTransport ? this.#transport.pid : null;
   }
 
   /** What the transport last said went wrong, for the message of a failure. */
@@ -225,18 +230,20 @@ function makeTransport(config: McpServerConfig, options: OpenConnectionOptions, 
     return options.transportFactory(config) as Transport;
   }
   const t = config.transport;
+  const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   if (t.type === McpTransportType.STDIO) {
-    const transport = new StdioClientTransport({
+    const transport = new StdioProcessTransport({
       command: t.command,
-      args: [...t.args],
-      env: { ...t.env },
-      ...(t.cwd !== undefined && { cwd: t.cwd }),
-      stderr: 'pipe',
+      args: t.args,
+      env: { ...getDefaultEnvironment(), ...t.env },
+      cwd: t.cwd,
+      maxMessageBytes: maxAnswerBytes,
+      parse: deserializeMessage,
+      onStderr: (chunk) => {
+        state.stderrTail = (state.stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
+      },
     });
-    transport.stderr?.on('data', (chunk: Buffer | string) => {
-      state.stderrTail = (state.stderrTail + String(chunk)).slice(-STDERR_TAIL_BYTES);
-    });
-    return transport;
+    return transport as unknown as Transport;
   }
   const headers: Record<string, string> = { ...t.headers };
   if (t.bearerTokenEnv !== undefined) {
@@ -277,6 +284,13 @@ export function toTransportException(
   const cause = { cause: error };
   const evidence = context.connection instanceof SdkConnection ? context.connection.evidence : '';
   const withEvidence = (detail: string) => (evidence === '' ? detail : `${detail} (${evidence})`);
+  const local = localFailureOf(error);
+  if (local !== undefined) {
+    // Its detail already carries what the transport said; the size is the whole story of a big answer.
+    return local.kind === 'too-large'
+      ? McpTransportException.forMalformedResponse(server, local.detail, cause)
+      : McpTransportException.forTransportFailure(server, local.detail, cause);
+  }
   if (error instanceof SdkHttpError) {
     const data = (error.data ?? {}) as { status?: unknown; text?: unknown };
     if (typeof data.status === 'number') {
@@ -309,6 +323,17 @@ export function toTransportException(
     return McpTransportException.forMalformedResponse(server, error.message, cause);
   }
   return McpTransportException.forTransportFailure(server, withEvidence(describeError(error)), cause);
+}
+
+/** The failure our own transport layer settled a request with, found in the error or its causes. */
+function localFailureOf(error: unknown): LocalRequestFailure | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    if (current instanceof LocalRequestFailure) return current;
+    if (current instanceof ProtocolError && current.data instanceof LocalRequestFailure) return current.data;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 function errorCode(error: unknown): string | undefined {
