@@ -43,7 +43,8 @@ describe('a stdio server stuck before initialize', () => {
     const elapsed = performance.now() - began;
     expect(registry.serverProblems).toEqual([{ server: 'stuck', reason: 'connecting to it took longer than its deadline of 1000 ms' }]);
     expect(elapsed).toBeGreaterThanOrEqual(995);
-    expect(elapsed).toBeLessThan(1500);
+    // Far from the 10 s connect timeout it took before; generous for a loaded machine.
+    expect(elapsed).toBeLessThan(2500);
   });
 
   it('registry.close() returns only once the child is gone, though it ignores stdin and SIGTERM', async () => {
@@ -106,7 +107,7 @@ async function serverFor(transport: Transport, id: string, deadlineMs: number) {
   return { registry, events };
 }
 
-describe.each<Transport>(['stdio'])('an answer over the limit, over %s', (transport) => {
+describe.each<Transport>(['stdio', 'http'])('an answer over the limit, over %s', (transport) => {
   it('fails that call naming the size; concurrent calls and the session are unharmed', async () => {
     const { registry, events } = await serverFor(transport, 'big', 10_000);
     const huge = await listed(registry, 'mcp_big_huge');
@@ -138,7 +139,7 @@ describe.each<Transport>(['stdio'])('an answer over the limit, over %s', (transp
   });
 });
 
-describe.each<Transport>(['stdio'])('the connection breaks mid-call, over %s', (transport) => {
+describe.each<Transport>(['stdio', 'http'])('the connection breaks mid-call, over %s', (transport) => {
   it('the call ends failed within 2 s, not at its deadline, and the next call works', async () => {
     const { registry } = await serverFor(transport, 'brk', 15_000);
     const reset = await listed(registry, 'mcp_brk_reset');
