@@ -149,8 +149,10 @@ export class McpServerRegistry {
   }
 
   /**
-   * Closes every server's connection and transport; a stdio server's child process ends. Calls
-   * still in flight end `failed`; later calls fail without connecting. Idempotent.
+   * Closes every server's connection and transport, and resolves once every stdio child process
+   * this registry started has exited (stdin closed, then SIGTERM, then SIGKILL), one still stuck
+   * before `initialize` included. Calls still in flight end `failed`; later calls fail without
+   * connecting. Idempotent: every call waits for the same close.
    */
   async close(): Promise<void> {
     this.#closed = true;
