@@ -35,20 +35,22 @@ describe('LineFramer', () => {
       `{"method":"notifications/message","params":{"data":"${'z'.repeat(50)}"}}\n`,
       // An "id" inside the content is not the message's id.
       `{"result":{"structured":{"id":99,"t":"${'w'.repeat(50)}"}},"jsonrpc":"2.0"}\n`,
+      // A request of the server's: its id is in the server's numbering, not an answer to ours.
+      `{"method":"sampling/createMessage","params":{"t":"${'v'.repeat(50)}"},"jsonrpc":"2.0","id":4}\n`,
+      `{"error":{"code":-1,"message":"${'u'.repeat(50)}"},"jsonrpc":"2.0","id":5}\n`,
     ]);
-    expect(oversized.map((o) => o.id)).toEqual(['req-1', undefined, undefined]);
+    expect(oversized.map((o) => o.id)).toEqual(['req-1', undefined, undefined, undefined, 5]);
   });
 
-  it('keeps a bounded amount of memory for a line far over the limit', () => {
+  it('counts a line far over the limit to its end, over many chunks, and still finds its id', () => {
     const framer = new LineFramer(1024);
+    const head = Buffer.from('{"result":{"content":[{"type":"text","text":"');
     const chunk = Buffer.alloc(64 * 1024, 0x78);
-    let refused = 0;
-    for (let i = 0; i < 200; i++) framer.push(chunk, () => undefined, () => refused++);
-    framer.push(Buffer.from('","id":3}\n'), () => undefined, (bytes, id) => {
-      refused++;
-      expect(bytes).toBe(200 * 64 * 1024 + 9);
-      expect(id).toBe(3);
-    });
-    expect(refused).toBe(1);
+    const seen: { bytes: number; id: string | number | undefined }[] = [];
+    const refuse = (bytes: number, id: string | number | undefined) => seen.push({ bytes, id });
+    framer.push(head, () => undefined, refuse);
+    for (let i = 0; i < 200; i++) framer.push(chunk, () => undefined, refuse);
+    framer.push(Buffer.from('"}]},"jsonrpc":"2.0","id":3}\n{"result":{},"jsonrpc":"2.0","id":4}\n'), () => undefined, refuse);
+    expect(seen).toEqual([{ bytes: head.length + 200 * 64 * 1024 + 28, id: 3 }]);
   });
 });

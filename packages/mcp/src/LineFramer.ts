@@ -23,8 +23,8 @@ export class LineFramer {
 
   /**
    * Feeds a chunk; calls `onLine` for each complete line within the limit (without its line end)
-   * and `onOversized` for each line over it, with its length in bytes and the JSON-RPC id found
-   * at its start or end (undefined when there is none).
+   * and `onOversized` for each line over it, with its length in bytes and, when it is a response,
+   * the JSON-RPC id found at its start or end (else undefined).
    */
   push(chunk: Buffer, onLine: (line: string) => void, onOversized: (bytes: number, id: string | number | undefined) => void): void {
     let start = 0;
@@ -101,15 +101,22 @@ const ID_AT_END = new RegExp(String.raw`"id"\s*:\s*${ID_VALUE}\s*\}\s*\r?$`);
 /** `"id": N` as the first member (or the second, after `"jsonrpc": "2.0"`) of the outermost object. */
 const ID_AT_START = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*${ID_VALUE}`);
 
+/** The start of a response: `result` or `error` first, or after `jsonrpc` and/or `id`. */
+const RESPONSE_START = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*${ID_VALUE}\s*,\s*)?"(?:result|error)"\s*:`);
+
 /**
- * The JSON-RPC id of a message of which only the first and last bytes are known.
+ * The JSON-RPC id of a response of which only the first and last bytes are known; undefined for
+ * anything that does not start like a response (a request or notification from the server: its id
+ * belongs to the server's numbering, not to ours).
  *
  * @remarks
  * Inside a JSON string a quote is always escaped, so `"id":` followed by a value and the final
  * brace can only be a member of the outermost object; likewise right after its opening brace.
  */
 function findJsonRpcId(head: Buffer, tail: Buffer): string | number | undefined {
-  const match = ID_AT_END.exec(tail.toString('latin1')) ?? ID_AT_START.exec(head.toString('latin1'));
+  const start = head.toString('latin1');
+  if (!RESPONSE_START.test(start)) return undefined;
+  const match = ID_AT_END.exec(tail.toString('latin1')) ?? ID_AT_START.exec(start);
   if (match === null) return undefined;
   try {
     const id: unknown = JSON.parse(match[1]!);
