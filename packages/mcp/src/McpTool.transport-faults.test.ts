@@ -152,3 +152,25 @@ describe.each<Transport>(['stdio', 'http'])('the connection breaks mid-call, ove
     expect((await registry.tool('mcp_brk_echo')!.execute({ text: 'again' })).content).toBe('again');
   });
 });
+
+describe.each<Transport>(['stdio', 'http'])('a server that answers after the call ended, over %s', (transport) => {
+  it('the abort stays cancelled and the deadline failed; the late answers harm nothing', async () => {
+    const { registry, events } = await serverFor(transport, 'lt', 300);
+    const late = await listed(registry, 'mcp_lt_late');
+    const eventsOf = (tag: string) => readEvents(events).filter((e) => e.tag === tag).map((e) => e.event);
+
+    const controller = new AbortController();
+    const aborted = late.execute({ ms: 150, tag: 'after-abort' }, { signal: controller.signal });
+    expect(await waitFor(() => eventsOf('after-abort').includes('started'))).toBe(true);
+    controller.abort();
+    expect((await aborted).outcome).toBe(ToolOutcome.CANCELLED);
+
+    const timedOut = await late.execute({ ms: 450, tag: 'after-deadline' });
+    expect(timedOut.outcome).toBe(ToolOutcome.FAILED);
+    expect(timedOut.content).toBe('MCP server "lt" did not answer within 300 ms');
+
+    // Both answers were sent after their calls ended; the session goes on.
+    expect(await waitFor(() => eventsOf('after-abort').includes('answered') && eventsOf('after-deadline').includes('answered'))).toBe(true);
+    expect((await registry.tool('mcp_lt_echo')!.execute({ text: 'unharmed' })).content).toBe('unharmed');
+  });
+});

@@ -14,7 +14,7 @@
 // FIXTURE_MODE=stuck — a server that never answers `initialize` and ignores both the end of its
 // stdin and SIGTERM (only SIGKILL ends it): the worst child a client can have.
 //
-// Tools: echo, fail, throws, slow, hang, crash, big, huge, reset, mixed, malformed.
+// Tools: echo, fail, throws, slow, hang, crash, late, reset, huge, big, mixed, malformed.
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -133,6 +133,20 @@ export function createFixtureServer(options = {}) {
     await new Promise(() => {});
     return { content: [] };
   });
+
+  server.registerTool(
+    'late',
+    {
+      description: 'Ignores cancellation: answers after `ms` milliseconds whatever happened meanwhile.',
+      inputSchema: z.object({ ms: z.number().int().min(0), tag: z.string().optional() }),
+    },
+    async ({ ms, tag }) => {
+      report(eventsFile, { tool: 'late', event: 'started', tag });
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      report(eventsFile, { tool: 'late', event: 'answered', tag });
+      return { content: [{ type: 'text', text: `late by ${ms} ms` }] };
+    },
+  );
 
   server.registerTool(
     'reset',
