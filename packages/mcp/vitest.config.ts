@@ -5,5 +5,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     typecheck: { include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     testTimeout: 20000,
+    // The resource tests measure the heap after a full collection (global.gc).
+    execArgv: ['--expose-gc'],
   },
 });

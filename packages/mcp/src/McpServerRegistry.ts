@@ -149,8 +149,10 @@ export class McpServerRegistry {
   }
 
   /**
-   * Closes every server's connection and transport; a stdio server's child process ends. Calls
-   * still in flight end `failed`; later calls fail without connecting. Idempotent.
+   * Closes every server's connection and transport, and resolves once every stdio child process
+   * this registry started has exited (stdin closed, then SIGTERM, then SIGKILL), one still stuck
+   * before `initialize` included. Calls still in flight end `failed`; later calls fail without
+   * connecting. Idempotent: every call waits for the same close.
    */
   async close(): Promise<void> {
     this.#closed = true;
@@ -213,13 +215,13 @@ export class McpServerRegistry {
     if (session === undefined) throw new Error(`no session for server "${config.id}"`);
     const deadlineReason = newAbortReason(`listing the tools of "${config.id}" used up its deadline`);
     const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    // One deadline for the whole listing, connecting included: a server that never answers
+    // `initialize` is refused at the deadline (its connect goes on in the background, bounded by
+    // the session's connect timeout).
+    const timer = setTimeout(() => controller.abort(deadlineReason), config.deadlineMs);
     let connection;
     try {
-      // Connecting has its own bound (the session's connect timeout); the listing then has the
-      // server's deadline.
-      connection = await session.connection();
-      timer = setTimeout(() => controller.abort(deadlineReason), config.deadlineMs);
+      connection = await untilAborted(session.connection(), controller.signal);
       const tools = await connection.listTools({ signal: controller.signal, timeoutMs: config.deadlineMs + 1_000 });
       if (tools.length > MCP_TOOL_IMPORT_LIMITS.maxTools) {
         throw new ImportRefused(`refused: the server lists ${tools.length} tools, more than the limit of ${MCP_TOOL_IMPORT_LIMITS.maxTools}`);
@@ -228,14 +230,15 @@ export class McpServerRegistry {
     } catch (error) {
       if (error instanceof ImportRefused) throw error;
       if (error === deadlineReason) {
-        throw new ImportRefused(`listing its tools took longer than its deadline of ${config.deadlineMs} ms`);
+        const what = connection === undefined ? 'connecting to it' : 'listing its tools';
+        throw new ImportRefused(`${what} took longer than its deadline of ${config.deadlineMs} ms`);
       }
       if (isListPageLimit(error)) {
         throw new ImportRefused(`refused: the server lists its tools on more than ${MCP_TOOL_IMPORT_LIMITS.maxPages} pages`);
       }
       throw toTransportException(config.id, error, { deadlineMs: config.deadlineMs, connection });
     } finally {
-      if (timer !== undefined) clearTimeout(timer);
+      clearTimeout(timer);
     }
   }
 }

@@ -41,6 +41,9 @@ export class McpSession {
   #closed = false;
   readonly #lifetime = new AbortController();
   readonly #opened = new Set<McpConnection>();
+  /** Closes under way (a stale connection being replaced): close() waits for them too. */
+  readonly #closing = new Set<Promise<void>>();
+  #closeAllPromise: Promise<void> | undefined;
 
   constructor(config: McpServerConfig, options: McpSessionOptions) {
     this.config = config;
@@ -105,18 +108,29 @@ export class McpSession {
       if (this.#current === attempt) this.#current = undefined;
     });
     // Close the stale connection, if any, so a half-dead transport does not linger.
-    stale
-      ?.then((connection) => {
-        this.#opened.delete(connection);
-        return connection.close();
-      })
-      .catch(() => undefined);
+    if (stale !== undefined) {
+      const closing = stale
+        .then((connection) => {
+          this.#opened.delete(connection);
+          return connection.close();
+        })
+        .catch(() => undefined);
+      this.#closing.add(closing);
+      void closing.then(() => this.#closing.delete(closing));
+    }
     return attempt;
   }
 
-  /** Closes the connection and its transport (ending a stdio child); idempotent, never rejects. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
+  /**
+   * Closes the connection and its transport; idempotent, never rejects. Resolves only when every
+   * stdio child this session started has exited (a connect still under way included).
+   */
+  close(): Promise<void> {
+    this.#closeAllPromise ??= this.#closeAll();
+    return this.#closeAllPromise;
+  }
+
+  async #closeAll(): Promise<void> {
     this.#closed = true;
     this.#lifetime.abort(new Error('the server registry is closed'));
     const pending = this.#current;
@@ -125,7 +139,7 @@ export class McpSession {
     if (pending !== undefined) {
       await pending.then((c) => c.close()).catch(() => undefined);
     }
-    await Promise.all([...this.#opened].map((c) => c.close()));
+    await Promise.all([...[...this.#opened].map((c) => c.close()), ...this.#closing]);
     this.#opened.clear();
   }
 }

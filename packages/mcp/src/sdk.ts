@@ -9,9 +9,12 @@ import {
   SdkHttpError,
   StreamableHTTPClientTransport,
   type Transport,
+  deserializeMessage,
 } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { McpTransportException } from '@runledger/core';
+import { DEFAULT_MAX_ANSWER_BYTES, LocalRequestFailure } from './LocalRequestFailure.js';
+import { StdioProcessTransport } from './StdioProcessTransport.js';
 import type { McpServerConfig } from './McpServerConfig.js';
 import { McpTransportType } from './McpTransportType.js';
 
@@ -94,6 +97,8 @@ export interface OpenConnectionOptions {
   readonly signal: AbortSignal;
   readonly timeoutMs: number;
   readonly transportFactory?: TransportFactory | undefined;
+  /** The largest answer accepted, in bytes; a larger one fails its call only. Default 10 MiB. */
+  readonly maxAnswerBytes?: number | undefined;
 }
 
 const CLIENT_INFO = { name: 'runledger', version: '0.1.0' };
@@ -173,7 +178,7 @@ class SdkConnection implements McpConnection {
   }
 
   get pid(): number | null {
-    return this.#transport instanceof StdioClientTransport ? this.#transport.pid : null;
+    return this.#transport instanceof StdioProcessTransport ? this.#transport.pid : null;
   }
 
   /** What the transport last said went wrong, for the message of a failure. */
@@ -225,18 +230,20 @@ function makeTransport(config: McpServerConfig, options: OpenConnectionOptions, 
     return options.transportFactory(config) as Transport;
   }
   const t = config.transport;
+  const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   if (t.type === McpTransportType.STDIO) {
-    const transport = new StdioClientTransport({
+    const transport = new StdioProcessTransport({
       command: t.command,
-      args: [...t.args],
-      env: { ...t.env },
-      ...(t.cwd !== undefined && { cwd: t.cwd }),
-      stderr: 'pipe',
+      args: t.args,
+      env: { ...getDefaultEnvironment(), ...t.env },
+      cwd: t.cwd,
+      maxMessageBytes: maxAnswerBytes,
+      parse: deserializeMessage,
+      onStderr: (chunk) => {
+        state.stderrTail = (state.stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
+      },
     });
-    transport.stderr?.on('data', (chunk: Buffer | string) => {
-      state.stderrTail = (state.stderrTail + String(chunk)).slice(-STDERR_TAIL_BYTES);
-    });
-    return transport;
+    return transport as unknown as Transport;
   }
   const headers: Record<string, string> = { ...t.headers };
   if (t.bearerTokenEnv !== undefined) {
@@ -246,7 +253,84 @@ function makeTransport(config: McpServerConfig, options: OpenConnectionOptions, 
     }
     headers.Authorization = `Bearer ${token}`;
   }
-  return new StreamableHTTPClientTransport(new URL(t.url), {
+  return trackedHttpTransport(new URL(t.url), headers, maxAnswerBytes, state);
+}
+
+/** The header that ties a fetch to the request it carries; taken off again before sending. */
+const REQUEST_TAG_HEADER = 'x-runledger-request-tag';
+
+/** One request on the wire over HTTP, from its POST to its answer (or its end). */
+interface HttpRequest {
+  readonly id: string | number;
+  /** Aborts the POST, and the response stream it opened. */
+  readonly controller: AbortController;
+  settled: boolean;
+}
+
+/**
+ * The SDK's Streamable HTTP transport, with each request's POST owned by us.
+ *
+ * @remarks
+ * The SDK (legacy protocol era) opens one POST per request and reads the answer from its response
+ * stream, but does not tie that POST to the request: when the request times out or is aborted it
+ * sends `notifications/cancelled` and stops waiting, while the POST and its socket stay open until
+ * the server answers — a server that never does keeps one socket per call forever. And when that
+ * stream ends or breaks before the answer, nothing settles the request: it waits for its deadline
+ * (typescript-sdk issue 2739). So every request gets a signal of ours (the transport's
+ * `requestSignal`), aborted when the SDK gives the request up (`notifications/cancelled`), and a
+ * stream end of ours (`onRequestStreamEnd`), which fails the request at once. A fetch of ours
+ * counts the bytes of each answer and fails the request whose answer goes over the limit.
+ */
+function trackedHttpTransport(url: URL, headers: Record<string, string>, maxAnswerBytes: number, state: ConnectionState): Transport {
+  const byId = new Map<string | number, HttpRequest>();
+  const byTag = new Map<string, HttpRequest>();
+  let nextTag = 0;
+  // The client's handler, which the settling below must reach like a real answer.
+  let deliver: ((message: unknown) => void) | undefined;
+
+  const settle = (request: HttpRequest, failure: LocalRequestFailure | undefined, abort: boolean) => {
+    if (request.settled) return;
+    request.settled = true;
+    byId.delete(request.id);
+    if (failure !== undefined) deliver?.(failure.toResponse(request.id));
+    if (abort) request.controller.abort();
+  };
+
+  const countingFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const initHeaders = init?.headers instanceof Headers ? init.headers : undefined;
+    const tag = initHeaders?.get(REQUEST_TAG_HEADER) ?? null;
+    if (tag !== null) initHeaders?.delete(REQUEST_TAG_HEADER);
+    const request = tag === null ? undefined : byTag.get(tag);
+    if (tag !== null) byTag.delete(tag);
+    const response = await fetch(input, init);
+    if (request === undefined || response.body === null) return response;
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    if (declared > maxAnswerBytes) {
+      void response.body.cancel().catch(() => undefined);
+      settle(request, LocalRequestFailure.tooLarge(declared, maxAnswerBytes, 'exact'), true);
+      return new Response(null, { status: 202 });
+    }
+    let bytes = 0;
+    const counted = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          bytes += chunk.byteLength;
+          if (bytes > maxAnswerBytes) {
+            const failure = LocalRequestFailure.tooLarge(bytes, maxAnswerBytes, 'at-least');
+            // Settle first: the abort that follows makes the SDK stop reading without a word.
+            settle(request, failure, true);
+            controller.error(failure);
+            return;
+          }
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+
+  const transport = new StreamableHTTPClientTransport(url, {
+    fetch: countingFetch,
     requestInit: { headers },
     reconnectionOptions: {
       initialReconnectionDelay: 100,
@@ -255,6 +339,66 @@ function makeTransport(config: McpServerConfig, options: OpenConnectionOptions, 
       maxRetries: 2,
     },
   });
+
+  // Every message the transport reads passes here first: an answer settles its request.
+  let clientOnMessage: Transport['onmessage'];
+  deliver = (message) => clientOnMessage?.(message as never);
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    get: () => (clientOnMessage === undefined ? undefined : onMessage),
+    set: (handler: Transport['onmessage']) => {
+      clientOnMessage = handler;
+    },
+  });
+  const onMessage: NonNullable<Transport['onmessage']> = (message, extra) => {
+    const id = (message as { id?: unknown; method?: unknown }).id;
+    if ((typeof id === 'number' || typeof id === 'string') && (message as { method?: unknown }).method === undefined) {
+      const request = byId.get(id);
+      if (request !== undefined) settle(request, undefined, false);
+    }
+    clientOnMessage?.(message, extra);
+  };
+
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const m = message as { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
+    if (m.method === 'notifications/cancelled') {
+      // The SDK gave the request up (its deadline, or our abort): release its POST too.
+      const requestId = m.params?.requestId;
+      const request = typeof requestId === 'number' || typeof requestId === 'string' ? byId.get(requestId) : undefined;
+      const sent = send(message, options);
+      if (request !== undefined) settle(request, undefined, true);
+      return sent;
+    }
+    if ((typeof m.id !== 'number' && typeof m.id !== 'string') || typeof m.method !== 'string' || options?.resumptionToken !== undefined) {
+      return send(message, options);
+    }
+    const request: HttpRequest = { id: m.id, controller: new AbortController(), settled: false };
+    byId.set(m.id, request);
+    const tag = String(nextTag++);
+    byTag.set(tag, request);
+    const given = options?.requestSignal;
+    // A newer protocol era aborts the request's own signal instead of sending notifications/cancelled.
+    given?.addEventListener('abort', () => settle(request, undefined, true), { once: true });
+    const onStreamEnd = options?.onRequestStreamEnd;
+    return send(message, {
+      ...options,
+      headers: { ...options?.headers, [REQUEST_TAG_HEADER]: tag },
+      requestSignal: given === undefined ? request.controller.signal : AbortSignal.any([given, request.controller.signal]),
+      onRequestStreamEnd: () => {
+        // The stream ended without the answer (a reset, or the server closed it): fail now, not at
+        // the deadline.
+        const why = state.lastError === undefined ? '' : ` (${describeError(state.lastError)})`;
+        settle(request, LocalRequestFailure.streamClosed(`the HTTP response stream closed before the server answered${why}`), true);
+        onStreamEnd?.();
+      },
+    }).catch((error: unknown) => {
+      byTag.delete(tag);
+      settle(request, undefined, false);
+      throw error;
+    });
+  };
+  return transport;
 }
 
 function isFatalHttpError(error: Error): boolean {
@@ -277,6 +421,13 @@ export function toTransportException(
   const cause = { cause: error };
   const evidence = context.connection instanceof SdkConnection ? context.connection.evidence : '';
   const withEvidence = (detail: string) => (evidence === '' ? detail : `${detail} (${evidence})`);
+  const local = localFailureOf(error);
+  if (local !== undefined) {
+    // Its detail already carries what the transport said; the size is the whole story of a big answer.
+    return local.kind === 'too-large'
+      ? McpTransportException.forMalformedResponse(server, local.detail, cause)
+      : McpTransportException.forTransportFailure(server, local.detail, cause);
+  }
   if (error instanceof SdkHttpError) {
     const data = (error.data ?? {}) as { status?: unknown; text?: unknown };
     if (typeof data.status === 'number') {
@@ -309,6 +460,17 @@ export function toTransportException(
     return McpTransportException.forMalformedResponse(server, error.message, cause);
   }
   return McpTransportException.forTransportFailure(server, withEvidence(describeError(error)), cause);
+}
+
+/** The failure our own transport layer settled a request with, found in the error or its causes. */
+function localFailureOf(error: unknown): LocalRequestFailure | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    if (current instanceof LocalRequestFailure) return current;
+    if (current instanceof ProtocolError && current.data instanceof LocalRequestFailure) return current.data;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 function errorCode(error: unknown): string | undefined {

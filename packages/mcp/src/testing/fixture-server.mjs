@@ -11,7 +11,10 @@
 // wants the tests to see (e.g. `{"tool":"slow","event":"cancelled","tag":"a"}`), so a test can
 // prove that `notifications/cancelled` reached the server and stopped the call.
 //
-// Tools: echo, fail, throws, slow, hang, crash, big, mixed, malformed.
+// FIXTURE_MODE=stuck — a server that never answers `initialize` and ignores both the end of its
+// stdin and SIGTERM (only SIGKILL ends it): the worst child a client can have.
+//
+// Tools: echo, fail, throws, slow, hang, crash, late, reset, huge, big, mixed, malformed.
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -54,8 +57,10 @@ function wait(ms, signal) {
 /**
  * Makes the fixture McpServer.
  *
- * @param {{ eventsFile?: string, onCrash?: () => void }} [options] `onCrash` replaces the process
- *   exit of the `crash` tool (the in-memory transport closes its link instead).
+ * @param {{ eventsFile?: string, onCrash?: () => void, onReset?: () => void }} [options] `onCrash`
+ *   replaces the process exit of the `crash` tool (the in-memory transport closes its link
+ *   instead); `onReset` is what the `reset` tool does mid-call (over HTTP: destroy the socket of
+ *   its POST; by default the same as `crash`).
  */
 export function createFixtureServer(options = {}) {
   const eventsFile = options.eventsFile ?? process.env.FIXTURE_EVENTS_FILE;
@@ -129,6 +134,40 @@ export function createFixtureServer(options = {}) {
     return { content: [] };
   });
 
+  server.registerTool(
+    'late',
+    {
+      description: 'Ignores cancellation: answers after `ms` milliseconds whatever happened meanwhile.',
+      inputSchema: z.object({ ms: z.number().int().min(0), tag: z.string().optional() }),
+    },
+    async ({ ms, tag }) => {
+      report(eventsFile, { tool: 'late', event: 'started', tag });
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      report(eventsFile, { tool: 'late', event: 'answered', tag });
+      return { content: [{ type: 'text', text: `late by ${ms} ms` }] };
+    },
+  );
+
+  server.registerTool(
+    'reset',
+    { description: 'The connection breaks mid-call (HTTP: the socket of this call is destroyed).', inputSchema: z.object({ tag: z.string().optional() }) },
+    async ({ tag }) => {
+      report(eventsFile, { tool: 'reset', event: 'started', tag });
+      setTimeout(options.onReset ?? onCrash, 5);
+      await new Promise(() => {});
+      return { content: [] };
+    },
+  );
+
+  server.registerTool(
+    'huge',
+    {
+      description: 'Answers with `bytes` characters of text (ASCII).',
+      inputSchema: z.object({ bytes: z.number().int().min(0) }),
+    },
+    async ({ bytes }) => ({ content: [{ type: 'text', text: 'x'.repeat(bytes) }] }),
+  );
+
   server.registerTool('big', { description: 'Answers with 2 MB of text.' }, async () => ({
     content: [{ type: 'text', text: 'x'.repeat(BIG_TEXT_LENGTH) }],
   }));
@@ -168,20 +207,41 @@ export function withWireFaults(transport) {
   return transport;
 }
 
+/** Drops the answer to `initialize`, so that the handshake never completes. */
+function withoutInitializeAnswer(transport) {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => (message?.result?.protocolVersion !== undefined ? Promise.resolve() : send(message, options));
+  return transport;
+}
+
 async function serveStdioMain() {
   const { StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
-  report(process.env.FIXTURE_EVENTS_FILE, { event: 'server_started', transport: 'stdio' });
+  const stuck = process.env.FIXTURE_MODE === 'stuck';
   const server = createFixtureServer();
-  const transport = withWireFaults(new StdioServerTransport());
-  transport.onclose = () => process.exit(0);
+  let transport = withWireFaults(new StdioServerTransport());
+  if (stuck) {
+    transport = withoutInitializeAnswer(transport);
+    process.on('SIGTERM', () => report(process.env.FIXTURE_EVENTS_FILE, { event: 'sigterm_ignored' }));
+    // Keeps the process alive after stdin ends.
+    setInterval(() => {}, 60_000);
+  } else {
+    transport.onclose = () => process.exit(0);
+    process.stdin.on('end', () => process.exit(0));
+  }
   await server.connect(transport);
-  process.stdin.on('end', () => process.exit(0));
+  report(process.env.FIXTURE_EVENTS_FILE, { event: 'server_started', transport: 'stdio', mode: process.env.FIXTURE_MODE ?? 'normal' });
 }
 
 async function serveHttpMain(port, expectBearer) {
   const { NodeStreamableHTTPServerTransport } = await import('@modelcontextprotocol/node');
   /** @type {Map<string, any>} */
   const sessions = new Map();
+  /** The sockets of the POSTs carrying a `reset` call, destroyed when the tool says so. */
+  const resetSockets = new Set();
+  const onReset = () => {
+    for (const socket of resetSockets) socket.destroy();
+    resetSockets.clear();
+  };
   const http = createServer(async (req, res) => {
     try {
       if (expectBearer !== undefined && req.headers.authorization !== `Bearer ${expectBearer}`) {
@@ -208,8 +268,9 @@ async function serveHttpMain(port, expectBearer) {
         transport.onclose = () => {
           if (transport.sessionId) sessions.delete(transport.sessionId);
         };
-        await createFixtureServer().connect(transport);
+        await createFixtureServer({ onReset }).connect(transport);
       }
+      if (body?.method === 'tools/call' && body.params?.name === 'reset') resetSockets.add(req.socket);
       await transport.handleRequest(req, res, body);
     } catch (error) {
       if (!res.headersSent) res.writeHead(500).end(String(error));

@@ -1,7 +1,7 @@
 // Helpers that run the fixture MCP server for tests and benchmarks: over stdio as a child process,
 // over Streamable HTTP on 127.0.0.1 (a child process too), and in memory. Not part of the build.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +48,11 @@ export async function waitFor(check: () => boolean, timeoutMs = 3000, stepMs = 1
   return check();
 }
 
+/** How many file descriptors this process has open (Linux). */
+export function openDescriptorCount(): number {
+  return readdirSync('/proc/self/fd').length;
+}
+
 /** Whether a process with this id is still running. */
 export function isProcessAlive(pid: number): boolean {
   try {
@@ -64,6 +69,8 @@ export interface FixtureConfigOptions {
   readonly eventsFile?: string;
   readonly deadlineMs?: number;
   readonly requiresApproval?: boolean;
+  /** (stdio) `stuck`: the server never answers `initialize` and only SIGKILL ends it. */
+  readonly mode?: 'stuck';
 }
 
 /** The configuration of the fixture server as a stdio child process. */
@@ -76,7 +83,10 @@ export function stdioFixtureConfig(options: FixtureConfigOptions = {}): McpServe
           type: 'stdio',
           command: process.execPath,
           args: [FIXTURE_SERVER_PATH],
-          env: options.eventsFile === undefined ? {} : { FIXTURE_EVENTS_FILE: options.eventsFile },
+          env: {
+            ...(options.eventsFile !== undefined && { FIXTURE_EVENTS_FILE: options.eventsFile }),
+            ...(options.mode !== undefined && { FIXTURE_MODE: options.mode }),
+          },
         },
         ...(options.deadlineMs !== undefined && { deadlineMs: options.deadlineMs }),
         ...(options.requiresApproval !== undefined && { requiresApproval: options.requiresApproval }),

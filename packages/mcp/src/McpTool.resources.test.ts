@@ -1,0 +1,100 @@
+// Resource bounds of McpTool over Streamable HTTP: calls that end without an answer (cancelled or
+// timed out) against a server that never answers must release their sockets and memory.
+import { readFileSync } from 'node:fs';
+import { ToolOutcome } from '@runledger/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpServerRegistry } from './McpServerRegistry.js';
+import type { McpTool } from './McpTool.js';
+import { type HttpFixture, newEventsFile, openDescriptorCount, readEvents, startHttpFixture, waitFor } from './testing/fixtures.js';
+
+const CALLS = 1000;
+const CONCURRENCY = 100;
+const DEADLINE_MS = 200;
+const MIB = 1024 * 1024;
+
+function fullGc(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error('run with --expose-gc (vitest.config.ts sets execArgv)');
+  gc();
+  gc();
+}
+
+async function settledHeap(): Promise<number> {
+  // Let the closes of aborted streams run before measuring.
+  await new Promise((resolve) => setImmediate(resolve));
+  fullGc();
+  return process.memoryUsage().heapUsed;
+}
+
+describe('McpTool over HTTP: calls without an answer release their resources', () => {
+  let http: HttpFixture;
+  let registry: McpServerRegistry;
+  let hang: McpTool;
+  let patientHang: McpTool;
+  let events: string;
+
+  beforeAll(async () => {
+    events = newEventsFile();
+    http = await startHttpFixture({ eventsFile: events });
+    // Two sessions with the same server: one whose calls time out, one patient enough to be cancelled.
+    registry = McpServerRegistry.create([http.config({ id: 'res', deadlineMs: DEADLINE_MS }), http.config({ id: 'patient', deadlineMs: 30_000 })]);
+    // The deadline covers connecting, and a first listing compiles schemas: refresh until listed.
+    for (let attempt = 0; attempt < 10 && registry.tool('mcp_res_hang') === undefined; attempt++) await registry.tools({ refresh: attempt > 0 });
+    hang = registry.tool('mcp_res_hang')!;
+    patientHang = registry.tool('mcp_patient_hang')!;
+    expect(hang).toBeDefined();
+    expect(patientHang).toBeDefined();
+    // Warm up: the connection pool, the code paths, the first allocations.
+    const warm = await Promise.all(Array.from({ length: 20 }, () => hang.execute({})));
+    expect(warm.every((r) => r.outcome === ToolOutcome.FAILED)).toBe(true);
+    const warmController = new AbortController();
+    const warmCancelled = patientHang.execute({ tag: 'warm' }, { signal: warmController.signal });
+    expect(await waitFor(() => readEvents(events).some((e) => e.tag === 'warm'))).toBe(true);
+    warmController.abort();
+    expect((await warmCancelled).outcome).toBe(ToolOutcome.CANCELLED);
+  });
+  afterAll(async () => {
+    await registry.close();
+    await http.stop();
+  });
+
+  it(`${CALLS} cancelled and ${CALLS} timed-out calls leave descriptors within 10 and the heap within 10 MiB of the start`, async () => {
+    const fdsBefore = openDescriptorCount();
+    const heapBefore = await settledHeap();
+    // Counted in the raw text: parsing a file of a thousand lines on every poll costs more than the calls.
+    const startedCount = () => readFileSync(events, 'utf8').split('"event":"started","tag":"c-').length - 1;
+
+    // Cancelled in flight: each batch is aborted once the server has seen every call of it.
+    for (let batch = 0; batch < CALLS / CONCURRENCY; batch++) {
+      const controller = new AbortController();
+      const calls = Array.from({ length: CONCURRENCY }, (_, i) => patientHang.execute({ tag: `c-${batch}-${i}` }, { signal: controller.signal }));
+      expect(await waitFor(() => startedCount() === (batch + 1) * CONCURRENCY, 10_000, 20)).toBe(true);
+      controller.abort();
+      const results = await Promise.all(calls);
+      expect(results.every((r) => r.outcome === ToolOutcome.CANCELLED)).toBe(true);
+    }
+    // Timed out: the server never answers, each call fails at its deadline.
+    for (let batch = 0; batch < CALLS / (2 * CONCURRENCY); batch++) {
+      const results = await Promise.all(Array.from({ length: 2 * CONCURRENCY }, () => hang.execute({})));
+      expect(results.every((r) => r.outcome === ToolOutcome.FAILED && r.content.includes(`did not answer within ${DEADLINE_MS} ms`))).toBe(true);
+    }
+
+    // An aborted POST's socket is destroyed at once. The bursts also opened sockets that went back
+    // to fetch's pool idle (the cancellation notices are POSTs too); the pool closes those after its
+    // keep-alive timeout (about 4 s against node's http server). Without the fix about one socket
+    // per call stays open for good.
+    const fdsSettled = await waitFor(() => openDescriptorCount() <= fdsBefore + 10, 8000, 50);
+    const fdsAfter = openDescriptorCount();
+    const heapAfter = await settledHeap();
+    console.info(
+      `descriptors ${fdsBefore} -> ${fdsAfter} (${fdsAfter - fdsBefore >= 0 ? '+' : ''}${fdsAfter - fdsBefore}); ` +
+        `heap ${(heapBefore / MIB).toFixed(1)} -> ${(heapAfter / MIB).toFixed(1)} MiB`,
+    );
+    expect(fdsSettled, `descriptors ${fdsBefore} -> ${fdsAfter}`).toBe(true);
+    expect(heapAfter - heapBefore).toBeLessThan(10 * MIB);
+
+    // And the session still works.
+    const echo = await registry.tool('mcp_res_echo')!.execute({ text: 'still here' });
+    expect(echo.outcome).toBe(ToolOutcome.OK);
+  }, 60_000);
+});
