@@ -25,6 +25,9 @@ const ADVERSARIAL: Readonly<Record<string, (n: number) => string>> = {
   mixed: (n) => 'a.b@c-d_e+f%g7.'.repeat(n / 15),
 };
 
+// The caps below separate linear from quadratic with a wide margin on a busy machine, not measure
+// speed (that is bench/redaction.bench.mjs): the old patterns took 35–62 s on 200 000 characters
+// and about 11 s on 100 000; the scanners take a few ms.
 function timed(text: string): number {
   const start = performance.now();
   redactText(text);
@@ -35,13 +38,13 @@ describe('redactText runs in linear time', () => {
   it.each(Object.keys(ADVERSARIAL))('200 000 characters of %s redact in well under a second', (name) => {
     const text = ADVERSARIAL[name]!(200_000);
     timed(text.slice(0, 1000)); // warm up the compiled patterns
-    expect(timed(text)).toBeLessThan(250);
+    expect(timed(text)).toBeLessThan(2_500);
   });
 
   it('recordRequest-sized content through applyPrivacy: 100 000 `a` no longer blocks the event loop', () => {
     const start = performance.now();
     const out = applyPrivacy({ kind: 'request', round: 0, durationMs: 0, content: 'a'.repeat(100_000) }, 'redacted');
-    expect(performance.now() - start).toBeLessThan(250);
+    expect(performance.now() - start).toBeLessThan(2_000);
     expect(out['content']).toBe(`${'a'.repeat(1000)}… [99000 more characters cut]`);
   });
 
@@ -49,9 +52,9 @@ describe('redactText runs in linear time', () => {
     const piece = fc.constantFrom('a', '.', '@', '7', '-', '_', '+', '%', ' ', 'eyJ', 'sk-', 'Bearer ', 'token=', '-----BEGIN RSA PRIVATE KEY-----', 'A', 'Z9');
     fc.assert(
       fc.property(fc.array(piece, { minLength: 1, maxLength: 12 }), fc.integer({ min: 2_000, max: 20_000 }), (pieces, repeat) => {
-        const text = pieces.join('').repeat(Math.ceil(repeat / pieces.join('').length)).slice(0, 40_000);
-        // 40 000 characters: the quadratic patterns took seconds on such texts; linear takes < 10 ms
-        expect(timed(text)).toBeLessThan(100);
+        const text = pieces.join('').repeat(Math.ceil((repeat * 5) / pieces.join('').length)).slice(0, 100_000);
+        // 100 000 characters: the quadratic patterns took about 10 s on such texts; linear takes a few ms
+        expect(timed(text)).toBeLessThan(1_000);
       }),
       { numRuns: 60 },
     );
