@@ -518,6 +518,16 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
         expect((await store.serverHealth()).map((h) => [h.server, h.failed])).toEqual([['s', 1]]);
         // without a sequence, the next one as always
         expect(await store.appendStep(run.id, llmStep(BASE + 3))).toBe(2);
+        // durations that no decimal prints exactly are recognised as the same step too
+        for (const [index, durationMs] of [1 / 3, 0.1 + 0.2, 2 ** -1074, 8_640_000_000_000_000 / 3].entries()) {
+          const step = { ...toolStep({ server: 's', outcome: 'ok', createdAt: BASE + 10 + index, durationMs }), sequence: 3 + index };
+          expect(await store.appendStep(run.id, step)).toBe(3 + index);
+          expect(await store.appendStep(run.id, step)).toBe(3 + index);
+        }
+        // the same payload with other tool columns is another step
+        const other = { ...toolStep({ server: 's', outcome: 'ok', createdAt: BASE + 10, durationMs: 1 / 3 }), sequence: 3 };
+        await expectStoreError(store.appendStep(run.id, { ...other, toolOutcome: 'failed' }), 'sequence_conflict');
+        expect((await store.getRun(run.id))?.stepCount).toBe(7);
       });
 
       it('refuses another step at a taken sequence and a sequence past the next one, writing nothing', async () => {
@@ -562,13 +572,13 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
         expect(isLateCancel(done)).toBe(false);
         let fired = 0;
         const stop = store.watchCancel(run.id, () => fired++);
-        stop();
         const late = await store.requestCancel(run.id, BASE + 30);
         expect(late).toMatchObject({ status: 'completed', finishedAt: BASE + 20, cancelRequestedAt: BASE + 30, terminationReason: null });
         expect(isLateCancel(late)).toBe(true);
         expect((await store.requestCancel(run.id, BASE + 40)).cancelRequestedAt).toBe(BASE + 30);
         expect(await store.getRun(run.id)).toEqual(late);
-        await sleep(50);
+        await sleep(100);
+        stop();
         expect(fired).toBe(0);
       });
 

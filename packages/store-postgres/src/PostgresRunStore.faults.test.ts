@@ -114,7 +114,7 @@ describe('PostgreSQL faults', () => {
       toolOutcome: null,
     });
     expect(await store.appendStep(run.id, { ...step(0), sequence: 0 })).toBe(0);
-    const cut = tcp.cutNextAnswer();
+    const cut = tcp.cutNextAnswer('runledger_append_step'); // only the append's own connection
     let error: unknown;
     try {
       await store.appendStep(run.id, { ...step(1), sequence: 1 });
@@ -140,7 +140,7 @@ describe('PostgreSQL faults', () => {
     // the same through the recorder: the cut is retried away, once stored
     const live = await startRun(store, { configuration: 'ambiguous-commit', heartbeatMs: 0, spoolDir: spoolDir() });
     await live.trace.recordRequest({ content: 'first' });
-    const cutAgain = tcp.cutNextAnswer();
+    const cutAgain = tcp.cutNextAnswer('runledger_append_step');
     await live.trace.recordRequest({ content: 'second' });
     expect(await cutAgain).toBe(true);
     await live.complete();

@@ -168,7 +168,9 @@ export class PostgresRunStore implements RunStore {
         const ids = runIds.filter((id) => UUID.test(id));
         if (ids.length === 0) return new Set();
         const result = await this.#pool.query<{ id: string }>(
-          `SELECT id FROM ${this.#q}.runs WHERE id = ANY ($1::uuid[]) AND cancel_requested_at IS NOT NULL`,
+          // a late cancel (requested after the run finished) is no cancel to act on
+          `SELECT id FROM ${this.#q}.runs WHERE id = ANY ($1::uuid[]) AND cancel_requested_at IS NOT NULL
+             AND status IN ('running', 'cancelled')`,
           [ids],
         );
         return new Set(result.rows.map((row) => row.id));
@@ -291,15 +293,20 @@ export class PostgresRunStore implements RunStore {
     return this.#repeatedAppend(runId, input, input.sequence);
   }
 
-  /** An append that named a sequence other than the run's next: a repeat of the stored step, or refused. */
+  /**
+   * An append that named a sequence other than the run's next: a repeat of the stored step, or
+   * refused. The comparison is made by the server (exact for float8 whatever extra_float_digits).
+   */
   async #repeatedAppend(runId: string, input: NormalizedAppendStep, sequence: number): Promise<number> {
-    let found: { next_sequence: number; kind: string | null; round: number | null; duration_ms: number | null; created_at: number | null; payload: string | null } | undefined;
+    let found: { next_sequence: number; present: boolean; same: boolean | null } | undefined;
     try {
       const result = await this.#pool.query(
-        `SELECT r.next_sequence, s.kind, s.round, s.duration_ms, s.created_at, s.payload
+        `SELECT r.next_sequence, s.run_id IS NOT NULL AS present,
+                (s.kind = $3 AND s.round = $4 AND s.duration_ms = $5::float8 AND s.created_at = $6::bigint AND s.payload = $7
+                 AND s.tool_server IS NOT DISTINCT FROM $8 AND s.tool_outcome IS NOT DISTINCT FROM $9) AS same
          FROM ${this.#q}.runs r LEFT JOIN ${this.#q}.steps s ON s.run_id = r.id AND s.sequence = $2
          WHERE r.id = $1`,
-        [runId, sequence],
+        [runId, sequence, input.kind, input.round, input.durationMs, ms(input.createdAt), input.payloadText, input.toolServer, input.toolOutcome],
       );
       found = result.rows[0];
     } catch (error) {
@@ -307,10 +314,7 @@ export class PostgresRunStore implements RunStore {
     }
     if (found === undefined) throw RunStoreError.runNotFound(runId);
     if (sequence > found.next_sequence) throw RunStoreInput.sequencePastEnd(runId, sequence, found.next_sequence);
-    const stored = { kind: found.kind, round: found.round, durationMs: found.duration_ms, createdAt: found.created_at, payload: found.payload };
-    if (found.kind !== null && RunStoreInput.sameStep(stored as Parameters<typeof RunStoreInput.sameStep>[0], { ...input, createdAt: ms(input.createdAt) })) {
-      return sequence;
-    }
+    if (found.present && found.same === true) return sequence;
     throw RunStoreError.sequenceConflict(runId, sequence);
   }
 

@@ -142,8 +142,8 @@ export class SqliteRunStore implements RunStore {
     };
     const nextSequence = db.prepare('SELECT step_count FROM runs WHERE id = ?').pluck();
     const storedAt = db.prepare(
-      `SELECT kind, round, duration_ms AS durationMs, created_at AS createdAt, payload FROM steps
-       WHERE id = ((SELECT run_no FROM runs WHERE id = ?) << 32) + ?`,
+      `SELECT kind, round, duration_ms AS durationMs, created_at AS createdAt, payload, tool_server AS toolServer,
+         tool_outcome AS toolOutcome FROM steps WHERE id = ((SELECT run_no FROM runs WHERE id = ?) << 32) + ?`,
     );
     this.#append = db.transaction((runId: string, step: NormalizedAppendStep): number => {
       if (step.sequence !== null) {
@@ -152,7 +152,7 @@ export class SqliteRunStore implements RunStore {
         if (step.sequence > next) throw RunStoreInput.sequencePastEnd(runId, step.sequence, next);
         if (step.sequence < next) {
           const stored = storedAt.get(runId, step.sequence) as
-            | { kind: string; round: number; durationMs: number; createdAt: number; payload: string }
+            | { kind: string; round: number; durationMs: number; createdAt: number; payload: string; toolServer: string | null; toolOutcome: ToolOutcome | null }
             | undefined;
           if (stored !== undefined && RunStoreInput.sameStep(stored, step)) return step.sequence;
           throw RunStoreError.sequenceConflict(runId, step.sequence);
@@ -530,7 +530,10 @@ export class SqliteRunStore implements RunStore {
 
   #poll(only?: Watcher): void {
     if (this.#closed) return;
-    const select = this.#stmt('SELECT cancel_requested_at FROM runs WHERE id = ?').pluck();
+    // a late cancel (requested after the run finished) is no cancel to act on
+    const select = this.#stmt(
+      "SELECT cancel_requested_at FROM runs WHERE id = ? AND status IN ('running', 'cancelled')",
+    ).pluck();
     for (const watcher of only === undefined ? [...this.#watchers] : [only]) {
       if (!this.#watchers.has(watcher)) continue;
       let requested: unknown;

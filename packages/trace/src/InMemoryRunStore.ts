@@ -1,4 +1,5 @@
 import type { ToolOutcome } from '@runledger/core';
+import { isLateCancel } from './isLateCancel.js';
 import { RunStatus } from './RunStatus.js';
 import type {
   AppendStepInput,
@@ -246,7 +247,7 @@ export class InMemoryRunStore implements RunStore {
     this.#state.cancelListeners.add(listener);
     this.#watchers.add(stop);
     const run = this.#state.runs.get(runId);
-    if (run !== undefined && run.cancelRequestedAt !== null) queueMicrotask(fire);
+    if (run !== undefined && run.cancelRequestedAt !== null && !isLateCancel(run)) queueMicrotask(fire);
     return stop;
   }
 

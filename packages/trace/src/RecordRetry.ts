@@ -12,6 +12,12 @@ export interface RecordRetryOptions {
   readonly initialDelayMs?: number;
   /** The longest wait between two tries; default 2 000 ms. */
   readonly maxDelayMs?: number;
+  /**
+   * How long one try may take before it counts as failed (a connection that went silent), in ms;
+   * default 30 000; 0 for no limit. A try given up this way may still complete in the store: the
+   * next try names the same sequence, so nothing is stored twice.
+   */
+  readonly attemptTimeoutMs?: number;
 }
 
 /** A retry policy, checked and with its defaults filled in. */
@@ -19,9 +25,10 @@ export interface RetryPolicy {
   readonly attempts: number;
   readonly initialDelayMs: number;
   readonly maxDelayMs: number;
+  readonly attemptTimeoutMs: number;
 }
 
-const DEFAULT_RETRY: RetryPolicy = Object.freeze({ attempts: 8, initialDelayMs: 25, maxDelayMs: 2_000 });
+const DEFAULT_RETRY: RetryPolicy = Object.freeze({ attempts: 8, initialDelayMs: 25, maxDelayMs: 2_000, attemptTimeoutMs: 30_000 });
 
 /**
  * Checks retry options and fills in the defaults.
@@ -35,15 +42,17 @@ export function retryPolicy(options: RecordRetryOptions | undefined, name: strin
   }
   const initialDelayMs = options?.initialDelayMs ?? DEFAULT_RETRY.initialDelayMs;
   const maxDelayMs = options?.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs;
+  const attemptTimeoutMs = options?.attemptTimeoutMs ?? DEFAULT_RETRY.attemptTimeoutMs;
   for (const [key, value] of [
     ['initialDelayMs', initialDelayMs],
     ['maxDelayMs', maxDelayMs],
+    ['attemptTimeoutMs', attemptTimeoutMs],
   ] as const) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
       throw new RangeError(`${name}.${key} must be a finite number ≥ 0, got ${String(value)}`);
     }
   }
-  return { attempts, initialDelayMs, maxDelayMs };
+  return { attempts, initialDelayMs, maxDelayMs, attemptTimeoutMs };
 }
 
 /**
@@ -74,12 +83,27 @@ export function retryDelay(policy: RetryPolicy, attempt: number): number {
 export async function withRetry<T>(policy: RetryPolicy, write: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await write();
+      return await withDeadline(policy.attemptTimeoutMs, write);
     } catch (error) {
       if (attempt >= policy.attempts || !isRetryable(error)) throw error;
       await sleep(retryDelay(policy, attempt));
     }
   }
+}
+
+/** Runs one try; past `ms` (when > 0) it counts as a failed try with a `storage_failure`. */
+function withDeadline<T>(ms: number, write: () => Promise<T>): Promise<T> {
+  const pending = write();
+  if (ms <= 0) return pending;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(RunStoreError.storageFailure(`the store did not answer within ${ms} ms (StartRunOptions.retry.attemptTimeoutMs)`)),
+      ms,
+    );
+  });
+  pending.catch(() => undefined); // a late failure of a try given up is not unhandled
+  return Promise.race([pending, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** Waits; the timer keeps the process alive, so an awaited write is never dropped by an exit. */

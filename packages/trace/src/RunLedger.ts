@@ -1,7 +1,8 @@
 import { isRetryable, type RetryPolicy, retryDelay, withRetry } from './RecordRetry.js';
 import type { SpoolEntry, SpoolWriter } from './RunSpool.js';
 import type { AppendStepInput, FinishRunInput, RunStore, StoredRun } from './RunStore.js';
-import { RunStoreError, RunStoreErrorCode } from './RunStoreError.js';
+import { RunStoreError } from './RunStoreError.js';
+import { RunStoreInput } from './RunStoreInput.js';
 
 /** How often a process tries to deliver its spooled entries: from this … */
 const FIRST_DELIVERY_MS = 200;
@@ -11,41 +12,59 @@ const MAX_DELIVERY_MS = 5_000;
 /** What became of a final status. */
 export type FinishOutcome = { readonly stored: StoredRun } | { readonly spooled: string };
 
+/** A step as the ledger takes it: the store's input and what the loss report names. */
+type LedgerStep<Tag> = { readonly input: Omit<AppendStepInput, 'sequence'>; readonly tag: Tag };
+
+/** A spooled entry waiting for delivery, with the tag of its step. */
+type Pending<Tag> = { readonly entry: SpoolEntry; readonly tag: Tag | null; readonly lostBefore: number };
+
 /**
  * Writes one run's steps and final status to its store so that nothing is lost silently.
  *
  * @remarks
- * Each step names its sequence (the count of steps handed on before it), so a retry after an
- * answer that never came cannot store it twice. A write that fails for a reason waiting may fix
- * is retried with back-off; past the budget the step goes to the process's spool (fsynced), and
- * so does every later step of the run, in order, until a background delivery has handed the
- * spooled ones to the store. A step that can be neither stored nor spooled is lost: the error is
- * thrown (the recorder reports it) and the loss is counted for the run's final status. All writes
- * of a run are serial.
+ * Each step names its sequence, so a retry after an answer that never came cannot store it twice.
+ * A write that fails for a reason waiting may fix is retried with back-off (each try with its own
+ * deadline: a connection that went silent counts as a failed try); past the budget the step goes
+ * to the process's spool (fsynced), and so does every later step of the run, in order, until a
+ * background delivery has handed the spooled ones to the store. A step that can be neither stored
+ * nor spooled, or that the store refuses for good, is lost and counted for the run's final status:
+ * while it is recorded its record call rejects (the recorder reports it); at a later delivery
+ * `onLost` is told; the next step first reads the run's step
+ * count again, so one loss never takes the steps after it along. All writes of a run are serial.
  */
-export class RunLedger {
+export class RunLedger<Tag> {
   readonly #store: RunStore;
   readonly #runId: string;
   readonly #retry: RetryPolicy;
   readonly #spool: SpoolWriter | null;
-  /** The sequence the next step gets. */
+  readonly #onLost: (error: unknown, tag: Tag | null) => void;
+  /** The sequence the next step gets … */
   #next = 0;
+  /** … to be read again from the store first (after a loss, which may have been stored after all). */
+  #verify = false;
   #lost = 0;
   /** Entries of this run in the spool, oldest first, not yet delivered. */
-  readonly #pending: SpoolEntry[] = [];
+  readonly #pending: Pending<Tag>[] = [];
   #chain: Promise<unknown> = Promise.resolve();
   #timer: ReturnType<typeof setTimeout> | null = null;
   #deliveryDelay = FIRST_DELIVERY_MS;
   #onFinishDelivered: ((run: StoredRun) => void) | null = null;
 
-  constructor(store: RunStore, runId: string, retry: RetryPolicy, spool: SpoolWriter | null) {
-    this.#store = store;
-    this.#runId = runId;
-    this.#retry = retry;
-    this.#spool = spool;
+  constructor(options: {
+    store: RunStore;
+    runId: string;
+    retry: RetryPolicy;
+    spool: SpoolWriter | null;
+    onLost: (error: unknown, tag: Tag | null) => void;
+  }) {
+    this.#store = options.store;
+    this.#runId = options.runId;
+    this.#retry = options.retry;
+    this.#spool = options.spool;
+    this.#onLost = options.onLost;
   }
 
-  /** Steps that could be neither stored nor spooled. */
+  /** Steps lost so far (reported through `onLost`, counted with the final status). */
   get lost(): number {
     return this.#lost;
   }
@@ -60,28 +79,35 @@ export class RunLedger {
     this.#onFinishDelivered = listener;
   }
 
-  /** Stores (or spools) a step; rejects only when it is lost. */
-  append(step: Omit<AppendStepInput, 'sequence'>): Promise<void> {
+  /** Stores (or spools) a step; rejects with the reason only when it is lost (already reported). */
+  append(step: LedgerStep<Tag>): Promise<void> {
     return this.#serial(async () => {
-      const sequence = this.#next++;
       if (this.#pending.length === 0) {
+        let sequence: number | null = null;
         try {
-          await withRetry(this.#retry, () => this.#appendAt(step, sequence));
+          await withRetry(this.#retry, async () => {
+            sequence ??= await this.#nextSequence();
+            await this.#store.appendStep(this.#runId, { ...step.input, sequence });
+          });
+          this.#next = sequence! + 1;
           return;
         } catch (error) {
-          if (!isRetryable(error)) return this.#lose(error);
-          if (this.#spool === null) return this.#lose(error);
+          if (!isRetryable(error) || this.#spool === null) return this.#lose(error, step.tag);
+          // spooled at the sequence it was tried with (or, when the count could not be read, the best guess)
+          if (sequence !== null) this.#next = sequence;
         }
       }
-      await this.#toSpool({ type: 'step', runId: this.#runId, sequence, step });
+      await this.#toSpool({ type: 'step', runId: this.#runId, sequence: this.#next, step: step.input }, step.tag);
+      this.#next++;
     });
   }
 
   /** Stores the final status (after the steps), retried; spools it past the budget. */
   finish(finish: FinishRunInput): Promise<FinishOutcome> {
     return this.#serial(async () => {
-      const input = { ...finish, unstoredSteps: (finish.unstoredSteps ?? 0) + this.#lost };
       if (this.#pending.length > 0) await this.#deliver();
+      // counted after the delivery: its losses belong to the run too
+      const input = { ...finish, unstoredSteps: (finish.unstoredSteps ?? 0) + this.#lost };
       if (this.#pending.length === 0) {
         try {
           return { stored: await withRetry(this.#retry, () => this.#store.finishRun(this.#runId, input)) };
@@ -89,7 +115,7 @@ export class RunLedger {
           if (!isRetryable(error) || this.#spool === null) throw error;
         }
       }
-      const path = await this.#toSpool({ type: 'finish', runId: this.#runId, finish: input });
+      const path = await this.#toSpool({ type: 'finish', runId: this.#runId, finish: input }, null);
       return { spooled: path };
     });
   }
@@ -105,24 +131,25 @@ export class RunLedger {
     this.#timer = null;
   }
 
-  async #appendAt(step: Omit<AppendStepInput, 'sequence'>, sequence: number): Promise<void> {
-    try {
-      await this.#store.appendStep(this.#runId, { ...step, sequence });
-    } catch (error) {
-      // another writer took this sequence: go on after the run's last step
-      if (RunStoreError.is(error) && error.code === RunStoreErrorCode.SEQUENCE_CONFLICT) {
-        const run = await this.#store.getRun(this.#runId);
-        if (run !== null && run.stepCount > sequence) {
-          this.#next = run.stepCount + 1;
-          await this.#store.appendStep(this.#runId, { ...step, sequence: run.stepCount });
-          return;
-        }
-      }
-      throw error;
-    }
+  /** The next step's sequence; after a loss, the run's step count as the store has it now. */
+  async #nextSequence(): Promise<number> {
+    if (!this.#verify) return this.#next;
+    const run = await this.#store.getRun(this.#runId);
+    if (run === null) throw RunStoreError.runNotFound(this.#runId);
+    this.#next = run.stepCount;
+    this.#verify = false;
+    return this.#next;
   }
 
-  async #toSpool(entry: SpoolEntry): Promise<string> {
+  async #toSpool(entry: SpoolEntry, tag: Tag | null): Promise<string> {
+    if (entry.type === 'step') {
+      // what the store would refuse at delivery is refused (and reported) now
+      try {
+        RunStoreInput.appendStep({ ...entry.step, sequence: entry.sequence });
+      } catch (error) {
+        return this.#lose(error, tag);
+      }
+    }
     let path: string;
     try {
       path = await this.#spool!.write(entry);
@@ -132,16 +159,20 @@ export class RunLedger {
         error,
       );
       if (entry.type === 'finish') throw lost;
-      this.#next--; // the sequence stays free: the run's steps stay gap-free
-      return this.#lose(lost);
+      return this.#lose(lost, tag);
     }
-    this.#pending.push(entry);
+    this.#pending.push({ entry, tag, lostBefore: this.#lost });
     this.#schedule();
     return path;
   }
 
-  #lose(error: unknown): never {
+  /**
+   * Counts a step lost while it was recorded and rejects with the reason, which the recorder
+   * reports (`onRecordError`); the next step reads its sequence from the store again.
+   */
+  #lose(error: unknown, _tag: Tag | null): never {
     this.#lost++;
+    this.#verify = true;
     throw error;
   }
 
@@ -149,17 +180,31 @@ export class RunLedger {
     let delivered = 0;
     try {
       while (this.#pending.length > 0) {
-        const entry = this.#pending[0]!;
+        const { entry, tag, lostBefore } = this.#pending[0]!;
         if (entry.type === 'step') {
           try {
-            await this.#appendAt(entry.step, entry.sequence);
+            await this.#store.appendStep(this.#runId, { ...entry.step, sequence: entry.sequence });
           } catch (error) {
             if (isRetryable(error)) throw error;
-            this.#lost++; // refused for good: counted, and the rest goes on
+            // refused for good: reported and counted; the later steps move up one place, so the
+            // run's sequences stay gap-free (and the next new step reads its sequence again)
+            for (let i = 1; i < this.#pending.length; i++) {
+              const later = this.#pending[i]!;
+              if (later.entry.type === 'step') this.#pending[i] = { ...later, entry: { ...later.entry, sequence: later.entry.sequence - 1 } };
+            }
+            this.#next--;
+            this.#lost++;
+            try {
+              this.#onLost(error, tag);
+            } catch {
+              // stays away from the loop
+            }
           }
         } else {
+          // losses counted since this final status was spooled belong to it too
+          const finish = { ...entry.finish, unstoredSteps: (entry.finish.unstoredSteps ?? 0) + (this.#lost - lostBefore) };
           try {
-            this.#onFinishDelivered?.(await this.#store.finishRun(this.#runId, entry.finish));
+            this.#onFinishDelivered?.(await this.#store.finishRun(this.#runId, finish));
           } catch (error) {
             if (isRetryable(error)) throw error;
             // refused for good (the run is gone): recovery or the operator sees a run that did not end
@@ -178,7 +223,7 @@ export class RunLedger {
 
   #schedule(): void {
     if (this.#timer !== null || this.#pending.length === 0) return;
-    const delay = retryDelay({ attempts: 1, initialDelayMs: this.#deliveryDelay, maxDelayMs: MAX_DELIVERY_MS }, 1);
+    const delay = retryDelay({ attempts: 1, initialDelayMs: this.#deliveryDelay, maxDelayMs: MAX_DELIVERY_MS, attemptTimeoutMs: 0 }, 1);
     this.#deliveryDelay = Math.min(MAX_DELIVERY_MS, this.#deliveryDelay * 2);
     this.#timer = setTimeout(() => {
       this.#timer = null;

@@ -128,6 +128,8 @@ export class SpoolWriter {
   readonly dir: string;
   #path: string | null = null;
   #handle: FileHandle | null = null;
+  /** The file's length after the last write that was synced. */
+  #size = 0;
   #chain: Promise<unknown> = Promise.resolve();
   /** Entries written to the current file and not yet delivered. */
   #undelivered = 0;
@@ -150,16 +152,22 @@ export class SpoolWriter {
   /** Appends an entry and resolves once it is on disk (fsynced); returns the file's path. */
   write(entry: SpoolEntry): Promise<string> {
     const line = `${JSON.stringify({ v: SPOOL_VERSION, ...entry })}\n`;
+    const bytes = Buffer.from(line, 'utf8');
     return this.#serial(async () => {
+      // a file that `runledger spool deliver --all` delivered and removed under us: start a new one
+      if (this.#handle !== null && (await this.#handle.stat()).nlink === 0) await this.#forget();
       if (this.#handle === null) await this.#create();
+      const handle = this.#handle!;
       try {
-        await this.#handle!.appendFile(line, 'utf8');
-        await this.#handle!.sync();
+        await handle.write(bytes, 0, bytes.length, this.#size);
+        await handle.sync();
       } catch (error) {
-        // a write that failed half-way may have left a torn line: later lines start on a new one
-        await this.#handle!.appendFile('\n', 'utf8').catch(() => undefined);
+        // cut a line written half-way (or written but not synced) back off: the file holds only
+        // acknowledged entries
+        await handle.truncate(this.#size).catch(() => undefined);
         throw error;
       }
+      this.#size += bytes.length;
       this.#undelivered++;
       return this.#path!;
     });
@@ -170,23 +178,31 @@ export class SpoolWriter {
     return this.#serial(async () => {
       this.#undelivered = Math.max(0, this.#undelivered - count);
       if (this.#undelivered > 0 || this.#handle === null) return;
-      const handle = this.#handle;
       const path = this.#path!;
-      this.#handle = null;
-      this.#path = null;
-      await handle.close().catch(() => undefined);
+      await this.#forget();
       await unlink(path).catch(() => undefined);
-      if (this.#exitHook !== null) process.off('exit', this.#exitHook);
-      this.#exitHook = null;
     });
+  }
+
+  /** Closes the current file and forgets it (the next write starts a new one). */
+  async #forget(): Promise<void> {
+    const handle = this.#handle;
+    this.#handle = null;
+    this.#path = null;
+    this.#size = 0;
+    this.#undelivered = 0;
+    await handle?.close().catch(() => undefined);
+    if (this.#exitHook !== null) process.off('exit', this.#exitHook);
+    this.#exitHook = null;
   }
 
   async #create(): Promise<void> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const name = `spool-${process.pid}-${Date.now()}-${randomBytes(4).toString('hex')}.jsonl`;
     const path = join(this.dir, name);
-    this.#handle = await open(path, 'a', 0o600);
+    this.#handle = await open(path, 'wx', 0o600);
     this.#path = path;
+    this.#size = 0;
     // the new name must survive a power cut too
     const dir = await open(this.dir, 'r');
     try {

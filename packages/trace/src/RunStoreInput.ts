@@ -367,18 +367,20 @@ export const RunStoreInput = Object.freeze({
 
   /**
    * Tells whether a stored step is the one an idempotent append repeats: same kind, round,
-   * duration, time and payload text.
+   * duration, time, payload text and tool columns.
    */
   sameStep(
-    stored: Pick<StoredStep, 'kind' | 'round' | 'durationMs' | 'createdAt' | 'payload'>,
-    input: Pick<NormalizedAppendStep, 'kind' | 'round' | 'durationMs' | 'createdAt' | 'payloadText'>,
+    stored: Pick<StoredStep, 'kind' | 'round' | 'durationMs' | 'createdAt' | 'payload' | 'toolServer' | 'toolOutcome'>,
+    input: Pick<NormalizedAppendStep, 'kind' | 'round' | 'durationMs' | 'createdAt' | 'payloadText' | 'toolServer' | 'toolOutcome'>,
   ): boolean {
     return (
       stored.kind === input.kind &&
       stored.round === input.round &&
       stored.durationMs === input.durationMs &&
       stored.createdAt === input.createdAt &&
-      stored.payload === input.payloadText
+      stored.payload === input.payloadText &&
+      stored.toolServer === input.toolServer &&
+      stored.toolOutcome === input.toolOutcome
     );
   },
 

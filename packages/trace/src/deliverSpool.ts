@@ -29,7 +29,11 @@ export interface SpoolFileDelivery {
   readonly path: string;
   /** The process that wrote it. */
   readonly pid: number | null;
-  /** `delivered`: every entry is in the store and the file was removed; `skipped`: its process is alive; `kept`: something is left (see `problem`). */
+  /**
+   * `delivered`: every entry is in the store and the file was removed (a live process's file
+   * stays, see `problem`); `skipped`: its process is alive; `kept`: something is left (see
+   * `problem`).
+   */
   readonly state: 'delivered' | 'skipped' | 'kept';
   /** Steps now in the store (stored now or found stored already). */
   readonly steps: number;
@@ -73,18 +77,24 @@ export async function deliverSpool(store: RunStore, options: DeliverSpoolOptions
   const files: SpoolFileDelivery[] = [];
   for (const path of await listSpoolFiles(dir)) {
     const pid = spoolFileOwner(basename(path));
-    if (pid !== null && pid !== process.pid && !options.includeLiveProcesses && isAlive(pid)) {
+    const live = pid !== null && (pid === process.pid || isAlive(pid));
+    // this process delivers its own files itself; others only when asked
+    if (live && (pid === process.pid || !options.includeLiveProcesses)) {
       files.push({ path, pid, state: 'skipped', steps: 0, finishes: 0, torn: 0, unreadable: 0, problem: `process ${pid} is alive` });
       continue;
     }
-    const delivery = await deliverFile(store, path, pid);
+    const delivery = await deliverFile(store, path, pid, live);
     if (delivery !== null) files.push(delivery);
   }
   return { dir, files };
 }
 
-/** Delivers one file; null when it is gone already (its process delivered it meanwhile). */
-async function deliverFile(store: RunStore, path: string, pid: number | null): Promise<SpoolFileDelivery | null> {
+/**
+ * Delivers one file; null when it is gone already (its process delivered it meanwhile). A run
+ * whose entry the store refuses is left there (the rest of that run waits), the other runs go
+ * on. The file of a live process is never removed: the process still writes to it.
+ */
+async function deliverFile(store: RunStore, path: string, pid: number | null, live: boolean): Promise<SpoolFileDelivery | null> {
   let read: Awaited<ReturnType<typeof readSpoolFile>>;
   try {
     read = await readSpoolFile(path);
@@ -95,8 +105,10 @@ async function deliverFile(store: RunStore, path: string, pid: number | null): P
   const { entries, torn, unreadable } = read;
   let steps = 0;
   let finishes = 0;
-  let problem: string | null = unreadable > 0 ? `${unreadable} lines could not be read` : null;
+  const problems: string[] = unreadable > 0 ? [`${unreadable} lines could not be read`] : [];
+  const stopped = new Set<string>();
   for (const entry of entries) {
+    if (stopped.has(entry.runId)) continue;
     try {
       if (entry.type === 'step') {
         await store.appendStep(entry.runId, { ...entry.step, sequence: entry.sequence });
@@ -107,11 +119,13 @@ async function deliverFile(store: RunStore, path: string, pid: number | null): P
       }
     } catch (error) {
       const what = entry.type === 'step' ? `step ${entry.sequence} of run ${entry.runId}` : `the final status of run ${entry.runId}`;
-      problem = `${what}: ${RunStoreError.is(error) ? `${error.code}: ${error.message}` : String(error)}`;
-      break;
+      problems.push(`${what}: ${RunStoreError.is(error) ? `${error.code}: ${error.message}` : String(error)}`);
+      stopped.add(entry.runId);
     }
   }
+  const problem = problems.length === 0 ? null : problems.join('; ');
   if (problem !== null) return { path, pid, state: 'kept', steps, finishes, torn, unreadable, problem };
+  if (live) return { path, pid, state: 'delivered', steps, finishes, torn, unreadable, problem: `file kept: process ${pid} is alive and still writes to it` };
   await unlink(path).catch((error: unknown) => {
     if ((error as { code?: string }).code !== 'ENOENT') throw error;
   });

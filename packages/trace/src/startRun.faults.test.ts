@@ -13,7 +13,7 @@ import { startRun } from './startRun.js';
 
 const FAST_RETRY = { attempts: 4, initialDelayMs: 1, maxDelayMs: 5 };
 
-type Fault = 'before' | 'after' | null;
+type Fault = 'before' | 'after' | 'hang' | null;
 
 /**
  * A store whose writes fail while a fault is set: `before` fails without writing (a refused or
@@ -25,18 +25,28 @@ class FaultyStore implements RunStore {
   /** Fail only this many writes, then heal; Infinity while the outage lasts. */
   failures = Infinity;
   attempts = 0;
+  /** Refuse for good (invalid_input) the appends whose payload has this round, once each. */
+  refuseRound: number | null = null;
   readonly inner = InMemoryRunStore.create();
 
   async #write<T>(write: () => Promise<T>): Promise<T> {
     this.attempts++;
     if (this.fault === null || this.failures <= 0) return write();
     this.failures--;
+    if (this.fault === 'hang') return new Promise<T>(() => undefined); // a connection gone silent
     if (this.fault === 'after') await write();
     throw RunStoreError.storageFailure('Connection terminated unexpectedly');
   }
 
   createRun = (input: Parameters<RunStore['createRun']>[0]) => this.inner.createRun(input);
-  appendStep = (runId: string, step: AppendStepInput) => this.#write(() => this.inner.appendStep(runId, step));
+  appendStep = (runId: string, step: AppendStepInput) =>
+    this.#write(() => {
+      if (this.refuseRound !== null && step.round === this.refuseRound) {
+        this.refuseRound = null;
+        return Promise.reject(RunStoreError.invalidInput('refused for good by the test'));
+      }
+      return this.inner.appendStep(runId, step);
+    });
   finishRun = (runId: string, finish: FinishRunInput) => this.#write(() => this.inner.finishRun(runId, finish));
   requestCancel = (runId: string, at?: number) => this.inner.requestCancel(runId, at);
   heartbeat = (runId: string, at?: number) => this.inner.heartbeat(runId, at);
@@ -235,6 +245,132 @@ describe('startRun under store faults', () => {
     expect(done.status).toBe('cancelled');
     expect(run.status).toBe('cancelled');
     expect(done.terminationReason).toBe('cancel requested while the run was running (the run reported "completed")');
+  });
+
+  it('goes on after a lost step: the next steps read the sequence again and are stored gap-free', async () => {
+    const store = new FaultyStore();
+    const lost: number[] = [];
+    const run = await startRun(store, {
+      configuration: 'c',
+      heartbeatMs: 0,
+      retry: FAST_RETRY,
+      spoolDir: false,
+      onRecordError: (_error, step) => lost.push(step.round),
+    });
+    await run.trace.recordLlmCall({ round: 0 });
+    store.fault = 'after'; // the last try of round 1 is stored, but the writer never hears so
+    store.failures = FAST_RETRY.attempts;
+    await run.trace.recordLlmCall({ round: 1 });
+    store.fault = 'before';
+    store.failures = FAST_RETRY.attempts; // round 2 fails every try: lost for real
+    await run.trace.recordLlmCall({ round: 2 });
+    store.fault = null;
+    for (let round = 3; round < 6; round++) await run.trace.recordLlmCall({ round });
+    expect(lost).toEqual([1, 2]);
+    expect((await store.readSteps(run.id)).map((s) => [s.sequence, s.round])).toEqual([
+      [0, 0],
+      [1, 1],
+      [2, 3],
+      [3, 4],
+      [4, 5],
+    ]);
+    // counted as reported (round 1 was in fact stored: the count errs on the side of loss)
+    expect(await run.complete()).toMatchObject({ stepCount: 5, unstoredSteps: 2 });
+  });
+
+  it('reports a spooled step the store refuses at delivery, counts it, and keeps the later ones gap-free', async () => {
+    const store = new FaultyStore();
+    const lost: number[] = [];
+    const run = await startRun(store, {
+      configuration: 'c',
+      heartbeatMs: 0,
+      retry: FAST_RETRY,
+      spoolDir: spoolDir(),
+      onRecordError: (_error, step) => lost.push(step.round),
+    });
+    store.fault = 'before';
+    for (let round = 0; round < 4; round++) await run.trace.recordLlmCall({ round });
+    expect(lost).toEqual([]); // acknowledged: all four are in the spool
+    store.refuseRound = 1;
+    store.fault = null;
+    const done = await run.complete().catch(() => run.finished);
+    expect(lost).toEqual([1]);
+    expect(done).toMatchObject({ status: 'completed', stepCount: 3, unstoredSteps: 1 });
+    expect((await store.readSteps(run.id)).map((s) => [s.sequence, s.round])).toEqual([
+      [0, 0],
+      [1, 2],
+      [2, 3],
+    ]);
+  });
+
+  it('reports a step whose sequence another writer took, and goes on after it', async () => {
+    const store = new FaultyStore();
+    const lost: string[] = [];
+    const run = await startRun(store, {
+      configuration: 'c',
+      heartbeatMs: 0,
+      retry: FAST_RETRY,
+      spoolDir: spoolDir(),
+      onRecordError: (error) => lost.push(RunStoreError.is(error) ? error.code : String(error)),
+    });
+    await run.trace.recordLlmCall({ round: 0 });
+    await store.inner.appendStep(run.id, { kind: 'llm', round: 9, durationMs: 0, createdAt: 1, payload: { other: true }, toolServer: null, toolOutcome: null });
+    await run.trace.recordLlmCall({ round: 1 }); // its sequence 1 is taken: lost, never moved
+    await run.trace.recordLlmCall({ round: 2 });
+    expect(lost).toEqual(['sequence_conflict']);
+    expect((await store.readSteps(run.id)).map((s) => [s.sequence, s.round])).toEqual([
+      [0, 0],
+      [1, 9],
+      [2, 2],
+    ]);
+  });
+
+  it('gives up a try the store never answers (a silent connection) and spools the step', async () => {
+    const store = new FaultyStore();
+    const run = await startRun(store, {
+      configuration: 'c',
+      heartbeatMs: 0,
+      retry: { attempts: 2, initialDelayMs: 1, attemptTimeoutMs: 50 },
+      spoolDir: spoolDir(),
+    });
+    store.fault = 'hang';
+    store.failures = 2;
+    const started = Date.now();
+    await run.trace.recordLlmCall({ round: 0 });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(run.trace.recordFailures).toBe(0);
+    expect(await run.complete().catch(() => run.finished)).toMatchObject({ status: 'completed', stepCount: 1 });
+  });
+
+  it('starts a new spool file when its file was removed under it (delivered by hand with --all)', async () => {
+    const store = new FaultyStore();
+    const dir = spoolDir();
+    const run = await startRun(store, { configuration: 'c', heartbeatMs: 0, retry: FAST_RETRY, spoolDir: dir });
+    store.fault = 'before';
+    await run.trace.recordLlmCall({ round: 0 });
+    const [first] = readdirSync(dir);
+    rmSync(join(dir, first!));
+    await run.trace.recordLlmCall({ round: 1 });
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).not.toBe(first);
+    expect(readFileSync(join(dir, files[0]!), 'utf8')).toContain('"sequence":1');
+    store.fault = null;
+    expect(await run.complete().catch(() => run.finished)).toMatchObject({ stepCount: 2, unstoredSteps: 0 });
+  });
+
+  it('delivers the other runs of a spool file when the store refuses one run', async () => {
+    const dir = spoolDir();
+    const store = InMemoryRunStore.create();
+    const good = await store.createRun({ configuration: 'c' });
+    const gone = '00000000-0000-4000-8000-000000000002';
+    const step = { kind: 'llm', round: 0, durationMs: 1, createdAt: 5, payload: { kind: 'llm' }, toolServer: null, toolOutcome: null };
+    const line = (runId: string, sequence: number) => JSON.stringify({ v: 1, type: 'step', runId, sequence, step });
+    writeFileSync(join(dir, 'spool-999999996-1-000000cc.jsonl'), [line(gone, 0), line(good.id, 0), line(gone, 1), line(good.id, 1), ''].join('\n'));
+    const result = await deliverSpool(store, { dir });
+    expect(result.files[0]).toMatchObject({ state: 'kept', steps: 2 });
+    expect(result.files[0]!.problem).toContain(`step 0 of run ${gone}: run_not_found`);
+    expect((await store.readSteps(good.id)).map((s) => s.sequence)).toEqual([0, 1]);
   });
 
   it('refuses retry and spool options that break their rules, naming them', async () => {

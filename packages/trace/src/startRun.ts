@@ -142,7 +142,17 @@ export async function startRun(store: RunStore, options: StartRunOptions): Promi
       throw error;
     }
   });
-  const ledger = new RunLedger(store, stored.id, retry, spoolDir === false ? null : SpoolWriter.forDir(spoolDir));
+  const report = options.onRecordError ?? reportLoss;
+  const ledger = new RunLedger<RunStep>({
+    store,
+    runId: stored.id,
+    retry,
+    spool: spoolDir === false ? null : SpoolWriter.forDir(spoolDir),
+    // a spooled step the store refused at delivery: reported like a step lost while recorded
+    onLost: (error, step) => {
+      if (step !== null) report(error, step);
+    },
+  });
   return new LiveRun(store, stored.id, options, clock, ledger);
 }
 
@@ -161,7 +171,8 @@ class LiveRun implements ActiveRun {
   readonly #onError: (error: unknown) => void;
   readonly #graceMs: number;
   readonly #clock: () => number;
-  readonly #ledger: RunLedger;
+  readonly #ledger: RunLedger<RunStep>;
+  #heartbeat: ReturnType<typeof setInterval> | null = null;
   #status: RunStatus = RunStatus.RUNNING;
   #cancelReason: string | null = null;
   #cancelling: Promise<void> | null = null;
@@ -174,7 +185,7 @@ class LiveRun implements ActiveRun {
   readonly #timers: ReturnType<typeof setTimeout>[] = [];
   readonly #stopWatch: () => void;
 
-  constructor(store: RunStore, id: string, options: StartRunOptions, clock: () => number, ledger: RunLedger) {
+  constructor(store: RunStore, id: string, options: StartRunOptions, clock: () => number, ledger: RunLedger<RunStep>) {
     this.id = id;
     this.#store = store;
     this.#ledger = ledger;
@@ -191,19 +202,24 @@ class LiveRun implements ActiveRun {
       clock,
       onRecord: (step, record) =>
         ledger.append({
-          kind: step.kind,
-          round: step.round,
-          durationMs: step.durationMs,
-          createdAt: record.recordedAt,
-          payload: record.payload,
-          toolServer: step.toolServer ?? null,
-          toolOutcome: step.toolOutcome ?? null,
+          input: {
+            kind: step.kind,
+            round: step.round,
+            durationMs: step.durationMs,
+            createdAt: record.recordedAt,
+            payload: record.payload,
+            toolServer: step.toolServer ?? null,
+            toolOutcome: step.toolOutcome ?? null,
+          },
+          tag: step,
         }),
     });
     this.#stopWatch = store.watchCancel(id, () => this.#cancel('cancel requested through the store', 'store'));
     const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     if (heartbeatMs > 0) {
-      this.#every(heartbeatMs, () => store.heartbeat(id).catch(this.#onError));
+      // kept until the final status is stored: a run whose finish waits in the spool is not stale
+      this.#heartbeat = setInterval(() => store.heartbeat(id).catch(this.#onError), heartbeatMs);
+      this.#heartbeat.unref?.();
     }
     const pollMs = options.cancelPollMs;
     if (pollMs !== undefined && pollMs > 0) {
@@ -276,7 +292,15 @@ class LiveRun implements ActiveRun {
       if (this.#cancelling !== null) await this.#cancelling;
       await this.trace.flush();
       if (this.#spooledFinish === null) {
-        const outcome = await this.#ledger.finish({ status: decided.status, terminationReason: decided.reason });
+        let outcome: Awaited<ReturnType<RunLedger<RunStep>['finish']>>;
+        try {
+          outcome = await this.#ledger.finish({ status: decided.status, terminationReason: decided.reason });
+        } catch (error) {
+          // neither stored nor spooled: no more heartbeats, so recovery ends the run once its
+          // process is gone (calling again tries again)
+          this.#stopHeartbeat();
+          throw error;
+        }
         if ('stored' in outcome) return this.#ended(outcome.stored);
         this.#spooledFinish = outcome.spooled;
       } else {
@@ -295,7 +319,13 @@ class LiveRun implements ActiveRun {
     return attempt;
   }
 
+  #stopHeartbeat(): void {
+    if (this.#heartbeat !== null) clearInterval(this.#heartbeat);
+    this.#heartbeat = null;
+  }
+
   #ended(run: StoredRun): StoredRun {
+    this.#stopHeartbeat();
     this.#stored = run;
     this.#status = run.status;
     this.#resolve(run);

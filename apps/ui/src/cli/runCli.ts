@@ -242,7 +242,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
             const what = `${file.steps} steps, ${file.finishes} final statuses${file.torn > 0 ? `, ${file.torn} torn last line skipped (never acknowledged)` : ''}`;
             io.stdout.write(
               file.state === 'delivered'
-                ? terminalLine`delivered ${file.path}: ${what}; file removed\n`
+                ? terminalLine`delivered ${file.path}: ${what}; ${file.problem ?? 'file removed'}\n`
                 : file.state === 'skipped'
                   ? terminalLine`skipped ${file.path}: ${file.problem} (it delivers its own; --all to deliver anyway)\n`
                   : terminalLine`KEPT ${file.path}: ${what} delivered, then ${file.problem}\n`,

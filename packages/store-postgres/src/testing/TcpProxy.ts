@@ -10,8 +10,9 @@ export class TcpProxy {
   readonly #target: { host: string; port: number };
   readonly #pairs = new Set<{ client: Socket; upstream: Socket }>();
   #refusing = false;
-  /** Armed: the next connection that sends a request is cut when its answer arrives. */
+  /** Armed: the next connection that sends a request (holding `#cutMatch`) is cut when its answer arrives. */
   #cutNextAnswer: ((cut: boolean) => void) | null = null;
+  #cutMatch: Buffer | null = null;
   /** Connections accepted since start (refused ones included). */
   accepted = 0;
 
@@ -69,10 +70,12 @@ export class TcpProxy {
   }
 
   /**
-   * Arms a cut: the next connection that sends a request is cut the moment the server's answer
-   * reaches the proxy, which does not forward it. Resolves true when a cut happened.
+   * Arms a cut: the next connection that sends a request (whose bytes contain `match`, when
+   * given: e.g. a prepared statement's name) is cut the moment the server's answer reaches the
+   * proxy, which does not forward it. Resolves true when a cut happened.
    */
-  cutNextAnswer(): Promise<boolean> {
+  cutNextAnswer(match?: string): Promise<boolean> {
+    this.#cutMatch = match === undefined ? null : Buffer.from(match, 'utf8');
     return new Promise((resolve) => {
       this.#cutNextAnswer = resolve;
     });
@@ -97,7 +100,7 @@ export class TcpProxy {
     this.#pairs.add(pair);
     let armedHere = false;
     client.on('data', (chunk: Buffer) => {
-      if (this.#cutNextAnswer !== null && !armedHere) armedHere = true;
+      if (this.#cutNextAnswer !== null && !armedHere && (this.#cutMatch === null || chunk.includes(this.#cutMatch))) armedHere = true;
       upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => {
