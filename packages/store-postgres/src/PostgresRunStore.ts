@@ -219,9 +219,9 @@ export class PostgresRunStore implements RunStore {
       types: TYPES,
       connectionTimeoutMillis: 10_000,
       application_name: applicationName,
+      onConnect: applySessionSettings,
     };
     const pool = new pg.Pool(config);
-    pool.on('connect', applySessionSettings);
     pool.on('error', () => {
       // an idle connection died (server restart, network): the pool replaces it on next use
     });
