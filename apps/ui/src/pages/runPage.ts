@@ -128,7 +128,7 @@ ${time}
 <td class="source">${source === '' ? NONE : source}</td>
 <td class="kind">${kindText(t, entry.kind)}</td>
 <td class="num round">${entry.round === null ? NONE : t.number(entry.round)}</td>
-<td class="num ms">${ms === null ? NONE : t.number(ms)}</td>
+<td class="num ms${ms === null ? '' : ' has-ms'}">${ms === null ? NONE : t.number(ms)}</td>
 <td class="outcome">${entry.callState !== null ? callStateBadge(t, entry, now) : entry.outcome === '' ? NONE : outcomeBadge(t, entry.outcome)}</td>
 <td class="details">${details}${note === null ? '' : html`<p class="note note-warn" role="note">⚠ ${note}</p>`}</td>
 </tr>`;
