@@ -6,11 +6,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POSTGRES_MIGRATIONS } from '../../../packages/store-postgres/src/PostgresMigrations.js';
 import { runCli } from '../src/cli/runCli.js';
 
 const BIN = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -169,6 +168,11 @@ describe('migrate says what it did', () => {
       return;
     }
     const schema = `rl_cli_upgrade_${process.pid}_${Date.now()}`;
+    // The store's own migrations, read from its source (not part of its published surface).
+    const source = pathToFileURL(fileURLToPath(new URL('../../../packages/store-postgres/src/PostgresMigrations.ts', import.meta.url))).href;
+    const { POSTGRES_MIGRATIONS } = (await import(source)) as {
+      POSTGRES_MIGRATIONS: readonly { version: number; name: string; up(client: unknown): Promise<void> }[];
+    };
     const latest = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1]!.version;
     const older = latest - 1;
     try {
@@ -178,7 +182,7 @@ describe('migrate says what it did', () => {
       await client.query(`SET LOCAL search_path TO "${schema}"`);
       await client.query('CREATE TABLE schema_version (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)');
       for (const migration of POSTGRES_MIGRATIONS.filter((m) => m.version <= older)) {
-        await migration.up(client as unknown as pg.PoolClient);
+        await migration.up(client);
         await client.query('INSERT INTO schema_version (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, Date.now()]);
       }
       await client.query('COMMIT');
