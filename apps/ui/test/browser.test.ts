@@ -150,6 +150,16 @@ describe.skipIf(!available)('runs app in a real browser', () => {
     const finished = call.then(() => run.complete());
     await page.goto(`${app.url}runs/${run.id}`);
     expect(await page.locator('.badge[data-status]').first().innerText()).toContain('running');
+    // what the Cancel button will stop: the call on the wire, with tool, server, when sent and for how long
+    await expect
+      .poll(async () => {
+        await page.reload();
+        return page.locator('section.wire tbody tr').count();
+      })
+      .toBe(1);
+    expect(await page.locator('section.wire tbody tr').innerText()).toMatch(/mcp_slow_export_report\s+slow\s+\d\d:\d\d:\d\d\.\d{3}\s+\d+(\.\d+)? (ms|s)/);
+    expect(await page.locator('tr[data-call-state="on_the_wire"] td.outcome').innerText()).toContain('on the wire');
+    await shoot('run-live.png');
     await page.locator('button[data-action="cancel"]').click();
     await page.waitForURL(new RegExp(`/runs/${run.id}$`));
     const result = await call;
@@ -164,6 +174,34 @@ describe.skipIf(!available)('runs app in a real browser', () => {
     expect(await page.locator('tr[data-lifecycle="cancelled"]').count()).toBe(1);
     expect(await page.locator('tr[data-outcome="cancelled"]').count()).toBe(1);
     expect(await page.locator('button[data-action="cancel"]').count()).toBe(0);
+  });
+
+  it('at 420 px wide the Outcome column of the timeline is visible without scrolling the page sideways', async () => {
+    const cancelled = (await store.listRuns({ status: 'cancelled', configuration: 'report-agent', limit: 1 })).runs[0]!;
+    await page.setViewportSize({ width: 420, height: 900 });
+    try {
+      for (const lang of ['en', 'de']) {
+        await page.goto(`${app.url}runs/${cancelled.id}?lang=${lang}`);
+        const widths = await page.evaluate(() => {
+          const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
+          return { scroll: doc.documentElement.scrollWidth, client: doc.documentElement.clientWidth };
+        });
+        expect(widths.client).toBeLessThanOrEqual(420);
+        expect(widths.scroll, `the page scrolls sideways in ${lang}`).toBeLessThanOrEqual(widths.client);
+        const outcomes = page.locator('table.timeline td.outcome .badge');
+        expect(await outcomes.count()).toBe(3);
+        for (const box of await outcomes.evaluateAll((els) =>
+          els.map((el) => (el as unknown as { getBoundingClientRect(): { left: number; right: number; width: number } }).getBoundingClientRect()),
+        )) {
+          expect(box.width).toBeGreaterThan(0);
+          expect(box.left).toBeGreaterThanOrEqual(0);
+          expect(box.right).toBeLessThanOrEqual(widths.client);
+        }
+        if (lang === 'en') await shoot('run-timeline-narrow.png', true);
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
   });
 
   it('renders a tool name containing <script> as text', async () => {

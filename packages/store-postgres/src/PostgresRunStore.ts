@@ -22,8 +22,10 @@ import { CancelWatcher } from './CancelWatcher.js';
 import { DurationHistogram } from './DurationHistogram.js';
 import { planHealthWindow, ROLLUP_LEVEL_SIZES } from './HealthWindow.js';
 import { migrateSchema } from './migrateSchema.js';
+import { POSTGRES_SCHEMA_VERSION } from './PostgresMigrations.js';
 import type { PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
 import { quoteSchemaName } from './quoteSchemaName.js';
+import { readPostgresSchemaVersion } from './readSchemaVersion.js';
 import { applySessionSettings } from './sessionSettings.js';
 import { registerStoreInternals } from './storeInternals.js';
 
@@ -179,6 +181,34 @@ export class PostgresRunStore implements RunStore {
     registerStoreInternals(this, { watcher: this.#watcher, pool });
   }
 
+  /** The schema version this store creates and upgrades schemas to. */
+  static readonly SCHEMA_VERSION: number = POSTGRES_SCHEMA_VERSION;
+
+  /**
+   * Reads the schema version of the store's schema without creating or changing anything: null
+   * when the schema holds no runledger store. Takes the connection string and schema of
+   * {@link PostgresRunStore.connect}.
+   *
+   * @throws RunStoreError from `PostgresRunStore.schemaVersionOf`: `invalid_input` for a missing
+   * connection string or a bad schema name, `storage_failure` when the server cannot be reached.
+   */
+  static async schemaVersionOf(options: Pick<PostgresRunStoreOptions, 'connectionString' | 'schema'> = {}): Promise<number | null> {
+    const connectionString = options.connectionString ?? process.env['RUNLEDGER_PG_URL'] ?? process.env['DATABASE_URL'];
+    if (typeof connectionString !== 'string' || connectionString.length === 0) {
+      throw RunStoreError.invalidInput(
+        'PostgresRunStoreOptions.connectionString is missing, and neither RUNLEDGER_PG_URL nor DATABASE_URL is set: pass a postgres:// connection string',
+      );
+    }
+    const schema = options.schema ?? DEFAULT_SCHEMA;
+    const quoted = quoteSchemaName(schema);
+    if (quoted === null) {
+      throw RunStoreError.invalidInput(
+        `PostgresRunStoreOptions.schema must be a lower-case identifier (letters, digits, _; at most 63), got ${JSON.stringify(schema)}`,
+      );
+    }
+    return readPostgresSchemaVersion(connectionString, schema, quoted);
+  }
+
   /**
    * Connects to PostgreSQL, creates or migrates the store's schema and returns the store.
    *
@@ -221,9 +251,9 @@ export class PostgresRunStore implements RunStore {
       types: TYPES,
       connectionTimeoutMillis: 10_000,
       application_name: applicationName,
+      onConnect: applySessionSettings,
     };
     const pool = new pg.Pool(config);
-    pool.on('connect', applySessionSettings);
     pool.on('error', () => {
       // an idle connection died (server restart, network): the pool replaces it on next use
     });

@@ -8,13 +8,15 @@ import type pg from 'pg';
  * The store's queries are short index scans: starting parallel workers for them costs more than
  * it saves (it made a 5 ms health query take 100+ ms on a busy machine), so
  * `max_parallel_workers_per_gather` is 0, unless the connection string set it itself (its
- * setting then has the source `client`). Run as the first query of the connection: pg queues a
- * client's queries in order, so it ends before any query of the store.
+ * setting then has the source `client`). It is the pool's `onConnect` hook: the pool awaits it
+ * before it hands the new connection to any query of the store, so no query is ever sent while it
+ * runs (pg deprecates that: "Calling client.query() when the client is already executing a query
+ * is deprecated"), which the pool's `connect` event, which does not wait, could not promise.
  *
  * @internal
  */
-export function applySessionSettings(client: pg.PoolClient): void {
-  client
+export async function applySessionSettings(client: pg.ClientBase): Promise<void> {
+  await client
     .query(
       `SELECT set_config('max_parallel_workers_per_gather', '0', false)
         WHERE (SELECT source FROM pg_settings WHERE name = 'max_parallel_workers_per_gather') <> 'client'`,

@@ -24,6 +24,7 @@ import Database from 'better-sqlite3';
 import { backoffDelay, isBusyError } from './busyRetry.js';
 import { HealthRollupReader } from './HealthRollupReader.js';
 import { HealthRollupWriter } from './HealthRollupWriter.js';
+import { readSqliteSchemaVersion } from './readSchemaVersion.js';
 import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
 import type { SqliteRunStoreOptions } from './SqliteRunStoreOptions.js';
 
@@ -216,6 +217,20 @@ export class SqliteRunStore implements RunStore {
    */
   static async open(options: SqliteRunStoreOptions): Promise<SqliteRunStore> {
     return SqliteRunStore.openWith(options, {});
+  }
+
+  /** The schema version this store creates and upgrades files to. */
+  static readonly SCHEMA_VERSION: number = SQLITE_SCHEMA_VERSION;
+
+  /**
+   * Reads the schema version of a SQLite file without creating or changing it: null when there
+   * is no file, 0 for a file without runledger's tables.
+   *
+   * @throws RunStoreError (`storage_failure`) from `SqliteRunStore.schemaVersionOf` when the file
+   * cannot be opened or read.
+   */
+  static async schemaVersionOf(path: string): Promise<number | null> {
+    return readSqliteSchemaVersion(path);
   }
 
   /**

@@ -36,7 +36,9 @@ export interface RunStepToolCall {
  * `context`: `tokenBudget`, `tokensUsed`. `dropped`: `droppedSources`. `assembled`:
  * `messages`. `tool`: `toolName`, `toolServer`, `toolArguments`, `toolResult`, `toolIsError`,
  * `toolOutcome`, `toolArtifacts`, `toolWriteTarget`, `toolWrites` (the tool is declared as
- * writing, so a cancelled call may have changed something). An absent or `null` field is not set.
+ * writing, so a cancelled call may have changed something), `toolCallId` (the id its
+ * `tool_start` step named). `tool_start`: `toolName`, `toolServer`, `toolArguments`,
+ * `toolWrites`, `toolCallId` (required). An absent or `null` field is not set.
  *
  * @public
  */
@@ -67,8 +69,10 @@ export interface RunStepFields {
   readonly toolOutcome?: ToolOutcome | null;
   readonly toolArtifacts?: readonly ToolArtifact[] | null;
   readonly toolWriteTarget?: WriteTarget | null;
-  /** True when the tool is declared as writing (or wrote a target); only on `tool` steps. */
+  /** True when the tool is declared as writing (or wrote a target); only on `tool` and `tool_start` steps. */
   readonly toolWrites?: boolean | null;
+  /** The id that pairs a `tool_start` step with the `tool` step that ends the call; only on those two kinds. */
+  readonly toolCallId?: string | null;
 }
 
 /**
@@ -103,6 +107,7 @@ export interface RunStepPayload {
   readonly toolArtifacts?: readonly { readonly type: ArtifactType; readonly label: string; readonly data: unknown }[];
   readonly toolWriteTarget?: { readonly resource: string; readonly id: string; readonly kind: WriteKind };
   readonly toolWrites?: boolean;
+  readonly toolCallId?: string;
 }
 
 /** The payload keys in their fixed order. */
@@ -132,7 +137,11 @@ const KEYS = [
   'toolArtifacts',
   'toolWriteTarget',
   'toolWrites',
+  'toolCallId',
 ] as const satisfies readonly (keyof RunStepFields)[];
+
+/** The longest `toolCallId`. */
+const MAX_CALL_ID_LENGTH = 200;
 
 const CONSTRUCT = Symbol('RunStep.construct');
 const BRAND = Symbol.for('@runledger/trace/RunStep');
@@ -181,13 +190,15 @@ export class RunStep {
   readonly toolWriteTarget: WriteTarget | undefined;
   /** True when the tool is declared as writing (or wrote a target). */
   readonly toolWrites: boolean | undefined;
+  /** The id pairing a `tool_start` step with the `tool` step that ends the call. */
+  readonly toolCallId: string | undefined;
 
   private constructor(token: symbol, fields: RunStepFields) {
     if (token !== CONSTRUCT) throw new TypeError('RunStep is made through RunStep.of() or RunStep.fromArray()');
     if (typeof fields !== 'object' || fields === null) throw new RunStepError('kind', 'RunStep fields must be an object');
     const kind = fields.kind;
     if (!isRunStepKind(kind)) {
-      throw new RunStepError('kind', `RunStep.kind must be one of "request", "llm", "tool", "context", "dropped", "assembled", got ${show(kind)}`);
+      throw new RunStepError('kind', `RunStep.kind must be one of "request", "llm", "tool", "tool_start", "context", "dropped", "assembled", got ${show(kind)}`);
     }
     this.kind = kind;
     if (fields.round === undefined || fields.round === null) throw new RunStepError('round', 'RunStep.round must be set');
@@ -279,10 +290,26 @@ export class RunStep {
     if (writes !== undefined && typeof writes !== 'boolean') {
       throw new RunStepError('toolWrites', `RunStep.toolWrites must be a boolean, got ${show(writes)}`);
     }
-    if (writes !== undefined && kind !== RunStepKind.TOOL) {
+    if (writes !== undefined && kind !== RunStepKind.TOOL && kind !== RunStepKind.TOOL_START) {
       throw new RunStepError('toolWrites', `RunStep.toolWrites must not be set on a "${kind}" step, got ${show(writes)}`);
     }
     this.toolWrites = writes;
+    const callId = text('toolCallId', fields.toolCallId);
+    if (callId !== undefined && kind !== RunStepKind.TOOL && kind !== RunStepKind.TOOL_START) {
+      throw new RunStepError('toolCallId', `RunStep.toolCallId must not be set on a "${kind}" step, got ${show(callId)}`);
+    }
+    if (callId !== undefined && (callId.length === 0 || callId.length > MAX_CALL_ID_LENGTH)) {
+      throw new RunStepError('toolCallId', `RunStep.toolCallId must be 1 to ${MAX_CALL_ID_LENGTH} characters, got ${show(callId)}`);
+    }
+    if (kind === RunStepKind.TOOL_START) {
+      if (callId === undefined) throw new RunStepError('toolCallId', 'RunStep.toolCallId must be set on a "tool_start" step');
+      if (this.toolName === undefined) throw new RunStepError('toolName', 'RunStep.toolName must be set on a "tool_start" step');
+      if (isError !== undefined) throw new RunStepError('toolIsError', `RunStep.toolIsError must not be set on a "tool_start" step: the call has no outcome yet, got ${show(isError)}`);
+      if (this.toolResult !== undefined || this.toolArtifacts !== undefined || target !== undefined) {
+        throw new RunStepError('toolResult', 'RunStep.toolResult, toolArtifacts and toolWriteTarget must not be set on a "tool_start" step: the call has no answer yet');
+      }
+    }
+    this.toolCallId = callId;
     if (outcome !== undefined && outcome !== ToolOutcome.OK) {
       if (this.toolArtifacts !== undefined && this.toolArtifacts.length > 0) {
         throw new RunStepError('toolArtifacts', `RunStep.toolArtifacts must be empty when RunStep.toolOutcome is ${show(outcome)}: a call that did not end ok is fail-closed`);

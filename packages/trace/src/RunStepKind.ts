@@ -1,6 +1,11 @@
 /**
- * What a run step records: the incoming request, an LLM call, a tool call, the context budget,
- * sources dropped from the context, or the assembled messages.
+ * What a run step records: the incoming request, an LLM call, a tool call, the start of a tool
+ * call (sent, no answer yet), the context budget, sources dropped from the context, or the
+ * assembled messages.
+ *
+ * @remarks
+ * `tool_start` marks a call put on the wire; the `tool` step that ends it repeats its
+ * `toolCallId`. Readers meeting a kind they do not know keep it as a plain row.
  *
  * @public
  */
@@ -8,6 +13,7 @@ export const RunStepKind = {
   REQUEST: 'request',
   LLM: 'llm',
   TOOL: 'tool',
+  TOOL_START: 'tool_start',
   CONTEXT: 'context',
   DROPPED: 'dropped',
   ASSEMBLED: 'assembled',

@@ -22,6 +22,24 @@ export const RunLifecycleEvent = {
 export type RunLifecycleEvent = (typeof RunLifecycleEvent)[keyof typeof RunLifecycleEvent];
 
 /**
+ * Where a started tool call stands while no step records its end: still on the wire (the run is
+ * running), or interrupted (the run ended without it).
+ *
+ * @public
+ */
+export const RunCallState = {
+  ON_THE_WIRE: 'on_the_wire',
+  INTERRUPTED: 'interrupted',
+} as const;
+
+/**
+ * One of the strings of {@link (RunCallState:variable)}.
+ *
+ * @public
+ */
+export type RunCallState = (typeof RunCallState)[keyof typeof RunCallState];
+
+/**
  * The outcome cell of a timeline entry: a `ToolOutcome` string, or `''` for none.
  *
  * @public
@@ -52,6 +70,8 @@ export interface RunTimelineEntryFields {
   readonly details: Readonly<Record<string, RunTimelineDetail>>;
   readonly unreadable: boolean;
   readonly unreadableReason: string | null;
+  /** For a started call without an end: on the wire or interrupted; default null. */
+  readonly callState?: RunCallState | null;
 }
 
 /**
@@ -95,6 +115,11 @@ export class RunTimelineEntry {
   readonly unreadable: boolean;
   /** Why the row could not be read, or null. */
   readonly unreadableReason: string | null;
+  /**
+   * For a `tool_start` entry (a call sent and not answered yet): `on_the_wire` while the run
+   * runs, `interrupted` once it ended without the call's step; null for every other entry.
+   */
+  readonly callState: RunCallState | null;
 
   /** @internal */
   constructor(
@@ -109,6 +134,7 @@ export class RunTimelineEntry {
     details: Readonly<Record<string, RunTimelineDetail>>,
     unreadable: boolean,
     unreadableReason: string | null,
+    callState: RunCallState | null = null,
   ) {
     // Positional and not frozen at run time: a timeline of 100 000 entries is built often, and
     // a temporary fields object and freezing cost about a quarter of the build. The fields are
@@ -124,6 +150,7 @@ export class RunTimelineEntry {
     this.details = details;
     this.unreadable = unreadable;
     this.unreadableReason = unreadableReason;
+    this.callState = callState;
   }
 
   /** Makes an entry from its fields (the timeline factory does this; tests and renderers may too). */
@@ -140,6 +167,7 @@ export class RunTimelineEntry {
       Object.freeze({ ...fields.details }),
       fields.unreadable,
       fields.unreadableReason,
+      fields.callState ?? null,
     );
   }
 

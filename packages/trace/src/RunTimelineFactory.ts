@@ -3,6 +3,7 @@ import { RunStatus } from './RunStatus.js';
 import { RunStepKind } from './RunStepKind.js';
 import type { StoredRun, StoredStep } from './RunStore.js';
 import {
+  RunCallState,
   RunLifecycleEvent,
   type RunTimelineDetail,
   RunTimelineEntry,
@@ -28,7 +29,7 @@ const NUMBER_KEYS = [
 ] as const;
 
 /** Payload keys copied into details when they hold a string (capped). */
-const STRING_KEYS = ['model', 'finishReason', 'toolName', 'toolServer'] as const;
+const STRING_KEYS = ['model', 'finishReason', 'toolName', 'toolServer', 'toolCallId'] as const;
 
 /** Details derived from content keys: only their size ever reaches the timeline. */
 const DERIVED_KEYS = [
@@ -54,6 +55,19 @@ const GROUP_CANCEL = 1;
 const GROUP_STEP = 2;
 const GROUP_END = 3;
 
+
+/**
+ * Options of {@link RunTimelineFactory.build}.
+ *
+ * @public
+ */
+export interface RunTimelineOptions {
+  /**
+   * Call ids of `tool` steps that are not among the steps given (a later page of a long run):
+   * their `tool_start` steps are ended too.
+   */
+  readonly endedCallIds?: ReadonlySet<string>;
+}
 
 /**
  * Builds the timeline of a run from its stored run and steps.
@@ -100,8 +114,15 @@ export class RunTimelineFactory {
    * `interrupted` (with the termination reason as the `reason` detail). At equal times the
    * start sorts first, then the cancel request, then steps, then the end. Linear in the
    * number of steps when they are stored in time order.
+   *
+   * A `tool_start` step whose call ended (a `tool` step with the same `toolCallId`, among the
+   * steps or in `options.endedCallIds`) is left out: the call's row is its step, with the
+   * outcome. One without an end becomes an entry of kind `tool_start` with a
+   * {@link RunTimelineEntry.callState}: `on_the_wire` while the run runs (or when the run is not
+   * given), `interrupted` once it ended. A step of a kind this version does not know renders as
+   * a plain row (source `agent`, no outcome).
    */
-  static build(run: StoredRun | null, steps: readonly StoredStep[]): RunTimelineEntry[] {
+  static build(run: StoredRun | null, steps: readonly StoredStep[], options: RunTimelineOptions = {}): RunTimelineEntry[] {
     const items: RunTimelineEntry[] = [];
     if (run !== null) {
       const started = run.startedAt ?? run.createdAt;
@@ -116,12 +137,56 @@ export class RunTimelineFactory {
         items.push(lifecycle(end, run.finishedAt ?? started, details));
       }
     }
-    for (const step of steps) items.push(stepEntry(step));
+    const running = run === null || run.status === RunStatus.RUNNING;
+    let ended: Set<string> | null = null;
+    for (const step of steps) {
+      const entry = stepEntry(step);
+      if (entry.kind === RunStepKind.TOOL_START && !entry.unreadable) {
+        ended ??= endedCalls(steps, options.endedCallIds);
+        const callId = entry.details['toolCallId'];
+        if (typeof callId === 'string' && ended.has(callId)) continue;
+        items.push(withCallState(entry, running ? RunCallState.ON_THE_WIRE : RunCallState.INTERRUPTED));
+        continue;
+      }
+      items.push(entry);
+    }
     let ordered = true;
     for (let i = 1; i < items.length && ordered; i++) ordered = compare(items[i - 1]!, items[i]!) <= 0;
     if (!ordered) items.sort(compare);
     return items;
   }
+}
+
+/** The call ids of the tool steps that ended a call. */
+function endedCalls(steps: readonly StoredStep[], more: ReadonlySet<string> | undefined): Set<string> {
+  const ids = new Set<string>(more ?? []);
+  for (const step of steps) {
+    if (step.kind !== RunStepKind.TOOL || !step.payload.includes('"toolCallId"')) continue;
+    try {
+      const id = (JSON.parse(step.payload) as Record<string, unknown>)['toolCallId'];
+      if (typeof id === 'string') ids.add(id);
+    } catch {
+      // an unreadable row ends nothing
+    }
+  }
+  return ids;
+}
+
+function withCallState(entry: RunTimelineEntry, state: RunCallState): RunTimelineEntry {
+  return new RunTimelineEntry(
+    entry.time,
+    entry.sequence,
+    null,
+    entry.kind,
+    entry.source,
+    entry.round,
+    null,
+    RunTimelineEntry.OUTCOME_NONE,
+    entry.details,
+    false,
+    null,
+    state,
+  );
 }
 
 function groupOf(entry: RunTimelineEntry): number {
@@ -181,7 +246,7 @@ function stepEntry(step: StoredStep): RunTimelineEntry {
   const record = payload as Record<string, unknown>;
   const details = detailsOf(record);
   let source: string;
-  if (step.kind === RunStepKind.TOOL) {
+  if (step.kind === RunStepKind.TOOL || step.kind === RunStepKind.TOOL_START) {
     source = intern(step.toolServer ?? (typeof record['toolServer'] === 'string' ? record['toolServer'] : null) ?? serverFromToolName(record['toolName']) ?? '');
   } else if (step.kind === RunStepKind.LLM) {
     source = typeof details['model'] === 'string' ? details['model'] : '';
@@ -201,6 +266,7 @@ function detailsOf(p: Record<string, unknown>): Record<string, RunTimelineDetail
   if (typeof (v = p['finishReason']) === 'string') d['finishReason'] = intern(cap(v, MAX_DETAIL_LENGTH));
   if (typeof (v = p['toolName']) === 'string') d['toolName'] = intern(cap(v, MAX_DETAIL_LENGTH));
   if (typeof (v = p['toolServer']) === 'string') d['toolServer'] = intern(cap(v, MAX_DETAIL_LENGTH));
+  if (typeof (v = p['toolCallId']) === 'string') d['toolCallId'] = cap(v, MAX_DETAIL_LENGTH);
   if (finite((v = p['promptTokens']))) d['promptTokens'] = v;
   if (finite((v = p['completionTokens']))) d['completionTokens'] = v;
   if (finite((v = p['costUsd']))) d['costUsd'] = v;

@@ -127,6 +127,30 @@ export interface RecordToolCallOptions extends RecordStepOptions {
   readonly toolArguments?: Readonly<Record<string, unknown>>;
   /** True when the tool is declared as writing: its step fails closed if it cannot be recorded. */
   readonly writes?: boolean;
+  /**
+   * The `toolCallId` of the call's `tool_start` step ({@link RunTrace.recordToolStart}), so the
+   * timeline shows this step in place of the call on the wire.
+   */
+  readonly toolCallId?: string;
+}
+
+/**
+ * The start of a tool call: it is about to go on the wire.
+ *
+ * @public
+ */
+export interface RecordToolStartOptions {
+  /** The agent loop's round, from 0; default 0. */
+  readonly round?: number;
+  /** The tool's name, e.g. `mcp_github_search`. */
+  readonly toolName: string;
+  /** The MCP server; default read from a `mcp_<server>_<tool>` name, else none. */
+  readonly toolServer?: string | null;
+  readonly toolArguments?: Readonly<Record<string, unknown>>;
+  /** True when the tool is declared as writing: the start then fails closed like the call's step. */
+  readonly writes?: boolean;
+  /** The id pairing the start with the call's step; default a fresh UUID. */
+  readonly toolCallId?: string;
 }
 
 /**
@@ -295,6 +319,34 @@ export class RunTrace {
   }
 
   /**
+   * Records that a tool call is going on the wire, before it is sent.
+   *
+   * @remarks
+   * Stores a `tool_start` step naming the call (`toolCallId`, a fresh UUID unless given). Pass
+   * the returned step's `toolCallId` to {@link RunTrace.recordToolResult} or
+   * {@link RunTrace.recordToolExecution} when the call ends: readers then show the call as on
+   * the wire until that step arrives, and as interrupted when the run ends without it. Await it
+   * before sending, so that another process reading the store (the app, `runledger runs show`)
+   * sees the call while it runs.
+   *
+   * @throws RunStepError from `RunTrace.recordToolStart` when a field breaks a RunStep rule.
+   */
+  recordToolStart(options: RecordToolStartOptions): Promise<RunStep> {
+    const writes = options.writes === true;
+    const step = RunStep.of({
+      kind: RunStepKind.TOOL_START,
+      round: options.round ?? 0,
+      durationMs: 0,
+      toolName: options.toolName,
+      toolServer: options.toolServer ?? serverFromToolName(options.toolName),
+      toolArguments: options.toolArguments ?? {},
+      toolWrites: writes ? true : undefined,
+      toolCallId: options.toolCallId ?? crypto.randomUUID(),
+    });
+    return this.#record(step, writes);
+  }
+
+  /**
    * Records a tool call from its typed result: the outcome is the result's own.
    *
    * @remarks
@@ -358,6 +410,7 @@ export class RunTrace {
       toolArtifacts: artifacts,
       toolWriteTarget: writeTarget,
       toolWrites: writeTarget !== null || call.writes === true ? true : undefined,
+      toolCallId: call.toolCallId,
     });
     return this.#record(step, writeTarget !== null || call.writes === true);
   }

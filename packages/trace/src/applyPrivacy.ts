@@ -12,7 +12,7 @@ export interface PrivacyOptions {
 }
 
 /** Keys that survive every level. */
-const IDENTITY = new Set(['kind', 'round', 'durationMs', 'toolName', 'toolServer', 'toolIsError', 'toolOutcome', 'toolWrites', 'promptTokens', 'completionTokens']);
+const IDENTITY = new Set(['kind', 'round', 'durationMs', 'toolName', 'toolServer', 'toolIsError', 'toolOutcome', 'toolWrites', 'toolCallId', 'promptTokens', 'completionTokens']);
 
 /** Content keys and, at `metadata`, what replaces each. */
 const CONTENT: Readonly<Record<string, (value: unknown) => [string, unknown][]>> = {
@@ -205,7 +205,7 @@ function maskEmails(text: string): string {
  * `messageCount`, `requestedToolCallCount` and `requestedToolNames`, `rawLength` (of its JSON),
  * `toolArgumentCount`, `toolResultLength`, `toolArtifactCount`; lengths are in UTF-16 code
  * units. `none` keeps only `kind`, `round`, `durationMs`, `toolName`, `toolServer`,
- * `toolIsError`, `toolOutcome`, `promptTokens`, `completionTokens`. `redacted` keeps every key
+ * `toolIsError`, `toolOutcome`, `toolWrites`, `toolCallId`, `promptTokens`, `completionTokens`. `redacted` keeps every key
  * but masks, in every string except identities, secret-looking text (`[secret]`: API keys and
  * tokens of well-known shapes, bearer credentials, `password=` style pairs, private keys, JWTs,
  * long mixed-case base64 tokens) and e-mail addresses (`[email]`), replaces whole the value of

@@ -44,13 +44,14 @@ export {
 export { RunStepError } from './RunStepError.js';
 export { RunStepReadError } from './RunStepReadError.js';
 export {
+  RunCallState,
   RunLifecycleEvent,
   type RunTimelineDetail,
   RunTimelineEntry,
   type RunTimelineEntryFields,
   type RunTimelineOutcome,
 } from './RunTimelineEntry.js';
-export { RunTimelineFactory } from './RunTimelineFactory.js';
+export { RunTimelineFactory, type RunTimelineOptions } from './RunTimelineFactory.js';
 export {
   type RecordAssembledMessagesOptions,
   type RecordContextBudgetOptions,
@@ -59,6 +60,7 @@ export {
   type RecordRequestOptions,
   type RecordStepOptions,
   type RecordToolCallOptions,
+  type RecordToolStartOptions,
   type RecordToolExecutionOptions,
   type RecordToolResultOptions,
   type RunRecord,

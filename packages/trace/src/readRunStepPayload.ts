@@ -39,6 +39,7 @@ const PayloadSchema = z.object({
     .object({ resource: z.string().min(1), id: z.string().min(1), kind: z.enum(['created', 'changed', 'deleted']) })
     .nullish(),
   toolWrites: z.boolean().nullish(),
+  toolCallId: text,
 });
 
 /**

@@ -29,9 +29,11 @@ describe('docs/recording.md', () => {
         round: 0, durationMs: 812.4, model: 'gpt-x', promptTokens: 1200, completionTokens: 80,
         requestedToolCalls: [{ name: 'mcp_github_search', arguments: { q: 'export failed' } }],
       });
+      const start = await run.trace.recordToolStart({ toolName: githubSearch.name, toolServer: githubSearch.server, toolArguments: { q: 'export failed' } });
       const started = performance.now();
       const result = await githubSearch.execute({ q: 'export failed' }, { signal: run.signal });
       await run.trace.recordToolResult({
+        toolCallId: start.toolCallId,
         toolName: githubSearch.name, toolServer: githubSearch.server, toolArguments: { q: 'export failed' }, result, round: 0,
         durationMs: performance.now() - started,
       });
@@ -40,7 +42,7 @@ describe('docs/recording.md', () => {
       await run.fail(error);
     }
     const stored = await run.finished;
-    expect(stored).toMatchObject({ status: 'completed', stepCount: 3, outcomeCounts: { ok: 1, failed: 0, cancelled: 0 } });
+    expect(stored).toMatchObject({ status: 'completed', stepCount: 4, outcomeCounts: { ok: 1, failed: 0, cancelled: 0 } });
 
     const runRow = await store.getRun(run.id);
     const steps = await store.readSteps(run.id);
@@ -52,7 +54,25 @@ describe('docs/recording.md', () => {
     const postgres = InMemoryRunStore.create();
     const seen: number[] = [];
     const copied = await copyRuns(store, postgres, { onProgress: ({ runsSeen }) => seen.push(runsSeen) });
-    expect(copied).toEqual({ runsSeen: 1, runsCopied: 1, runsSkipped: 0, stepsCopied: 3 });
+    expect(copied).toEqual({ runsSeen: 1, runsCopied: 1, runsSkipped: 0, stepsCopied: 4 });
+  });
+
+  it('calls on the wire', async () => {
+    const store = InMemoryRunStore.create();
+    const run = await startRun(store, { configuration: 'support-bot', heartbeatMs: 0, spoolDir: false });
+    const tool = githubSearch;
+    const args = { q: 'x' };
+    const round = 0;
+    const start = await run.trace.recordToolStart({ toolName: tool.name, toolServer: tool.server, toolArguments: args, round, writes: true });
+    const onTheWire = RunTimelineFactory.build(await store.getRun(run.id), await store.readSteps(run.id)).filter((e) => e.callState !== null);
+    expect(onTheWire.map((e) => [e.kind, e.callState, e.source])).toEqual([['tool_start', 'on_the_wire', 'github']]);
+    const result = await tool.execute(args, { signal: run.signal });
+    const durationMs = 3;
+    await run.trace.recordToolResult({ toolCallId: start.toolCallId, toolName: tool.name, toolServer: tool.server, result, round, durationMs });
+    const ended = RunTimelineFactory.build(await store.getRun(run.id), await store.readSteps(run.id));
+    expect(ended.filter((e) => e.callState !== null)).toEqual([]);
+    expect(ended.filter((e) => e.kind === 'tool').map((e) => e.outcome)).toEqual(['ok']);
+    await run.complete();
   });
 
   it('writes fail closed; RunTrace on its own; applyPrivacy', async () => {

@@ -83,7 +83,7 @@ describe('startRun', () => {
     await loop;
     const finished = await run.finished;
     expect(finished.status).toBe('cancelled');
-    expect(finished.terminationReason).toBe('cancel requested through the store');
+    expect(finished.terminationReason).toBe('cancelled by an operator from outside the run (the app’s Cancel button, or another process through the store)');
     expect((run.signal.reason as RunCancelledError).requestedBy).toBe('store');
     expect(finished.outcomeCounts.cancelled).toBe(1);
   });

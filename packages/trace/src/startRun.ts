@@ -99,6 +99,8 @@ export interface ActiveRun {
 }
 
 const DEFAULT_HEARTBEAT_MS = 10_000;
+/** The termination reason of a run cancelled through the store: who cancelled, and how. */
+const STORE_CANCEL_REASON = 'cancelled by an operator from outside the run (the app’s Cancel button, or another process through the store)';
 const DEFAULT_CANCEL_GRACE_MS = 10_000;
 
 /**
@@ -214,7 +216,7 @@ class LiveRun implements ActiveRun {
           tag: step,
         }),
     });
-    this.#stopWatch = store.watchCancel(id, () => this.#cancel('cancel requested through the store', 'store'));
+    this.#stopWatch = store.watchCancel(id, () => this.#cancel(STORE_CANCEL_REASON, 'store'));
     const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     if (heartbeatMs > 0) {
       // kept until the final status is stored: a run whose finish waits in the spool is not stale
@@ -225,7 +227,7 @@ class LiveRun implements ActiveRun {
     if (pollMs !== undefined && pollMs > 0) {
       this.#every(pollMs, () =>
         store.getRun(id).then((run) => {
-          if (run !== null && run.cancelRequestedAt !== null) void this.#cancel('cancel requested through the store', 'store');
+          if (run !== null && run.cancelRequestedAt !== null) void this.#cancel(STORE_CANCEL_REASON, 'store');
         }, this.#onError),
       );
     }

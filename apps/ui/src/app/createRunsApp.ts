@@ -10,7 +10,7 @@ import { runPage, TIMELINE_PAGE_SIZE } from '../pages/runPage.js';
 import { type RunsFilter, runsPage } from '../pages/runsPage.js';
 import { DEFAULT_SERVERS_VIEW, type ServersView, serversPage, type ServerSortKey, type ServerWindow, windowSince } from '../pages/serversPage.js';
 import { carriesToken, hostIsLoopback, isSameOrigin, TOKEN_COOKIE } from './AccessPolicy.js';
-import { timelinePage } from './timelinePage.js';
+import { readTimelinePage } from './timelinePage.js';
 
 /** How the runs app is set up. @internal */
 export interface RunsAppOptions {
@@ -217,8 +217,7 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
         if (run === null) return notFound(t.t('runs.detail.notFound', { id: runId }));
         const fromParam = Number(url.searchParams.get('from') ?? '0');
         const from = Number.isSafeInteger(fromParam) && fromParam > 0 ? Math.min(fromParam, Math.max(0, run.stepCount - 1)) : 0;
-        const steps = await store.readSteps(runId, { fromSequence: from, limit: TIMELINE_PAGE_SIZE + 1 });
-        return sendPage(res, 200, runPage(ctx, run, timelinePage(run, steps, from, TIMELINE_PAGE_SIZE), now()), lang);
+        return sendPage(res, 200, runPage(ctx, run, await readTimelinePage(store, run, from, TIMELINE_PAGE_SIZE), now()), lang);
       }
 
       if (path === '/healthz') {

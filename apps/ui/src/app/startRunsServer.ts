@@ -39,14 +39,12 @@ export class ServeConfigError extends Error {
 }
 
 /**
- * Starts the runs app on node:http.
+ * Refuses a serving configuration that is not safe, before anything is opened.
  *
- * @throws ServeConfigError from `startRunsServer` when the host is not a loopback address and no token is given.
+ * @throws ServeConfigError from `checkServeConfig` when the token is too short, or the host is not a loopback address and no token is given.
  * @internal
  */
-export async function startRunsServer(options: RunsServerOptions): Promise<RunsServer> {
-  const host = options.host ?? '127.0.0.1';
-  const token = options.token ?? null;
+export function checkServeConfig(host: string, token: string | null): void {
   if (token !== null && token.length < 8) {
     throw new ServeConfigError('serve --token must be at least 8 characters long');
   }
@@ -55,6 +53,18 @@ export async function startRunsServer(options: RunsServerOptions): Promise<RunsS
       `serve --host ${host} is not a loopback address: listening there requires an access token (--token or RUNLEDGER_TOKEN)`,
     );
   }
+}
+
+/**
+ * Starts the runs app on node:http.
+ *
+ * @throws ServeConfigError from `startRunsServer` when the host is not a loopback address and no token is given.
+ * @internal
+ */
+export async function startRunsServer(options: RunsServerOptions): Promise<RunsServer> {
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token ?? null;
+  checkServeConfig(host, token);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const handler = createRunsApp({ store: options.store, token, timeZone: options.timeZone, log });
   const server = createServer((req, res) => {

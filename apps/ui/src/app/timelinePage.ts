@@ -1,25 +1,78 @@
-import { type RunTimelineEntry, RunTimelineFactory, type StoredRun, type StoredStep } from '@runledger/trace';
+import { RunCallState, type RunStore, type RunTimelineEntry, RunTimelineFactory, type StoredRun, type StoredStep } from '@runledger/trace';
 import type { TimelinePage } from '../pages/runPage.js';
+
+/** Steps around the page that only pair call starts with their ends (never shown). @internal */
+export interface TimelineContext {
+  /** Steps before the page (read for a running run, to find every call on the wire). */
+  readonly before?: readonly StoredStep[];
+  /** Steps after the page (read when a call started on the page may end on a later one). */
+  readonly after?: readonly StoredStep[];
+}
 
 /**
  * Builds one page of a run's timeline with the trace package's {@link RunTimelineFactory}: the
  * page's steps, and the run's lifecycle events (started, cancel requested, the end) on the page
- * whose time span they fall in.
+ * whose time span they fall in; and, for a running run, every call on the wire.
  *
  * @remarks
  * `read` holds the page's steps and, when there are more, one step beyond (`pageSize + 1`
  * read), which tells where the page ends: pages partition time as [first step of the page,
  * first step of the next page), the first page reaching back and the last reaching forward
- * without bound.
+ * without bound. A call started on the page and ended by a step in `context.after` is shown by
+ * that step on its own page, not as on the wire here.
  *
  * @internal
  */
-export function timelinePage(run: StoredRun, read: readonly StoredStep[], from: number, pageSize = Number.POSITIVE_INFINITY): TimelinePage {
+export function timelinePage(
+  run: StoredRun,
+  read: readonly StoredStep[],
+  from: number,
+  pageSize = Number.POSITIVE_INFINITY,
+  context: TimelineContext = {},
+): TimelinePage {
   const steps = read.length > pageSize ? read.slice(0, pageSize) : read;
   const next = read.length > pageSize ? read[pageSize] : undefined;
   const pageStart = from === 0 ? Number.NEGATIVE_INFINITY : (steps[0]?.createdAt ?? Number.POSITIVE_INFINITY);
   const pageEnd = next === undefined ? Number.POSITIVE_INFINITY : next.createdAt;
   const onPage = (entry: RunTimelineEntry) => !entry.isLifecycle || (entry.time >= pageStart && entry.time < pageEnd);
-  const entries = RunTimelineFactory.build(run, steps).filter(onPage);
-  return { from, entries, stepsShown: steps.length };
+  const later = [...read.slice(steps.length), ...(context.after ?? [])];
+  const endedCallIds = later.length === 0 ? undefined : endedCalls(later);
+  const entries = RunTimelineFactory.build(run, steps, endedCallIds === undefined ? {} : { endedCallIds }).filter(onPage);
+  let wire: RunTimelineEntry[] = [];
+  if (run.status === 'running') {
+    const all = [...(context.before ?? []), ...steps, ...later];
+    wire = (all.length === steps.length ? entries : RunTimelineFactory.build(run, all)).filter((entry) => entry.callState === RunCallState.ON_THE_WIRE);
+  }
+  return { from, entries, stepsShown: steps.length, wire };
+}
+
+/**
+ * Reads the page of a run's timeline that starts at step `from`, with what it needs to pair call
+ * starts and ends: the rest of the run when a call started on the page may end later, and, for
+ * a running run, the steps before the page (to list every call on the wire).
+ *
+ * @internal
+ */
+export async function readTimelinePage(store: RunStore, run: StoredRun, from: number, pageSize: number): Promise<TimelinePage> {
+  const read = await store.readSteps(run.id, { fromSequence: from, limit: pageSize + 1 });
+  const running = run.status === 'running';
+  const startsOnPage = read.slice(0, pageSize).some((step) => step.kind === 'tool_start');
+  const after = read.length > pageSize && (running || startsOnPage) ? await store.readSteps(run.id, { fromSequence: from + pageSize + 1 }) : [];
+  const before = running && from > 0 ? await store.readSteps(run.id, { fromSequence: 0, limit: from }) : [];
+  return timelinePage(run, read, from, pageSize, { before, after });
+}
+
+/** The call ids that `tool` steps ended. */
+function endedCalls(steps: readonly StoredStep[]): Set<string> {
+  const ids = new Set<string>();
+  for (const step of steps) {
+    if (step.kind !== 'tool' || !step.payload.includes('"toolCallId"')) continue;
+    try {
+      const id = (JSON.parse(step.payload) as Record<string, unknown>)['toolCallId'];
+      if (typeof id === 'string') ids.add(id);
+    } catch {
+      // an unreadable row ends nothing
+    }
+  }
+  return ids;
 }

@@ -2,7 +2,7 @@ import type { RunStore } from '@runledger/trace';
 import type { StoreTarget } from './parseCommand.js';
 
 /**
- * Opens the store a command names (migrations are applied on open).
+ * Opens the store a command names (migrations are applied on open; a missing store is created).
  *
  * @internal
  */
@@ -14,6 +14,61 @@ export async function openStore(target: StoreTarget): Promise<RunStore> {
   }
   const { SqliteRunStore } = await import('@runledger/store-sqlite');
   return SqliteRunStore.open({ path: target.path });
+}
+
+/**
+ * A store that is not there, for a command that only reads one and must not create it.
+ *
+ * @internal
+ */
+export class MissingStoreError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MissingStoreError';
+  }
+}
+
+/**
+ * The schema version of the store a command names, read without creating or changing anything:
+ * null when there is no store (no SQLite file, no runledger schema in PostgreSQL).
+ *
+ * @internal
+ */
+export async function storeSchemaVersion(target: StoreTarget): Promise<number | null> {
+  if (target.kind === 'postgres') {
+    const { PostgresRunStore } = await import('@runledger/store-postgres');
+    return PostgresRunStore.schemaVersionOf(target.schema === undefined ? { connectionString: target.url } : { connectionString: target.url, schema: target.schema });
+  }
+  const { SqliteRunStore } = await import('@runledger/store-sqlite');
+  return SqliteRunStore.schemaVersionOf(target.path);
+}
+
+/** The schema version this runledger writes, for the store a command names. @internal */
+export async function currentSchemaVersion(target: StoreTarget): Promise<number> {
+  if (target.kind === 'postgres') return (await import('@runledger/store-postgres')).PostgresRunStore.SCHEMA_VERSION;
+  return (await import('@runledger/store-sqlite')).SqliteRunStore.SCHEMA_VERSION;
+}
+
+/**
+ * Opens a store that must exist already, for the commands that read (`runs`, `servers`,
+ * `serve`): a missing SQLite file or PostgreSQL schema is a {@link MissingStoreError} naming
+ * it, and nothing is created.
+ *
+ * @internal
+ */
+export async function openExistingStore(target: StoreTarget): Promise<RunStore> {
+  const version = await storeSchemaVersion(target);
+  if (version === null || version === 0) {
+    const how = target.kind === 'sqlite' ? `runledger migrate --db ${target.path}` : 'runledger migrate --pg <url>';
+    throw new MissingStoreError(
+      target.kind === 'sqlite'
+        ? version === null
+          ? `there is no SQLite store at ${target.path} (the file does not exist; nothing was created). Create one with \`${how}\` or \`runledger demo --db ${target.path}\`, or name another with --db`
+          : `${target.path} is not a runledger store (it has no runledger tables; nothing was changed)`
+        : `there is no runledger store in ${describeStore(target)} (nothing was created). Create one with \`${how}\``,
+    );
+  }
+  return openStore(target);
 }
 
 /** The store in words, without a password. @internal */

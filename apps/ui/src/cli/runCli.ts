@@ -1,12 +1,13 @@
-import { copyRuns, deliverSpool, inspectSpool, isLateCancel, type RunStore } from '@runledger/trace';
-import { startRunsServer, ServeConfigError } from '../app/startRunsServer.js';
+import { copyRuns, deliverSpool, inspectSpool, isLateCancel, type RunPage, type RunStore, type StoredRun } from '@runledger/trace';
+import { checkServeConfig, startRunsServer, ServeConfigError } from '../app/startRunsServer.js';
 import { timelinePage } from '../app/timelinePage.js';
 import { Translator } from '../i18n/Translator.js';
-import { writeUnknownNote } from '../pages/runPage.js';
+import { reasonText } from '../pages/reasonText.js';
+import { wireMs, writeUnknownNote } from '../pages/runPage.js';
 import { runDurationMs } from '../pages/runsPage.js';
 import { windowSince } from '../pages/serversPage.js';
 import type { CliIo } from './CliIo.js';
-import { describeStore, openStore } from './openStore.js';
+import { currentSchemaVersion, describeStore, openExistingStore, openStore, storeSchemaVersion } from './openStore.js';
 import { type Command, parseCommand, type StoreTarget } from './parseCommand.js';
 import { terminalTable } from './terminalTable.js';
 import { terminalJson, terminalLine, terminalText } from './terminalText.js';
@@ -15,8 +16,36 @@ import { UsageError } from './UsageError.js';
 
 const t = new Translator('en');
 
-async function withStore<T>(target: StoreTarget, use: (store: RunStore) => Promise<T>): Promise<T> {
-  const store = await openStore(target);
+/** The shortest id prefix `runs show` takes: the short id the app shows. */
+const MIN_PREFIX = 8;
+
+type FoundRun =
+  | { readonly kind: 'run'; readonly run: StoredRun }
+  | { readonly kind: 'none' }
+  | { readonly kind: 'short' }
+  | { readonly kind: 'ambiguous'; readonly ids: readonly string[] };
+
+/** The run with this id, else the one run whose id starts with it (at least 8 characters). */
+async function findRun(store: RunStore, id: string): Promise<FoundRun> {
+  const run = await store.getRun(id);
+  if (run !== null) return { kind: 'run', run };
+  if (id.length < MIN_PREFIX) return { kind: 'short' };
+  const prefix = id.toLowerCase();
+  const matches: StoredRun[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: RunPage = await store.listRuns({ limit: 200, cursor });
+    for (const candidate of page.runs) if (candidate.id.toLowerCase().startsWith(prefix)) matches.push(candidate);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  if (matches.length === 0) return { kind: 'none' };
+  if (matches.length > 1) return { kind: 'ambiguous', ids: matches.map((match) => match.id) };
+  return { kind: 'run', run: matches[0]! };
+}
+
+/** Opens the store a read command names (never creating it), uses it, closes it. */
+async function withStore<T>(target: StoreTarget, use: (store: RunStore) => Promise<T>, open: (target: StoreTarget) => Promise<RunStore> = openExistingStore): Promise<T> {
+  const store = await open(target);
   try {
     return await use(store);
   } finally {
@@ -49,6 +78,24 @@ async function serve(io: CliIo, store: RunStore, options: { host: string; port: 
   io.onListening?.(server.url);
   await untilAborted(io.signal);
   await server.close();
+  io.stdout.write('runledger: stopped serving (Ctrl+C); goodbye\n');
+}
+
+/** Fails, naming the port, when something already listens on it; port 0 is always free. */
+async function assertPortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  const { createServer } = await import('node:net');
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`port ${port} on ${host} is already in use; nothing was recorded. Choose another with --port (0 picks a free one)`)
+          : error,
+      );
+    });
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+  });
 }
 
 async function execute(command: Command, io: CliIo): Promise<number> {
@@ -57,7 +104,8 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       io.stdout.write(USAGE);
       return 0;
     case 'serve': {
-      const store = await openStore(command.store);
+      checkServeConfig(command.host, command.token);
+      const store = await openExistingStore(command.store);
       try {
         await serve(io, store, { ...command, what: describeStore(command.store) });
       } finally {
@@ -66,8 +114,20 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       return 0;
     }
     case 'demo': {
+      // before anything is recorded: a demo that cannot serve should not leave runs behind
+      if (command.serve) {
+        checkServeConfig(command.host, command.token);
+        await assertPortFree(command.host, command.port);
+      }
       const { runDemo } = await import('../demo/runDemo.js');
-      const result = await runDemo({ dbPath: command.dbPath, progress: (line) => io.stdout.write(`${terminalText(line)}\n`), signal: io.signal });
+      let result: Awaited<ReturnType<typeof runDemo>>;
+      try {
+        result = await runDemo({ dbPath: command.dbPath, progress: (line) => io.stdout.write(`${terminalText(line)}\n`), signal: io.signal });
+      } catch (error) {
+        if (io.signal?.aborted !== true) throw error;
+        io.stdout.write(terminalLine`runledger demo: stopped (Ctrl+C) before all runs were recorded; the runs recorded so far are in ${command.dbPath}; goodbye\n`);
+        return 0;
+      }
       try {
         io.stdout.write(
           terminalLine`recorded ${result.runIds.length} runs into ${command.dbPath} (${result.totalRuns} runs in the file now)\n`,
@@ -114,47 +174,78 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       });
     case 'runs-show':
       return withStore(command.store, async (store) => {
-        const run = await store.getRun(command.id);
-        if (run === null) {
+        const found = await findRun(store, command.id);
+        if (found.kind === 'none') {
           io.stderr.write(terminalLine`runledger runs show: there is no run "${command.id}" in ${describeStore(command.store)}\n`);
           return 1;
         }
+        if (found.kind === 'short') {
+          io.stderr.write(
+            terminalLine`runledger runs show: there is no run "${command.id}" in ${describeStore(command.store)}; give the full id or a prefix of at least ${MIN_PREFIX} characters\n`,
+          );
+          return 1;
+        }
+        if (found.kind === 'ambiguous') {
+          io.stderr.write(
+            terminalLine`runledger runs show: "${command.id}" is the start of ${found.ids.length} runs; give more of the id:\n` +
+              found.ids.map((id) => terminalLine`  ${id}\n`).join(''),
+          );
+          return 1;
+        }
+        const run = found.run;
         const steps = await store.readSteps(run.id);
         const page = timelinePage(run, steps, 0);
+        const now = Date.now();
+        const wire = page.wire ?? [];
         const lateCancel = isLateCancel(run);
         const unstored = run.unstoredSteps ?? 0;
         if (command.json) {
-          io.stdout.write(`${terminalJson({ run, cancelRequestedAfterFinish: lateCancel, timeline: page.entries })}\n`);
+          io.stdout.write(`${terminalJson({ run, cancelRequestedAfterFinish: lateCancel, callsOnTheWire: wire, timeline: page.entries })}\n`);
           return 0;
         }
-        const duration = runDurationMs(run, Date.now());
+        const duration = runDurationMs(run, now);
         io.stdout.write(
           terminalLine`run ${run.id}\nstatus ${run.status} · configuration ${run.configuration} · started ${t.date(run.startedAt ?? run.createdAt)}` +
             terminalLine` · duration ${duration === null ? '—' : t.duration(duration)}\n` +
             terminalLine`tool calls: ${run.outcomeCounts.ok} ok, ${run.outcomeCounts.failed} failed, ${run.outcomeCounts.cancelled} cancelled` +
-            (run.terminationReason !== null ? terminalLine`\nreason: ${run.terminationReason}` : '') +
+            (run.terminationReason !== null ? terminalLine`\nreason: ${reasonText(t, run.terminationReason)}` : '') +
             (lateCancel ? terminalLine`\ncancel requested after the run finished (${t.date(run.cancelRequestedAt!)}): it did not change how the run ended` : '') +
             (unstored > 0 ? terminalLine`\nWARNING: ${unstored} steps were not stored (the timeline misses them)` : '') +
             '\n(metadata only: prompts, answers, tool arguments and results are never shown)\n\n',
         );
+        if (run.status === 'running') {
+          if (wire.length === 0) io.stdout.write('calls on the wire: none right now\n\n');
+          else {
+            io.stdout.write('calls on the wire (sent, not answered yet; cancelling the run stops them):\n');
+            io.stdout.write(
+              terminalTable(
+                ['TOOL', 'SERVER', 'SENT', 'RUNNING FOR'],
+                wire.map((entry) => [String(entry.details['toolName'] ?? ''), entry.source === '' ? '—' : entry.source, t.time(entry.time), t.duration(wireMs(entry, now) ?? 0)]),
+                [3],
+              ),
+            );
+            io.stdout.write('\n');
+          }
+        }
         io.stdout.write(
           terminalTable(
             ['TIME', 'SOURCE', 'KIND', 'ROUND', 'MS', 'OUTCOME', 'DETAILS'],
             page.entries.map((entry) => {
-              const note = writeUnknownNote(t, entry);
+              const note = entry.callState === 'interrupted' ? t.t('runs.detail.callState.interruptedNote') : writeUnknownNote(t, entry);
+              const ms = entry.durationMs ?? wireMs(entry, now);
               return [
                 t.time(entry.time),
                 entry.source === '' ? '—' : entry.source,
                 entry.kind,
                 entry.round === null ? '' : String(entry.round),
-                entry.durationMs === null ? '' : String(entry.durationMs),
-                entry.outcome,
+                ms === null ? '' : String(ms),
+                entry.callState === null ? entry.outcome : entry.callState === 'on_the_wire' ? 'on the wire' : 'INTERRUPTED',
                 entry.event !== null
-                  ? t.t(`runs.detail.lifecycle.${entry.event}`) + (entry.details['reason'] !== undefined ? ` — ${String(entry.details['reason'])}` : '')
+                  ? t.t(`runs.detail.lifecycle.${entry.event}`) + (entry.details['reason'] !== undefined ? ` — ${reasonText(t, String(entry.details['reason']))}` : '')
                   : entry.unreadable
                     ? `${t.t('runs.detail.unreadable')} ${entry.unreadableReason ?? ''}`.trim()
                     : Object.entries(entry.details)
-                        .filter(([key]) => key !== 'writes')
+                        .filter(([key]) => key !== 'writes' && key !== 'toolCallId')
                         .map(([key, value]) => `${key}=${String(value)}`)
                         .join(' ') + (note === null ? '' : `  ⚠ ${note}`),
               ];
@@ -206,11 +297,20 @@ async function execute(command: Command, io: CliIo): Promise<number> {
         io.stdout.write('failure rate = failed / (ok + failed); cancellations are ours and never count against a server\n');
         return 0;
       });
-    case 'migrate':
-      return withStore(command.store, async () => {
-        io.stdout.write(terminalLine`${describeStore(command.store)}: schema is up to date\n`);
-        return 0;
-      });
+    case 'migrate': {
+      const before = await storeSchemaVersion(command.store);
+      await withStore(command.store, async () => undefined, openStore);
+      const after = (await storeSchemaVersion(command.store)) ?? (await currentSchemaVersion(command.store));
+      const what = describeStore(command.store);
+      io.stdout.write(
+        before === null || before === 0
+          ? terminalLine`${what}: created at schema version ${after}\n`
+          : before === after
+            ? terminalLine`${what}: already at schema version ${after}; nothing to do\n`
+            : terminalLine`${what}: upgraded from schema version ${before} to ${after}\n`,
+      );
+      return 0;
+    }
     case 'spool-list': {
       const files = await inspectSpool(command.spoolDir);
       if (command.json) {
@@ -250,9 +350,9 @@ async function execute(command: Command, io: CliIo): Promise<number> {
           }
         }
         return result.files.some((file) => file.state === 'kept') ? 1 : 0;
-      });
+      }, openStore);
     case 'copy': {
-      const source = await openStore({ kind: 'sqlite', path: command.dbPath });
+      const source = await openExistingStore({ kind: 'sqlite', path: command.dbPath });
       try {
         const target = await openStore(command.target);
         try {

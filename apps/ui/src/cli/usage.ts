@@ -8,9 +8,11 @@ Commands:
   demo    [--db <file>] [--port <n>] [--no-serve]
           Start the bundled demo MCP servers (docs, flaky, slow) as child processes, record
           scripted agent runs into the SQLite file (default ./runledger.db) and serve the app.
+          serve and demo stop on Ctrl+C (exit status 0).
   runs list [--db <file> | --pg <url>] [--status <s>] [--has failed|cancelled] [--limit <n>] [--json]
-  runs show <id> [--db <file> | --pg <url>] [--json]
-          List runs newest first, or print one run's timeline (metadata only).
+  runs show <id | id prefix of 8+ characters> [--db <file> | --pg <url>] [--json]
+          List runs newest first, or print one run's timeline (metadata only) and, while it
+          runs, the tool calls on the wire.
   runs recover [--db <file> | --pg <url>] [--stale-after <d>] [--json]
           Mark interrupted every running run without a sign of life (heartbeat) for <d>
           (default 10m; e.g. 90s, 2h): runs whose process is gone. A run whose cancel was
@@ -18,7 +20,8 @@ Commands:
   servers [--db <file> | --pg <url>] [--window 24h|7d|all] [--json]
           Print the health of every MCP server (failure rate excludes cancellations).
   migrate [--db <file> | --pg <url>]
-          Create or upgrade the store's schema.
+          Create or upgrade the store's schema, and say which. The read commands (runs,
+          servers, serve) never create a store: a missing one is an error.
   spool list [--spool-dir <dir>] [--json]
   spool deliver [--db <file> | --pg <url>] [--spool-dir <dir>] [--all] [--json]
           List, or deliver to the store, the steps and final statuses that recording processes

@@ -45,11 +45,22 @@ export class DemoAgent {
     });
   }
 
-  /** Calls one tool with the run's signal and records the outcome it ended with. */
+  /**
+   * Calls one tool with the run's signal: records its start (so readers of the store see the
+   * call on the wire), sends it, and records the outcome it ended with under the same call id.
+   */
   async call(tool: McpTool, args: Readonly<Record<string, unknown>>, options: { readonly writes?: boolean } = {}): Promise<ToolResult> {
+    const start = await this.#trace.recordToolStart({
+      toolName: tool.name,
+      toolServer: tool.server,
+      toolArguments: args,
+      round: this.#round,
+      writes: options.writes ?? false,
+    });
     const started = performance.now();
     const result = await tool.execute(args, { signal: this.#signal });
     await this.#trace.recordToolResult({
+      toolCallId: start.toolCallId!,
       toolName: tool.name,
       toolServer: tool.server,
       toolArguments: args,

@@ -1,5 +1,5 @@
 import type { ToolOutcome } from '@runledger/core';
-import type { RunLifecycleEvent, RunStatus } from '@runledger/trace';
+import type { RunCallState, RunLifecycleEvent, RunStatus, RunStepKind } from '@runledger/trace';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { de } from './messagesDe.js';
 import type { en, MessageCatalog, MessageKey } from './messagesEn.js';
@@ -15,6 +15,14 @@ describe('message catalogs', () => {
 
   it('has a key runs.detail.lifecycle.<event> for every RunLifecycleEvent', () => {
     expectTypeOf<`runs.detail.lifecycle.${RunLifecycleEvent}`>().toExtend<MessageKey>();
+  });
+
+  it('has a key runs.detail.kind.<kind> for every RunStepKind', () => {
+    expectTypeOf<`runs.detail.kind.${RunStepKind}`>().toExtend<MessageKey>();
+  });
+
+  it('has a key runs.detail.callState.<state> for every RunCallState', () => {
+    expectTypeOf<`runs.detail.callState.${RunCallState}`>().toExtend<MessageKey>();
   });
 
   it('types German as the full English key set', () => {

@@ -5,6 +5,7 @@ import type { Translator } from '../i18n/Translator.js';
 import { NONE, outcomeBadge, statusBadge } from './badges.js';
 import { layout } from './layout.js';
 import type { PageContext } from './PageContext.js';
+import { reasonText } from './reasonText.js';
 import { outcomeCounts, runDurationMs } from './runsPage.js';
 
 /** The most timeline rows (steps) one page shows. @internal */
@@ -21,10 +22,52 @@ export interface TimelinePage {
   readonly entries: readonly RunTimelineEntry[];
   /** The number of steps shown (lifecycle rows not counted). */
   readonly stepsShown: number;
+  /** For a running run: every call on the wire (sent, not answered yet), wherever its page. */
+  readonly wire?: readonly RunTimelineEntry[];
 }
 
 /** The detail keys shown first, in this order; the rest follow as the factory gives them. */
 const DETAIL_ORDER = ['toolName', 'model', 'writeKind', 'writeResource', 'writeId'];
+
+/** Details not shown: the server has its own column, `writes` becomes a note, the call id pairs rows. */
+const HIDDEN_DETAILS = new Set(['writes', 'toolServer', 'toolCallId']);
+
+/**
+ * A step kind in words (`runs.detail.kind.<kind>`); a kind this version does not know is shown as stored.
+ *
+ * @internal
+ */
+export function kindText(t: Translator, kind: string): string {
+  const key = `runs.detail.kind.${kind}`;
+  return isMessageKey(key) ? t.t(key) : kind;
+}
+
+/**
+ * The source of an entry in words: `agent` and `run` are translated; servers and models are names.
+ *
+ * @internal
+ */
+export function sourceText(t: Translator, entry: RunTimelineEntry): string {
+  if (entry.event !== null) return t.t('runs.detail.source.run');
+  if (entry.source === 'agent' && entry.kind !== 'tool' && entry.kind !== 'tool_start' && entry.kind !== 'llm') return t.t('runs.detail.source.agent');
+  return entry.source;
+}
+
+/**
+ * How long a call on the wire has been running at `now`, in ms; null for any other entry.
+ *
+ * @internal
+ */
+export function wireMs(entry: RunTimelineEntry, now: number): number | null {
+  return entry.callState === 'on_the_wire' ? Math.max(0, now - entry.time) : null;
+}
+
+function callStateBadge(t: Translator, entry: RunTimelineEntry, now: number): Html {
+  if (entry.callState === 'on_the_wire') {
+    return html`<span class="badge badge-running" data-call-state="on_the_wire" title="${t.t('runs.detail.callState.runningFor', { duration: t.duration(wireMs(entry, now) ?? 0) })}"><span aria-hidden="true">◔</span>${t.t('runs.detail.callState.on_the_wire')}</span>`;
+  }
+  return html`<span class="badge badge-interrupted" data-call-state="interrupted"><span aria-hidden="true">!</span>${t.t('runs.detail.callState.interrupted')}</span>`;
+}
 
 function detailLabel(t: Translator, key: string): string {
   const messageKey = `runs.detail.key.${key}`;
@@ -52,17 +95,17 @@ export function writeUnknownNote(t: Translator, entry: RunTimelineEntry): string
     : t.t('runs.detail.writeUnknown', { target: id === undefined ? String(resource) : `${String(resource)} ${String(id)}` });
 }
 
-function rowHtml(ctx: PageContext, entry: RunTimelineEntry): Html {
+function rowHtml(ctx: PageContext, entry: RunTimelineEntry, now: number): Html {
   const { t } = ctx;
   const time = html`<td class="mono"><time datetime="${t.iso(entry.time)}">${t.time(entry.time)}</time></td>`;
   if (entry.event !== null) {
     const reason = entry.details['reason'];
     return html`<tr class="lifecycle" data-lifecycle="${entry.event}">
-${time}<td>${t.t('runs.detail.source.run')}</td><td>${t.t('runs.detail.kind.lifecycle')}</td><td class="num">${NONE}</td><td class="num">${NONE}</td><td>${NONE}</td>
-<td class="details"><strong>${t.t(`runs.detail.lifecycle.${entry.event}`)}</strong>${reason !== undefined ? html` — <span>${String(reason)}</span>` : ''}</td>
+${time}<td class="source">${t.t('runs.detail.source.run')}</td><td class="kind">${t.t('runs.detail.kind.lifecycle')}</td><td class="num round">${NONE}</td><td class="num ms">${NONE}</td><td class="outcome">${NONE}</td>
+<td class="details"><strong>${t.t(`runs.detail.lifecycle.${entry.event}`)}</strong>${reason !== undefined ? html` — <span>${reasonText(t, String(reason))}</span>` : ''}</td>
 </tr>`;
   }
-  const keys = Object.keys(entry.details).filter((key) => key !== 'writes' && key !== 'toolServer');
+  const keys = Object.keys(entry.details).filter((key) => !HIDDEN_DETAILS.has(key));
   keys.sort((a, b) => {
     const ia = DETAIL_ORDER.indexOf(a);
     const ib = DETAIL_ORDER.indexOf(b);
@@ -76,14 +119,17 @@ ${time}<td>${t.t('runs.detail.source.run')}</td><td>${t.t('runs.detail.kind.life
             html`<span class="kv"><span class="k">${detailLabel(t, key)}:</span> <span class="v${key === 'toolName' ? ' mono' : ''}">${detailValue(t, entry.details[key]!)}</span></span>`,
         ),
       );
-  const note = writeUnknownNote(t, entry);
-  return html`<tr id="step-${entry.sequence ?? ''}" class="${entry.outcome === '' ? '' : `row-${entry.outcome}`}" data-sequence="${entry.sequence ?? ''}" data-outcome="${entry.outcome}">
+  const note = entry.callState === 'interrupted' ? t.t('runs.detail.callState.interruptedNote') : writeUnknownNote(t, entry);
+  const source = sourceText(t, entry);
+  const ms = entry.durationMs ?? wireMs(entry, now);
+  const rowClass = entry.callState !== null ? `row-${entry.callState}` : entry.outcome === '' ? '' : `row-${entry.outcome}`;
+  return html`<tr id="step-${entry.sequence ?? ''}" class="${rowClass}" data-sequence="${entry.sequence ?? ''}" data-outcome="${entry.outcome}"${entry.callState === null ? '' : html` data-call-state="${entry.callState}"`}>
 ${time}
-<td>${entry.source === '' ? NONE : entry.source}</td>
-<td>${entry.kind}</td>
-<td class="num">${entry.round === null ? NONE : t.number(entry.round)}</td>
-<td class="num">${entry.durationMs === null ? NONE : t.number(entry.durationMs)}</td>
-<td class="outcome">${entry.outcome === '' ? NONE : outcomeBadge(t, entry.outcome)}</td>
+<td class="source">${source === '' ? NONE : source}</td>
+<td class="kind">${kindText(t, entry.kind)}</td>
+<td class="num round">${entry.round === null ? NONE : t.number(entry.round)}</td>
+<td class="num ms${ms === null ? '' : ' has-ms'}">${ms === null ? NONE : t.number(ms)}</td>
+<td class="outcome">${entry.callState !== null ? callStateBadge(t, entry, now) : entry.outcome === '' ? NONE : outcomeBadge(t, entry.outcome)}</td>
 <td class="details">${details}${note === null ? '' : html`<p class="note note-warn" role="note">⚠ ${note}</p>`}</td>
 </tr>`;
 }
@@ -114,7 +160,7 @@ ${run.actor !== null ? html`<dt>${t.t('runs.detail.actor')}</dt><dd>${run.actor}
 <dt>${t.t('runs.col.finished')}</dt><dd>${run.finishedAt === null ? NONE : html`<time datetime="${t.iso(run.finishedAt)}">${t.date(run.finishedAt)}</time>`}</dd>
 <dt>${t.t('runs.col.duration')}</dt><dd>${duration === null ? NONE : t.duration(duration)}</dd>
 ${run.cancelRequestedAt !== null ? html`<dt>${t.t('runs.detail.cancelRequestedAt')}</dt><dd><time datetime="${t.iso(run.cancelRequestedAt)}">${t.time(run.cancelRequestedAt)}</time>${isLateCancel(run) ? html` <span class="muted" data-note="late-cancel">— ${t.t('runs.detail.lateCancel')}</span>` : ''}</dd>` : ''}
-${run.terminationReason !== null ? html`<dt>${t.t('runs.detail.reason')}</dt><dd>${run.terminationReason}</dd>` : ''}
+${run.terminationReason !== null ? html`<dt>${t.t('runs.detail.reason')}</dt><dd>${reasonText(t, run.terminationReason)}</dd>` : ''}
 <dt>${t.t('runs.detail.steps')}</dt><dd>${t.number(run.stepCount)}</dd>
 ${unstored > 0 ? html`<dt>${t.t('runs.detail.unstored')}</dt><dd><strong>${t.number(unstored)}</strong></dd>` : ''}
 <dt>${t.t('runs.col.calls')}</dt><dd>${outcomeCounts(t, run)}</dd>
@@ -131,6 +177,21 @@ ${page.from > 0 ? html`<a class="button" href="${ctx.href(runHref)}">${t.t('runs
 ${to < total ? html`<a class="button" rel="next" href="${ctx.href(runHref, { from: to })}">${t.t('runs.detail.page.next')} →</a>` : ''}
 </nav>`;
 
+  const wire = running
+    ? html`<section class="card wire" aria-labelledby="wire-h" data-section="wire">
+<h2 id="wire-h">${t.t('runs.detail.wire.title')}</h2>
+${(page.wire ?? []).length === 0
+  ? html`<p class="muted">${t.t('runs.detail.wire.none')}</p>`
+  : html`<p class="muted">${t.t('runs.detail.wire.intro')}</p>
+<div class="table-wrap"><table class="wire-calls">
+<thead><tr><th scope="col">${t.t('runs.detail.wire.col.tool')}</th><th scope="col">${t.t('runs.detail.wire.col.server')}</th><th scope="col">${t.t('runs.detail.wire.col.sent')}</th><th scope="col" class="num">${t.t('runs.detail.wire.col.running')}</th></tr></thead>
+<tbody>${(page.wire ?? []).map(
+      (entry) => html`<tr data-call-id="${String(entry.details['toolCallId'] ?? '')}"><td class="mono">${String(entry.details['toolName'] ?? '')}</td><td>${entry.source === '' ? NONE : entry.source}</td><td class="mono"><time datetime="${t.iso(entry.time)}">${t.time(entry.time)}</time></td><td class="num">${t.duration(wireMs(entry, now) ?? 0)}</td></tr>`,
+    )}</tbody>
+</table></div>`}
+</section>`
+    : '';
+
   const timeline = html`<section aria-labelledby="timeline-h">
 <h2 id="timeline-h">${t.t('runs.detail.timeline')}</h2>
 <p class="note note-privacy" role="note">${t.t('runs.detail.privacy')}</p>
@@ -141,7 +202,7 @@ ${pager}
   )}</th><th scope="col" class="num">${t.t('runs.detail.col.ms')}</th><th scope="col">${t.t('runs.detail.col.outcome')}</th><th scope="col">${t.t(
     'runs.detail.col.details',
   )}</th></tr></thead>
-<tbody>${page.entries.map((entry) => rowHtml(ctx, entry))}</tbody>
+<tbody>${page.entries.map((entry) => rowHtml(ctx, entry, now))}</tbody>
 </table></div>
 ${page.stepsShown >= 20 ? pager : ''}
 </section>`;
@@ -154,6 +215,7 @@ ${page.stepsShown >= 20 ? pager : ''}
 <h1>${t.t('runs.detail.title', { id: run.id })}</h1>
 ${running ? html`<p class="muted">${t.t('runs.detail.refreshing', { seconds: RUNNING_REFRESH_SECONDS })}</p>` : ''}
 ${summary}
+${wire}
 ${timeline}`,
   });
 }

@@ -53,4 +53,21 @@ dl.summary{display:grid;grid-template-columns:max-content 1fr;gap:4px 18px;margi
 .rate{font-weight:600;font-variant-numeric:tabular-nums}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 @media (max-width:800px){main{padding:12px}th,td{padding:6px}.hide-narrow{display:none}}
+h1{overflow-wrap:anywhere}dl.summary dd{overflow-wrap:anywhere;min-width:0}
+tr.row-on_the_wire td:first-child{box-shadow:inset 4px 0 0 var(--run-line)}tr.row-interrupted td:first-child{box-shadow:inset 4px 0 0 var(--warn-line)}
+@media (max-width:600px){
+table.timeline thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table.timeline,table.timeline tbody{display:block;border:0;background:none}
+table.timeline tr{display:flex;flex-wrap:wrap;align-items:baseline;gap:2px 10px;padding:6px 8px;background:var(--card);border:1px solid var(--line);border-top:0}
+table.timeline tr:first-child{border-top:1px solid var(--line)}
+table.timeline td{display:block;padding:0;border:0;min-width:0}
+table.timeline td.round{display:none}
+table.timeline td:first-child{box-shadow:none}
+table.timeline tr.row-failed{border-left:4px solid var(--fail-line)}table.timeline tr.row-cancelled{border-left:4px solid var(--neutral-line)}
+table.timeline tr.row-on_the_wire{border-left:4px solid var(--run-line)}table.timeline tr.row-interrupted{border-left:4px solid var(--warn-line)}
+table.timeline td.has-ms::after{content:" ms";color:var(--muted)}table.timeline td.ms:not(.has-ms){display:none}
+table.timeline td.outcome{margin-left:auto}
+table.timeline td.details{flex-basis:100%;overflow-wrap:anywhere}
+table.timeline td.details .kv{white-space:normal}
+}
 `;
