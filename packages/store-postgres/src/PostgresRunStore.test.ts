@@ -73,10 +73,10 @@ describe('server health from the rollup', () => {
       const outcome: ToolOutcome = random() < 0.7 ? 'ok' : random() < 0.6 ? 'failed' : 'cancelled';
       const createdAt = BASE + Math.floor(random() * 3 * DAY);
       const durationMs = Math.round(Math.exp(random() * 9) * 100) / 100;
-      const step = tool(server, outcome, createdAt, durationMs);
+      const base = tool(server, outcome, createdAt, durationMs);
       // failed calls of every kind: answered (server error, invalid arguments), unanswered, unknown
       const cause = outcome === 'failed' ? [undefined, 'server_error', 'invalid_arguments', 'mcp_timeout'][i % 4] : undefined;
-      if (cause !== undefined) step.payload = { ...(step.payload as Record<string, unknown>), toolFailureCause: cause };
+      const step = cause === undefined ? base : { ...base, payload: { ...(base.payload as Record<string, unknown>), toolFailureCause: cause } };
       planned.push({ runIndex: i % 16, step });
     }
     // 16 writers at once, one per run
