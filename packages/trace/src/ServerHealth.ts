@@ -56,6 +56,7 @@ export const UNKNOWN_FAILURE_CAUSE = 'unknown';
 export interface ServerFailureCauseCount {
   /** A {@link (ToolFailureCause:type)}, or {@link UNKNOWN_FAILURE_CAUSE}. */
   readonly cause: ToolFailureCause | typeof UNKNOWN_FAILURE_CAUSE;
+  /** How many failed calls had this cause. */
   readonly calls: number;
 }
 
@@ -65,8 +66,11 @@ export interface ServerFailureCauseCount {
  * @internal
  */
 export interface ServerHealthTally {
+  /** Calls that ended ok. */
   ok: number;
+  /** Calls that ended failed, whatever the cause. */
   failed: number;
+  /** Calls that ended cancelled. */
   cancelled: number;
   /** Failed calls that do not count in the failure rate. */
   notCounted: number;
@@ -194,8 +198,11 @@ export function serverHealth(rows: Iterable<ServerHealthRow>, query: ServerHealt
  * @internal
  */
 export interface ServerLatency {
+  /** How many answered calls the percentiles are over. */
   readonly answered: number;
+  /** Their median duration in ms, or null. */
   readonly p50: number | null;
+  /** Their 95th percentile duration in ms, or null. */
   readonly p95: number | null;
 }
 
