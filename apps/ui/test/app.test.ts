@@ -151,6 +151,54 @@ describe('MCP servers page', () => {
   });
 });
 
+describe('MCP servers page: health that never charges a server for our own doing', () => {
+  it('keeps invalid-argument calls beside the rate, breaks failures down by cause, p95 from answered calls, "too few calls" without evidence', async () => {
+    const store = InMemoryRunStore.create();
+    const run = await seedRun(store, {
+      configuration: 'x',
+      createdAt: T0,
+      calls: [
+        // model: 5 answered calls, 2 refused for invalid arguments, 1 cancelled after 900 ms
+        ...Array.from({ length: 4 }, () => ({ server: 'model', tool: 'f', outcome: 'ok' as const, durationMs: 10 })),
+        { server: 'model', tool: 'f', outcome: 'failed' as const, durationMs: 12, cause: 'server_error' },
+        { server: 'model', tool: 'f', outcome: 'failed' as const, durationMs: 3, cause: 'invalid_arguments' },
+        { server: 'model', tool: 'f', outcome: 'failed' as const, durationMs: 3, cause: 'invalid_arguments' },
+        { server: 'model', tool: 'f', outcome: 'cancelled' as const, durationMs: 900 },
+        // thin: one ok, one timeout: 50 % over two calls is no evidence either way
+        { server: 'thin', tool: 'g', outcome: 'ok' as const, durationMs: 7 },
+        { server: 'thin', tool: 'g', outcome: 'failed' as const, durationMs: 5000, cause: 'mcp_timeout' },
+      ],
+    });
+    const server = await started(store);
+    const reply = await send(server, '/servers');
+    const rowOf = (body: string, name: string): string => {
+      const start = body.indexOf(`data-server="${name}"`);
+      return textOf(body.slice(start, body.indexOf('</tr>', start)));
+    };
+    const modelRow = rowOf(reply.body, 'model');
+    // 1 server error of 5 counted calls: 20 %, flaky at the default threshold; 2 invalid-argument calls beside it
+    expect(modelRow).toContain('model 8 4 3 1 20.0%');
+    expect(modelRow).toContain('2 invalid-argument calls, not counted');
+    expect(modelRow).toContain('invalid arguments: 2');
+    expect(modelRow).toContain('server error answer: 1');
+    expect(modelRow).toMatch(/ 12 over 7 answered/);
+    const thinRow = rowOf(reply.body, 'thin');
+    expect(thinRow).toContain('50.0%');
+    expect(thinRow).toContain('timeout: 1');
+    expect(thinRow).toContain('too few calls');
+    expect(thinRow).not.toContain('healthy');
+    expect(reply.body).toContain('data-server="thin" data-flaky="false" data-health="tooFew"');
+    const german = textOf((await send(server, '/servers?lang=de')).body);
+    expect(german).toContain('zu wenige Aufrufe');
+    expect(german).toContain('2 Aufrufe mit ungültigen Argumenten, nicht gezählt');
+    expect(german).toContain('Zeitüberschreitung: 1');
+    // the timeline row of a failed call shows its cause
+    const timeline = textOf((await send(server, `/runs/${run.id}`)).body);
+    expect(timeline).toContain('cause: invalid arguments');
+    expect(timeline).toContain('cause: timeout');
+  });
+});
+
 describe('cancel', () => {
   it('changes nothing of a finished run but keeps the press as a late cancel', async () => {
     const store = InMemoryRunStore.create();

@@ -7,6 +7,8 @@ export interface SeedCall {
   readonly tool: string;
   readonly outcome: ToolOutcome;
   readonly durationMs?: number;
+  /** Why a failed call failed, as the recorder writes it (`toolFailureCause`). */
+  readonly cause?: string;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function seedRun(
         toolOutcome: call.outcome,
         round: 1,
         durationMs: call.durationMs ?? 5,
+        ...(call.cause === undefined ? {} : { toolFailureCause: call.cause }),
       },
       toolServer: call.server,
       toolOutcome: call.outcome,

@@ -3,6 +3,7 @@ import { type ChannelBounds, resolveChannelBounds } from './ChannelBounds.js';
 import { boundText } from './boundText.js';
 import { checkArtifacts } from './encodeArtifacts.js';
 import { isGenuineToolArtifact, ToolArtifact } from './ToolArtifact.js';
+import { isToolFailureCause, type ToolFailureCause } from './ToolFailureCause.js';
 import { isToolOutcome, ToolOutcome } from './ToolOutcome.js';
 import { isGenuineWriteTarget, type WriteTarget } from './WriteTarget.js';
 
@@ -35,6 +36,8 @@ export class ToolResult {
   readonly artifacts: readonly ToolArtifact[];
   /** The record a writing tool created, changed or deleted; `null` unless the outcome is `ok`. */
   readonly writeTarget: WriteTarget | null;
+  /** Why a `failed` call failed, when the tool knows it; `null` on every other result. */
+  readonly failureCause: ToolFailureCause | null;
   /** Present only on instances made by this class's constructor: unforgeable, unlike the brand. */
   readonly #checked = true;
 
@@ -44,12 +47,14 @@ export class ToolResult {
     outcome: ToolOutcome,
     artifacts: readonly ToolArtifact[],
     writeTarget: WriteTarget | null,
+    failureCause: ToolFailureCause | null = null,
   ) {
     if (token === CONSTRUCT_CHECKED) {
       this.content = content;
       this.outcome = outcome;
       this.artifacts = artifacts;
       this.writeTarget = writeTarget;
+      this.failureCause = failureCause;
       Object.freeze(this);
       return;
     }
@@ -79,8 +84,12 @@ export class ToolResult {
         `ToolResult.artifacts and ToolResult.writeTarget must be empty on a "${outcome}" result: it is fail-closed`,
       );
     }
+    if (failureCause !== null && (outcome !== ToolOutcome.FAILED || !isToolFailureCause(failureCause))) {
+      throw new TypeError(`ToolResult.failureCause must be a ToolFailureCause on a "failed" result, got ${String(failureCause)} on "${outcome}"`);
+    }
     this.content = content;
     this.outcome = outcome;
+    this.failureCause = failureCause;
     // Every caller passes an array of its own (a rest parameter or a literal): frozen, not copied.
     this.artifacts = Object.freeze(artifacts);
     this.writeTarget = writeTarget;
@@ -124,6 +133,19 @@ export class ToolResult {
   static error(content: string): ToolResult {
     refuseExtras('error', arguments.length);
     return new ToolResult(CONSTRUCT, content, ToolOutcome.FAILED, [], null);
+  }
+
+  /**
+   * A failed call whose cause is known: outcome `failed`, fail-closed, with its
+   * {@link (ToolFailureCause:type)}.
+   *
+   * @throws TypeError from `ToolResult.failure` when the cause is not a ToolFailureCause.
+   */
+  static failure(content: string, cause: ToolFailureCause): ToolResult {
+    if (!isToolFailureCause(cause)) {
+      throw new TypeError(`ToolResult.failure cause must be a ToolFailureCause, got ${String(cause)}`);
+    }
+    return new ToolResult(CONSTRUCT, content, ToolOutcome.FAILED, [], null, cause);
   }
 
   /**
@@ -191,6 +213,7 @@ export class ToolResult {
       }
     }
     const { outcome, writeTarget } = this;
+    const failureCause = this.failureCause ?? null;
     if (#checked in this) {
       // Immutable: a genuine result that is already within the bounds is its own bounded result.
       if (artifactsKept && content === this.content) {
@@ -199,10 +222,10 @@ export class ToolResult {
       // Every part passed the constructor's checks already: the artifacts are this result's own
       // (frozen, genuine) or one genuine notice on an ok result, the outcome and target are this
       // result's, and the bounded content is a string.
-      return new ToolResult(CONSTRUCT_CHECKED, content, outcome, artifacts, writeTarget);
+      return new ToolResult(CONSTRUCT_CHECKED, content, outcome, artifacts, writeTarget, failureCause);
     }
     // The method applied to a look-alike: every check runs, on a copy of its artifacts.
-    return new ToolResult(CONSTRUCT, content, outcome, Array.isArray(artifacts) ? [...artifacts] : artifacts, writeTarget);
+    return new ToolResult(CONSTRUCT, content, outcome, Array.isArray(artifacts) ? [...artifacts] : artifacts, writeTarget, failureCause);
   }
 }
 
@@ -236,3 +259,4 @@ function refuseExtras(factory: 'error' | 'cancelled', argumentCount: number): vo
 keepShapeAlive(ToolResult.text('', ToolArtifact.text('', '')));
 keepShapeAlive(ToolResult.text(''));
 keepShapeAlive(ToolResult.error(''));
+keepShapeAlive(ToolResult.failure('', 'server_error'));

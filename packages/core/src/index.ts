@@ -6,6 +6,7 @@ export {
   type McpTransportExceptionOptions,
 } from './McpTransportException.js';
 export { ToolArtifact } from './ToolArtifact.js';
+export { isToolFailureCause, TOOL_FAILURE_CAUSES, ToolFailureCause } from './ToolFailureCause.js';
 export { isToolOutcome, TOOL_OUTCOMES, ToolOutcome } from './ToolOutcome.js';
 export { ToolResult } from './ToolResult.js';
 export { isWriteKind, WriteKind } from './WriteKind.js';

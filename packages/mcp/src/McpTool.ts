@@ -26,7 +26,9 @@ export interface McpExecuteOptions {
  * - `failed` — the server answered `isError: true`, or the transport, the protocol, the HTTP
  *   status, a malformed answer, a JSON-RPC error, a crashed process, a hung server or the
  *   server's deadline ended the call (the content is the matching `McpTransportException`
- *   message);
+ *   message); `failureCause` says which: `server_error` for the `isError` answer,
+ *   `invalid_arguments` when the server refused the arguments against its input schema (JSON-RPC
+ *   `-32602`, or the SDK's "Input validation error" answer), else the exception's `code`;
  *
  * - `cancelled` — the caller's `signal` was aborted before the call ended (also before it was
  *   sent). Decided by identity with an abort reason of our own, never by an error code. It means

@@ -1,4 +1,5 @@
-import { McpTransportException, ToolResult } from '@runledger/core';
+import { McpTransportException, ToolFailureCause, ToolResult } from '@runledger/core';
+import { transportFailureCause } from './failureCauseOf.js';
 import type { McpHealthContact } from './McpHealthContact.js';
 import type { McpSession } from './McpSession.js';
 import type { McpExecuteOptions, McpTool } from './McpTool.js';
@@ -58,7 +59,10 @@ export class RemoteMcpTool implements McpTool {
       }
       if (typeof args !== 'object' || args === null || Array.isArray(args)) {
         const got = Array.isArray(args) ? 'an array' : args === null ? 'null' : typeof args;
-        return Promise.resolve(ToolResult.error(`McpTool.execute args of "${this.name}" must be a JSON object, got ${got}`).withBoundedChannels());
+        // Never sent: the caller's arguments are not an object, which is no fault of the server.
+        return Promise.resolve(
+          ToolResult.failure(`McpTool.execute args of "${this.name}" must be a JSON object, got ${got}`, ToolFailureCause.INVALID_ARGUMENTS).withBoundedChannels(),
+        );
       }
       abort = signal === undefined ? undefined : new CallerAbort(signal, this.name);
       const live = this.#session.live;
@@ -129,10 +133,11 @@ export class RemoteMcpTool implements McpTool {
       if (abort?.isCancel(error) === true) {
         return this.#cancelled(error);
       }
-      if (error === DEADLINE_EXHAUSTED) {
-        return ToolResult.error(McpTransportException.forExhaustedDeadline(this.server, this.deadlineMs).message).withBoundedChannels();
-      }
-      return ToolResult.error(toTransportException(this.server, error, { deadlineMs: this.deadlineMs, connection }).message).withBoundedChannels();
+      const exception =
+        error === DEADLINE_EXHAUSTED
+          ? McpTransportException.forExhaustedDeadline(this.server, this.deadlineMs)
+          : toTransportException(this.server, error, { deadlineMs: this.deadlineMs, connection });
+      return ToolResult.failure(exception.message, transportFailureCause(exception)).withBoundedChannels();
     } catch (unexpected) {
       return this.#unexpected(unexpected);
     }
@@ -141,7 +146,7 @@ export class RemoteMcpTool implements McpTool {
   /** Defence in depth: what no path above should ever throw still ends the call failed. */
   #unexpected(error: unknown): ToolResult {
     const detail = error instanceof Error ? error.message : String(error);
-    return ToolResult.error(McpTransportException.forTransportFailure(this.server, detail, { cause: error }).message).withBoundedChannels();
+    return ToolResult.failure(McpTransportException.forTransportFailure(this.server, detail, { cause: error }).message, ToolFailureCause.TRANSPORT_FAILURE).withBoundedChannels();
   }
 
   /** Waits for the session's connection within this call's deadline and the caller's signal. */

@@ -1,4 +1,5 @@
 import { ToolArtifact, ToolResult } from '@runledger/core';
+import { answeredFailureCause } from './failureCauseOf.js';
 import type { WireAnswer, WireContentBlock } from './sdk.js';
 
 /** The label of the artifact that keeps an answer's `structuredContent`. */
@@ -6,7 +7,8 @@ export const STRUCTURED_CONTENT_LABEL = 'Structured content';
 const NAMED_BLOCKS = 5;
 
 /**
- * Turns a server's answer into a ToolResult: `ok`, or `failed` when the answer says `isError`.
+ * Turns a server's answer into a ToolResult: `ok`, or `failed` when the answer says `isError`
+ * (cause `server_error`, or `invalid_arguments` for the SDK's input validation error).
  *
  * @remarks
  * Text blocks are joined with a newline as the content. Other blocks (image, audio, resource,
@@ -18,7 +20,7 @@ const NAMED_BLOCKS = 5;
 export function toolResultFromAnswer(answer: WireAnswer): ToolResult {
   const content = Array.isArray(answer.content) ? contentOf(answer.content as readonly WireContentBlock[]) : '';
   if (answer.isError === true) {
-    return ToolResult.error(content === '' ? 'The tool reported an error without a message.' : content);
+    return ToolResult.failure(content === '' ? 'The tool reported an error without a message.' : content, answeredFailureCause(content));
   }
   const artifact = structuredArtifact(answer.structuredContent);
   return artifact === undefined ? ToolResult.text(content) : ToolResult.text(content, artifact);

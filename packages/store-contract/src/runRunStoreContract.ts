@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type ToolOutcome, ToolOutcome as Outcome } from '@runledger/core';
+import { type ToolFailureCause, type ToolOutcome, ToolOutcome as Outcome } from '@runledger/core';
 import {
   type AppendStepInput,
   InMemoryRunStore,
@@ -31,6 +31,8 @@ function toolStep(options: {
   round?: number;
   /** Write the payload as before outcomes existed: only toolIsError, no toolOutcome, no toolServer. */
   legacy?: boolean;
+  /** Why a failed call failed (recorded as the recorder does: toolFailureCause in the payload). */
+  cause?: ToolFailureCause;
 }): AppendStepInput {
   const toolName = options.toolName ?? `mcp_${options.server ?? 'unknown'}_lookup`;
   const isError = options.outcome === null ? undefined : options.outcome !== Outcome.OK;
@@ -44,6 +46,7 @@ function toolStep(options: {
         ...(options.server === null ? {} : { toolServer: options.server }),
         toolIsError: isError,
         toolOutcome: options.outcome ?? undefined,
+        ...(options.cause === undefined ? {} : { toolFailureCause: options.cause }),
       };
   return {
     kind: 'tool',
@@ -783,13 +786,17 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
         const three = await store.createRun({ configuration: 'c', createdAt: BASE });
         const t = (ms: number): number => BASE + ms;
         const steps: [string, AppendStepInput][] = [
-          [one.id, toolStep({ server: 'alpha', outcome: 'failed', createdAt: t(500), durationMs: 5 })],
+          [one.id, toolStep({ server: 'alpha', outcome: 'failed', createdAt: t(500), durationMs: 5, cause: 'server_error' })],
+          // gamma: the model's invalid arguments, answered by the server but not the server's fault
+          [two.id, toolStep({ server: 'gamma', outcome: 'ok', createdAt: t(1010), durationMs: 3 })],
+          [two.id, toolStep({ server: 'gamma', outcome: 'failed', createdAt: t(1020), durationMs: 4, cause: 'invalid_arguments' })],
+          [three.id, toolStep({ server: 'gamma', outcome: 'failed', createdAt: t(1030), durationMs: 2, cause: 'invalid_arguments' })],
           [one.id, toolStep({ server: 'alpha', outcome: 'ok', createdAt: t(1000), durationMs: 10 })],
           [two.id, toolStep({ server: 'beta', outcome: 'ok', createdAt: t(1050), durationMs: 5 })],
           [three.id, toolStep({ server: 'Zeta', outcome: 'ok', createdAt: t(1020), durationMs: 1 })],
           [one.id, toolStep({ server: 'alpha', outcome: 'ok', createdAt: t(1100), durationMs: 20 })],
           [two.id, toolStep({ server: 'beta', outcome: 'cancelled', createdAt: t(1150), durationMs: 100 })],
-          [one.id, toolStep({ server: 'alpha', outcome: 'failed', createdAt: t(1200), durationMs: 30 })],
+          [one.id, toolStep({ server: 'alpha', outcome: 'failed', createdAt: t(1200), durationMs: 30, cause: 'mcp_timeout' })],
           [two.id, toolStep({ server: 'beta', outcome: 'cancelled', createdAt: t(1250), durationMs: 200 })],
           [three.id, toolStep({ server: 'alpha', outcome: 'cancelled', createdAt: t(1300), durationMs: 40 })],
           [two.id, toolStep({ server: 'beta', outcome: 'ok', createdAt: t(1350), durationMs: 7 })],
@@ -806,37 +813,52 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
         for (const [runId, step] of steps) await store.appendStep(runId, step);
       }
 
-      it('counts per server with failure rate, last failure, percentiles and the flaky flag', async () => {
+      it('counts per server with failure rate, last failure, causes, percentiles over answered calls and the flaky flag', async () => {
         const store = await open();
         expect(await store.serverHealth()).toEqual([]);
         await seedHealth(store);
         const health = await store.serverHealth();
-        expect(health.map((h) => h.server)).toEqual(['Zeta', 'alpha', 'beta', 'delta']);
-        const [zeta, alpha, beta, delta] = health;
+        expect(health.map((h) => h.server)).toEqual(['Zeta', 'alpha', 'beta', 'delta', 'gamma']);
+        const [zeta, alpha, beta, delta, gamma] = health;
+        // answered: ok 10, 20, 50, 70 and the server error of 5 ms; the timeout (30), the legacy
+        // failure without a cause (60) and the cancellation (40) are no latency of the server
         expect(alpha).toEqual({
           server: 'alpha',
           calls: 8,
           ok: 4,
           failed: 3,
           cancelled: 1,
+          invalidArguments: 0,
+          failureCauses: [
+            { cause: 'mcp_timeout', calls: 1 },
+            { cause: 'server_error', calls: 1 },
+            { cause: 'unknown', calls: 1 },
+          ],
+          answered: 5,
           failureRate: alpha!.failureRate,
           lastFailureAt: BASE + 1500,
-          p50DurationMs: 30,
+          p50DurationMs: 20,
           p95DurationMs: 70,
           flaky: true,
+          tooFewCalls: false,
         });
         expect(alpha!.failureRate).toBeCloseTo(3 / 7, 12);
+        // the cancellations of 100 and 200 ms say nothing about how fast beta answers
         expect(beta).toEqual({
           server: 'beta',
           calls: 4,
           ok: 2,
           failed: 0,
           cancelled: 2,
+          invalidArguments: 0,
+          failureCauses: [],
+          answered: 2,
           failureRate: 0,
           lastFailureAt: null,
-          p50DurationMs: 7,
-          p95DurationMs: 200,
+          p50DurationMs: 5,
+          p95DurationMs: 7,
           flaky: false,
+          tooFewCalls: true,
         });
         expect(delta).toEqual({
           server: 'delta',
@@ -844,13 +866,34 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
           ok: 0,
           failed: 0,
           cancelled: 1,
+          invalidArguments: 0,
+          failureCauses: [],
+          answered: 0,
           failureRate: null,
           lastFailureAt: null,
-          p50DurationMs: 15,
-          p95DurationMs: 15,
+          p50DurationMs: null,
+          p95DurationMs: null,
           flaky: false,
+          tooFewCalls: true,
         });
-        expect(zeta).toMatchObject({ calls: 1, ok: 1, failureRate: 0, p50DurationMs: 1, p95DurationMs: 1, flaky: false });
+        // invalid arguments: failed, answered, but not in the failure rate nor the last failure
+        expect(gamma).toEqual({
+          server: 'gamma',
+          calls: 3,
+          ok: 1,
+          failed: 2,
+          cancelled: 0,
+          invalidArguments: 2,
+          failureCauses: [{ cause: 'invalid_arguments', calls: 2 }],
+          answered: 3,
+          failureRate: 0,
+          lastFailureAt: null,
+          p50DurationMs: 3,
+          p95DurationMs: 4,
+          flaky: false,
+          tooFewCalls: true,
+        });
+        expect(zeta).toMatchObject({ calls: 1, ok: 1, failureRate: 0, p50DurationMs: 1, p95DurationMs: 1, flaky: false, tooFewCalls: true });
       });
 
       it('keeps to the time window: since inclusive, until exclusive', async () => {
@@ -858,18 +901,25 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
         await seedHealth(store);
         const health = await store.serverHealth({ since: BASE + 1000, until: BASE + 1600 });
         const alpha = health.find((h) => h.server === 'alpha');
-        // alpha in [1000, 1600): ok 10, 20, 50; failed 30, 60; cancelled 40
+        // alpha in [1000, 1600): ok 10, 20, 50; failed 30 (timeout), 60 (no cause); cancelled 40
         expect(alpha).toEqual({
           server: 'alpha',
           calls: 6,
           ok: 3,
           failed: 2,
           cancelled: 1,
+          invalidArguments: 0,
+          failureCauses: [
+            { cause: 'mcp_timeout', calls: 1 },
+            { cause: 'unknown', calls: 1 },
+          ],
+          answered: 3,
           failureRate: 0.4,
           lastFailureAt: BASE + 1500,
-          p50DurationMs: 30,
-          p95DurationMs: 60,
+          p50DurationMs: 20,
+          p95DurationMs: 50,
           flaky: true,
+          tooFewCalls: false,
         });
         expect((await store.serverHealth({ since: BASE + 1450 })).map((h) => [h.server, h.calls])).toEqual([
           ['alpha', 2],
@@ -897,11 +947,14 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
         await seedHealth(store);
         const run = await store.createRun({ configuration: 'c', createdAt: BASE });
         const outcomes: ToolOutcome[] = ['ok', 'failed', 'cancelled'];
+        const causes: (ToolFailureCause | undefined)[] = [undefined, 'server_error', 'invalid_arguments', 'mcp_timeout', 'mcp_transport_failure'];
         for (let i = 0; i < 120; i++) {
           const server = `srv${i % 7}`;
+          const outcome = outcomes[(i * 7) % 3]!;
+          const cause = outcome === 'failed' ? causes[(i * 3) % causes.length] : undefined;
           await store.appendStep(
             run.id,
-            toolStep({ server, outcome: outcomes[(i * 7) % 3]!, createdAt: BASE + 900 + ((i * 37) % 800), durationMs: (i * 13) % 97, legacy: i % 5 === 0 }),
+            toolStep({ server, outcome, createdAt: BASE + 900 + ((i * 37) % 800), durationMs: (i * 13) % 97, legacy: i % 5 === 0, cause }),
           );
         }
         const rows: StoredStep[] = [];

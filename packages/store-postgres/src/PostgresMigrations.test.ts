@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { RunStoreError, RunTimelineFactory, serverHealth, type StoredStep } from '@runledger/trace';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresRunStore } from './PostgresRunStore.js';
-import { POSTGRES_SCHEMA_VERSION } from './PostgresMigrations.js';
+import pg from 'pg';
+import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from './PostgresMigrations.js';
 import { adminQuery, connectTestStore, dropSchema, randomSchema, requirePostgres, TEST_PG_URL } from './testing/pgTest.js';
 
 const schemas: string[] = [];
@@ -180,6 +181,67 @@ describe('a version 1 store (legacy rows: only toolIsError, no server or outcome
       const after = (await store.serverHealth()).find((h) => h.server === 'github');
       expect(after).toMatchObject({ ok: 3, failed: 1, lastFailureAt: 1748772202000 });
       expect((await store.getRun(RUN3))?.outcomeCounts).toEqual({ ok: 1, failed: 1, cancelled: 0 });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('a version 3 store (rollup of every call, no failure causes)', () => {
+  it('migrates to version 4: causes read from the payloads, the rollup rebuilt with latency over answered calls only', async () => {
+    await requirePostgres();
+    const schema = schemaForTest();
+    const pool = new pg.Pool({ connectionString: TEST_PG_URL, max: 1 });
+    const client = await pool.connect();
+    const RUN = '44444444-4444-4444-8444-444444444444';
+    const T = 1_767_225_600_000;
+    try {
+      await client.query(`CREATE SCHEMA "${schema}"; SET search_path TO "${schema}"`);
+      await client.query('CREATE TABLE schema_version (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)');
+      for (const migration of POSTGRES_MIGRATIONS.filter((m) => m.version <= 3)) {
+        await migration.up(client);
+        await client.query('INSERT INTO schema_version VALUES ($1, $2, 0)', [migration.version, migration.name]);
+      }
+      await client.query(`INSERT INTO runs (id, status, configuration, created_at, next_sequence) VALUES ($1, 'completed', 'c', $2, 12)`, [RUN, T]);
+      // the demo's flaky server: nine answered calls of 1–9 ms (three of them error answers), one
+      // cancelled call of 410 ms, a failure without a cause and one refused for invalid arguments
+      const calls: [string, number, string | undefined][] = [
+        ...Array.from({ length: 9 }, (_, i): [string, number, string | undefined] => (i % 3 === 2 ? ['failed', i + 1, 'server_error'] : ['ok', i + 1, undefined])),
+        ['cancelled', 410, undefined],
+        ['failed', 2000, undefined],
+        ['failed', 3, 'invalid_arguments'],
+      ];
+      for (const [i, [outcome, ms, cause]] of calls.entries()) {
+        const payload = JSON.stringify({ kind: 'tool', toolServer: 'flaky', toolIsError: outcome !== 'ok', toolOutcome: outcome, ...(cause ? { toolFailureCause: cause } : {}) });
+        await client.query(
+          `INSERT INTO steps (run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome, call_server, call_outcome)
+           VALUES ($1, $2, 'tool', 0, $3, $4, $5, 'flaky', $6, 'flaky', $6)`,
+          [RUN, i, ms, T + i * 1000, payload, outcome],
+        );
+      }
+      await client.query('SELECT rollup_add_runs(ARRAY[$1::uuid])', [RUN]);
+    } finally {
+      client.release();
+      await pool.end();
+    }
+    const store = await connectTestStore(schema);
+    try {
+      const [health] = await store.serverHealth();
+      expect(health).toMatchObject({ calls: 12, ok: 6, failed: 5, cancelled: 1, invalidArguments: 1, answered: 10, p95DurationMs: 9, failureRate: 4 / 10 });
+      expect(health!.failureCauses).toEqual([
+        { cause: 'server_error', calls: 3 },
+        { cause: 'invalid_arguments', calls: 1 },
+        { cause: 'unknown', calls: 1 },
+      ]);
+      expect(health).toEqual(serverHealth(await store.readSteps(RUN))[0]);
+      const causes = await adminQuery(`SELECT call_cause, call_answered, call_counted FROM "${schema}".steps WHERE call_outcome = 'failed' ORDER BY sequence`);
+      expect(causes.rows.map((r) => [r['call_cause'], r['call_answered'], r['call_counted']])).toEqual([
+        ['server_error', true, true],
+        ['server_error', true, true],
+        ['server_error', true, true],
+        [null, false, true],
+        ['invalid_arguments', true, false],
+      ]);
     } finally {
       await store.close();
     }

@@ -1,4 +1,6 @@
 import type { PoolClient } from 'pg';
+import { UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
+import { backfillCallCounting } from './backfillCallCounting.js';
 import { backfillLegacySteps } from './backfillLegacySteps.js';
 import { DurationHistogram } from './DurationHistogram.js';
 import { ROLLUP_LEVEL_SIZES, ROLLUP_SHARDS } from './HealthWindow.js';
@@ -186,6 +188,99 @@ SELECT rollup_add_runs(ARRAY(SELECT id FROM runs));
 `;
 
 /**
+ * Version 4: why a failed call failed (`call_cause`) and how health counts it (`call_answered`,
+ * `call_counted`, decided by trace's `toolCallOf`), the rollup's answered calls and not-counted
+ * failures, the failures by cause; the rollup rebuilt from the steps.
+ */
+const V4_COLUMNS = `
+-- call_cause: the ToolFailureCause of a failed call (null: not failed, or not recorded).
+-- call_answered: the server answered (its duration is a latency of the server).
+-- call_counted: the call counts in the failure rate (not a cancellation, not invalid arguments).
+ALTER TABLE steps
+  ADD COLUMN call_cause text,
+  ADD COLUMN call_answered boolean,
+  ADD COLUMN call_counted boolean;
+`;
+
+const V4_ROLLUP = `
+DROP INDEX steps_call_server;
+DROP INDEX steps_health_edge;
+CREATE INDEX steps_call_server ON steps (call_server, created_at) INCLUDE (call_outcome, duration_ms, call_answered)
+  WHERE call_server IS NOT NULL AND call_outcome IS NOT NULL;
+CREATE INDEX steps_health_edge ON steps (created_at)
+  INCLUDE (call_server, call_outcome, duration_ms, call_cause, call_answered, call_counted)
+  WHERE call_server IS NOT NULL AND call_outcome IS NOT NULL;
+
+-- The histogram, duration_min and duration_max hold answered calls only (null until one is).
+ALTER TABLE health_rollup
+  ADD COLUMN not_counted bigint NOT NULL DEFAULT 0,
+  ADD COLUMN answered bigint NOT NULL DEFAULT 0,
+  ALTER COLUMN duration_min DROP NOT NULL,
+  ALTER COLUMN duration_max DROP NOT NULL;
+
+-- Failed calls per server, bucket, shard and cause ('unknown' when none was recorded).
+CREATE TABLE health_causes (
+  level smallint NOT NULL,
+  bucket_start bigint NOT NULL,
+  server text NOT NULL,
+  shard smallint NOT NULL,
+  cause text NOT NULL,
+  calls bigint NOT NULL,
+  PRIMARY KEY (level, bucket_start, server, shard, cause)
+);
+
+CREATE OR REPLACE FUNCTION rollup_add_runs(run_ids uuid[]) RETURNS void
+  LANGUAGE sql VOLATILE
+  BEGIN ATOMIC
+    INSERT INTO health_rollup AS h
+      (level, bucket_start, server, shard, ok, failed, cancelled, not_counted, answered, last_failure_at,
+       duration_min, duration_max, histogram)
+    SELECT level, bucket_start, server, shard, sum(ok), sum(failed), sum(cancelled), sum(not_counted), sum(answered),
+           max(last_failure_at), min(duration_min), max(duration_max),
+           histogram_of(array_agg(slot) FILTER (WHERE slot IS NOT NULL), array_agg(answered) FILTER (WHERE slot IS NOT NULL))
+    FROM (
+      SELECT l.level, bucket_start(s.created_at, l.size) AS bucket_start, s.call_server AS server,
+             rollup_shard(s.run_id) AS shard,
+             CASE WHEN s.call_answered THEN duration_bucket(s.duration_ms) END AS slot,
+             count(*) FILTER (WHERE s.call_outcome = 'ok') AS ok,
+             count(*) FILTER (WHERE s.call_outcome = 'failed') AS failed,
+             count(*) FILTER (WHERE s.call_outcome = 'cancelled') AS cancelled,
+             count(*) FILTER (WHERE s.call_outcome = 'failed' AND NOT s.call_counted) AS not_counted,
+             count(*) FILTER (WHERE s.call_answered) AS answered,
+             max(s.created_at) FILTER (WHERE s.call_outcome = 'failed' AND s.call_counted) AS last_failure_at,
+             min(s.duration_ms) FILTER (WHERE s.call_answered) AS duration_min,
+             max(s.duration_ms) FILTER (WHERE s.call_answered) AS duration_max
+      FROM steps s CROSS JOIN (VALUES ${LEVELS_SQL}) AS l(level, size)
+      WHERE s.run_id = ANY (run_ids) AND s.call_server IS NOT NULL AND s.call_outcome IS NOT NULL
+      GROUP BY 1, 2, 3, 4, 5
+    ) g
+    GROUP BY level, bucket_start, server, shard
+    ORDER BY level, bucket_start, server, shard
+    ON CONFLICT (level, bucket_start, server, shard) DO UPDATE SET
+      ok = h.ok + excluded.ok,
+      failed = h.failed + excluded.failed,
+      cancelled = h.cancelled + excluded.cancelled,
+      not_counted = h.not_counted + excluded.not_counted,
+      answered = h.answered + excluded.answered,
+      last_failure_at = greatest(h.last_failure_at, excluded.last_failure_at),
+      duration_min = least(h.duration_min, excluded.duration_min),
+      duration_max = greatest(h.duration_max, excluded.duration_max),
+      histogram = histogram_add(h.histogram, excluded.histogram);
+    INSERT INTO health_causes AS c (level, bucket_start, server, shard, cause, calls)
+    SELECT l.level, bucket_start(s.created_at, l.size), s.call_server, rollup_shard(s.run_id),
+           coalesce(s.call_cause, '${UNKNOWN_FAILURE_CAUSE}'), count(*)
+    FROM steps s CROSS JOIN (VALUES ${LEVELS_SQL}) AS l(level, size)
+    WHERE s.run_id = ANY (run_ids) AND s.call_server IS NOT NULL AND s.call_outcome = 'failed'
+    GROUP BY 1, 2, 3, 4, 5
+    ORDER BY 1, 2, 3, 4, 5
+    ON CONFLICT (level, bucket_start, server, shard, cause) DO UPDATE SET calls = c.calls + excluded.calls;
+  END;
+
+TRUNCATE health_rollup;
+SELECT rollup_add_runs(ARRAY(SELECT id FROM runs));
+`;
+
+/**
  * Every migration, in order. The newest version is the schema this code writes.
  *
  * @internal
@@ -212,6 +307,15 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
     name: 'runs.unstored_steps: steps the recorder could not store, counted on the run',
     async up(client: PoolClient): Promise<void> {
       await client.query('ALTER TABLE runs ADD COLUMN unstored_steps integer NOT NULL DEFAULT 0');
+    },
+  },
+  {
+    version: 4,
+    name: 'steps.call_cause / call_answered / call_counted; health rollup of answered-call latency, not-counted failures and failures by cause, rebuilt from the steps',
+    async up(client: PoolClient): Promise<void> {
+      await client.query(V4_COLUMNS);
+      await backfillCallCounting(client);
+      await client.query(V4_ROLLUP);
     },
   },
 ]);

@@ -53,10 +53,11 @@ function lcg(seed: number): () => number {
 
 async function rollupOf(schema: string): Promise<unknown[]> {
   const result = await adminQuery(
-    `SELECT level, bucket_start, server, ok, failed, cancelled, last_failure_at, duration_min, duration_max, histogram
-     FROM "${schema}".health_rollup ORDER BY level, bucket_start, server`,
+    `SELECT level, bucket_start, server, shard, ok, failed, cancelled, not_counted, answered, last_failure_at, duration_min, duration_max, histogram
+     FROM "${schema}".health_rollup ORDER BY level, bucket_start, server, shard`,
   );
-  return result.rows;
+  const causes = await adminQuery(`SELECT * FROM "${schema}".health_causes ORDER BY level, bucket_start, server, shard, cause`);
+  return [...result.rows, ...causes.rows];
 }
 
 describe('server health from the rollup', () => {
@@ -72,7 +73,11 @@ describe('server health from the rollup', () => {
       const outcome: ToolOutcome = random() < 0.7 ? 'ok' : random() < 0.6 ? 'failed' : 'cancelled';
       const createdAt = BASE + Math.floor(random() * 3 * DAY);
       const durationMs = Math.round(Math.exp(random() * 9) * 100) / 100;
-      planned.push({ runIndex: i % 16, step: tool(server, outcome, createdAt, durationMs) });
+      const base = tool(server, outcome, createdAt, durationMs);
+      // failed calls of every kind: answered (server error, invalid arguments), unanswered, unknown
+      const cause = outcome === 'failed' ? [undefined, 'server_error', 'invalid_arguments', 'mcp_timeout'][i % 4] : undefined;
+      const step = cause === undefined ? base : { ...base, payload: { ...(base.payload as Record<string, unknown>), toolFailureCause: cause } };
+      planned.push({ runIndex: i % 16, step });
     }
     // 16 writers at once, one per run
     await Promise.all(

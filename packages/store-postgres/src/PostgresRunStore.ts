@@ -16,6 +16,9 @@ import {
   type StoredRun,
   type StoredStep,
   toolCallOf,
+  healthOf,
+  newServerHealthTally,
+  UNKNOWN_FAILURE_CAUSE,
 } from '@runledger/trace';
 import pg from 'pg';
 import { CancelWatcher } from './CancelWatcher.js';
@@ -51,7 +54,7 @@ const TYPES = {
 const RUN_COLUMNS =
   'id, status, configuration, actor, created_at, started_at, finished_at, termination_reason, cancel_requested_at, heartbeat_at, next_sequence, ok_count, failed_count, cancelled_count, unstored_steps';
 const STEP_COLUMNS = 'run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome';
-const STEP_INSERT_COLUMNS = `${STEP_COLUMNS}, call_server, call_outcome`;
+const STEP_INSERT_COLUMNS = `${STEP_COLUMNS}, call_server, call_outcome, call_cause, call_answered, call_counted`;
 
 interface RunRow {
   id: string;
@@ -88,6 +91,8 @@ interface HealthRow {
   ok: number;
   failed: number;
   cancelled: number;
+  not_counted: number;
+  answered: number;
   last_failure_at: number | null;
   duration_min: number | null;
   duration_max: number | null;
@@ -100,6 +105,12 @@ interface CallColumns {
   readonly server: string | null;
   /** The outcome the run's counters count, or null. */
   readonly outcome: ToolOutcome | null;
+  /** Why a failed call failed, or null. */
+  readonly cause: string | null;
+  /** The server answered (trace's isAnsweredCall), or null when not a call. */
+  readonly answered: boolean | null;
+  /** The call counts in the failure rate (trace's isCountedCall), or null when not a call. */
+  readonly counted: boolean | null;
 }
 
 /**
@@ -109,8 +120,8 @@ interface CallColumns {
  */
 function callColumns(kind: string, payload: unknown, toolServer: string | null, toolOutcome: ToolOutcome | null): CallColumns {
   const call = toolCallOf({ kind, payload, toolServer, toolOutcome });
-  if (call === null) return { server: null, outcome: null };
-  return { server: call.server, outcome: call.outcome };
+  if (call === null) return { server: null, outcome: null, cause: null, answered: null, counted: null };
+  return { server: call.server, outcome: call.outcome, cause: call.cause, answered: call.answered, counted: call.counted };
 }
 
 function storageFailure(what: string, error: unknown): RunStoreError {
@@ -511,64 +522,84 @@ export class PostgresRunStore implements RunStore {
       return `$${values.length}::bigint`;
     };
     const parts: string[] = [];
+    const causeParts: string[] = [];
     for (const range of plan.buckets) {
       const conditions = [`level = ${range.level}`];
       if (range.from !== null) conditions.push(`bucket_start >= ${param(range.from)}`);
       if (range.to !== null) conditions.push(`bucket_start < ${param(range.to)}`);
       parts.push(
-        `SELECT server, ok, failed, cancelled, last_failure_at, duration_min, duration_max, histogram
+        `SELECT server, ok, failed, cancelled, not_counted, answered, last_failure_at, duration_min, duration_max, histogram
          FROM ${this.#q}.health_rollup WHERE ${conditions.join(' AND ')}`,
       );
+      causeParts.push(`SELECT server, cause, calls FROM ${this.#q}.health_causes WHERE ${conditions.join(' AND ')}`);
     }
     for (const range of plan.raw) {
       const conditions = ['call_server IS NOT NULL', 'call_outcome IS NOT NULL'];
       if (range.from !== null) conditions.push(`created_at >= ${param(range.from)}`);
       if (range.to !== null) conditions.push(`created_at < ${param(range.to)}`);
+      // call_answered / call_counted were decided by trace's toolCallOf when the step was written
       parts.push(
         `SELECT call_server, (call_outcome = 'ok')::int::bigint, (call_outcome = 'failed')::int::bigint,
-                (call_outcome = 'cancelled')::int::bigint, CASE WHEN call_outcome = 'failed' THEN created_at END,
-                duration_ms, duration_ms, ${this.#q}.histogram_one(${this.#q}.duration_bucket(duration_ms))
+                (call_outcome = 'cancelled')::int::bigint, (call_outcome = 'failed' AND NOT call_counted)::int::bigint,
+                call_answered::int::bigint, CASE WHEN call_outcome = 'failed' AND call_counted THEN created_at END,
+                CASE WHEN call_answered THEN duration_ms END, CASE WHEN call_answered THEN duration_ms END,
+                CASE WHEN call_answered THEN ${this.#q}.histogram_one(${this.#q}.duration_bucket(duration_ms))
+                     ELSE array_fill(0, ARRAY[${DurationHistogram.SLOTS}]) END
          FROM ${this.#q}.steps WHERE ${conditions.join(' AND ')}`,
+      );
+      causeParts.push(
+        `SELECT call_server, coalesce(call_cause, '${UNKNOWN_FAILURE_CAUSE}'), 1::bigint
+         FROM ${this.#q}.steps WHERE ${[...conditions, "call_outcome = 'failed'"].join(' AND ')}`,
       );
     }
     if (parts.length === 0) return [];
     const slots = Array.from({ length: DurationHistogram.SLOTS }, (_, i) => `sum(histogram[${i + 1}])`).join(', ');
     const sql = `SELECT server, sum(ok)::float8 AS ok, sum(failed)::float8 AS failed, sum(cancelled)::float8 AS cancelled,
+        sum(not_counted)::float8 AS not_counted, sum(answered)::float8 AS answered,
         max(last_failure_at) AS last_failure_at, min(duration_min) AS duration_min, max(duration_max) AS duration_max,
         ARRAY[${slots}]::float8[] AS histogram
-      FROM (${parts.join('\nUNION ALL\n')}) AS p (server, ok, failed, cancelled, last_failure_at, duration_min, duration_max, histogram)
+      FROM (${parts.join('\nUNION ALL\n')}) AS p (server, ok, failed, cancelled, not_counted, answered, last_failure_at, duration_min, duration_max, histogram)
       GROUP BY server`;
+    const causeSql = `SELECT server, cause, sum(calls)::float8 AS calls
+      FROM (${causeParts.join('\nUNION ALL\n')}) AS c (server, cause, calls) GROUP BY server, cause`;
     let rows: HealthRow[];
+    let causeRows: { server: string; cause: string; calls: number }[];
     try {
-      rows = (await this.#pool.query<HealthRow>(sql, values)).rows;
+      [rows, causeRows] = await Promise.all([
+        this.#pool.query<HealthRow>(sql, values).then((r) => r.rows),
+        this.#pool.query<{ server: string; cause: string; calls: number }>(causeSql, values).then((r) => r.rows),
+      ]);
     } catch (error) {
       throw storageFailure('serverHealth', error);
     }
     rows.sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : 0));
     const exact = await this.#exactPercentiles(rows, q.since, q.until);
     return rows.map((row) => {
-      const answered = row.ok + row.failed;
-      const failureRate = answered === 0 ? null : row.failed / answered;
+      const tally = newServerHealthTally();
+      tally.ok = row.ok;
+      tally.failed = row.failed;
+      tally.cancelled = row.cancelled;
+      tally.notCounted = row.not_counted;
+      tally.lastFailureAt = row.last_failure_at;
+      for (const c of causeRows) if (c.server === row.server) tally.causes.set(c.cause, c.calls);
       const precise = exact.get(row.server);
-      return Object.freeze({
-        server: row.server,
-        calls: row.ok + row.failed + row.cancelled,
-        ok: row.ok,
-        failed: row.failed,
-        cancelled: row.cancelled,
-        failureRate,
-        lastFailureAt: row.last_failure_at,
-        p50DurationMs: precise?.p50 ?? DurationHistogram.percentile(row.histogram, 50, row.duration_min, row.duration_max),
-        p95DurationMs: precise?.p95 ?? DurationHistogram.percentile(row.histogram, 95, row.duration_min, row.duration_max),
-        flaky: failureRate !== null && answered >= q.flaky.minAnsweredCalls && failureRate >= q.flaky.failureRate,
-      });
+      return healthOf(
+        row.server,
+        tally,
+        {
+          answered: row.answered,
+          p50: precise?.p50 ?? DurationHistogram.percentile(row.histogram, 50, row.duration_min, row.duration_max),
+          p95: precise?.p95 ?? DurationHistogram.percentile(row.histogram, 95, row.duration_min, row.duration_max),
+        },
+        q.flaky,
+      );
     });
   }
 
   /**
-   * Exact nearest-rank p50/p95 (`percentile_disc`) for the servers with few calls in the window,
-   * read from the steps through the (call_server, created_at) index: bounded by
-   * {@link EXACT_TOTAL} rows, whatever the window holds.
+   * Exact nearest-rank p50/p95 (`percentile_disc`) of the answered calls for the servers with few
+   * of them in the window, read from the steps through the (call_server, created_at) index:
+   * bounded by {@link EXACT_TOTAL} rows, whatever the window holds.
    */
   async #exactPercentiles(
     rows: readonly HealthRow[],
@@ -576,7 +607,7 @@ export class PostgresRunStore implements RunStore {
     until: number | null,
   ): Promise<Map<string, { p50: number; p95: number }>> {
     const small = rows
-      .map((row) => ({ server: row.server, calls: row.ok + row.failed + row.cancelled }))
+      .map((row) => ({ server: row.server, calls: row.answered }))
       .filter((entry) => entry.calls > 0 && entry.calls <= EXACT_PER_SERVER)
       .sort((a, b) => a.calls - b.calls);
     const servers: string[] = [];
@@ -589,7 +620,7 @@ export class PostgresRunStore implements RunStore {
     const exact = new Map<string, { p50: number; p95: number }>();
     if (servers.length === 0) return exact;
     const values: unknown[] = [servers];
-    const conditions = ['call_server = ANY ($1::text[])', 'call_outcome IS NOT NULL'];
+    const conditions = ['call_server = ANY ($1::text[])', 'call_outcome IS NOT NULL', 'call_answered'];
     if (since !== null) {
       values.push(Math.ceil(since));
       conditions.push(`created_at >= $${values.length}::bigint`);
@@ -668,6 +699,9 @@ export class PostgresRunStore implements RunStore {
           outcome: [] as (string | null)[],
           callServer: [] as (string | null)[],
           callOutcome: [] as (string | null)[],
+          callCause: [] as (string | null)[],
+          callAnswered: [] as (boolean | null)[],
+          callCounted: [] as (boolean | null)[],
         };
         for (const step of chunk) {
           const call = callColumns(step.kind, step.payload, step.toolServer ?? null, step.toolOutcome ?? null);
@@ -682,11 +716,14 @@ export class PostgresRunStore implements RunStore {
           columns.outcome.push(step.toolOutcome ?? null);
           columns.callServer.push(call.outcome === null ? null : call.server);
           columns.callOutcome.push(call.outcome);
+          columns.callCause.push(call.cause);
+          columns.callAnswered.push(call.answered);
+          columns.callCounted.push(call.counted);
         }
         await client.query(
           `INSERT INTO ${this.#q}.steps (${STEP_INSERT_COLUMNS})
            SELECT $1::uuid, * FROM unnest($2::integer[], $3::text[], $4::integer[], $5::float8[], $6::bigint[], $7::text[],
-             $8::text[], $9::text[], $10::text[], $11::text[])`,
+             $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::boolean[], $14::boolean[])`,
           [
             id,
             columns.sequence,
@@ -699,6 +736,9 @@ export class PostgresRunStore implements RunStore {
             columns.outcome,
             columns.callServer,
             columns.callOutcome,
+            columns.callCause,
+            columns.callAnswered,
+            columns.callCounted,
           ],
         );
       }
@@ -757,17 +797,21 @@ function appendStatement(q: string): string {
   RETURNING next_sequence - 1 AS sequence
 ), step AS (
   INSERT INTO ${q}.steps (run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome,
-    call_server, call_outcome)
+    call_server, call_outcome, call_cause, call_answered, call_counted)
   SELECT $1::uuid, run.sequence, $2::text, $3::integer, $4::float8, $5::bigint, $6::text, $7::text, $8::text,
-    $10::text, $9::text FROM run
+    $10::text, $9::text, $12::text, $13::boolean, $14::boolean FROM run
   RETURNING sequence
 ), rollup AS (
+  -- how the call counts ($13 answered, $14 counted) was decided by trace's toolCallOf
   INSERT INTO ${q}.health_rollup AS h
-    (level, bucket_start, server, shard, ok, failed, cancelled, last_failure_at, duration_min, duration_max, histogram)
+    (level, bucket_start, server, shard, ok, failed, cancelled, not_counted, answered, last_failure_at,
+     duration_min, duration_max, histogram)
   SELECT l.level, ${q}.bucket_start($5::bigint, l.size), $10::text, ${q}.rollup_shard($1::uuid),
     ($9::text = 'ok')::int, ($9::text = 'failed')::int, ($9::text = 'cancelled')::int,
-    CASE WHEN $9::text = 'failed' THEN $5::bigint END, $4::float8, $4::float8,
-    ${q}.histogram_one(${q}.duration_bucket($4::float8))
+    ($9::text = 'failed' AND NOT $14::boolean)::int, $13::boolean::int,
+    CASE WHEN $9::text = 'failed' AND $14::boolean THEN $5::bigint END,
+    CASE WHEN $13::boolean THEN $4::float8 END, CASE WHEN $13::boolean THEN $4::float8 END,
+    CASE WHEN $13::boolean THEN ${q}.histogram_one(${q}.duration_bucket($4::float8)) ELSE array_fill(0, ARRAY[${DurationHistogram.SLOTS}]) END
   FROM step CROSS JOIN (VALUES ${levels}) AS l (level, size)
   WHERE $10::text IS NOT NULL AND $9::text IS NOT NULL
   ORDER BY l.level
@@ -775,10 +819,20 @@ function appendStatement(q: string): string {
     ok = h.ok + excluded.ok,
     failed = h.failed + excluded.failed,
     cancelled = h.cancelled + excluded.cancelled,
+    not_counted = h.not_counted + excluded.not_counted,
+    answered = h.answered + excluded.answered,
     last_failure_at = greatest(h.last_failure_at, excluded.last_failure_at),
     duration_min = least(h.duration_min, excluded.duration_min),
     duration_max = greatest(h.duration_max, excluded.duration_max),
-    histogram[${q}.duration_bucket($4::float8)] = h.histogram[${q}.duration_bucket($4::float8)] + 1
+    histogram[${q}.duration_bucket($4::float8)] = h.histogram[${q}.duration_bucket($4::float8)] + $13::boolean::int
+), causes AS (
+  INSERT INTO ${q}.health_causes AS c (level, bucket_start, server, shard, cause, calls)
+  SELECT l.level, ${q}.bucket_start($5::bigint, l.size), $10::text, ${q}.rollup_shard($1::uuid),
+    coalesce($12::text, '${UNKNOWN_FAILURE_CAUSE}'), 1
+  FROM step CROSS JOIN (VALUES ${levels}) AS l (level, size)
+  WHERE $10::text IS NOT NULL AND $9::text = 'failed'
+  ORDER BY l.level
+  ON CONFLICT (level, bucket_start, server, shard, cause) DO UPDATE SET calls = c.calls + 1
 )
 SELECT sequence FROM step`;
 }
@@ -797,6 +851,9 @@ function appendValues(runId: string, input: NormalizedAppendStep): unknown[] {
     call.outcome,
     call.outcome === null ? null : call.server,
     input.sequence,
+    call.cause,
+    call.answered,
+    call.counted,
   ];
 }
 

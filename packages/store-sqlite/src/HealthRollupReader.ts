@@ -1,6 +1,16 @@
 import type { ToolOutcome } from '@runledger/core';
 import type Database from 'better-sqlite3';
-import { type NormalizedHealthQuery, type ServerHealth, type ServerHealthQuery, serverHealth } from '@runledger/trace';
+import {
+  addToTally,
+  healthOf,
+  type NormalizedHealthQuery,
+  newServerHealthTally,
+  type ServerHealth,
+  type ServerHealthQuery,
+  type ServerHealthTally,
+  serverHealth,
+  toolCallOf,
+} from '@runledger/trace';
 import { HISTOGRAM_BUCKETS, histogramBucket, histogramPercentile } from './DurationHistogram.js';
 import { DAY_LEVEL, bucketStart, planRollupWindow } from './HealthRollupLevels.js';
 
@@ -15,25 +25,25 @@ export const EXACT_HEALTH_MAX_CALLS = 2000;
 /** One past the latest time a store keeps (8.64e15, RunStoreInput's time rule): an open window holds every step. */
 const FAR_FUTURE = 8.64e15 + 1;
 
+/** A server's counts (kept by trace's tally) and the histogram of its answered calls. */
 interface Tally {
-  ok: number;
-  failed: number;
-  cancelled: number;
-  lastFailureAt: number | null;
+  counts: ServerHealthTally;
+  answered: number;
   min: number;
   max: number;
   histogram: number[];
 }
 
 const newTally = (): Tally => ({
-  ok: 0,
-  failed: 0,
-  cancelled: 0,
-  lastFailureAt: null,
+  counts: newServerHealthTally(),
+  answered: 0,
   min: Number.POSITIVE_INFINITY,
   max: Number.NEGATIVE_INFINITY,
   histogram: new Array<number>(HISTOGRAM_BUCKETS).fill(0),
 });
+
+/** A step row of an edge or of the exact path: server, outcome, duration, time, cause. */
+type StepRow = [string, ToolOutcome, number, number, string | null];
 
 /**
  * Reads server health over a window from the rollup: a bounded number of index range scans of
@@ -44,6 +54,7 @@ const newTally = (): Tally => ({
  */
 export class HealthRollupReader {
   readonly #range: Database.Statement;
+  readonly #causes: Database.Statement;
   readonly #servers: Database.Statement;
   readonly #steps: Database.Statement;
   readonly #exactMaxCalls: number;
@@ -52,16 +63,20 @@ export class HealthRollupReader {
     const sums = Array.from({ length: HISTOGRAM_BUCKETS }, (_, k) => `sum(h${k})`).join(', ');
     this.#range = db
       .prepare(
-        `SELECT server, sum(ok), sum(failed), sum(cancelled), max(last_failure_at), min(min_ms), max(max_ms), ${sums}
+        `SELECT server, sum(ok), sum(failed), sum(cancelled), max(last_failure_at), min(min_ms), max(max_ms),
+                sum(not_counted), sum(answered), ${sums}
          FROM health_rollup WHERE level = ? AND server = ? AND bucket_start >= ? AND bucket_start < ?`,
       )
+      .raw();
+    this.#causes = db
+      .prepare('SELECT cause, sum(calls) FROM health_causes WHERE server = ? AND level = ? AND bucket_start >= ? AND bucket_start < ? GROUP BY cause')
       .raw();
     // Only the servers called on a day the window touches: a server seen once long ago (or only
     // after the window) costs a row of this small table, not a range read per level.
     this.#servers = db.prepare('SELECT server FROM health_servers WHERE last_day >= ? AND first_day < ?').pluck();
     this.#steps = db
       .prepare(
-        `SELECT call_server, call_outcome, duration_ms, created_at FROM steps
+        `SELECT call_server, call_outcome, duration_ms, created_at, call_cause FROM steps
          WHERE created_at >= ? AND created_at < ? AND call_server IS NOT NULL`,
       )
       .raw();
@@ -90,64 +105,67 @@ export class HealthRollupReader {
         const row = this.#range.get(range.level, server, range.from, range.to) as unknown[];
         if (row[1] === null) continue;
         const t = tally(server);
-        t.ok += row[1] as number;
-        t.failed += row[2] as number;
-        t.cancelled += row[3] as number;
+        const c = t.counts;
+        c.ok += row[1] as number;
+        c.failed += row[2] as number;
+        c.cancelled += row[3] as number;
         calls += (row[1] as number) + (row[2] as number) + (row[3] as number);
         const lastFailure = row[4] as number | null;
-        if (lastFailure !== null && (t.lastFailureAt === null || lastFailure > t.lastFailureAt)) t.lastFailureAt = lastFailure;
-        t.min = Math.min(t.min, row[5] as number);
-        t.max = Math.max(t.max, row[6] as number);
-        for (let k = 0; k < HISTOGRAM_BUCKETS; k++) t.histogram[k] = (t.histogram[k] as number) + (row[7 + k] as number);
+        if (lastFailure !== null && (c.lastFailureAt === null || lastFailure > c.lastFailureAt)) c.lastFailureAt = lastFailure;
+        if (row[5] !== null) t.min = Math.min(t.min, row[5] as number);
+        if (row[6] !== null) t.max = Math.max(t.max, row[6] as number);
+        c.notCounted += row[7] as number;
+        t.answered += row[8] as number;
+        for (let k = 0; k < HISTOGRAM_BUCKETS; k++) t.histogram[k] = (t.histogram[k] as number) + (row[9 + k] as number);
+        if ((row[2] as number) > 0) {
+          for (const [cause, n] of this.#causes.all(server, range.level, range.from, range.to) as [string, number][]) {
+            c.causes.set(cause, (c.causes.get(cause) ?? 0) + n);
+          }
+        }
       }
     }
     for (const [from, to] of plan.edges) {
-      for (const row of this.#steps.all(from, to) as [string, string, number, number][]) {
+      for (const row of this.#steps.all(from, to) as StepRow[]) {
         this.#addStep(tally(row[0]), row);
         calls++;
       }
     }
     if (calls <= this.#exactMaxCalls) {
       // A small window: the steps themselves, through the pure definition, so percentiles are exact.
-      const rows = (this.#steps.all(since, until) as [string, string, number, number][]).map(
-        ([server, outcome, durationMs, createdAt]) => ({
-          kind: 'tool',
-          payload: null,
-          toolServer: server,
-          toolOutcome: outcome as ToolOutcome,
-          durationMs,
-          createdAt,
-        }),
-      );
+      const rows = (this.#steps.all(since, until) as StepRow[]).map(([server, outcome, durationMs, createdAt, cause]) => ({
+        kind: 'tool',
+        payload: null,
+        toolServer: server,
+        toolOutcome: outcome,
+        toolFailureCause: cause,
+        durationMs,
+        createdAt,
+      }));
       return serverHealth(rows, query);
     }
-    const { failureRate: rate, minAnsweredCalls: minAnswered } = normalized.flaky;
     return [...tallies.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([server, t]) => {
-        const answered = t.ok + t.failed;
-        const failureRate = answered === 0 ? null : t.failed / answered;
-        return {
+      .map(([server, t]) =>
+        healthOf(
           server,
-          calls: t.ok + t.failed + t.cancelled,
-          ok: t.ok,
-          failed: t.failed,
-          cancelled: t.cancelled,
-          failureRate,
-          lastFailureAt: t.lastFailureAt,
-          p50DurationMs: histogramPercentile(t.histogram, 50, t.min, t.max),
-          p95DurationMs: histogramPercentile(t.histogram, 95, t.min, t.max),
-          flaky: failureRate !== null && answered >= minAnswered && failureRate >= rate,
-        };
-      });
+          t.counts,
+          {
+            answered: t.answered,
+            p50: histogramPercentile(t.histogram, 50, t.min, t.max),
+            p95: histogramPercentile(t.histogram, 95, t.min, t.max),
+          },
+          normalized.flaky,
+        ),
+      );
   }
 
-  #addStep(t: Tally, [, outcome, durationMs, createdAt]: [string, string, number, number]): void {
-    if (outcome === 'ok') t.ok++;
-    else if (outcome === 'failed') {
-      t.failed++;
-      if (t.lastFailureAt === null || createdAt > t.lastFailureAt) t.lastFailureAt = createdAt;
-    } else t.cancelled++;
+  /** Adds one step of an edge: counted by trace's rules, its duration only when answered. */
+  #addStep(t: Tally, [server, outcome, durationMs, createdAt, cause]: StepRow): void {
+    const call = toolCallOf({ kind: 'tool', payload: null, toolServer: server, toolOutcome: outcome, toolFailureCause: cause });
+    if (call === null) return;
+    addToTally(t.counts, call, createdAt);
+    if (!call.answered) return;
+    t.answered++;
     t.min = Math.min(t.min, durationMs);
     t.max = Math.max(t.max, durationMs);
     const k = histogramBucket(durationMs);

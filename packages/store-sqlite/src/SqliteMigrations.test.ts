@@ -4,7 +4,6 @@ import { copyRuns, RunTimelineFactory, serverHealth, type StoredStep } from '@ru
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HISTOGRAM_BUCKETS } from './DurationHistogram.js';
-import { HealthRollupWriter } from './HealthRollupWriter.js';
 import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
 import { SqliteRunStore } from './SqliteRunStore.js';
 import { tempFolder } from './testing/tempDatabase.js';
@@ -44,7 +43,7 @@ describe('migrations', () => {
     await store.close();
     const db = new Database(path, { readonly: true });
     const versions = db.prepare('SELECT version, applied_at FROM schema_version ORDER BY version').all() as { version: number; applied_at: number }[];
-    expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(versions[0]!.applied_at).toBe(1735689600000); // the old row is kept as it was
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -52,18 +51,23 @@ describe('migrations', () => {
     expect(readFileSync(FIXTURE).length).toBeGreaterThan(0);
   });
 
-  it('re-key the health rollup at version 5 without changing a row, and keep health as it was', async () => {
+  it('re-key the health rollup at version 5 without changing a row, and fill health_servers at version 6', () => {
     const path = folder.file('v4.db');
     const db = new Database(path);
     db.pragma('journal_mode = WAL');
-    db.exec('CREATE TABLE schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at INTEGER NOT NULL)');
-    for (const migration of SQLITE_MIGRATIONS.slice(0, 4)) {
-      migration.apply(db);
-      db.prepare('INSERT INTO schema_version VALUES (?, ?, ?)').run(migration.version, migration.description, T);
-    }
-    const writer = new HealthRollupWriter(db, { serverDays: false });
+    for (const migration of SQLITE_MIGRATIONS.slice(0, 4)) migration.apply(db);
+    // rows as version 4 wrote them (every level, one histogram bucket each)
+    const insert = db.prepare(
+      'INSERT INTO health_rollup (level, bucket_start, server, ok, failed, cancelled, last_failure_at, min_ms, max_ms, h5) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const DAY = 86_400_000;
     for (let i = 0; i < 300; i++) {
-      writer.add(`s${i % 7}`, i % 5 === 0 ? 'failed' : i % 17 === 0 ? 'cancelled' : 'ok', 1 + (i % 90) * 3.5, T + i * 45_000);
+      const at = T + i * 45_000;
+      const failed = i % 5 === 0 ? 1 : 0;
+      for (const [level, size] of [60_000, 3_600_000, DAY, 32 * DAY].entries()) {
+        insert.run(level, Math.floor(at / size) * size * 0 + i * 1_000_000 + level, `s${i % 7}`, 1 - failed, failed, 0, failed ? at : null, 2, 2, 1);
+      }
+      void at;
     }
     const rows = (d: Database.Database): unknown[] =>
       d
@@ -74,28 +78,63 @@ describe('migrations', () => {
         .raw()
         .all();
     const before = rows(db);
-    expect(before.length).toBeGreaterThan(7 * 4);
+    expect(before).toHaveLength(1200);
+    for (const migration of SQLITE_MIGRATIONS.slice(4, 7)) migration.apply(db);
+    expect(rows(db)).toEqual(before);
+    const key = db.prepare("SELECT name FROM pragma_index_info((SELECT name FROM pragma_index_list('health_rollup') WHERE origin = 'pk'))").pluck().all();
+    expect(key).toEqual(['server', 'level', 'bucket_start']);
+    // version 6 filled health_servers from the rollup's day buckets
+    expect(db.prepare('SELECT count(*) FROM health_servers').pluck().get()).toBe(7);
+    db.close();
+  });
+
+  it('rebuild the health rollup from the steps at version 8: latency over answered calls only, failures by cause', async () => {
+    const path = folder.file('v7.db');
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+    for (const migration of SQLITE_MIGRATIONS.slice(0, 7)) {
+      migration.apply(db);
+      db.prepare('INSERT INTO schema_version VALUES (?, ?, ?)').run(migration.version, migration.description, T);
+    }
+    db.prepare("INSERT INTO runs (id, status, configuration, created_at, run_no) VALUES (?, 'completed', 'c', ?, 1)").run(DONE, T);
+    const step = db.prepare(
+      "INSERT INTO steps (id, run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome, call_server, call_outcome) VALUES ((1 << 32) + ?, ?, ?, 'tool', 0, ?, ?, ?, 'flaky', ?, 'flaky', ?)",
+    );
+    // the demo's flaky server: nine answered calls of 1–9 ms, one cancelled call of 410 ms
+    const calls: [string, number, Record<string, unknown>][] = [
+      ...Array.from({ length: 9 }, (_, i): [string, number, Record<string, unknown>] => i % 3 === 2 ? ['failed', i + 1, { toolFailureCause: 'server_error' }] : ['ok', i + 1, {}]),
+      ['cancelled', 410, {}],
+      ['failed', 2000, {}], // a row without a cause: unknown, and not an answer
+      ['failed', 3, { toolFailureCause: 'invalid_arguments' }],
+    ];
+    calls.forEach(([outcome, ms, extra], i) => {
+      const payload = JSON.stringify({ kind: 'tool', toolServer: 'flaky', toolIsError: outcome !== 'ok', toolOutcome: outcome, ...extra });
+      step.run(i, DONE, i, ms, T + i * 1000, payload, outcome, outcome);
+    });
     db.close();
 
-    // no steps in this file: health from the rollup alone (the exact path would read the steps)
     const store = await SqliteRunStore.openWith({ path }, { exactHealthMaxCalls: 0 });
-    const health = await store.serverHealth({ since: T - 32 * 86_400_000, until: T + 64 * 86_400_000 });
+    const [rollup] = await store.serverHealth();
+    const want = serverHealth(await store.readSteps(DONE))[0]!;
     await store.close();
+    expect(rollup).toMatchObject({ calls: 12, ok: 6, failed: 5, cancelled: 1, invalidArguments: 1, answered: 10, p95DurationMs: 9 });
+    expect(rollup!.failureCauses).toEqual([
+      { cause: 'server_error', calls: 3 },
+      { cause: 'invalid_arguments', calls: 1 },
+      { cause: 'unknown', calls: 1 },
+    ]);
+    expect({ ...rollup, p50DurationMs: 0 }).toEqual({ ...want, p50DurationMs: 0 });
+    expect(Math.abs(rollup!.p50DurationMs! - want.p50DurationMs!) / want.p50DurationMs!).toBeLessThanOrEqual(0.1226);
     const after = new Database(path, { readonly: true });
-    expect(after.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(SQLITE_SCHEMA_VERSION);
-    expect(rows(after)).toEqual(before);
-    // version 6 filled health_servers from the rollup's day buckets
-    const DAY = 86_400_000;
-    const lastDay = Math.floor((T + 299 * 45_000) / DAY) * DAY;
-    expect(after.prepare('SELECT server, first_day, last_day FROM health_servers ORDER BY server').raw().all()).toEqual(
-      Array.from({ length: 7 }, (_, i) => [`s${i}`, Math.floor(T / DAY) * DAY, lastDay]),
-    );
-    const key = after.prepare("SELECT name FROM pragma_index_info((SELECT name FROM pragma_index_list('health_rollup') WHERE origin = 'pk'))").pluck().all();
-    expect(key).toEqual(['server', 'level', 'bucket_start']);
+    expect(after.prepare('SELECT call_cause FROM steps WHERE call_cause IS NOT NULL ORDER BY id').pluck().all()).toEqual([
+      'server_error',
+      'server_error',
+      'server_error',
+      'invalid_arguments',
+    ]);
+    expect(after.prepare('SELECT server FROM health_servers').pluck().all()).toEqual(['flaky']);
     after.close();
-    expect(health.map((h) => h.server)).toEqual(['s0', 's1', 's2', 's3', 's4', 's5', 's6']);
-    expect(health.reduce((sum, h) => sum + h.calls, 0)).toBe(300);
-    expect(health.reduce((sum, h) => sum + h.failed, 0)).toBe(60);
   });
 
   it('read legacy rows as before: payload text unchanged, columns null as recorded, counted from toolIsError', async () => {

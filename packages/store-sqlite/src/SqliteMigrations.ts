@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { HISTOGRAM_BUCKETS } from './DurationHistogram.js';
 import { DAY_LEVEL } from './HealthRollupLevels.js';
 import { HealthRollupWriter } from './HealthRollupWriter.js';
+import type { ToolOutcome } from '@runledger/core';
 import { toolCallOf } from '@runledger/trace';
 
 /**
@@ -135,15 +136,8 @@ CREATE TABLE health_rollup (
   ${histogramColumns},
   PRIMARY KEY (level, server, bucket_start)
 ) WITHOUT ROWID;`);
-      // This file has no health_servers yet: migration 6 fills it from the rollup made here.
-      const writer = new HealthRollupWriter(db, { serverDays: false });
-      const rows = db
-        .prepare(
-          'SELECT call_server, call_outcome, duration_ms, created_at FROM steps WHERE call_server IS NOT NULL',
-        )
-        .raw()
-        .iterate() as IterableIterator<[string, string, number, number]>;
-      for (const [server, outcome, durationMs, createdAt] of [...rows]) writer.add(server, outcome, durationMs, createdAt);
+      // Left empty: migration 8 rebuilds the rollup (and health_servers) from the steps with the
+      // rules of this version, so filling it here would be work thrown away.
     },
   },
   {
@@ -195,6 +189,58 @@ INSERT INTO health_servers (server, first_day, last_day)
     description: 'runs.unstored_steps: how many steps of a run the recorder could not store (a counted loss, never a silent one)',
     apply(db) {
       db.exec('ALTER TABLE runs ADD COLUMN unstored_steps INTEGER NOT NULL DEFAULT 0;');
+    },
+  },
+  {
+    version: 8,
+    description:
+      'steps.call_cause (why a failed call failed); health rollup rebuilt from the steps: latency over answered calls only, invalid-argument calls kept out of the failure rate, failures by cause',
+    apply(db) {
+      // Before: the histogram and min/max held every call, cancelled ones and calls that never got
+      // an answer included, and every failure counted in the failure rate. The rollup cannot be
+      // corrected in place (it does not know which duration was which), so it is made again from
+      // the steps, through the same writer (and the same trace rules) appends use.
+      db.exec(`
+ALTER TABLE steps ADD COLUMN call_cause TEXT;
+DROP INDEX steps_calls;
+CREATE INDEX steps_calls ON steps (created_at, call_server, call_outcome, duration_ms, call_cause) WHERE call_server IS NOT NULL;
+DROP TABLE health_rollup;
+CREATE TABLE health_rollup (
+  server TEXT NOT NULL,
+  level INTEGER NOT NULL,
+  bucket_start INTEGER NOT NULL,
+  ok INTEGER NOT NULL DEFAULT 0,
+  failed INTEGER NOT NULL DEFAULT 0,
+  cancelled INTEGER NOT NULL DEFAULT 0,
+  not_counted INTEGER NOT NULL DEFAULT 0,
+  answered INTEGER NOT NULL DEFAULT 0,
+  last_failure_at INTEGER,
+  min_ms REAL,
+  max_ms REAL,
+  ${histogramColumns},
+  PRIMARY KEY (server, level, bucket_start)
+) WITHOUT ROWID;
+CREATE TABLE health_causes (
+  server TEXT NOT NULL,
+  level INTEGER NOT NULL,
+  bucket_start INTEGER NOT NULL,
+  cause TEXT NOT NULL,
+  calls INTEGER NOT NULL,
+  PRIMARY KEY (server, level, bucket_start, cause)
+) WITHOUT ROWID;
+DELETE FROM health_servers;`);
+      const setCause = db.prepare('UPDATE steps SET call_cause = ? WHERE id = ?');
+      const writer = new HealthRollupWriter(db);
+      const rows = db
+        .prepare('SELECT id, call_server, call_outcome, duration_ms, created_at, payload FROM steps WHERE call_server IS NOT NULL ORDER BY id')
+        .raw()
+        .all() as [number, string, ToolOutcome, number, number, string][];
+      for (const [id, server, outcome, durationMs, createdAt, payload] of rows) {
+        const call = toolCallOf({ kind: 'tool', payload, toolServer: server, toolOutcome: outcome });
+        if (call === null) continue;
+        if (call.cause !== null) setCause.run(call.cause, id);
+        writer.add(server, call, durationMs, createdAt);
+      }
     },
   },
 ]);

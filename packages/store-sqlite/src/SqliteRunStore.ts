@@ -36,7 +36,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RUN_COLUMNS =
   'id, status, configuration, actor, created_at, started_at, finished_at, termination_reason, cancel_requested_at, heartbeat_at, step_count, ok_count, failed_count, cancelled_count, unstored_steps';
 const STEP_COLUMNS = 'run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome';
-const INSERT_STEP_COLUMNS = `id, ${STEP_COLUMNS}, call_server, call_outcome`;
+const INSERT_STEP_COLUMNS = `id, ${STEP_COLUMNS}, call_server, call_outcome, call_cause`;
 const READ_STEP_COLUMNS = 'sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome';
 type StepRow = [number, unknown, unknown, unknown, unknown, unknown, unknown, unknown];
 const NEXT_RUN_NO = '(SELECT coalesce(max(run_no), 0) + 1 FROM runs)';
@@ -121,7 +121,7 @@ export class SqliteRunStore implements RunStore {
     );
     bump.raw();
     // the rowid of a step is (run number << 32) + sequence: a run's steps are one range of the table
-    const insertStep = db.prepare(`INSERT INTO steps (${INSERT_STEP_COLUMNS}) VALUES ((? << 32) + ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const insertStep = db.prepare(`INSERT INTO steps (${INSERT_STEP_COLUMNS}) VALUES ((? << 32) + ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     /** Inserts a step row and adds its tool call, if it is one, to the health rollup. */
     const writeStep = (runNo: number, runId: string, sequence: number, step: StepColumns, payload: string, call: ToolCallFacts | null): void => {
       insertStep.run(
@@ -138,8 +138,9 @@ export class SqliteRunStore implements RunStore {
         step.toolOutcome,
         call?.server ?? null,
         call?.outcome ?? null,
+        call?.cause ?? null,
       );
-      if (call !== null && call.server !== null) this.#rollup.add(call.server, call.outcome, step.durationMs, step.createdAt);
+      if (call !== null && call.server !== null) this.#rollup.add(call.server, call, step.durationMs, step.createdAt);
     };
     const nextSequence = db.prepare('SELECT step_count FROM runs WHERE id = ?').pluck();
     const storedAt = db.prepare(

@@ -1,4 +1,4 @@
-import { isToolOutcome, ToolArtifact, ToolOutcome, WriteTarget, type ArtifactType, type WriteKind } from '@runledger/core';
+import { isToolFailureCause, isToolOutcome, type ToolFailureCause, ToolArtifact, ToolOutcome, WriteTarget, type ArtifactType, type WriteKind } from '@runledger/core';
 import { readRunStepPayload } from './readRunStepPayload.js';
 import { RunStepError } from './RunStepError.js';
 import { MAX_DURATION_MS, MAX_INT32 } from './RunStoreInput.js';
@@ -35,10 +35,11 @@ export interface RunStepToolCall {
  * `completionTokens`, `costUsd`, `requestedToolCalls`, `raw` (the provider's raw answer).
  * `context`: `tokenBudget`, `tokensUsed`. `dropped`: `droppedSources`. `assembled`:
  * `messages`. `tool`: `toolName`, `toolServer`, `toolArguments`, `toolResult`, `toolIsError`,
- * `toolOutcome`, `toolArtifacts`, `toolWriteTarget`, `toolWrites` (the tool is declared as
- * writing, so a cancelled call may have changed something), `toolCallId` (the id its
- * `tool_start` step named). `tool_start`: `toolName`, `toolServer`, `toolArguments`,
- * `toolWrites`, `toolCallId` (required). An absent or `null` field is not set.
+ * `toolOutcome`, `toolFailureCause` (why a failed call failed), `toolArtifacts`,
+ * `toolWriteTarget`, `toolWrites` (the tool is declared as writing, so a cancelled call may have
+ * changed something), `toolCallId` (the id its `tool_start` step named). `tool_start`:
+ * `toolName`, `toolServer`, `toolArguments`, `toolWrites`, `toolCallId` (required). An absent or
+ * `null` field is not set.
  *
  * @public
  */
@@ -67,6 +68,8 @@ export interface RunStepFields {
   readonly toolResult?: string | null;
   readonly toolIsError?: boolean | null;
   readonly toolOutcome?: ToolOutcome | null;
+  /** Why the call failed; only on a `tool` step whose outcome is `failed`. */
+  readonly toolFailureCause?: ToolFailureCause | null;
   readonly toolArtifacts?: readonly ToolArtifact[] | null;
   readonly toolWriteTarget?: WriteTarget | null;
   /** True when the tool is declared as writing (or wrote a target); only on `tool` and `tool_start` steps. */
@@ -104,6 +107,7 @@ export interface RunStepPayload {
   readonly toolResult?: string;
   readonly toolIsError?: boolean;
   readonly toolOutcome?: ToolOutcome;
+  readonly toolFailureCause?: ToolFailureCause;
   readonly toolArtifacts?: readonly { readonly type: ArtifactType; readonly label: string; readonly data: unknown }[];
   readonly toolWriteTarget?: { readonly resource: string; readonly id: string; readonly kind: WriteKind };
   readonly toolWrites?: boolean;
@@ -134,6 +138,7 @@ const KEYS = [
   'toolResult',
   'toolIsError',
   'toolOutcome',
+  'toolFailureCause',
   'toolArtifacts',
   'toolWriteTarget',
   'toolWrites',
@@ -186,6 +191,8 @@ export class RunStep {
   readonly toolResult: string | undefined;
   readonly toolIsError: boolean | undefined;
   readonly toolOutcome: ToolOutcome | undefined;
+  /** Why the call failed, when known; only on a failed tool step. */
+  readonly toolFailureCause: ToolFailureCause | undefined;
   readonly toolArtifacts: readonly ToolArtifact[] | undefined;
   readonly toolWriteTarget: WriteTarget | undefined;
   /** True when the tool is declared as writing (or wrote a target). */
@@ -276,6 +283,14 @@ export class RunStep {
     }
     this.toolIsError = isError;
     this.toolOutcome = outcome;
+    const cause = fields.toolFailureCause ?? undefined;
+    if (cause !== undefined && !isToolFailureCause(cause)) {
+      throw new RunStepError('toolFailureCause', `RunStep.toolFailureCause must be a ToolFailureCause, got ${show(cause)}`);
+    }
+    if (cause !== undefined && outcome !== ToolOutcome.FAILED) {
+      throw new RunStepError('toolFailureCause', `RunStep.toolFailureCause must be set only when RunStep.toolOutcome is "failed", got ${show(cause)} on ${show(outcome)}`);
+    }
+    this.toolFailureCause = cause;
 
     this.toolArtifacts = list('toolArtifacts', fields.toolArtifacts, (artifact, at) => {
       if (!(artifact instanceof ToolArtifact)) throw new RunStepError('toolArtifacts', `RunStep.toolArtifacts[${at}] must be a ToolArtifact`);

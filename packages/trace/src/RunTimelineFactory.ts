@@ -1,4 +1,6 @@
+import { isToolFailureCause } from '@runledger/core';
 import { readStepOutcome } from './readStepOutcome.js';
+import { UNKNOWN_FAILURE_CAUSE } from './ServerHealth.js';
 import { RunStatus } from './RunStatus.js';
 import { RunStepKind } from './RunStepKind.js';
 import type { StoredRun, StoredStep } from './RunStore.js';
@@ -45,6 +47,7 @@ const DERIVED_KEYS = [
   'writeResource',
   'writeId',
   'writes',
+  'failureCause',
 ] as const;
 
 const MAX_DETAIL_LENGTH = 200;
@@ -289,6 +292,10 @@ function detailsOf(p: Record<string, unknown>): Record<string, RunTimelineDetail
   else if (Array.isArray((v = p['toolArtifacts']))) d['toolArtifactCount'] = v.length;
   if (Array.isArray((v = p['droppedSources']))) d['droppedSourceCount'] = v.length;
   if (p['toolWrites'] === true) d['writes'] = true;
+  // A failed tool call's cause, from the closed vocabulary only; a row without one reads "unknown".
+  if (p['kind'] === RunStepKind.TOOL && readStepOutcome(p) === 'failed') {
+    d['failureCause'] = isToolFailureCause((v = p['toolFailureCause'])) ? v : UNKNOWN_FAILURE_CAUSE;
+  }
   if (typeof (v = p['toolWriteTarget']) === 'object' && v !== null) {
     const { kind, resource, id } = v as Record<string, unknown>;
     if (typeof kind === 'string') d['writeKind'] = cap(kind, MAX_DETAIL_LENGTH);

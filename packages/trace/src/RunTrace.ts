@@ -1,4 +1,4 @@
-import { DEFAULT_CHANNEL_BOUNDS, type ToolArtifact, ToolOutcome, ToolResult, type WriteTarget } from '@runledger/core';
+import { DEFAULT_CHANNEL_BOUNDS, type ToolArtifact, type ToolFailureCause, ToolOutcome, ToolResult, type WriteTarget } from '@runledger/core';
 import { applyPrivacy } from './applyPrivacy.js';
 import { isPrivacyLevel, PrivacyLevel } from './PrivacyLevel.js';
 import { RunRecordError } from './RunRecordError.js';
@@ -364,7 +364,7 @@ export class RunTrace {
     const bounded =
       given.artifacts.length === 0 && content.length * 3 <= DEFAULT_CHANNEL_BOUNDS.contentBytes && (content as unknown as { isWellFormed(): boolean }).isWellFormed();
     const result = bounded ? given : given.withBoundedChannels();
-    return this.#recordTool(options, result.content, result.outcome, result.artifacts, result.writeTarget);
+    return this.#recordTool(options, result.content, result.outcome, result.artifacts, result.writeTarget, result.failureCause ?? null);
   }
 
   /**
@@ -396,6 +396,7 @@ export class RunTrace {
     outcome: ToolOutcome,
     artifacts: readonly ToolArtifact[],
     writeTarget: WriteTarget | null,
+    failureCause: ToolFailureCause | null = null,
   ): Promise<RunStep> {
     const step = RunStep.of({
       kind: RunStepKind.TOOL,
@@ -407,6 +408,7 @@ export class RunTrace {
       toolResult: content,
       toolIsError: outcome !== ToolOutcome.OK,
       toolOutcome: outcome,
+      toolFailureCause: outcome === ToolOutcome.FAILED ? failureCause : null,
       toolArtifacts: artifacts,
       toolWriteTarget: writeTarget,
       toolWrites: writeTarget !== null || call.writes === true ? true : undefined,

@@ -1,12 +1,15 @@
+import type { ToolFailureCause } from '@runledger/core';
 import { RunStoreInput } from './RunStoreInput.js';
-import { type ToolCallSource, toolCallOf } from './ToolCallFacts.js';
+import { type ToolCallFacts, type ToolCallSource, toolCallOf } from './ToolCallFacts.js';
 
 /**
  * The health of one MCP server over a time window.
  *
  * @remarks
- * `failureRate` is `failed / (ok + failed)`: cancellations are our own doing and never count
- * against a server. It is `null` when the server answered no call in the window.
+ * `failureRate` is `(failed − invalidArguments) / (ok + failed − invalidArguments)`: cancellations
+ * and calls refused for invalid arguments are our own doing and never count against a server.
+ * It is `null` when no call counts. The duration percentiles are over answered calls only
+ * (`answered`, see {@link isAnsweredCall}).
  *
  * @public
  */
@@ -18,21 +21,93 @@ export interface ServerHealth {
   readonly ok: number;
   readonly failed: number;
   readonly cancelled: number;
-  /** failed / (ok + failed); null when ok + failed is 0. */
+  /** Failed calls the server refused for invalid arguments (in `failed`, not in `failureRate`). */
+  readonly invalidArguments: number;
+  /** The failed calls by cause, most first (then by cause); they add up to `failed`. */
+  readonly failureCauses: readonly ServerFailureCauseCount[];
+  /** Calls the server answered (ok, or an error answer): the calls the percentiles are over. */
+  readonly answered: number;
+  /** (failed − invalidArguments) / (ok + failed − invalidArguments); null when that is 0. */
   readonly failureRate: number | null;
-  /** When the last failed call was recorded (ms since the epoch), or null. */
+  /** When the last failed call that counts in `failureRate` was recorded (ms since the epoch), or null. */
   readonly lastFailureAt: number | null;
-  /** Median duration of the server's calls in ms, or null when there are none. */
+  /** Median duration of the server's answered calls in ms, or null when there are none. */
   readonly p50DurationMs: number | null;
-  /** 95th percentile duration of the server's calls in ms, or null when there are none. */
+  /** 95th percentile duration of the server's answered calls in ms, or null when there are none. */
   readonly p95DurationMs: number | null;
-  /** True when failureRate reaches the threshold over at least the minimum of answered calls. */
+  /** True when failureRate reaches the threshold over at least `minAnsweredCalls` counted calls. */
   readonly flaky: boolean;
+  /** True when fewer calls count in `failureRate` than `minAnsweredCalls`: too few to call the server healthy. */
+  readonly tooFewCalls: boolean;
+}
+
+/**
+ * The cause of failed calls whose cause was not recorded (rows written before causes were).
+ *
+ * @public
+ */
+export const UNKNOWN_FAILURE_CAUSE = 'unknown';
+
+/**
+ * How many failed calls of a server had one cause.
+ *
+ * @public
+ */
+export interface ServerFailureCauseCount {
+  /** A {@link (ToolFailureCause:type)}, or {@link UNKNOWN_FAILURE_CAUSE}. */
+  readonly cause: ToolFailureCause | typeof UNKNOWN_FAILURE_CAUSE;
+  /** How many failed calls had this cause. */
+  readonly calls: number;
+}
+
+/**
+ * The running totals of one server that {@link healthOf} turns into its health.
+ *
+ * @internal
+ */
+export interface ServerHealthTally {
+  /** Calls that ended ok. */
+  ok: number;
+  /** Calls that ended failed, whatever the cause. */
+  failed: number;
+  /** Calls that ended cancelled. */
+  cancelled: number;
+  /** Failed calls that do not count in the failure rate. */
+  notCounted: number;
+  /** The greatest `createdAt` of a failed call that counts, or null. */
+  lastFailureAt: number | null;
+  /** Failed calls by cause (`unknown` for none recorded). */
+  causes: Map<string, number>;
+}
+
+/**
+ * A fresh tally.
+ *
+ * @internal
+ */
+export function newServerHealthTally(): ServerHealthTally {
+  return { ok: 0, failed: 0, cancelled: 0, notCounted: 0, lastFailureAt: null, causes: new Map() };
+}
+
+/**
+ * Adds one call to a tally: the one place the counts of server health are kept (the exact path
+ * and every store's rollup read add calls through it).
+ *
+ * @internal
+ */
+export function addToTally(tally: ServerHealthTally, call: ToolCallFacts, createdAt: number, times = 1): void {
+  tally[call.outcome] += times;
+  if (call.outcome !== 'failed') return;
+  if (!call.counted) tally.notCounted += times;
+  else if (tally.lastFailureAt === null || createdAt > tally.lastFailureAt) tally.lastFailureAt = createdAt;
+  const cause = call.cause ?? UNKNOWN_FAILURE_CAUSE;
+  tally.causes.set(cause, (tally.causes.get(cause) ?? 0) + times);
 }
 
 /**
  * When a server counts as flaky: a failure rate of at least `failureRate` over at least
- * `minAnsweredCalls` answered (ok or failed) calls. Defaults: 0.2 and 5.
+ * `minAnsweredCalls` counted calls (ok, or failed but not for invalid arguments). Below that
+ * many, a server is neither flaky nor healthy: it has too few calls. Defaults: 0.2 and 5.
  *
  * @public
  */
@@ -77,12 +152,16 @@ export interface ServerHealthRow extends ToolCallSource {
  * @remarks
  * A row counts when {@link toolCallOf} gives it a server and an outcome and its `createdAt` is
  * in the window (`since` inclusive, `until` exclusive). Per server: `calls` = ok + failed +
- * cancelled; `failureRate` = failed / (ok + failed), null when that is 0 (cancellations never
- * count); `lastFailureAt` = the greatest `createdAt` of a failed call; `p50DurationMs` and
- * `p95DurationMs` = nearest-rank percentiles over the durations of all its calls (sorted
- * ascending, the value at index `ceil(p × n) − 1`, as PostgreSQL's `percentile_disc`);
- * `flaky` = answered calls ≥ `minAnsweredCalls` and failureRate ≥ `failureRate` of the
- * threshold (default {@link DEFAULT_FLAKY_THRESHOLD}). Servers come ordered by id in UTF-16
+ * cancelled; `invalidArguments` = failed calls that do not count ({@link isCountedCall});
+ * counted = ok + failed − invalidArguments; `failureRate` = (failed − invalidArguments) /
+ * counted, null when counted is 0 (cancellations and invalid arguments never count);
+ * `failureCauses` = the failed calls by cause (`unknown` when none was recorded);
+ * `lastFailureAt` = the greatest `createdAt` of a counted failed call; `answered` = the calls
+ * the server answered ({@link isAnsweredCall}); `p50DurationMs` and `p95DurationMs` =
+ * nearest-rank percentiles over the durations of the answered calls only (sorted ascending, the
+ * value at index `ceil(p × n) − 1`, as PostgreSQL's `percentile_disc`), null when none;
+ * `tooFewCalls` = counted < `minAnsweredCalls`; `flaky` = not tooFewCalls and failureRate ≥
+ * `failureRate` of the threshold (default {@link DEFAULT_FLAKY_THRESHOLD}). Servers come ordered by id in UTF-16
  * code unit order (JavaScript's `<`, SQL's `COLLATE "C"` for ASCII ids).
  *
  * @throws RunStoreError (`invalid_input`) from `serverHealth` when the query is malformed.
@@ -90,7 +169,7 @@ export interface ServerHealthRow extends ToolCallSource {
  */
 export function serverHealth(rows: Iterable<ServerHealthRow>, query: ServerHealthQuery = {}): ServerHealth[] {
   const window = RunStoreInput.healthQuery(query);
-  const byServer = new Map<string, { ok: number; failed: number; cancelled: number; lastFailureAt: number | null; durations: number[] }>();
+  const byServer = new Map<string, { tally: ServerHealthTally; durations: number[] }>();
   for (const row of rows) {
     if (window.since !== null && !(row.createdAt >= window.since)) continue;
     if (window.until !== null && !(row.createdAt < window.until)) continue;
@@ -98,46 +177,65 @@ export function serverHealth(rows: Iterable<ServerHealthRow>, query: ServerHealt
     if (call === null || call.server === null) continue;
     let acc = byServer.get(call.server);
     if (acc === undefined) {
-      acc = { ok: 0, failed: 0, cancelled: 0, lastFailureAt: null, durations: [] };
+      acc = { tally: newServerHealthTally(), durations: [] };
       byServer.set(call.server, acc);
     }
-    acc[call.outcome] += 1;
-    if (call.outcome === 'failed' && (acc.lastFailureAt === null || row.createdAt > acc.lastFailureAt)) {
-      acc.lastFailureAt = row.createdAt;
-    }
-    acc.durations.push(row.durationMs);
+    addToTally(acc.tally, call, row.createdAt);
+    if (call.answered) acc.durations.push(row.durationMs);
   }
   const servers = [...byServer.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return servers.map((server) => {
     const acc = byServer.get(server)!;
-    return healthOf(server, acc, window.flaky);
+    acc.durations.sort((a, b) => a - b);
+    const n = acc.durations.length;
+    return healthOf(server, acc.tally, { answered: n, p50: nearestRank(acc.durations, 0.5), p95: nearestRank(acc.durations, 0.95) }, window.flaky);
   });
 }
 
 /**
- * Builds one server's health from its counts and durations (the durations are sorted in place).
+ * The latency figures of one server: how many answered calls, and their percentiles.
  *
  * @internal
  */
-export function healthOf(
-  server: string,
-  acc: { ok: number; failed: number; cancelled: number; lastFailureAt: number | null; durations: number[] },
-  flaky: Required<FlakyThreshold>,
-): ServerHealth {
-  const answered = acc.ok + acc.failed;
-  const failureRate = answered === 0 ? null : acc.failed / answered;
-  acc.durations.sort((a, b) => a - b);
+export interface ServerLatency {
+  /** How many answered calls the percentiles are over. */
+  readonly answered: number;
+  /** Their median duration in ms, or null. */
+  readonly p50: number | null;
+  /** Their 95th percentile duration in ms, or null. */
+  readonly p95: number | null;
+}
+
+/**
+ * Builds one server's health from its tally and the latency of its answered calls: the one
+ * place failure rate, flaky and too-few-calls are decided.
+ *
+ * @internal
+ */
+export function healthOf(server: string, tally: ServerHealthTally, latency: ServerLatency, flaky: Required<FlakyThreshold>): ServerHealth {
+  const countedFailed = tally.failed - tally.notCounted;
+  const counted = tally.ok + countedFailed;
+  const failureRate = counted === 0 ? null : countedFailed / counted;
+  const tooFewCalls = counted < flaky.minAnsweredCalls;
+  const failureCauses = [...tally.causes.entries()]
+    .filter(([, calls]) => calls > 0)
+    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
+    .map(([cause, calls]) => Object.freeze({ cause: cause as ServerFailureCauseCount['cause'], calls }));
   return Object.freeze({
     server,
-    calls: acc.ok + acc.failed + acc.cancelled,
-    ok: acc.ok,
-    failed: acc.failed,
-    cancelled: acc.cancelled,
+    calls: tally.ok + tally.failed + tally.cancelled,
+    ok: tally.ok,
+    failed: tally.failed,
+    cancelled: tally.cancelled,
+    invalidArguments: tally.notCounted,
+    failureCauses: Object.freeze(failureCauses),
+    answered: latency.answered,
     failureRate,
-    lastFailureAt: acc.lastFailureAt,
-    p50DurationMs: nearestRank(acc.durations, 0.5),
-    p95DurationMs: nearestRank(acc.durations, 0.95),
-    flaky: failureRate !== null && answered >= flaky.minAnsweredCalls && failureRate >= flaky.failureRate,
+    lastFailureAt: tally.lastFailureAt,
+    p50DurationMs: latency.answered === 0 ? null : latency.p50,
+    p95DurationMs: latency.answered === 0 ? null : latency.p95,
+    flaky: failureRate !== null && !tooFewCalls && failureRate >= flaky.failureRate,
+    tooFewCalls,
   });
 }
 

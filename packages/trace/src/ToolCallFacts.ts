@@ -1,4 +1,5 @@
-import { isToolOutcome, type ToolOutcome } from '@runledger/core';
+import { isToolFailureCause, isToolOutcome, type ToolFailureCause, ToolOutcome } from '@runledger/core';
+import { isAnsweredCall, isCountedCall } from './ToolCallCounting.js';
 import { parsePayload, readStepOutcome } from './readStepOutcome.js';
 import { RunStepKind } from './RunStepKind.js';
 import { serverFromToolName } from './serverFromToolName.js';
@@ -12,6 +13,12 @@ export interface ToolCallFacts {
   /** The server id, or null when neither the row nor its tool name names one. */
   readonly server: string | null;
   readonly outcome: ToolOutcome;
+  /** Why a `failed` call failed, or null (not failed, or a cause that was not recorded). */
+  readonly cause: ToolFailureCause | null;
+  /** The server answered the call: its duration counts in latency ({@link isAnsweredCall}). */
+  readonly answered: boolean;
+  /** The call counts in the failure rate ({@link isCountedCall}). */
+  readonly counted: boolean;
 }
 
 /**
@@ -25,6 +32,8 @@ export interface ToolCallSource {
   readonly payload: unknown;
   readonly toolServer: string | null;
   readonly toolOutcome: ToolOutcome | null;
+  /** The stored failure cause column, when the store keeps one; else the payload's is read. */
+  readonly toolFailureCause?: string | null;
 }
 
 /**
@@ -39,7 +48,9 @@ export interface ToolCallSource {
  * null. Server: the `toolServer` column when non-empty, else the payload's `toolServer` when a
  * non-empty string, else {@link serverFromToolName} of the payload's `toolName`. The payload is
  * parsed only when a column is missing; an unreadable payload gives null for what it had to
- * supply. Stores call this when a step is appended or imported to fill their indexed columns.
+ * supply. Cause (failed calls only): the `toolFailureCause` column when a valid cause, else the
+ * payload's `toolFailureCause` when a valid cause, else null ("unknown"). `answered` and `counted`
+ * follow from outcome and cause by {@link isAnsweredCall} and {@link isCountedCall}. Stores call this when a step is appended or imported to fill their indexed columns.
  *
  * @public
  */
@@ -71,5 +82,14 @@ export function toolCallOf(step: ToolCallSource): ToolCallFacts | null {
       server = typeof named === 'string' && named.length > 0 ? named : serverFromToolName(record['toolName']);
     }
   }
-  return { server, outcome };
+  let cause: ToolFailureCause | null = null;
+  if (outcome === ToolOutcome.FAILED) {
+    const stored = step.toolFailureCause;
+    if (isToolFailureCause(stored)) cause = stored;
+    else {
+      const named = read()?.['toolFailureCause'];
+      if (isToolFailureCause(named)) cause = named;
+    }
+  }
+  return { server, outcome, cause, answered: isAnsweredCall(outcome, cause), counted: isCountedCall(outcome, cause) };
 }

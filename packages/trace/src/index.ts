@@ -14,7 +14,7 @@ export type {
 } from './RunStore.js';
 export { isLateCancel } from './isLateCancel.js';
 export { RunStoreError, RunStoreErrorCode } from './RunStoreError.js';
-export type { FlakyThreshold, ServerHealth, ServerHealthQuery } from './ServerHealth.js';
+export type { FlakyThreshold, ServerFailureCauseCount, ServerHealth, ServerHealthQuery } from './ServerHealth.js';
 export { InMemoryRunStore, type InMemoryRunStoreOptions } from './InMemoryRunStore.js';
 export {
   type NormalizedAppendStep,
@@ -26,7 +26,18 @@ export {
   type RunCursorPosition,
   RunStoreInput,
 } from './RunStoreInput.js';
-export { DEFAULT_FLAKY_THRESHOLD, type ServerHealthRow, serverHealth } from './ServerHealth.js';
+export {
+  addToTally,
+  DEFAULT_FLAKY_THRESHOLD,
+  healthOf,
+  newServerHealthTally,
+  type ServerHealthRow,
+  type ServerHealthTally,
+  type ServerLatency,
+  serverHealth,
+  UNKNOWN_FAILURE_CAUSE,
+} from './ServerHealth.js';
+export { ANSWERED_FAILURE_CAUSES, isAnsweredCall, isCountedCall, NOT_COUNTED_FAILURE_CAUSES } from './ToolCallCounting.js';
 export { serverFromToolName } from './serverFromToolName.js';
 export { type ToolCallFacts, type ToolCallSource, toolCallOf } from './ToolCallFacts.js';
 export { applyPrivacy, type PrivacyOptions, redactText } from './applyPrivacy.js';

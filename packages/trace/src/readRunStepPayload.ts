@@ -1,4 +1,4 @@
-import { ToolArtifact, WriteTarget } from '@runledger/core';
+import { isToolFailureCause, ToolArtifact, WriteTarget } from '@runledger/core';
 import { z } from 'zod';
 import type { RunStep, RunStepFields } from './RunStep.js';
 import { RunStepError } from './RunStepError.js';
@@ -34,6 +34,8 @@ const PayloadSchema = z.object({
   toolResult: text,
   toolIsError: z.boolean().nullish(),
   toolOutcome: z.enum(['ok', 'failed', 'cancelled']).nullish(),
+  // A cause this version does not know (written by a newer one) reads as not recorded ("unknown").
+  toolFailureCause: z.unknown().transform((value) => (isToolFailureCause(value) ? value : undefined)).optional(),
   toolArtifacts: z.array(z.object({ type: z.enum(['table', 'text']), label: z.string(), data: z.unknown() })).nullish(),
   toolWriteTarget: z
     .object({ resource: z.string().min(1), id: z.string().min(1), kind: z.enum(['created', 'changed', 'deleted']) })

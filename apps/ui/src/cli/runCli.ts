@@ -5,7 +5,7 @@ import { Translator } from '../i18n/Translator.js';
 import { reasonText } from '../pages/reasonText.js';
 import { wireMs, writeUnknownNote } from '../pages/runPage.js';
 import { runDurationMs } from '../pages/runsPage.js';
-import { windowSince } from '../pages/serversPage.js';
+import { healthVerdict, windowSince } from '../pages/serversPage.js';
 import type { CliIo } from './CliIo.js';
 import { currentSchemaVersion, describeStore, openExistingStore, openStore, storeSchemaVersion } from './openStore.js';
 import { type Command, parseCommand, type StoreTarget } from './parseCommand.js';
@@ -279,22 +279,29 @@ async function execute(command: Command, io: CliIo): Promise<number> {
         }
         io.stdout.write(
           terminalTable(
-            ['SERVER', 'CALLS', 'OK', 'FAILED', 'CANCELLED', 'FAILURE RATE', 'LAST FAILURE', 'P95 MS', 'HEALTH'],
-            rows.map((row) => [
-              row.server,
-              String(row.calls),
-              String(row.ok),
-              String(row.failed),
-              String(row.cancelled),
-              row.failureRate === null ? '—' : t.ratio(row.failureRate),
-              row.lastFailureAt === null ? 'never' : t.date(row.lastFailureAt),
-              row.p95DurationMs === null ? '—' : String(row.p95DurationMs),
-              row.flaky ? 'FLAKY' : row.failureRate === null ? 'no answers' : 'healthy',
-            ]),
-            [1, 2, 3, 4, 5, 7],
+            ['SERVER', 'CALLS', 'OK', 'FAILED', 'CANCELLED', 'INVALID ARGS', 'FAILURE RATE', 'FAILURES BY CAUSE', 'LAST FAILURE', 'P95 MS', 'HEALTH'],
+            rows.map((row) => {
+              const verdict = healthVerdict(row);
+              return [
+                row.server,
+                String(row.calls),
+                String(row.ok),
+                String(row.failed),
+                String(row.cancelled),
+                String(row.invalidArguments),
+                row.failureRate === null ? '—' : t.ratio(row.failureRate),
+                row.failureCauses.length === 0 ? '—' : row.failureCauses.map((c) => `${c.cause} ${c.calls}`).join(', '),
+                row.lastFailureAt === null ? 'never' : t.date(row.lastFailureAt),
+                row.p95DurationMs === null ? '—' : String(row.p95DurationMs),
+                verdict === 'flaky' ? 'FLAKY' : verdict === 'noAnswers' ? 'no answers' : verdict === 'tooFew' ? 'too few calls' : 'healthy',
+              ];
+            }),
+            [1, 2, 3, 4, 5, 6, 9],
           ),
         );
-        io.stdout.write('failure rate = failed / (ok + failed); cancellations are ours and never count against a server\n');
+        io.stdout.write(
+          'failure rate = failed / (ok + failed), without cancellations and invalid-argument calls (ours or the model’s, never the server’s); p95 over answered calls only\n',
+        );
         return 0;
       });
     case 'migrate': {

@@ -3,6 +3,7 @@ import { Html, html } from '../html/Html.js';
 import { isMessageKey } from '../i18n/messagesEn.js';
 import type { Translator } from '../i18n/Translator.js';
 import { NONE, outcomeBadge, statusBadge } from './badges.js';
+import { failureCauseLabel } from './failureCauseLabel.js';
 import { layout } from './layout.js';
 import type { PageContext } from './PageContext.js';
 import { reasonText } from './reasonText.js';
@@ -27,7 +28,7 @@ export interface TimelinePage {
 }
 
 /** The detail keys shown first, in this order; the rest follow as the factory gives them. */
-const DETAIL_ORDER = ['toolName', 'model', 'writeKind', 'writeResource', 'writeId'];
+const DETAIL_ORDER = ['toolName', 'failureCause', 'model', 'writeKind', 'writeResource', 'writeId'];
 
 /** Details not shown: the server has its own column, `writes` becomes a note, the call id pairs rows. */
 const HIDDEN_DETAILS = new Set(['writes', 'toolServer', 'toolCallId']);
@@ -74,7 +75,8 @@ function detailLabel(t: Translator, key: string): string {
   return isMessageKey(messageKey) ? t.t(messageKey) : key;
 }
 
-function detailValue(t: Translator, value: RunTimelineDetail): string {
+function detailValue(t: Translator, key: string, value: RunTimelineDetail): string {
+  if (key === 'failureCause') return failureCauseLabel(t, String(value));
   return typeof value === 'number' ? t.decimal(value) : String(value);
 }
 
@@ -116,7 +118,7 @@ ${time}<td class="source">${t.t('runs.detail.source.run')}</td><td class="kind">
     : Html.join(
         keys.map(
           (key) =>
-            html`<span class="kv"><span class="k">${detailLabel(t, key)}:</span> <span class="v${key === 'toolName' ? ' mono' : ''}">${detailValue(t, entry.details[key]!)}</span></span>`,
+            html`<span class="kv"><span class="k">${detailLabel(t, key)}:</span> <span class="v${key === 'toolName' ? ' mono' : ''}">${detailValue(t, key, entry.details[key]!)}</span></span>`,
         ),
       );
   const note = entry.callState === 'interrupted' ? t.t('runs.detail.callState.interruptedNote') : writeUnknownNote(t, entry);

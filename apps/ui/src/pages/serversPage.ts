@@ -1,6 +1,7 @@
 import type { ServerHealth } from '@runledger/trace';
 import { Html, html } from '../html/Html.js';
 import { NONE, textBadge } from './badges.js';
+import { failureCauseLabel } from './failureCauseLabel.js';
 import { layout } from './layout.js';
 import type { PageContext } from './PageContext.js';
 
@@ -52,8 +53,21 @@ export function sortServers(rows: readonly ServerHealth[], sort: ServerSortKey, 
 }
 
 /**
+ * The health verdict of a server: flaky, no counted calls, too few calls for a verdict, healthy.
+ *
+ * @internal
+ */
+export function healthVerdict(row: ServerHealth): 'flaky' | 'noAnswers' | 'tooFew' | 'healthy' {
+  if (row.flaky) return 'flaky';
+  if (row.failureRate === null) return 'noAnswers';
+  if (row.tooFewCalls) return 'tooFew';
+  return 'healthy';
+}
+
+/**
  * The MCP servers page: per server calls, ok, failed, cancelled, failure rate without the
- * cancellations (shown beside it), last failure, p95 and a flaky badge; sortable.
+ * cancellations and invalid-argument calls (shown beside it), failures by cause, last failure,
+ * p95 over answered calls and a health badge (flaky, too few calls, healthy); sortable.
  *
  * @internal
  */
@@ -78,12 +92,22 @@ export function serversPage(ctx: PageContext, rows: readonly ServerHealth[], vie
       }>${t.t(`servers.window.${window}`)}</a>`,
   );
   const body = sorted.map((row) => {
-    const health = row.flaky
-      ? textBadge('flaky', '⚠', t.t('servers.flaky'))
-      : row.failureRate === null
-        ? textBadge('neutral', '–', t.t('servers.noAnswers'))
-        : textBadge('ok', '✓', t.t('servers.healthy'));
-    return html`<tr data-server="${row.server}" data-flaky="${row.flaky ? 'true' : 'false'}">
+    const verdict = healthVerdict(row);
+    const health =
+      verdict === 'flaky'
+        ? textBadge('flaky', '⚠', t.t('servers.flaky'))
+        : verdict === 'noAnswers'
+          ? textBadge('neutral', '–', t.t('servers.noAnswers'))
+          : verdict === 'tooFew'
+            ? textBadge('neutral', '…', t.t('servers.tooFew'))
+            : textBadge('ok', '✓', t.t('servers.healthy'));
+    const causes =
+      row.failureCauses.length === 0
+        ? NONE
+        : html`<ul class="causes">${row.failureCauses.map(
+            (c) => html`<li data-cause="${c.cause}">${failureCauseLabel(t, c.cause)}: ${t.number(c.calls)}</li>`,
+          )}</ul>`;
+    return html`<tr data-server="${row.server}" data-flaky="${row.flaky ? 'true' : 'false'}" data-health="${verdict}">
 <th scope="row" class="mono">${row.server}</th>
 <td class="num">${t.number(row.calls)}</td>
 <td class="num">${t.number(row.ok)}</td>
@@ -91,9 +115,12 @@ export function serversPage(ctx: PageContext, rows: readonly ServerHealth[], vie
 <td class="num">${t.number(row.cancelled)}</td>
 <td class="num"><span class="rate" data-failure-rate="${row.failureRate ?? ''}">${row.failureRate === null ? NONE : t.ratio(row.failureRate)}</span>${
       row.cancelled > 0 ? html`<br><small class="muted">${t.t('servers.cancelledBeside', { count: row.cancelled })}</small>` : ''
-    }</td>
+    }${row.invalidArguments > 0 ? html`<br><small class="muted" data-invalid-arguments="${row.invalidArguments}">${t.t('servers.invalidBeside', { count: row.invalidArguments })}</small>` : ''}</td>
+<td>${causes}</td>
 <td>${row.lastFailureAt === null ? html`<span class="muted">${t.t('common.never')}</span>` : html`<time datetime="${t.iso(row.lastFailureAt)}">${t.date(row.lastFailureAt)}</time>`}</td>
-<td class="num">${row.p95DurationMs === null ? NONE : t.number(row.p95DurationMs)}</td>
+<td class="num">${row.p95DurationMs === null ? NONE : t.number(row.p95DurationMs)}${
+      row.answered > 0 ? html`<br><small class="muted">${t.t('servers.answeredBeside', { count: row.answered })}</small>` : ''
+    }</td>
 <td>${health}</td>
 </tr>`;
   });
@@ -108,7 +135,7 @@ export function serversPage(ctx: PageContext, rows: readonly ServerHealth[], vie
           'failure_rate',
           t.t('servers.col.failureRate'),
           true,
-        )}<th scope="col">${t.t('servers.col.lastFailure')}</th>${header('p95', t.t('servers.col.p95'), true)}<th scope="col">${t.t('servers.col.health')}</th></tr></thead>
+        )}<th scope="col">${t.t('servers.col.causes')}</th><th scope="col">${t.t('servers.col.lastFailure')}</th>${header('p95', t.t('servers.col.p95'), true)}<th scope="col">${t.t('servers.col.health')}</th></tr></thead>
 <tbody>${body}</tbody>
 </table></div>`;
   return layout(ctx, {

@@ -5,5 +5,6 @@ export declare const MALFORMED_MARKER: string;
 export declare const THROWS_MESSAGE: string;
 export declare const THROWS_CODE: number;
 export declare const BIG_TEXT_LENGTH: number;
+export declare const SLOW_INVALID_ARGUMENTS: string;
 export declare function createFixtureServer(options?: { eventsFile?: string; onCrash?: () => void; onReset?: () => void }): McpServer;
 export declare function withWireFaults<T extends { send(message: unknown, options?: unknown): Promise<void> }>(transport: T): T;

@@ -28,6 +28,12 @@ export const MALFORMED_MARKER = '__runledger_fixture_malformed__';
 export const THROWS_MESSAGE = 'the fixture threw on purpose';
 /** The JSON-RPC error code the `throws` tool answers with. */
 export const THROWS_CODE = -32001;
+/**
+ * The start of the SDK's answer to arguments that fail the `slow` tool's input schema; a
+ * transport wrapper sends that answer as the JSON-RPC error `-32602`, as servers before spec
+ * 2025-11-25 (SEP-1303) do. The `echo` tool's refusal goes out as the SDK makes it (`isError`).
+ */
+export const SLOW_INVALID_ARGUMENTS = 'Input validation error: Invalid arguments for tool slow';
 /** Size of the `big` tool's text, in characters (ASCII, so also bytes). */
 export const BIG_TEXT_LENGTH = 2 * 1024 * 1024;
 /** A 1×1 transparent PNG. */
@@ -191,7 +197,8 @@ export function createFixtureServer(options = {}) {
 /**
  * Wraps a server transport for the two wire faults McpServer cannot make itself: an answer
  * carrying {@link MALFORMED_MARKER} goes out as a result whose `content` is not an array (a
- * malformed tools/call result), and the `throws` tool's answer goes out as a JSON-RPC error.
+ * malformed tools/call result), the `throws` tool's answer goes out as a JSON-RPC error, and the
+ * `slow` tool's input validation error goes out as the JSON-RPC error -32602.
  */
 export function withWireFaults(transport) {
   const send = transport.send.bind(transport);
@@ -201,6 +208,8 @@ export function withWireFaults(transport) {
       message = { ...message, result: { content: 'not an array', isError: 'maybe' } };
     } else if (message?.result?.isError === true && Array.isArray(content) && content[0]?.text?.includes(THROWS_MESSAGE)) {
       message = { jsonrpc: '2.0', id: message.id, error: { code: THROWS_CODE, message: THROWS_MESSAGE } };
+    } else if (message?.result?.isError === true && Array.isArray(content) && content[0]?.text?.startsWith(SLOW_INVALID_ARGUMENTS)) {
+      message = { jsonrpc: '2.0', id: message.id, error: { code: -32602, message: content[0].text } };
     }
     return send(message, options);
   };

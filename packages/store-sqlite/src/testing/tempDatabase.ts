@@ -19,6 +19,7 @@ export function toolStep(
   durationMs: number,
   createdAt: number,
   round = 0,
+  cause?: string,
 ): {
   kind: string;
   round: number;
@@ -33,7 +34,7 @@ export function toolStep(
     round,
     durationMs,
     createdAt,
-    payload: { kind: 'tool', round, durationMs, toolName: `mcp_${server}_search`, toolServer: server, toolIsError: outcome !== 'ok', toolOutcome: outcome },
+    payload: { kind: 'tool', round, durationMs, toolName: `mcp_${server}_search`, toolServer: server, toolIsError: outcome !== 'ok', toolOutcome: outcome, ...(cause === undefined ? {} : { toolFailureCause: cause }) },
     toolServer: server,
     toolOutcome: outcome,
   };

@@ -1,0 +1,56 @@
+import { McpTransportErrorCode } from './McpTransportException.js';
+
+/**
+ * Why a tool call failed: the server's own error answer, the caller's invalid arguments, or the
+ * {@link McpTransportException} code that ended the call on the wire.
+ *
+ * @remarks
+ * `server_error`: the server answered `isError: true`. `invalid_arguments`: the server refused
+ * the arguments because they do not match its input schema (JSON-RPC `-32602`, or the SDK's
+ * "Input validation error" answer), which is the caller's (the model's) mistake. Every other
+ * value is the stable `code` of the transport exception (deadline, timeout, transport, HTTP
+ * status, JSON-RPC error, malformed answer, …). A cancellation is an outcome of its own and has
+ * no failure cause.
+ *
+ * @public
+ */
+export const ToolFailureCause = {
+  /** The server answered with `isError: true`. */
+  SERVER_ERROR: 'server_error',
+  /** The server refused the arguments as not matching its input schema: the caller's mistake. */
+  INVALID_ARGUMENTS: 'invalid_arguments',
+  REFUSED_HOST: McpTransportErrorCode.REFUSED_HOST,
+  TRANSPORT_FAILURE: McpTransportErrorCode.TRANSPORT_FAILURE,
+  HTTP_STATUS: McpTransportErrorCode.HTTP_STATUS,
+  MALFORMED_RESPONSE: McpTransportErrorCode.MALFORMED_RESPONSE,
+  JSON_RPC_ERROR: McpTransportErrorCode.JSON_RPC_ERROR,
+  UNSUPPORTED_CONTENT_TYPE: McpTransportErrorCode.UNSUPPORTED_CONTENT_TYPE,
+  MISSING_CREDENTIAL: McpTransportErrorCode.MISSING_CREDENTIAL,
+  DEADLINE_EXHAUSTED: McpTransportErrorCode.DEADLINE_EXHAUSTED,
+  TIMEOUT: McpTransportErrorCode.TIMEOUT,
+} as const;
+
+/**
+ * One of the cause strings of {@link (ToolFailureCause:variable)}.
+ *
+ * @public
+ */
+export type ToolFailureCause = (typeof ToolFailureCause)[keyof typeof ToolFailureCause];
+
+/**
+ * Every failure cause, in declaration order.
+ *
+ * @public
+ */
+export const TOOL_FAILURE_CAUSES: readonly ToolFailureCause[] = Object.freeze(Object.values(ToolFailureCause));
+
+const CAUSES: ReadonlySet<unknown> = new Set(TOOL_FAILURE_CAUSES);
+
+/**
+ * Tells whether a value is one of the failure cause strings.
+ *
+ * @public
+ */
+export function isToolFailureCause(value: unknown): value is ToolFailureCause {
+  return CAUSES.has(value);
+}
