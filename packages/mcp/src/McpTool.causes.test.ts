@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpHealthContact } from './McpHealthContact.js';
 import { McpServerRegistry } from './McpServerRegistry.js';
 import type { McpTool } from './McpTool.js';
-import { newEventsFile, stdioFixtureConfig } from './testing/fixtures.js';
+import { newEventsFile, stdioFixtureConfig, toolsOnceConnected } from './testing/fixtures.js';
 
 describe('McpTool failure causes over stdio', () => {
   let registry: McpServerRegistry;
@@ -20,7 +20,7 @@ describe('McpTool failure causes over stdio', () => {
       [stdioFixtureConfig({ id: 'fx', eventsFile: events, deadlineMs: 5000 }), stdioFixtureConfig({ id: 'fast', eventsFile: events, deadlineMs: 300 })],
       { onHealthContact: (c) => contacts.push(c) },
     );
-    tools = await registry.tools();
+    tools = await toolsOnceConnected(registry);
   });
   afterAll(async () => {
     await registry.close();

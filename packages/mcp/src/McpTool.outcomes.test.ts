@@ -16,6 +16,7 @@ import {
   readEvents,
   startHttpFixture,
   stdioFixtureConfig,
+  toolsOnceConnected,
   waitFor,
 } from './testing/fixtures.js';
 
@@ -88,14 +89,7 @@ describe.each(Object.keys(transports))('McpTool.execute over %s', (transport) =>
 
   beforeAll(async () => {
     h = await transports[transport]!();
-    tools = await h.registry.tools();
-    // The fast server's 300 ms deadline covers connecting too, and a cold start of a node process
-    // can take longer: its connect goes on in the background, so a refresh finds it.
-    for (let attempt = 0; attempt < 10 && h.registry.serverProblems.length > 0; attempt++) {
-      expect(h.registry.serverProblems.map((p) => p.server)).toEqual(['fast']);
-      tools = await h.registry.tools({ refresh: true });
-    }
-    expect(h.registry.serverProblems).toEqual([]);
+    tools = await toolsOnceConnected(h.registry);
   });
   afterAll(async () => {
     await h.stop();

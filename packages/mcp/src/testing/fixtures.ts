@@ -7,6 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InMemoryTransport } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../McpServerConfig.js';
+import type { McpServerRegistry } from '../McpServerRegistry.js';
+import type { McpTool } from '../McpTool.js';
 import { parseServerConfig } from '../parseServerConfig.js';
 import { createFixtureServer, withWireFaults } from './fixture-server.mjs';
 
@@ -216,4 +218,21 @@ export function inMemoryFixture(options: { eventsFile?: string; intercept?: Serv
       return stdioFixtureConfig(configOptions);
     },
   };
+}
+
+/**
+ * Lists the registry's tools once every server is connected. A fixture with a short deadline
+ * (300 ms) may take longer than that to start cold — the deadline covers connecting — while its
+ * connect goes on in the background: a refresh then finds it.
+ */
+export async function toolsOnceConnected(registry: McpServerRegistry, attempts = 10): Promise<readonly McpTool[]> {
+  let tools = await registry.tools();
+  for (let attempt = 0; attempt < attempts && registry.serverProblems.length > 0; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    tools = await registry.tools({ refresh: true });
+  }
+  if (registry.serverProblems.length > 0) {
+    throw new Error(`servers still not connected: ${registry.serverProblems.map((p) => `${p.server}: ${p.reason}`).join('; ')}`);
+  }
+  return tools;
 }
