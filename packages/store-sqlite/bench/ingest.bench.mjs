@@ -101,7 +101,7 @@ try {
 
   // step row only, for reference
   const plainInsert = plain.prepare(
-    'INSERT INTO steps (id, run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome, call_server, call_outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO steps (id, run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome, call_server, call_outcome, call_cause) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const appendPlain = plain.transaction((args) => plainInsert.run(...args)).immediate;
 

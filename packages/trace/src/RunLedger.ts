@@ -1,4 +1,4 @@
-import { isRetryable, type RetryPolicy, retryDelay, withRetry } from './RecordRetry.js';
+import { isRetryable, type RetryPolicy, retryDelay, sleep, withRetry } from './RecordRetry.js';
 import type { SpoolEntry, SpoolWriter } from './RunSpool.js';
 import type { AppendStepInput, FinishRunInput, RunStore, StoredRun } from './RunStore.js';
 import { RunStoreError } from './RunStoreError.js';
@@ -12,8 +12,11 @@ const MAX_DELIVERY_MS = 5_000;
 /** What became of a final status. */
 export type FinishOutcome = { readonly stored: StoredRun } | { readonly spooled: string };
 
-/** A step as the ledger takes it: the store's input and what the loss report names. */
-type LedgerStep<Tag> = { readonly input: Omit<AppendStepInput, 'sequence'>; readonly tag: Tag };
+/**
+ * A step as the ledger takes it: the store's input, made for this append alone (the ledger sets
+ * its `sequence`, so no copy is made per try), and what a loss report names.
+ */
+type LedgerInput = { -readonly [K in keyof AppendStepInput]: AppendStepInput[K] };
 
 /** A spooled entry waiting for delivery, with the tag of its step. */
 type Pending<Tag> = { readonly entry: SpoolEntry; readonly tag: Tag | null; readonly lostBefore: number };
@@ -46,6 +49,11 @@ export class RunLedger<Tag> {
   /** Entries of this run in the spool, oldest first, not yet delivered. */
   readonly #pending: Pending<Tag>[] = [];
   #chain: Promise<unknown> = Promise.resolve();
+  /** Operations running outside the chain (a fast append). */
+  #busy = 0;
+  /** The deadline timer of the current try, re-armed for each, and how to give that try up. */
+  #deadline: ReturnType<typeof setTimeout> | null = null;
+  #abandon: (() => void) | null = null;
   #timer: ReturnType<typeof setTimeout> | null = null;
   #deliveryDelay = FIRST_DELIVERY_MS;
   #onFinishDelivered: ((run: StoredRun) => void) | null = null;
@@ -80,25 +88,79 @@ export class RunLedger<Tag> {
   }
 
   /** Stores (or spools) a step; rejects with the reason only when it is lost (already reported). */
-  append(step: LedgerStep<Tag>): Promise<void> {
-    return this.#serial(async () => {
-      if (this.#pending.length === 0) {
-        let sequence: number | null = null;
-        try {
-          await withRetry(this.#retry, async () => {
-            sequence ??= await this.#nextSequence();
-            await this.#store.appendStep(this.#runId, { ...step.input, sequence });
-          });
-          this.#next = sequence! + 1;
-          return;
-        } catch (error) {
-          if (!isRetryable(error) || this.#spool === null) return this.#lose(error, step.tag);
-          // spooled at the sequence it was tried with (or, when the count could not be read, the best guess)
-          if (sequence !== null) this.#next = sequence;
-        }
+  append(input: LedgerInput, tag: Tag): Promise<void> {
+    if (this.#busy > 0 || this.#pending.length > 0 || this.#verify) return this.#serial(() => this.#appendSlowly(input, tag, null));
+    // The common case, kept cheap: nothing queued, nothing spooled; one try, then the slow path.
+    const sequence = this.#next;
+    this.#busy++;
+    const result = this.#tryAppend(input, sequence).then(
+      () => {
+        this.#next = sequence + 1;
+        this.#busy--;
+      },
+      // still this operation (what waits on the chain waits for it): not through #serial
+      (error: unknown) => this.#appendSlowly(input, tag, { sequence, error }).finally(() => this.#busy--),
+    );
+    this.#chain = result.then(undefined, () => undefined);
+    return result;
+  }
+
+  /** The retries (after a failed first try, when given), then the spool. */
+  async #appendSlowly(input: LedgerInput, tag: Tag, failedFirst: { sequence: number; error: unknown } | null): Promise<void> {
+    if (this.#pending.length === 0) {
+      let sequence: number | null = failedFirst?.sequence ?? null;
+      try {
+        if (failedFirst !== null && !isRetryable(failedFirst.error)) throw failedFirst.error;
+        if (failedFirst !== null) await sleep(retryDelay(this.#retry, 1));
+        const attempts = failedFirst === null ? this.#retry.attempts : this.#retry.attempts - 1;
+        if (attempts < 1) throw failedFirst!.error;
+        await withRetry({ ...this.#retry, attempts, attemptTimeoutMs: 0 }, async () => {
+          sequence ??= await this.#nextSequence();
+          await this.#tryAppend(input, sequence);
+        });
+        this.#next = sequence! + 1;
+        return;
+      } catch (error) {
+        if (!isRetryable(error) || this.#spool === null) return this.#lose(error, tag);
+        // spooled at the sequence it was tried with (or, when the count could not be read, the best guess)
+        if (sequence !== null) this.#next = sequence;
       }
-      await this.#toSpool({ type: 'step', runId: this.#runId, sequence: this.#next, step: step.input }, step.tag);
-      this.#next++;
+    }
+    const { sequence: _tried, ...step } = input;
+    await this.#toSpool({ type: 'step', runId: this.#runId, sequence: this.#next, step }, tag);
+    this.#next++;
+  }
+
+  /**
+   * One try of an append at `sequence`, with the try's deadline: a store that does not answer
+   * within `attemptTimeoutMs` fails the try (it may still complete: the next try names the same
+   * sequence). One timer per ledger, re-armed for each try, keeps this cheap.
+   */
+  #tryAppend(input: LedgerInput, sequence: number): Promise<number> {
+    input.sequence = sequence;
+    const write = this.#store.appendStep(this.#runId, input);
+    const ms = this.#retry.attemptTimeoutMs;
+    if (ms <= 0) return write;
+    return new Promise<number>((resolve, reject) => {
+      const abandon = (): void =>
+        reject(RunStoreError.storageFailure(`the store did not answer within ${ms} ms (StartRunOptions.retry.attemptTimeoutMs)`));
+      this.#abandon = abandon;
+      if (this.#deadline === null) {
+        this.#deadline = setTimeout(() => this.#abandon?.(), ms);
+        this.#deadline.unref?.();
+      } else {
+        this.#deadline.refresh();
+      }
+      write.then(
+        (value) => {
+          if (this.#abandon === abandon) this.#abandon = null;
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (this.#abandon === abandon) this.#abandon = null;
+          reject(error);
+        },
+      );
     });
   }
 
@@ -129,6 +191,8 @@ export class RunLedger<Tag> {
   stop(): void {
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
+    if (this.#deadline !== null) clearTimeout(this.#deadline);
+    this.#deadline = null;
   }
 
   /** The next step's sequence; after a loss, the run's step count as the store has it now. */

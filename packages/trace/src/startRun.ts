@@ -203,8 +203,8 @@ class LiveRun implements ActiveRun {
       onRecordError: options.onRecordError ?? reportLoss,
       clock,
       onRecord: (step, record) =>
-        ledger.append({
-          input: {
+        ledger.append(
+          {
             kind: step.kind,
             round: step.round,
             durationMs: step.durationMs,
@@ -212,9 +212,10 @@ class LiveRun implements ActiveRun {
             payload: record.payload,
             toolServer: step.toolServer ?? null,
             toolOutcome: step.toolOutcome ?? null,
+            sequence: 0, // set by the ledger
           },
-          tag: step,
-        }),
+          step,
+        ),
     });
     this.#stopWatch = store.watchCancel(id, () => this.#cancel(STORE_CANCEL_REASON, 'store'));
     const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
