@@ -138,7 +138,12 @@ export class RunLedger<Tag> {
    */
   #tryAppend(input: LedgerInput, sequence: number): Promise<number> {
     input.sequence = sequence;
-    const write = this.#store.appendStep(this.#runId, input);
+    let write: Promise<number>;
+    try {
+      write = this.#store.appendStep(this.#runId, input);
+    } catch (error) {
+      write = Promise.reject(error); // a store that throws instead of rejecting
+    }
     const ms = this.#retry.attemptTimeoutMs;
     if (ms <= 0) return write;
     return new Promise<number>((resolve, reject) => {

@@ -373,6 +373,25 @@ describe('startRun under store faults', () => {
     expect((await store.readSteps(good.id)).map((s) => s.sequence)).toEqual([0, 1]);
   });
 
+  it('retries a store that throws instead of rejecting, and keeps taking the cheap path after it', async () => {
+    const store = new FaultyStore();
+    const run = await startRun(store, { configuration: 'c', heartbeatMs: 0, retry: FAST_RETRY, spoolDir: false });
+    const append = store.appendStep;
+    let throws = 1;
+    store.appendStep = (runId, step) => {
+      if (throws-- > 0) throw RunStoreError.storageFailure('thrown, not rejected');
+      return append(runId, step);
+    };
+    for (let round = 0; round < 3; round++) await run.trace.recordLlmCall({ round });
+    expect(run.trace.recordFailures).toBe(0);
+    expect((await store.readSteps(run.id)).map((s) => [s.sequence, s.round])).toEqual([
+      [0, 0],
+      [1, 1],
+      [2, 2],
+    ]);
+    expect(await run.complete()).toMatchObject({ stepCount: 3 });
+  });
+
   it('refuses retry and spool options that break their rules, naming them', async () => {
     const store = InMemoryRunStore.create();
     await expect(startRun(store, { configuration: 'c', retry: { attempts: 0 } })).rejects.toThrow('StartRunOptions.retry.attempts must be an integer ≥ 1, got 0');
