@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runGate } from '../src/api-gate.mjs';
+import { classifyReports, formatClassification } from '../src/lib/classify.mjs';
 import { makeWorkspace } from './helpers.js';
 
-const ws = makeWorkspace(['clean', 'forgotten', 'internal-ref', 'untagged', 'beta', 'lib', 'app', 'third-party', 'deprecated']);
+const ws = makeWorkspace(['clean', 'forgotten', 'internal-ref', 'untagged', 'beta', 'lib', 'app', 'third-party', 'deprecated', 'tags']);
 afterAll(() => ws.cleanup());
 
 const docs = path.join(ws.root, 'deprecations.md');
@@ -139,5 +140,57 @@ describe('third-party types: untyped dependencies', () => {
     const dev = thirdPartyProblems('@fx/store', report, { dependencies: { pg: '^8' }, devDependencies: { '@types/pg': '^8' } }, [], d);
     expect(dev).toEqual([expect.stringMatching(/"pg", which ships no declarations; "@types\/pg" must be a dependency/)]);
     expect(thirdPartyProblems('@fx/store', report, { dependencies: { pg: '^8', '@types/pg': '^8' } }, [], d)).toEqual([]);
+  });
+});
+
+describe('api-gate: release tags are surface', () => {
+  it('flipping @public → @internal on a member and an export is a breaking drift; flipping back is additive', () => {
+    const dts = path.join(ws.dir('tags'), 'dist', 'index.d.ts');
+    const reportFile = path.join(ws.root, 'api-reports', 'tags.api.md');
+    const original = readFileSync(dts, 'utf8');
+    try {
+      expect(text(gate('tags', 'update'))).toBe('');
+      const publicReport = readFileSync(reportFile, 'utf8');
+      // How API Extractor encodes the tags: a "// @public" / "// @internal" line above each export,
+      // and above a member only when its tag differs from its container's.
+      expect(publicReport).toMatch(/\/\/ @public\nexport function seam\(x: number\): void;/);
+      expect(publicReport).not.toMatch(/\/\/ @internal/);
+
+      writeFileSync(
+        dts,
+        original
+          .replace('Writes what was recorded.\n', 'Writes what was recorded.\n     * @internal\n')
+          .replace('A seam for sibling packages.\n * @public', 'A seam for sibling packages.\n * @internal'),
+      );
+      const down = gate('tags');
+      expect(down.ok).toBe(false);
+      expect(text(down)).toMatch(/@fx\/tags: the API report .*tags\.api\.md is out of date \(change: breaking\)/);
+      expect(text(gate('tags', 'update'))).toBe('');
+      const internalReport = readFileSync(reportFile, 'utf8');
+      expect(internalReport).toMatch(/\/\/ @internal\n {4}flush\(\): Promise<void>;/);
+      expect(internalReport).toMatch(/\/\/ @internal\nexport function seam\(x: number\): void;/);
+
+      const c = classifyReports(publicReport, internalReport);
+      expect(c.level).toBe('breaking');
+      expect(c.changed.map((i) => [i.display, i.level, i.internal])).toEqual([
+        ['Recorder.flush (method)', 'breaking', false],
+        ['seam (function)', 'breaking', false],
+      ]);
+      expect(formatClassification('@fx/tags', c)).toContain('~ Recorder.flush (method) — breaking: release tag changed @public → @internal');
+
+      writeFileSync(dts, original);
+      const up = gate('tags');
+      expect(up.ok).toBe(false);
+      expect(text(up)).toMatch(/out of date \(change: additive\)/);
+      const back = classifyReports(internalReport, publicReport);
+      expect(back.level).toBe('additive');
+      expect(back.changed.map((i) => [i.display, i.level])).toEqual([
+        ['Recorder.flush (method)', 'additive'],
+        ['seam (function)', 'additive'],
+      ]);
+      expect(back.changed[1]?.reason).toMatch(/release tag changed @internal → @public/);
+    } finally {
+      writeFileSync(dts, original);
+    }
   });
 });

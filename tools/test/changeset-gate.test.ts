@@ -240,6 +240,71 @@ describe('changeset gate: the committed history', () => {
   });
 });
 
+describe('changeset gate: release tags are surface (0.x)', () => {
+  const other = (r: { root: string }, text: string) => writeFileSync(path.join(r.root, 'packages', 'pkg', 'notes.txt'), text);
+
+  it('@public → @internal in the working tree is breaking: needs minor while 0.x, naming the member and the tag change', () => {
+    const r = repo({ before: fixture('tag-public-to-internal', 'before'), version: '0.3.0' });
+    r.report(fixture('tag-public-to-internal', 'after'));
+    const g = r.gate();
+    expect(g.ok).toBe(false);
+    expect(problems(g)).toMatch(/@fx\/pkg: breaking change to api-reports\/pkg\.api\.md needs a changeset bumping it at least "minor" \(0\.x: breaking → minor\); found: no changeset for this package/);
+    expect(problems(g)).toContain('~ Recorder.flush (method) — breaking: release tag changed @public → @internal');
+    expect(problems(g)).toContain('~ seam (function) — breaking: release tag changed @public → @internal');
+    r.changeset('hide.md', 'patch');
+    expect(problems(r.gate())).toMatch(/at least "minor" \(0\.x: breaking → minor\); found: \.changeset\/hide\.md → patch/);
+    r.changeset('hide.md', 'minor');
+    const ok = r.gate();
+    expect(ok.problems).toEqual([]);
+    expect(ok.lines.join('\n')).toMatch(/@fx\/pkg: breaking — needs minor, covered by \.changeset\/hide\.md → minor/);
+  });
+
+  it('@internal → @public in the working tree is additive: needs patch while 0.x', () => {
+    const r = repo({ before: fixture('tag-internal-to-public', 'before'), version: '0.3.0' });
+    r.report(fixture('tag-internal-to-public', 'after'));
+    const g = r.gate();
+    expect(g.ok).toBe(false);
+    expect(problems(g)).toMatch(/@fx\/pkg: additive change .* at least "patch" \(0\.x: additive → patch\)/);
+    expect(problems(g)).toContain('~ seam (function) — additive: release tag changed @internal → @public');
+    r.changeset('expose.md', 'patch');
+    expect(r.gate().ok).toBe(true);
+  });
+
+  it('the committed history: a tag flip landed without its changeset fails, each way, naming the commit, member and tag change', () => {
+    const r = repo({ before: fixture('tag-public-to-internal', 'before'), version: '0.3.0' });
+    r.report(fixture('tag-public-to-internal', 'after'));
+    r.commit('hide flush and seam');
+    r.report(fixture('tag-internal-to-public', 'after'));
+    r.commit('expose them again');
+    other(r, 'later');
+    r.commit('an unrelated commit on top');
+    const g = r.gate({}); // a clean clone in CI: HEAD~1
+    expect(g.ok).toBe(false);
+    const text = problems(g);
+    expect(text).toMatch(/commit [0-9a-f]{12} \("hide flush and seam"\): breaking change to api-reports\/pkg\.api\.md of @fx\/pkg needs a changeset bumping it at least "minor" added in the same commit; found: no changeset for this package added in that commit/);
+    expect(text).toMatch(/commit [0-9a-f]{12} \("expose them again"\): additive change to api-reports\/pkg\.api\.md of @fx\/pkg needs a changeset bumping it at least "patch" added in the same commit/);
+    expect(text).toContain('~ Recorder.flush (method) — breaking: release tag changed @public → @internal');
+    expect(text).toContain('~ seam (function) — additive: release tag changed @internal → @public');
+  });
+
+  it('the committed history: tag flips that brought changesets of the right bump pass', () => {
+    const r = repo({ before: fixture('tag-public-to-internal', 'before'), version: '0.3.0' });
+    r.report(fixture('tag-public-to-internal', 'after'));
+    r.changeset('hide.md', 'minor');
+    r.commit('hide flush and seam, with a minor changeset');
+    r.report(fixture('tag-internal-to-public', 'after'));
+    r.changeset('expose.md', 'patch');
+    r.commit('expose them again, with a patch changeset');
+    other(r, 'later');
+    r.commit('an unrelated commit on top');
+    const g = r.gate({});
+    expect(g.problems).toEqual([]);
+    const lines = g.lines.join('\n');
+    expect(lines).toMatch(/\("hide flush and seam, with a minor changeset"\): @fx\/pkg breaking, covered by \.changeset\/hide\.md → minor/);
+    expect(lines).toMatch(/\("expose them again, with a patch changeset"\): @fx\/pkg additive, covered by \.changeset\/expose\.md → patch/);
+  });
+});
+
 describe('changesets', () => {
   it('parses front matter with quoted or bare names', () => {
     const cs = parseChangeset('---\n"@a/b": minor\n\'@a/c\': patch\nd: major\n---\n\nSummary.\n', 'x.md');

@@ -89,6 +89,46 @@ describe('classify: identical', () => {
   });
 });
 
+describe('classify: release tags are surface', () => {
+  it('@public → @internal (a member and an export) is breaking, naming each and the tag change', () => {
+    const c = classify('tag-public-to-internal');
+    expect(c.level).toBe('breaking');
+    expect(c.removed).toEqual([]);
+    expect(c.added).toEqual([]);
+    expect(c.changed).toEqual([
+      expect.objectContaining({ display: 'Recorder.flush (method)', level: 'breaking', internal: false, reason: expect.stringMatching(/^release tag changed @public → @internal/) }),
+      expect.objectContaining({ display: 'seam (function)', level: 'breaking', internal: false, reason: expect.stringMatching(/^release tag changed @public → @internal/) }),
+    ]);
+    const out = formatClassification('@fx/tags', c);
+    expect(out).toContain('~ Recorder.flush (method) — breaking: release tag changed @public → @internal');
+    expect(out).toContain('~ seam (function) — breaking: release tag changed @public → @internal');
+    expect(out).not.toContain('not semver-covered');
+  });
+  it('@internal → @public (a member and an export) is additive, naming each and the tag change', () => {
+    const c = classify('tag-internal-to-public');
+    expect(c.level).toBe('additive');
+    expect(c.changed).toEqual([
+      expect.objectContaining({ display: 'Recorder.flush (method)', level: 'additive', internal: false, reason: expect.stringMatching(/^release tag changed @internal → @public/) }),
+      expect.objectContaining({ display: 'seam (function)', level: 'additive', internal: false, reason: expect.stringMatching(/^release tag changed @internal → @public/) }),
+    ]);
+  });
+  it('a container flipped @public → @internal is one breaking entry (its members are not listed again)', () => {
+    const before = readFileSync(path.join(dir, 'tag-public-to-internal', 'before.api.md'), 'utf8');
+    const after = before.replace('// @public\nexport class Recorder', '// @internal\nexport class Recorder');
+    const c = classifyReports(before, after, { resolveDir: TOOLS });
+    expect(c.level).toBe('breaking');
+    expect(c.changed.map((i) => i.display)).toEqual(['Recorder (class)']);
+    expect(classifyReports(after, before, { resolveDir: TOOLS })).toMatchObject({ level: 'additive', changed: [expect.objectContaining({ display: 'Recorder (class)' })] });
+  });
+  it('a flip and a signature change together: @public → @internal stays breaking, @internal → @public additive', () => {
+    const read = (f: string) => readFileSync(path.join(dir, 'tag-public-to-internal', f), 'utf8');
+    const after = read('after.api.md').replace('export function seam(x: number): void;', 'export function seam(x: string): void;');
+    expect(classifyReports(read('before.api.md'), after, { resolveDir: TOOLS }).level).toBe('breaking');
+    const up = classifyReports(after, read('before.api.md'), { resolveDir: TOOLS });
+    expect(up.changed.find((i) => i.display === 'seam (function)')).toMatchObject({ level: 'additive', reason: expect.stringMatching(/@internal → @public/) });
+  });
+});
+
 describe('formatClassification', () => {
   it('prints removed / changed (was/now) / added, capped at the limit', () => {
     const c = classify('required-param');

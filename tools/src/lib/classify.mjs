@@ -16,7 +16,8 @@
  * - where a check cannot be formed (index/call signatures, enums, a changed kind), a textual
  *   change is breaking.
  * Changes confined to `@internal` items are listed but do not raise the classification: they are
- * not part of the semver-covered surface.
+ * not part of the semver-covered surface. A release tag is surface, though: an item (export or
+ * member) whose tag flips `@public` → `@internal` is breaking, `@internal` → `@public` additive.
  */
 import ts from 'typescript';
 import { existsSync, readFileSync } from 'node:fs';
@@ -529,6 +530,22 @@ export function classifyReports(oldReport, newReport, options = {}) {
   for (const [key, n] of neu.entries) {
     const o = old.entries.get(key);
     if (!o) continue;
+    if (o.internal !== n.internal) {
+      // A release tag is surface: the report's "// @public" / "// @internal" line is a comment,
+      // so the declaration texts compared below never see it. An item leaving the surface is
+      // gone for consumers (breaking); one joining it is new to them (additive), whatever else
+      // changed about it. A member that only follows its container's flip is not listed again.
+      const oldParent = o.parent ? old.entries.get(o.parent) : undefined;
+      const newParent = n.parent ? neu.entries.get(n.parent) : undefined;
+      if (oldParent && newParent && oldParent.internal === o.internal && newParent.internal === n.internal) continue;
+      const level = /** @type {Level} */ (n.internal ? 'breaking' : 'additive');
+      const reason = n.internal
+        ? 'release tag changed @public → @internal: it leaves the semver-covered surface (gone from what consumers may use)'
+        : 'release tag changed @internal → @public: it joins the semver-covered surface';
+      result.changed.push({ display: n.display, level, reason, was: `${o.internal ? '@internal' : '@public'} ${o.text}`, now: `${n.internal ? '@internal' : '@public'} ${n.text}`, internal: false });
+      raise(level, false);
+      continue;
+    }
     const derivedCandidate = o.text === n.text && n.kind === 'type' && n.typeParamCount === 0;
     if (o.text === n.text && !derivedCandidate) continue;
     const { checks, verdict } = checksFor(o, n, positions, neu.entries);
