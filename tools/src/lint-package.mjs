@@ -11,10 +11,15 @@
  * by design; "esm-only" ignores exactly those two resolution modes and keeps every other
  * problem (false ESM/CJS, missing or untyped exports, masquerading types) an error.
  * CommonJS consumers use `await import()` (Node 20.19+ can also require(esm)).
+ *
+ *   tarball contents   what `pnpm pack` ships: no test helpers, fixtures or benchmarks
+ *                      (testing/, fixtures/, bench/, *.test.*, *.test-d.ts, *.bench.*), and
+ *                      every source a shipped declaration map points to (src/ ships for them)
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { tarballProblems } from './lib/tarball.mjs';
 import { readPackage, WORKSPACE_ROOT } from './lib/workspace.mjs';
 
 const bin = (/** @type {string} */ name) => path.join(WORKSPACE_ROOT, 'node_modules', '.bin', name);
@@ -38,6 +43,9 @@ export function lintPackage(packageDir) {
     if (r.status !== 0) failures.push(`${pkg.name}: ${s.name} failed\n${out}`);
     else console.log(`✔ ${pkg.name}: ${s.name}`);
   }
+  const problems = tarballProblems(pkg);
+  if (problems.length > 0) failures.push(...problems);
+  else console.log(`✔ ${pkg.name}: tarball contents (no test helpers, fixtures or benchmarks; declaration map sources ship)`);
   return { ok: failures.length === 0, failures };
 }
 

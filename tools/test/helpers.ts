@@ -48,3 +48,17 @@ export function makeWorkspace(names: string[]): { root: string; dir: (name: stri
   mkdirSync(path.join(root, 'api-reports'), { recursive: true });
   return { root, dir, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
+
+/**
+ * Lays out one throwaway package under tools/temp from a map of file paths to contents
+ * (package.json included), for tests that pack it. Folders are made as needed.
+ */
+export function makePackage(files: Record<string, string>): { dir: string; cleanup: () => void } {
+  mkdirSync(path.join(TOOLS, 'temp'), { recursive: true });
+  const dir = mkdtempSync(path.join(TOOLS, 'temp', 'pkg-'));
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  }
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
