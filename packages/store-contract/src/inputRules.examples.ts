@@ -1,9 +1,8 @@
-import { type RunStore, RunStoreError } from '@runledger/trace';
-import { afterEach, describe, expect, it } from 'vitest';
+import { RunStoreError } from '@runledger/trace';
+import { describe, expect, it } from 'vitest';
+import { BASE, contractStores } from './contractSteps.js';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
 
-/** 2026-01-01T00:00:00Z. */
-const BASE = 1_767_225_600_000;
 const TIME_RULE = 'integer milliseconds since the epoch from 0 to 8640000000000000';
 
 async function refusal(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
@@ -30,20 +29,7 @@ function encodeCursor(createdAt: number, id: string): string {
  */
 export function runInputRuleExamples(name: string, harness: RunStoreContractHarness): void {
   describe(`RunStore input rules (examples): ${name}`, () => {
-    let opened: RunStore[] = [];
-
-    async function open(): Promise<RunStore> {
-      const store = await harness.open();
-      opened.push(store);
-      return store;
-    }
-
-    afterEach(async () => {
-      const stores = opened.reverse();
-      opened = [];
-      for (const store of stores) await store.close().catch(() => undefined);
-      await harness.cleanup?.();
-    });
+    const { open } = contractStores(harness);
 
     it('refuses NUL in a configuration and in a termination reason (PostgreSQL text cannot hold it)', async () => {
       const store = await open();

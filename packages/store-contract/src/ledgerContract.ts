@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type AppendStepInput,
+  type RunStore,
+  isLateCancel,
+  serverHealth,
+} from '@runledger/trace';
+import { describe, expect, it } from 'vitest';
+import { BASE, contractStores, expectStoreError, llmStep, sleep, toolStep } from './contractSteps.js';
+import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
+
+/**
+ * The ledger part of the contract: appends that name their sequence, cancel against finish, unstored steps. Called by {@link runRunStoreContract}.
+ */
+export function runLedgerContract(name: string, harness: RunStoreContractHarness): void {
+  describe(`RunStore contract: ${name}`, () => {
+    const { open } = contractStores(harness);
+
+    describe('the ledger: idempotent appends, cancel against finish, unstored steps', () => {
+      it('stores an append that names its sequence once, however often it is repeated', async () => {
+        const store = await open();
+        const run = await store.createRun({ configuration: 'c', createdAt: BASE });
+        const first = { ...llmStep(BASE + 1), sequence: 0 };
+        expect(await store.appendStep(run.id, first)).toBe(0);
+        // the answer was lost and the writer tries again: nothing is stored twice
+        expect(await store.appendStep(run.id, first)).toBe(0);
+        const tool = { ...toolStep({ server: 's', outcome: 'failed', createdAt: BASE + 2 }), sequence: 1 };
+        expect(await store.appendStep(run.id, tool)).toBe(1);
+        expect(await store.appendStep(run.id, tool)).toBe(1);
+        expect(await store.appendStep(run.id, first)).toBe(0);
+        const stored = await store.getRun(run.id);
+        expect(stored).toMatchObject({ stepCount: 2, outcomeCounts: { ok: 0, failed: 1, cancelled: 0 } });
+        expect((await store.readSteps(run.id)).map((step) => step.sequence)).toEqual([0, 1]);
+        expect((await store.serverHealth()).map((h) => [h.server, h.failed])).toEqual([['s', 1]]);
+        // without a sequence, the next one as always
+        expect(await store.appendStep(run.id, llmStep(BASE + 3))).toBe(2);
+        // durations that no decimal prints exactly are recognised as the same step too
+        for (const [index, durationMs] of [1 / 3, 0.1 + 0.2, 2 ** -1074, 8_640_000_000_000_000 / 3].entries()) {
+          const step = { ...toolStep({ server: 's', outcome: 'ok', createdAt: BASE + 10 + index, durationMs }), sequence: 3 + index };
+          expect(await store.appendStep(run.id, step)).toBe(3 + index);
+          expect(await store.appendStep(run.id, step)).toBe(3 + index);
+        }
+        // the same payload with other tool columns is another step
+        const other = { ...toolStep({ server: 's', outcome: 'ok', createdAt: BASE + 10, durationMs: 1 / 3 }), sequence: 3 };
+        await expectStoreError(store.appendStep(run.id, { ...other, toolOutcome: 'failed' }), 'sequence_conflict');
+        expect((await store.getRun(run.id))?.stepCount).toBe(7);
+      });
+
+      it('refuses another step at a taken sequence and a sequence past the next one, writing nothing', async () => {
+        const store = await open();
+        const run = await store.createRun({ configuration: 'c', createdAt: BASE });
+        await store.appendStep(run.id, { ...llmStep(BASE + 1), sequence: 0 });
+        const error = await expectStoreError(store.appendStep(run.id, { ...llmStep(BASE + 9), sequence: 0 }), 'sequence_conflict', /sequence 0/);
+        expect(error.message).toContain(run.id);
+        await expectStoreError(store.appendStep(run.id, { ...llmStep(BASE + 1), sequence: 5 }), 'invalid_input', /AppendStepInput\.sequence.*gap-free/);
+        await expectStoreError(store.appendStep(run.id, { ...llmStep(BASE + 1), sequence: -1 }), 'invalid_input', /AppendStepInput\.sequence/);
+        await expectStoreError(store.appendStep(randomUUID(), { ...llmStep(BASE + 1), sequence: 0 }), 'run_not_found');
+        expect((await store.getRun(run.id))?.stepCount).toBe(1);
+        expect(await store.appendStep(run.id, { ...llmStep(BASE + 2), sequence: 1 })).toBe(1);
+      });
+
+      it('ends a run cancelled when its cancel was requested before the finish, whatever the finish asked for', async () => {
+        const store = await open();
+        for (const [status, reason] of [
+          ['completed', null],
+          ['failed', 'boom'],
+          ['interrupted', null],
+          ['cancelled', 'operator'],
+        ] as const) {
+          const run = await store.createRun({ configuration: 'c', createdAt: BASE });
+          await store.requestCancel(run.id, BASE + 10);
+          const done = await store.finishRun(run.id, { status, finishedAt: BASE + 20, terminationReason: reason });
+          expect(done).toMatchObject({ status: 'cancelled', cancelRequestedAt: BASE + 10, finishedAt: BASE + 20 });
+          expect(done.terminationReason).toBe(
+            status === 'cancelled'
+              ? 'operator'
+              : `cancel requested while the run was running (the run reported "${status}"${reason === null ? '' : `: ${reason}`})`,
+          );
+          expect(isLateCancel(done)).toBe(false);
+          expect(await store.getRun(run.id)).toEqual(done);
+        }
+      });
+
+      it('keeps the finish when the cancel came after it: a late cancel, no watcher fired', async () => {
+        const store = await open();
+        const run = await store.createRun({ configuration: 'c', createdAt: BASE });
+        const done = await store.finishRun(run.id, { status: 'completed', finishedAt: BASE + 20 });
+        expect(isLateCancel(done)).toBe(false);
+        let fired = 0;
+        const stop = store.watchCancel(run.id, () => fired++);
+        const late = await store.requestCancel(run.id, BASE + 30);
+        expect(late).toMatchObject({ status: 'completed', finishedAt: BASE + 20, cancelRequestedAt: BASE + 30, terminationReason: null });
+        expect(isLateCancel(late)).toBe(true);
+        expect((await store.requestCancel(run.id, BASE + 40)).cancelRequestedAt).toBe(BASE + 30);
+        expect(await store.getRun(run.id)).toEqual(late);
+        await sleep(100);
+        stop();
+        expect(fired).toBe(0);
+      });
+
+      it('recovers a stale run whose cancel was requested as cancelled, others as interrupted', async () => {
+        const store = await open();
+        const asked = await store.createRun({ configuration: 'c', createdAt: BASE });
+        const silent = await store.createRun({ configuration: 'c', createdAt: BASE });
+        await store.requestCancel(asked.id, BASE + 5);
+        expect([...(await store.recoverInterrupted(BASE + 1_000))].sort()).toEqual([asked.id, silent.id].sort());
+        const cancelled = await store.getRun(asked.id);
+        expect(cancelled?.status).toBe('cancelled');
+        expect(cancelled?.terminationReason).toMatch(/^cancel requested; no sign of life since 2026-01-01T00:00:00\.000Z$/);
+        expect(isLateCancel(cancelled!)).toBe(false);
+        expect((await store.getRun(silent.id))?.status).toBe('interrupted');
+      });
+
+      it('keeps the count of unstored steps given with the finish; 0 by default', async () => {
+        const store = await open();
+        const run = await store.createRun({ configuration: 'c', createdAt: BASE });
+        expect(run.unstoredSteps).toBe(0);
+        const done = await store.finishRun(run.id, { status: 'completed', finishedAt: BASE + 1, unstoredSteps: 4 });
+        expect(done.unstoredSteps).toBe(4);
+        expect((await store.getRun(run.id))?.unstoredSteps).toBe(4);
+        expect((await store.listRuns()).runs[0]?.unstoredSteps).toBe(4);
+        const other = await store.createRun({ configuration: 'c', createdAt: BASE });
+        await expectStoreError(store.finishRun(other.id, { status: 'completed', unstoredSteps: -1 }), 'invalid_input', /FinishRunInput\.unstoredSteps/);
+        await expectStoreError(store.finishRun(other.id, { status: 'completed', unstoredSteps: 1.5 }), 'invalid_input', /FinishRunInput\.unstoredSteps/);
+        expect((await store.getRun(other.id))?.status).toBe('running');
+      });
+    });
+  });
+}
