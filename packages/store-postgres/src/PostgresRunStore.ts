@@ -1,4 +1,3 @@
-import type { ToolOutcome } from '@runledger/core';
 import {
   type AppendStepInput,
   type CreateRunInput,
@@ -6,7 +5,6 @@ import {
   type NormalizedAppendStep,
   type RunPage,
   type RunQuery,
-  type RunStatus,
   type RunStore,
   RunStoreError,
   RunStoreInput,
@@ -15,19 +13,17 @@ import {
   type StepQuery,
   type StoredRun,
   type StoredStep,
-  toolCallOf,
-  healthOf,
-  newServerHealthTally,
-  UNKNOWN_FAILURE_CAUSE,
 } from '@runledger/trace';
 import pg from 'pg';
 import { CancelWatcher } from './CancelWatcher.js';
-import { DurationHistogram } from './DurationHistogram.js';
-import { planHealthWindow, ROLLUP_LEVEL_SIZES } from './HealthWindow.js';
 import { migrateSchema } from './migrateSchema.js';
 import { POSTGRES_SCHEMA_VERSION } from './PostgresMigrations.js';
 import type { PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
+import { appendStatement, appendValues, callColumns, STEP_INSERT_COLUMNS } from './appendStatement.js';
+import { ms, msOrNull, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepRow, toRun, toStep } from './postgresRows.js';
+import { HealthRollupReader } from './HealthRollupReader.js';
 import { quoteSchemaName } from './quoteSchemaName.js';
+import { storageFailure } from './storageFailure.js';
 import { readPostgresSchemaVersion } from './readSchemaVersion.js';
 import { applySessionSettings } from './sessionSettings.js';
 import { registerStoreInternals } from './storeInternals.js';
@@ -37,10 +33,6 @@ const DEFAULT_SCHEMA = 'runledger';
 const DEFAULT_POOL_SIZE = 10;
 const DEFAULT_CANCEL_POLL_MS = 1_000;
 const IMPORT_CHUNK = 2_000;
-/** Percentiles are exact (read from the steps) for a server with at most this many calls in the window… */
-const EXACT_PER_SERVER = 1_000;
-/** …as long as the servers read exactly hold at most this many calls together. */
-const EXACT_TOTAL = 10_000;
 const INT8_OID = 20;
 
 /** bigint columns hold ms times and counts, all far below 2^53: read them as numbers. */
@@ -50,84 +42,6 @@ const TYPES = {
     return (pg.types.getTypeParser as (oid: number, format?: string) => unknown)(oid, format);
   },
 } as unknown as pg.CustomTypesConfig;
-
-const RUN_COLUMNS =
-  'id, status, configuration, actor, created_at, started_at, finished_at, termination_reason, cancel_requested_at, heartbeat_at, next_sequence, ok_count, failed_count, cancelled_count, unstored_steps';
-const STEP_COLUMNS = 'run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome';
-const STEP_INSERT_COLUMNS = `${STEP_COLUMNS}, call_server, call_outcome, call_cause, call_answered, call_counted`;
-
-interface RunRow {
-  id: string;
-  status: string;
-  configuration: string;
-  actor: string | null;
-  created_at: number;
-  started_at: number | null;
-  finished_at: number | null;
-  termination_reason: string | null;
-  cancel_requested_at: number | null;
-  heartbeat_at: number | null;
-  next_sequence: number;
-  ok_count: number;
-  failed_count: number;
-  cancelled_count: number;
-  unstored_steps: number;
-}
-
-interface StepRow {
-  run_id: string;
-  sequence: number;
-  kind: string;
-  round: number;
-  duration_ms: number;
-  created_at: number;
-  payload: string;
-  tool_server: string | null;
-  tool_outcome: string | null;
-}
-
-interface HealthRow {
-  server: string;
-  ok: number;
-  failed: number;
-  cancelled: number;
-  not_counted: number;
-  answered: number;
-  last_failure_at: number | null;
-  duration_min: number | null;
-  duration_max: number | null;
-  histogram: number[];
-}
-
-/** The derived columns of a step: how health, outcome counts and the outcome filter read it. */
-interface CallColumns {
-  /** The server health counts the call under, or null (not a call, no server or no outcome). */
-  readonly server: string | null;
-  /** The outcome the run's counters count, or null. */
-  readonly outcome: ToolOutcome | null;
-  /** Why a failed call failed, or null. */
-  readonly cause: string | null;
-  /** The server answered (trace's isAnsweredCall), or null when not a call. */
-  readonly answered: boolean | null;
-  /** The call counts in the failure rate (trace's isCountedCall), or null when not a call. */
-  readonly counted: boolean | null;
-}
-
-/**
- * The `call_server` / `call_outcome` of a step, as {@link toolCallOf} reads it (columns first,
- * then the payload, legacy tool names included), so that counts, filters and health agree with
- * every other store. `tool_server` / `tool_outcome` keep what the recorder gave.
- */
-function callColumns(kind: string, payload: unknown, toolServer: string | null, toolOutcome: ToolOutcome | null): CallColumns {
-  const call = toolCallOf({ kind, payload, toolServer, toolOutcome });
-  if (call === null) return { server: null, outcome: null, cause: null, answered: null, counted: null };
-  return { server: call.server, outcome: call.outcome, cause: call.cause, answered: call.answered, counted: call.counted };
-}
-
-function storageFailure(what: string, error: unknown): RunStoreError {
-  if (RunStoreError.is(error)) return error;
-  return RunStoreError.storageFailure(`PostgreSQL ${what} failed: ${error instanceof Error ? error.message : String(error)}`, error);
-}
 
 /** Where a connection string points, without its password, for messages. */
 function describeTarget(connectionString: string): string {
@@ -161,6 +75,7 @@ export class PostgresRunStore implements RunStore {
   readonly #q: string;
   readonly #channel: string;
   readonly #watcher: CancelWatcher;
+  readonly #health: HealthRollupReader;
   readonly #appendName: string;
   readonly #appendText: string;
   #closed = false;
@@ -172,6 +87,7 @@ export class PostgresRunStore implements RunStore {
     this.#channel = `rlc_${schema}`.slice(0, 63);
     this.#appendName = 'runledger_append_step';
     this.#appendText = appendStatement(quoted);
+    this.#health = new HealthRollupReader(pool, quoted);
     this.#watcher = new CancelWatcher({
       channel: this.#channel,
       connect,
@@ -514,134 +430,7 @@ export class PostgresRunStore implements RunStore {
   /** Per-server health over a time window, from the rollup; ordered by server id. */
   async serverHealth(query?: ServerHealthQuery): Promise<readonly ServerHealth[]> {
     this.#open();
-    const q = RunStoreInput.healthQuery(query);
-    const plan = planHealthWindow(q.since ?? undefined, q.until ?? undefined);
-    const values: unknown[] = [];
-    const param = (value: number): string => {
-      values.push(value);
-      return `$${values.length}::bigint`;
-    };
-    const parts: string[] = [];
-    const causeParts: string[] = [];
-    for (const range of plan.buckets) {
-      const conditions = [`level = ${range.level}`];
-      if (range.from !== null) conditions.push(`bucket_start >= ${param(range.from)}`);
-      if (range.to !== null) conditions.push(`bucket_start < ${param(range.to)}`);
-      parts.push(
-        `SELECT server, ok, failed, cancelled, not_counted, answered, last_failure_at, duration_min, duration_max, histogram
-         FROM ${this.#q}.health_rollup WHERE ${conditions.join(' AND ')}`,
-      );
-      causeParts.push(`SELECT server, cause, calls FROM ${this.#q}.health_causes WHERE ${conditions.join(' AND ')}`);
-    }
-    for (const range of plan.raw) {
-      const conditions = ['call_server IS NOT NULL', 'call_outcome IS NOT NULL'];
-      if (range.from !== null) conditions.push(`created_at >= ${param(range.from)}`);
-      if (range.to !== null) conditions.push(`created_at < ${param(range.to)}`);
-      // call_answered / call_counted were decided by trace's toolCallOf when the step was written
-      parts.push(
-        `SELECT call_server, (call_outcome = 'ok')::int::bigint, (call_outcome = 'failed')::int::bigint,
-                (call_outcome = 'cancelled')::int::bigint, (call_outcome = 'failed' AND NOT call_counted)::int::bigint,
-                call_answered::int::bigint, CASE WHEN call_outcome = 'failed' AND call_counted THEN created_at END,
-                CASE WHEN call_answered THEN duration_ms END, CASE WHEN call_answered THEN duration_ms END,
-                CASE WHEN call_answered THEN ${this.#q}.histogram_one(${this.#q}.duration_bucket(duration_ms))
-                     ELSE array_fill(0, ARRAY[${DurationHistogram.SLOTS}]) END
-         FROM ${this.#q}.steps WHERE ${conditions.join(' AND ')}`,
-      );
-      causeParts.push(
-        `SELECT call_server, coalesce(call_cause, '${UNKNOWN_FAILURE_CAUSE}'), 1::bigint
-         FROM ${this.#q}.steps WHERE ${[...conditions, "call_outcome = 'failed'"].join(' AND ')}`,
-      );
-    }
-    if (parts.length === 0) return [];
-    const slots = Array.from({ length: DurationHistogram.SLOTS }, (_, i) => `sum(histogram[${i + 1}])`).join(', ');
-    const sql = `SELECT server, sum(ok)::float8 AS ok, sum(failed)::float8 AS failed, sum(cancelled)::float8 AS cancelled,
-        sum(not_counted)::float8 AS not_counted, sum(answered)::float8 AS answered,
-        max(last_failure_at) AS last_failure_at, min(duration_min) AS duration_min, max(duration_max) AS duration_max,
-        ARRAY[${slots}]::float8[] AS histogram
-      FROM (${parts.join('\nUNION ALL\n')}) AS p (server, ok, failed, cancelled, not_counted, answered, last_failure_at, duration_min, duration_max, histogram)
-      GROUP BY server`;
-    const causeSql = `SELECT server, cause, sum(calls)::float8 AS calls
-      FROM (${causeParts.join('\nUNION ALL\n')}) AS c (server, cause, calls) GROUP BY server, cause`;
-    let rows: HealthRow[];
-    let causeRows: { server: string; cause: string; calls: number }[];
-    try {
-      [rows, causeRows] = await Promise.all([
-        this.#pool.query<HealthRow>(sql, values).then((r) => r.rows),
-        this.#pool.query<{ server: string; cause: string; calls: number }>(causeSql, values).then((r) => r.rows),
-      ]);
-    } catch (error) {
-      throw storageFailure('serverHealth', error);
-    }
-    rows.sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : 0));
-    const exact = await this.#exactPercentiles(rows, q.since, q.until);
-    return rows.map((row) => {
-      const tally = newServerHealthTally();
-      tally.ok = row.ok;
-      tally.failed = row.failed;
-      tally.cancelled = row.cancelled;
-      tally.notCounted = row.not_counted;
-      tally.lastFailureAt = row.last_failure_at;
-      for (const c of causeRows) if (c.server === row.server) tally.causes.set(c.cause, c.calls);
-      const precise = exact.get(row.server);
-      return healthOf(
-        row.server,
-        tally,
-        {
-          answered: row.answered,
-          p50: precise?.p50 ?? DurationHistogram.percentile(row.histogram, 50, row.duration_min, row.duration_max),
-          p95: precise?.p95 ?? DurationHistogram.percentile(row.histogram, 95, row.duration_min, row.duration_max),
-        },
-        q.flaky,
-      );
-    });
-  }
-
-  /**
-   * Exact nearest-rank p50/p95 (`percentile_disc`) of the answered calls for the servers with few
-   * of them in the window, read from the steps through the (call_server, created_at) index:
-   * bounded by {@link EXACT_TOTAL} rows, whatever the window holds.
-   */
-  async #exactPercentiles(
-    rows: readonly HealthRow[],
-    since: number | null,
-    until: number | null,
-  ): Promise<Map<string, { p50: number; p95: number }>> {
-    const small = rows
-      .map((row) => ({ server: row.server, calls: row.answered }))
-      .filter((entry) => entry.calls > 0 && entry.calls <= EXACT_PER_SERVER)
-      .sort((a, b) => a.calls - b.calls);
-    const servers: string[] = [];
-    let total = 0;
-    for (const entry of small) {
-      if (total + entry.calls > EXACT_TOTAL) break;
-      servers.push(entry.server);
-      total += entry.calls;
-    }
-    const exact = new Map<string, { p50: number; p95: number }>();
-    if (servers.length === 0) return exact;
-    const values: unknown[] = [servers];
-    const conditions = ['call_server = ANY ($1::text[])', 'call_outcome IS NOT NULL', 'call_answered'];
-    if (since !== null) {
-      values.push(Math.ceil(since));
-      conditions.push(`created_at >= $${values.length}::bigint`);
-    }
-    if (until !== null) {
-      values.push(Math.ceil(until));
-      conditions.push(`created_at < $${values.length}::bigint`);
-    }
-    try {
-      const result = await this.#pool.query<{ server: string; p50: number; p95: number }>(
-        `SELECT call_server AS server,
-                percentile_disc(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50,
-                percentile_disc(0.95) WITHIN GROUP (ORDER BY duration_ms) AS p95
-         FROM ${this.#q}.steps WHERE ${conditions.join(' AND ')} GROUP BY call_server`,
-        values,
-      );
-      for (const row of result.rows) exact.set(row.server, { p50: row.p50, p95: row.p95 });
-    } catch (error) {
-      throw storageFailure('serverHealth', error);
-    }
-    return exact;
+    return this.#health.read(RunStoreInput.healthQuery(query));
   }
 
   /** Calls `onCancel` once when a cancel is requested for the run by any process (NOTIFY, polling as fallback). */
@@ -769,124 +558,5 @@ export class PostgresRunStore implements RunStore {
   #open(): void {
     if (this.#closed) throw RunStoreError.storageFailure('the store is closed');
   }
-}
-
-/** Times are kept in whole milliseconds. */
-function ms(value: number): number {
-  return Math.floor(value);
-}
-
-function msOrNull(value: number | null | undefined): number | null {
-  return value === null || value === undefined ? null : ms(value);
-}
-
-/**
- * The statement of one append: the run's counter hands out the sequence (the row lock queues
- * concurrent writers of one run), the step is inserted, and the health rollup of its server is
- * updated at every level, in the run's shard — all in one implicit transaction.
- */
-function appendStatement(q: string): string {
-  const levels = ROLLUP_LEVEL_SIZES.map((size, level) => `(${level}::smallint, ${size}::bigint)`).join(', ');
-  return `WITH run AS (
-  UPDATE ${q}.runs SET
-    next_sequence = next_sequence + 1,
-    ok_count = ok_count + ($9::text IS NOT DISTINCT FROM 'ok')::int,
-    failed_count = failed_count + ($9::text IS NOT DISTINCT FROM 'failed')::int,
-    cancelled_count = cancelled_count + ($9::text IS NOT DISTINCT FROM 'cancelled')::int
-  WHERE id = $1::uuid AND ($11::integer IS NULL OR next_sequence = $11::integer)
-  RETURNING next_sequence - 1 AS sequence
-), step AS (
-  INSERT INTO ${q}.steps (run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome,
-    call_server, call_outcome, call_cause, call_answered, call_counted)
-  SELECT $1::uuid, run.sequence, $2::text, $3::integer, $4::float8, $5::bigint, $6::text, $7::text, $8::text,
-    $10::text, $9::text, $12::text, $13::boolean, $14::boolean FROM run
-  RETURNING sequence
-), rollup AS (
-  -- how the call counts ($13 answered, $14 counted) was decided by trace's toolCallOf
-  INSERT INTO ${q}.health_rollup AS h
-    (level, bucket_start, server, shard, ok, failed, cancelled, not_counted, answered, last_failure_at,
-     duration_min, duration_max, histogram)
-  SELECT l.level, ${q}.bucket_start($5::bigint, l.size), $10::text, ${q}.rollup_shard($1::uuid),
-    ($9::text = 'ok')::int, ($9::text = 'failed')::int, ($9::text = 'cancelled')::int,
-    ($9::text = 'failed' AND NOT $14::boolean)::int, $13::boolean::int,
-    CASE WHEN $9::text = 'failed' AND $14::boolean THEN $5::bigint END,
-    CASE WHEN $13::boolean THEN $4::float8 END, CASE WHEN $13::boolean THEN $4::float8 END,
-    CASE WHEN $13::boolean THEN ${q}.histogram_one(${q}.duration_bucket($4::float8)) ELSE array_fill(0, ARRAY[${DurationHistogram.SLOTS}]) END
-  FROM step CROSS JOIN (VALUES ${levels}) AS l (level, size)
-  WHERE $10::text IS NOT NULL AND $9::text IS NOT NULL
-  ORDER BY l.level
-  ON CONFLICT (level, bucket_start, server, shard) DO UPDATE SET
-    ok = h.ok + excluded.ok,
-    failed = h.failed + excluded.failed,
-    cancelled = h.cancelled + excluded.cancelled,
-    not_counted = h.not_counted + excluded.not_counted,
-    answered = h.answered + excluded.answered,
-    last_failure_at = greatest(h.last_failure_at, excluded.last_failure_at),
-    duration_min = least(h.duration_min, excluded.duration_min),
-    duration_max = greatest(h.duration_max, excluded.duration_max),
-    histogram[${q}.duration_bucket($4::float8)] = h.histogram[${q}.duration_bucket($4::float8)] + $13::boolean::int
-), causes AS (
-  INSERT INTO ${q}.health_causes AS c (level, bucket_start, server, shard, cause, calls)
-  SELECT l.level, ${q}.bucket_start($5::bigint, l.size), $10::text, ${q}.rollup_shard($1::uuid),
-    coalesce($12::text, '${UNKNOWN_FAILURE_CAUSE}'), 1
-  FROM step CROSS JOIN (VALUES ${levels}) AS l (level, size)
-  WHERE $10::text IS NOT NULL AND $9::text = 'failed'
-  ORDER BY l.level
-  ON CONFLICT (level, bucket_start, server, shard, cause) DO UPDATE SET calls = c.calls + 1
-)
-SELECT sequence FROM step`;
-}
-
-function appendValues(runId: string, input: NormalizedAppendStep): unknown[] {
-  const call = callColumns(input.kind, input.payload, input.toolServer, input.toolOutcome);
-  return [
-    runId,
-    input.kind,
-    input.round,
-    input.durationMs,
-    ms(input.createdAt),
-    input.payloadText,
-    input.toolServer,
-    input.toolOutcome,
-    call.outcome,
-    call.outcome === null ? null : call.server,
-    input.sequence,
-    call.cause,
-    call.answered,
-    call.counted,
-  ];
-}
-
-function toRun(row: RunRow): StoredRun {
-  return Object.freeze({
-    id: row.id,
-    status: row.status as RunStatus,
-    configuration: row.configuration,
-    actor: row.actor,
-    createdAt: row.created_at,
-    startedAt: row.started_at,
-    finishedAt: row.finished_at,
-    terminationReason: row.termination_reason,
-    cancelRequestedAt: row.cancel_requested_at,
-    heartbeatAt: row.heartbeat_at,
-    stepCount: row.next_sequence,
-    outcomeCounts: Object.freeze({ ok: row.ok_count, failed: row.failed_count, cancelled: row.cancelled_count }),
-    unstoredSteps: row.unstored_steps,
-  });
-}
-
-function toStep(row: StepRow): StoredStep {
-  const outcome = row.tool_outcome;
-  return Object.freeze({
-    runId: row.run_id,
-    sequence: row.sequence,
-    kind: row.kind,
-    round: row.round,
-    durationMs: row.duration_ms,
-    createdAt: row.created_at,
-    payload: row.payload,
-    toolServer: row.tool_server,
-    toolOutcome: outcome === 'ok' || outcome === 'failed' || outcome === 'cancelled' ? outcome : null,
-  });
 }
 

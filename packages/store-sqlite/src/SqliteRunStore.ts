@@ -1,6 +1,5 @@
 import type { ToolOutcome } from '@runledger/core';
 import {
-  isRunStatus,
   RunStatus,
   RunStoreError,
   RunStoreInput,
@@ -21,11 +20,15 @@ import {
 } from '@runledger/trace';
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { backoffDelay, isBusyError } from './busyRetry.js';
+import { isBusyError, retryBusy } from './busyRetry.js';
+import { CancelWatcher } from './CancelWatcher.js';
+import { migrate } from './migrateSchema.js';
+import { messageOf, storageError } from './storageFailure.js';
+import { READ_STEP_COLUMNS, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepColumns, type StepRow, toStoredRun, toStoredStep } from './sqliteRows.js';
 import { HealthRollupReader } from './HealthRollupReader.js';
 import { HealthRollupWriter } from './HealthRollupWriter.js';
 import { readSqliteSchemaVersion } from './readSchemaVersion.js';
-import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
+import { SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
 import type { SqliteRunStoreOptions } from './SqliteRunStoreOptions.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -33,36 +36,8 @@ const DEFAULT_CANCEL_POLL_MS = 250;
 const DRIVER_BUSY_SLICE_MS = 100;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const RUN_COLUMNS =
-  'id, status, configuration, actor, created_at, started_at, finished_at, termination_reason, cancel_requested_at, heartbeat_at, step_count, ok_count, failed_count, cancelled_count, unstored_steps';
-const STEP_COLUMNS = 'run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome';
 const INSERT_STEP_COLUMNS = `id, ${STEP_COLUMNS}, call_server, call_outcome, call_cause`;
-const READ_STEP_COLUMNS = 'sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome';
-type StepRow = [number, unknown, unknown, unknown, unknown, unknown, unknown, unknown];
 const NEXT_RUN_NO = '(SELECT coalesce(max(run_no), 0) + 1 FROM runs)';
-
-interface RunRow {
-  id: string;
-  status: string;
-  configuration: string;
-  actor: string | null;
-  created_at: number;
-  started_at: number | null;
-  finished_at: number | null;
-  termination_reason: string | null;
-  cancel_requested_at: number | null;
-  heartbeat_at: number | null;
-  step_count: number;
-  ok_count: number;
-  failed_count: number;
-  cancelled_count: number;
-  unstored_steps: number;
-}
-
-interface Watcher {
-  readonly runId: string;
-  readonly onCancel: () => void;
-}
 
 /**
  * Internal knobs for tests; not part of the options a caller passes.
@@ -94,12 +69,10 @@ export class SqliteRunStore implements RunStore {
   readonly #db: Database.Database;
   readonly #path: string;
   readonly #busyTimeoutMs: number;
-  readonly #cancelPollMs: number;
   readonly #rollup: HealthRollupWriter;
   readonly #health: HealthRollupReader;
   readonly #statements = new Map<string, Database.Statement>();
-  readonly #watchers = new Set<Watcher>();
-  #pollTimer: NodeJS.Timeout | null = null;
+  readonly #cancels: CancelWatcher;
   #queue: Promise<unknown> = Promise.resolve();
   #pending = 0;
   #closed = false;
@@ -111,7 +84,14 @@ export class SqliteRunStore implements RunStore {
     this.#db = db;
     this.#path = options.path;
     this.#busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-    this.#cancelPollMs = options.cancelPollMs ?? DEFAULT_CANCEL_POLL_MS;
+    // a late cancel (requested after the run finished) is no cancel to act on
+    const cancelRequested = db
+      .prepare("SELECT cancel_requested_at FROM runs WHERE id = ? AND status IN ('running', 'cancelled')")
+      .pluck();
+    this.#cancels = new CancelWatcher({
+      pollMs: options.cancelPollMs ?? DEFAULT_CANCEL_POLL_MS,
+      requested: (runId) => (cancelRequested.get(runId) ?? null) !== null,
+    });
     this.#rollup = new HealthRollupWriter(db);
     this.#health = new HealthRollupReader(db, internals.exactHealthMaxCalls);
 
@@ -334,7 +314,7 @@ export class SqliteRunStore implements RunStore {
         return this.#requireRun(key);
       }).immediate(),
     );
-    if (run.cancelRequestedAt !== null && run.status === RunStatus.RUNNING) this.#fire(key);
+    if (run.cancelRequestedAt !== null && run.status === RunStatus.RUNNING) this.#cancels.fire(key);
     return run;
   }
 
@@ -439,15 +419,7 @@ export class SqliteRunStore implements RunStore {
 
   /** Calls `onCancel` once when a cancel is requested for the run, here (at once) or by another process (polled every `cancelPollMs`, on an unref'd timer). */
   watchCancel(runId: string, onCancel: () => void): () => void {
-    if (this.#closed) return () => {};
-    const watcher: Watcher = { runId: runKey(runId), onCancel };
-    this.#watchers.add(watcher);
-    if (this.#pollTimer === null) {
-      this.#pollTimer = setInterval(() => this.#poll(), this.#cancelPollMs);
-      this.#pollTimer.unref();
-    }
-    queueMicrotask(() => this.#poll(watcher));
-    return () => this.#unwatch(watcher);
+    return this.#cancels.watch(runKey(runId), onCancel);
   }
 
   /** Writes a run and its steps exactly as given, in one transaction; false when the id exists already. */
@@ -484,9 +456,7 @@ export class SqliteRunStore implements RunStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#watchers.clear();
-    if (this.#pollTimer !== null) clearInterval(this.#pollTimer);
-    this.#pollTimer = null;
+    this.#cancels.close();
     await this.#queue;
     this.#db.close();
   }
@@ -544,173 +514,12 @@ export class SqliteRunStore implements RunStore {
     return retryBusy(fn, this.#busyTimeoutMs);
   }
 
-  #poll(only?: Watcher): void {
-    if (this.#closed) return;
-    // a late cancel (requested after the run finished) is no cancel to act on
-    const select = this.#stmt(
-      "SELECT cancel_requested_at FROM runs WHERE id = ? AND status IN ('running', 'cancelled')",
-    ).pluck();
-    for (const watcher of only === undefined ? [...this.#watchers] : [only]) {
-      if (!this.#watchers.has(watcher)) continue;
-      let requested: unknown;
-      try {
-        requested = select.get(watcher.runId);
-      } catch {
-        continue; // locked or failing right now: look again at the next tick
-      }
-      if (requested !== null && requested !== undefined) this.#notify(watcher);
-    }
-  }
-
-  #fire(runId: string): void {
-    for (const watcher of [...this.#watchers]) {
-      if (watcher.runId === runId) queueMicrotask(() => this.#watchers.has(watcher) && this.#notify(watcher));
-    }
-  }
-
-  #notify(watcher: Watcher): void {
-    this.#unwatch(watcher);
-    try {
-      watcher.onCancel();
-    } catch {
-      // a listener's failure is its own; the store keeps going
-    }
-  }
-
-  #unwatch(watcher: Watcher): void {
-    this.#watchers.delete(watcher);
-    if (this.#watchers.size === 0 && this.#pollTimer !== null) {
-      clearInterval(this.#pollTimer);
-      this.#pollTimer = null;
-    }
-  }
 }
 
 // --- helpers -----------------------------------------------------------------------------------
-
-async function retryBusy<T>(fn: () => T, budgetMs: number): Promise<T> {
-  const start = Date.now();
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return fn();
-    } catch (error) {
-      if (!isBusyError(error) || Date.now() - start >= budgetMs) throw storageError(error, budgetMs);
-      await backoffDelay(attempt);
-    }
-  }
-}
-
-async function migrate(db: Database.Database, busyTimeoutMs: number): Promise<void> {
-  const current = (): number => {
-    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").get();
-    if (table === undefined) return 0;
-    return (db.prepare('SELECT max(version) FROM schema_version').pluck().get() as number | null) ?? 0;
-  };
-  const found = await retryBusy(current, busyTimeoutMs);
-  if (found > SQLITE_SCHEMA_VERSION) throw RunStoreError.schemaTooNew(found, SQLITE_SCHEMA_VERSION);
-  if (found === SQLITE_SCHEMA_VERSION) return;
-  for (;;) {
-    const applied = await retryBusy(
-      () =>
-        db.transaction(() => {
-          db.exec(
-            'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at INTEGER NOT NULL)',
-          );
-          const version = current();
-          if (version > SQLITE_SCHEMA_VERSION) throw RunStoreError.schemaTooNew(version, SQLITE_SCHEMA_VERSION);
-          const next = SQLITE_MIGRATIONS[version];
-          if (next === undefined) return false;
-          next.apply(db);
-          db.prepare('INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)').run(
-            next.version,
-            next.description,
-            Date.now(),
-          );
-          return true;
-        }).immediate(),
-      busyTimeoutMs,
-    );
-    if (!applied) return;
-  }
-}
-
-function storageError(error: unknown, budgetMs: number, context = 'SQLite failed'): RunStoreError {
-  if (RunStoreError.is(error)) return error;
-  if (isBusyError(error)) {
-    return RunStoreError.storageFailure(
-      `${context}: the database stayed locked by another connection for more than ${budgetMs} ms (busyTimeoutMs)`,
-      error,
-    );
-  }
-  return RunStoreError.storageFailure(`${context}: ${messageOf(error)}`, error);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function runKey(runId: string): string {
   if (typeof runId !== 'string') throw RunStoreError.invalidInput(`runId must be a string, got ${typeof runId}`);
   return UUID.test(runId) ? runId.toLowerCase() : runId;
 }
 
-interface StepColumns {
-  readonly kind: string;
-  readonly round: number;
-  readonly durationMs: number;
-  readonly createdAt: number;
-  readonly toolServer: string | null;
-  readonly toolOutcome: ToolOutcome | null;
-}
-
-function toStoredRun(row: RunRow): StoredRun {
-  return {
-    id: row.id,
-    status: isRunStatus(row.status) ? row.status : RunStatus.INTERRUPTED,
-    configuration: row.configuration,
-    actor: row.actor,
-    createdAt: row.created_at,
-    startedAt: row.started_at,
-    finishedAt: row.finished_at,
-    terminationReason: row.termination_reason,
-    cancelRequestedAt: row.cancel_requested_at,
-    heartbeatAt: row.heartbeat_at,
-    stepCount: row.step_count,
-    outcomeCounts: { ok: row.ok_count, failed: row.failed_count, cancelled: row.cancelled_count },
-    unstoredSteps: row.unstored_steps,
-  };
-}
-
-/**
- * A row as {@link StoredStep}; damaged values read safely (a BLOB payload as its UTF-8 text, an
- * unknown outcome as null).
- *
- * The few distinct kinds, servers and outcomes of a run are shared between its steps (`shared`
- * holds one copy of each): the driver makes a fresh string per row, and a timeline of 10 000 steps
- * would otherwise keep 30 000 of them alive — work for every young-generation collection while
- * the steps are in use.
- */
-function toStoredStep(runId: string, row: StepRow, shared: Map<string, string>): StoredStep {
-  const [sequence, kind, round, durationMs, createdAt, payload, toolServer, toolOutcome] = row;
-  return {
-    runId,
-    sequence,
-    kind: typeof kind === 'string' ? share(kind, shared) : String(kind),
-    round: typeof round === 'number' ? round : Number(round),
-    durationMs: typeof durationMs === 'number' ? durationMs : Number(durationMs),
-    createdAt: typeof createdAt === 'number' ? createdAt : Number(createdAt),
-    payload: typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : String(payload),
-    toolServer: typeof toolServer === 'string' ? share(toolServer, shared) : null,
-    toolOutcome: toolOutcome === 'ok' ? 'ok' : toolOutcome === 'failed' ? 'failed' : toolOutcome === 'cancelled' ? 'cancelled' : null,
-  };
-}
-
-const MAX_SHARED = 1024;
-
-function share(text: string, shared: Map<string, string>): string {
-  if (text.length > 64) return text;
-  const known = shared.get(text);
-  if (known !== undefined) return known;
-  if (shared.size < MAX_SHARED) shared.set(text, text);
-  return text;
-}

@@ -1,0 +1,175 @@
+import {
+  healthOf,
+  type NormalizedHealthQuery,
+  newServerHealthTally,
+  type ServerHealth,
+  UNKNOWN_FAILURE_CAUSE,
+} from '@runledger/trace';
+import type pg from 'pg';
+import { DurationHistogram } from './DurationHistogram.js';
+import { planHealthWindow } from './HealthWindow.js';
+import { storageFailure } from './storageFailure.js';
+
+/** Percentiles are exact (read from the steps) for a server with at most this many calls in the window… */
+const EXACT_PER_SERVER = 1_000;
+/** …as long as the servers read exactly hold at most this many calls together. */
+const EXACT_TOTAL = 10_000;
+
+interface HealthRow {
+  server: string;
+  ok: number;
+  failed: number;
+  cancelled: number;
+  not_counted: number;
+  answered: number;
+  last_failure_at: number | null;
+  duration_min: number | null;
+  duration_max: number | null;
+  histogram: number[];
+}
+
+/**
+ * Reads server health from the rollup (whole buckets) and the raw steps at the window's edges,
+ * with exact percentiles for servers with few answered calls (the sibling of store-sqlite's
+ * reader of the same name).
+ */
+export class HealthRollupReader {
+  readonly #pool: pg.Pool;
+  readonly #q: string;
+
+  constructor(pool: pg.Pool, quotedSchema: string) {
+    this.#pool = pool;
+    this.#q = quotedSchema;
+  }
+
+  /** Per-server health over a checked window, from the rollup; ordered by server id. */
+  async read(q: NormalizedHealthQuery): Promise<readonly ServerHealth[]> {
+    const plan = planHealthWindow(q.since ?? undefined, q.until ?? undefined);
+    const values: unknown[] = [];
+    const param = (value: number): string => {
+      values.push(value);
+      return `$${values.length}::bigint`;
+    };
+    const parts: string[] = [];
+    const causeParts: string[] = [];
+    for (const range of plan.buckets) {
+      const conditions = [`level = ${range.level}`];
+      if (range.from !== null) conditions.push(`bucket_start >= ${param(range.from)}`);
+      if (range.to !== null) conditions.push(`bucket_start < ${param(range.to)}`);
+      parts.push(
+        `SELECT server, ok, failed, cancelled, not_counted, answered, last_failure_at, duration_min, duration_max, histogram
+         FROM ${this.#q}.health_rollup WHERE ${conditions.join(' AND ')}`,
+      );
+      causeParts.push(`SELECT server, cause, calls FROM ${this.#q}.health_causes WHERE ${conditions.join(' AND ')}`);
+    }
+    for (const range of plan.raw) {
+      const conditions = ['call_server IS NOT NULL', 'call_outcome IS NOT NULL'];
+      if (range.from !== null) conditions.push(`created_at >= ${param(range.from)}`);
+      if (range.to !== null) conditions.push(`created_at < ${param(range.to)}`);
+      // call_answered / call_counted were decided by trace's toolCallOf when the step was written
+      parts.push(
+        `SELECT call_server, (call_outcome = 'ok')::int::bigint, (call_outcome = 'failed')::int::bigint,
+                (call_outcome = 'cancelled')::int::bigint, (call_outcome = 'failed' AND NOT call_counted)::int::bigint,
+                call_answered::int::bigint, CASE WHEN call_outcome = 'failed' AND call_counted THEN created_at END,
+                CASE WHEN call_answered THEN duration_ms END, CASE WHEN call_answered THEN duration_ms END,
+                CASE WHEN call_answered THEN ${this.#q}.histogram_one(${this.#q}.duration_bucket(duration_ms))
+                     ELSE array_fill(0, ARRAY[${DurationHistogram.SLOTS}]) END
+         FROM ${this.#q}.steps WHERE ${conditions.join(' AND ')}`,
+      );
+      causeParts.push(
+        `SELECT call_server, coalesce(call_cause, '${UNKNOWN_FAILURE_CAUSE}'), 1::bigint
+         FROM ${this.#q}.steps WHERE ${[...conditions, "call_outcome = 'failed'"].join(' AND ')}`,
+      );
+    }
+    if (parts.length === 0) return [];
+    const slots = Array.from({ length: DurationHistogram.SLOTS }, (_, i) => `sum(histogram[${i + 1}])`).join(', ');
+    const sql = `SELECT server, sum(ok)::float8 AS ok, sum(failed)::float8 AS failed, sum(cancelled)::float8 AS cancelled,
+        sum(not_counted)::float8 AS not_counted, sum(answered)::float8 AS answered,
+        max(last_failure_at) AS last_failure_at, min(duration_min) AS duration_min, max(duration_max) AS duration_max,
+        ARRAY[${slots}]::float8[] AS histogram
+      FROM (${parts.join('\nUNION ALL\n')}) AS p (server, ok, failed, cancelled, not_counted, answered, last_failure_at, duration_min, duration_max, histogram)
+      GROUP BY server`;
+    const causeSql = `SELECT server, cause, sum(calls)::float8 AS calls
+      FROM (${causeParts.join('\nUNION ALL\n')}) AS c (server, cause, calls) GROUP BY server, cause`;
+    let rows: HealthRow[];
+    let causeRows: { server: string; cause: string; calls: number }[];
+    try {
+      [rows, causeRows] = await Promise.all([
+        this.#pool.query<HealthRow>(sql, values).then((r) => r.rows),
+        this.#pool.query<{ server: string; cause: string; calls: number }>(causeSql, values).then((r) => r.rows),
+      ]);
+    } catch (error) {
+      throw storageFailure('serverHealth', error);
+    }
+    rows.sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : 0));
+    const exact = await this.#exactPercentiles(rows, q.since, q.until);
+    return rows.map((row) => {
+      const tally = newServerHealthTally();
+      tally.ok = row.ok;
+      tally.failed = row.failed;
+      tally.cancelled = row.cancelled;
+      tally.notCounted = row.not_counted;
+      tally.lastFailureAt = row.last_failure_at;
+      for (const c of causeRows) if (c.server === row.server) tally.causes.set(c.cause, c.calls);
+      const precise = exact.get(row.server);
+      return healthOf(
+        row.server,
+        tally,
+        {
+          answered: row.answered,
+          p50: precise?.p50 ?? DurationHistogram.percentile(row.histogram, 50, row.duration_min, row.duration_max),
+          p95: precise?.p95 ?? DurationHistogram.percentile(row.histogram, 95, row.duration_min, row.duration_max),
+        },
+        q.flaky,
+      );
+    });
+  }
+
+  /**
+   * Exact nearest-rank p50/p95 (`percentile_disc`) of the answered calls for the servers with few
+   * of them in the window, read from the steps through the (call_server, created_at) index:
+   * bounded by {@link EXACT_TOTAL} rows, whatever the window holds.
+   */
+  async #exactPercentiles(
+    rows: readonly HealthRow[],
+    since: number | null,
+    until: number | null,
+  ): Promise<Map<string, { p50: number; p95: number }>> {
+    const small = rows
+      .map((row) => ({ server: row.server, calls: row.answered }))
+      .filter((entry) => entry.calls > 0 && entry.calls <= EXACT_PER_SERVER)
+      .sort((a, b) => a.calls - b.calls);
+    const servers: string[] = [];
+    let total = 0;
+    for (const entry of small) {
+      if (total + entry.calls > EXACT_TOTAL) break;
+      servers.push(entry.server);
+      total += entry.calls;
+    }
+    const exact = new Map<string, { p50: number; p95: number }>();
+    if (servers.length === 0) return exact;
+    const values: unknown[] = [servers];
+    const conditions = ['call_server = ANY ($1::text[])', 'call_outcome IS NOT NULL', 'call_answered'];
+    if (since !== null) {
+      values.push(Math.ceil(since));
+      conditions.push(`created_at >= $${values.length}::bigint`);
+    }
+    if (until !== null) {
+      values.push(Math.ceil(until));
+      conditions.push(`created_at < $${values.length}::bigint`);
+    }
+    try {
+      const result = await this.#pool.query<{ server: string; p50: number; p95: number }>(
+        `SELECT call_server AS server,
+                percentile_disc(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50,
+                percentile_disc(0.95) WITHIN GROUP (ORDER BY duration_ms) AS p95
+         FROM ${this.#q}.steps WHERE ${conditions.join(' AND ')} GROUP BY call_server`,
+        values,
+      );
+      for (const row of result.rows) exact.set(row.server, { p50: row.p50, p95: row.p95 });
+    } catch (error) {
+      throw storageFailure('serverHealth', error);
+    }
+    return exact;
+  }
+}

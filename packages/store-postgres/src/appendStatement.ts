@@ -1,0 +1,111 @@
+// One append: the statement that hands out the sequence, inserts the step and updates the
+// health rollup in one implicit transaction, and the values it takes.
+import type { ToolOutcome } from '@runledger/core';
+import { type NormalizedAppendStep, toolCallOf, UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
+import { DurationHistogram } from './DurationHistogram.js';
+import { ROLLUP_LEVEL_SIZES } from './HealthWindow.js';
+import { ms, STEP_COLUMNS } from './postgresRows.js';
+
+export const STEP_INSERT_COLUMNS = `${STEP_COLUMNS}, call_server, call_outcome, call_cause, call_answered, call_counted`;
+
+/** The derived columns of a step: how health, outcome counts and the outcome filter read it. */
+export interface CallColumns {
+  /** The server health counts the call under, or null (not a call, no server or no outcome). */
+  readonly server: string | null;
+  /** The outcome the run's counters count, or null. */
+  readonly outcome: ToolOutcome | null;
+  /** Why a failed call failed, or null. */
+  readonly cause: string | null;
+  /** The server answered (trace's isAnsweredCall), or null when not a call. */
+  readonly answered: boolean | null;
+  /** The call counts in the failure rate (trace's isCountedCall), or null when not a call. */
+  readonly counted: boolean | null;
+}
+
+/**
+ * The `call_server` / `call_outcome` of a step, as {@link toolCallOf} reads it (columns first,
+ * then the payload, legacy tool names included), so that counts, filters and health agree with
+ * every other store. `tool_server` / `tool_outcome` keep what the recorder gave.
+ */
+export function callColumns(kind: string, payload: unknown, toolServer: string | null, toolOutcome: ToolOutcome | null): CallColumns {
+  const call = toolCallOf({ kind, payload, toolServer, toolOutcome });
+  if (call === null) return { server: null, outcome: null, cause: null, answered: null, counted: null };
+  return { server: call.server, outcome: call.outcome, cause: call.cause, answered: call.answered, counted: call.counted };
+}
+
+/**
+ * The statement of one append: the run's counter hands out the sequence (the row lock queues
+ * concurrent writers of one run), the step is inserted, and the health rollup of its server is
+ * updated at every level, in the run's shard — all in one implicit transaction.
+ */
+export function appendStatement(q: string): string {
+  const levels = ROLLUP_LEVEL_SIZES.map((size, level) => `(${level}::smallint, ${size}::bigint)`).join(', ');
+  return `WITH run AS (
+  UPDATE ${q}.runs SET
+    next_sequence = next_sequence + 1,
+    ok_count = ok_count + ($9::text IS NOT DISTINCT FROM 'ok')::int,
+    failed_count = failed_count + ($9::text IS NOT DISTINCT FROM 'failed')::int,
+    cancelled_count = cancelled_count + ($9::text IS NOT DISTINCT FROM 'cancelled')::int
+  WHERE id = $1::uuid AND ($11::integer IS NULL OR next_sequence = $11::integer)
+  RETURNING next_sequence - 1 AS sequence
+), step AS (
+  INSERT INTO ${q}.steps (run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome,
+    call_server, call_outcome, call_cause, call_answered, call_counted)
+  SELECT $1::uuid, run.sequence, $2::text, $3::integer, $4::float8, $5::bigint, $6::text, $7::text, $8::text,
+    $10::text, $9::text, $12::text, $13::boolean, $14::boolean FROM run
+  RETURNING sequence
+), rollup AS (
+  -- how the call counts ($13 answered, $14 counted) was decided by trace's toolCallOf
+  INSERT INTO ${q}.health_rollup AS h
+    (level, bucket_start, server, shard, ok, failed, cancelled, not_counted, answered, last_failure_at,
+     duration_min, duration_max, histogram)
+  SELECT l.level, ${q}.bucket_start($5::bigint, l.size), $10::text, ${q}.rollup_shard($1::uuid),
+    ($9::text = 'ok')::int, ($9::text = 'failed')::int, ($9::text = 'cancelled')::int,
+    ($9::text = 'failed' AND NOT $14::boolean)::int, $13::boolean::int,
+    CASE WHEN $9::text = 'failed' AND $14::boolean THEN $5::bigint END,
+    CASE WHEN $13::boolean THEN $4::float8 END, CASE WHEN $13::boolean THEN $4::float8 END,
+    CASE WHEN $13::boolean THEN ${q}.histogram_one(${q}.duration_bucket($4::float8)) ELSE array_fill(0, ARRAY[${DurationHistogram.SLOTS}]) END
+  FROM step CROSS JOIN (VALUES ${levels}) AS l (level, size)
+  WHERE $10::text IS NOT NULL AND $9::text IS NOT NULL
+  ORDER BY l.level
+  ON CONFLICT (level, bucket_start, server, shard) DO UPDATE SET
+    ok = h.ok + excluded.ok,
+    failed = h.failed + excluded.failed,
+    cancelled = h.cancelled + excluded.cancelled,
+    not_counted = h.not_counted + excluded.not_counted,
+    answered = h.answered + excluded.answered,
+    last_failure_at = greatest(h.last_failure_at, excluded.last_failure_at),
+    duration_min = least(h.duration_min, excluded.duration_min),
+    duration_max = greatest(h.duration_max, excluded.duration_max),
+    histogram[${q}.duration_bucket($4::float8)] = h.histogram[${q}.duration_bucket($4::float8)] + $13::boolean::int
+), causes AS (
+  INSERT INTO ${q}.health_causes AS c (level, bucket_start, server, shard, cause, calls)
+  SELECT l.level, ${q}.bucket_start($5::bigint, l.size), $10::text, ${q}.rollup_shard($1::uuid),
+    coalesce($12::text, '${UNKNOWN_FAILURE_CAUSE}'), 1
+  FROM step CROSS JOIN (VALUES ${levels}) AS l (level, size)
+  WHERE $10::text IS NOT NULL AND $9::text = 'failed'
+  ORDER BY l.level
+  ON CONFLICT (level, bucket_start, server, shard, cause) DO UPDATE SET calls = c.calls + 1
+)
+SELECT sequence FROM step`;
+}
+
+export function appendValues(runId: string, input: NormalizedAppendStep): unknown[] {
+  const call = callColumns(input.kind, input.payload, input.toolServer, input.toolOutcome);
+  return [
+    runId,
+    input.kind,
+    input.round,
+    input.durationMs,
+    ms(input.createdAt),
+    input.payloadText,
+    input.toolServer,
+    input.toolOutcome,
+    call.outcome,
+    call.outcome === null ? null : call.server,
+    input.sequence,
+    call.cause,
+    call.answered,
+    call.counted,
+  ];
+}
