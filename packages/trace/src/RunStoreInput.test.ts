@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RunStoreError } from './RunStoreError.js';
-import { RunStoreInput, storableText } from './RunStoreInput.js';
+import { RunStoreInput } from './RunStoreInput.js';
+import { storableText } from './storeValueRules.js';
 
 describe('storableText', () => {
   it('replaces NUL and lone surrogates by U+FFFD and keeps everything else, pairs included', () => {

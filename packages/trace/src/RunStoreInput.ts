@@ -10,23 +10,13 @@ import type {
   StoredStep,
 } from './RunStore.js';
 import { RunStoreError } from './RunStoreError.js';
+import { count, duration, int32, invalid, nonEmptyText, object, show, storable, text, textOrNull, time, TIME_RULE, timeOrNow, timeProblem, UUID, uuid } from './storeValueRules.js';
 import { DEFAULT_FLAKY_THRESHOLD, type FlakyThreshold, type ServerHealthQuery } from './ServerHealth.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Default and largest page size of a run listing. */
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
 
-/** The latest time a store keeps: 8.64e15 ms after the epoch, the largest time a JS `Date` holds (year 275760). */
-export const MAX_TIME_MS = 8_640_000_000_000_000;
-/** The largest duration a store keeps, in ms (the span of every `Date`, about 273 790 years). */
-export const MAX_DURATION_MS = MAX_TIME_MS;
-/** The largest round and sequence number: PostgreSQL's `integer`. */
-export const MAX_INT32 = 2_147_483_647;
-/** A lone surrogate: a high one not followed by a low one, or a low one not after a high one. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 
 /**
  * A run listing's position: the last run of the previous page.
@@ -425,113 +415,3 @@ export const RunStoreInput = Object.freeze({
     return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
   },
 });
-
-function invalid(message: string): RunStoreError {
-  return RunStoreError.invalidInput(message);
-}
-
-function show(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
-  if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
-  return Array.isArray(value) ? 'an array' : typeof value;
-}
-
-function object(value: unknown, name: string): void {
-  if (typeof value !== 'object' || value === null) throw invalid(`${name} must be an object, got ${show(value)}`);
-}
-
-function uuid(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !UUID.test(value)) throw invalid(`${field} must be a UUID, got ${show(value)}`);
-  return value.toLowerCase();
-}
-
-/** The time rule, in words, as messages give it. */
-const TIME_RULE = `integer milliseconds since the epoch from 0 to ${MAX_TIME_MS}`;
-
-/** What is wrong with a time, or null when it keeps the rule. */
-function timeProblem(value: unknown): string | null {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_TIME_MS) return TIME_RULE;
-  return null;
-}
-
-/** A time: integer ms from 0 to 8.64e15 (−0 reads as 0). */
-function time(value: unknown, field: string): number {
-  if (timeProblem(value) !== null) throw invalid(`${field} must be ${TIME_RULE}, got ${show(value)}`);
-  return (value as number) + 0;
-}
-
-/** A time that defaults to the store's clock; the clock's value keeps the same rule. */
-function timeOrNow(value: unknown, now: number, field: string): number {
-  if (value !== undefined) return time(value, field);
-  if (timeProblem(now) !== null) throw invalid(`${field} defaults to the store's clock, which must give ${TIME_RULE}, got ${show(now)}`);
-  return now + 0;
-}
-
-function count(value: unknown, field: string): number {
-  if (!Number.isSafeInteger(value) || (value as number) < 0) {
-    throw invalid(`${field} must be an integer ≥ 0, got ${show(value)}`);
-  }
-  return (value as number) + 0;
-}
-
-/** A round or a sequence: PostgreSQL's `integer`, 0 to 2^31−1. */
-function int32(value: unknown, field: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_INT32) {
-    throw invalid(`${field} must be an integer from 0 to ${MAX_INT32}, got ${show(value)}`);
-  }
-  return value + 0;
-}
-
-/** A duration: a finite number of ms from 0 to 8.64e15, fractions kept (−0 reads as 0). */
-function duration(value: unknown, field: string): number {
-  if (typeof value !== 'number' || !(value >= 0 && value <= MAX_DURATION_MS)) {
-    throw invalid(`${field} must be a number of milliseconds from 0 to ${MAX_DURATION_MS}, got ${show(value)}`);
-  }
-  return value + 0;
-}
-
-/** Refuses what a store cannot keep as it is: NUL (PostgreSQL text) and lone surrogates (not UTF-8). */
-function storable(value: string, field: string): string {
-  const nul = value.indexOf('\0');
-  if (nul !== -1) throw invalid(`${field} must not contain NUL (U+0000), found at index ${nul}, got ${show(value)}`);
-  const lone = LONE_SURROGATE.exec(value);
-  if (lone !== null) {
-    const unit = lone[0].charCodeAt(0).toString(16).toUpperCase();
-    throw invalid(
-      `${field} must be well-formed UTF-16 (no lone surrogate), found U+${unit} at index ${lone.index}, got ${show(value)}`,
-    );
-  }
-  return value;
-}
-
-/** A string a store keeps as it is (empty allowed). */
-function text(value: unknown, field: string): string {
-  if (typeof value !== 'string') throw invalid(`${field} must be a string, got ${show(value)}`);
-  return storable(value, field);
-}
-
-/** A non-empty string a store keeps as it is; `alternative` completes the rule's wording (" or null"). */
-function nonEmptyText(value: unknown, field: string, alternative = ''): string {
-  if (typeof value !== 'string' || value.length === 0) {
-    throw invalid(`${field} must be a non-empty string${alternative}, got ${show(value)}`);
-  }
-  return storable(value, field);
-}
-
-/** A string a store keeps as it is, or null (undefined reads as null). */
-function textOrNull(value: unknown, field: string): string | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') throw invalid(`${field} must be a string or null, got ${show(value)}`);
-  return storable(value, field);
-}
-
-/**
- * The text with every NUL and lone surrogate replaced by U+FFFD, so that any string (an error
- * message turned into a termination reason) keeps the string rule of {@link RunStoreInput}.
- *
- * @internal
- */
-export function storableText(value: string): string {
-  return value.replaceAll('\0', '\uFFFD').replace(LONE_SURROGATES, '\uFFFD');
-}

@@ -3,7 +3,7 @@ import { type RecordRetryOptions, retryPolicy, withRetry } from './RecordRetry.j
 import { RunLedger } from './RunLedger.js';
 import { defaultSpoolDir, SpoolWriter } from './RunSpool.js';
 import { RunStoreError } from './RunStoreError.js';
-import { storableText } from './RunStoreInput.js';
+import { storableText } from './storeValueRules.js';
 import { RunCancelledError, type RunCancelSource } from './RunCancelledError.js';
 import type { RunStep } from './RunStep.js';
 import { RunStatus, type TerminalRunStatus } from './RunStatus.js';
