@@ -1,39 +1,14 @@
 // The `runledger` CLI: the real binary (dist/cli.js, built by the global setup) for the exit codes
 // and the demo; in-process runCli for the read commands.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/runCli.js';
 import { DEMO_RUN_COUNT } from '../src/demo/runDemo.js';
+import { cli, pgClientOrSkip, runBin } from './cliHelpers.js';
 
-const BIN = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-
-function runBin(args: readonly string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(BIN, [...args], { cwd, env: { ...process.env, RUNLEDGER_TOKEN: '', RUNLEDGER_PG_URL: '', INIT_CWD: '' } }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-async function cli(args: readonly string[], cwd: string, extra: { signal?: AbortSignal; onListening?: (url: string) => void } = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: {},
-    cwd,
-    ...extra,
-  });
-  return { code, stdout, stderr };
-}
 
 let dir: string;
 beforeAll(() => {
@@ -162,14 +137,8 @@ describe('runledger binary', () => {
 
   it('copies the SQLite runs into PostgreSQL, skipping runs already there', async (ctx) => {
     const url = process.env['RUNLEDGER_PG_URL'] || 'postgres://postgres@127.0.0.1:5432/test';
-    const client = new pg.Client({ connectionString: url });
-    try {
-      await client.connect();
-    } catch (error) {
-      if (process.env['CI'] === 'true') throw error;
-      ctx.skip();
-      return;
-    }
+    const client = await pgClientOrSkip(url, ctx);
+    if (client === null) return;
     const schema = `runledger_ui_copy_${process.pid}_${Date.now()}`;
     try {
       const first = await cli(['copy', '--db', join(dir, 'runledger.db'), '--pg', url, '--pg-schema', schema], dir);

@@ -1,7 +1,7 @@
 // Issue 13 polish of the `runledger` CLI: run id prefixes, read commands that never create a
 // store, `migrate` saying what it did, the demo's port check, and Ctrl+C (SIGINT) on the real
 // binary ending `serve` and `demo` with a goodbye and exit status 0.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,31 +10,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/runCli.js';
+import { BIN, BIN_ENV, cli, pgClientOrSkip, runBin } from './cliHelpers.js';
 
-const BIN = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const PG_URL = process.env['RUNLEDGER_PG_URL'] || 'postgres://postgres@127.0.0.1:5432/test';
-const ENV = { ...process.env, RUNLEDGER_TOKEN: '', RUNLEDGER_PG_URL: '', INIT_CWD: '' };
-
-function runBin(args: readonly string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(BIN, [...args], { cwd, env: ENV }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr });
-    });
-  });
-}
-
-async function cli(args: readonly string[], cwd: string) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, env: {}, cwd });
-  return { code, stdout, stderr };
-}
 
 /** Starts the real binary, sends SIGINT once `ready` matches its stdout, and waits for the exit. */
 function interrupt(args: readonly string[], cwd: string, ready: RegExp): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: BIN_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let sent = false;
@@ -125,14 +108,8 @@ describe('read commands never create a store', () => {
   });
 
   it('on PostgreSQL: a schema without a store is refused and not created', async (ctx) => {
-    const client = new pg.Client({ connectionString: PG_URL });
-    try {
-      await client.connect();
-    } catch (error) {
-      if (process.env['CI'] === 'true') throw error;
-      ctx.skip();
-      return;
-    }
+    const client = await pgClientOrSkip(PG_URL, ctx);
+    if (client === null) return;
     const schema = `rl_cli_missing_${process.pid}_${Date.now()}`;
     try {
       const result = await cli(['runs', 'list', '--pg', PG_URL, '--pg-schema', schema], dir);
@@ -159,14 +136,8 @@ describe('migrate says what it did', () => {
   });
 
   it('PostgreSQL: upgraded from N to M for a schema one version behind', async (ctx) => {
-    const client = new pg.Client({ connectionString: PG_URL });
-    try {
-      await client.connect();
-    } catch (error) {
-      if (process.env['CI'] === 'true') throw error;
-      ctx.skip();
-      return;
-    }
+    const client = await pgClientOrSkip(PG_URL, ctx);
+    if (client === null) return;
     const schema = `rl_cli_upgrade_${process.pid}_${Date.now()}`;
     // The store's own migrations, read from its source (not part of its published surface).
     const source = pathToFileURL(fileURLToPath(new URL('../../../packages/store-postgres/src/PostgresMigrations.ts', import.meta.url))).href;

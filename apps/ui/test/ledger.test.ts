@@ -8,22 +8,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/cli/runCli.js';
 import { send, serve } from './httpHelpers.js';
+import { cli } from './cliHelpers.js';
 
 const WRITER = fileURLToPath(new URL('./fixtures/spoolingWriter.mjs', import.meta.url));
-
-async function cli(args: readonly string[], cwd: string) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: {},
-    cwd,
-  });
-  return { code, stdout, stderr };
-}
 
 let dir: string;
 beforeAll(() => {

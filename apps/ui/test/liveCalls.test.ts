@@ -9,10 +9,10 @@ import { SqliteRunStore } from '@runledger/store-sqlite';
 import { startRun } from '@runledger/trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunsServer } from '../src/app/startRunsServer.js';
-import { runCli } from '../src/cli/runCli.js';
 import { DemoAgent } from '../src/demo/DemoAgent.js';
 import { type DemoServers, startDemoServers } from '../src/demo/DemoServers.js';
 import { send, serve, textOf } from './httpHelpers.js';
+import { cli } from './cliHelpers.js';
 
 let dir: string;
 let file: string;
@@ -37,13 +37,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function cli(args: readonly string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, env: {}, cwd: dir });
-  return { code, stdout, stderr };
-}
-
 describe('calls on the wire', () => {
   it('the page and runs show list the call on the wire; Cancel stops it and its row becomes the cancelled step', async () => {
     const run = await startRun(writer, { configuration: 'live-export', heartbeatMs: 0, spoolDir: false });
@@ -62,12 +55,12 @@ describe('calls on the wire', () => {
     const row = /<tr id="step-\d+" class="row-on_the_wire"[\s\S]*?<\/tr>/.exec(page)?.[0] ?? '';
     expect(textOf(row)).toMatch(/slow tool_start 1 \d+ ◔ on the wire tool: mcp_slow_export_report arguments: 2$/);
 
-    const show = await cli(['runs', 'show', run.id.slice(0, 8), '--db', file]);
+    const show = await cli(['runs', 'show', run.id.slice(0, 8), '--db', file], dir);
     expect(show.stderr).toBe('');
     expect(show.code).toBe(0);
     expect(show.stdout).toMatch(/calls on the wire \(sent, not answered yet; cancelling the run stops them\):\nTOOL\s+SERVER\s+SENT\s+RUNNING FOR\n[─ ]+\nmcp_slow_export_report\s+slow\s+\d\d:\d\d:\d\d\.\d{3}\s+\d+ ms\n/);
     expect(show.stdout).toMatch(/slow\s+tool_start\s+1\s+\d+\s+on the wire\s+toolName=mcp_slow_export_report/);
-    const json = JSON.parse((await cli(['runs', 'show', run.id, '--db', file, '--json'])).stdout) as { callsOnTheWire: { details: { toolName: string }; callState: string }[] };
+    const json = JSON.parse((await cli(['runs', 'show', run.id, '--db', file, '--json'], dir)).stdout) as { callsOnTheWire: { details: { toolName: string }; callState: string }[] };
     expect(json.callsOnTheWire.map((entry) => [entry.details.toolName, entry.callState])).toEqual([['mcp_slow_export_report', 'on_the_wire']]);
 
     // the operator presses Cancel in the app (another store on the same file)
@@ -83,7 +76,7 @@ describe('calls on the wire', () => {
     const ended = /<tr id="step-\d+" class="row-cancelled"[\s\S]*?<\/tr>/.exec(after)?.[0] ?? '';
     expect(textOf(ended)).toMatch(/slow tool 1 \d+ ⊘ cancelled tool: mcp_slow_export_report/);
     expect(textOf(after)).toContain('Reason cancelled by an operator from outside the run (the app’s Cancel button, or another process through the store)');
-    const shown = await cli(['runs', 'show', run.id.slice(0, 8), '--db', file]);
+    const shown = await cli(['runs', 'show', run.id.slice(0, 8), '--db', file], dir);
     expect(shown.stdout).not.toContain('calls on the wire');
     expect(shown.stdout).not.toMatch(/tool_start/);
   }, 60_000);
@@ -96,7 +89,7 @@ describe('calls on the wire', () => {
     const row = /<tr id="step-\d+" class="row-interrupted"[\s\S]*?<\/tr>/.exec(page)?.[0] ?? '';
     expect(textOf(row)).toMatch(/docs Tool-Aufruf gesendet 1 — ! unterbrochen Tool: mcp_docs_search Argumente: 1 ⚠ Der Lauf endete, während dieser Aufruf unterwegs war; es wurde kein Ergebnis aufgezeichnet\./);
     expect(page).not.toContain('data-section="wire"');
-    const show = await cli(['runs', 'show', run.id, '--db', file]);
+    const show = await cli(['runs', 'show', run.id, '--db', file], dir);
     expect(show.stdout).toMatch(/docs\s+tool_start\s+1\s+INTERRUPTED\s+toolName=mcp_docs_search toolServer=docs toolArgumentCount=1\s+⚠ The run ended while this call was on the wire/);
   });
 });

@@ -14,10 +14,10 @@ import { type DefaultTreeAdapterMap, parse } from 'parse5';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunsServer, startRunsServer } from '../src/app/startRunsServer.js';
-import { runCli } from '../src/cli/runCli.js';
 import { terminalJson, terminalText } from '../src/cli/terminalText.js';
 import { type Reply, send, serve } from './httpHelpers.js';
 import { seedRun } from './seed.js';
+import { cli } from './cliHelpers.js';
 
 type Node = DefaultTreeAdapterMap['node'];
 type Element = DefaultTreeAdapterMap['element'];
@@ -480,12 +480,6 @@ describe('security headers', () => {
 // ---------------------------------------------------------------------------------------------
 // The CLI
 
-async function cli(args: readonly string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) }, env: {}, cwd: dir });
-  return { code, stdout, stderr };
-}
 
 /** Anything a terminal would act on: C0 but LF, DEL, C1, bidi controls. */
 const TERMINAL_CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
@@ -538,33 +532,33 @@ describe('the CLI escapes control characters of stored text', () => {
     const escaped = terminalText(STORED);
     expect(escaped).toContain('\\x1b[2J');
 
-    const list = await cli(['runs', 'list', '--db', path]);
+    const list = await cli(['runs', 'list', '--db', path], dir);
     expect(list.code).toBe(0);
     expect(list.stdout).not.toMatch(TERMINAL_CONTROLS);
     expect(list.stdout).toContain(`cfg ${escaped}`);
     expect(list.stdout.trim().split('\n')).toHaveLength(3);
 
-    const show = await cli(['runs', 'show', runId, '--db', path]);
+    const show = await cli(['runs', 'show', runId, '--db', path], dir);
     expect(show.code).toBe(0);
     expect(show.stdout).not.toMatch(TERMINAL_CONTROLS);
     for (const shown of [`cfg ${escaped}`, `reason ${escaped}`, `tool ${escaped}`, `srv${escaped}`]) expect(show.stdout).toContain(shown);
 
-    const health = await cli(['servers', '--db', path, '--window', 'all']);
+    const health = await cli(['servers', '--db', path, '--window', 'all'], dir);
     expect(health.code).toBe(0);
     expect(health.stdout).not.toMatch(TERMINAL_CONTROLS);
     expect(health.stdout).toContain(`srv${escaped}`);
 
-    const json = await cli(['runs', 'show', runId, '--json', '--db', path]);
+    const json = await cli(['runs', 'show', runId, '--json', '--db', path], dir);
     expect(json.stdout).not.toMatch(TERMINAL_CONTROLS);
     const parsed = JSON.parse(json.stdout) as { run: StoredRun };
     expect(parsed.run.configuration).toBe(`cfg ${STORED}`);
     expect(parsed.run.terminationReason).toBe(`reason ${STORED}`);
-    const listJson = JSON.parse((await cli(['runs', 'list', '--json', '--db', path])).stdout) as { runs: StoredRun[] };
+    const listJson = JSON.parse((await cli(['runs', 'list', '--json', '--db', path], dir)).stdout) as { runs: StoredRun[] };
     expect(listJson.runs[0]!.actor).toBe(`actor ${STORED}`);
-    const healthJson = JSON.parse((await cli(['servers', '--json', '--db', path, '--window', 'all'])).stdout) as { server: string }[];
+    const healthJson = JSON.parse((await cli(['servers', '--json', '--db', path, '--window', 'all'], dir)).stdout) as { server: string }[];
     expect(healthJson[0]!.server).toBe(`srv${STORED}`);
 
-    const missing = await cli(['runs', 'show', `x${NASTY}`, '--db', path]);
+    const missing = await cli(['runs', 'show', `x${NASTY}`, '--db', path], dir);
     expect(missing.code).toBe(1);
     expect(missing.stderr).not.toMatch(TERMINAL_CONTROLS);
     expect(missing.stderr).toContain(terminalText(NASTY));
