@@ -3,14 +3,17 @@
 /**
  * pnpm api:pack — packs every published package once (`pnpm pack`, which turns workspace:*
  * into real versions), installs the tarballs into a scratch project outside the workspace, and
- * proves that each one imports under Node's own ESM resolution and that its types resolve
- * (tsc, module "nodenext", strict, skipLibCheck off for our packages). Run after `pnpm build`.
+ * proves that each one loads with `import` and with `require()` (require(esm)) under Node's own
+ * resolution, and that its types resolve from an ESM and from a CommonJS TypeScript file (tsc,
+ * module "nodenext", strict, skipLibCheck off for our packages): see lib/smokeConsumers.mjs.
+ * Run after `pnpm build`.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { writeSmokeConsumers } from './lib/smokeConsumers.mjs';
 import { publishedPackages, WORKSPACE_ROOT } from './lib/workspace.mjs';
 
 /**
@@ -50,40 +53,21 @@ export function packSmoke(opts = {}) {
         2,
       ),
     );
-    // Runtime: every package imports under Node's ESM resolution and exposes what its report lists.
-    writeFileSync(
-      path.join(project, 'smoke.mjs'),
-      [
-        ...pkgs.map((p, i) => `import * as m${i} from '${p.name}';`),
-        `const mods = { ${pkgs.map((p, i) => `'${p.name}': m${i}`).join(', ')} };`,
-        `for (const [name, mod] of Object.entries(mods)) console.log(name + ': ' + Object.keys(mod).length + ' runtime exports');`,
-      ].join('\n'),
-    );
-    // Types: resolve through the packed exports map ("types" condition) under nodenext.
-    writeFileSync(
-      path.join(project, 'smoke.mts'),
-      [
-        ...pkgs.map((p, i) => `import * as m${i} from '${p.name}';`),
-        `type IsAny<T> = 0 extends 1 & T ? true : false;`,
-        ...pkgs.map((p, i) => `const typed${i}: IsAny<typeof m${i}> = false; void typed${i};`),
-        `export {};`,
-      ].join('\n'),
-    );
-    writeFileSync(
-      path.join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: ['smoke.mts'] }),
-    );
+    const consumers = writeSmokeConsumers(project, pkgs.map((p) => p.name));
     const install = spawnSync('pnpm', ['install', '--prefer-offline', '--ignore-workspace', '--config.confirmModulesPurge=false', '--reporter=append-only'], { cwd: project, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
     if (install.status !== 0) {
       failures.push(`pnpm install of the packed tarballs failed:\n${install.stdout}${install.stderr}`);
       return { ok: false, failures, dir };
     }
-    const node = spawnSync(process.execPath, ['smoke.mjs'], { cwd: project, encoding: 'utf8' });
-    if (node.status !== 0) failures.push(`importing the installed packages under Node ESM failed:\n${node.stdout}${node.stderr}`);
-    else log(node.stdout.trim());
+    // Runtime: every package loads under Node's ESM resolution (import) and from CommonJS (require).
+    for (const [how, file] of [['import', consumers.esm], ['require()', consumers.cjs]]) {
+      const node = spawnSync(process.execPath, [file], { cwd: project, encoding: 'utf8' });
+      if (node.status !== 0) failures.push(`loading the installed packages with ${how} on Node ${process.version} failed (${file}):\n${node.stdout}${node.stderr}`);
+      else log(node.stdout.trim());
+    }
     const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8' });
-    if (tsc.status !== 0) failures.push(`type-checking the installed packages failed (nodenext):\n${tsc.stdout}${tsc.stderr}`);
-    else log(`types resolve for ${pkgs.map((p) => p.name).join(', ')} (tsc nodenext, skipLibCheck off)`);
+    if (tsc.status !== 0) failures.push(`type-checking the installed packages failed (nodenext, smoke.mts and smoke.cts):\n${tsc.stdout}${tsc.stderr}`);
+    else log(`types resolve for ${pkgs.map((p) => p.name).join(', ')} from ESM (smoke.mts) and CommonJS (smoke.cts) (tsc nodenext, skipLibCheck off)`);
     return { ok: failures.length === 0, failures, dir };
   } finally {
     if (!opts.keep) rmSync(dir, { recursive: true, force: true });
@@ -93,6 +77,6 @@ export function packSmoke(opts = {}) {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const r = packSmoke({ keep: process.argv.includes('--keep') });
   for (const f of r.failures) console.error(`✖ ${f}`);
-  console.log(r.ok ? '✔ api:pack: every published package installs from its tarball and imports with types' : '✖ api:pack failed');
+  console.log(r.ok ? '✔ api:pack: every published package installs from its tarball, imports and require()s with types' : '✖ api:pack failed');
   process.exit(r.ok ? 0 : 1);
 }
