@@ -14,7 +14,8 @@
  *   5. `turbo run test` (after each package's build) for packages/* and apps/*: unit, type-level,
  *      real MCP servers, SQLite, PostgreSQL, Chromium; vitest writes a JSON report per package.
  * Prints the time of each step and the counts per package; exits 1 on any failure.
- * Options: --keep (keep the copy, print where), RUNLEDGER_NODE24=<x.y.z> (another 24.x release).
+ * Options: --keep (keep the copy, print where), RUNLEDGER_NODE24=<x.y.z> (another 24.x release),
+ *   RUNLEDGER_NODE24_CONCURRENCY=<n> (turbo tasks at once; 1 by default).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,6 +29,12 @@ import { workspacePackages, WORKSPACE_ROOT } from './lib/workspace.mjs';
 /** The Node 24 release the suites run on (exact: the cache folder is named after it). */
 export const NODE24_VERSION = process.env.RUNLEDGER_NODE24 ?? '24.22.3';
 const REPORT = 'node24-vitest.json';
+/**
+ * turbo tasks at once (RUNLEDGER_NODE24_CONCURRENCY, default 1): one package's suite at a time,
+ * each with vitest's own workers. Several suites at once on 2 cores make the timing-bound tests
+ * (a 300 ms connect deadline against a child Node's start, backends killed every 50 ms) miss.
+ */
+const CONCURRENCY = process.env.RUNLEDGER_NODE24_CONCURRENCY ?? '1';
 
 /** @type {Array<{ step: string, seconds: number }>} */
 const timings = [];
@@ -76,7 +83,7 @@ function main() {
     // One turbo run: each package's build runs as the dependency of its test (a separate
     // `turbo run build` before it was not reused here: every build ran twice, cache miss both times).
     try {
-      run('build and test', 'pnpm', ['exec', 'turbo', 'run', 'test', '--continue', ...filters, '--', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORT}`], { cwd: copy, env });
+      run('build and test', 'pnpm', ['exec', 'turbo', 'run', 'test', '--continue', `--concurrency=${CONCURRENCY}`, ...filters, '--', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORT}`], { cwd: copy, env });
     } catch (e) {
       failures.push(/** @type {Error} */ (e).message);
     }
