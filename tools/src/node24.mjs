@@ -56,6 +56,7 @@ function run(step, cmd, args, o) {
 function main() {
   const keep = process.argv.includes('--keep');
   const started = Date.now();
+  /** @type {string[]} */
   const failures = [];
   const t0 = Date.now();
   const node = registryNode(NODE24_VERSION, { log: (s) => console.log(`node24: ${s}`) });
@@ -64,6 +65,7 @@ function main() {
   const env = { ...envForNode(node), CI: process.env.CI ?? 'true', TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
 
   const copy = mkdtempSync(path.join(os.tmpdir(), 'runledger-node24-'));
+  /** @type {import('./lib/vitestResults.mjs').SuiteCounts[]} */
   let suites = [];
   try {
     const t1 = Date.now();
