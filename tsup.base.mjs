@@ -1,5 +1,9 @@
 // The one tsup configuration of every package: ESM for Node 20, source maps, no declarations
 // (tsc writes those, with declaration maps, for API Extractor). A package passes its entries.
+// Every build starts from an empty dist, so a renamed or removed source leaves no stale file in
+// the tarball: `build` is `tsup && tsc -p tsconfig.build.json`, so tsup empties dist first and
+// tsc then writes the declarations into it. A tsup run that must keep tsc's declarations (one
+// that rebuilds only the JavaScript, e.g. before tests) passes `--no-clean`.
 import { defineConfig } from 'tsup';
 
 /** @param {import('tsup').Options['entry']} entry */
@@ -10,8 +14,7 @@ export function packageTsupConfig(entry = ['src/index.ts']) {
     target: 'node20',
     platform: 'node',
     sourcemap: true,
-    // dist is kept between builds: other packages' tests read it while one package rebuilds.
-    clean: false,
+    clean: true,
     dts: false,
     splitting: false,
   });

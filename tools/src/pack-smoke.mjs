@@ -3,11 +3,12 @@
 /**
  * pnpm api:pack — packs every published package once (`pnpm pack`, which turns workspace:*
  * into real versions), installs the tarballs into a scratch project outside the workspace, and
- * proves that each one imports under Node's own ESM resolution and that its types resolve
- * (tsc, module "nodenext", strict, skipLibCheck off for our packages). The `runledger` command of
- * `@runledger/cli` runs from that project (`npx runledger --help`, `migrate`, `runs list --json`),
- * and once more from a project installed with plain npm, without the optional peer
- * `@runledger/store-postgres` (lib/cliSmoke.mjs). Run after `pnpm build`.
+ * proves that each one loads with `import` and with `require()` (require(esm)) under Node's own
+ * resolution, and that its types resolve from an ESM and from a CommonJS TypeScript file (tsc,
+ * module "nodenext", strict, skipLibCheck off for our packages): see lib/smokeConsumers.mjs. The
+ * `runledger` command of `@runledger/cli` runs from that project (`npx runledger --help`,
+ * `migrate`, `runs list --json`), and once more from a project installed with plain npm, without
+ * the optional peer `@runledger/store-postgres` (lib/cliSmoke.mjs). Run after `pnpm build`.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkInstalledCli, npmConsumer } from './lib/cliSmoke.mjs';
 import { hasCliSurface } from './lib/cliSurface.mjs';
+import { writeSmokeConsumers } from './lib/smokeConsumers.mjs';
 import { publishedPackages, WORKSPACE_ROOT } from './lib/workspace.mjs';
 
 /**
@@ -56,50 +58,29 @@ export function packSmoke(opts = {}) {
         2,
       ),
     );
-    // Runtime: every package imports under Node's ESM resolution and exposes what its report lists.
-    writeFileSync(
-      path.join(project, 'smoke.mjs'),
-      [
-        ...pkgs.map((p, i) => `import * as m${i} from '${p.name}';`),
-        `const mods = { ${pkgs.map((p, i) => `'${p.name}': m${i}`).join(', ')} };`,
-        `for (const [name, mod] of Object.entries(mods)) console.log(name + ': ' + Object.keys(mod).length + ' runtime exports');`,
-      ].join('\n'),
-    );
-    // Types: resolve through the packed exports map ("types" condition) under nodenext. A library
-    // package's types must stand without Node's (types: []); a package with a bin (the CLI and the
-    // runs app, whose signatures take node:http requests) is checked with @types/node installed.
-    /** @param {typeof pkgs} list */
-    const typeSmoke = (list) =>
-      [
-        ...list.map((p, i) => `import * as m${i} from '${p.name}';`),
-        `type IsAny<T> = 0 extends 1 & T ? true : false;`,
-        ...list.map((p, i) => `const typed${i}: IsAny<typeof m${i}> = false; void typed${i};`),
-        `export {};`,
-      ].join('\n');
-    const typeChecks = [
-      { file: 'smoke.mts', config: 'tsconfig.json', types: [], list: pkgs.filter((p) => !hasCliSurface(p)) },
-      { file: 'smoke-node.mts', config: 'tsconfig.node.json', types: ['node'], list: pkgs.filter(hasCliSurface) },
-    ].filter((c) => c.list.length > 0);
-    for (const c of typeChecks) {
-      writeFileSync(path.join(project, c.file), typeSmoke(c.list));
-      writeFileSync(
-        path.join(project, c.config),
-        JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: c.types }, files: [c.file] }),
-      );
-    }
+    // Types: a library package's types must stand without Node's (types: []); a package with a bin
+    // (the CLI and the runs app, whose signatures take node:http requests) is checked with
+    // @types/node installed.
+    const consumers = writeSmokeConsumers(project, [
+      { names: pkgs.filter((p) => !hasCliSurface(p)).map((p) => p.name), types: [] },
+      { names: pkgs.filter(hasCliSurface).map((p) => p.name), types: ['node'] },
+    ]);
     const install = spawnSync('pnpm', ['install', '--prefer-offline', '--ignore-workspace', '--config.confirmModulesPurge=false', '--reporter=append-only'], { cwd: project, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
     if (install.status !== 0) {
       failures.push(`pnpm install of the packed tarballs failed:\n${install.stdout}${install.stderr}`);
       return { ok: false, failures, dir };
     }
-    const node = spawnSync(process.execPath, ['smoke.mjs'], { cwd: project, encoding: 'utf8' });
-    if (node.status !== 0) failures.push(`importing the installed packages under Node ESM failed:\n${node.stdout}${node.stderr}`);
-    else log(node.stdout.trim());
-    for (const c of typeChecks) {
+    // Runtime: every package loads under Node's ESM resolution (import) and from CommonJS (require).
+    for (const [how, file] of [['import', consumers.esm], ['require()', consumers.cjs]]) {
+      const node = spawnSync(process.execPath, [file], { cwd: project, encoding: 'utf8' });
+      if (node.status !== 0) failures.push(`loading the installed packages with ${how} on Node ${process.version} failed (${file}):\n${node.stdout}${node.stderr}`);
+      else log(node.stdout.trim());
+    }
+    for (const c of consumers.typeChecks) {
       const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', c.config], { cwd: project, encoding: 'utf8' });
-      const names = c.list.map((p) => p.name).join(', ');
-      if (tsc.status !== 0) failures.push(`type-checking ${names} failed (nodenext, types: ${JSON.stringify(c.types)}):\n${tsc.stdout}${tsc.stderr}`);
-      else log(`types resolve for ${names} (tsc nodenext, skipLibCheck off, types: ${JSON.stringify(c.types)})`);
+      const names = c.names.join(', ');
+      if (tsc.status !== 0) failures.push(`type-checking ${names} failed (nodenext, ${c.files.join(' and ')}, types: ${JSON.stringify(c.types)}):\n${tsc.stdout}${tsc.stderr}`);
+      else log(`types resolve for ${names} from ESM and CommonJS (${c.files.join(', ')}; tsc nodenext, skipLibCheck off, types: ${JSON.stringify(c.types)})`);
     }
     // The command line: from the pnpm project, then from a plain npm project without the optional peer.
     for (const cli of pkgs.filter(hasCliSurface)) {
@@ -117,6 +98,6 @@ export function packSmoke(opts = {}) {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const r = packSmoke({ keep: process.argv.includes('--keep') });
   for (const f of r.failures) console.error(`✖ ${f}`);
-  console.log(r.ok ? '✔ api:pack: every published package installs from its tarball and imports with types' : '✖ api:pack failed');
+  console.log(r.ok ? '✔ api:pack: every published package installs from its tarball, imports and require()s with types' : '✖ api:pack failed');
   process.exit(r.ok ? 0 : 1);
 }

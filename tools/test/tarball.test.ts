@@ -14,7 +14,7 @@ function fixture(files: string[], extra: Record<string, string> = {}) {
       version: '1.0.0',
       type: 'module',
       types: './dist/index.d.ts',
-      exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } },
+      exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js', default: './dist/index.js' } },
       files,
     }),
     'src/index.ts': 'export const answer = 42;\n',

@@ -12,5 +12,5 @@ export default function setup(): void {
   const manifest = require.resolve('tsup/package.json');
   const bin = (JSON.parse(readFileSync(manifest, 'utf8')) as { bin: Record<string, string> }).bin['tsup'];
   if (bin === undefined) throw new Error('tsup has no bin');
-  execFileSync(process.execPath, [join(dirname(manifest), bin), '--silent'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [join(dirname(manifest), bin), '--silent', '--no-clean'], { cwd: root, stdio: 'inherit' });
 }

@@ -1,0 +1,103 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { envForNode, registryNode } from '../src/lib/registryNode.mjs';
+import { formatSuiteCounts, readSuiteCounts } from '../src/lib/vitestResults.mjs';
+import { copyWorkingTree, workingTreeFiles } from '../src/lib/workspaceCopy.mjs';
+
+const temps: string[] = [];
+afterAll(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tempDir = (prefix: string) => {
+  const d = mkdtempSync(path.join(os.tmpdir(), prefix));
+  temps.push(d);
+  return d;
+};
+
+/** A cached "release" whose bin/node is a real executable script printing `printed`. */
+function fakeRelease(cacheDir: string, version: string, printed: string) {
+  const dir = path.join(cacheDir, `node-${version}`);
+  mkdirSync(path.join(dir, 'bin'), { recursive: true });
+  mkdirSync(path.join(dir, 'include', 'node'), { recursive: true });
+  writeFileSync(path.join(dir, 'include', 'node', 'node_api.h'), '/* headers */\n');
+  writeFileSync(path.join(dir, 'bin', 'node'), `#!/bin/sh\necho ${printed}\n`);
+  chmodSync(path.join(dir, 'bin', 'node'), 0o755);
+  return dir;
+}
+
+describe('registryNode: a Node release in the cache folder, never on the system PATH', () => {
+  it('reuses the cached release when its bin/node --version answers, without fetching', () => {
+    const cache = tempDir('rl-node-cache-');
+    const dir = fakeRelease(cache, '24.0.1', 'v24.0.1');
+    const node = registryNode('24.0.1', { cacheDir: cache, log: () => expect.unreachable('it fetched') });
+    expect(node).toEqual({ dir, binDir: path.join(dir, 'bin'), node: path.join(dir, 'bin', 'node'), version: 'v24.0.1', fetched: false });
+  });
+
+  it('refuses a version that is not exact (the cache folder is named after it)', () => {
+    expect(() => registryNode('24')).toThrow('registryNode: version must be exact (major.minor.patch), got "24"');
+  });
+
+  it('envForNode puts its bin first in PATH and nodedir at it, for a child only', () => {
+    const cache = tempDir('rl-node-cache-');
+    fakeRelease(cache, '24.0.2', 'v24.0.2');
+    const node = registryNode('24.0.2', { cacheDir: cache });
+    const env = envForNode(node, { PATH: '/usr/bin:/bin' });
+    expect(env.PATH).toBe(`${node.binDir}:/usr/bin:/bin`);
+    expect(env.npm_config_nodedir).toBe(node.dir);
+    expect(execFileSync('node', ['--version'], { env, encoding: 'utf8' }).trim()).toBe('v24.0.2');
+    expect(process.env.PATH?.split(':')).not.toContain(node.binDir);
+  });
+});
+
+describe('workspaceCopy: the working tree as git sees it', () => {
+  it('copies tracked and new unignored files, keeps modes, leaves ignored and deleted files out', () => {
+    const root = tempDir('rl-wt-');
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    git('init', '-q');
+    writeFileSync(path.join(root, '.gitignore'), 'node_modules/\n');
+    mkdirSync(path.join(root, 'a', 'node_modules'), { recursive: true });
+    writeFileSync(path.join(root, 'a', 'node_modules', 'x.js'), 'ignored');
+    writeFileSync(path.join(root, 'a', 'run.sh'), '#!/bin/sh\n');
+    chmodSync(path.join(root, 'a', 'run.sh'), 0o755);
+    writeFileSync(path.join(root, 'gone.txt'), 'tracked, then deleted');
+    git('add', '-A');
+    unlinkSync(path.join(root, 'gone.txt'));
+    writeFileSync(path.join(root, 'new.txt'), 'not yet added');
+    expect(workingTreeFiles(root).sort()).toEqual(['.gitignore', 'a/run.sh', 'new.txt']);
+    const dest = path.join(tempDir('rl-copy-'), 'copy');
+    expect(copyWorkingTree(root, dest)).toBe(3);
+    expect(readFileSync(path.join(dest, 'new.txt'), 'utf8')).toBe('not yet added');
+    expect(statSync(path.join(dest, 'a', 'run.sh')).mode & 0o111).not.toBe(0);
+    expect(existsSync(path.join(dest, 'a', 'node_modules'))).toBe(false);
+  });
+});
+
+describe('vitestResults: the counts of a JSON report, and when they count as a failure', () => {
+  const report = (json: object) => {
+    const file = path.join(tempDir('rl-vitest-'), 'r.json');
+    writeFileSync(file, JSON.stringify(json));
+    return file;
+  };
+
+  it('a passing report gives its counts and no problem', () => {
+    const file = report({ success: true, numPassedTests: 12, numFailedTests: 0, numPendingTests: 2, numTodoTests: 1, testResults: [{ name: 'a.test.ts', status: 'passed' }] });
+    expect(readSuiteCounts('@x/a', file)).toEqual({ name: '@x/a', passed: 12, failed: 0, skipped: 3, problem: undefined });
+  });
+
+  it('failed tests, a file that failed to run, no test at all, or no report are problems', () => {
+    expect(readSuiteCounts('@x/a', report({ success: false, numPassedTests: 3, numFailedTests: 2 })).problem).toBe('@x/a: 2 test(s) failed');
+    expect(readSuiteCounts('@x/a', report({ success: false, numPassedTests: 3, numFailedTests: 0, testResults: [{ name: '/p/b.test.ts', status: 'failed' }] })).problem).toBe('@x/a: test file(s) failed to run: /p/b.test.ts');
+    expect(readSuiteCounts('@x/a', report({ success: true, numPassedTests: 0, numFailedTests: 0 })).problem).toBe('@x/a: the suite ran no test (0 passed)');
+    expect(readSuiteCounts('@x/a', '/nonexistent/r.json').problem).toMatch(/^@x\/a: vitest wrote no JSON report at \/nonexistent\/r\.json/);
+  });
+
+  it('the summary ends with one "N passed, N failed, N skipped" line over all packages', () => {
+    const text = formatSuiteCounts([
+      { name: '@x/a', passed: 10, failed: 0, skipped: 1, problem: undefined },
+      { name: '@x/b', passed: 5, failed: 2, skipped: 0, problem: 'x' },
+    ]);
+    expect(text.split('\n').at(-1)).toBe('node24: 15 passed, 2 failed, 1 skipped');
+    expect(text).toMatch(/@x\/b\s+5 passed\s+2 failed/);
+  });
+});
