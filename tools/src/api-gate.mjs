@@ -12,7 +12,7 @@
  * frozen surface, its CLI (`api-reports/<name>.cli.json`, see lib/cliSurface.mjs), checked and
  * updated the same way by {@link runCliSurfaceGate}.
  */
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { extractPackage, crossPackageClosure } from './lib/extract.mjs';
@@ -22,6 +22,7 @@ import { readPackage, workspacePackages, WORKSPACE_ROOT } from './lib/workspace.
 import { classifyReports } from './lib/classify.mjs';
 import { classifyCliSurface } from './lib/classifyCliSurface.mjs';
 import { freshCliSurface, hasCliSurface } from './lib/cliSurface.mjs';
+import { cliReportPath } from './lib/surfaces.mjs';
 
 /**
  * @typedef {object} GateOptions
@@ -162,6 +163,23 @@ export function runCliSurfaceGate(opts) {
   };
 }
 
+/**
+ * A CLI report of a package that declares no `bin` (any more): `check` fails — the command line
+ * was removed, a breaking change the gate judges against the empty surface — and `update` deletes
+ * the report, so the removal shows in the diff and needs its changeset.
+ * @param {{ mode: 'check' | 'update', pkg: import('./lib/workspace.mjs').PackageInfo, workspaceRoot?: string }} opts
+ * @returns {GateResult[]}
+ */
+export function leftoverCliReport({ mode, pkg, workspaceRoot = WORKSPACE_ROOT }) {
+  const reportPath = path.join(workspaceRoot, cliReportPath(pkg));
+  if (!existsSync(reportPath)) return [];
+  if (mode === 'update') {
+    rmSync(reportPath);
+    return [{ ok: true, problems: [], reportPath, written: true, diff: `deleted ${cliReportPath(pkg)}: ${pkg.name} declares no "bin"` }];
+  }
+  return [{ ok: false, problems: [`${pkg.name} (CLI): ${cliReportPath(pkg)} exists but the package declares no "bin": its command line was removed (breaking). Run "pnpm api:update" to delete the report and add a changeset`], reportPath }];
+}
+
 /** @param {'check' | 'update'} mode @param {GateResult} result */
 function print(mode, result) {
   if (result.diff && mode === 'check') console.log(result.diff);
@@ -184,7 +202,9 @@ function main() {
     process.exit(2);
   }
   const results = [runGate({ mode, packageDir: process.cwd() })];
-  if (hasCliSurface(readPackage(process.cwd()))) results.push(runCliSurfaceGate({ mode, packageDir: process.cwd() }));
+  const pkg = readPackage(process.cwd());
+  if (hasCliSurface(pkg)) results.push(runCliSurfaceGate({ mode, packageDir: process.cwd() }));
+  else results.push(...leftoverCliReport({ mode, pkg }));
   for (const result of results) print(mode, result);
   process.exit(results.every((r) => r.ok) ? 0 : 1);
 }

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { showFile } from './git.mjs';
-import { packageSurfaces, surfaceLabel } from './surfaces.mjs';
+import { cliReportPath, packageSurfaces, surfaceLabel } from './surfaces.mjs';
 import { publishedPackages } from './workspace.mjs';
 
 /**
@@ -23,14 +23,17 @@ import { publishedPackages } from './workspace.mjs';
  * @returns {PackageComparison[]}
  */
 export function compareReports({ root, baseSha, current }) {
-  return publishedPackages(root).flatMap((pkg) =>
-    packageSurfaces(pkg).map((surface) => {
+  return publishedPackages(root).flatMap((pkg) => {
+    const cliReport = cliReportPath(pkg);
+    const cliReportSeen = existsSync(path.join(root, cliReport)) || (baseSha !== undefined && showFile(baseSha, cliReport, root) !== undefined);
+    return packageSurfaces(pkg, { cliReportSeen }).map((surface) => {
       const { reportPath } = surface;
       const abs = path.join(root, reportPath);
       const before = baseSha ? showFile(baseSha, reportPath, root)?.replace(/\r\n/g, '\n') : undefined;
-      const after = current ? current(pkg, abs, surface) : existsSync(abs) ? readFileSync(abs, 'utf8').replace(/\r\n/g, '\n') : undefined;
+      // a package without a bin has no CLI surface, whatever a leftover report says
+      const after = surface.gone ?? (current ? current(pkg, abs, surface) : existsSync(abs) ? readFileSync(abs, 'utf8').replace(/\r\n/g, '\n') : undefined);
       const classification = after !== undefined && before !== after ? surface.classify(before, after) : undefined;
       return { pkg, surface, label: surfaceLabel(pkg, surface), reportPath, before, after, classification };
-    }),
-  );
+    });
+  });
 }

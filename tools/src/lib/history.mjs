@@ -19,7 +19,7 @@ import path from 'node:path';
 import { formatClassification } from './classify.mjs';
 import { coverage, parseChangeset, versionBump } from './changesets.mjs';
 import { git, listFiles, revParse, showFile } from './git.mjs';
-import { packageSurfaces, surfaceLabel } from './surfaces.mjs';
+import { NO_CLI_SURFACE, packageSurfaces, surfaceLabel } from './surfaces.mjs';
 
 /**
  * @typedef {object} HistoryVerdict
@@ -63,12 +63,15 @@ export function checkReportHistory({ root, until, packages }) {
     const where = `commit ${sha.slice(0, 12)} ("${subject}")`;
     /** @type {Map<string, import('./changesets.mjs').Changeset> | undefined} */
     let added;
-    for (const [pkg, surface] of packages.flatMap((p) => packageSurfaces(p).map((s) => /** @type {const} */ ([p, s])))) {
+    // every package's CLI surface too: a commit that deletes a CLI report removed that command line
+    for (const [pkg, surface] of packages.flatMap((p) => packageSurfaces(p, { cliReportSeen: true }).map((s) => /** @type {const} */ ([p, s])))) {
       const { reportPath } = surface;
       const label = surfaceLabel(pkg, surface);
       const before = parent ? showFile(parent, reportPath, root)?.replace(/\r\n/g, '\n') : undefined;
-      const after = showFile(sha, reportPath, root)?.replace(/\r\n/g, '\n');
-      if (before === undefined || after === undefined || before === after) continue; // initial, removed or untouched
+      const stored = showFile(sha, reportPath, root)?.replace(/\r\n/g, '\n');
+      // a CLI report deleted in this commit: the command line is gone (judged as the empty surface)
+      const after = stored ?? (surface.kind === 'cli' ? NO_CLI_SURFACE : undefined);
+      if (before === undefined || after === undefined || before === after) continue; // initial, an API report removed, or untouched
       const classification = surface.classify(before, after);
       const packageJson = `${path.relative(root, pkg.dir).split(path.sep).join('/')}/package.json`;
       const versionAt = (/** @type {string | undefined} */ commit) => {
