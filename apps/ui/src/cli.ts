@@ -10,10 +10,10 @@ const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,
-  // Run through pnpm (`pnpm demo`, `pnpm --filter @runledger/cli exec runledger …`), the process
-  // starts in the package folder; INIT_CWD is where the user typed the command, and relative
-  // paths such as the default ./runledger.db mean that folder.
-  cwd: process.env['INIT_CWD'] || process.cwd(),
+  // Relative paths (the default ./runledger.db included) mean the folder the command runs in, as
+  // for every npm bin: in a consumer's npm script, that package's folder — never npm's INIT_CWD,
+  // which in a monorepo is the folder the user typed `npm run` in.
+  cwd: process.cwd(),
   signal: controller.signal,
 });
 process.exitCode = code;
