@@ -18,9 +18,10 @@
  *   RUNLEDGER_NODE24_CONCURRENCY=<n> (turbo tasks at once; 1 by default).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { envForNode, registryNode } from './lib/registryNode.mjs';
 import { formatSuiteCounts, readSuiteCounts } from './lib/vitestResults.mjs';
 import { copyWorkingTree } from './lib/workspaceCopy.mjs';
@@ -53,8 +54,39 @@ function run(step, cmd, args, o) {
   return (r.stdout ?? '').trim();
 }
 
+/** Where the copies live, and how old a leftover one must be before a new run removes it. */
+const COPY_PREFIX = 'runledger-node24-';
+const STALE_COPY_MS = 6 * 3600_000;
+
+/**
+ * Removes copies that a killed run left behind (a signal ends this process before its `finally`);
+ * only old ones, so a run going on at the same time keeps its copy.
+ * @returns {number} how many were removed
+ */
+export function sweepStaleCopies(dir = os.tmpdir(), now = Date.now()) {
+  let removed = 0;
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(COPY_PREFIX)) continue;
+    const copy = path.join(dir, name);
+    try {
+      if (now - statSync(copy).mtimeMs < STALE_COPY_MS) continue;
+      rmSync(copy, { recursive: true, force: true });
+      removed++;
+    } catch {
+      // gone meanwhile, or not ours to remove
+    }
+  }
+  return removed;
+}
+
 function main() {
+  if (!/^24\.\d+\.\d+$/.test(NODE24_VERSION)) {
+    console.error(`✖ node24: RUNLEDGER_NODE24 must be a Node 24 release such as 24.22.3, got "${NODE24_VERSION}"`);
+    return 2;
+  }
   const keep = process.argv.includes('--keep');
+  const swept = sweepStaleCopies();
+  if (swept > 0) console.log(`node24: removed ${swept} copy(ies) older than 6 h that a killed run left in ${os.tmpdir()}`);
   const started = Date.now();
   /** @type {string[]} */
   const failures = [];
@@ -64,7 +96,7 @@ function main() {
   console.log(`node24: ${node.node} --version → ${node.version} (${node.fetched ? 'fetched' : 'cached'})`);
   const env = { ...envForNode(node), CI: process.env.CI ?? 'true', TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
 
-  const copy = mkdtempSync(path.join(os.tmpdir(), 'runledger-node24-'));
+  const copy = mkdtempSync(path.join(os.tmpdir(), COPY_PREFIX));
   /** @type {import('./lib/vitestResults.mjs').SuiteCounts[]} */
   let suites = [];
   try {
@@ -107,4 +139,4 @@ function main() {
   return failures.length === 0 ? 0 : 1;
 }
 
-process.exit(main());
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exit(main());

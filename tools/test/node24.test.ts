@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sweepStaleCopies } from '../src/node24.mjs';
 import { envForNode, registryNode } from '../src/lib/registryNode.mjs';
 import { formatSuiteCounts, readSuiteCounts } from '../src/lib/vitestResults.mjs';
 import { copyWorkingTree, workingTreeFiles } from '../src/lib/workspaceCopy.mjs';
@@ -99,5 +100,16 @@ describe('vitestResults: the counts of a JSON report, and when they count as a f
     ]);
     expect(text.split('\n').at(-1)).toBe('node24: 15 passed, 2 failed, 1 skipped');
     expect(text).toMatch(/@x\/b\s+5 passed\s+2 failed/);
+  });
+});
+
+describe('sweepStaleCopies: what a killed run left behind', () => {
+  it('removes copies older than 6 h and keeps recent ones and everything else', () => {
+    const tmp = tempDir('node24-sweep-');
+    for (const name of ['runledger-node24-old', 'runledger-node24-new', 'other-old']) mkdirSync(path.join(tmp, name, 'node_modules'), { recursive: true });
+    const sevenHoursAgo = (Date.now() - 7 * 3600_000) / 1000;
+    for (const name of ['runledger-node24-old', 'other-old']) utimesSync(path.join(tmp, name), sevenHoursAgo, sevenHoursAgo);
+    expect(sweepStaleCopies(tmp)).toBe(1);
+    expect(readdirSync(tmp).sort()).toEqual(['other-old', 'runledger-node24-new']);
   });
 });
