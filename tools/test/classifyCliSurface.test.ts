@@ -140,6 +140,16 @@ describe('classifyCliSurface: exit code ids', () => {
       expect.objectContaining({ display: 'exit code 2', level: 'breaking', was: 'USAGE', now: 'FAILED' }),
     ]);
   });
+  it('an id given where an older report had none is identical, and listed', () => {
+    const older = edited((s) => s.exitCodes.forEach((x) => delete (x as Partial<typeof x>).id));
+    const c = classifyCliSurface(older, BASE);
+    expect(c.level).toBe('identical');
+    expect(c.changed.map((i) => [i.display, i.now])).toEqual([
+      ['exit code 0', 'OK'],
+      ['exit code 1', 'FAILED'],
+      ['exit code 2', 'USAGE'],
+    ]);
+  });
   it('a reworded meaning with the same id is identical, and listed', () => {
     const c = classifyCliSurface(BASE, edited((s) => (s.exitCodes[1]!.meaning = 'it did not work')));
     expect(c.level).toBe('identical');

@@ -20,7 +20,8 @@
  *   choices were dropped, a wider integer range); a new `--json` output; a new output property; an
  *   output property that became required (now always present);
  * - identical: anything else (placeholders, meanings and descriptions are words, not surface; a
- *   reworded exit code meaning with the same id is listed).
+ *   reworded exit code meaning with the same id, or an id given where an older report had none, is
+ *   listed).
  */
 
 /** @typedef {import('./classify.mjs').Level} Level */
@@ -228,6 +229,7 @@ export function classifyCliSurface(oldText, newText) {
   for (const [code, o] of oldCodes) {
     const n = newCodes.get(code);
     if (!n) record(result, 'removed', 'breaking', `exit code ${code}`, 'removed', o.meaning);
+    else if (o.id === undefined && n.id !== undefined) record(result, 'changed', 'identical', `exit code ${code}`, 'id given (a report from before exit code ids)', '(no id)', n.id);
     else if (n.id !== o.id) record(result, 'changed', 'breaking', `exit code ${code}`, `means ${n.id} now, not ${o.id}: scripts checking it act wrongly`, o.id ?? '(no id)', n.id ?? '(no id)');
     else if (n.meaning !== o.meaning) record(result, 'changed', 'identical', `exit code ${code}`, 'meaning reworded', o.meaning, n.meaning);
   }

@@ -68,6 +68,12 @@ describe('the CLI surface is what the parser and the usage do', () => {
     }
   });
 
+  it('a placeholder that lists values (failed|cancelled) lists exactly the declared choices', () => {
+    const listing = CLI_COMMANDS.flatMap((c) => c.flags.filter((f) => f.value?.includes('|')).map((f) => [c.name, f] as const));
+    expect(listing.length).toBe(2);
+    for (const [name, f] of listing) expect(f.value!.split('|'), `${name} --${f.name}`).toEqual(f.choices);
+  });
+
   it('a flag not given takes its declared default: the same command as giving the default', () => {
     const defaulted = CLI_COMMANDS.flatMap((command) => command.flags.filter((f): f is CliFlag & { default: string } => f.default !== undefined).map((f) => [command, f] as const));
     expect(defaulted.length).toBeGreaterThanOrEqual(9);
