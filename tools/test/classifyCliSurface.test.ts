@@ -8,10 +8,11 @@ import { ROOT } from './helpers.js';
 /** The committed CLI surface of @runledger/cli: the base every case below changes one thing of. */
 const BASE = readFileSync(path.join(ROOT, 'api-reports', 'cli.cli.json'), 'utf8');
 
+type Flag = { name: string; value: string | null; required: boolean; env?: string; choices?: string[]; min?: number; max?: number; default?: string };
 type Surface = {
   program: string;
-  exitCodes: { code: number; meaning: string }[];
-  commands: { name: string; aliases: string[]; arguments: { name: string; required: boolean }[]; flags: { name: string; value: string | null; required: boolean; env?: string }[]; jsonOutput: any }[];
+  exitCodes: { code: number; id: string; meaning: string }[];
+  commands: { name: string; aliases: string[]; arguments: { name: string; required: boolean }[]; flags: Flag[]; jsonOutput: any }[];
 };
 
 /** The base surface with one edit applied, as report text. */
@@ -21,6 +22,7 @@ function edited(edit: (s: Surface) => void): string {
   return cliSurfaceText(s);
 }
 const command = (s: Surface, name: string) => s.commands.find((c) => c.name === name)!;
+const flagOf = (s: Surface, name: string, flag: string) => command(s, name).flags.find((f) => f.name === flag)!;
 const runsListRun = (s: Surface) => command(s, 'runs list').jsonOutput.properties.runs.items;
 
 describe('classifyCliSurface: breaking', () => {
@@ -74,6 +76,87 @@ describe('classifyCliSurface: breaking', () => {
   });
 });
 
+describe('classifyCliSurface: accepted flag values and defaults', () => {
+  it('a removed choice is breaking (--has accepting only failed)', () => {
+    const c = classifyCliSurface(BASE, edited((s) => (flagOf(s, 'runs list', 'has').choices = ['failed'])));
+    expect(c.level).toBe('breaking');
+    expect(c.removed).toEqual([expect.objectContaining({ display: 'runs list --has (flag) value cancelled', level: 'breaking', was: 'cancelled' })]);
+  });
+  it('a flag that now has choices where it had none is breaking; dropping its choices is additive', () => {
+    const now = classifyCliSurface(BASE, edited((s) => (flagOf(s, 'serve', 'host').choices = ['127.0.0.1', '::1'])));
+    expect(now.level).toBe('breaking');
+    expect(now.changed).toEqual([expect.objectContaining({ display: 'serve --host (flag)', was: '(any value)', now: '127.0.0.1|::1' })]);
+    expect(classifyCliSurface(BASE, edited((s) => delete flagOf(s, 'servers', 'window').choices)).level).toBe('additive');
+  });
+  it('a narrower range is breaking (a higher min, a lower max, a new bound); a wider one additive', () => {
+    const narrower = classifyCliSurface(BASE, edited((s) => (flagOf(s, 'runs list', 'limit').max = 100)));
+    expect(narrower.level).toBe('breaking');
+    expect(narrower.changed).toEqual([expect.objectContaining({ display: 'runs list --limit (flag)', level: 'breaking', was: '200', now: '100' })]);
+    expect(classifyCliSurface(BASE, edited((s) => (flagOf(s, 'runs list', 'limit').min = 5))).level).toBe('breaking');
+    expect(classifyCliSurface(BASE, edited((s) => Object.assign(flagOf(s, 'runs show', 'db'), { min: 0 }))).level).toBe('breaking');
+    const wider = classifyCliSurface(BASE, edited((s) => Object.assign(flagOf(s, 'runs list', 'limit'), { min: 0, max: 500 })));
+    expect(wider.level).toBe('additive');
+    expect(wider.changed.map((i) => i.reason)).toEqual(['min widens the range', 'max widens the range']);
+  });
+  it('a new choice is additive', () => {
+    const c = classifyCliSurface(BASE, edited((s) => flagOf(s, 'servers', 'window').choices!.push('30d')));
+    expect(c).toMatchObject({ level: 'additive', removed: [], changed: [] });
+    expect(c.added).toEqual([expect.objectContaining({ display: 'servers --window (flag) value 30d', now: '30d' })]);
+  });
+  it('a changed, new or removed default is breaking', () => {
+    const changed = classifyCliSurface(BASE, edited((s) => (flagOf(s, 'servers', 'window').default = '7d')));
+    expect(changed.level).toBe('breaking');
+    expect(changed.changed).toEqual([expect.objectContaining({ display: 'servers --window (flag)', was: 'all', now: '7d', reason: expect.stringMatching(/changed default/) })]);
+    expect(classifyCliSurface(BASE, edited((s) => delete flagOf(s, 'serve', 'port').default)).level).toBe('breaking');
+    expect(classifyCliSurface(BASE, edited((s) => (flagOf(s, 'runs list', 'has').default = 'failed'))).level).toBe('breaking');
+  });
+  it('the committed report freezes the values: --has, --window, --status choices, the --limit range and the defaults', () => {
+    const s = JSON.parse(BASE) as Surface;
+    expect(flagOf(s, 'runs list', 'has')).toMatchObject({ choices: ['cancelled', 'failed'] });
+    expect(flagOf(s, 'servers', 'window')).toMatchObject({ choices: ['24h', '7d', 'all'], default: 'all' });
+    expect(flagOf(s, 'runs list', 'status').choices).toEqual(['cancelled', 'completed', 'failed', 'interrupted', 'running']);
+    expect(flagOf(s, 'runs list', 'limit')).toMatchObject({ min: 1, max: 200, default: '20' });
+    expect([flagOf(s, 'serve', 'db').default, flagOf(s, 'serve', 'port').default, flagOf(s, 'serve', 'host').default, flagOf(s, 'runs recover', 'stale-after').default]).toEqual([
+      'runledger.db',
+      '4310',
+      '127.0.0.1',
+      '10m',
+    ]);
+  });
+});
+
+describe('classifyCliSurface: exit code ids', () => {
+  it('swapped meanings (1 and 2 trading ids) are breaking', () => {
+    const c = classifyCliSurface(
+      BASE,
+      edited((s) => {
+        const [one, two] = [s.exitCodes.find((x) => x.code === 1)!, s.exitCodes.find((x) => x.code === 2)!];
+        [one.id, two.id, one.meaning, two.meaning] = [two.id, one.id, two.meaning, one.meaning];
+      }),
+    );
+    expect(c.level).toBe('breaking');
+    expect(c.changed).toEqual([
+      expect.objectContaining({ display: 'exit code 1', level: 'breaking', was: 'FAILED', now: 'USAGE' }),
+      expect.objectContaining({ display: 'exit code 2', level: 'breaking', was: 'USAGE', now: 'FAILED' }),
+    ]);
+  });
+  it('an id given where an older report had none is identical, and listed', () => {
+    const older = edited((s) => s.exitCodes.forEach((x) => delete (x as Partial<typeof x>).id));
+    const c = classifyCliSurface(older, BASE);
+    expect(c.level).toBe('identical');
+    expect(c.changed.map((i) => [i.display, i.now])).toEqual([
+      ['exit code 0', 'OK'],
+      ['exit code 1', 'FAILED'],
+      ['exit code 2', 'USAGE'],
+    ]);
+  });
+  it('a reworded meaning with the same id is identical, and listed', () => {
+    const c = classifyCliSurface(BASE, edited((s) => (s.exitCodes[1]!.meaning = 'it did not work')));
+    expect(c.level).toBe('identical');
+    expect(c.changed).toEqual([expect.objectContaining({ display: 'exit code 1', level: 'identical', reason: 'meaning reworded' })]);
+  });
+});
+
 describe('classifyCliSurface: additive', () => {
   it('a new JSON output property', () => {
     const c = classifyCliSurface(BASE, edited((s) => (runsListRun(s).properties.labels = { type: 'array', items: { type: 'string' } })));
@@ -87,7 +170,7 @@ describe('classifyCliSurface: additive', () => {
     const cmd = classifyCliSurface(BASE, edited((s) => s.commands.push({ name: 'runs cancel', aliases: [], arguments: [{ name: 'id', required: true }], flags: [], jsonOutput: null })));
     expect(cmd.level).toBe('additive');
     expect(cmd.added.map((i) => i.display)).toEqual(['runs cancel (command)']);
-    expect(classifyCliSurface(BASE, edited((s) => s.exitCodes.push({ code: 3, meaning: 'partly done' }))).added.map((i) => i.display)).toEqual(['exit code 3']);
+    expect(classifyCliSurface(BASE, edited((s) => s.exitCodes.push({ code: 3, id: 'PARTIAL', meaning: 'partly done' }))).added.map((i) => i.display)).toEqual(['exit code 3']);
   });
   it('a required flag that became optional, a --json output on a command that had none', () => {
     expect(classifyCliSurface(BASE, edited((s) => (command(s, 'copy').flags.find((f) => f.name === 'db')!.required = false))).level).toBe('additive');

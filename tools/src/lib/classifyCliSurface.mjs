@@ -7,15 +7,21 @@
  *
  * Inputs are what users type (commands, arguments, flags, environment variables); outputs are what
  * scripts read (exit codes, the `--json` output). The rules:
- * - breaking: a removed command, alias, argument, flag, flag environment variable or exit code; a
+ * - breaking: a removed command, alias, argument, flag, flag environment variable or exit code; an
+ *   exit code whose id changed (`OK`, `FAILED`, `USAGE`: the same number means something else); a
  *   new required argument or flag; an argument or flag that became required; a flag that starts or
- *   stops taking a value; an argument moved; a `--json` output removed; in a `--json` output, a
+ *   stops taking a value; an argument moved; a flag value no longer accepted (a removed choice, a
+ *   flag that now has choices where it took any value, a narrower integer range); a changed,
+ *   new or removed default; a `--json` output removed; in a `--json` output, a
  *   removed property, a property that became optional (it may be missing now), or a changed type
  *   (a type, enum, nullability or format that is not exactly the old one: outputs are frozen);
  * - additive: a new command, alias, optional argument or flag, environment variable or exit code;
- *   a flag or argument that became optional; a new `--json` output; a new output property; an
+ *   a flag or argument that became optional; a flag that accepts more (a new choice, a flag whose
+ *   choices were dropped, a wider integer range); a new `--json` output; a new output property; an
  *   output property that became required (now always present);
- * - identical: anything else (placeholders, meanings and descriptions are words, not surface).
+ * - identical: anything else (placeholders, meanings and descriptions are words, not surface; a
+ *   reworded exit code meaning with the same id, or an id given where an older report had none, is
+ *   listed).
  */
 
 /** @typedef {import('./classify.mjs').Level} Level */
@@ -149,6 +155,7 @@ function compareInputs(result, command, old, neu, what) {
     }
     if (!o.required && n.required) record(result, 'changed', 'breaking', display(o), 'became required: old command lines without it are refused', 'optional', 'required');
     if (o.required && !n.required) record(result, 'changed', 'additive', display(o), 'became optional', 'required', 'optional');
+    if (what === 'flag') compareFlagValues(result, display(o), o, n);
     if (o.env !== n.env) {
       const level = o.env === undefined ? 'additive' : 'breaking';
       record(result, 'changed', level, display(o), o.env === undefined ? `now also read from ${n.env}` : n.env === undefined ? `no longer read from ${o.env}` : `read from ${n.env} instead of ${o.env}`, o.env ?? '(none)', n.env ?? '(none)');
@@ -159,6 +166,36 @@ function compareInputs(result, command, old, neu, what) {
     if (oldNames.has(n.name)) continue;
     if (n.required) record(result, 'added', 'breaking', display(n), `new required ${what}: old command lines are refused`, undefined, show(n));
     else record(result, 'added', 'additive', display(n), `new optional ${what}`, undefined, show(n));
+  }
+}
+
+/**
+ * Compares what one flag accepts and what it defaults to: its choices, its integer range, its default.
+ * @param {Classification} result @param {string} display @param {any} o @param {any} n
+ */
+function compareFlagValues(result, display, o, n) {
+  const oldChoices = o.choices === undefined ? undefined : new Set(o.choices);
+  const newChoices = n.choices === undefined ? undefined : new Set(n.choices);
+  if (oldChoices === undefined && newChoices !== undefined) {
+    record(result, 'changed', 'breaking', display, 'accepts only its choices now: other values old command lines pass are refused', '(any value)', [...newChoices].join('|'));
+  } else if (oldChoices !== undefined && newChoices === undefined) {
+    record(result, 'changed', 'additive', display, 'accepts any value now', [...oldChoices].join('|'), '(any value)');
+  } else if (oldChoices !== undefined && newChoices !== undefined) {
+    for (const c of oldChoices) if (!newChoices.has(c)) record(result, 'removed', 'breaking', `${display} value ${c}`, 'choice removed: old command lines passing it are refused', c);
+    for (const c of newChoices) if (!oldChoices.has(c)) record(result, 'added', 'additive', `${display} value ${c}`, 'new choice', undefined, c);
+  }
+  for (const [bound, narrower] of /** @type {const} */ ([
+    ['min', (/** @type {number} */ was, /** @type {number} */ now) => now > was],
+    ['max', (/** @type {number} */ was, /** @type {number} */ now) => now < was],
+  ])) {
+    const was = o[bound];
+    const now = n[bound];
+    if (was === now) continue;
+    const breaking = was === undefined || (now !== undefined && narrower(was, now));
+    record(result, 'changed', breaking ? 'breaking' : 'additive', display, `${bound} ${breaking ? 'narrows the range: old values are refused' : 'widens the range'}`, was === undefined ? '(none)' : String(was), now === undefined ? '(none)' : String(now));
+  }
+  if (o.default !== n.default) {
+    record(result, 'changed', 'breaking', display, 'changed default: command lines without the flag behave differently', o.default ?? '(none)', n.default ?? '(none)');
   }
 }
 
@@ -192,6 +229,8 @@ export function classifyCliSurface(oldText, newText) {
   for (const [code, o] of oldCodes) {
     const n = newCodes.get(code);
     if (!n) record(result, 'removed', 'breaking', `exit code ${code}`, 'removed', o.meaning);
+    else if (o.id === undefined && n.id !== undefined) record(result, 'changed', 'identical', `exit code ${code}`, 'id given (a report from before exit code ids)', '(no id)', n.id);
+    else if (n.id !== o.id) record(result, 'changed', 'breaking', `exit code ${code}`, `means ${n.id} now, not ${o.id}: scripts checking it act wrongly`, o.id ?? '(no id)', n.id ?? '(no id)');
     else if (n.meaning !== o.meaning) record(result, 'changed', 'identical', `exit code ${code}`, 'meaning reworded', o.meaning, n.meaning);
   }
   for (const [code, n] of newCodes) if (!oldCodes.has(code)) record(result, 'added', 'additive', `exit code ${code}`, 'new exit code', undefined, n.meaning);

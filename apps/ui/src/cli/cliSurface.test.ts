@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CLI_COMMANDS, CLI_EXIT_CODE_MEANINGS, CliExitCode } from './cliSurface.js';
+import { CLI_COMMANDS, CLI_EXIT_CODE_MEANINGS, CliExitCode, type CliFlag } from './cliSurface.js';
+import { cliSurfaceDocument } from './cliSurfaceDocument.js';
 import { parseCommand } from './parseCommand.js';
 import { USAGE } from './usage.js';
 
@@ -53,6 +54,54 @@ describe('the CLI surface is what the parser and the usage do', () => {
         expect(synopsis!.includes(`--${flag.name}`) || store.includes(`--${flag.name}`), `${command.name} --${flag.name}`).toBe(true);
       }
     }
+  });
+
+  it('every flag accepts exactly its declared choices and integer range, naming the flag and what it accepts', () => {
+    const valued = CLI_COMMANDS.flatMap((command) => command.flags.filter((f) => f.choices !== undefined || f.min !== undefined).map((f) => [command, f] as const));
+    expect(valued.map(([c, f]) => `${c.name} --${f.name}`)).toEqual(['serve --port', 'demo --port', 'runs list --status', 'runs list --has', 'runs list --limit', 'servers --window']);
+    for (const [command, f] of valued) {
+      const parse = (value: string) => parseCommand(line(command.name, [`--${f.name}=${value}`]), env);
+      for (const ok of f.choices ?? [String(f.min), String(f.max)]) expect(() => parse(ok), `${command.name} --${f.name} ${ok}`).not.toThrow();
+      const bad = f.choices === undefined ? [String(f.min! - 1), String(f.max! + 1)] : [`${f.choices[0]}x`];
+      const rule = f.choices === undefined ? `an integer from ${f.min} to ${f.max}` : `one of ${f.choices.join(', ')}`;
+      for (const value of bad) expect(() => parse(value), `${command.name} --${f.name} ${value}`).toThrow(`--${f.name} must be ${rule}, got "${value}"`);
+    }
+  });
+
+  it('a placeholder that lists values (failed|cancelled) lists exactly the declared choices', () => {
+    const listing = CLI_COMMANDS.flatMap((c) => c.flags.filter((f) => f.value?.includes('|')).map((f) => [c.name, f] as const));
+    expect(listing.length).toBe(2);
+    for (const [name, f] of listing) expect(f.value!.split('|'), `${name} --${f.name}`).toEqual(f.choices);
+  });
+
+  it('a flag not given takes its declared default: the same command as giving the default', () => {
+    const defaulted = CLI_COMMANDS.flatMap((command) => command.flags.filter((f): f is CliFlag & { default: string } => f.default !== undefined).map((f) => [command, f] as const));
+    expect(defaulted.length).toBeGreaterThanOrEqual(9);
+    for (const [command, f] of defaulted) {
+      expect(parseCommand(line(command.name), env), `${command.name} --${f.name}`).toEqual(parseCommand(line(command.name, [`--${f.name}`, f.default]), env));
+    }
+    const given = (command: string, name: string) => CLI_COMMANDS.find((c) => c.name === command)!.flags.find((f) => f.name === name)!.default;
+    expect([given('runs list', 'limit'), given('servers', 'window'), given('serve', 'port'), given('serve', 'host'), given('serve', 'db'), given('runs recover', 'stale-after')]).toEqual([
+      '20',
+      'all',
+      '4310',
+      '127.0.0.1',
+      'runledger.db',
+      '10m',
+    ]);
+  });
+
+  it('the surface document carries the choices (sorted), ranges, defaults and the exit code ids', () => {
+    const doc = cliSurfaceDocument() as { exitCodes: unknown[]; commands: { name: string; flags: CliFlag[] }[] };
+    expect(doc.exitCodes).toEqual([
+      { code: 0, id: 'OK', meaning: CLI_EXIT_CODE_MEANINGS[0] },
+      { code: 1, id: 'FAILED', meaning: CLI_EXIT_CODE_MEANINGS[1] },
+      { code: 2, id: 'USAGE', meaning: CLI_EXIT_CODE_MEANINGS[2] },
+    ]);
+    const flags = doc.commands.find((c) => c.name === 'runs list')!.flags;
+    expect(flags.find((f) => f.name === 'has')).toMatchObject({ choices: ['cancelled', 'failed'] });
+    expect(flags.find((f) => f.name === 'status')).toMatchObject({ choices: ['cancelled', 'completed', 'failed', 'interrupted', 'running'] });
+    expect(flags.find((f) => f.name === 'limit')).toMatchObject({ min: 1, max: 200, default: '20' });
   });
 
   it('every exit code has its meaning', () => {

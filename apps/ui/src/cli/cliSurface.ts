@@ -1,6 +1,9 @@
+import { RUN_STATUSES } from '@runledger/trace';
+
 /**
  * The frozen surface of the `runledger` command line, declared once: its commands, their
- * arguments and flags, the environment variables it reads and its exit codes. The parser builds
+ * arguments and flags (with the values they accept and their defaults), the environment variables
+ * it reads and its exit codes. The parser builds
  * its options from it ({@link cliParseOptions}), the usage text is checked against it, and
  * `pnpm api:update` writes it (with the JSON Schema of every `--json` output) into
  * `api-reports/cli.cli.json`, where the API gate classifies every change.
@@ -23,6 +26,9 @@ export const CliExitCode = {
 /** One of the CLI's exit codes: 0, 1 or 2. @public */
 export type CliExitCode = (typeof CliExitCode)[keyof typeof CliExitCode];
 
+/** The stable id of an exit code (`OK`, `FAILED`, `USAGE`): a key of {@link CliExitCode}. @internal */
+export type CliExitCodeId = keyof typeof CliExitCode;
+
 /** What each exit code means, as `api-reports/cli.cli.json` records it. @internal */
 export const CLI_EXIT_CODE_MEANINGS: Readonly<Record<CliExitCode, string>> = {
   0: 'success (serve and demo also exit 0 when stopped with Ctrl+C)',
@@ -40,6 +46,14 @@ export interface CliFlag {
   readonly required: boolean;
   /** The environment variable read when the flag is not given. */
   readonly env?: string;
+  /** The only values it accepts (the parser refuses any other). */
+  readonly choices?: readonly string[];
+  /** The smallest integer it accepts (an integer flag). */
+  readonly min?: number;
+  /** The largest integer it accepts (an integer flag). */
+  readonly max?: number;
+  /** The value used when it is not given (and its environment variable is not set), as typed. */
+  readonly default?: string;
 }
 
 /** One positional argument of a command. @internal */
@@ -59,32 +73,48 @@ export interface CliCommand {
   readonly json: boolean;
 }
 
-const flag = (name: string, value: string | null, extra: { required?: boolean; env?: string } = {}): CliFlag => ({
+const flag = (name: string, value: string | null, extra: Omit<CliFlag, 'name' | 'value' | 'required'> & { required?: boolean } = {}): CliFlag => ({
+  ...extra,
   name,
   value,
   required: extra.required ?? false,
-  ...(extra.env === undefined ? {} : { env: extra.env }),
 });
 
-const STORE_FLAGS: readonly CliFlag[] = [flag('db', '<file>'), flag('pg', '<url>', { env: 'RUNLEDGER_PG_URL' }), flag('pg-schema', '<name>')];
+/** What `runs list --has` accepts. @internal */
+export const HAS_CHOICES = ['failed', 'cancelled'] as const;
+/** What `servers --window` accepts. @internal */
+export const WINDOW_CHOICES = ['24h', '7d', 'all'] as const;
+
+const DB_FLAG = flag('db', '<file>', { default: 'runledger.db' });
+const STORE_FLAGS: readonly CliFlag[] = [DB_FLAG, flag('pg', '<url>', { env: 'RUNLEDGER_PG_URL' }), flag('pg-schema', '<name>')];
 const JSON_FLAG = flag('json', null);
-const SERVE_FLAGS: readonly CliFlag[] = [flag('port', '<n>'), flag('host', '<addr>'), flag('token', '<t>', { env: 'RUNLEDGER_TOKEN' })];
+const SERVE_FLAGS: readonly CliFlag[] = [
+  flag('port', '<n>', { min: 0, max: 65535, default: '4310' }),
+  flag('host', '<addr>', { default: '127.0.0.1' }),
+  flag('token', '<t>', { env: 'RUNLEDGER_TOKEN' }),
+];
 const SPOOL_DIR = flag('spool-dir', '<dir>', { env: 'RUNLEDGER_SPOOL_DIR' });
 
 /** Every command of the CLI. @internal */
 export const CLI_COMMANDS: readonly CliCommand[] = [
   { name: 'help', aliases: ['--help', '-h'], arguments: [], flags: [], json: false },
   { name: 'serve', arguments: [], flags: [...STORE_FLAGS, ...SERVE_FLAGS], json: false },
-  { name: 'demo', arguments: [], flags: [flag('db', '<file>'), ...SERVE_FLAGS, flag('no-serve', null)], json: false },
+  { name: 'demo', arguments: [], flags: [DB_FLAG, ...SERVE_FLAGS, flag('no-serve', null)], json: false },
   {
     name: 'runs list',
     arguments: [],
-    flags: [...STORE_FLAGS, flag('status', '<status>'), flag('has', 'failed|cancelled'), flag('limit', '<n>'), JSON_FLAG],
+    flags: [
+      ...STORE_FLAGS,
+      flag('status', '<status>', { choices: RUN_STATUSES }),
+      flag('has', 'failed|cancelled', { choices: HAS_CHOICES }),
+      flag('limit', '<n>', { min: 1, max: 200, default: '20' }),
+      JSON_FLAG,
+    ],
     json: true,
   },
   { name: 'runs show', arguments: [{ name: 'id', required: true }], flags: [...STORE_FLAGS, JSON_FLAG], json: true },
-  { name: 'runs recover', arguments: [], flags: [...STORE_FLAGS, flag('stale-after', '<duration>'), JSON_FLAG], json: true },
-  { name: 'servers', arguments: [], flags: [...STORE_FLAGS, flag('window', '24h|7d|all'), JSON_FLAG], json: true },
+  { name: 'runs recover', arguments: [], flags: [...STORE_FLAGS, flag('stale-after', '<duration>', { default: '10m' }), JSON_FLAG], json: true },
+  { name: 'servers', arguments: [], flags: [...STORE_FLAGS, flag('window', '24h|7d|all', { choices: WINDOW_CHOICES, default: 'all' }), JSON_FLAG], json: true },
   { name: 'migrate', arguments: [], flags: STORE_FLAGS, json: false },
   { name: 'spool list', arguments: [], flags: [SPOOL_DIR, JSON_FLAG], json: true },
   { name: 'spool deliver', arguments: [], flags: [...STORE_FLAGS, SPOOL_DIR, flag('all', null), JSON_FLAG], json: true },
@@ -109,4 +139,16 @@ export function cliCommand(name: string): CliCommand {
 /** The `node:util` parseArgs options of a command, built from its declaration. @internal */
 export function cliParseOptions(name: string): Record<string, { type: 'string' | 'boolean' }> {
   return Object.fromEntries(cliCommand(name).flags.map((f) => [f.name, { type: f.value === null ? 'boolean' : 'string' }]));
+}
+
+/**
+ * The declaration of one flag of one command.
+ *
+ * @throws Error from `cliFlag` when the command does not declare that flag.
+ * @internal
+ */
+export function cliFlag(command: string, name: string): CliFlag {
+  const declared = cliCommand(command).flags.find((f) => f.name === name);
+  if (declared === undefined) throw new Error(`cliFlag: "${command}" declares no flag --${name} in CLI_COMMANDS`);
+  return declared;
 }

@@ -27,6 +27,12 @@ describe('parseCommand', () => {
     expect(parseCommand(['serve'], { ...env, pgUrl: 'postgres://x/y' })).toMatchObject({ store: { kind: 'postgres', url: 'postgres://x/y' } });
   });
 
+  it('applies the declared defaults: runs list --limit 20, servers --window all, runs recover --stale-after 10m', () => {
+    expect(parseCommand(['runs', 'list'], env)).toMatchObject({ limit: 20, status: null, has: null, store: { path: '/work/here/runledger.db' } });
+    expect(parseCommand(['servers'], env)).toMatchObject({ window: 'all' });
+    expect(parseCommand(['runs', 'recover'], env)).toMatchObject({ staleAfterMs: 600_000 });
+  });
+
   it('parses demo, runs list|show, servers, migrate and copy', () => {
     expect(parseCommand(['demo', '--no-serve', '--db', 'd.db'], env)).toMatchObject({ name: 'demo', serve: false, dbPath: '/work/here/d.db' });
     expect(parseCommand(['demo'], env)).toMatchObject({ name: 'demo', serve: true, port: DEFAULT_PORT });
@@ -64,10 +70,11 @@ describe('parseCommand', () => {
     [['runs', 'delete'], /unknown subcommand "delete"/],
     [['runs', 'show'], /missing run id/],
     [['runs', 'show', 'a', 'b'], /exactly one run id/],
-    [['runs', 'list', '--status', 'done'], /--status must be one of/],
-    [['runs', 'list', '--has', 'ok'], /--has must be failed or cancelled/],
+    [['runs', 'list', '--status', 'done'], /--status must be one of running, completed, failed, cancelled, interrupted, got "done"/],
+    [['runs', 'list', '--has', 'ok'], /--has must be one of failed, cancelled, got "ok"/],
+    [['runs', 'list', '--limit', '201'], /--limit must be an integer from 1 to 200, got "201"/],
     [['runs', 'list', '--limit', '0'], /--limit must be an integer from 1 to 200/],
-    [['servers', '--window', '1y'], /--window must be 24h, 7d or all/],
+    [['servers', '--window', '1y'], /--window must be one of 24h, 7d, all, got "1y"/],
     [['copy', '--pg', 'postgres://x/y'], /--db <file> \(the SQLite source\) is required/],
     [['copy', '--db', 'a.db'], /--pg <url> \(the PostgreSQL target\) is required/],
     [['demo', '--no-serve=yes'], /no-serve/],

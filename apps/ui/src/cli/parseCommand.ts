@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultSpoolDir, isRunStatus, type RunStatus } from '@runledger/trace';
-import { cliParseOptions } from './cliSurface.js';
+import { defaultSpoolDir, type RunStatus } from '@runledger/trace';
+import { cliFlag, cliParseOptions, type HAS_CHOICES, type WINDOW_CHOICES } from './cliSurface.js';
 import { UsageError } from './UsageError.js';
 
 /** Where a command's runs are stored. @internal */
@@ -16,22 +16,20 @@ export type Command =
       readonly name: 'runs-list';
       readonly store: StoreTarget;
       readonly status: RunStatus | null;
-      readonly has: 'failed' | 'cancelled' | null;
+      readonly has: (typeof HAS_CHOICES)[number] | null;
       readonly limit: number;
       readonly json: boolean;
     }
   | { readonly name: 'runs-show'; readonly store: StoreTarget; readonly id: string; readonly json: boolean }
   | { readonly name: 'runs-recover'; readonly store: StoreTarget; readonly staleAfterMs: number; readonly json: boolean }
-  | { readonly name: 'servers'; readonly store: StoreTarget; readonly window: '24h' | '7d' | 'all'; readonly json: boolean }
+  | { readonly name: 'servers'; readonly store: StoreTarget; readonly window: (typeof WINDOW_CHOICES)[number]; readonly json: boolean }
   | { readonly name: 'migrate'; readonly store: StoreTarget }
   | { readonly name: 'spool-list'; readonly spoolDir: string; readonly json: boolean }
   | { readonly name: 'spool-deliver'; readonly store: StoreTarget; readonly spoolDir: string; readonly all: boolean; readonly json: boolean }
   | { readonly name: 'copy'; readonly dbPath: string; readonly target: StoreTarget & { readonly kind: 'postgres' } };
 
-/** The port `serve` and `demo` listen on unless told otherwise. @internal */
-export const DEFAULT_PORT = 4310;
-/** The SQLite file used unless told otherwise. @internal */
-export const DEFAULT_DB = 'runledger.db';
+/** The port `serve` and `demo` listen on unless told otherwise (declared in cliSurface.ts). @internal */
+export const DEFAULT_PORT = Number(cliFlag('serve', 'port').default);
 
 /** Parses a command's options as declared in cliSurface.ts (CLI_COMMANDS), the one list of its flags. */
 function parse(args: readonly string[], command: string) {
@@ -47,12 +45,33 @@ function noPositionals(positionals: readonly string[], command: string): void {
   if (positionals.length > 0) throw new UsageError(`runledger ${command}: unexpected argument ${JSON.stringify(positionals[0])}`);
 }
 
-function port(value: unknown, command: string): number {
-  if (value === undefined) return DEFAULT_PORT;
-  const text = String(value);
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isInteger(n) || n < 0 || n > 65535) {
-    throw new UsageError(`runledger ${command}: --port must be an integer from 0 to 65535, got ${JSON.stringify(text)}`);
+/** A declared flag's value as given (not empty), else its declared default, within its declared choices. */
+function text(values: Record<string, unknown>, command: string, name: string): string | undefined {
+  const declared = cliFlag(command, name);
+  const value = nonEmpty(values[name], `--${name}`, command) ?? declared.default;
+  if (value !== undefined && declared.choices !== undefined && !declared.choices.includes(value)) {
+    throw new UsageError(`runledger ${command}: --${name} must be one of ${declared.choices.join(', ')}, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+/** A declared flag's value as {@link text} reads it, for a flag that declares a default (never undefined). */
+function defaulted(values: Record<string, unknown>, command: string, name: string): string {
+  const value = text(values, command, name);
+  if (value === undefined) throw new Error(`parseCommand: ${command} --${name} must declare a default in CLI_COMMANDS`);
+  return value;
+}
+
+/** A declared integer flag's value as given, else its declared default, within its declared min and max. */
+function integer(values: Record<string, unknown>, command: string, name: string): number {
+  const declared = cliFlag(command, name);
+  const value = defaulted(values, command, name);
+  if (declared.min === undefined || declared.max === undefined) {
+    throw new Error(`parseCommand: ${command} --${name} must declare min and max in CLI_COMMANDS to be read as an integer`);
+  }
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < declared.min || n > declared.max) {
+    throw new UsageError(`runledger ${command}: --${name} must be an integer from ${declared.min} to ${declared.max}, got ${JSON.stringify(value)}`);
   }
   return n;
 }
@@ -72,7 +91,7 @@ function store(values: Record<string, unknown>, env: CommandEnv, command: string
   const url = pg ?? (db === undefined && env.pgUrl !== undefined && env.pgUrl !== '' ? env.pgUrl : undefined);
   if (url !== undefined) return schema === undefined ? { kind: 'postgres', url } : { kind: 'postgres', url, schema };
   if (schema !== undefined) throw new UsageError(`runledger ${command}: --pg-schema needs --pg`);
-  return { kind: 'sqlite', path: resolve(env.cwd, db ?? DEFAULT_DB) };
+  return { kind: 'sqlite', path: resolve(env.cwd, db ?? defaulted({}, command, 'db')) };
 }
 
 function pgSchema(values: Record<string, unknown>, command: string): string | undefined {
@@ -120,8 +139,8 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
       return {
         name,
         store: store(values, env, name),
-        port: port(values['port'], name),
-        host: nonEmpty(values['host'], '--host', name) ?? '127.0.0.1',
+        port: integer(values, name, 'port'),
+        host: defaulted(values, name, 'host'),
         token: nonEmpty(values['token'], '--token', name) ?? (env.token || null),
       };
     }
@@ -130,9 +149,9 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
       noPositionals(positionals, name);
       return {
         name,
-        dbPath: resolve(env.cwd, nonEmpty(values['db'], '--db', name) ?? DEFAULT_DB),
-        port: port(values['port'], name),
-        host: nonEmpty(values['host'], '--host', name) ?? '127.0.0.1',
+        dbPath: resolve(env.cwd, defaulted(values, name, 'db')),
+        port: integer(values, name, 'port'),
+        host: defaulted(values, name, 'host'),
         token: nonEmpty(values['token'], '--token', name) ?? (env.token || null),
         serve: values['no-serve'] !== true,
       };
@@ -142,23 +161,13 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
       if (sub === 'list') {
         const { values, positionals } = parse(subRest, 'runs list');
         noPositionals(positionals, 'runs list');
-        const status = values['status'];
-        if (status !== undefined && !isRunStatus(status)) {
-          throw new UsageError(`runledger runs list: --status must be one of running, completed, failed, cancelled, interrupted, got ${JSON.stringify(status)}`);
-        }
-        const has = values['has'];
-        if (has !== undefined && has !== 'failed' && has !== 'cancelled') {
-          throw new UsageError(`runledger runs list: --has must be failed or cancelled, got ${JSON.stringify(has)}`);
-        }
-        const limitText = values['limit'] ?? '20';
-        const limit = Number(limitText);
-        if (typeof limitText !== 'string' || !/^\d+$/.test(limitText) || limit < 1 || limit > 200) {
-          throw new UsageError(`runledger runs list: --limit must be an integer from 1 to 200, got ${JSON.stringify(limitText)}`);
-        }
+        const status = text(values, 'runs list', 'status') as RunStatus | undefined;
+        const has = text(values, 'runs list', 'has') as (typeof HAS_CHOICES)[number] | undefined;
+        const limit = integer(values, 'runs list', 'limit');
         return {
           name: 'runs-list',
           store: store(values, env, 'runs list'),
-          status: (status as RunStatus | undefined) ?? null,
+          status: status ?? null,
           has: has ?? null,
           limit,
           json: values['json'] === true,
@@ -174,11 +183,11 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
       if (sub === 'recover') {
         const { values, positionals } = parse(subRest, 'runs recover');
         noPositionals(positionals, 'runs recover');
-        const text = String(values['stale-after'] ?? '10m');
-        const match = /^(\d+)(s|m|h)$/.exec(text);
+        const duration = defaulted(values, 'runs recover', 'stale-after');
+        const match = /^(\d+)(s|m|h)$/.exec(duration);
         const staleAfterMs = match === null ? NaN : Number(match[1]) * { s: 1_000, m: 60_000, h: 3_600_000 }[match[2] as 's' | 'm' | 'h'];
         if (!(staleAfterMs >= 60_000)) {
-          throw new UsageError(`runledger runs recover: --stale-after must be a duration of at least 1 minute such as 90s, 10m or 2h, got ${JSON.stringify(text)}`);
+          throw new UsageError(`runledger runs recover: --stale-after must be a duration of at least 1 minute such as 90s, 10m or 2h, got ${JSON.stringify(duration)}`);
         }
         return { name: 'runs-recover', store: store(values, env, 'runs recover'), staleAfterMs, json: values['json'] === true };
       }
@@ -189,10 +198,7 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
     case 'servers': {
       const { values, positionals } = parse(rest, name);
       noPositionals(positionals, name);
-      const window = values['window'] ?? 'all';
-      if (window !== '24h' && window !== '7d' && window !== 'all') {
-        throw new UsageError(`runledger servers: --window must be 24h, 7d or all, got ${JSON.stringify(window)}`);
-      }
+      const window = defaulted(values, name, 'window') as (typeof WINDOW_CHOICES)[number];
       return { name, store: store(values, env, name), window, json: values['json'] === true };
     }
     case 'migrate': {

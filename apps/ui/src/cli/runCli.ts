@@ -101,11 +101,11 @@ async function assertPortFree(host: string, port: number): Promise<void> {
   });
 }
 
-async function execute(command: Command, io: CliIo): Promise<number> {
+async function execute(command: Command, io: CliIo): Promise<CliExitCode> {
   switch (command.name) {
     case 'help':
       io.stdout.write(USAGE);
-      return 0;
+      return CliExitCode.OK;
     case 'serve': {
       checkServeConfig(command.host, command.token);
       const store = await openExistingStore(command.store);
@@ -114,7 +114,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       } finally {
         await store.close();
       }
-      return 0;
+      return CliExitCode.OK;
     }
     case 'demo': {
       // before anything is recorded: a demo that cannot serve should not leave runs behind
@@ -129,7 +129,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       } catch (error) {
         if (io.signal?.aborted !== true) throw error;
         io.stdout.write(terminalLine`runledger demo: stopped (Ctrl+C) before all runs were recorded; the runs recorded so far are in ${command.dbPath}; goodbye\n`);
-        return 0;
+        return CliExitCode.OK;
       }
       try {
         io.stdout.write(
@@ -139,18 +139,18 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       } finally {
         await result.store.close();
       }
-      return 0;
+      return CliExitCode.OK;
     }
     case 'runs-list':
       return withStore(command.store, async (store) => {
         const page = await store.listRuns({ status: command.status ?? undefined, hasOutcome: command.has ?? undefined, limit: command.limit });
         if (command.json) {
           writeCliJson(io, 'runs list', page);
-          return 0;
+          return CliExitCode.OK;
         }
         if (page.runs.length === 0) {
           io.stdout.write('no runs\n');
-          return 0;
+          return CliExitCode.OK;
         }
         const now = Date.now();
         io.stdout.write(
@@ -173,27 +173,27 @@ async function execute(command: Command, io: CliIo): Promise<number> {
           ),
         );
         if (page.nextCursor !== null) io.stdout.write(`(more runs: raise --limit or use the app)\n`);
-        return 0;
+        return CliExitCode.OK;
       });
     case 'runs-show':
       return withStore(command.store, async (store) => {
         const found = await findRun(store, command.id);
         if (found.kind === 'none') {
           io.stderr.write(terminalLine`runledger runs show: there is no run "${command.id}" in ${describeStore(command.store)}\n`);
-          return 1;
+          return CliExitCode.FAILED;
         }
         if (found.kind === 'short') {
           io.stderr.write(
             terminalLine`runledger runs show: there is no run "${command.id}" in ${describeStore(command.store)}; give the full id or a prefix of at least ${MIN_PREFIX} characters\n`,
           );
-          return 1;
+          return CliExitCode.FAILED;
         }
         if (found.kind === 'ambiguous') {
           io.stderr.write(
             terminalLine`runledger runs show: "${command.id}" is the start of ${found.ids.length} runs; give more of the id:\n` +
               found.ids.map((id) => terminalLine`  ${id}\n`).join(''),
           );
-          return 1;
+          return CliExitCode.FAILED;
         }
         const run = found.run;
         const steps = await store.readSteps(run.id);
@@ -204,7 +204,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
         const unstored = run.unstoredSteps ?? 0;
         if (command.json) {
           writeCliJson(io, 'runs show', { run, cancelRequestedAfterFinish: lateCancel, callsOnTheWire: wire, timeline: page.entries });
-          return 0;
+          return CliExitCode.OK;
         }
         const duration = runDurationMs(run, now);
         io.stdout.write(
@@ -256,17 +256,17 @@ async function execute(command: Command, io: CliIo): Promise<number> {
             [3, 4],
           ),
         );
-        return 0;
+        return CliExitCode.OK;
       });
     case 'runs-recover':
       return withStore(command.store, async (store) => {
         const ids = await store.recoverInterrupted(Date.now() - command.staleAfterMs);
         if (command.json) {
           writeCliJson(io, 'runs recover', { recovered: ids });
-          return 0;
+          return CliExitCode.OK;
         }
         io.stdout.write(ids.length === 0 ? 'no stale running runs\n' : `${ids.map((id) => terminalLine`recovered ${id}\n`).join('')}${ids.length} runs ended\n`);
-        return 0;
+        return CliExitCode.OK;
       });
     case 'servers':
       return withStore(command.store, async (store) => {
@@ -274,11 +274,11 @@ async function execute(command: Command, io: CliIo): Promise<number> {
         const rows = await store.serverHealth(since === undefined ? {} : { since });
         if (command.json) {
           writeCliJson(io, 'servers', rows);
-          return 0;
+          return CliExitCode.OK;
         }
         if (rows.length === 0) {
           io.stdout.write('no tool calls recorded\n');
-          return 0;
+          return CliExitCode.OK;
         }
         io.stdout.write(
           terminalTable(
@@ -305,7 +305,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
         io.stdout.write(
           'failure rate = failed / (ok + failed), without cancellations and invalid-argument calls (ours or the model’s, never the server’s); p95 over answered calls only\n',
         );
-        return 0;
+        return CliExitCode.OK;
       });
     case 'migrate': {
       const before = await storeSchemaVersion(command.store);
@@ -319,17 +319,17 @@ async function execute(command: Command, io: CliIo): Promise<number> {
             ? terminalLine`${what}: already at schema version ${after}; nothing to do\n`
             : terminalLine`${what}: upgraded from schema version ${before} to ${after}\n`,
       );
-      return 0;
+      return CliExitCode.OK;
     }
     case 'spool-list': {
       const files = await inspectSpool(command.spoolDir);
       if (command.json) {
         writeCliJson(io, 'spool list', { dir: command.spoolDir, files });
-        return 0;
+        return CliExitCode.OK;
       }
       if (files.length === 0) {
         io.stdout.write(terminalLine`no spool files in ${command.spoolDir}\n`);
-        return 0;
+        return CliExitCode.OK;
       }
       io.stdout.write(
         terminalTable(
@@ -338,7 +338,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
           [2, 3, 4],
         ),
       );
-      return 0;
+      return CliExitCode.OK;
     }
     case 'spool-deliver':
       return withStore(command.store, async (store) => {
@@ -359,7 +359,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
             );
           }
         }
-        return result.files.some((file) => file.state === 'kept') ? 1 : 0;
+        return result.files.some((file) => file.state === 'kept') ? CliExitCode.FAILED : CliExitCode.OK;
       }, openStore);
     case 'copy': {
       const source = await openExistingStore({ kind: 'sqlite', path: command.dbPath });
@@ -380,7 +380,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       } finally {
         await source.close();
       }
-      return 0;
+      return CliExitCode.OK;
     }
   }
 }
@@ -392,7 +392,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
  *
  * @public
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], io: CliIo): Promise<CliExitCode> {
   let command: Command;
   try {
     command = parseCommand(argv, {
