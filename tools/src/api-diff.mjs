@@ -3,9 +3,10 @@
 /**
  * pnpm api:diff [--base <ref>] [--committed]
  *
- * For each published package: compares the report committed at the base with a freshly
- * generated one (API Extractor on the built dist/index.d.ts; with --committed, the working-tree
- * report file instead) and prints identical / additive / breaking, the removed, changed and
+ * For each published package and each of its frozen surfaces (the API report; for a package with
+ * a bin, the CLI surface report too): compares the report committed at the base with a freshly
+ * generated one (API Extractor on the built dist/index.d.ts, the built dist/cli-surface.js; with
+ * --committed, the working-tree report file instead) and prints identical / additive / breaking, the removed, changed and
  * added entries, and what to do. Exit code: 0 (informational; the gate is `pnpm api:gate`).
  */
 import { existsSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { formatClassification } from './lib/classify.mjs';
 import { compareReports } from './lib/compare.mjs';
 import { extractPackage } from './lib/extract.mjs';
+import { freshCliSurface } from './lib/cliSurface.mjs';
 import { resolveBase, revParse } from './lib/git.mjs';
 import { requiredBump } from './lib/changesets.mjs';
 import { WORKSPACE_ROOT } from './lib/workspace.mjs';
@@ -62,7 +64,12 @@ function main(argv) {
     baseSha: base.sha,
     current: committed
       ? undefined
-      : (pkg) => {
+      : (pkg, _committedPath, surface) => {
+          if (surface.kind === 'cli') {
+            const fresh = freshCliSurface(pkg.dir);
+            if ('error' in fresh) console.error(`${pkg.name}: ${fresh.error}; CLI surface skipped`);
+            return 'text' in fresh ? fresh.text : undefined;
+          }
           if (!existsSync(path.join(pkg.dir, 'dist', 'index.d.ts'))) {
             console.error(`${pkg.name}: not built (run "pnpm build"); skipped`);
             return undefined;
@@ -75,11 +82,11 @@ function main(argv) {
   for (const r of results) {
     if (r.after === undefined) continue;
     if (!r.classification) {
-      console.log(`${r.pkg.name}: identical\n  → ${advice(r.pkg.name, r.pkg.version, 'identical', false)}\n`);
+      console.log(`${r.label}: identical\n  → ${advice(r.pkg.name, r.pkg.version, 'identical', false)}\n`);
       continue;
     }
     const c = r.classification;
-    console.log(formatClassification(r.pkg.name, c, { advice: advice(r.pkg.name, r.pkg.version, c.level, c.initial) }) + '\n');
+    console.log(formatClassification(r.label, c, { advice: advice(r.pkg.name, r.pkg.version, c.level, c.initial) }) + '\n');
   }
   return 0;
 }

@@ -8,7 +8,9 @@
  *
  * Checks, in order: API Extractor's own messages at level "error" (closure rule: forgotten exports,
  * incompatible/missing release tags, ...), @beta/@alpha, deprecations, third-party types, the
- * cross-package closure pass, and finally the report itself.
+ * cross-package closure pass, and finally the report itself. A package with a `bin` has a second
+ * frozen surface, its CLI (`api-reports/<name>.cli.json`, see lib/cliSurface.mjs), checked and
+ * updated the same way by {@link runCliSurfaceGate}.
  */
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -17,7 +19,9 @@ import { extractPackage, crossPackageClosure } from './lib/extract.mjs';
 import { releaseTagProblems, deprecationProblems, thirdPartyProblems } from './lib/checks.mjs';
 import { unifiedDiff } from './lib/diff.mjs';
 import { readPackage, workspacePackages, WORKSPACE_ROOT } from './lib/workspace.mjs';
-import { classifyReports, formatClassification } from './lib/classify.mjs';
+import { classifyReports } from './lib/classify.mjs';
+import { classifyCliSurface } from './lib/classifyCliSurface.mjs';
+import { freshCliSurface, hasCliSurface } from './lib/cliSurface.mjs';
 
 /**
  * @typedef {object} GateOptions
@@ -123,13 +127,43 @@ export function workspaceDependencies(json, workspace) {
   });
 }
 
-function main() {
-  const mode = process.argv[2];
-  if (mode !== 'check' && mode !== 'update') {
-    console.error('usage: api-gate.mjs check|update   (run in a package folder)');
-    process.exit(2);
+/**
+ * The CLI surface of one package with a `bin`: the fresh report from its built
+ * `dist/cli-surface.js` against `api-reports/<name>.cli.json`. `check` fails on drift, printing the
+ * diff and the classification; `update` rewrites the file.
+ * @param {{ mode: 'check' | 'update', packageDir: string, reportDir?: string, workspaceRoot?: string }} opts
+ * @returns {GateResult}
+ */
+export function runCliSurfaceGate(opts) {
+  const root = opts.workspaceRoot ?? WORKSPACE_ROOT;
+  const pkg = readPackage(opts.packageDir);
+  const reportPath = path.join(opts.reportDir ?? path.join(root, 'api-reports'), `${pkg.unscoped}.cli.json`);
+  const rel = path.relative(root, reportPath).split(path.sep).join('/');
+  const fresh = freshCliSurface(pkg.dir);
+  if ('error' in fresh) return { ok: false, problems: [`${pkg.name} (CLI): ${fresh.error}`], reportPath };
+  const committed = existsSync(reportPath) ? readFileSync(reportPath, 'utf8').replace(/\r\n/g, '\n') : undefined;
+  if (opts.mode === 'update') {
+    if (committed === fresh.text) return { ok: true, problems: [], reportPath, report: fresh.text, written: false };
+    mkdirSync(path.dirname(reportPath), { recursive: true });
+    writeFileSync(reportPath, fresh.text);
+    return { ok: true, problems: [], reportPath, report: fresh.text, written: true, diff: unifiedDiff(committed ?? '', fresh.text, `a/${rel}`, `b/${rel}`) };
   }
-  const result = runGate({ mode, packageDir: process.cwd() });
+  if (committed === undefined) return { ok: false, problems: [`${pkg.name} (CLI): ${rel} does not exist; run "pnpm api:update" and commit it`], reportPath, report: fresh.text };
+  if (committed === fresh.text) return { ok: true, problems: [], reportPath, report: fresh.text };
+  const c = classifyCliSurface(committed, fresh.text);
+  return {
+    ok: false,
+    problems: [
+      `${pkg.name} (CLI): the CLI surface report ${rel} is out of date (change: ${c.level}); review the diff above, run "pnpm api:update", and add a changeset ("pnpm changeset") if the change is additive or breaking`,
+    ],
+    reportPath,
+    report: fresh.text,
+    diff: unifiedDiff(committed, fresh.text, `a/${rel} (committed)`, `b/${rel} (fresh)`),
+  };
+}
+
+/** @param {'check' | 'update'} mode @param {GateResult} result */
+function print(mode, result) {
   if (result.diff && mode === 'check') console.log(result.diff);
   for (const p of result.problems) console.error(`✖ ${p}`);
   if (mode === 'update' && result.ok) {
@@ -141,7 +175,18 @@ function main() {
   } else if (result.ok) {
     console.log(`✔ ${path.relative(WORKSPACE_ROOT, result.reportPath ?? '')} matches the surface`);
   }
-  process.exit(result.ok ? 0 : 1);
+}
+
+function main() {
+  const mode = process.argv[2];
+  if (mode !== 'check' && mode !== 'update') {
+    console.error('usage: api-gate.mjs check|update   (run in a package folder)');
+    process.exit(2);
+  }
+  const results = [runGate({ mode, packageDir: process.cwd() })];
+  if (hasCliSurface(readPackage(process.cwd()))) results.push(runCliSurfaceGate({ mode, packageDir: process.cwd() }));
+  for (const result of results) print(mode, result);
+  process.exit(results.every((r) => r.ok) ? 0 : 1);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main();

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * pnpm api:gate — every package whose API report changed since the base needs a pending
- * changeset that bumps it at least as far as the change requires:
+ * pnpm api:gate — every package whose API report or CLI surface report changed since the base
+ * needs a pending changeset that bumps it at least as far as the change requires:
  *   breaking → major (minor while 0.x), additive → minor (patch while 0.x), identical → nothing.
  *
  * Base: API_GATE_BASE, else the merge base with origin/main, else HEAD~1, else none (see
@@ -57,18 +57,18 @@ export function runChangesetGate(opts = {}) {
   }
 
   for (const r of compareReports({ root, baseSha: base.sha })) {
-    const { pkg } = r;
+    const { pkg, label } = r;
     if (r.after === undefined) {
-      problems.push(`${pkg.name}: ${r.reportPath} is missing; run "pnpm build && pnpm api:update" and commit it`);
+      problems.push(`${label}: ${r.reportPath} is missing; run "pnpm build && pnpm api:update" and commit it`);
       continue;
     }
     if (!r.classification) {
-      lines.push(`${pkg.name}: report unchanged`);
+      lines.push(`${label}: report unchanged`);
       continue;
     }
     const c = r.classification;
     if (c.initial) {
-      lines.push(`${pkg.name}: initial surface (${r.reportPath} did not exist at the base) — no changeset required`);
+      lines.push(`${label}: initial surface (${r.reportPath} did not exist at the base) — no changeset required`);
       continue;
     }
     const all = changesets.filter((cs) => cs.releases.has(pkg.name));
@@ -82,12 +82,12 @@ export function runChangesetGate(opts = {}) {
     ];
     const foundText = found.length ? found.join(', ') : 'no changeset for this package';
     if (covered) {
-      lines.push(`${pkg.name}: ${c.level} — needs ${need}, covered by ${foundText}`);
+      lines.push(`${label}: ${c.level} — needs ${need}, covered by ${foundText}`);
       continue;
     }
     problems.push(
-      `${pkg.name}: ${c.level} change to ${r.reportPath} needs a changeset bumping it at least "${need}"${pkg.version.startsWith('0.') ? ` (0.x: ${c.level === 'breaking' ? 'breaking → minor' : 'additive → patch'})` : ''}; found: ${foundText}. Run "pnpm changeset".\n` +
-        formatClassification(pkg.name, c, { limit: 10 }),
+      `${label}: ${c.level} change to ${r.reportPath} needs a changeset bumping it at least "${need}"${pkg.version.startsWith('0.') ? ` (0.x: ${c.level === 'breaking' ? 'breaking → minor' : 'additive → patch'})` : ''}; found: ${foundText}. Run "pnpm changeset".\n` +
+        formatClassification(label, c, { limit: 10 }),
     );
   }
 

@@ -10,7 +10,7 @@ const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,
-  // Run through pnpm (`pnpm demo`, `pnpm --filter @runledger/ui exec runledger …`), the process
+  // Run through pnpm (`pnpm demo`, `pnpm --filter @runledger/cli exec runledger …`), the process
   // starts in the package folder; INIT_CWD is where the user typed the command, and relative
   // paths such as the default ./runledger.db mean that folder.
   cwd: process.env['INIT_CWD'] || process.cwd(),

@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * The committed history of the API reports: every mainline commit up to a given one that changed
- * a report must have brought the changeset for it in that same commit.
+ * The committed history of the API reports (and CLI surface reports): every mainline commit up to
+ * a given one that changed a report must have brought the changeset for it in that same commit.
  *
  * A clean clone cannot know which commits a push brought (CI compares with HEAD~1), so a report
  * changed in the first of two pushed commits would pass unseen. Walking every commit that touched
@@ -16,9 +16,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { classifyReports, formatClassification } from './classify.mjs';
+import { formatClassification } from './classify.mjs';
 import { coverage, parseChangeset, versionBump } from './changesets.mjs';
 import { git, listFiles, revParse, showFile } from './git.mjs';
+import { packageSurfaces, surfaceLabel } from './surfaces.mjs';
 
 /**
  * @typedef {object} HistoryVerdict
@@ -62,12 +63,13 @@ export function checkReportHistory({ root, until, packages }) {
     const where = `commit ${sha.slice(0, 12)} ("${subject}")`;
     /** @type {Map<string, import('./changesets.mjs').Changeset> | undefined} */
     let added;
-    for (const pkg of packages) {
-      const reportPath = `api-reports/${pkg.unscoped}.api.md`;
+    for (const [pkg, surface] of packages.flatMap((p) => packageSurfaces(p).map((s) => /** @type {const} */ ([p, s])))) {
+      const { reportPath } = surface;
+      const label = surfaceLabel(pkg, surface);
       const before = parent ? showFile(parent, reportPath, root)?.replace(/\r\n/g, '\n') : undefined;
       const after = showFile(sha, reportPath, root)?.replace(/\r\n/g, '\n');
       if (before === undefined || after === undefined || before === after) continue; // initial, removed or untouched
-      const classification = classifyReports(before, after, { resolveDir: pkg.dir });
+      const classification = surface.classify(before, after);
       const packageJson = `${path.relative(root, pkg.dir).split(path.sep).join('/')}/package.json`;
       const versionAt = (/** @type {string | undefined} */ commit) => {
         const text = commit ? showFile(commit, packageJson, root) : undefined;
@@ -85,12 +87,12 @@ export function checkReportHistory({ root, until, packages }) {
       ];
       const foundText = found.length ? found.join(', ') : 'no changeset for this package added in that commit';
       if (covered) {
-        lines.push(`${where}: ${pkg.name} ${classification.level}, covered by ${foundText}`);
+        lines.push(`${where}: ${label} ${classification.level}, covered by ${foundText}`);
         continue;
       }
       problems.push(
-        `${where}: ${classification.level} change to ${reportPath} of ${pkg.name} needs a changeset bumping it at least "${need}" added in the same commit; found: ${foundText}.\n` +
-          formatClassification(pkg.name, classification, { limit: 10 }),
+        `${where}: ${classification.level} change to ${reportPath} of ${label} needs a changeset bumping it at least "${need}" added in the same commit; found: ${foundText}.\n` +
+          formatClassification(label, classification, { limit: 10 }),
       );
     }
   }

@@ -32,16 +32,20 @@ export function unscopedName(name) {
 }
 
 /**
- * Published packages: packages/* that are not private and have an api-extractor.json.
+ * Published packages: packages/* and apps/* that are not private and have an api-extractor.json
+ * (the app and CLI, `@runledger/cli` in apps/ui, is one of them).
  * @param {string} [root]
  * @returns {PackageInfo[]}
  */
 export function publishedPackages(root = WORKSPACE_ROOT) {
-  const base = path.join(root, 'packages');
-  if (!existsSync(base)) return [];
-  return readdirSync(base, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => path.join(base, d.name))
+  return ['packages', 'apps']
+    .map((group) => path.join(root, group))
+    .filter((base) => existsSync(base))
+    .flatMap((base) =>
+      readdirSync(base, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => path.join(base, d.name)),
+    )
     .filter((dir) => existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, 'api-extractor.json')))
     .map(readPackage)
     .filter((p) => !p.json.private)

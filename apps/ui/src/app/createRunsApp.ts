@@ -12,7 +12,7 @@ import { DEFAULT_SERVERS_VIEW, type ServersView, serversPage, type ServerSortKey
 import { carriesToken, hostIsLoopback, isSameOrigin, TOKEN_COOKIE } from './AccessPolicy.js';
 import { readTimelinePage } from './timelinePage.js';
 
-/** How the runs app is set up. @internal */
+/** How the runs app is set up. @public */
 export interface RunsAppOptions {
   readonly store: RunStore;
   /** When set, every request must carry it (Bearer header, cookie or `?token=`); else 401. */
@@ -29,7 +29,7 @@ export interface RunsAppOptions {
   readonly log?: (line: string) => void;
 }
 
-/** A request handler for node:http. @internal */
+/** A request handler for node:http. @public */
 export type RunsAppHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /** Headers on every response of the app, error responses included. @internal */
@@ -83,7 +83,7 @@ function sendPage(res: ServerResponse, status: number, page: Html, headers: Reco
  * request without it gets 401. The cancel action is a POST that must come from this app's own
  * origin and is idempotent.
  *
- * @internal
+ * @public
  */
 export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
   const { store } = options;

@@ -4,7 +4,7 @@ import type { RunStore } from '@runledger/trace';
 import { isLoopbackHost } from './AccessPolicy.js';
 import { createRunsApp, SECURITY_HEADERS } from './createRunsApp.js';
 
-/** Where and how the runs app listens. @internal */
+/** Where and how the runs app listens. @public */
 export interface RunsServerOptions {
   readonly store: RunStore;
   /** Default 127.0.0.1. Any other address requires a token. */
@@ -17,7 +17,7 @@ export interface RunsServerOptions {
   readonly log?: (line: string) => void;
 }
 
-/** A listening runs app. @internal */
+/** A listening runs app. @public */
 export interface RunsServer {
   /** The address to open, e.g. `http://127.0.0.1:4310/`. */
   readonly url: string;
@@ -29,7 +29,7 @@ export interface RunsServer {
 /**
  * An error in how the app was asked to listen (a non-loopback address without a token).
  *
- * @internal
+ * @public
  */
 export class ServeConfigError extends Error {
   constructor(message: string) {
@@ -59,7 +59,7 @@ export function checkServeConfig(host: string, token: string | null): void {
  * Starts the runs app on node:http.
  *
  * @throws ServeConfigError from `startRunsServer` when the host is not a loopback address and no token is given.
- * @internal
+ * @public
  */
 export async function startRunsServer(options: RunsServerOptions): Promise<RunsServer> {
   const host = options.host ?? '127.0.0.1';

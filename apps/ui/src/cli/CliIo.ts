@@ -1,7 +1,7 @@
 /**
  * What the CLI reads and writes, so that tests run it in-process.
  *
- * @internal
+ * @public
  */
 export interface CliIo {
   readonly stdout: { write(text: string): unknown };

@@ -1,4 +1,5 @@
 import type { RunStore } from '@runledger/trace';
+import { loadPostgresStore } from './loadPostgresStore.js';
 import type { StoreTarget } from './parseCommand.js';
 
 /**
@@ -9,7 +10,7 @@ import type { StoreTarget } from './parseCommand.js';
 export async function openStore(target: StoreTarget): Promise<RunStore> {
   // Loaded on demand: `runledger help` or a bad command line should not load pg or SQLite.
   if (target.kind === 'postgres') {
-    const { PostgresRunStore } = await import('@runledger/store-postgres');
+    const { PostgresRunStore } = await loadPostgresStore();
     return PostgresRunStore.connect(target.schema === undefined ? { connectionString: target.url } : { connectionString: target.url, schema: target.schema });
   }
   const { SqliteRunStore } = await import('@runledger/store-sqlite');
@@ -36,7 +37,7 @@ export class MissingStoreError extends Error {
  */
 export async function storeSchemaVersion(target: StoreTarget): Promise<number | null> {
   if (target.kind === 'postgres') {
-    const { PostgresRunStore } = await import('@runledger/store-postgres');
+    const { PostgresRunStore } = await loadPostgresStore();
     return PostgresRunStore.schemaVersionOf(target.schema === undefined ? { connectionString: target.url } : { connectionString: target.url, schema: target.schema });
   }
   const { SqliteRunStore } = await import('@runledger/store-sqlite');
@@ -45,7 +46,7 @@ export async function storeSchemaVersion(target: StoreTarget): Promise<number | 
 
 /** The schema version this runledger writes, for the store a command names. @internal */
 export async function currentSchemaVersion(target: StoreTarget): Promise<number> {
-  if (target.kind === 'postgres') return (await import('@runledger/store-postgres')).PostgresRunStore.SCHEMA_VERSION;
+  if (target.kind === 'postgres') return (await loadPostgresStore()).PostgresRunStore.SCHEMA_VERSION;
   return (await import('@runledger/store-sqlite')).SqliteRunStore.SCHEMA_VERSION;
 }
 

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultSpoolDir, isRunStatus, type RunStatus } from '@runledger/trace';
+import { cliParseOptions } from './cliSurface.js';
 import { UsageError } from './UsageError.js';
 
 /** Where a command's runs are stored. @internal */
@@ -32,13 +33,10 @@ export const DEFAULT_PORT = 4310;
 /** The SQLite file used unless told otherwise. @internal */
 export const DEFAULT_DB = 'runledger.db';
 
-type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
-
-const STORE_OPTIONS: OptionSpec = { db: { type: 'string' }, pg: { type: 'string' }, 'pg-schema': { type: 'string' } };
-
-function parse(args: readonly string[], options: OptionSpec, command: string) {
+/** Parses a command's options as declared in cliSurface.ts (CLI_COMMANDS), the one list of its flags. */
+function parse(args: readonly string[], command: string) {
   try {
-    return parseArgs({ args: [...args], options, strict: true, allowPositionals: true });
+    return parseArgs({ args: [...args], options: cliParseOptions(command), strict: true, allowPositionals: true });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new UsageError(`runledger ${command}: ${message}`);
@@ -117,7 +115,7 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
     case '-h':
       return { name: 'help' };
     case 'serve': {
-      const { values, positionals } = parse(rest, { ...STORE_OPTIONS, port: { type: 'string' }, host: { type: 'string' }, token: { type: 'string' } }, name);
+      const { values, positionals } = parse(rest, name);
       noPositionals(positionals, name);
       return {
         name,
@@ -128,11 +126,7 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
       };
     }
     case 'demo': {
-      const { values, positionals } = parse(
-        rest,
-        { db: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, token: { type: 'string' }, 'no-serve': { type: 'boolean' } },
-        name,
-      );
+      const { values, positionals } = parse(rest, name);
       noPositionals(positionals, name);
       return {
         name,
@@ -146,11 +140,7 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
     case 'runs': {
       const [sub, ...subRest] = rest;
       if (sub === 'list') {
-        const { values, positionals } = parse(
-          subRest,
-          { ...STORE_OPTIONS, status: { type: 'string' }, has: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' } },
-          'runs list',
-        );
+        const { values, positionals } = parse(subRest, 'runs list');
         noPositionals(positionals, 'runs list');
         const status = values['status'];
         if (status !== undefined && !isRunStatus(status)) {
@@ -175,14 +165,14 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
         };
       }
       if (sub === 'show') {
-        const { values, positionals } = parse(subRest, { ...STORE_OPTIONS, json: { type: 'boolean' } }, 'runs show');
+        const { values, positionals } = parse(subRest, 'runs show');
         if (positionals.length !== 1 || positionals[0] === undefined || positionals[0] === '') {
           throw new UsageError(positionals.length === 0 ? 'runledger runs show: missing run id' : 'runledger runs show: give exactly one run id');
         }
         return { name: 'runs-show', store: store(values, env, 'runs show'), id: positionals[0], json: values['json'] === true };
       }
       if (sub === 'recover') {
-        const { values, positionals } = parse(subRest, { ...STORE_OPTIONS, 'stale-after': { type: 'string' }, json: { type: 'boolean' } }, 'runs recover');
+        const { values, positionals } = parse(subRest, 'runs recover');
         noPositionals(positionals, 'runs recover');
         const text = String(values['stale-after'] ?? '10m');
         const match = /^(\d+)(s|m|h)$/.exec(text);
@@ -197,7 +187,7 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
       );
     }
     case 'servers': {
-      const { values, positionals } = parse(rest, { ...STORE_OPTIONS, window: { type: 'string' }, json: { type: 'boolean' } }, name);
+      const { values, positionals } = parse(rest, name);
       noPositionals(positionals, name);
       const window = values['window'] ?? 'all';
       if (window !== '24h' && window !== '7d' && window !== 'all') {
@@ -206,20 +196,19 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
       return { name, store: store(values, env, name), window, json: values['json'] === true };
     }
     case 'migrate': {
-      const { values, positionals } = parse(rest, STORE_OPTIONS, name);
+      const { values, positionals } = parse(rest, name);
       noPositionals(positionals, name);
       return { name, store: store(values, env, name) };
     }
     case 'spool': {
       const [sub, ...subRest] = rest;
-      const spoolOptions: OptionSpec = { 'spool-dir': { type: 'string' }, json: { type: 'boolean' } };
       if (sub === 'list') {
-        const { values, positionals } = parse(subRest, spoolOptions, 'spool list');
+        const { values, positionals } = parse(subRest, 'spool list');
         noPositionals(positionals, 'spool list');
         return { name: 'spool-list', spoolDir: spoolDir(values, env, 'spool list'), json: values['json'] === true };
       }
       if (sub === 'deliver') {
-        const { values, positionals } = parse(subRest, { ...STORE_OPTIONS, ...spoolOptions, all: { type: 'boolean' } }, 'spool deliver');
+        const { values, positionals } = parse(subRest, 'spool deliver');
         noPositionals(positionals, 'spool deliver');
         return {
           name: 'spool-deliver',
@@ -234,7 +223,7 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
       );
     }
     case 'copy': {
-      const { values, positionals } = parse(rest, STORE_OPTIONS, name);
+      const { values, positionals } = parse(rest, name);
       noPositionals(positionals, name);
       const db = nonEmpty(values['db'], '--db', name);
       const pg = nonEmpty(values['pg'], '--pg', name) ?? (env.pgUrl || undefined);

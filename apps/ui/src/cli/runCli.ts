@@ -7,11 +7,14 @@ import { wireMs, writeUnknownNote } from '../pages/runPage.js';
 import { runDurationMs } from '../pages/runsPage.js';
 import { healthVerdict, windowSince } from '../pages/serversPage.js';
 import type { CliIo } from './CliIo.js';
+import { writeCliJson } from './cliJsonOutputs.js';
 import { currentSchemaVersion, describeStore, openExistingStore, openStore, storeSchemaVersion } from './openStore.js';
 import { type Command, parseCommand, type StoreTarget } from './parseCommand.js';
 import { terminalTable } from './terminalTable.js';
-import { terminalJson, terminalLine, terminalText } from './terminalText.js';
+import { terminalLine, terminalText } from './terminalText.js';
 import { USAGE } from './usage.js';
+import { CliSetupError } from './CliSetupError.js';
+import { CliExitCode } from './cliSurface.js';
 import { UsageError } from './UsageError.js';
 
 const t = new Translator('en');
@@ -142,7 +145,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       return withStore(command.store, async (store) => {
         const page = await store.listRuns({ status: command.status ?? undefined, hasOutcome: command.has ?? undefined, limit: command.limit });
         if (command.json) {
-          io.stdout.write(`${terminalJson(page)}\n`);
+          writeCliJson(io, 'runs list', page);
           return 0;
         }
         if (page.runs.length === 0) {
@@ -200,7 +203,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
         const lateCancel = isLateCancel(run);
         const unstored = run.unstoredSteps ?? 0;
         if (command.json) {
-          io.stdout.write(`${terminalJson({ run, cancelRequestedAfterFinish: lateCancel, callsOnTheWire: wire, timeline: page.entries })}\n`);
+          writeCliJson(io, 'runs show', { run, cancelRequestedAfterFinish: lateCancel, callsOnTheWire: wire, timeline: page.entries });
           return 0;
         }
         const duration = runDurationMs(run, now);
@@ -259,7 +262,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       return withStore(command.store, async (store) => {
         const ids = await store.recoverInterrupted(Date.now() - command.staleAfterMs);
         if (command.json) {
-          io.stdout.write(`${terminalJson({ recovered: ids })}\n`);
+          writeCliJson(io, 'runs recover', { recovered: ids });
           return 0;
         }
         io.stdout.write(ids.length === 0 ? 'no stale running runs\n' : `${ids.map((id) => terminalLine`recovered ${id}\n`).join('')}${ids.length} runs ended\n`);
@@ -270,7 +273,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
         const since = windowSince(command.window, Date.now());
         const rows = await store.serverHealth(since === undefined ? {} : { since });
         if (command.json) {
-          io.stdout.write(`${terminalJson(rows)}\n`);
+          writeCliJson(io, 'servers', rows);
           return 0;
         }
         if (rows.length === 0) {
@@ -321,7 +324,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
     case 'spool-list': {
       const files = await inspectSpool(command.spoolDir);
       if (command.json) {
-        io.stdout.write(`${terminalJson({ dir: command.spoolDir, files })}\n`);
+        writeCliJson(io, 'spool list', { dir: command.spoolDir, files });
         return 0;
       }
       if (files.length === 0) {
@@ -341,7 +344,7 @@ async function execute(command: Command, io: CliIo): Promise<number> {
       return withStore(command.store, async (store) => {
         const result = await deliverSpool(store, { dir: command.spoolDir, includeLiveProcesses: command.all });
         if (command.json) {
-          io.stdout.write(`${terminalJson(result)}\n`);
+          writeCliJson(io, 'spool deliver', result);
         } else if (result.files.length === 0) {
           io.stdout.write(terminalLine`no spool files in ${result.dir}\n`);
         } else {
@@ -383,10 +386,11 @@ async function execute(command: Command, io: CliIo): Promise<number> {
 }
 
 /**
- * Runs the `runledger` command line in-process and returns the exit code: 0 on success, 1 when
- * the command failed, 2 for a command line it does not understand (with the usage printed).
+ * Runs the `runledger` command line in-process and returns the exit code ({@link CliExitCode}):
+ * 0 on success, 1 when the command failed, 2 for a command line it does not understand (with the
+ * usage printed) or a setup to fix first.
  *
- * @internal
+ * @public
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let command: Command;
@@ -400,7 +404,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`${terminalText(error.message)}\n\n${USAGE}`);
-      return 2;
+      return CliExitCode.USAGE;
     }
     throw error;
   }
@@ -409,9 +413,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } catch (error) {
     if (error instanceof ServeConfigError) {
       io.stderr.write(terminalLine`${error.message}\n`);
-      return 2;
+      return CliExitCode.USAGE;
+    }
+    if (error instanceof CliSetupError) {
+      io.stderr.write(terminalLine`runledger ${command.name.replace('-', ' ')}: ${error.message}\n`);
+      return CliExitCode.USAGE;
     }
     io.stderr.write(terminalLine`runledger ${command.name.replace('-', ' ')}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    return CliExitCode.FAILED;
   }
 }

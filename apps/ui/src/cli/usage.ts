@@ -5,7 +5,7 @@ Commands:
   serve   [--db <file> | --pg <url>] [--port <n>] [--host <addr>] [--token <t>]
           Serve the runs app (default http://127.0.0.1:4310/). Any --host other than a loopback
           address requires a token (--token or RUNLEDGER_TOKEN).
-  demo    [--db <file>] [--port <n>] [--no-serve]
+  demo    [--db <file>] [--port <n>] [--host <addr>] [--token <t>] [--no-serve]
           Start the bundled demo MCP servers (docs, flaky, slow) as child processes, record
           scripted agent runs into the SQLite file (default ./runledger.db) and serve the app.
           serve and demo stop on Ctrl+C (exit status 0).
