@@ -17,6 +17,9 @@ import { startVerdaccio, type Verdaccio } from './verdaccio.js';
 const SCOPE = '@runledger';
 const MINUTES = 60_000;
 const PROBE = 'releasePipelineProbe';
+// The package releases 2 and 3 change. A package the consumer uses whose dependents are few
+// (only the CLI depends on it), so turbo reuses release 1's results for core, mcp and trace.
+const PROBED = { name: '@runledger/store-sqlite', folder: 'store-sqlite' };
 
 let work: string;
 let repo: string;
@@ -51,10 +54,10 @@ function release(): ReturnType<typeof runCommand> {
   return timed('pnpm release', () => runCommand('pnpm', ['release'], repo, env));
 }
 
-/** Writes the probe function into @runledger/core's entry point, or takes it out again. */
+/** Writes the probe function into the probed package's entry point, or takes it out again. */
 function setProbe(present: boolean): void {
-  const index = path.join(repo, 'packages', 'core', 'src', 'index.ts');
-  const file = path.join(repo, 'packages', 'core', 'src', `${PROBE}.ts`);
+  const index = path.join(repo, 'packages', PROBED.folder, 'src', 'index.ts');
+  const file = path.join(repo, 'packages', PROBED.folder, 'src', `${PROBE}.ts`);
   const line = `export { ${PROBE} } from './${PROBE}.js';\n`;
   const text = readFileSync(index, 'utf8');
   if (present) {
@@ -67,15 +70,15 @@ function setProbe(present: boolean): void {
     rmSync(file);
     writeFileSync(index, text.replace(line, ''));
   }
-  // Only core changed and nothing of core depends on a sibling: build it alone, then its report.
-  timed('build core + api:update', () => {
-    mustRun('pnpm', ['--filter', '@runledger/core', 'build'], repo, env);
-    mustRun('pnpm', ['--filter', '@runledger/core', 'api:update'], repo, env);
+  // Only this package changed and its workspace dependencies are built: build it alone, then its report.
+  timed(`build ${PROBED.folder} + api:update`, () => {
+    mustRun('pnpm', ['--filter', PROBED.name, 'build'], repo, env);
+    mustRun('pnpm', ['--filter', PROBED.name, 'api:update'], repo, env);
   });
 }
 
 function changeset(name: string, bump: string, summary: string): void {
-  writeFileSync(path.join(repo, '.changeset', `${name}.md`), `---\n"@runledger/core": ${bump}\n---\n\n${summary}\n`);
+  writeFileSync(path.join(repo, '.changeset', `${name}.md`), `---\n"${PROBED.name}": ${bump}\n---\n\n${summary}\n`);
 }
 
 beforeAll(async () => {
@@ -141,26 +144,29 @@ describe('the release pipeline against Verdaccio', { timeout: 20 * MINUTES }, ()
     const before = repoVersions();
     setProbe(true);
     changeset('release-probe', 'patch', `New: \`${PROBE}()\` names the release that shipped it.`);
-    commitAll(repo, `core: ${PROBE} (additive, patch changeset)`, env);
+    commitAll(repo, `${PROBED.folder}: ${PROBE} (additive, patch changeset)`, env);
 
     const r = release();
     expect(r.status, r.output.slice(-20_000)).toBe(0);
 
     afterRelease2 = repoVersions();
     publishedAfterRelease2 = new Map([...afterRelease2.keys()].map((name) => [name, published(name)]));
-    const core = afterRelease2.get('@runledger/core')!;
-    const [major, minor, patch] = before.get('@runledger/core')!.split('.').map(Number);
-    expect(core).toBe(`${major}.${minor}.${patch! + 1}`);
-    expect(published('@runledger/core').latest).toBe(core);
-    const changelog = readFileSync(path.join(repo, 'packages', 'core', 'CHANGELOG.md'), 'utf8');
-    expect(changelog.indexOf(`## ${core}`)).toBeLessThan(changelog.indexOf(`## ${before.get('@runledger/core')}`));
+    const probed = afterRelease2.get(PROBED.name)!;
+    const [major, minor, patch] = before.get(PROBED.name)!.split('.').map(Number);
+    expect(probed).toBe(`${major}.${minor}.${patch! + 1}`);
+    expect(published(PROBED.name).latest).toBe(probed);
+    expect(afterRelease2.get('@runledger/core'), 'core did not change').toBe(before.get('@runledger/core'));
+    expect(afterRelease2.get(CONSUMER_CLI), 'the CLI depends on it: patch').not.toBe(before.get(CONSUMER_CLI));
+    const changelog = readFileSync(path.join(repo, 'packages', PROBED.folder, 'CHANGELOG.md'), 'utf8');
+    expect(changelog.indexOf(`## ${probed}`)).toBeLessThan(changelog.indexOf(`## ${before.get(PROBED.name)}`));
     expect(changelog).toContain(`${PROBE}()\` names the release`);
 
     timed('consumer npm update', () => consumer.update());
-    expect(consumer.installedVersion('@runledger/core')).toBe(core);
+    expect(consumer.installedVersion(PROBED.name)).toBe(probed);
+    expect(consumer.installedVersion(CONSUMER_CLI)).toBe(afterRelease2.get(CONSUMER_CLI));
     writeFileSync(
       path.join(consumer.dir, 'src', 'probe.ts'),
-      `import { ${PROBE} } from '@runledger/core';\nconst which: string = ${PROBE}();\nconsole.log(which);\n`,
+      `import { ${PROBE} } from '${PROBED.name}';\nconst which: string = ${PROBE}();\nconsole.log(which);\n`,
     );
     consumer.typecheck();
     expect(mustRun(process.execPath, ['dist/probe.js'], consumer.dir, env).stdout.trim()).toBe('release 2');
@@ -172,11 +178,11 @@ describe('the release pipeline against Verdaccio', { timeout: 20 * MINUTES }, ()
   it('release 3: a breaking change with a patch changeset is refused before anything is published', () => {
     setProbe(false);
     changeset('drop-release-probe', 'patch', `Removes \`${PROBE}()\`.`);
-    commitAll(repo, `core: drop ${PROBE} (breaking, only a patch changeset)`, env);
+    commitAll(repo, `${PROBED.folder}: drop ${PROBE} (breaking, only a patch changeset)`, env);
 
     const r = release();
     expect(r.status).not.toBe(0);
-    expect(r.output).toMatch(/@runledger\/core: breaking change to api-reports\/core\.api\.md needs a changeset bumping it at least "minor"/);
+    expect(r.output).toContain(`${PROBED.name}: breaking change to api-reports/${PROBED.folder}.api.md needs a changeset bumping it at least "minor"`);
     expect(r.output).toContain('release: API gate before versioning failed');
     expect(repoVersions()).toEqual(afterRelease2);
     for (const [name, version] of afterRelease2) {
