@@ -49,9 +49,11 @@ export class ReleaseError extends Error {}
  */
 function run(step, command, args, opts, extraEnv = {}) {
   opts.log(`release: ${step}: ${command} ${args.join(' ')}`);
+  const started = Date.now();
   const r = spawnSync(command, args, { cwd: opts.root, stdio: 'inherit', env: { ...opts.env, ...extraEnv } });
   if (r.error) throw new ReleaseError(`release: ${step} could not start "${command}": ${r.error.message}`);
   if (r.status !== 0) throw new ReleaseError(`release: ${step} failed (${command} ${args.join(' ')} exited ${r.status ?? r.signal}); nothing was published`);
+  opts.log(`release: ${step} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /** @param {ReleaseOptions} opts @returns {Required<ReleaseOptions>} */

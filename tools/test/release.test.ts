@@ -51,7 +51,9 @@ function published(name: string): { latest: string; versions: string[] } {
 }
 
 function release(): ReturnType<typeof runCommand> {
-  return timed('pnpm release', () => runCommand('pnpm', ['release'], repo, env));
+  const r = timed('pnpm release', () => runCommand('pnpm', ['release'], repo, env));
+  timings.push(...[...r.stdout.matchAll(/^release: (.+ done in [0-9.]+ s)$/gm)].map((m) => `  ${m[1]}`));
+  return r;
 }
 
 /** Writes the probe function into the probed package's entry point, or takes it out again. */
