@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runChangesetGate } from '../src/changeset-gate.mjs';
 import { parseChangeset, requiredBump, versionBump } from '../src/lib/changesets.mjs';
-import { TOOLS } from './helpers.js';
+import { gateRepo, TOOLS } from './helpers.js';
 
 const reports = path.join(TOOLS, 'test', 'fixtures', 'reports');
 const fixture = (name: string, f: 'before' | 'after') => readFileSync(path.join(reports, name, `${f}.api.md`), 'utf8');
@@ -22,31 +22,16 @@ function git(cwd: string, ...args: string[]) {
 
 /** A one-package repository whose base commit has `before` as the report of @fx/pkg. */
 function repo(opts: { before?: string; version?: string } = {}) {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'api-gate-repo-'));
-  repos.push(root);
-  git(root, 'init', '-q', '-b', 'main');
-  git(root, 'config', 'user.email', 't@example.com');
-  git(root, 'config', 'user.name', 't');
-  mkdirSync(path.join(root, 'packages', 'pkg'), { recursive: true });
-  mkdirSync(path.join(root, 'api-reports'));
-  mkdirSync(path.join(root, '.changeset'));
-  writeFileSync(path.join(root, '.changeset', 'README.md'), '# Changesets\n');
-  writeFileSync(path.join(root, 'packages', 'pkg', 'package.json'), JSON.stringify({ name: '@fx/pkg', version: opts.version ?? '1.0.0' }));
-  writeFileSync(path.join(root, 'packages', 'pkg', 'api-extractor.json'), '{}');
-  if (opts.before !== undefined) writeFileSync(path.join(root, 'api-reports', 'pkg.api.md'), opts.before);
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'base');
-  const base = git(root, 'rev-parse', 'HEAD');
+  const r = gateRepo({
+    'packages/pkg/package.json': JSON.stringify({ name: '@fx/pkg', version: opts.version ?? '1.0.0' }),
+    'packages/pkg/api-extractor.json': '{}',
+    ...(opts.before === undefined ? {} : { 'api-reports/pkg.api.md': opts.before }),
+  });
+  repos.push(r.root);
   return {
-    root,
-    base,
-    report: (text: string) => writeFileSync(path.join(root, 'api-reports', 'pkg.api.md'), text),
-    changeset: (file: string, bump: string, pkg = '@fx/pkg') => writeFileSync(path.join(root, '.changeset', file), `---\n"${pkg}": ${bump}\n---\n\nA change.\n`),
-    commit: (msg: string) => {
-      git(root, 'add', '-A');
-      git(root, 'commit', '-q', '-m', msg);
-    },
-    gate: (env: Record<string, string> = { API_GATE_BASE: base }) => runChangesetGate({ root, env }),
+    ...r,
+    report: (text: string) => r.write('api-reports/pkg.api.md', text),
+    changeset: (file: string, bump: string, pkg = '@fx/pkg') => r.changeset(file, bump, pkg),
   };
 }
 const problems = (r: { problems: string[] }) => r.problems.join('\n');

@@ -2,14 +2,12 @@
 // in api:gate's change since the base, and in its committed-history check — on temporary git
 // repositories holding one package with a `bin`.
 import { afterEach, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCliSurfaceGate } from '../src/api-gate.mjs';
-import { runChangesetGate } from '../src/changeset-gate.mjs';
 import { cliSurfaceText } from '../src/lib/cliSurface.mjs';
-import { ROOT } from './helpers.js';
+import { gateRepo, ROOT } from './helpers.js';
 
 const BASE = readFileSync(path.join(ROOT, 'api-reports', 'cli.cli.json'), 'utf8');
 /** The base surface without `runs list --limit`: a removed flag, breaking. */
@@ -36,35 +34,17 @@ const temp = () => {
   dirs.push(d);
   return d;
 };
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
 /** A repository with one published package with a bin (apps/tool, @fx/tool 0.3.0) whose CLI report is `cli`. */
 function repo(cli: string) {
-  const root = temp();
-  git(root, 'init', '-q', '-b', 'main');
-  git(root, 'config', 'user.email', 't@example.com');
-  git(root, 'config', 'user.name', 't');
-  mkdirSync(path.join(root, 'apps', 'tool'), { recursive: true });
-  mkdirSync(path.join(root, 'api-reports'));
-  mkdirSync(path.join(root, '.changeset'));
-  writeFileSync(path.join(root, 'apps', 'tool', 'package.json'), JSON.stringify({ name: '@fx/tool', version: '0.3.0', bin: { tool: './dist/cli.js' } }));
-  writeFileSync(path.join(root, 'apps', 'tool', 'api-extractor.json'), '{}');
-  writeFileSync(path.join(root, 'api-reports', 'tool.api.md'), '## API Report File for "@fx/tool"\n\n```ts\n\n// @public\nexport function run(): void;\n\n```\n');
-  writeFileSync(path.join(root, 'api-reports', 'tool.cli.json'), cli);
-  git(root, 'add', '-A');
-  git(root, 'commit', '-q', '-m', 'base');
-  const base = git(root, 'rev-parse', 'HEAD');
-  return {
-    root,
-    cli: (text: string) => writeFileSync(path.join(root, 'api-reports', 'tool.cli.json'), text),
-    changeset: (file: string, bump: string) => writeFileSync(path.join(root, '.changeset', file), `---\n"@fx/tool": ${bump}\n---\n\nA change.\n`),
-    commit: (msg: string) => {
-      git(root, 'add', '-A');
-      git(root, 'commit', '-q', '-m', msg);
-    },
-    /** Default: the change since the base commit; `{}` as in a clean clone (HEAD~1, plus the history). */
-    gate: (env: Record<string, string> = { API_GATE_BASE: base }) => runChangesetGate({ root, env }),
-  };
+  const r = gateRepo({
+    'apps/tool/package.json': JSON.stringify({ name: '@fx/tool', version: '0.3.0', bin: { tool: './dist/cli.js' } }),
+    'apps/tool/api-extractor.json': '{}',
+    'api-reports/tool.api.md': '## API Report File for "@fx/tool"\n\n```ts\n\n// @public\nexport function run(): void;\n\n```\n',
+    'api-reports/tool.cli.json': cli,
+  });
+  dirs.push(r.root);
+  return { ...r, cli: (text: string) => r.write('api-reports/tool.cli.json', text), changeset: (file: string, bump: string) => r.changeset(file, bump, '@fx/tool') };
 }
 const problems = (g: { problems: string[] }) => g.problems.join('\n');
 

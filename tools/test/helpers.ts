@@ -1,6 +1,9 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runChangesetGate } from '../src/changeset-gate.mjs';
 
 export const TOOLS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const ROOT = path.resolve(TOOLS, '..');
@@ -61,4 +64,39 @@ export function makePackage(files: Record<string, string>): { dir: string; clean
     writeFileSync(path.join(dir, file), text);
   }
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A throwaway git repository for the gate's tests: `files` (path → text, folders made as needed)
+ * committed as "base" on main; `changeset` writes a one-package changeset, `commit` commits all,
+ * `gate` runs api:gate (default base: that first commit; `{}` as a clean clone: HEAD~1 and the
+ * history). Remove it with `cleanup`.
+ */
+export function gateRepo(files: Record<string, string>) {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'api-gate-repo-'));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  const write = (file: string, text: string) => {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), text);
+  };
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.email', 't@example.com');
+  git('config', 'user.name', 't');
+  for (const [file, text] of Object.entries({ '.changeset/README.md': '# Changesets\n', ...files })) write(file, text);
+  mkdirSync(path.join(root, 'api-reports'), { recursive: true });
+  const commit = (msg: string) => {
+    git('add', '-A');
+    git('commit', '-q', '-m', msg);
+  };
+  commit('base');
+  const base = git('rev-parse', 'HEAD');
+  return {
+    root,
+    base,
+    write,
+    changeset: (file: string, bump: string, pkg: string) => write(`.changeset/${file}`, `---\n"${pkg}": ${bump}\n---\n\nA change.\n`),
+    commit,
+    gate: (env: Record<string, string> = { API_GATE_BASE: base }) => runChangesetGate({ root, env }),
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
 }
