@@ -25,7 +25,8 @@ let work: string;
 let repo: string;
 let registry: Verdaccio;
 let consumer: Consumer;
-const env = cleanEnv();
+// JOBS=max: node-gyp compiles better-sqlite3 (api:pack's npm project, the consumer) on every core.
+const env = cleanEnv({ JOBS: 'max' });
 const started = Date.now();
 const timings: string[] = [];
 
