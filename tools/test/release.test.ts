@@ -1,0 +1,196 @@
+// The release pipeline against a real registry: Verdaccio in its own process, a copy of this
+// repository released with `pnpm release` three times, and a consumer project made with plain npm
+// that installs, upgrades and uses what was published. Slow (minutes): builds, installs from a
+// registry, better-sqlite3 compiled in the consumer.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readChangesets } from '../src/lib/changesets.mjs';
+import { publishedPackages } from '../src/lib/workspace.mjs';
+import { cleanEnv, mustRun, runCommand } from './commands.js';
+import { ROOT } from './helpers.js';
+import { CONSUMER_CLI, CONSUMER_LIBRARIES, makeConsumer, type Consumer } from './releaseConsumer.js';
+import { commitAll, copyRepository } from './repoCopy.js';
+import { startVerdaccio, type Verdaccio } from './verdaccio.js';
+
+const SCOPE = '@runledger';
+const MINUTES = 60_000;
+const PROBE = 'releasePipelineProbe';
+// The package releases 2 and 3 change. A package the consumer uses whose dependents are few
+// (only the CLI depends on it), so turbo reuses release 1's results for core, mcp and trace.
+const PROBED = { name: '@runledger/store-sqlite', folder: 'store-sqlite' };
+
+let work: string;
+let repo: string;
+let registry: Verdaccio;
+let consumer: Consumer;
+// JOBS=max: node-gyp compiles better-sqlite3 (api:pack's npm project, the consumer) on every core.
+const env = cleanEnv({ JOBS: 'max' });
+const started = Date.now();
+const timings: string[] = [];
+
+function timed<T>(what: string, step: () => T): T {
+  const t0 = Date.now();
+  try {
+    return step();
+  } finally {
+    timings.push(`${what}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+}
+
+/** The package versions in the repository copy, by name. */
+function repoVersions(): Map<string, string> {
+  return new Map(publishedPackages(repo).map((p) => [p.name, p.version]));
+}
+
+/** What the registry holds of one package: its `latest` and every version. */
+function published(name: string): { latest: string; versions: string[] } {
+  const r = mustRun('npm', ['view', name, 'dist-tags.latest', 'versions', '--json', `--registry=${registry.url}`], work, env);
+  const json = JSON.parse(r.stdout) as { 'dist-tags.latest': string; versions: string[] | string };
+  return { latest: json['dist-tags.latest'], versions: ([] as string[]).concat(json.versions) };
+}
+
+function release(): ReturnType<typeof runCommand> {
+  const r = timed('pnpm release', () => runCommand('pnpm', ['release'], repo, env));
+  timings.push(...[...r.stdout.matchAll(/^release: (.+ done in [0-9.]+ s)$/gm)].map((m) => `  ${m[1]}`));
+  return r;
+}
+
+/** Writes the probe function into the probed package's entry point, or takes it out again. */
+function setProbe(present: boolean): void {
+  const index = path.join(repo, 'packages', PROBED.folder, 'src', 'index.ts');
+  const file = path.join(repo, 'packages', PROBED.folder, 'src', `${PROBE}.ts`);
+  const line = `export { ${PROBE} } from './${PROBE}.js';\n`;
+  const text = readFileSync(index, 'utf8');
+  if (present) {
+    writeFileSync(
+      file,
+      `/**\n * Names the release of the pipeline test that shipped this function.\n * @public\n */\nexport function ${PROBE}(): string {\n  return 'release 2';\n}\n`,
+    );
+    writeFileSync(index, text + line);
+  } else {
+    rmSync(file);
+    writeFileSync(index, text.replace(line, ''));
+  }
+  // Only this package changed and its workspace dependencies are built: build it alone, then its report.
+  timed(`build ${PROBED.folder} + api:update`, () => {
+    mustRun('pnpm', ['--filter', PROBED.name, 'build'], repo, env);
+    mustRun('pnpm', ['--filter', PROBED.name, 'api:update'], repo, env);
+  });
+}
+
+function changeset(name: string, bump: string, summary: string): void {
+  writeFileSync(path.join(repo, '.changeset', `${name}.md`), `---\n"${PROBED.name}": ${bump}\n---\n\n${summary}\n`);
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(path.join(os.tmpdir(), 'runledger-release-'));
+  repo = path.join(work, 'repo');
+  registry = await startVerdaccio(SCOPE);
+  timed('copy + pnpm install', () => copyRepository(ROOT, repo, registry.npmrc(SCOPE), env));
+  consumer = makeConsumer(path.join(work, 'consumer'), registry.npmrc(SCOPE), env);
+}, 10 * MINUTES);
+
+afterAll(async () => {
+  await registry?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
+  console.log(`release test: ${((Date.now() - started) / 1000).toFixed(0)} s in all\n  ${timings.join('\n  ')}`);
+});
+
+describe('the release pipeline against Verdaccio', { timeout: 20 * MINUTES }, () => {
+  let afterRelease2: Map<string, string>;
+  let publishedAfterRelease2: Map<string, { latest: string; versions: string[] }>;
+
+  it('release 1: versions from the pending changesets, a CHANGELOG.md per package, published', () => {
+    const before = repoVersions();
+    const pending = readChangesets(path.join(repo, '.changeset'));
+    expect(pending.length).toBeGreaterThan(0);
+
+    const r = release();
+    expect(r.status, r.output.slice(-20_000)).toBe(0);
+
+    const after = repoVersions();
+    expect(readChangesets(path.join(repo, '.changeset'))).toEqual([]);
+    expect(mustRun('git', ['log', '-1', '--format=%s'], repo, env).stdout.trim()).toBe('Version Packages');
+    for (const [name, version] of after) {
+      const mine = pending.filter((cs) => cs.releases.has(name));
+      if (mine.length > 0) {
+        expect(version, name).not.toBe(before.get(name));
+        const changelog = readFileSync(path.join(publishedPackages(repo).find((p) => p.name === name)!.dir, 'CHANGELOG.md'), 'utf8');
+        expect(changelog, name).toContain(`## ${version}`);
+        for (const cs of mine) expect(changelog, `${name} ← ${cs.file}`).toContain(cs.summary.split('\n')[0]);
+      }
+      expect(published(name), name).toEqual({ latest: version, versions: [version] });
+    }
+    expect(mustRun('npm', ['view', '@runledger/core', 'version', `--registry=${registry.url}`], work, env).stdout.trim()).toBe(after.get('@runledger/core'));
+  });
+
+  it('a plain npm project installs the packages and the CLI, records a run against a real MCP server and lists it', () => {
+    timed('consumer npm install', () => consumer.installLibraries());
+    const versions = repoVersions();
+    for (const name of CONSUMER_LIBRARIES) expect(consumer.installedVersion(name), name).toBe(versions.get(name));
+    timed('consumer tsc', () => consumer.typecheck());
+    const run = timed('consumer run', () => consumer.record());
+    expect(run).toMatchObject({ status: 'completed', outcome: 'ok' });
+
+    expect(versions.has(CONSUMER_CLI), `${CONSUMER_CLI} is not a published package of this repository`).toBe(true);
+    timed('consumer npm i -D the CLI', () => consumer.installCli());
+    expect(consumer.installedVersion(CONSUMER_CLI)).toBe(versions.get(CONSUMER_CLI));
+    const row = consumer.runsList().split('\n').find((line) => line.includes(run.runId));
+    expect(row, 'runledger runs list shows the run').toBeDefined();
+    expect(row).toMatch(/\bcompleted\b/);
+    expect(row).toMatch(/consumer-release-test/);
+  });
+
+  it('release 2: an additive change with its patch changeset is released; npm update takes it', () => {
+    const before = repoVersions();
+    setProbe(true);
+    changeset('release-probe', 'patch', `New: \`${PROBE}()\` names the release that shipped it.`);
+    commitAll(repo, `${PROBED.folder}: ${PROBE} (additive, patch changeset)`, env);
+
+    const r = release();
+    expect(r.status, r.output.slice(-20_000)).toBe(0);
+
+    afterRelease2 = repoVersions();
+    publishedAfterRelease2 = new Map([...afterRelease2.keys()].map((name) => [name, published(name)]));
+    const probed = afterRelease2.get(PROBED.name)!;
+    const [major, minor, patch] = before.get(PROBED.name)!.split('.').map(Number);
+    expect(probed).toBe(`${major}.${minor}.${patch! + 1}`);
+    expect(published(PROBED.name).latest).toBe(probed);
+    expect(afterRelease2.get('@runledger/core'), 'core did not change').toBe(before.get('@runledger/core'));
+    expect(afterRelease2.get(CONSUMER_CLI), 'the CLI depends on it: patch').not.toBe(before.get(CONSUMER_CLI));
+    const changelog = readFileSync(path.join(repo, 'packages', PROBED.folder, 'CHANGELOG.md'), 'utf8');
+    expect(changelog.indexOf(`## ${probed}`)).toBeLessThan(changelog.indexOf(`## ${before.get(PROBED.name)}`));
+    expect(changelog).toContain(`${PROBE}()\` names the release`);
+
+    timed('consumer npm update', () => consumer.update());
+    expect(consumer.installedVersion(PROBED.name)).toBe(probed);
+    expect(consumer.installedVersion(CONSUMER_CLI)).toBe(afterRelease2.get(CONSUMER_CLI));
+    writeFileSync(
+      path.join(consumer.dir, 'src', 'probe.ts'),
+      `import { ${PROBE} } from '${PROBED.name}';\nconst which: string = ${PROBE}();\nconsole.log(which);\n`,
+    );
+    consumer.typecheck();
+    expect(mustRun(process.execPath, ['dist/probe.js'], consumer.dir, env).stdout.trim()).toBe('release 2');
+    const run = consumer.record();
+    expect(run).toMatchObject({ status: 'completed', outcome: 'ok' });
+    expect(consumer.runsList()).toContain(run.runId);
+  });
+
+  it('release 3: a breaking change with a patch changeset is refused before anything is published', () => {
+    setProbe(false);
+    changeset('drop-release-probe', 'patch', `Removes \`${PROBE}()\`.`);
+    commitAll(repo, `${PROBED.folder}: drop ${PROBE} (breaking, only a patch changeset)`, env);
+
+    const r = release();
+    expect(r.status).not.toBe(0);
+    expect(r.output).toContain(`${PROBED.name}: breaking change to api-reports/${PROBED.folder}.api.md needs a changeset bumping it at least "minor"`);
+    expect(r.output).toContain('release: API gate before versioning failed');
+    expect(repoVersions()).toEqual(afterRelease2);
+    for (const [name, version] of afterRelease2) {
+      expect(published(name), name).toEqual(publishedAfterRelease2.get(name));
+      expect(published(name).latest, name).toBe(version);
+    }
+  });
+});
