@@ -85,7 +85,7 @@ export function packSmoke(opts = {}) {
     // The command line: from the pnpm project, then from a plain npm project without the optional peer.
     for (const cli of pkgs.filter(hasCliSurface)) {
       failures.push(...checkInstalledCli({ project, label: `${cli.name} (pnpm, every package)`, log }));
-      const npm = npmConsumer({ dir, specs, cli: cli.name });
+      const npm = npmConsumer({ root, dir, specs, cli: cli.name });
       if (npm.failure) failures.push(npm.failure);
       else failures.push(...checkInstalledCli({ project: npm.project, label: `${cli.name} (npm, without @runledger/store-postgres)`, withoutPostgres: true, log }));
     }

@@ -6,8 +6,12 @@
  * `@runledger/store-postgres`, a `--pg` command must exit 2 naming that package.
  */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+
+/** The native module of better-sqlite3, relative to its package folder. */
+const SQLITE_BINDING = path.join('build', 'Release', 'better_sqlite3.node');
 
 /**
  * Runs `npx --no -- runledger <args>` in the project (`--` so that npx leaves `--help` to runledger).
@@ -51,13 +55,41 @@ export function checkInstalledCli({ project, label, withoutPostgres = false, log
 }
 
 /**
+ * better-sqlite3's native module for the consumer: its install script compiles it from source here
+ * (its prebuilt download is unreachable; ~80 s on 2 cores). The workspace holds a build for this
+ * very Node, so the consumer gets a copy of it when both are the same better-sqlite3 release;
+ * otherwise its own install script runs (`npm rebuild`). The CLI checks that follow load it.
+ * @param {string} root the workspace @param {string} project the consumer
+ * @returns {string | undefined} a failure
+ */
+function provideSqliteBinding(root, project) {
+  const installed = path.join(project, 'node_modules', 'better-sqlite3');
+  if (!existsSync(installed)) return undefined; // not a dependency: nothing to build
+  const version = (/** @type {string} */ dir) => JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).version;
+  let built;
+  try {
+    built = path.dirname(createRequire(path.join(root, 'packages', 'store-sqlite', 'package.json')).resolve('better-sqlite3/package.json'));
+  } catch {
+    built = undefined;
+  }
+  if (built !== undefined && existsSync(path.join(built, SQLITE_BINDING)) && version(built) === version(installed)) {
+    mkdirSync(path.dirname(path.join(installed, SQLITE_BINDING)), { recursive: true });
+    copyFileSync(path.join(built, SQLITE_BINDING), path.join(installed, SQLITE_BINDING));
+    return undefined;
+  }
+  const r = spawnSync('npm', ['rebuild', 'better-sqlite3'], { cwd: project, encoding: 'utf8' });
+  return r.status === 0 ? undefined : `npm rebuild better-sqlite3 in the npm consumer failed:\n${r.stdout}${r.stderr}`;
+}
+
+/**
  * A consumer project installed with plain npm from the tarballs: `@runledger/cli` and its
- * dependencies, but not the optional peer `@runledger/store-postgres`.
- * @param {{ dir: string, specs: Record<string, string>, cli: string }} opts
- *   specs: package name → `file:<tarball>`; cli: the CLI package's name
+ * dependencies, but not the optional peer `@runledger/store-postgres`. Install scripts are skipped
+ * and better-sqlite3's native module provided by {@link provideSqliteBinding}.
+ * @param {{ root: string, dir: string, specs: Record<string, string>, cli: string }} opts
+ *   root: the workspace; specs: package name → `file:<tarball>`; cli: the CLI package's name
  * @returns {{ project: string, failure?: string }}
  */
-export function npmConsumer({ dir, specs, cli }) {
+export function npmConsumer({ root, dir, specs, cli }) {
   const project = path.join(dir, 'npm-consumer');
   spawnSync('mkdir', ['-p', project]);
   const dependencies = Object.fromEntries(Object.entries(specs).filter(([name]) => name !== '@runledger/store-postgres'));
@@ -65,7 +97,8 @@ export function npmConsumer({ dir, specs, cli }) {
     path.join(project, 'package.json'),
     JSON.stringify({ name: 'runledger-npm-consumer', private: true, type: 'module', devDependencies: { [cli]: dependencies[cli] }, dependencies: Object.fromEntries(Object.entries(dependencies).filter(([n]) => n !== cli)) }, null, 2),
   );
-  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: project, encoding: 'utf8' });
+  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], { cwd: project, encoding: 'utf8' });
   if (r.status !== 0) return { project, failure: `npm install of the packed tarballs (without @runledger/store-postgres) failed:\n${r.stdout}${r.stderr}` };
-  return { project };
+  const failure = provideSqliteBinding(root, project);
+  return failure === undefined ? { project } : { project, failure };
 }
