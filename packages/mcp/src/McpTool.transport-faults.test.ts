@@ -49,7 +49,8 @@ describe('a stdio server stuck before initialize', () => {
 
   it('registry.close() returns only once the child is gone, though it ignores stdin and SIGTERM', async () => {
     const events = newEventsFile();
-    const registry = McpServerRegistry.create([stdioFixtureConfig({ id: 'stuck', mode: 'stuck', eventsFile: events, deadlineMs: 300 })]);
+    const registry = McpServerRegistry.create([stdioFixtureConfig({ id: 'stuck', mode: 'stuck', eventsFile: events, deadlineMs: 2000 })]);
+    // 2 s: long enough for a loaded machine to start the child before the deadline gives up on it
     await registry.tools();
     expect(registry.serverProblems.map((p) => p.server)).toEqual(['stuck']);
     expect(await waitFor(() => readEvents(events).some((e) => e.event === 'server_started'))).toBe(true);
@@ -155,7 +156,8 @@ describe.each<Transport>(['stdio', 'http'])('the connection breaks mid-call, ove
 
 describe.each<Transport>(['stdio', 'http'])('a server that answers after the call ended, over %s', (transport) => {
   it('the abort stays cancelled and the deadline failed; the late answers harm nothing', async () => {
-    const { registry, events } = await serverFor(transport, 'lt', 300);
+    // The deadline covers connecting: 1.5 s lets a loaded machine start the stdio child in time.
+    const { registry, events } = await serverFor(transport, 'lt', 1500);
     const late = await listed(registry, 'mcp_lt_late');
     const eventsOf = (tag: string) => readEvents(events).filter((e) => e.tag === tag).map((e) => e.event);
 
@@ -165,9 +167,9 @@ describe.each<Transport>(['stdio', 'http'])('a server that answers after the cal
     controller.abort();
     expect((await aborted).outcome).toBe(ToolOutcome.CANCELLED);
 
-    const timedOut = await late.execute({ ms: 450, tag: 'after-deadline' });
+    const timedOut = await late.execute({ ms: 1650, tag: 'after-deadline' });
     expect(timedOut.outcome).toBe(ToolOutcome.FAILED);
-    expect(timedOut.content).toBe('MCP server "lt" did not answer within 300 ms');
+    expect(timedOut.content).toBe('MCP server "lt" did not answer within 1500 ms');
 
     // Both answers were sent after their calls ended; the session goes on.
     expect(await waitFor(() => eventsOf('after-abort').includes('answered') && eventsOf('after-deadline').includes('answered'))).toBe(true);
