@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { formatClassification } from './lib/classify.mjs';
+import { formatClassification } from './lib/formatClassification.mjs';
 import { compareReports } from './lib/compare.mjs';
 import { extractPackage } from './lib/extract.mjs';
 import { freshCliSurface } from './lib/cliSurface.mjs';

@@ -22,7 +22,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { formatClassification } from './lib/classify.mjs';
+import { formatClassification } from './lib/formatClassification.mjs';
 import { compareReports } from './lib/compare.mjs';
 import { coverage, readChangesets, versionBump } from './lib/changesets.mjs';
 import { listFiles, resolveBase, showFile } from './lib/git.mjs';

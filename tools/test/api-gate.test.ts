@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runGate } from '../src/api-gate.mjs';
-import { classifyReports, formatClassification } from '../src/lib/classify.mjs';
+import { classifyReports } from '../src/lib/classify.mjs';
+import { formatClassification } from '../src/lib/formatClassification.mjs';
 import { makeWorkspace } from './helpers.js';
 
 const ws = makeWorkspace(['clean', 'forgotten', 'internal-ref', 'untagged', 'beta', 'lib', 'app', 'third-party', 'deprecated', 'tags']);

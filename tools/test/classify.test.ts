@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { classifyReports, formatClassification } from '../src/lib/classify.mjs';
+import { classifyReports } from '../src/lib/classify.mjs';
+import { formatClassification } from '../src/lib/formatClassification.mjs';
 import { TOOLS } from './helpers.js';
 
 const dir = path.join(TOOLS, 'test', 'fixtures', 'reports');

@@ -16,7 +16,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { formatClassification } from './classify.mjs';
+import { formatClassification } from './formatClassification.mjs';
 import { coverage, parseChangeset, versionBump } from './changesets.mjs';
 import { git, listFiles, revParse, showFile } from './git.mjs';
 import { NO_CLI_SURFACE, packageSurfaces, surfaceLabel } from './surfaces.mjs';
