@@ -5,7 +5,15 @@ import { ToolOutcome } from '@runledger/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpServerRegistry } from './McpServerRegistry.js';
 import type { McpTool } from './McpTool.js';
-import { type HttpFixture, newEventsFile, openDescriptorCount, readEvents, startHttpFixture, waitFor } from './testing/fixtures.js';
+import {
+  establishedConnectionsTo,
+  type HttpFixture,
+  newEventsFile,
+  openDescriptorCount,
+  readEvents,
+  startHttpFixture,
+  waitFor,
+} from './testing/fixtures.js';
 
 const CALLS = 1000;
 const CONCURRENCY = 100;
@@ -97,4 +105,17 @@ describe('McpTool over HTTP: calls without an answer release their resources', (
     const echo = await registry.tool('mcp_res_echo')!.execute({ text: 'still here' });
     expect(echo.outcome).toBe(ToolOutcome.OK);
   }, 60_000);
+
+  it('closing the registry closes every connection to the server at once, not after keep-alive', async () => {
+    // A call in flight, and the idle connections of the calls before.
+    const controller = new AbortController();
+    const inFlight = patientHang.execute({ tag: 'at-close' }, { signal: controller.signal });
+    expect(await waitFor(() => readEvents(events).some((e) => e.tag === 'at-close'))).toBe(true);
+    expect(establishedConnectionsTo(http.port)).toBeGreaterThan(0);
+    await registry.close();
+    expect(await waitFor(() => establishedConnectionsTo(http.port) === 0, 1000, 10), `${establishedConnectionsTo(http.port)} still open`).toBe(true);
+    controller.abort();
+    // As McpServerRegistry.close documents: a call still in flight ends failed.
+    expect((await inFlight).outcome).toBe(ToolOutcome.FAILED);
+  });
 });

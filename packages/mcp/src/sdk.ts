@@ -13,7 +13,9 @@ import {
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { McpTransportException } from '@runledger/core';
+import { describeError, errorCode } from './describeError.js';
 import { DEFAULT_MAX_ANSWER_BYTES, LocalRequestFailure } from './LocalRequestFailure.js';
+import { HttpConnectionPool } from './HttpConnectionPool.js';
 import { StdioProcessTransport } from './StdioProcessTransport.js';
 import type { McpServerConfig } from './McpServerConfig.js';
 import { McpTransportType } from './McpTransportType.js';
@@ -279,12 +281,14 @@ interface HttpRequest {
  * (typescript-sdk issue 2739). So every request gets a signal of ours (the transport's
  * `requestSignal`), aborted when the SDK gives the request up (`notifications/cancelled`), and a
  * stream end of ours (`onRequestStreamEnd`), which fails the request at once. A fetch of ours
- * counts the bytes of each answer and fails the request whose answer goes over the limit.
+ * counts the bytes of each answer and fails the request whose answer goes over the limit. Its
+ * connections are the session's own ({@link HttpConnectionPool}): closing the transport closes them.
  */
 function trackedHttpTransport(url: URL, headers: Record<string, string>, maxAnswerBytes: number, state: ConnectionState): Transport {
   const byId = new Map<string | number, HttpRequest>();
   const byTag = new Map<string, HttpRequest>();
   let nextTag = 0;
+  const pool = new HttpConnectionPool();
   // The client's handler, which the settling below must reach like a real answer.
   let deliver: ((message: unknown) => void) | undefined;
 
@@ -302,7 +306,7 @@ function trackedHttpTransport(url: URL, headers: Record<string, string>, maxAnsw
     if (tag !== null) initHeaders?.delete(REQUEST_TAG_HEADER);
     const request = tag === null ? undefined : byTag.get(tag);
     if (tag !== null) byTag.delete(tag);
-    const response = await fetch(input, init);
+    const response = await pool.fetch(input, init);
     if (request === undefined || response.body === null) return response;
     const declared = Number(response.headers.get('content-length') ?? Number.NaN);
     if (declared > maxAnswerBytes) {
@@ -357,6 +361,16 @@ function trackedHttpTransport(url: URL, headers: Record<string, string>, maxAnsw
       if (request !== undefined) settle(request, undefined, false);
     }
     clientOnMessage?.(message, extra);
+  };
+
+  // Every way the session ends (closed by us, a failed connect, a dead server) closes the transport.
+  const close = transport.close.bind(transport);
+  transport.close = async () => {
+    try {
+      await close();
+    } finally {
+      await pool.close();
+    }
   };
 
   const send = transport.send.bind(transport);
@@ -471,33 +485,6 @@ function localFailureOf(error: unknown): LocalRequestFailure | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
-}
-
-function errorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    const errors = (current as { errors?: unknown }).errors;
-    if (Array.isArray(errors) && errors.length > 0) {
-      current = errors[0];
-      continue;
-    }
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const code = errorCode(error);
-  let message = error.message === '' ? error.name : error.message;
-  // fetch() says only "fetch failed"; the reason is in the cause.
-  const cause = error.cause;
-  if (cause instanceof Error && cause.message !== '' && !message.includes(cause.message)) {
-    message = `${message}: ${cause.message}`;
-  }
-  return code !== undefined && !message.includes(code) ? `${message} (${code})` : message;
 }
 
 function lastLines(text: string): string {

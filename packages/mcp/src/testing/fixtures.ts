@@ -50,6 +50,24 @@ export async function waitFor(check: () => boolean, timeoutMs = 3000, stepMs = 1
   return check();
 }
 
+/**
+ * How many TCP connections to `port` on this machine are established from the client side (Linux:
+ * read from /proc/net/tcp and tcp6, where the remote end is the port).
+ */
+export function establishedConnectionsTo(port: number): number {
+  const remote = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  let count = 0;
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    if (!existsSync(table)) continue;
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const [, , remoteAddress, state] = line.trim().split(/\s+/);
+      // State 01 is ESTABLISHED.
+      if (state === '01' && remoteAddress?.endsWith(remote) === true) count++;
+    }
+  }
+  return count;
+}
+
 /** How many file descriptors this process has open (Linux). */
 export function openDescriptorCount(): number {
   return readdirSync('/proc/self/fd').length;

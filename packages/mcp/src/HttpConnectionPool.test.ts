@@ -1,0 +1,103 @@
+// The connections of one HTTP session, against a real HTTP server process: aborted requests and a
+// closed pool leave no connection open.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpConnectionPool } from './HttpConnectionPool.js';
+import { establishedConnectionsTo, waitFor } from './testing/fixtures.js';
+
+// What Node's fetch() and undici share as the process's global dispatcher; read before anything
+// here loads undici.
+const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
+const dispatcherAtStart: unknown = (globalThis as Record<symbol, unknown>)[GLOBAL_DISPATCHER];
+
+// POST /hang: the headers of an event stream, then nothing, ever. GET /ok: a short answer.
+const SERVER = `
+const http = require('node:http');
+const server = http.createServer((req, res) => {
+  req.resume();
+  if (req.url === '/hang') { res.writeHead(200, { 'content-type': 'text/event-stream' }); res.flushHeaders(); return; }
+  res.end('ok');
+});
+server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));
+`;
+
+describe('HttpConnectionPool against a real HTTP server', () => {
+  let server: ChildProcess;
+  let port: number;
+  let base: string;
+
+  beforeAll(async () => {
+    server = spawn(process.execPath, ['-e', SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [chunk] = (await once(server.stdout!, 'data')) as [Buffer];
+    port = Number(chunk.toString().trim());
+    base = `http://127.0.0.1:${port}`;
+  });
+  afterAll(() => {
+    server.kill();
+  });
+
+  it('leaves no connection open after requests are aborted mid-answer (Node 20 and 22 fetch keeps one per request)', async () => {
+    const pool = new HttpConnectionPool();
+    const calls = 20;
+    const controllers = Array.from({ length: calls }, () => new AbortController());
+    const bodies = await Promise.all(
+      controllers.map(async (controller) => {
+        const response = await pool.fetch(`${base}/hang`, { method: 'POST', body: '{}', signal: controller.signal });
+        const reader = response.body!.getReader();
+        // Wrapped: an async function returning the read would wait for it.
+        return {
+          read: reader.read().then(
+            () => 'answered',
+            (error: unknown) => (error as Error).name,
+          ),
+        };
+      }),
+    );
+    expect(establishedConnectionsTo(port)).toBe(calls);
+    for (const controller of controllers) controller.abort();
+    expect(await Promise.all(bodies.map((body) => body.read))).toEqual(Array.from({ length: calls }, () => 'AbortError'));
+    // Well inside the keep-alive time (4 s): what closes here is closed because of the abort. And it
+    // stays closed: the leak is a connection opened again a moment after the aborted one closed.
+    const drained = await waitFor(() => establishedConnectionsTo(port) === 0, 2000, 20);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(drained && establishedConnectionsTo(port) === 0, `${establishedConnectionsTo(port)} connections still open`).toBe(true);
+    await pool.close();
+  });
+
+  it('closes its idle keep-alive connections at once when closed, and refuses to fetch after', async () => {
+    const pool = new HttpConnectionPool();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => pool.fetch(`${base}/ok`).then((r) => r.text())));
+    expect(answers).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    expect(establishedConnectionsTo(port)).toBeGreaterThan(0);
+    await pool.close();
+    expect(await waitFor(() => establishedConnectionsTo(port) === 0, 1000, 10)).toBe(true);
+    await expect(pool.fetch(`${base}/ok`)).rejects.toThrow('the HTTP connection pool of this session is closed');
+    await pool.close();
+  });
+
+  it('fails a request in flight when it is closed, instead of leaving it waiting', async () => {
+    const pool = new HttpConnectionPool();
+    const response = await pool.fetch(`${base}/hang`, { method: 'POST', body: '{}' });
+    const read = response.body!.getReader().read();
+    await pool.close();
+    await expect(read).rejects.toThrow();
+    expect(await waitFor(() => establishedConnectionsTo(port) === 0, 1000, 10)).toBe(true);
+  });
+
+  it("leaves the application's own fetch() with the dispatcher it had", async () => {
+    const pool = new HttpConnectionPool();
+    expect(await (await pool.fetch(`${base}/ok`)).text()).toBe('ok');
+    await pool.close();
+    const { Agent } = await import('undici');
+    const now = (globalThis as Record<symbol, unknown>)[GLOBAL_DISPATCHER];
+    if (dispatcherAtStart === undefined) {
+      // Node's own, set when its fetch loaded, not undici's.
+      expect(now).toBeDefined();
+      expect(now).not.toBeInstanceOf(Agent);
+    } else {
+      expect(now).toBe(dispatcherAtStart);
+    }
+    expect((await fetch(`${base}/ok`)).status).toBe(200);
+  });
+});
