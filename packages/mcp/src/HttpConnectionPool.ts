@@ -1,57 +1,121 @@
-// The HTTP connections of one MCP session: its own fetch over its own connection pool, so that an
-// aborted request leaves no socket behind and closing the session closes every socket it opened.
-import type { Agent } from 'undici';
+// The HTTP connections of one MCP session: a fetch over Node's own http client with a connection
+// pool of the session's own, so that an aborted request leaves no socket behind, idle sockets are
+// few, and closing the session closes every socket it opened.
+import http from 'node:http';
+import https from 'node:https';
+import { Readable } from 'node:stream';
 
-type Undici = typeof import('undici');
-
-/** How long an idle keep-alive connection stays open when the server gives no hint. */
-const KEEP_ALIVE_MS = 4000;
-
-let undici: Promise<Undici> | undefined;
-
-/**
- * Loads undici once, leaving the application's own fetch() as it was.
- *
- * @remarks
- * Loading undici makes its Agent the process's global dispatcher (what every fetch() without a
- * dispatcher uses) when none is set yet. Reading `Headers` first loads Node's own fetch, which sets
- * its own, so undici finds one and changes nothing.
- */
-function loadUndici(): Promise<Undici> {
-  void globalThis.Headers;
-  return (undici ??= import('undici'));
-}
+/** Idle keep-alive connections kept per session; more are closed as soon as they are free. */
+export const MAX_IDLE_CONNECTIONS = 4;
+/** How long an idle keep-alive connection stays open. */
+const IDLE_TIMEOUT_MS = 4000;
+/** Statuses whose response has no body. */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 /**
  * The connections of one session with an HTTP MCP server.
  *
  * @remarks
- * Node's built-in fetch (undici 6 in Node 20 and 22) opens a fresh connection to the server right
- * after a request is aborted and keeps it open for good: it never carries a request, so no
- * keep-alive timer ever closes it. One socket per cancelled or timed-out call stays open unless a
- * later request happens to take it. undici 7 closes that connection again, and a pool of our own
- * lets the session drop every socket at once when it closes instead of waiting for keep-alive.
+ * Built on `node:http` rather than fetch's undici, whose pool opens a fresh connection right after
+ * a request is aborted (one per cancelled or timed-out call; undici 6 in Node 20 and 22 keeps it
+ * for good, undici 7 for its keep-alive time) and keeps every connection of a burst idle. Here an
+ * aborted request destroys its socket and nothing reconnects on its own; at most
+ * {@link MAX_IDLE_CONNECTIONS} idle connections stay, for {@link IDLE_TIMEOUT_MS} at most. A
+ * response is never followed to a redirect: the caller reads its status and Location header
+ * (what `redirect: 'manual'` asks for).
  */
 export class HttpConnectionPool {
-  #agent: Agent | undefined;
+  readonly #agents = {
+    'http:': new http.Agent({ keepAlive: true, maxFreeSockets: MAX_IDLE_CONNECTIONS, timeout: IDLE_TIMEOUT_MS }),
+    'https:': new https.Agent({ keepAlive: true, maxFreeSockets: MAX_IDLE_CONNECTIONS, timeout: IDLE_TIMEOUT_MS }),
+  };
   #closed = false;
 
   /** A fetch whose connections belong to this pool; after {@link close} it rejects. */
   readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const { Agent, fetch } = await loadUndici();
-    if (this.#closed) throw new Error('the HTTP connection pool of this session is closed');
-    this.#agent ??= new Agent({ keepAliveTimeout: KEEP_ALIVE_MS });
-    // undici's Request and Response are Node's fetch classes in shape; the types differ only in
-    // undici's own extras (the dispatcher option among them).
-    const response = await fetch(input as Parameters<typeof fetch>[0], { ...(init as Parameters<typeof fetch>[1]), dispatcher: this.#agent });
-    return response as unknown as Response;
+    const url = new URL(input instanceof Request ? input.url : input);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`url: only http: and https: are supported, not ${url.protocol}`);
+    const sent: Sent = {
+      url,
+      method: (init?.method ?? 'GET').toUpperCase(),
+      headers: Object.fromEntries(new Headers(init?.headers)),
+      body: requestBody(init?.body),
+      signal: init?.signal ?? undefined,
+    };
+    try {
+      return await this.#send(sent);
+    } catch (error) {
+      // The server closed an idle connection as we reused it: it never read the request, so it is
+      // sent once more on a fresh connection (what Node's docs and browsers do).
+      if (!(error instanceof StaleConnectionError)) throw error;
+      return this.#send(sent);
+    }
   };
+
+  #send(sent: Sent): Promise<Response> {
+    return new Promise<Response>((resolve, reject) => {
+      if (this.#closed) throw new Error('the HTTP connection pool of this session is closed');
+      const { url, method, signal } = sent;
+      const request = (url.protocol === 'https:' ? https : http).request(url, {
+        method,
+        headers: sent.headers,
+        agent: this.#agents[url.protocol as 'http:' | 'https:'],
+        ...(signal !== undefined && { signal }),
+      });
+      request.once('error', (error: NodeJS.ErrnoException) => {
+        const stale = request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE') && signal?.aborted !== true;
+        reject(stale ? new StaleConnectionError(error) : error);
+      });
+      request.once('response', (response) => {
+        const status = response.statusCode ?? 0;
+        const headers = new Headers();
+        for (let i = 0; i + 1 < response.rawHeaders.length; i += 2) headers.append(response.rawHeaders[i]!, response.rawHeaders[i + 1]!);
+        if (signal !== undefined) {
+          // Like fetch: a body read after the abort fails with the signal's reason, not "aborted".
+          const onAbort = () => response.destroy(signal.reason instanceof Error ? signal.reason : new DOMException('This operation was aborted', 'AbortError'));
+          signal.addEventListener('abort', onAbort, { once: true });
+          response.once('close', () => signal.removeEventListener('abort', onAbort));
+        }
+        const noBody = method === 'HEAD' || NULL_BODY_STATUSES.has(status);
+        if (noBody) response.resume();
+        try {
+          resolve(new Response(noBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, statusText: response.statusMessage ?? '', headers }));
+        } catch (error) {
+          // A status outside 200–599 has no Response.
+          response.destroy();
+          reject(error instanceof Error ? error : new Error(String(error)));
+        }
+      });
+      request.end(sent.body);
+    });
+  }
 
   /** Destroys every connection of the pool, busy or idle; requests in flight fail. Idempotent. */
   async close(): Promise<void> {
     this.#closed = true;
-    const agent = this.#agent;
-    this.#agent = undefined;
-    await agent?.destroy().catch(() => undefined);
+    this.#agents['http:'].destroy();
+    this.#agents['https:'].destroy();
   }
+}
+
+/** A request as it goes on the wire, kept to send it again. */
+interface Sent {
+  readonly url: URL;
+  readonly method: string;
+  readonly headers: Record<string, string>;
+  readonly body: string | Uint8Array | undefined;
+  readonly signal: AbortSignal | undefined;
+}
+
+/** A reused keep-alive connection was closed by the server before it answered. */
+class StaleConnectionError extends Error {
+  constructor(cause: Error) {
+    super(cause.message, { cause });
+  }
+}
+
+function requestBody(body: RequestInit['body']): string | Uint8Array | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  throw new TypeError(`body: a string or bytes, not ${Object.prototype.toString.call(body)}`);
 }

@@ -298,7 +298,7 @@ describe('McpServerRegistry over HTTP: credentials and HTTP faults', () => {
     const reasons = Object.fromEntries(registry.serverProblems.map((p) => [p.server, p.reason]));
     expect(reasons.status).toBe('MCP server "status" answered with HTTP status 503: down for maintenance');
     expect(reasons.html).toBe('MCP server "html" answered with unsupported content type "text/html"');
-    expect(reasons.refused).toMatch(/^MCP server "refused" transport failed: fetch failed.*ECONNREFUSED/);
+    expect(reasons.refused).toMatch(/^MCP server "refused" transport failed: connect ECONNREFUSED 127.0.0.1:\d+$/);
   });
 
   it('execute() over HTTP: a status, a content type and a refused connection each end failed, and no contact', async () => {

@@ -87,10 +87,9 @@ describe('McpTool over HTTP: calls without an answer release their resources', (
       expect(results.every((r) => r.outcome === ToolOutcome.FAILED && r.content.includes(`did not answer within ${DEADLINE_MS} ms`))).toBe(true);
     }
 
-    // An aborted POST's socket is destroyed at once. The bursts also opened sockets that went back
-    // to fetch's pool idle (the cancellation notices are POSTs too); the pool closes those after its
-    // keep-alive timeout (about 4 s against node's http server). Without the fix about one socket
-    // per call stays open for good.
+    // An aborted POST's socket is destroyed at once, and each session keeps at most
+    // MAX_IDLE_CONNECTIONS idle ones (HttpConnectionPool): the sockets of the last requests close as
+    // they end. With fetch's pool, about one socket per call stayed open (for good with Node 20's).
     const fdsSettled = await waitFor(() => openDescriptorCount() <= fdsBefore + 10, 8000, 50);
     const fdsAfter = openDescriptorCount();
     const heapAfter = await settledHeap();
