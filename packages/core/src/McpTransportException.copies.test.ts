@@ -61,9 +61,7 @@ beforeAll(async () => {
   const url = pathToFileURL(file).href;
   copy1 = ((await import(/* @vite-ignore */ `${url}?copy=1`)) as { default: Core }).default;
   copy2 = ((await import(/* @vite-ignore */ `${url}?copy=2`)) as { default: Core }).default;
-  // Loading TypeScript and transpiling src/ takes seconds on a busy machine: a setup cost, not a
-  // time limit under test.
-}, 60_000);
+});
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
