@@ -69,18 +69,18 @@ describe('an AI SDK agent loop with MCP tools of a real stdio server, recorded i
     expect(view.slice(0, 3)).toEqual([
       {
         kind: 'llm',
-        round: 0,
+        round: 1,
         model: 'scripted-1',
         finishReason: 'tool-calls',
         promptTokens: 120,
         completionTokens: 15,
         requestedToolCalls: [{ id: 'call-a', name: ECHO, arguments: { text: 'first' } }],
       },
-      ...echo('first', 0),
+      ...echo('first', 1),
     ]);
     expect(view[3]).toEqual({
       kind: 'llm',
-      round: 1,
+      round: 2,
       model: 'scripted-1',
       finishReason: 'tool-calls',
       promptTokens: 180,
@@ -90,13 +90,13 @@ describe('an AI SDK agent loop with MCP tools of a real stdio server, recorded i
         { id: 'call-c', name: ECHO, arguments: { text: 'third' } },
       ],
     });
-    // the two calls of round 1 run in parallel: each start comes before its own end
-    const round1 = view.slice(4, 8);
-    expect(round1.filter((s) => s.kind === 'tool_start')).toEqual(expect.arrayContaining([echo('second', 1)[0], echo('third', 1)[0]]));
-    expect(round1.filter((s) => s.kind === 'tool')).toEqual(expect.arrayContaining([echo('second', 1)[1], echo('third', 1)[1]]));
-    expect(round1[0]?.kind).toBe('tool_start');
+    // the two calls of round 2 run in parallel: each start comes before its own end
+    const round2 = view.slice(4, 8);
+    expect(round2.filter((s) => s.kind === 'tool_start')).toEqual(expect.arrayContaining([echo('second', 2)[0], echo('third', 2)[0]]));
+    expect(round2.filter((s) => s.kind === 'tool')).toEqual(expect.arrayContaining([echo('second', 2)[1], echo('third', 2)[1]]));
+    expect(round2[0]?.kind).toBe('tool_start');
     expect(view.slice(8)).toEqual([
-      { kind: 'llm', round: 2, model: 'scripted-1', content: 'All three echoed.', finishReason: 'stop', promptTokens: 260, completionTokens: 9, requestedToolCalls: [] },
+      { kind: 'llm', round: 3, model: 'scripted-1', content: 'All three echoed.', finishReason: 'stop', promptTokens: 260, completionTokens: 9, requestedToolCalls: [] },
     ]);
     expect(steps.every((s) => s.durationMs >= 0)).toBe(true);
     expect(steps.find((s) => s.kind === 'tool')!.durationMs).toBeGreaterThan(0);
@@ -131,13 +131,13 @@ describe('an AI SDK agent loop with MCP tools of a real stdio server, recorded i
     expect(stored.outcomeCounts).toEqual({ ok: 1, failed: 1, cancelled: 0 });
     const view = viewSteps(await store.readSteps(run.id));
     expect(view.map((s) => [s.kind, s.round, s.toolOutcome ?? s.finishReason])).toEqual([
-      ['llm', 0, 'tool-calls'],
-      ['tool_start', 0, undefined],
-      ['tool', 0, 'failed'],
       ['llm', 1, 'tool-calls'],
       ['tool_start', 1, undefined],
-      ['tool', 1, 'ok'],
-      ['llm', 2, 'stop'],
+      ['tool', 1, 'failed'],
+      ['llm', 2, 'tool-calls'],
+      ['tool_start', 2, undefined],
+      ['tool', 2, 'ok'],
+      ['llm', 3, 'stop'],
     ]);
     expect(view[2]).toMatchObject({ toolName: FAIL, toolResult: 'the fixture failed on purpose', toolIsError: true, toolFailureCause: 'server_error' });
   });

@@ -37,7 +37,7 @@ describe('tools of a server that requires approval', () => {
     const request = first.content.find((part) => part.type === 'tool-approval-request');
     expect(request).toMatchObject({ toolCall: { toolName: ECHO, toolCallId: 'call-1' } });
     // nothing was sent: only the LLM call is recorded
-    expect(await kinds(store, run.id)).toEqual([['llm', 0, null]]);
+    expect(await kinds(store, run.id)).toEqual([['llm', 1, null]]);
 
     const messages: ModelMessage[] = [
       { role: 'user', content: 'Echo it.' },
@@ -47,12 +47,12 @@ describe('tools of a server that requires approval', () => {
     const second = await generateText({ model: wrapped, tools: toolSet, stopWhen: stepCountIs(5), abortSignal: run.signal, messages });
     expect(second.text).toBe('Done.');
     await run.complete();
-    // the approved call belongs to round 0, the LLM call that asked for it
+    // the approved call belongs to round 1, the LLM call that asked for it
     expect(await kinds(store, run.id)).toEqual([
-      ['llm', 0, null],
-      ['tool_start', 0, null],
-      ['tool', 0, 'ok'],
       ['llm', 1, null],
+      ['tool_start', 1, null],
+      ['tool', 1, 'ok'],
+      ['llm', 2, null],
     ]);
   });
 
@@ -91,11 +91,11 @@ describe('tools of a server that requires approval', () => {
       content: [{ output: { type: 'error-text', value: `the call of ${ECHO} was not approved (MCP server "guarded" requires approval of each call); it was not sent` } }],
     });
     expect(await kinds(store, run.id)).toEqual([
-      ['llm', 0, null],
       ['llm', 1, null],
-      ['tool_start', 1, null],
-      ['tool', 1, 'ok'],
       ['llm', 2, null],
+      ['tool_start', 2, null],
+      ['tool', 2, 'ok'],
+      ['llm', 3, null],
     ]);
   });
 });

@@ -78,9 +78,9 @@ describe('cancelling a run of an AI SDK loop', () => {
     const steps = await store.readSteps(run.id);
     expect(startsPaired(steps)).toBe(true);
     expect(viewSteps(steps).map((s) => [s.kind, s.round, s.toolName ?? s.model, s.toolOutcome ?? s.finishReason])).toEqual([
-      ['llm', 0, 'scripted-1', 'tool-calls'],
-      ['tool_start', 0, SLOW, undefined],
-      ['tool', 0, SLOW, 'cancelled'],
+      ['llm', 1, 'scripted-1', 'tool-calls'],
+      ['tool_start', 1, SLOW, undefined],
+      ['tool', 1, SLOW, 'cancelled'],
     ]);
     expect(viewSteps(steps)[2]).toMatchObject({ toolIsError: true, toolOutcome: 'cancelled' });
     // the server was told and stopped
@@ -132,7 +132,7 @@ describe('cancelling a run of an AI SDK loop', () => {
     expect(stored.terminationReason).toBe('operator pressed cancel');
     const steps = await store.readSteps(run.id);
     expect(viewSteps(steps)).toEqual([
-      { kind: 'llm', round: 0, model: 'scripted-stream-1', content: 'Exporting the Q3 report', finishReason: 'aborted', requestedToolCalls: [] },
+      { kind: 'llm', round: 1, model: 'scripted-stream-1', content: 'Exporting the Q3 report', finishReason: 'aborted', requestedToolCalls: [] },
     ]);
   });
 });

@@ -68,4 +68,17 @@ describe('mcpToolSet input rules', () => {
     ]);
     expect(() => new McpToolCallError(tool, ToolResult.text('x'))).toThrow('McpToolCallError.result must not be an "ok" result');
   });
+
+  it('records the calls of the tools `writes` names as writing, and a call before any LLM call in round 0', async () => {
+    const r = run();
+    const set = mcpToolSet([stubTool('mcp_stub_w'), stubTool('mcp_stub_r')], { run: r, writes: (tool) => tool.name === 'mcp_stub_w' });
+    await set.mcp_stub_w!.execute!({}, options);
+    await set.mcp_stub_r!.execute!({}, options);
+    expect(r.trace.steps.map((s) => [s.kind, s.toolName, s.round, s.toolWrites ?? null])).toEqual([
+      ['tool_start', 'mcp_stub_w', 0, true],
+      ['tool', 'mcp_stub_w', 0, true],
+      ['tool_start', 'mcp_stub_r', 0, null],
+      ['tool', 'mcp_stub_r', 0, null],
+    ]);
+  });
 });

@@ -35,6 +35,12 @@ export interface McpToolSetOptions {
    * model reads a {@link McpToolNotApprovedError}.
    */
   readonly approve?: (request: McpToolApprovalRequest) => boolean | Promise<boolean>;
+  /**
+   * Tells which tools write (change something): their steps are recorded with `writes: true`, so
+   * a call that cannot be recorded fails closed (it is not sent), and the app notes that a
+   * cancelled call may have written. Default: none.
+   */
+  readonly writes?: (tool: McpTool) => boolean;
 }
 
 /**
@@ -60,12 +66,12 @@ export function mcpToolSet(tools: readonly McpTool[], options: McpToolSetOptions
   const set: ToolSet = {};
   for (const tool of tools) {
     if (Object.hasOwn(set, tool.name)) throw new TypeError(`mcpToolSet tools must have unique names ("${tool.name}" is given twice)`);
-    set[tool.name] = aiSdkTool(tool, run, options.approve);
+    set[tool.name] = aiSdkTool(tool, run, options.approve, options.writes?.(tool) === true);
   }
   return set;
 }
 
-function aiSdkTool(tool: McpTool, run: AiSdkRun, approve: McpToolSetOptions['approve']): ToolSet[string] {
+function aiSdkTool(tool: McpTool, run: AiSdkRun, approve: McpToolSetOptions['approve'], writes: boolean): ToolSet[string] {
   const rounds = roundTrackerOf(run.trace);
   const decidesHere = tool.requiresApproval && approve !== undefined;
   return dynamicTool({
@@ -77,7 +83,7 @@ function aiSdkTool(tool: McpTool, run: AiSdkRun, approve: McpToolSetOptions['app
       const args = argumentsOf(tool, input);
       if (decidesHere && !(await approve({ tool, input: args, toolCallId }))) throw new McpToolNotApprovedError(tool);
       const round = rounds.roundOf(toolCallId);
-      const start = await run.trace.recordToolStart({ toolName: tool.name, toolServer: tool.server, toolArguments: args, round });
+      const start = await run.trace.recordToolStart({ toolName: tool.name, toolServer: tool.server, toolArguments: args, round, writes });
       const started = performance.now();
       const result: ToolResult = await tool.execute(args, { signal: abortSignal ?? run.signal });
       const durationMs = performance.now() - started;
@@ -89,6 +95,7 @@ function aiSdkTool(tool: McpTool, run: AiSdkRun, approve: McpToolSetOptions['app
         result,
         round,
         durationMs,
+        writes,
       });
       if (result.outcome === 'ok') return result.content;
       throw new McpToolCallError(tool, result);

@@ -11,7 +11,7 @@ import { roundTrackerOf } from './roundTracker.js';
  *
  * @remarks
  * Use it with the AI SDK's `wrapLanguageModel({ model, middleware: recordingMiddleware(run) })`.
- * Each call opens the next round of the run (from 0); the tools of {@link mcpToolSet} on the same
+ * Each call opens the next round of the run (from 1; round 0 is the run's request); the tools of {@link mcpToolSet} on the same
  * run record their calls in the round of the LLM call that asked for them. A generated answer is
  * recorded before it is handed on. A stream is recorded when it finishes, fails, or when the
  * call's signal is aborted — then with what was received so far and the finish reason `aborted`

@@ -1,9 +1,9 @@
 import type { RunTrace } from '@runledger/trace';
 
 /**
- * The rounds of one run, shared by the model middleware and the tool set of that run: each LLM
- * call opens the next round (from 0), and a tool call belongs to the round of the LLM call that
- * asked for it.
+ * The rounds of one run, shared by the model middleware and the tool set of that run: round 0 is
+ * the run's request, each LLM call opens the next round (from 1), and a tool call belongs to the
+ * round of the LLM call that asked for it.
  */
 export interface RoundTracker {
   /** Opens the round of a new LLM call and returns it. */
@@ -33,7 +33,8 @@ function newRoundTracker(): RoundTracker {
   const rounds = new Map<string, number>();
   return {
     nextLlmRound() {
-      return calls++;
+      calls += 1;
+      return calls;
     },
     requested(toolCallId, round) {
       rounds.delete(toolCallId);
@@ -42,7 +43,7 @@ function newRoundTracker(): RoundTracker {
       if (rounds.size > KEPT_CALL_IDS) rounds.delete(rounds.keys().next().value as string);
     },
     roundOf(toolCallId) {
-      return rounds.get(toolCallId) ?? Math.max(calls - 1, 0);
+      return rounds.get(toolCallId) ?? calls;
     },
   };
 }

@@ -61,16 +61,16 @@ describe('streamText through the recording middleware', () => {
     expect(viewSteps(await store.readSteps(run.id))).toEqual([
       {
         kind: 'llm',
-        round: 0,
+        round: 1,
         model: 'streamer-1',
         finishReason: 'tool-calls',
         promptTokens: 90,
         completionTokens: 12,
         requestedToolCalls: [{ id: 'call-s1', name: ECHO, arguments: { text: 'streamed' } }],
       },
-      { kind: 'tool_start', round: 0, toolName: ECHO, toolServer: 'fixture', toolArguments: { text: 'streamed' } },
-      { kind: 'tool', round: 0, toolName: ECHO, toolServer: 'fixture', toolArguments: { text: 'streamed' }, toolResult: 'streamed', toolIsError: false, toolOutcome: 'ok' },
-      { kind: 'llm', round: 1, model: 'streamer-1', content: 'It said streamed.', finishReason: 'stop', promptTokens: 140, completionTokens: 6, requestedToolCalls: [] },
+      { kind: 'tool_start', round: 1, toolName: ECHO, toolServer: 'fixture', toolArguments: { text: 'streamed' } },
+      { kind: 'tool', round: 1, toolName: ECHO, toolServer: 'fixture', toolArguments: { text: 'streamed' }, toolResult: 'streamed', toolIsError: false, toolOutcome: 'ok' },
+      { kind: 'llm', round: 2, model: 'streamer-1', content: 'It said streamed.', finishReason: 'stop', promptTokens: 140, completionTokens: 6, requestedToolCalls: [] },
     ]);
     expect((await store.readSteps(run.id))[0]?.payload).toContain('"thinking":"Need the echo."');
   });
@@ -89,7 +89,7 @@ describe('streamText through the recording middleware', () => {
     const wrapped = wrapLanguageModel({ model, middleware: recordingMiddleware({ trace, signal: new AbortController().signal }) });
     const { stream } = await wrapped.doStream({ prompt: [] });
     await expect(stream.pipeTo(new WritableStream())).rejects.toThrow('connection reset by the provider');
-    expect(trace.steps.map((s) => [s.kind, s.round, s.content, s.finishReason])).toEqual([['llm', 0, 'Half an ans', 'error']]);
+    expect(trace.steps.map((s) => [s.kind, s.round, s.content, s.finishReason])).toEqual([['llm', 1, 'Half an ans', 'error']]);
   });
 
   it('records a stream its consumer cancels once, with finish reason aborted', async () => {
