@@ -13,6 +13,7 @@ import { roundTrackerOf } from './roundTracker.js';
  * @public
  */
 export interface McpToolApprovalRequest {
+  /** The tool the model wants to call. */
   readonly tool: McpTool;
   /** The arguments the model gave. */
   readonly input: Readonly<Record<string, unknown>>;
