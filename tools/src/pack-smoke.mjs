@@ -21,6 +21,20 @@ import { writeSmokeConsumers } from './lib/smokeConsumers.mjs';
 import { publishedPackages, WORKSPACE_ROOT } from './lib/workspace.mjs';
 
 /**
+ * Peer dependencies whose own published declarations need more than they bring. `ai` 6's
+ * declarations import `node:http`, and through `@ai-sdk/provider` the module `json-schema`, whose
+ * declarations (`@types/json-schema`) it lists only as a devDependency (vercel/ai pull request
+ * 15874): with `skipLibCheck` off they fail without both. A package with such a peer is
+ * type-checked with Node's types and those declaration packages installed, as its consumers must
+ * (docs/ai-sdk.md).
+ * @type {Readonly<Record<string, { readonly install: Readonly<Record<string, string>> }>>}
+ */
+const PEER_TYPE_NEEDS = { ai: { install: { '@types/json-schema': '7.0.15' } } };
+
+/** @param {import('./lib/workspace.mjs').PackageInfo} p */
+const peerTypeNeeds = (p) => Object.keys(p.json.peerDependencies ?? {}).filter((name) => name in PEER_TYPE_NEEDS);
+
+/**
  * @param {{ root?: string, keep?: boolean, log?: (s: string) => void }} [opts]
  * @returns {{ ok: boolean, failures: string[], dir: string }}
  */
@@ -51,7 +65,10 @@ export function packSmoke(opts = {}) {
           private: true,
           type: 'module',
           dependencies: specs,
-          devDependencies: { '@types/node': JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).devDependencies['@types/node'] },
+          devDependencies: {
+            '@types/node': JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).devDependencies['@types/node'],
+            ...Object.assign({}, ...pkgs.flatMap(peerTypeNeeds).map((peer) => PEER_TYPE_NEEDS[peer]?.install)),
+          },
           pnpm: { overrides: specs, onlyBuiltDependencies: ['better-sqlite3', 'esbuild'] },
         },
         null,
@@ -60,10 +77,12 @@ export function packSmoke(opts = {}) {
     );
     // Types: a library package's types must stand without Node's (types: []); a package with a bin
     // (the CLI and the runs app, whose signatures take node:http requests) is checked with
-    // @types/node installed.
+    // @types/node installed, and so is a library with a peer of PEER_TYPE_NEEDS.
+    const library = pkgs.filter((p) => !hasCliSurface(p));
     const consumers = writeSmokeConsumers(project, [
-      { names: pkgs.filter((p) => !hasCliSurface(p)).map((p) => p.name), types: [] },
+      { names: library.filter((p) => peerTypeNeeds(p).length === 0).map((p) => p.name), types: [] },
       { names: pkgs.filter(hasCliSurface).map((p) => p.name), types: ['node'] },
+      { names: library.filter((p) => peerTypeNeeds(p).length > 0).map((p) => p.name), types: ['node'] },
     ]);
     const install = spawnSync('pnpm', ['install', '--prefer-offline', '--ignore-workspace', '--config.confirmModulesPurge=false', '--reporter=append-only'], { cwd: project, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
     if (install.status !== 0) {

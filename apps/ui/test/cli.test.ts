@@ -90,7 +90,7 @@ describe('runledger binary', () => {
     expect(show.code).toBe(0);
     expect(show.stdout).toContain(`run ${id}`);
     expect(show.stdout).toContain('metadata only');
-    expect(show.stdout).toMatch(/slow\s+tool\s+2\s+\d+\s+cancelled\s+toolName=mcp_slow_export_report/);
+    expect(show.stdout).toMatch(/slow\s+tool\s+2\s+\d+(\.\d+)?\s+cancelled\s+toolName=mcp_slow_export_report/);
     expect(show.stdout).toContain('Cancel requested');
     expect(show.stdout).toContain('Run cancelled');
     expect(show.stdout).not.toContain('Export the Q3 revenue report');
@@ -108,7 +108,7 @@ describe('runledger binary', () => {
     expect(health.code).toBe(0);
     // flaky: 6 error answers of 18 counted calls, the 2 cancellations beside; p95 over the answered
     // calls only (1–9 ms), never the cancelled call's ~400 ms
-    const flaky = /flaky\s+20\s+12\s+6\s+2\s+0\s+33\.3%\s+server_error 6\s+.*\s(\d+)\s+FLAKY/.exec(health.stdout);
+    const flaky = /flaky\s+20\s+12\s+6\s+2\s+0\s+33\.3%\s+server_error 6\s+.*\s(\d+(?:\.\d+)?)\s+FLAKY/.exec(health.stdout);
     expect(flaky, health.stdout).not.toBeNull();
     expect(Number(flaky![1])).toBeLessThan(100);
     // slow: 4 answered calls, fewer than the 5 the flaky rule needs: no verdict

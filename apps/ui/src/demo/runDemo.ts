@@ -1,6 +1,7 @@
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import { type ActiveRun, type RunStore, startRun } from '@runledger/trace';
 import { DemoAgent } from './DemoAgent.js';
+import type { DemoTurn } from './demoModel.js';
 import { type DemoServers, startDemoServers } from './DemoServers.js';
 
 /** How the demo runs. @internal */
@@ -32,18 +33,38 @@ interface Script {
   readonly play: (agent: DemoAgent, servers: DemoServers, run: ActiveRun, store: RunStore, progress: (line: string) => void) => Promise<'complete' | Error>;
 }
 
+const metrics = (service: string, promptTokens: number): DemoTurn => ({
+  answer: `Fetching metrics for ${service}.`,
+  promptTokens,
+  completionTokens: 21 + service.length,
+  calls: [{ tool: 'mcp_flaky_fetch_metrics', input: { service } }],
+});
+
+/** How the last call of a run ended. */
+function lastOutcome(run: ActiveRun): string | undefined {
+  return run.trace.steps.filter((step) => step.kind === 'tool').at(-1)?.toolOutcome ?? undefined;
+}
+
 const SCRIPTS: readonly Script[] = [
   {
     configuration: 'support-agent',
     title: 'answer a question from the docs (docs server, reliable)',
     play: async (agent, servers) => {
-      await agent.request('How do I cancel a running agent run?');
-      await agent.think('Searching the docs.', { promptTokens: 412, completionTokens: 38, tools: ['mcp_docs_search'] });
-      await agent.call(servers.tool('mcp_docs_search'), { query: 'cancel a run' });
-      await agent.think('Reading the two best pages.', { promptTokens: 655, completionTokens: 41, tools: ['mcp_docs_read_page'] });
-      await agent.call(servers.tool('mcp_docs_read_page'), { page: 'cancel.md' });
-      await agent.call(servers.tool('mcp_docs_read_page'), { page: 'outcomes.md' });
-      await agent.think('Press "Cancel run" on the run page.', { promptTokens: 1204, completionTokens: 96 });
+      const question = 'How do I cancel a running agent run?';
+      await agent.request(question);
+      await agent.play(question, [...servers.tools.values()], [
+        { answer: 'Searching the docs.', promptTokens: 412, completionTokens: 38, calls: [{ tool: 'mcp_docs_search', input: { query: 'cancel a run' } }] },
+        {
+          answer: 'Reading the two best pages.',
+          promptTokens: 655,
+          completionTokens: 41,
+          calls: [
+            { tool: 'mcp_docs_read_page', input: { page: 'cancel.md' } },
+            { tool: 'mcp_docs_read_page', input: { page: 'outcomes.md' } },
+          ],
+        },
+        { answer: 'Press "Cancel run" on the run page.', promptTokens: 1204, completionTokens: 96 },
+      ]);
       return 'complete';
     },
   },
@@ -51,26 +72,26 @@ const SCRIPTS: readonly Script[] = [
     configuration: 'ops-agent',
     title: 'weekly metrics sweep (flaky server: every third call fails)',
     play: async (agent, servers) => {
-      await agent.request('Summarise last week’s service metrics.');
-      await agent.think('Fetching metrics for five services.', { promptTokens: 380, completionTokens: 52, tools: ['mcp_flaky_fetch_metrics'] });
-      for (const service of ['api', 'web', 'worker', 'billing', 'search']) {
-        await agent.call(servers.tool('mcp_flaky_fetch_metrics'), { service });
-      }
-      await agent.think('Four of five services reported; billing is missing.', { promptTokens: 1530, completionTokens: 210 });
+      const question = 'Summarise last week’s service metrics.';
+      await agent.request(question);
+      await agent.play(question, [...servers.tools.values()], [
+        ...['api', 'web', 'worker', 'billing', 'search'].map((service, index) => metrics(service, 380 + 190 * index)),
+        { answer: 'Four of five services reported; the backend failed for one of them.', promptTokens: 1530, completionTokens: 210 },
+      ]);
       return 'complete';
     },
   },
   {
     configuration: 'ops-agent',
     title: 'billing alert with retries (flaky server; the run fails)',
-    play: async (agent, servers) => {
-      await agent.request('Is the billing service healthy in every region?');
-      await agent.think('Checking every billing region.', { promptTokens: 402, completionTokens: 47, tools: ['mcp_flaky_fetch_metrics'] });
-      let last = null as Awaited<ReturnType<DemoAgent['call']>> | null;
-      for (const service of ['billing-eu', 'billing-us', 'billing-apac', 'billing-latam']) {
-        last = await agent.call(servers.tool('mcp_flaky_fetch_metrics'), { service });
-      }
-      if (last?.outcome === 'failed') return new Error('metrics for billing-latam unavailable: the monitoring backend failed');
+    play: async (agent, servers, run) => {
+      const question = 'Is the billing service healthy in every region?';
+      await agent.request(question);
+      await agent.play(question, [...servers.tools.values()], [
+        ...['billing-eu', 'billing-us', 'billing-apac', 'billing-latam'].map((service, index) => metrics(service, 402 + 150 * index)),
+        { answer: 'No metrics for billing-latam.', promptTokens: 1010, completionTokens: 30 },
+      ]);
+      if (lastOutcome(run) === 'failed') return new Error('metrics for billing-latam unavailable: the monitoring backend failed');
       return 'complete';
     },
   },
@@ -78,32 +99,54 @@ const SCRIPTS: readonly Script[] = [
     configuration: 'report-agent',
     title: 'quarterly export, cancelled while a slow call is on the wire',
     play: async (agent, servers, run, store, progress) => {
-      await agent.request('Export the Q3 revenue report to the archive.');
-      await agent.think('Checking the archive, then exporting.', { promptTokens: 365, completionTokens: 44, tools: ['mcp_slow_status'] });
-      await agent.call(servers.tool('mcp_slow_status'), {});
-      await agent.think('Exporting and attaching finance metrics.', {
-        promptTokens: 702,
-        completionTokens: 61,
-        tools: ['mcp_slow_export_report', 'mcp_flaky_fetch_metrics'],
-      });
-      const exportCall = agent.call(servers.tool('mcp_slow_export_report'), { report: 'q3-revenue', seconds: 120 }, { writes: true });
-      const metricsCall = agent.call(servers.tool('mcp_flaky_fetch_metrics'), { service: 'finance', delayMs: 120_000 });
+      const question = 'Export the Q3 revenue report to the archive.';
+      await agent.request(question);
+      const loop = agent.play(question, [...servers.tools.values()], [
+        { answer: 'Checking the archive, then exporting.', promptTokens: 365, completionTokens: 44, calls: [{ tool: 'mcp_slow_status', input: {} }] },
+        {
+          answer: 'Exporting and attaching finance metrics.',
+          promptTokens: 702,
+          completionTokens: 61,
+          calls: [
+            { tool: 'mcp_slow_export_report', input: { report: 'q3-revenue', seconds: 120 } },
+            { tool: 'mcp_flaky_fetch_metrics', input: { service: 'finance', delayMs: 120_000 } },
+          ],
+        },
+        { answer: 'Exported.', promptTokens: 900, completionTokens: 8 },
+      ]);
+      const ended = loop.then(
+        () => 'complete' as const,
+        (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+      );
+      // both calls of the second round on the wire (their starts recorded), then the operator acts
+      while (run.trace.steps.filter((step) => step.kind === 'tool_start').length < 3) {
+        if (await Promise.race([ended.then(() => true), new Promise((resolve) => setTimeout(resolve, 10, false))])) break;
+      }
       await new Promise((resolve) => setTimeout(resolve, 400));
       progress('      … mcp_slow_export_report is on the wire; an operator cancels the run (through the store, as the app’s button does)');
       await store.requestCancel(run.id);
-      await Promise.all([exportCall, metricsCall]);
-      return 'complete';
+      // the loop ends with the run's own abort reason: run.fail() ends the run cancelled
+      return ended;
     },
   },
   {
     configuration: 'support-agent',
     title: 'follow-up question (docs server)',
     play: async (agent, servers) => {
-      await agent.request('Why did my export show "cancelled" and not "failed"?');
-      await agent.think('Searching the docs.', { promptTokens: 398, completionTokens: 35, tools: ['mcp_docs_search'] });
-      await agent.call(servers.tool('mcp_docs_search'), { query: 'cancelled versus failed' });
-      await agent.call(servers.tool('mcp_docs_read_page'), { page: 'outcomes.md' });
-      await agent.think('A cancel is our own doing; it never counts against the server.', { promptTokens: 990, completionTokens: 120 });
+      const question = 'Why did my export show "cancelled" and not "failed"?';
+      await agent.request(question);
+      await agent.play(question, [...servers.tools.values()], [
+        {
+          answer: 'Searching the docs.',
+          promptTokens: 398,
+          completionTokens: 35,
+          calls: [
+            { tool: 'mcp_docs_search', input: { query: 'cancelled versus failed' } },
+            { tool: 'mcp_docs_read_page', input: { page: 'outcomes.md' } },
+          ],
+        },
+        { answer: 'A cancel is our own doing; it never counts against the server.', promptTokens: 990, completionTokens: 120 },
+      ]);
       return 'complete';
     },
   },
@@ -111,10 +154,12 @@ const SCRIPTS: readonly Script[] = [
     configuration: 'report-agent',
     title: 'daily digest export (slow server, short call)',
     play: async (agent, servers) => {
-      await agent.request('Export today’s digest.');
-      await agent.think('Exporting.', { promptTokens: 301, completionTokens: 22, tools: ['mcp_slow_export_report'] });
-      await agent.call(servers.tool('mcp_slow_export_report'), { report: 'daily-digest', seconds: 0.3 }, { writes: true });
-      await agent.think('Done.', { promptTokens: 420, completionTokens: 12 });
+      const question = 'Export today’s digest.';
+      await agent.request(question);
+      await agent.play(question, [...servers.tools.values()], [
+        { answer: 'Exporting.', promptTokens: 301, completionTokens: 22, calls: [{ tool: 'mcp_slow_export_report', input: { report: 'daily-digest', seconds: 0.3 } }] },
+        { answer: 'Done.', promptTokens: 420, completionTokens: 12 },
+      ]);
       return 'complete';
     },
   },
@@ -136,7 +181,8 @@ async function countRuns(store: RunStore): Promise<number> {
 
 /**
  * The demo: starts the bundled MCP servers as child processes, plays the scripted agent runs
- * against them through McpTool and startRun (one cancelled while a slow call is on the wire), and
+ * against them as Vercel AI SDK loops (`generateText` with the SDK's mock model, the tools and the
+ * recording of `@runledger/ai-sdk`, one run cancelled while a slow call is on the wire), and
  * records everything into a SQLite file.
  *
  * @remarks
@@ -160,7 +206,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         progress(`[${index + 1}/${SCRIPTS.length}] ${script.configuration}: ${script.title} …`);
         const run = await startRun(store, { configuration: script.configuration, actor: 'runledger demo', cancelPollMs: 50 });
         runIds.push(run.id);
-        const agent = new DemoAgent(run.trace, run.signal);
+        const agent = new DemoAgent(run.trace, run.signal, { writes: (tool) => tool.name === 'mcp_slow_export_report' });
         let verdict: 'complete' | Error;
         try {
           verdict = await script.play(agent, servers, run, store, progress);

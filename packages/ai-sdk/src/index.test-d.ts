@@ -1,0 +1,15 @@
+import type { ActiveRun } from '@runledger/trace';
+import { generateText, type LanguageModelMiddleware, type ToolSet, wrapLanguageModel } from 'ai';
+import { describe, expectTypeOf, it } from 'vitest';
+import { type AiSdkRun, McpToolCallError, mcpToolSet, recordingMiddleware } from './index.js';
+
+describe('the surface fits the AI SDK it peers with', () => {
+  it('takes an ActiveRun and gives the AI SDK its own types', () => {
+    expectTypeOf<ActiveRun>().toExtend<AiSdkRun>();
+    expectTypeOf(mcpToolSet).returns.toEqualTypeOf<ToolSet>();
+    expectTypeOf(recordingMiddleware).returns.toEqualTypeOf<LanguageModelMiddleware>();
+    expectTypeOf(mcpToolSet).returns.toExtend<NonNullable<Parameters<typeof generateText>[0]['tools']>>();
+    expectTypeOf(recordingMiddleware).returns.toExtend<Parameters<typeof wrapLanguageModel>[0]['middleware']>();
+    expectTypeOf<McpToolCallError['outcome']>().toEqualTypeOf<'failed' | 'cancelled'>();
+  });
+});

@@ -1,0 +1,5 @@
+export type { AiSdkRun } from './AiSdkRun.js';
+export { McpToolCallError } from './McpToolCallError.js';
+export { McpToolNotApprovedError } from './McpToolNotApprovedError.js';
+export { type McpToolApprovalRequest, mcpToolSet, type McpToolSetOptions } from './mcpToolSet.js';
+export { recordingMiddleware } from './recordingMiddleware.js';

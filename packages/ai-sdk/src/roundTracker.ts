@@ -1,0 +1,49 @@
+import type { RunTrace } from '@runledger/trace';
+
+/**
+ * The rounds of one run, shared by the model middleware and the tool set of that run: round 0 is
+ * the run's request, each LLM call opens the next round (from 1), and a tool call belongs to the
+ * round of the LLM call that asked for it.
+ */
+export interface RoundTracker {
+  /** Opens the round of a new LLM call and returns it. */
+  nextLlmRound(): number;
+  /** Notes that the LLM call of `round` asked for the tool call `toolCallId`. */
+  requested(toolCallId: string, round: number): void;
+  /** The round of a tool call: its LLM call's, else the latest round (0 before any LLM call). */
+  roundOf(toolCallId: string): number;
+}
+
+const TRACKERS = new WeakMap<RunTrace, RoundTracker>();
+/** The most tool call ids kept per run; older ones fall back to the latest round. */
+const KEPT_CALL_IDS = 1024;
+
+/** The round tracker of a run's trace, made on first use. */
+export function roundTrackerOf(trace: RunTrace): RoundTracker {
+  let tracker = TRACKERS.get(trace);
+  if (tracker === undefined) {
+    tracker = newRoundTracker();
+    TRACKERS.set(trace, tracker);
+  }
+  return tracker;
+}
+
+function newRoundTracker(): RoundTracker {
+  let calls = 0;
+  const rounds = new Map<string, number>();
+  return {
+    nextLlmRound() {
+      calls += 1;
+      return calls;
+    },
+    requested(toolCallId, round) {
+      rounds.delete(toolCallId);
+      rounds.set(toolCallId, round);
+      // bounded: a long run does not keep every call id it ever saw
+      if (rounds.size > KEPT_CALL_IDS) rounds.delete(rounds.keys().next().value as string);
+    },
+    roundOf(toolCallId) {
+      return rounds.get(toolCallId) ?? calls;
+    },
+  };
+}
