@@ -119,7 +119,8 @@ describe('server health from the rollup', () => {
     for (const run of runs) expect(await copy.importRun((await store.getRun(run.id))!, await store.readSteps(run.id))).toBe(true);
     expect(await rollupOf(copySchema)).toEqual(await rollupOf(schema));
     expect(await copy.serverHealth({ since: BASE + 77 })).toEqual(await store.serverHealth({ since: BASE + 77 }));
-  });
+    // 1 500 appends, six windows and an import: tens of seconds on a busy machine, not a time under test.
+  }, 90_000);
 
   it("puts each duration in a histogram slot whose representative is within the documented error", async () => {
     const { schema } = await freshStore();
