@@ -1,3 +1,6 @@
+import { McpTransportErrorCode, McpTransportException } from '@runledger/core';
+import { McpCallTracing, type TracedListing } from './McpCallTracing.js';
+import { McpConfigError } from './McpConfigError.js';
 import type { McpHealthContact } from './McpHealthContact.js';
 import type { McpServerConfig } from './McpServerConfig.js';
 import type { McpServerProblem } from './McpServerProblem.js';
@@ -5,6 +8,7 @@ import { McpSession } from './McpSession.js';
 import type { McpSkippedTool } from './McpSkippedTool.js';
 import type { McpTool } from './McpTool.js';
 import { MCP_LOCAL_TOOL_NAME_PATTERN, MCP_TOOL_IMPORT_LIMITS } from './McpToolImportLimits.js';
+import { type McpTracingOptions, tracingOptionProblems } from './McpTracingOptions.js';
 import { validateServerConfigs } from './parseServerConfig.js';
 import { RemoteMcpTool } from './RemoteMcpTool.js';
 import { isListPageLimit, newAbortReason, toTransportException, type WireTool } from './sdk.js';
@@ -26,6 +30,11 @@ export interface McpServerRegistryOptions {
    * Default: `process.env`.
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * OpenTelemetry spans of the tool calls, and the trace context sent to the servers: see
+   * {@link McpTracingOptions}. Default: none (and `@opentelemetry/api` is never loaded).
+   */
+  readonly tracing?: McpTracingOptions;
   /**
    * Makes the MCP SDK transport for a server instead of the configured one (tests, in-memory
    * servers). Not covered by semver.
@@ -73,6 +82,8 @@ export class McpServerRegistry {
   readonly servers: readonly McpServerConfig[];
   readonly #sessions: ReadonlyMap<string, McpSession>;
   readonly #onHealthContact: ((contact: McpHealthContact) => void) | undefined;
+  readonly #tracingOptions: McpTracingOptions | undefined;
+  #tracing: Promise<McpCallTracing> | undefined;
   #import: Promise<ImportResult> | undefined;
   #last: ImportResult = { tools: [], skipped: [], problems: [] };
   #closed = false;
@@ -80,6 +91,7 @@ export class McpServerRegistry {
   private constructor(servers: readonly McpServerConfig[], options: McpServerRegistryOptions) {
     this.servers = servers;
     this.#onHealthContact = options.onHealthContact;
+    this.#tracingOptions = options.tracing;
     const sessionOptions = {
       env: options.env ?? process.env,
       maxListPages: MCP_TOOL_IMPORT_LIMITS.maxPages,
@@ -92,10 +104,16 @@ export class McpServerRegistry {
    * Makes a registry of the servers; connects nothing yet.
    *
    * @throws {@link McpConfigError} from `McpServerRegistry.create` when a configuration breaks a
-   * rule of {@link parseServerConfig} (e.g. two servers with the same id).
+   * rule of {@link parseServerConfig} (e.g. two servers with the same id), or `options.tracing`
+   * a rule of {@link McpTracingOptions}.
    */
   static create(configs: readonly McpServerConfig[], options: McpServerRegistryOptions = {}): McpServerRegistry {
-    return new McpServerRegistry(validateServerConfigs(configs), options);
+    const servers = validateServerConfigs(configs);
+    if (options.tracing !== undefined) {
+      const problems = tracingOptionProblems(options.tracing);
+      if (problems.length > 0) throw new McpConfigError(problems);
+    }
+    return new McpServerRegistry(servers, options);
   }
 
   /** The tools skipped by the last import, each with its reason. */
@@ -122,6 +140,9 @@ export class McpServerRegistry {
    * named in {@link McpServerRegistry.serverProblems}.
    *
    * @throws the signal's reason from `McpServerRegistry.tools` when `signal` aborts first.
+   *
+   * @throws {@link McpConfigError} from `McpServerRegistry.tools` when `tracing` is on and
+   * `@opentelemetry/api` cannot be loaded.
    */
   async tools(options: McpToolsOptions = {}): Promise<readonly McpTool[]> {
     const signal = options.signal;
@@ -160,10 +181,11 @@ export class McpServerRegistry {
   }
 
   async #importAll(): Promise<ImportResult> {
+    const tracing = await this.#loadTracing();
     const listings = await Promise.all(
       this.servers.map(async (config) => {
         try {
-          return { config, tools: await this.#list(config) };
+          return { config, tools: await this.#list(config, tracing) };
         } catch (error) {
           return { config, error: error instanceof Error ? error.message : String(error) };
         }
@@ -204,13 +226,35 @@ export class McpServerRegistry {
           continue;
         }
         taken.set(name, { server, remote: wire.name });
-        tools.push(new RemoteMcpTool({ name, wire, session, onContact: this.#onHealthContact }));
+        tools.push(new RemoteMcpTool({ name, wire, session, onContact: this.#onHealthContact, tracing }));
       }
     }
     return { tools: Object.freeze(tools), skipped: Object.freeze(skipped), problems: Object.freeze(problems) };
   }
 
-  async #list(config: McpServerConfig): Promise<readonly WireTool[]> {
+  /** Loads the tracing once, when it is on: the only place @opentelemetry/api is imported from. */
+  async #loadTracing(): Promise<McpCallTracing | undefined> {
+    const options = this.#tracingOptions;
+    if (options === undefined) return undefined;
+    const loading = (this.#tracing ??= McpCallTracing.load(options));
+    try {
+      return await loading;
+    } catch (error) {
+      this.#tracing = undefined;
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new McpConfigError([
+        `options.tracing needs the package @opentelemetry/api (an optional peer dependency of @runledger/mcp), which could not be loaded: ${detail}`,
+      ]);
+    }
+  }
+
+  /** Lists a server's tools, inside a `tools/list` span when tracing is on. */
+  #list(config: McpServerConfig, tracing: McpCallTracing | undefined): Promise<readonly WireTool[]> {
+    if (tracing === undefined) return this.#listTools(config, undefined);
+    return tracing.traceListing(config, (listing) => this.#listTools(config, listing), listingErrorType);
+  }
+
+  async #listTools(config: McpServerConfig, listing: TracedListing | undefined): Promise<readonly WireTool[]> {
     const session = this.#sessions.get(config.id);
     if (session === undefined) throw new Error(`no session for server "${config.id}"`);
     const deadlineReason = newAbortReason(`listing the tools of "${config.id}" used up its deadline`);
@@ -222,19 +266,20 @@ export class McpServerRegistry {
     let connection;
     try {
       connection = await untilAborted(session.connection(), controller.signal);
+      listing?.connected(connection);
       const tools = await connection.listTools({ signal: controller.signal, timeoutMs: config.deadlineMs + 1_000 });
       if (tools.length > MCP_TOOL_IMPORT_LIMITS.maxTools) {
-        throw new ImportRefused(`refused: the server lists ${tools.length} tools, more than the limit of ${MCP_TOOL_IMPORT_LIMITS.maxTools}`);
+        throw new ImportRefused(`refused: the server lists ${tools.length} tools, more than the limit of ${MCP_TOOL_IMPORT_LIMITS.maxTools}`, 'too_many_tools');
       }
       return tools;
     } catch (error) {
       if (error instanceof ImportRefused) throw error;
       if (error === deadlineReason) {
         const what = connection === undefined ? 'connecting to it' : 'listing its tools';
-        throw new ImportRefused(`${what} took longer than its deadline of ${config.deadlineMs} ms`);
+        throw new ImportRefused(`${what} took longer than its deadline of ${config.deadlineMs} ms`, McpTransportErrorCode.DEADLINE_EXHAUSTED);
       }
       if (isListPageLimit(error)) {
-        throw new ImportRefused(`refused: the server lists its tools on more than ${MCP_TOOL_IMPORT_LIMITS.maxPages} pages`);
+        throw new ImportRefused(`refused: the server lists its tools on more than ${MCP_TOOL_IMPORT_LIMITS.maxPages} pages`, 'too_many_pages');
       }
       throw toTransportException(config.id, error, { deadlineMs: config.deadlineMs, connection });
     } finally {
@@ -243,5 +288,18 @@ export class McpServerRegistry {
   }
 }
 
-/** Why a server's tools were not imported, in words. */
-class ImportRefused extends Error {}
+/** Why a server's tools were not imported, in words, and as the `error.type` of its span. */
+class ImportRefused extends Error {
+  readonly errorType: string;
+
+  constructor(message: string, errorType: string) {
+    super(message);
+    this.errorType = errorType;
+  }
+}
+
+/** The `error.type` of a failed listing. */
+function listingErrorType(error: unknown): string {
+  if (error instanceof ImportRefused) return error.errorType;
+  return McpTransportException.is(error) ? error.code : '_OTHER';
+}

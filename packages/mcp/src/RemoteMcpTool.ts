@@ -4,6 +4,7 @@ import type { McpHealthContact } from './McpHealthContact.js';
 import type { McpSession } from './McpSession.js';
 import type { McpExecuteOptions, McpTool } from './McpTool.js';
 import { CallerAbort } from './CallerAbort.js';
+import type { McpCallTracing, ToolTracer, TracedCall } from './McpCallTracing.js';
 import { type McpConnection, toTransportException, type WireTool } from './sdk.js';
 import { toolResultFromAnswer } from './toolResultFromAnswer.js';
 import { untilAborted } from './untilAborted.js';
@@ -27,12 +28,15 @@ export class RemoteMcpTool implements McpTool {
   readonly deadlineMs: number;
   readonly #session: McpSession;
   readonly #onContact: ((contact: McpHealthContact) => void) | undefined;
+  /** Makes the span of each call; undefined when tracing is off. */
+  readonly #tracer: ToolTracer | undefined;
 
   constructor(init: {
     readonly name: string;
     readonly wire: WireTool;
     readonly session: McpSession;
     readonly onContact: ((contact: McpHealthContact) => void) | undefined;
+    readonly tracing?: McpCallTracing | undefined;
   }) {
     const config = init.session.config;
     this.name = init.name;
@@ -45,10 +49,16 @@ export class RemoteMcpTool implements McpTool {
     this.deadlineMs = config.deadlineMs;
     this.#session = init.session;
     this.#onContact = init.onContact;
+    this.#tracer = init.tracing?.forTool(config, this.remoteName);
     Object.freeze(this);
   }
 
   execute(args: Readonly<Record<string, unknown>>, options?: McpExecuteOptions): Promise<ToolResult> {
+    const tracer = this.#tracer;
+    return tracer === undefined ? this.#execute(args, options, undefined) : tracer.trace((call) => this.#execute(args, options, call));
+  }
+
+  #execute(args: Readonly<Record<string, unknown>>, options: McpExecuteOptions | undefined, call: TracedCall | undefined): Promise<ToolResult> {
     // Not async: a call on a live connection makes one promise of its own (the SDK's, with our
     // handlers on it). Every path resolves; nothing the server or the wire does becomes a rejection.
     let abort: CallerAbort | undefined;
@@ -66,7 +76,7 @@ export class RemoteMcpTool implements McpTool {
       }
       abort = signal === undefined ? undefined : new CallerAbort(signal, this.name);
       const live = this.#session.live;
-      return live !== undefined ? this.#send(live, args, abort, this.deadlineMs) : this.#connectAndSend(args, abort, performance.now());
+      return live !== undefined ? this.#send(live, args, abort, this.deadlineMs, call) : this.#connectAndSend(args, abort, performance.now(), call);
     } catch (error) {
       abort?.release();
       return Promise.resolve(this.#unexpected(error));
@@ -74,20 +84,25 @@ export class RemoteMcpTool implements McpTool {
   }
 
   /** Waits for the session's connection within the call's deadline and the caller's signal, then sends. */
-  async #connectAndSend(args: Readonly<Record<string, unknown>>, abort: CallerAbort | undefined, startedAt: number): Promise<ToolResult> {
+  async #connectAndSend(
+    args: Readonly<Record<string, unknown>>,
+    abort: CallerAbort | undefined,
+    startedAt: number,
+    call: TracedCall | undefined,
+  ): Promise<ToolResult> {
     let connection: McpConnection;
     try {
       connection = await this.#connect(abort?.signal, startedAt);
     } catch (error) {
       abort?.release();
-      return this.#failure(error, abort, undefined);
+      return this.#failure(error, abort, undefined, call);
     }
     const remainingMs = this.deadlineMs - (performance.now() - startedAt);
     if (remainingMs < 1) {
       abort?.release();
-      return this.#failure(DEADLINE_EXHAUSTED, abort, connection);
+      return this.#failure(DEADLINE_EXHAUSTED, abort, connection, call);
     }
-    return this.#send(connection, args, abort, remainingMs);
+    return this.#send(connection, args, abort, remainingMs, call);
   }
 
   /**
@@ -95,14 +110,23 @@ export class RemoteMcpTool implements McpTool {
    * the server with notifications/cancelled. Its rejection is never our abort reason, so it is
    * failed.
    */
-  #send(connection: McpConnection, args: Readonly<Record<string, unknown>>, abort: CallerAbort | undefined, remainingMs: number): Promise<ToolResult> {
+  #send(
+    connection: McpConnection,
+    args: Readonly<Record<string, unknown>>,
+    abort: CallerAbort | undefined,
+    remainingMs: number,
+    call: TracedCall | undefined,
+  ): Promise<ToolResult> {
     // The latency is measured only for a health callback to report it to.
     const sentAt = this.#onContact === undefined ? 0 : performance.now();
     try {
+      call?.connected(connection);
       return connection.callTool(
         this.remoteName,
         args,
-        { signal: abort?.signal, timeoutMs: remainingMs },
+        call === undefined
+          ? { signal: abort?.signal, timeoutMs: remainingMs }
+          : { signal: abort?.signal, timeoutMs: remainingMs, meta: call.meta, onSent: call.onSent },
         (answer) => {
           abort?.release();
           let result: ToolResult;
@@ -110,25 +134,25 @@ export class RemoteMcpTool implements McpTool {
             result = toolResultFromAnswer(answer).withBoundedChannels();
           } catch (error) {
             // An answer we cannot turn into a result ends failed, and a failed call is no contact.
-            return this.#failure(error, undefined, connection);
+            return this.#failure(error, undefined, connection, call);
           }
           this.#contact(sentAt, answer.isError === true);
           return result;
         },
         (error) => {
           abort?.release();
-          return this.#failure(error, abort, connection);
+          return this.#failure(error, abort, connection, call);
         },
       );
     } catch (error) {
       // Defence in depth: a connection that throws instead of rejecting.
       abort?.release();
-      return Promise.resolve(this.#failure(error, abort, connection));
+      return Promise.resolve(this.#failure(error, abort, connection, call));
     }
   }
 
   /** The result of a call that did not get an answer: cancelled when the rejection is our own abort, else failed. */
-  #failure(error: unknown, abort: CallerAbort | undefined, connection: McpConnection | undefined): ToolResult {
+  #failure(error: unknown, abort: CallerAbort | undefined, connection: McpConnection | undefined, call: TracedCall | undefined): ToolResult {
     try {
       if (abort?.isCancel(error) === true) {
         return this.#cancelled(error);
@@ -137,6 +161,7 @@ export class RemoteMcpTool implements McpTool {
         error === DEADLINE_EXHAUSTED
           ? McpTransportException.forExhaustedDeadline(this.server, this.deadlineMs)
           : toTransportException(this.server, error, { deadlineMs: this.deadlineMs, connection });
+      call?.faulted(exception);
       return ToolResult.failure(exception.message, transportFailureCause(exception)).withBoundedChannels();
     } catch (unexpected) {
       return this.#unexpected(unexpected);

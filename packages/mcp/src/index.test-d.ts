@@ -1,3 +1,5 @@
+import type { Tracer, TracerProvider } from '@opentelemetry/api';
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import type { ToolResult } from '@runledger/core';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
@@ -5,6 +7,7 @@ import {
   type McpServerConfig,
   McpServerRegistry,
   type McpTool,
+  type McpTracingOptions,
   McpTransportType,
   parseServerConfig,
 } from './index.js';
@@ -34,5 +37,14 @@ describe('the public surface of @runledger/mcp', () => {
     expectTypeOf(McpServerRegistry.create).returns.toEqualTypeOf<McpServerRegistry>();
     expectTypeOf<McpServerRegistry['tools']>().returns.toEqualTypeOf<Promise<readonly McpTool[]>>();
     expectTypeOf<McpHealthContact>().toHaveProperty('latencyMs').toEqualTypeOf<number>();
+  });
+
+  it('tracing takes an OpenTelemetry Tracer or TracerProvider, and an SDK provider fits', () => {
+    expectTypeOf<McpTracingOptions['tracer']>().toEqualTypeOf<Tracer | undefined>();
+    expectTypeOf<McpTracingOptions['tracerProvider']>().toEqualTypeOf<TracerProvider | undefined>();
+    expectTypeOf<McpTracingOptions['propagateContext']>().toEqualTypeOf<boolean | undefined>();
+    const provider = new BasicTracerProvider();
+    expectTypeOf({ tracerProvider: provider, propagateContext: true }).toExtend<McpTracingOptions>();
+    expectTypeOf({ tracer: provider.getTracer('x') }).toExtend<McpTracingOptions>();
   });
 });

@@ -8,6 +8,7 @@ export {
 } from './McpServerConfig.js';
 export type { McpServerProblem } from './McpServerProblem.js';
 export { McpServerRegistry, type McpServerRegistryOptions, type McpToolsOptions } from './McpServerRegistry.js';
+export type { McpTracingOptions } from './McpTracingOptions.js';
 export type { McpSkippedTool } from './McpSkippedTool.js';
 export type { McpExecuteOptions, McpTool } from './McpTool.js';
 export { MCP_LOCAL_TOOL_NAME_PATTERN, MCP_TOOL_IMPORT_LIMITS } from './McpToolImportLimits.js';

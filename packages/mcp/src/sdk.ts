@@ -16,6 +16,7 @@ import { McpTransportException } from '@runledger/core';
 import { describeError, errorCode } from './describeError.js';
 import { DEFAULT_MAX_ANSWER_BYTES, LocalRequestFailure } from './LocalRequestFailure.js';
 import { HttpConnectionPool } from './HttpConnectionPool.js';
+import { SentRequestIds, type WireRequestId } from './SentRequestIds.js';
 import { StdioProcessTransport } from './StdioProcessTransport.js';
 import type { McpServerConfig } from './McpServerConfig.js';
 import { McpTransportType } from './McpTransportType.js';
@@ -59,12 +60,24 @@ export interface WireRequestOptions {
   readonly timeoutMs: number;
 }
 
+/** Options of one tools/call: a request's, and what tracing adds. */
+export interface WireCallOptions extends WireRequestOptions {
+  /** Entries for the request's `params._meta` (the trace context). */
+  readonly meta?: Readonly<Record<string, string>> | undefined;
+  /** Hears the JSON-RPC id of the request when it is sent. */
+  readonly onSent?: ((id: WireRequestId) => void) | undefined;
+}
+
 /** A live session with one MCP server. */
 export interface McpConnection {
   /** True once the connection is closed (by us, by the server, or because the process died). */
   readonly closed: boolean;
   /** The child process id of a stdio connection, else null. */
   readonly pid: number | null;
+  /** The HTTP session id the server gave (`Mcp-Session-Id`), else undefined. */
+  readonly sessionId: string | undefined;
+  /** The MCP protocol version agreed in the handshake. */
+  readonly protocolVersion: string | undefined;
   /** Lists every tool, walking at most `maxPages` pages. */
   listTools(options: WireRequestOptions): Promise<WireTool[]>;
   /**
@@ -78,7 +91,7 @@ export interface McpConnection {
   callTool<T>(
     name: string,
     args: Readonly<Record<string, unknown>>,
-    options: WireRequestOptions,
+    options: WireCallOptions,
     answered: (answer: WireAnswer) => T,
     faulted: (error: unknown) => T,
   ): Promise<T>;
@@ -168,6 +181,8 @@ class SdkConnection implements McpConnection {
   readonly #client: Client;
   readonly #transport: Transport;
   readonly #state: ConnectionState;
+  /** Made by the first traced call: an untraced connection sends as it always did. */
+  #sent: SentRequestIds | undefined;
 
   constructor(client: Client, transport: Transport, state: ConnectionState) {
     this.#client = client;
@@ -181,6 +196,14 @@ class SdkConnection implements McpConnection {
 
   get pid(): number | null {
     return this.#transport instanceof StdioProcessTransport ? this.#transport.pid : null;
+  }
+
+  get sessionId(): string | undefined {
+    return this.#transport.sessionId;
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.#client.getNegotiatedProtocolVersion();
   }
 
   /** What the transport last said went wrong, for the message of a failure. */
@@ -209,16 +232,22 @@ class SdkConnection implements McpConnection {
   callTool<T>(
     name: string,
     args: Readonly<Record<string, unknown>>,
-    options: WireRequestOptions,
+    options: WireCallOptions,
     answered: (answer: WireAnswer) => T,
     faulted: (error: unknown) => T,
   ): Promise<T> {
-    return this.#client
+    // A traced call sends its own copy of the arguments: the key that tells it its request id.
+    const onSent = options.onSent;
+    const sentArgs = onSent === undefined ? (args as Record<string, unknown>) : { ...args };
+    const sent = onSent === undefined ? undefined : (this.#sent ??= SentRequestIds.on(this.#transport));
+    if (onSent !== undefined) sent?.watch(sentArgs, onSent);
+    const call = this.#client
       .callTool(
-        { name, arguments: args as Record<string, unknown> },
+        { name, arguments: sentArgs, ...(options.meta !== undefined && { _meta: { ...options.meta } }) },
         options.signal === undefined ? { timeout: options.timeoutMs } : { signal: options.signal, timeout: options.timeoutMs },
       )
       .then(answered, faulted);
+    return sent === undefined ? call : call.finally(() => sent.forget(sentArgs));
   }
 
   async close(): Promise<void> {

@@ -14,7 +14,7 @@
 // FIXTURE_MODE=stuck — a server that never answers `initialize` and ignores both the end of its
 // stdin and SIGTERM (only SIGKILL ends it): the worst child a client can have.
 //
-// Tools: echo, fail, throws, slow, hang, crash, late, reset, huge, big, mixed, malformed.
+// Tools: echo, fail, throws, slow, hang, crash, late, reset, huge, big, mixed, meta, malformed.
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -186,6 +186,25 @@ export function createFixtureServer(options = {}) {
       { type: 'text', text: 'second text' },
     ],
   }));
+
+  server.registerTool(
+    'meta',
+    {
+      description: 'Reports the `_meta` of its request (with the request id and session id) as an event, and answers ok.',
+      inputSchema: z.object({ tag: z.string().optional() }),
+    },
+    async ({ tag }, ctx) => {
+      report(eventsFile, {
+        tool: 'meta',
+        event: 'received',
+        tag,
+        meta: ctx.mcpReq._meta ?? null,
+        requestId: ctx.mcpReq.id,
+        sessionId: ctx.sessionId ?? null,
+      });
+      return { content: [{ type: 'text', text: 'reported' }] };
+    },
+  );
 
   server.registerTool('malformed', { description: 'Its answer is turned into an invalid result on the wire.' }, async () => ({
     content: [{ type: 'text', text: MALFORMED_MARKER }],

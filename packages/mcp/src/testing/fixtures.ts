@@ -22,6 +22,12 @@ export interface FixtureEvent {
   readonly event: string;
   readonly tool?: string;
   readonly tag?: string;
+  /** (meta tool) The `_meta` of the request as the server saw it, or null when it had none. */
+  readonly meta?: Readonly<Record<string, unknown>> | null;
+  /** (meta tool) The JSON-RPC id of the request. */
+  readonly requestId?: string | number;
+  /** (meta tool) The HTTP session id the server knows the client by, or null. */
+  readonly sessionId?: string | null;
 }
 
 /** A fresh, empty events file in a temporary folder. */

@@ -1,0 +1,288 @@
+// The OpenTelemetry instrumentation of tool calls, after the semantic conventions for MCP
+// (development status, attribute names of @opentelemetry/semantic-conventions 1.45.0, a pinned
+// devDependency whose constants the build inlines). Only this module and McpTracingOptions know
+// OpenTelemetry; @opentelemetry/api is imported here alone, at run time only when tracing is on.
+import type * as OtelApi from '@opentelemetry/api';
+import type { Attributes, Span, Tracer } from '@opentelemetry/api';
+import { McpTransportErrorCode, type McpTransportException, ToolOutcome, type ToolResult } from '@runledger/core';
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_NETWORK_PROTOCOL_NAME,
+  ATTR_NETWORK_TRANSPORT,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+  ERROR_TYPE_VALUE_OTHER,
+  NETWORK_TRANSPORT_VALUE_PIPE,
+  NETWORK_TRANSPORT_VALUE_TCP,
+} from '@opentelemetry/semantic-conventions';
+import {
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_JSONRPC_REQUEST_ID,
+  ATTR_MCP_METHOD_NAME,
+  ATTR_MCP_PROTOCOL_VERSION,
+  ATTR_MCP_SESSION_ID,
+  ATTR_RPC_RESPONSE_STATUS_CODE,
+  GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+  MCP_METHOD_NAME_VALUE_TOOLS_CALL,
+  MCP_METHOD_NAME_VALUE_TOOLS_LIST,
+} from '@opentelemetry/semantic-conventions/incubating';
+import type { McpServerConfig } from './McpServerConfig.js';
+import type { McpTracingOptions } from './McpTracingOptions.js';
+import { McpTransportType } from './McpTransportType.js';
+import type { WireRequestId } from './SentRequestIds.js';
+
+/** How every tool call ended: `ok`, `failed` or `cancelled` (runledger's own attribute). */
+export const ATTR_RUNLEDGER_TOOL_OUTCOME = 'runledger.tool.outcome';
+/** The id of the configured server (runledger's own attribute). */
+export const ATTR_RUNLEDGER_MCP_SERVER_ID = 'runledger.mcp.server.id';
+/** The tracer name of this package. */
+export const TRACER_NAME = '@runledger/mcp';
+
+/** What a traced call learns of its connection: McpConnection's part that tracing reads. */
+export interface TracedConnection {
+  readonly sessionId: string | undefined;
+  readonly protocolVersion: string | undefined;
+}
+
+/**
+ * Makes the spans of a registry's tool calls.
+ *
+ * @internal
+ */
+export class McpCallTracing {
+  readonly #api: typeof OtelApi;
+  readonly #tracer: Tracer;
+  readonly #propagate: boolean;
+
+  private constructor(api: typeof OtelApi, tracer: Tracer, propagate: boolean) {
+    this.#api = api;
+    this.#tracer = tracer;
+    this.#propagate = propagate;
+  }
+
+  /** Loads @opentelemetry/api and gets the tracer; the options are already checked. */
+  static async load(options: McpTracingOptions): Promise<McpCallTracing> {
+    const api = await import('@opentelemetry/api');
+    const tracer = options.tracer ?? options.tracerProvider?.getTracer(TRACER_NAME);
+    if (tracer === undefined) throw new TypeError('tracing needs a tracer or a tracerProvider');
+    return new McpCallTracing(api, tracer, options.propagateContext === true);
+  }
+
+  /** The tracer of one tool's calls. */
+  forTool(config: McpServerConfig, remoteName: string): ToolTracer {
+    return new ToolTracer(this.#api, this.#tracer, this.#propagate, remoteName, toolAttributes(config, remoteName));
+  }
+
+  /**
+   * Runs one listing of a server's tools (all its pages) inside a `tools/list` span, a child of the
+   * active context; `errorType` names the class of what the listing rejects with.
+   */
+  async traceListing<T>(config: McpServerConfig, run: (listing: TracedListing | undefined) => Promise<T>, errorType: (error: unknown) => string): Promise<T> {
+    let listing: TracedListing;
+    try {
+      const api = this.#api;
+      const attributes = { ...serverAttributes(config), [ATTR_MCP_METHOD_NAME]: MCP_METHOD_NAME_VALUE_TOOLS_LIST };
+      const span = this.#tracer.startSpan(MCP_METHOD_NAME_VALUE_TOOLS_LIST, { kind: api.SpanKind.CLIENT, attributes }, api.context.active());
+      listing = new TracedListing(api, span);
+    } catch {
+      return run(undefined);
+    }
+    try {
+      const result = await run(listing);
+      listing.end(undefined);
+      return result;
+    } catch (error) {
+      listing.end(errorType(error));
+      throw error;
+    }
+  }
+}
+
+/**
+ * Makes the span of each call of one tool.
+ *
+ * @internal
+ */
+export class ToolTracer {
+  readonly #api: typeof OtelApi;
+  readonly #tracer: Tracer;
+  readonly #propagate: boolean;
+  readonly #spanName: string;
+  readonly #attributes: Attributes;
+
+  constructor(api: typeof OtelApi, tracer: Tracer, propagate: boolean, remoteName: string, attributes: Attributes) {
+    this.#api = api;
+    this.#tracer = tracer;
+    this.#propagate = propagate;
+    this.#spanName = `${MCP_METHOD_NAME_VALUE_TOOLS_CALL} ${remoteName}`;
+    this.#attributes = attributes;
+  }
+
+  /**
+   * Runs one call inside its span: a child of the active context, ended with the call's outcome.
+   * A fault of the tracing itself runs the call untraced; it never changes the result.
+   */
+  trace(run: (call: TracedCall | undefined) => Promise<ToolResult>): Promise<ToolResult> {
+    const api = this.#api;
+    let parent: OtelApi.Context;
+    let span: Span;
+    try {
+      parent = api.context.active();
+      span = this.#tracer.startSpan(this.#spanName, { kind: api.SpanKind.CLIENT, attributes: this.#attributes }, parent);
+    } catch {
+      return run(undefined);
+    }
+    let meta: Record<string, string> | undefined;
+    if (this.#propagate) {
+      guard(() => {
+        const carrier: Record<string, string> = {};
+        api.propagation.inject(api.trace.setSpan(parent, span), carrier);
+        // No propagator configured writes nothing: then the request carries no _meta either.
+        if (Object.keys(carrier).length > 0) meta = carrier;
+      });
+    }
+    const call = new TracedCall(api, span, meta);
+    return run(call).then(
+      (result) => {
+        call.end(result);
+        return result;
+      },
+      (error: unknown) => {
+        call.endUnexpected();
+        throw error;
+      },
+    );
+  }
+}
+
+/** A failing span (a broken SDK, exporter or processor) never changes the call it describes. */
+function guard(action: () => void): void {
+  try {
+    action();
+  } catch {
+    // Tracing is an observer only.
+  }
+}
+
+/** Records what a request knows of the connection it is sent on. */
+function recordConnection(span: Span, connection: TracedConnection): void {
+  guard(() => {
+    const { sessionId, protocolVersion } = connection;
+    if (sessionId !== undefined) span.setAttribute(ATTR_MCP_SESSION_ID, sessionId);
+    if (protocolVersion !== undefined) span.setAttribute(ATTR_MCP_PROTOCOL_VERSION, protocolVersion);
+  });
+}
+
+/**
+ * The span of one listing of a server's tools.
+ *
+ * @internal
+ */
+export class TracedListing {
+  readonly #api: typeof OtelApi;
+  readonly #span: Span;
+
+  constructor(api: typeof OtelApi, span: Span) {
+    this.#api = api;
+    this.#span = span;
+  }
+
+  connected(connection: TracedConnection): void {
+    recordConnection(this.#span, connection);
+  }
+
+  /** Ends the span: ERROR with `error.type` when the listing failed. */
+  end(errorType: string | undefined): void {
+    if (errorType !== undefined) {
+      guard(() => {
+        this.#span.setAttribute(ATTR_ERROR_TYPE, errorType);
+        this.#span.setStatus({ code: this.#api.SpanStatusCode.ERROR });
+      });
+    }
+    guard(() => this.#span.end());
+  }
+}
+
+/**
+ * The span of one call, as the call goes.
+ *
+ * @internal
+ */
+export class TracedCall {
+  /** Entries for the request's `params._meta`, when the context is propagated. */
+  readonly meta: Readonly<Record<string, string>> | undefined;
+  readonly #api: typeof OtelApi;
+  readonly #span: Span;
+
+  constructor(api: typeof OtelApi, span: Span, meta: Readonly<Record<string, string>> | undefined) {
+    this.#api = api;
+    this.#span = span;
+    this.meta = meta;
+  }
+
+  /** Records the JSON-RPC id the request went out with. */
+  readonly onSent = (id: WireRequestId): void => {
+    guard(() => this.#span.setAttribute(ATTR_JSONRPC_REQUEST_ID, String(id)));
+  };
+
+  /** Records what the call knows of the connection it is sent on. */
+  connected(connection: TracedConnection): void {
+    recordConnection(this.#span, connection);
+  }
+
+  /** Records the JSON-RPC error code of a call the server answered with an error. */
+  faulted(exception: McpTransportException): void {
+    if (exception.code !== McpTransportErrorCode.JSON_RPC_ERROR) return;
+    const rpcCode = (exception.cause as { code?: unknown } | undefined)?.code;
+    if (typeof rpcCode === 'number') guard(() => this.#span.setAttribute(ATTR_RPC_RESPONSE_STATUS_CODE, String(rpcCode)));
+  }
+
+  /** Ends the span with the call's outcome: only `failed` is an error, `cancelled` is not. */
+  end(result: ToolResult): void {
+    guard(() => {
+      const span = this.#span;
+      span.setAttribute(ATTR_RUNLEDGER_TOOL_OUTCOME, result.outcome);
+      if (result.outcome === ToolOutcome.FAILED) {
+        span.setAttribute(ATTR_ERROR_TYPE, result.failureCause ?? ERROR_TYPE_VALUE_OTHER);
+        span.setStatus({ code: this.#api.SpanStatusCode.ERROR });
+      }
+    });
+    guard(() => this.#span.end());
+  }
+
+  /** Ends the span of a call that rejected, which no call should. */
+  endUnexpected(): void {
+    guard(() => {
+      this.#span.setAttribute(ATTR_ERROR_TYPE, ERROR_TYPE_VALUE_OTHER);
+      this.#span.setStatus({ code: this.#api.SpanStatusCode.ERROR });
+    });
+    guard(() => this.#span.end());
+  }
+}
+
+/** The attributes every call of a tool starts with. */
+function toolAttributes(config: McpServerConfig, remoteName: string): Attributes {
+  return Object.freeze({
+    ...serverAttributes(config),
+    [ATTR_MCP_METHOD_NAME]: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
+    [ATTR_GEN_AI_TOOL_NAME]: remoteName,
+    [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+  });
+}
+
+/** The attributes of every request to a server: its id, and where it is. */
+function serverAttributes(config: McpServerConfig): Attributes {
+  const attributes: Attributes = { [ATTR_RUNLEDGER_MCP_SERVER_ID]: config.id };
+  const transport = config.transport;
+  if (transport.type === McpTransportType.STDIO) {
+    attributes[ATTR_NETWORK_TRANSPORT] = NETWORK_TRANSPORT_VALUE_PIPE;
+    return attributes;
+  }
+  const url = new URL(transport.url);
+  attributes[ATTR_NETWORK_TRANSPORT] = NETWORK_TRANSPORT_VALUE_TCP;
+  attributes[ATTR_NETWORK_PROTOCOL_NAME] = 'http';
+  attributes[ATTR_SERVER_ADDRESS] = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  attributes[ATTR_SERVER_PORT] = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  return attributes;
+}
