@@ -1,9 +1,12 @@
 // Resource bounds of McpTool over Streamable HTTP: calls that end without an answer (cancelled or
 // timed out) against a server that never answers must release their sockets and memory.
 import { readFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import { ToolOutcome } from '@runledger/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpServerRegistry } from './McpServerRegistry.js';
+import { parseServerConfig } from './parseServerConfig.js';
+import type { McpServerConfig } from './McpServerConfig.js';
 import type { McpTool } from './McpTool.js';
 import {
   establishedConnectionsTo,
@@ -118,5 +121,75 @@ describe('McpTool over HTTP: calls without an answer release their resources', (
     controller.abort();
     // As McpServerRegistry.close documents: a call still in flight ends failed.
     expect((await inFlight).outcome).toBe(ToolOutcome.FAILED);
+  });
+});
+
+/**
+ * A proxy in front of the HTTP fixture that passes everything on except cancellation notices:
+ * those it reads and never answers, as a server that stalls them would.
+ */
+async function startNoticeStallingProxy(target: HttpFixture): Promise<{ readonly port: number; held(): number; close(): Promise<void> }> {
+  let held = 0;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (body.includes('"notifications/cancelled"')) {
+        held++;
+        res.on('close', () => held--);
+        return;
+      }
+      const upstream = httpRequest(`http://127.0.0.1:${target.port}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      upstream.on('error', () => res.destroy());
+      res.on('close', () => upstream.destroy());
+      upstream.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as { port: number }).port,
+    held: () => held,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('McpTool over HTTP: a server that never answers cancellation notices', () => {
+  it('does not keep a socket per notice: each waits at most the server deadline for its answer', async () => {
+    const events = newEventsFile();
+    const http = await startHttpFixture({ eventsFile: events });
+    const proxy = await startNoticeStallingProxy(http);
+    const deadlineMs = 1000;
+    const [config] = parseServerConfig({ servers: [{ id: 'stall', transport: { type: 'http', url: `http://127.0.0.1:${proxy.port}/mcp` }, deadlineMs }] });
+    const registry = McpServerRegistry.create([config as McpServerConfig]);
+    try {
+      // The deadline covers connecting, and a first listing compiles schemas: refresh until listed.
+      for (let attempt = 0; attempt < 10 && registry.tool('mcp_stall_hang') === undefined; attempt++) await registry.tools({ refresh: attempt > 0 });
+      const hang = registry.tool('mcp_stall_hang')!;
+      expect(hang).toBeDefined();
+      const controller = new AbortController();
+      const calls = Array.from({ length: 20 }, (_, i) => hang.execute({ tag: `stall-${i}` }, { signal: controller.signal }));
+      expect(await waitFor(() => readEvents(events).filter((e) => String(e.tag).startsWith('stall-')).length === 20, 10_000)).toBe(true);
+      controller.abort();
+      expect((await Promise.all(calls)).every((r) => r.outcome === ToolOutcome.CANCELLED)).toBe(true);
+      // The 20 notices reach the proxy, which holds them.
+      expect(await waitFor(() => proxy.held() === 20, 5000)).toBe(true);
+      // Within the deadline (and some slack) we give each up and close its socket.
+      expect(await waitFor(() => proxy.held() === 0, deadlineMs + 5000, 20), `${proxy.held()} notices still held open`).toBe(true);
+      expect(establishedConnectionsTo(proxy.port)).toBeLessThanOrEqual(10);
+      // And the session still works.
+      expect((await registry.tool('mcp_stall_echo')!.execute({ text: 'after' })).outcome).toBe(ToolOutcome.OK);
+    } finally {
+      await registry.close();
+      await proxy.close();
+      await http.stop();
+    }
   });
 });

@@ -284,7 +284,7 @@ function makeTransport(config: McpServerConfig, options: OpenConnectionOptions, 
     }
     headers.Authorization = `Bearer ${token}`;
   }
-  return trackedHttpTransport(new URL(t.url), headers, maxAnswerBytes, state);
+  return trackedHttpTransport(new URL(t.url), headers, maxAnswerBytes, state, config.deadlineMs);
 }
 
 /** The header that ties a fetch to the request it carries; taken off again before sending. */
@@ -312,8 +312,11 @@ interface HttpRequest {
  * stream end of ours (`onRequestStreamEnd`), which fails the request at once. A fetch of ours
  * counts the bytes of each answer and fails the request whose answer goes over the limit. Its
  * connections are the session's own ({@link HttpConnectionPool}): closing the transport closes them.
+ * A notice (a notification, or our answer to a server's request) waits at most the server's
+ * deadline for its `202`: a server that stalls them would otherwise hold a socket per notice — one
+ * per cancelled call — until the session closes.
  */
-function trackedHttpTransport(url: URL, headers: Record<string, string>, maxAnswerBytes: number, state: ConnectionState): Transport {
+function trackedHttpTransport(url: URL, headers: Record<string, string>, maxAnswerBytes: number, state: ConnectionState, noticeDeadlineMs: number): Transport {
   const byId = new Map<string | number, HttpRequest>();
   const byTag = new Map<string, HttpRequest>();
   let nextTag = 0;
@@ -403,19 +406,20 @@ function trackedHttpTransport(url: URL, headers: Record<string, string>, maxAnsw
   };
 
   const send = transport.send.bind(transport);
+  const asNotice = (options: Parameters<Transport['send']>[1]): Parameters<Transport['send']>[1] =>
+    options?.requestSignal !== undefined || options?.resumptionToken !== undefined ? options : { ...options, requestSignal: AbortSignal.timeout(noticeDeadlineMs) };
   transport.send = (message, options) => {
     const m = message as { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
     if (m.method === 'notifications/cancelled') {
       // The SDK gave the request up (its deadline, or our abort): release its POST too.
       const requestId = m.params?.requestId;
       const request = typeof requestId === 'number' || typeof requestId === 'string' ? byId.get(requestId) : undefined;
-      const sent = send(message, options);
+      const sent = send(message, asNotice(options));
       if (request !== undefined) settle(request, undefined, true);
       return sent;
     }
-    if ((typeof m.id !== 'number' && typeof m.id !== 'string') || typeof m.method !== 'string' || options?.resumptionToken !== undefined) {
-      return send(message, options);
-    }
+    if (options?.resumptionToken !== undefined) return send(message, options);
+    if ((typeof m.id !== 'number' && typeof m.id !== 'string') || typeof m.method !== 'string') return send(message, asNotice(options));
     const request: HttpRequest = { id: m.id, controller: new AbortController(), settled: false };
     byId.set(m.id, request);
     const tag = String(nextTag++);
