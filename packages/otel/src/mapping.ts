@@ -1,0 +1,223 @@
+import { type Attributes, type HrTime, SpanKind, type SpanStatus, SpanStatusCode } from '@opentelemetry/api';
+import { isToolFailureCause, ToolOutcome } from '@runledger/core';
+import { applyPrivacy, isLateCancel, PrivacyLevel, redactText, RunStatus, RunStepKind, RunTimelineFactory, type StoredRun } from '@runledger/trace';
+import { Attr, EventName, Operation, OTHER_ERROR } from './attributes.js';
+import { hrTimeOf } from './spanTime.js';
+
+/** One stored step as the mapping reads it (a step being appended, or one read back). */
+export interface StepRecord {
+  readonly sequence: number;
+  readonly kind: string;
+  readonly round: number;
+  readonly durationMs: number;
+  readonly createdAt: number;
+  /** The stored payload, or null when it cannot be read. */
+  readonly payload: Readonly<Record<string, unknown>> | null;
+}
+
+/** A step that becomes a child span of the run's span. */
+export interface SpanPlan {
+  readonly type: 'span';
+  readonly name: string;
+  readonly kind: SpanKind;
+  readonly start: HrTime;
+  readonly end: HrTime;
+  readonly attributes: Attributes;
+  readonly status: SpanStatus | null;
+}
+
+/** A step that becomes an event of the run's span. */
+export interface EventPlan {
+  readonly type: 'event';
+  readonly name: string;
+  readonly time: HrTime;
+  readonly attributes: Attributes;
+}
+
+/** A `tool_start` step: no span; remembered until its call's `tool` step arrives. */
+export interface CallStartPlan {
+  readonly type: 'call_start';
+  readonly callId: string;
+  readonly event: EventPlan;
+}
+
+export type StepPlan = SpanPlan | EventPlan | CallStartPlan;
+
+/** What a privacy level lets through: the texts (masked below `full`), or names and sizes only. */
+function showsText(level: PrivacyLevel): boolean {
+  return level === PrivacyLevel.REDACTED || level === PrivacyLevel.FULL;
+}
+
+/** A free text of the run (actor, termination reason) as the level shows it; null: not at all. */
+function runText(text: string | null, level: PrivacyLevel, max: number): string | null {
+  if (text === null || text === '' || level === PrivacyLevel.NONE) return null;
+  return level === PrivacyLevel.FULL ? (text.length > max ? text.slice(0, max) : text) : redactText(text, max);
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+
+/** The root span's name and its attributes at the start. */
+export function rootStart(run: StoredRun, level: PrivacyLevel): { name: string; start: HrTime; attributes: Attributes } {
+  const attributes: Attributes = {
+    [Attr.OPERATION]: Operation.INVOKE_AGENT,
+    [Attr.AGENT_NAME]: run.configuration,
+    [Attr.RUN_ID]: run.id,
+  };
+  const actor = runText(run.actor, level, 200);
+  if (actor !== null) attributes[Attr.RUN_ACTOR] = actor;
+  return { name: `${Operation.INVOKE_AGENT} ${run.configuration}`, start: hrTimeOf(run.startedAt ?? run.createdAt), attributes };
+}
+
+/** The run's lifecycle event at its start. */
+export function startedEvent(run: StoredRun): EventPlan {
+  return { type: 'event', name: `${EventName.RUN_PREFIX}started`, time: hrTimeOf(run.startedAt ?? run.createdAt), attributes: {} };
+}
+
+/** What the root span gets when the run's final status is known. */
+export function rootEnd(run: StoredRun, level: PrivacyLevel): { attributes: Attributes; status: SpanStatus; events: EventPlan[]; end: HrTime } {
+  const finishedAt = run.finishedAt ?? run.startedAt ?? run.createdAt;
+  const counts = run.outcomeCounts;
+  const attributes: Attributes = {
+    [Attr.RUN_STATUS]: run.status,
+    [Attr.RUN_OK]: counts.ok,
+    [Attr.RUN_FAILED]: counts.failed,
+    [Attr.RUN_CANCELLED]: counts.cancelled,
+  };
+  if ((run.unstoredSteps ?? 0) > 0) attributes[Attr.RUN_UNSTORED] = run.unstoredSteps!;
+  const reason = runText(run.terminationReason, level, 500);
+  let status: SpanStatus;
+  if (run.status === RunStatus.COMPLETED) status = { code: SpanStatusCode.OK };
+  else if (run.status === RunStatus.FAILED || run.status === RunStatus.INTERRUPTED) {
+    attributes[Attr.ERROR_TYPE] = run.status;
+    status = reason === null ? { code: SpanStatusCode.ERROR } : { code: SpanStatusCode.ERROR, message: reason };
+  } else status = { code: SpanStatusCode.UNSET };
+  const events: EventPlan[] = [];
+  if (run.cancelRequestedAt !== null && !isLateCancel(run)) {
+    events.push({ type: 'event', name: `${EventName.RUN_PREFIX}cancel_requested`, time: hrTimeOf(run.cancelRequestedAt), attributes: {} });
+  }
+  events.push({ type: 'event', name: `${EventName.RUN_PREFIX}${run.status}`, time: hrTimeOf(finishedAt), attributes: reason === null ? {} : { [Attr.RUN_REASON]: reason } });
+  return { attributes, status, events, end: hrTimeOf(finishedAt) };
+}
+
+/** The event of a started call that never ended (the run ended without its `tool` step). */
+export function interruptedCall(start: EventPlan): EventPlan {
+  return { ...start, name: EventName.INTERRUPTED_CALL };
+}
+
+/**
+ * Maps one stored step to its span or event (docs/otel.md, "The mapping"), after the privacy
+ * level was applied to its payload.
+ */
+export function planStep(step: StepRecord, level: PrivacyLevel): StepPlan {
+  const time = hrTimeOf(step.createdAt);
+  const common: Attributes = { [Attr.SEQUENCE]: step.sequence, [Attr.ROUND]: step.round };
+  if (step.payload === null) {
+    return { type: 'event', name: EventName.UNREADABLE, time, attributes: { ...common, [Attr.STEP_KIND]: step.kind } };
+  }
+  const p = applyPrivacy(step.payload, level);
+  const text = showsText(level);
+  switch (step.kind) {
+    case RunStepKind.TOOL:
+      return toolSpan(step, p, common, text);
+    case RunStepKind.LLM:
+      return chatSpan(step, p, common, text);
+    case RunStepKind.TOOL_START: {
+      const attributes: Attributes = { ...common };
+      const name = str(p['toolName']);
+      if (name !== undefined) attributes[Attr.TOOL_NAME] = name;
+      const callId = str(p['toolCallId']);
+      if (callId !== undefined) attributes[Attr.TOOL_CALL_ID] = callId;
+      const server = str(p['toolServer']);
+      if (server !== undefined) attributes[Attr.TOOL_SERVER] = server;
+      const event: EventPlan = { type: 'event', name: EventName.INTERRUPTED_CALL, time, attributes };
+      return callId === undefined ? event : { type: 'call_start', callId, event };
+    }
+    case RunStepKind.REQUEST: {
+      const content = str(p['content']);
+      const length = num(p['contentLength']);
+      if (text && content !== undefined) common[Attr.INPUT_MESSAGES] = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content }] }]);
+      else if (length !== undefined) common[Attr.CONTENT_LENGTH] = length;
+      return { type: 'event', name: EventName.REQUEST, time, attributes: common };
+    }
+    case RunStepKind.CONTEXT: {
+      const budget = num(p['tokenBudget']);
+      const used = num(p['tokensUsed']);
+      if (budget !== undefined) common[Attr.TOKEN_BUDGET] = budget;
+      if (used !== undefined) common[Attr.TOKENS_USED] = used;
+      return { type: 'event', name: EventName.BUDGET, time, attributes: common };
+    }
+    case RunStepKind.DROPPED: {
+      const sources = p['droppedSources'];
+      if (Array.isArray(sources)) common[Attr.DROPPED_SOURCES] = sources.filter((s): s is string => typeof s === 'string');
+      return { type: 'event', name: EventName.DROPPED, time, attributes: common };
+    }
+    case RunStepKind.ASSEMBLED: {
+      const messages = p['messages'];
+      const count = Array.isArray(messages) ? messages.length : num(p['messageCount']);
+      if (count !== undefined) common[Attr.MESSAGE_COUNT] = count;
+      return { type: 'event', name: EventName.ASSEMBLED, time, attributes: common };
+    }
+    default:
+      return { type: 'event', name: EventName.STEP, time, attributes: { ...common, [Attr.STEP_KIND]: step.kind } };
+  }
+}
+
+function window(step: StepRecord): { start: HrTime; end: HrTime } {
+  return { start: hrTimeOf(step.createdAt, step.durationMs), end: hrTimeOf(step.createdAt) };
+}
+
+function toolSpan(step: StepRecord, p: Record<string, unknown>, attributes: Attributes, text: boolean): SpanPlan {
+  const name = str(p['toolName']);
+  attributes[Attr.OPERATION] = Operation.EXECUTE_TOOL;
+  if (name !== undefined) attributes[Attr.TOOL_NAME] = name;
+  const callId = str(p['toolCallId']);
+  if (callId !== undefined) attributes[Attr.TOOL_CALL_ID] = callId;
+  const server = str(p['toolServer']);
+  if (server !== undefined) attributes[Attr.TOOL_SERVER] = server;
+  const outcome = RunTimelineFactory.stepOutcome(p);
+  let status: SpanStatus | null = null;
+  if (outcome !== '') {
+    attributes[Attr.TOOL_OUTCOME] = outcome;
+    if (outcome === ToolOutcome.OK) status = { code: SpanStatusCode.OK };
+    else if (outcome === ToolOutcome.FAILED) {
+      const cause = isToolFailureCause(p['toolFailureCause']) ? p['toolFailureCause'] : OTHER_ERROR;
+      attributes[Attr.ERROR_TYPE] = cause;
+      status = { code: SpanStatusCode.ERROR, message: cause };
+    } else status = { code: SpanStatusCode.UNSET };
+  }
+  if (p['toolWrites'] === true) attributes[Attr.TOOL_WRITES] = true;
+  const args = p['toolArguments'];
+  const result = p['toolResult'];
+  if (text && typeof args === 'object' && args !== null) attributes[Attr.TOOL_ARGUMENTS] = JSON.stringify(args);
+  if (text && typeof result === 'string') attributes[Attr.TOOL_RESULT] = result;
+  const argCount = num(p['toolArgumentCount']);
+  if (argCount !== undefined) attributes[Attr.TOOL_ARGUMENT_COUNT] = argCount;
+  const resultLength = num(p['toolResultLength']);
+  if (resultLength !== undefined) attributes[Attr.TOOL_RESULT_LENGTH] = resultLength;
+  return { type: 'span', name: name === undefined ? Operation.EXECUTE_TOOL : `${Operation.EXECUTE_TOOL} ${name}`, kind: SpanKind.INTERNAL, ...window(step), attributes, status };
+}
+
+function chatSpan(step: StepRecord, p: Record<string, unknown>, attributes: Attributes, text: boolean): SpanPlan {
+  const model = str(p['model']);
+  attributes[Attr.OPERATION] = Operation.CHAT;
+  if (model !== undefined) attributes[Attr.MODEL] = model;
+  const input = num(p['promptTokens']);
+  if (input !== undefined) attributes[Attr.INPUT_TOKENS] = input;
+  const output = num(p['completionTokens']);
+  if (output !== undefined) attributes[Attr.OUTPUT_TOKENS] = output;
+  const finish = str(p['finishReason']);
+  if (finish !== undefined) attributes[Attr.FINISH_REASONS] = [finish];
+  const cost = num(p['costUsd']);
+  if (cost !== undefined) attributes[Attr.COST_USD] = cost;
+  const requested = p['requestedToolCalls'];
+  const names = Array.isArray(requested) ? requested.map((c: { name?: unknown }) => c?.name) : p['requestedToolNames'];
+  if (Array.isArray(names)) attributes[Attr.REQUESTED_TOOLS] = names.filter((n): n is string => typeof n === 'string');
+  const content = str(p['content']);
+  if (text && content !== undefined) {
+    attributes[Attr.OUTPUT_MESSAGES] = JSON.stringify([
+      { role: 'assistant', parts: [{ type: 'text', content }], ...(finish === undefined ? {} : { finish_reason: finish }) },
+    ]);
+  }
+  return { type: 'span', name: model === undefined ? Operation.CHAT : `${Operation.CHAT} ${model}`, kind: SpanKind.CLIENT, ...window(step), attributes, status: null };
+}
