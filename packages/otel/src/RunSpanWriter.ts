@@ -1,4 +1,4 @@
-import { type Context, type Span, SpanKind, trace, type Tracer } from '@opentelemetry/api';
+import { type Context, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import type { PrivacyLevel, StoredRun } from '@runledger/trace';
 import { Attr } from './attributes.js';
 import { type EventPlan, interruptedCall, planStep, rootEnd, rootStart, type StepRecord, startedEvent } from './mapping.js';
@@ -48,7 +48,7 @@ export class RunSpanWriter {
       plan.attributes[Attr.RUN_ID] = this.#runId;
       this.#beforeSpan?.(step.sequence);
       const span = this.#tracer.startSpan(plan.name, { kind: plan.kind, startTime: plan.start, attributes: plan.attributes }, this.#context);
-      if (plan.status !== null) span.setStatus(plan.status);
+      if (plan.status !== null && plan.status.code !== SpanStatusCode.UNSET) span.setStatus(plan.status);
       span.end(plan.end);
       const callId = plan.attributes[Attr.TOOL_CALL_ID];
       if (typeof callId === 'string') this.#openCalls.delete(callId);

@@ -1,9 +1,10 @@
 // Every row of docs/otel.md's mapping, through live export into an in-memory exporter.
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { InMemoryRunStore, PrivacyLevel, type RunStore, type StoredStep } from '@runledger/trace';
+import { applyPrivacy, InMemoryRunStore, PrivacyLevel, type RunStore, RunStep, type StoredStep } from '@runledger/trace';
+import { ToolArtifact } from '@runledger/core';
 import { describe, expect, it } from 'vitest';
-import { planStep } from './mapping.js';
+import { CONTENT_KEYS, planStep } from './mapping.js';
 import { otelRunStore } from './otelRunStore.js';
 import { hrTimeOf } from './spanTime.js';
 import { recordSampleRuns, steppingClock } from './testing/sampleRuns.js';
@@ -191,6 +192,13 @@ describe('the mapping (docs/otel.md)', () => {
     expect(bare.attributes['runledger.tool.argument_count']).toBeUndefined();
     expect(root(none.spans, none.runs.completed).attributes['runledger.run.actor']).toBeUndefined();
     expect(root(none.spans, none.runs.failed).status).toEqual({ code: SpanStatusCode.ERROR });
+  });
+
+  it('knows exactly the keys the metadata filter replaces (so it may skip the filter on a payload without them)', () => {
+    const everything = { ...RunStep.of({ kind: 'tool', round: 0, durationMs: 1, toolName: 't', toolArguments: { a: 1 }, toolResult: 'r', toolOutcome: 'ok', toolArtifacts: [ToolArtifact.of('text', 'l', 'd')] }).toArray(),
+      ...RunStep.of({ kind: 'llm', round: 0, durationMs: 1, content: 'c', thinking: 't', messages: [{ role: 'user', content: 'm' }], requestedToolCalls: [{ name: 'n', arguments: {} }], raw: { x: 1 } }).toArray() };
+    const replaced = Object.keys(everything).filter((key) => !(key in applyPrivacy({ [key]: (everything as Record<string, unknown>)[key] }, PrivacyLevel.METADATA)));
+    expect(replaced.sort()).toEqual([...CONTENT_KEYS].sort());
   });
 
   it('maps a step of an unknown kind and an unreadable payload to events', () => {

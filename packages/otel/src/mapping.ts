@@ -54,6 +54,14 @@ function runText(text: string | null, level: PrivacyLevel, max: number): string 
   return level === PrivacyLevel.FULL ? (text.length > max ? text.slice(0, max) : text) : redactText(text, max);
 }
 
+/** The payload keys `applyPrivacy` replaces at `metadata`. */
+export const CONTENT_KEYS = ['content', 'thinking', 'messages', 'requestedToolCalls', 'raw', 'toolArguments', 'toolResult', 'toolArtifacts'] as const;
+
+function hasContent(payload: Readonly<Record<string, unknown>>): boolean {
+  for (const key of CONTENT_KEYS) if (payload[key] !== undefined) return true;
+  return false;
+}
+
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
@@ -115,7 +123,8 @@ export function planStep(step: StepRecord, level: PrivacyLevel): StepPlan {
   if (step.payload === null) {
     return { type: 'event', name: EventName.UNREADABLE, time, attributes: { ...common, [Attr.STEP_KIND]: step.kind } };
   }
-  const p = applyPrivacy(step.payload, level);
+  // a payload stored at `metadata` (the default) holds no content key: the filter would copy it unchanged
+  const p = level === PrivacyLevel.METADATA && !hasContent(step.payload) ? (step.payload as Record<string, unknown>) : applyPrivacy(step.payload, level);
   const text = showsText(level);
   switch (step.kind) {
     case RunStepKind.TOOL:

@@ -107,15 +107,17 @@ class OtelRunStore implements RunStore {
     return run;
   }
 
-  async appendStep(runId: string, step: AppendStepInput): Promise<number> {
-    const sequence = await this.#store.appendStep(runId, step);
-    const writer = this.#runs.get(runId);
-    if (writer !== undefined) {
-      this.#guard(() =>
-        writer.step({ sequence, kind: step.kind, round: step.round, durationMs: step.durationMs, createdAt: step.createdAt, payload: step.payload }),
-      );
-    }
-    return sequence;
+  appendStep(runId: string, step: AppendStepInput): Promise<number> {
+    // `then`, not `await`: this is the recording's hot path
+    return this.#store.appendStep(runId, step).then((sequence) => {
+      const writer = this.#runs.get(runId);
+      if (writer !== undefined) {
+        this.#guard(() =>
+          writer.step({ sequence, kind: step.kind, round: step.round, durationMs: step.durationMs, createdAt: step.createdAt, payload: step.payload }),
+        );
+      }
+      return sequence;
+    });
   }
 
   async finishRun(runId: string, finish: FinishRunInput): Promise<StoredRun> {
