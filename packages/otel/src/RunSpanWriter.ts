@@ -1,7 +1,7 @@
 import { type Context, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import type { PrivacyLevel, StoredRun } from '@runledger/trace';
 import { Attr } from './attributes.js';
-import { type EventPlan, interruptedCall, planStep, rootEnd, rootStart, type StepRecord, startedEvent } from './mapping.js';
+import { type EventPlan, interruptedCall, planStepAt, rootEnd, rootStart, type StepFields, startedEvent } from './mapping.js';
 
 /** Told which span is about to start: the run's (`'run'`) or a step's (its sequence). */
 export type BeforeSpan = (key: 'run' | number) => void;
@@ -21,7 +21,6 @@ export class RunSpanWriter {
   readonly #root: Span;
   readonly #context: Context;
   readonly #beforeSpan: BeforeSpan | undefined;
-  readonly #runId: string;
   readonly #openCalls = new Map<string, EventPlan>();
   #last = -1;
   #ended = false;
@@ -30,7 +29,6 @@ export class RunSpanWriter {
     this.#tracer = tracer;
     this.#privacy = privacy;
     this.#beforeSpan = beforeSpan;
-    this.#runId = run.id;
     const root = rootStart(run, privacy);
     beforeSpan?.('run');
     this.#root = tracer.startSpan(root.name, { kind: SpanKind.INTERNAL, startTime: root.start, attributes: root.attributes }, parent);
@@ -40,13 +38,12 @@ export class RunSpanWriter {
   }
 
   /** Writes one stored step (in sequence order). */
-  step(step: StepRecord): void {
-    if (this.#ended || step.sequence <= this.#last) return;
-    this.#last = step.sequence;
-    const plan = planStep(step, this.#privacy);
+  step(sequence: number, step: StepFields): void {
+    if (this.#ended || sequence <= this.#last) return;
+    this.#last = sequence;
+    const plan = planStepAt(sequence, step, this.#privacy);
     if (plan.type === 'span') {
-      plan.attributes[Attr.RUN_ID] = this.#runId;
-      this.#beforeSpan?.(step.sequence);
+      this.#beforeSpan?.(sequence);
       const span = this.#tracer.startSpan(plan.name, { kind: plan.kind, startTime: plan.start, attributes: plan.attributes }, this.#context);
       if (plan.status !== null && plan.status.code !== SpanStatusCode.UNSET) span.setStatus(plan.status);
       span.end(plan.end);

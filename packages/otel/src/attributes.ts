@@ -52,8 +52,6 @@ export const Attr = {
   TOOL_SERVER: 'runledger.tool.server',
   TOOL_OUTCOME: 'runledger.tool.outcome',
   TOOL_WRITES: 'runledger.tool.writes',
-  TOOL_ARGUMENT_COUNT: 'runledger.tool.argument_count',
-  TOOL_RESULT_LENGTH: 'runledger.tool.result_length',
   CONTENT_LENGTH: 'runledger.content_length',
   TOKEN_BUDGET: 'runledger.context.token_budget',
   TOKENS_USED: 'runledger.context.tokens_used',

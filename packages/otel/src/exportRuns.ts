@@ -9,7 +9,6 @@ import { CollectingSpanProcessor } from './CollectingSpanProcessor.js';
 import { RunIdGenerator } from './RunIdGenerator.js';
 import { RunSpanWriter } from './RunSpanWriter.js';
 import { SCOPE_VERSION } from './scopeVersion.js';
-import type { StepRecord } from './mapping.js';
 
 /** Steps read from the store at a time. */
 const STEP_PAGE = 1000;
@@ -110,8 +109,7 @@ export async function exportRuns(store: RunStore, exporter: SpanExporter, select
       for (;;) {
         const steps = await store.readSteps(run.id, { fromSequence: from, limit: STEP_PAGE });
         for (const stored of steps) {
-          const step: StepRecord = { ...stored, payload: parse(stored.payload) };
-          writer.step(step);
+          writer.step(stored.sequence, { kind: stored.kind, round: stored.round, durationMs: stored.durationMs, createdAt: stored.createdAt, payload: parse(stored.payload) });
           if (collector.size >= SPANS_PER_REQUEST) await flush();
         }
         if (steps.length < STEP_PAGE) break;

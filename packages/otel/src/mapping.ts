@@ -4,15 +4,19 @@ import { applyPrivacy, isLateCancel, PrivacyLevel, redactText, RunStatus, RunSte
 import { Attr, EventName, Operation, OTHER_ERROR } from './attributes.js';
 import { hrTimeOf } from './spanTime.js';
 
-/** One stored step as the mapping reads it (a step being appended, or one read back). */
-export interface StepRecord {
-  readonly sequence: number;
+/** One stored step as the mapping reads it (a step being appended, or one read back), without its sequence. */
+export interface StepFields {
   readonly kind: string;
   readonly round: number;
   readonly durationMs: number;
   readonly createdAt: number;
   /** The stored payload, or null when it cannot be read. */
   readonly payload: Readonly<Record<string, unknown>> | null;
+}
+
+/** A step with its sequence. */
+export interface StepRecord extends StepFields {
+  readonly sequence: number;
 }
 
 /** A step that becomes a child span of the run's span. */
@@ -118,19 +122,23 @@ export function interruptedCall(start: EventPlan): EventPlan {
  * level was applied to its payload.
  */
 export function planStep(step: StepRecord, level: PrivacyLevel): StepPlan {
-  const time = hrTimeOf(step.createdAt);
-  const common: Attributes = { [Attr.SEQUENCE]: step.sequence, [Attr.ROUND]: step.round };
+  return planStepAt(step.sequence, step, level);
+}
+
+/** {@link planStep} with the sequence apart (the live path passes the store's input as it is). */
+export function planStepAt(sequence: number, step: StepFields, level: PrivacyLevel): StepPlan {
   if (step.payload === null) {
-    return { type: 'event', name: EventName.UNREADABLE, time, attributes: { ...common, [Attr.STEP_KIND]: step.kind } };
+    return { type: 'event', name: EventName.UNREADABLE, time: hrTimeOf(step.createdAt), attributes: { [Attr.SEQUENCE]: sequence, [Attr.ROUND]: step.round, [Attr.STEP_KIND]: step.kind } };
   }
   // a payload stored at `metadata` (the default) holds no content key: the filter would copy it unchanged
   const p = level === PrivacyLevel.METADATA && !hasContent(step.payload) ? (step.payload as Record<string, unknown>) : applyPrivacy(step.payload, level);
   const text = showsText(level);
+  // spans carry the sequence only (each attribute costs the SDK a validation); events the round too
+  if (step.kind === RunStepKind.TOOL) return toolSpan(step, p, { [Attr.SEQUENCE]: sequence }, text);
+  if (step.kind === RunStepKind.LLM) return chatSpan(step, p, { [Attr.SEQUENCE]: sequence }, text);
+  const time = hrTimeOf(step.createdAt);
+  const common: Attributes = { [Attr.SEQUENCE]: sequence, [Attr.ROUND]: step.round };
   switch (step.kind) {
-    case RunStepKind.TOOL:
-      return toolSpan(step, p, common, text);
-    case RunStepKind.LLM:
-      return chatSpan(step, p, common, text);
     case RunStepKind.TOOL_START: {
       const attributes: Attributes = { ...common };
       const name = str(p['toolName']);
@@ -172,11 +180,34 @@ export function planStep(step: StepRecord, level: PrivacyLevel): StepPlan {
   }
 }
 
-function window(step: StepRecord): { start: HrTime; end: HrTime } {
-  return { start: hrTimeOf(step.createdAt, step.durationMs), end: hrTimeOf(step.createdAt) };
+/** Span names by operation, then tool or model name, kept for the first names seen (a run uses a few). */
+const NAMES = new Map<string, Map<string, string>>();
+const MAX_NAMES = 1000;
+
+function spanName(operation: string, name: string | undefined): string {
+  if (name === undefined) return operation;
+  let names = NAMES.get(operation);
+  if (names === undefined) NAMES.set(operation, (names = new Map()));
+  let named = names.get(name);
+  if (named === undefined) {
+    named = `${operation} ${name}`;
+    if (names.size < MAX_NAMES) names.set(name, named);
+  }
+  return named;
 }
 
-function toolSpan(step: StepRecord, p: Record<string, unknown>, attributes: Attributes, text: boolean): SpanPlan {
+const OK_STATUS: SpanStatus = Object.freeze({ code: SpanStatusCode.OK });
+const UNSET_STATUS: SpanStatus = Object.freeze({ code: SpanStatusCode.UNSET });
+/** The ERROR status of each failure cause (a closed vocabulary, so a few objects). */
+const ERROR_STATUS = new Map<string, SpanStatus>();
+
+function errorStatus(cause: string): SpanStatus {
+  let status = ERROR_STATUS.get(cause);
+  if (status === undefined) ERROR_STATUS.set(cause, (status = Object.freeze({ code: SpanStatusCode.ERROR, message: cause })));
+  return status;
+}
+
+function toolSpan(step: StepFields, p: Record<string, unknown>, attributes: Attributes, text: boolean): SpanPlan {
   const name = str(p['toolName']);
   attributes[Attr.OPERATION] = Operation.EXECUTE_TOOL;
   if (name !== undefined) attributes[Attr.TOOL_NAME] = name;
@@ -188,26 +219,30 @@ function toolSpan(step: StepRecord, p: Record<string, unknown>, attributes: Attr
   let status: SpanStatus | null = null;
   if (outcome !== '') {
     attributes[Attr.TOOL_OUTCOME] = outcome;
-    if (outcome === ToolOutcome.OK) status = { code: SpanStatusCode.OK };
+    if (outcome === ToolOutcome.OK) status = OK_STATUS;
     else if (outcome === ToolOutcome.FAILED) {
       const cause = isToolFailureCause(p['toolFailureCause']) ? p['toolFailureCause'] : OTHER_ERROR;
       attributes[Attr.ERROR_TYPE] = cause;
-      status = { code: SpanStatusCode.ERROR, message: cause };
-    } else status = { code: SpanStatusCode.UNSET };
+      status = errorStatus(cause);
+    } else status = UNSET_STATUS;
   }
   if (p['toolWrites'] === true) attributes[Attr.TOOL_WRITES] = true;
   const args = p['toolArguments'];
   const result = p['toolResult'];
   if (text && typeof args === 'object' && args !== null) attributes[Attr.TOOL_ARGUMENTS] = JSON.stringify(args);
   if (text && typeof result === 'string') attributes[Attr.TOOL_RESULT] = result;
-  const argCount = num(p['toolArgumentCount']);
-  if (argCount !== undefined) attributes[Attr.TOOL_ARGUMENT_COUNT] = argCount;
-  const resultLength = num(p['toolResultLength']);
-  if (resultLength !== undefined) attributes[Attr.TOOL_RESULT_LENGTH] = resultLength;
-  return { type: 'span', name: name === undefined ? Operation.EXECUTE_TOOL : `${Operation.EXECUTE_TOOL} ${name}`, kind: SpanKind.INTERNAL, ...window(step), attributes, status };
+  return {
+    type: 'span',
+    name: spanName(Operation.EXECUTE_TOOL, name),
+    kind: SpanKind.INTERNAL,
+    start: hrTimeOf(step.createdAt, step.durationMs),
+    end: hrTimeOf(step.createdAt),
+    attributes,
+    status,
+  };
 }
 
-function chatSpan(step: StepRecord, p: Record<string, unknown>, attributes: Attributes, text: boolean): SpanPlan {
+function chatSpan(step: StepFields, p: Record<string, unknown>, attributes: Attributes, text: boolean): SpanPlan {
   const model = str(p['model']);
   attributes[Attr.OPERATION] = Operation.CHAT;
   if (model !== undefined) attributes[Attr.MODEL] = model;
@@ -228,5 +263,13 @@ function chatSpan(step: StepRecord, p: Record<string, unknown>, attributes: Attr
       { role: 'assistant', parts: [{ type: 'text', content }], ...(finish === undefined ? {} : { finish_reason: finish }) },
     ]);
   }
-  return { type: 'span', name: model === undefined ? Operation.CHAT : `${Operation.CHAT} ${model}`, kind: SpanKind.CLIENT, ...window(step), attributes, status: null };
+  return {
+    type: 'span',
+    name: spanName(Operation.CHAT, model),
+    kind: SpanKind.CLIENT,
+    start: hrTimeOf(step.createdAt, step.durationMs),
+    end: hrTimeOf(step.createdAt),
+    attributes,
+    status: null,
+  };
 }

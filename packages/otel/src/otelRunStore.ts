@@ -89,11 +89,15 @@ class OtelRunStore implements RunStore {
     try {
       emit();
     } catch (error) {
-      try {
-        this.#onError(error);
-      } catch {
-        // the listener's own failure stays away from the run too
-      }
+      this.#report(error);
+    }
+  }
+
+  #report(error: unknown): void {
+    try {
+      this.#onError(error);
+    } catch {
+      // the listener's own failure stays away from the run too
     }
   }
 
@@ -112,9 +116,11 @@ class OtelRunStore implements RunStore {
     return this.#store.appendStep(runId, step).then((sequence) => {
       const writer = this.#runs.get(runId);
       if (writer !== undefined) {
-        this.#guard(() =>
-          writer.step({ sequence, kind: step.kind, round: step.round, durationMs: step.durationMs, createdAt: step.createdAt, payload: step.payload }),
-        );
+        try {
+          writer.step(sequence, step);
+        } catch (error) {
+          this.#report(error);
+        }
       }
       return sequence;
     });

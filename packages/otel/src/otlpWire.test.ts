@@ -31,7 +31,8 @@ afterEach(async () => {
 
 /** A span without its ids: its place (run, name, sequence) and its parent's place instead. */
 function normalized(spans: readonly ReceivedSpan[]) {
-  const place = (s: ReceivedSpan) => `${String(s.attributes['runledger.run.id'])}/${s.name}/${String(s.attributes['runledger.step.sequence'] ?? 'run')}`;
+  const runOf = new Map(spans.filter((s) => s.parentSpanId === '').map((s) => [s.traceId, String(s.attributes['runledger.run.id'])]));
+  const place = (s: ReceivedSpan) => `${runOf.get(s.traceId)}/${s.name}/${String(s.attributes['runledger.step.sequence'] ?? 'run')}`;
   const byId = new Map(spans.map((s) => [s.spanId, s]));
   return spans
     .map((s) => ({
@@ -60,8 +61,9 @@ describe('OTLP/HTTP on the wire', () => {
     for (const runId of Object.values(runs)) {
       const run = (await store.getRun(runId))!;
       const steps = await store.readSteps(runId);
-      const own = spans.filter((s) => s.attributes['runledger.run.id'] === runId);
+      const own = spans.filter((s) => s.traceId === runId.replaceAll('-', ''));
       const root = own.find((s) => s.parentSpanId === '')!;
+      expect(root.attributes['runledger.run.id']).toBe(runId);
       expect(root.traceId).toBe(runId.replaceAll('-', ''));
       expect(root.spanId).toBe(spanIdOf(runId, 'run'));
       expect(root.name).toBe(`invoke_agent ${run.configuration}`);
