@@ -67,14 +67,13 @@ export interface ExportRunsOtlpResult {
 
 /** The traces URL of an endpoint (docs/otel.md): `/v1/traces` added when it has no path. */
 function tracesUrl(endpoint: unknown): string {
-  if (typeof endpoint !== 'string' || endpoint.trim() === '') throw new TypeError('ExportRunsOtlpOptions.endpoint must be an http(s) URL, got ' + JSON.stringify(endpoint));
-  let url: URL;
+  let url: URL | null = null;
   try {
-    url = new URL(endpoint);
+    if (typeof endpoint === 'string') url = new URL(endpoint);
   } catch {
-    throw new TypeError(`ExportRunsOtlpOptions.endpoint must be an http(s) URL, got ${JSON.stringify(endpoint)}`);
+    // refused below
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     throw new TypeError(`ExportRunsOtlpOptions.endpoint must be an http(s) URL, got ${JSON.stringify(endpoint)}`);
   }
   if (url.pathname === '/' || url.pathname === '') url.pathname = '/v1/traces';

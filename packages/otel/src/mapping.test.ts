@@ -4,6 +4,7 @@ import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpa
 import { applyPrivacy, InMemoryRunStore, PrivacyLevel, type RunStore, RunStep, type StoredStep } from '@runledger/trace';
 import { ToolArtifact } from '@runledger/core';
 import { describe, expect, it } from 'vitest';
+import { exportRuns } from './exportRuns.js';
 import { CONTENT_KEYS, planStep } from './mapping.js';
 import { otelRunStore } from './otelRunStore.js';
 import { hrTimeOf } from './spanTime.js';
@@ -157,6 +158,27 @@ describe('the mapping (docs/otel.md)', () => {
     expect(failed.attributes['runledger.run.actor']).toBeUndefined();
     const [tool] = ofRun(spans, runs.failed).filter((s) => s !== failed);
     expect(tool!.attributes).toMatchObject({ 'error.type': 'server_error', 'runledger.tool.server': 'flaky' });
+  });
+
+  it('ends a failed run with its terminal event, and an interrupted run as an ERROR too; a late cancel is left out', async () => {
+    const { spans, runs } = await exportLive();
+    expect(root(spans, runs.failed).events.map((e) => e.name)).toEqual(['runledger.run.started', 'runledger.run.failed']);
+    const store = InMemoryRunStore.create({ clock: () => 1_764_547_200_000 });
+    const stale = await store.createRun({ configuration: 'crashed', createdAt: 1_764_547_100_000 });
+    await store.recoverInterrupted(1_764_547_200_000);
+    const late = await store.createRun({ configuration: 'late', createdAt: 1_764_547_100_000 });
+    await store.finishRun(late.id, { status: 'completed' });
+    await store.requestCancel(late.id);
+    const exporter = new InMemorySpanExporter();
+    const counts = await exportRuns(store, exporter, { privacy: PrivacyLevel.METADATA, serviceName: 'test' });
+    expect(counts).toMatchObject({ runsExported: 2, spansExported: 2 });
+    const interrupted = root(exporter.getFinishedSpans(), stale.id);
+    expect(interrupted.status.code).toBe(SpanStatusCode.ERROR);
+    expect(interrupted.attributes).toMatchObject({ 'error.type': 'interrupted', 'runledger.run.status': 'interrupted' });
+    expect(interrupted.events.map((e) => e.name)).toEqual(['runledger.run.started', 'runledger.run.interrupted']);
+    const lateRoot = root(exporter.getFinishedSpans(), late.id);
+    expect(lateRoot.status.code).toBe(SpanStatusCode.OK);
+    expect(lateRoot.events.map((e) => e.name)).toEqual(['runledger.run.started', 'runledger.run.completed']);
   });
 
   it('at the default metadata level lets no prompt, answer, argument or result text out', async () => {
