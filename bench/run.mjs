@@ -1,21 +1,26 @@
 // Runs every benchmark (packages/*/bench/*.bench.mjs, apps/*/bench/*.bench.mjs) one after the
 // other and writes docs/benchmarks.md with the machine, the date and each section.
-// Usage: pnpm bench [name-substring]
+// Usage: pnpm bench [name-substring]          (with a substring: prints the sections, writes nothing)
+//        pnpm bench --update a,b              (runs the benchmarks matching a or b and replaces their
+//                                              sections in docs/benchmarks.md, saying so in its header)
 import { execFileSync } from 'node:child_process';
-import { readdirSync, existsSync, writeFileSync } from 'node:fs';
+import { readdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const filter = process.argv[2] ?? '';
+const update = process.argv[2] === '--update';
+const filters = (update ? process.argv[3] ?? '' : process.argv[2] ?? '').split(',');
+const filter = filters.join(',');
+if (update && filter === '') throw new Error('pnpm bench --update needs the benchmarks to run, e.g. --update trace/record,otel/');
 const scripts = [];
 for (const group of ['packages', 'apps']) {
   for (const pkg of readdirSync(path.join(root, group)).sort()) {
     const dir = path.join(root, group, pkg, 'bench');
     if (!existsSync(dir)) continue;
     for (const file of readdirSync(dir).sort()) {
-      if (file.endsWith('.bench.mjs') && `${pkg}/${file}`.includes(filter)) scripts.push({ dir: path.join(root, group, pkg), file: path.join(dir, file), name: `${pkg}/${file}` });
+      if (file.endsWith('.bench.mjs') && filters.some((f) => `${pkg}/${file}`.includes(f))) scripts.push({ dir: path.join(root, group, pkg), file: path.join(dir, file), name: `${pkg}/${file}` });
     }
   }
 }
@@ -45,7 +50,25 @@ const header = [
   `- Node ${process.version}`,
   '',
 ].join('\n');
-if (filter === '') {
+if (update) {
+  // each section starts with its `## ` heading: a rerun section replaces the one of the same heading
+  const file = path.join(root, 'docs', 'benchmarks.md');
+  const text = readFileSync(file, 'utf8');
+  const start = text.indexOf('\n## ');
+  let head = text.slice(0, start + 1);
+  const old = text.slice(start + 1).split(/\n(?=## )/).map((section) => section.trim());
+  const heading = (section) => section.split('\n')[0];
+  const fresh = sections.flatMap((output) => output.split(/\n(?=## )/).map((section) => section.trim()));
+  for (const section of fresh) {
+    const at = old.findIndex((o) => heading(o) === heading(section));
+    if (at >= 0) old[at] = section;
+    else old.push(section);
+  }
+  const note = `- Updated ${new Date().toISOString()} by \`pnpm bench --update ${filter}\` (${cpus.length} cores, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}): ${fresh.map(heading).map((h) => h.slice(3)).join('; ')}`;
+  head = `${head.trimEnd()}\n${note}\n`;
+  writeFileSync(file, `${head}\n${old.join('\n\n')}\n`);
+  process.stderr.write(`bench: updated ${fresh.length} sections of docs/benchmarks.md (${failures} with a MISS or an error)\n`);
+} else if (filter === '') {
   writeFileSync(path.join(root, 'docs', 'benchmarks.md'), `${header}\n${sections.join('\n\n')}\n`);
   process.stderr.write(`bench: wrote docs/benchmarks.md (${scripts.length} benchmarks, ${failures} with a MISS or an error)\n`);
 } else {

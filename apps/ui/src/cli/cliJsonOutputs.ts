@@ -96,6 +96,13 @@ export const CLI_JSON_OUTPUTS = {
     dir: z.string(),
     files: z.array(z.object({ ...spoolFile, state: z.enum(['delivered', 'skipped', 'kept']), problem: z.string().nullable() })),
   }),
+  'export otlp': z.object({
+    url: z.string().describe('the OTLP/HTTP traces URL the spans were sent to'),
+    runsSeen: count,
+    runsExported: count,
+    runsSkipped: count.describe('runs still running, left out'),
+    spansExported: count,
+  }),
 } as const satisfies Record<CliJsonCommand, z.ZodType>;
 
 /** A schema's input with every array and object read-only, as the stores hand their values out. */

@@ -19,7 +19,7 @@ function line(name: string, extra: readonly string[] = []): string[] {
 }
 
 /** A value the parser accepts for a flag. */
-const VALUES: Record<string, string> = { port: '0', limit: '5', status: 'failed', has: 'failed', window: '7d', 'stale-after': '10m', 'pg-schema': 'team_a', host: '127.0.0.1', token: 'abcdefgh1' };
+const VALUES: Record<string, string> = { port: '0', limit: '5', status: 'failed', has: 'failed', window: '7d', 'stale-after': '10m', 'pg-schema': 'team_a', host: '127.0.0.1', token: 'abcdefgh1', since: '24h', headers: 'x-tenant=acme', privacy: 'full', otlp: 'http://127.0.0.1:4318' };
 
 describe('the CLI surface is what the parser and the usage do', () => {
   it('the parser takes every declared flag of every command, and nothing else', () => {
@@ -58,7 +58,7 @@ describe('the CLI surface is what the parser and the usage do', () => {
 
   it('every flag accepts exactly its declared choices and integer range, naming the flag and what it accepts', () => {
     const valued = CLI_COMMANDS.flatMap((command) => command.flags.filter((f) => f.choices !== undefined || f.min !== undefined).map((f) => [command, f] as const));
-    expect(valued.map(([c, f]) => `${c.name} --${f.name}`)).toEqual(['serve --port', 'demo --port', 'runs list --status', 'runs list --has', 'runs list --limit', 'servers --window']);
+    expect(valued.map(([c, f]) => `${c.name} --${f.name}`)).toEqual(['serve --port', 'demo --port', 'runs list --status', 'runs list --has', 'runs list --limit', 'servers --window', 'export otlp --privacy']);
     for (const [command, f] of valued) {
       const parse = (value: string) => parseCommand(line(command.name, [`--${f.name}=${value}`]), env);
       for (const ok of f.choices ?? [String(f.min), String(f.max)]) expect(() => parse(ok), `${command.name} --${f.name} ${ok}`).not.toThrow();

@@ -1,4 +1,4 @@
-import { RUN_STATUSES } from '@runledger/trace';
+import { PRIVACY_LEVELS, PrivacyLevel, RUN_STATUSES } from '@runledger/trace';
 
 /**
  * The frozen surface of the `runledger` command line, declared once: its commands, their
@@ -99,7 +99,7 @@ const SPOOL_DIR = flag('spool-dir', '<dir>', { env: 'RUNLEDGER_SPOOL_DIR' });
 export const CLI_COMMANDS: readonly CliCommand[] = [
   { name: 'help', aliases: ['--help', '-h'], arguments: [], flags: [], json: false },
   { name: 'serve', arguments: [], flags: [...STORE_FLAGS, ...SERVE_FLAGS], json: false },
-  { name: 'demo', arguments: [], flags: [DB_FLAG, ...SERVE_FLAGS, flag('no-serve', null)], json: false },
+  { name: 'demo', arguments: [], flags: [DB_FLAG, ...SERVE_FLAGS, flag('no-serve', null), flag('otlp', '<url>')], json: false },
   {
     name: 'runs list',
     arguments: [],
@@ -119,10 +119,24 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   { name: 'spool list', arguments: [], flags: [SPOOL_DIR, JSON_FLAG], json: true },
   { name: 'spool deliver', arguments: [], flags: [...STORE_FLAGS, SPOOL_DIR, flag('all', null), JSON_FLAG], json: true },
   { name: 'copy', arguments: [], flags: [flag('db', '<file>', { required: true }), flag('pg', '<url>', { env: 'RUNLEDGER_PG_URL' }), flag('pg-schema', '<name>')], json: false },
+  {
+    name: 'export otlp',
+    arguments: [],
+    flags: [
+      ...STORE_FLAGS,
+      flag('endpoint', '<url>', { required: true }),
+      flag('run', '<id>'),
+      flag('since', '<time>'),
+      flag('headers', '<k=v,...>'),
+      flag('privacy', '<level>', { choices: PRIVACY_LEVELS, default: PrivacyLevel.METADATA }),
+      JSON_FLAG,
+    ],
+    json: true,
+  },
 ];
 
 /** The names of the commands that print JSON with `--json`. @internal */
-export type CliJsonCommand = 'runs list' | 'runs show' | 'runs recover' | 'servers' | 'spool list' | 'spool deliver';
+export type CliJsonCommand = 'runs list' | 'runs show' | 'runs recover' | 'servers' | 'spool list' | 'spool deliver' | 'export otlp';
 
 /**
  * The declaration of one command.

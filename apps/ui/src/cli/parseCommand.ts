@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultSpoolDir, type RunStatus } from '@runledger/trace';
+import { defaultSpoolDir, type PrivacyLevel, type RunStatus } from '@runledger/trace';
 import { cliFlag, cliParseOptions, type HAS_CHOICES, type WINDOW_CHOICES } from './cliSurface.js';
+import { parseHeaders, parseSince } from './otlpFlags.js';
 import { UsageError } from './UsageError.js';
 
 /** Where a command's runs are stored. @internal */
@@ -11,7 +12,16 @@ export type StoreTarget = { readonly kind: 'sqlite'; readonly path: string } | {
 export type Command =
   | { readonly name: 'help' }
   | { readonly name: 'serve'; readonly store: StoreTarget; readonly port: number; readonly host: string; readonly token: string | null }
-  | { readonly name: 'demo'; readonly dbPath: string; readonly port: number; readonly host: string; readonly token: string | null; readonly serve: boolean }
+  | {
+      readonly name: 'demo';
+      readonly dbPath: string;
+      readonly port: number;
+      readonly host: string;
+      readonly token: string | null;
+      readonly serve: boolean;
+      /** The OTLP/HTTP endpoint the demo's runs are exported to, or null. */
+      readonly otlp: string | null;
+    }
   | {
       readonly name: 'runs-list';
       readonly store: StoreTarget;
@@ -26,7 +36,18 @@ export type Command =
   | { readonly name: 'migrate'; readonly store: StoreTarget }
   | { readonly name: 'spool-list'; readonly spoolDir: string; readonly json: boolean }
   | { readonly name: 'spool-deliver'; readonly store: StoreTarget; readonly spoolDir: string; readonly all: boolean; readonly json: boolean }
-  | { readonly name: 'copy'; readonly dbPath: string; readonly target: StoreTarget & { readonly kind: 'postgres' } };
+  | { readonly name: 'copy'; readonly dbPath: string; readonly target: StoreTarget & { readonly kind: 'postgres' } }
+  | {
+      readonly name: 'export-otlp';
+      readonly store: StoreTarget;
+      readonly endpoint: string;
+      readonly runId: string | null;
+      /** ms since the epoch, or null for every run. */
+      readonly since: number | null;
+      readonly headers: Readonly<Record<string, string>>;
+      readonly privacy: PrivacyLevel;
+      readonly json: boolean;
+    };
 
 /** The port `serve` and `demo` listen on unless told otherwise (declared in cliSurface.ts). @internal */
 export const DEFAULT_PORT = Number(cliFlag('serve', 'port').default);
@@ -154,6 +175,7 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
         host: defaulted(values, name, 'host'),
         token: nonEmpty(values['token'], '--token', name) ?? (env.token || null),
         serve: values['no-serve'] !== true,
+        otlp: nonEmpty(values['otlp'], '--otlp', name) ?? null,
       };
     }
     case 'runs': {
@@ -237,6 +259,31 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
       if (pg === undefined) throw new UsageError('runledger copy: --pg <url> (the PostgreSQL target) is required');
       const schema = pgSchema(values, name);
       return { name, dbPath: resolve(env.cwd, db), target: schema === undefined ? { kind: 'postgres', url: pg } : { kind: 'postgres', url: pg, schema } };
+    }
+    case 'export': {
+      const [sub, ...subRest] = rest;
+      if (sub !== 'otlp') {
+        throw new UsageError(sub === undefined ? 'runledger export: missing subcommand (otlp)' : `runledger export: unknown subcommand ${JSON.stringify(sub)} (otlp)`);
+      }
+      const command = 'export otlp';
+      const { values, positionals } = parse(subRest, command);
+      noPositionals(positionals, command);
+      const endpoint = nonEmpty(values['endpoint'], '--endpoint', command);
+      if (endpoint === undefined) throw new UsageError('runledger export otlp: --endpoint <url> (the OTLP/HTTP endpoint, e.g. http://127.0.0.1:4318) is required');
+      const runId = nonEmpty(values['run'], '--run', command);
+      const since = nonEmpty(values['since'], '--since', command);
+      if (runId !== undefined && since !== undefined) throw new UsageError('runledger export otlp: give either --run or --since, not both');
+      const headers = nonEmpty(values['headers'], '--headers', command);
+      return {
+        name: 'export-otlp',
+        store: store(values, env, command),
+        endpoint,
+        runId: runId ?? null,
+        since: since === undefined ? null : parseSince(since, Date.now()),
+        headers: headers === undefined ? {} : parseHeaders(headers),
+        privacy: defaulted(values, command, 'privacy') as PrivacyLevel,
+        json: values['json'] === true,
+      };
     }
     default:
       throw new UsageError(`runledger: unknown command ${JSON.stringify(name)}`);

@@ -8,6 +8,7 @@ import { runDurationMs } from '../pages/runsPage.js';
 import { healthVerdict, windowSince } from '../pages/serversPage.js';
 import type { CliIo } from './CliIo.js';
 import { writeCliJson } from './cliJsonOutputs.js';
+import { checkedEndpoint, exportDemoRuns, exportOtlp } from './exportOtlp.js';
 import { currentSchemaVersion, describeStore, openExistingStore, openStore, storeSchemaVersion } from './openStore.js';
 import { type Command, parseCommand, type StoreTarget } from './parseCommand.js';
 import { terminalTable } from './terminalTable.js';
@@ -118,6 +119,7 @@ async function execute(command: Command, io: CliIo): Promise<CliExitCode> {
     }
     case 'demo': {
       // before anything is recorded: a demo that cannot serve should not leave runs behind
+      if (command.otlp !== null) checkedEndpoint(command.otlp, '--otlp');
       if (command.serve) {
         checkServeConfig(command.host, command.token);
         await assertPortFree(command.host, command.port);
@@ -135,6 +137,7 @@ async function execute(command: Command, io: CliIo): Promise<CliExitCode> {
         io.stdout.write(
           terminalLine`recorded ${result.runIds.length} runs into ${command.dbPath} (${result.totalRuns} runs in the file now)\n`,
         );
+        if (command.otlp !== null) await exportDemoRuns(io, result.store, result.runIds, command.otlp);
         if (command.serve) await serve(io, result.store, { host: command.host, port: command.port, token: command.token, what: `SQLite ${command.dbPath}` });
       } finally {
         await result.store.close();
@@ -382,6 +385,8 @@ async function execute(command: Command, io: CliIo): Promise<CliExitCode> {
       }
       return CliExitCode.OK;
     }
+    case 'export-otlp':
+      return exportOtlp(command, io);
   }
 }
 

@@ -5,9 +5,10 @@ Commands:
   serve   [--db <file> | --pg <url>] [--port <n>] [--host <addr>] [--token <t>]
           Serve the runs app (default http://127.0.0.1:4310/). Any --host other than a loopback
           address requires a token (--token or RUNLEDGER_TOKEN).
-  demo    [--db <file>] [--port <n>] [--host <addr>] [--token <t>] [--no-serve]
+  demo    [--db <file>] [--port <n>] [--host <addr>] [--token <t>] [--no-serve] [--otlp <url>]
           Start the bundled demo MCP servers (docs, flaky, slow) as child processes, record
-          scripted agent runs into the SQLite file (default ./runledger.db) and serve the app.
+          scripted agent runs into the SQLite file (default ./runledger.db) and serve the app;
+          with --otlp, also send the demo's runs to that OTLP/HTTP endpoint (as export otlp).
           serve and demo stop on Ctrl+C (exit status 0).
   runs list [--db <file> | --pg <url>] [--status <s>] [--has failed|cancelled] [--limit <n>] [--json]
   runs show <id | id prefix of 8+ characters> [--db <file> | --pg <url>] [--json]
@@ -30,6 +31,13 @@ Commands:
           when something could not be delivered (the file is kept; run it again).
   copy    --db <file> --pg <url> [--pg-schema <name>]
           Copy every run from a SQLite file into PostgreSQL (runs already there are skipped).
+  export otlp --endpoint <url> [--run <id> | --since <time>] [--headers k=v,...] [--privacy <level>] [--json]
+          Send stored runs to an OpenTelemetry backend over OTLP/HTTP (protobuf), one trace per
+          run (docs/otel.md); /v1/traces is added to a URL without a path. <time>: a date or time
+          (2026-11-30, 2026-11-30T08:00:00Z) or a span back from now (90m, 24h, 7d). Safe to
+          repeat: a run gives the same trace and span ids each time. Privacy (none, metadata,
+          redacted, full) default metadata: no prompt, answer, argument or result text is sent.
+          A progress line per run on stderr; runs still running are skipped.
   help    Print this text.
 
 Store: --db <file> (SQLite, default ./runledger.db) or --pg <url> (PostgreSQL, or RUNLEDGER_PG_URL),

@@ -1,0 +1,49 @@
+import { UsageError } from './UsageError.js';
+
+const UNITS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/**
+ * Reads `export otlp --since`: a span back from `now` (`90m`, `24h`, `7d`) or a date or time
+ * (`2026-11-30`, `2026-11-30T08:00:00Z`); returns ms since the epoch.
+ *
+ * @throws UsageError from `parseSince` for anything else.
+ * @internal
+ */
+export function parseSince(value: string, now: number): number {
+  const span = /^(\d{1,6})([mhd])$/.exec(value);
+  if (span !== null) return now - Number(span[1]) * UNITS[span[2] as keyof typeof UNITS];
+  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) {
+    const at = Date.parse(value);
+    if (Number.isFinite(at)) return at;
+  }
+  throw new UsageError(
+    `runledger export otlp: --since must be a date or time such as 2026-11-30 or 2026-11-30T08:00:00Z, or a span back from now such as 90m, 24h or 7d, got ${JSON.stringify(value)}`,
+  );
+}
+
+/**
+ * Reads `export otlp --headers`: `key=value` pairs separated by commas, values percent-decoded
+ * (as `OTEL_EXPORTER_OTLP_HEADERS` is read).
+ *
+ * @throws UsageError from `parseHeaders` for a pair without `=` or with an empty or invalid key.
+ * @internal
+ */
+export function parseHeaders(value: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const pair of value.split(',')) {
+    if (pair.trim() === '') continue;
+    const at = pair.indexOf('=');
+    const key = at < 0 ? '' : pair.slice(0, at).trim();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key)) {
+      throw new UsageError(`runledger export otlp: --headers must be key=value pairs separated by commas, with header names as keys; got ${JSON.stringify(pair)}`);
+    }
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      throw new UsageError(`runledger export otlp: --headers value of ${JSON.stringify(key)} is not valid percent-encoding`);
+    }
+    headers[key.toLowerCase()] = decoded;
+  }
+  return headers;
+}

@@ -1,0 +1,160 @@
+// `runledger export otlp` and `runledger demo --otlp` against a real OTLP/HTTP receiver on
+// 127.0.0.1 (decoding with the official OTLP protobuf definitions), from a real SQLite file.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { SqliteRunStore } from '@runledger/store-sqlite';
+import { type RunStore, startRun } from '@runledger/trace';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CLI_JSON_OUTPUTS } from '../src/cli/cliJsonOutputs.js';
+import { DEMO_RUN_COUNT } from '../src/demo/runDemo.js';
+import { cli, runBin } from './cliHelpers.js';
+
+// The receiver and the sample runs of @runledger/otel's own tests (its src/testing, which the
+// package does not ship), loaded by URL: they sit outside this package's TypeScript root.
+interface ReceivedSpan {
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly name: string;
+  readonly attributes: Record<string, unknown>;
+  readonly status: { readonly code: number };
+}
+interface OtlpReceiver {
+  readonly url: string;
+  readonly requests: { readonly headers: Record<string, string | string[] | undefined> }[];
+  spans(): ReceivedSpan[];
+  failNext(count: number, status: number): void;
+  close(): Promise<void>;
+}
+interface SampleRuns {
+  readonly completed: string;
+  readonly cancelled: string;
+  readonly failed: string;
+}
+const testing = (file: string) => pathToFileURL(fileURLToPath(new URL(`../../../packages/otel/src/testing/${file}`, import.meta.url))).href;
+const { startOtlpReceiver } = (await import(testing('otlpReceiver.ts'))) as { startOtlpReceiver(): Promise<OtlpReceiver> };
+const { recordSampleRuns, steppingClock } = (await import(testing('sampleRuns.ts'))) as {
+  recordSampleRuns(store: RunStore, clock: () => number): Promise<SampleRuns>;
+  steppingClock(): () => number;
+};
+
+let dir: string;
+let db: string;
+let runs: SampleRuns;
+let runningId: string;
+let receiver: OtlpReceiver;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'runledger-export-otlp-'));
+  db = join(dir, 'runs.db');
+  const store = await SqliteRunStore.open({ path: db });
+  try {
+    runs = await recordSampleRuns(store, steppingClock());
+    runningId = (await startRun(store, { configuration: 'still-running', heartbeatMs: 0, spoolDir: false })).id;
+  } finally {
+    await store.close();
+  }
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeEach(async () => {
+  receiver = await startOtlpReceiver();
+});
+afterEach(() => receiver.close());
+
+const hex = (runId: string) => runId.replaceAll('-', '');
+
+describe('runledger export otlp', () => {
+  it('sends every finished run of a SQLite file as a trace, a progress line per run on stderr; the same ids when repeated', async () => {
+    const result = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--headers', 'x-tenant=acme,authorization=Bearer%20t0k'], dir);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`exported 3 runs (11 spans) from SQLite ${db} to ${receiver.url}/v1/traces; 1 still running, skipped\n`);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines.filter((l) => /^runledger export otlp: \[\d\] run [0-9a-f-]{36}: \d+ spans sent \(\d runs, \d+ spans so far\)$/.test(l))).toHaveLength(3);
+    expect(lines).toContain(`runledger export otlp: [${lines.findIndex((l) => l.includes(runningId)) + 1}] run ${runningId}: skipped, still running`);
+    expect(receiver.requests.every((r) => r.headers['x-tenant'] === 'acme' && r.headers['authorization'] === 'Bearer t0k')).toBe(true);
+    const spans = receiver.spans();
+    expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([runs.completed, runs.cancelled, runs.failed].map(hex)));
+    const tools = spans.filter((s) => s.attributes['gen_ai.operation.name'] === 'execute_tool');
+    expect(tools.map((s) => [s.attributes['runledger.tool.outcome'], s.status.code]).sort()).toEqual([
+      ['cancelled', 0],
+      ['cancelled', 0],
+      ['failed', 2],
+      ['failed', 2],
+      ['failed', 2],
+      ['ok', 1],
+    ]);
+    // metadata: no argument or result text left the process
+    expect(JSON.stringify(spans.map((s) => s.attributes))).not.toContain('ada@example.com');
+
+    receiver.requests.length = 0;
+    const again = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db], dir);
+    expect(again.code).toBe(0);
+    expect(receiver.spans().map((s) => [s.traceId, s.spanId]).sort()).toEqual(spans.map((s) => [s.traceId, s.spanId]).sort());
+  });
+
+  it('exports one run with --run, the runs since a time with --since, and prints --json in its frozen shape', async () => {
+    const one = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--run', runs.failed, '--json'], dir);
+    expect(one.code).toBe(0);
+    expect(CLI_JSON_OUTPUTS['export otlp'].parse(JSON.parse(one.stdout))).toEqual({ url: `${receiver.url}/v1/traces`, runsSeen: 1, runsExported: 1, runsSkipped: 0, spansExported: 2 });
+    expect(new Set(receiver.spans().map((s) => s.traceId))).toEqual(new Set([hex(runs.failed)]));
+    const none = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--since', '2999-01-01', '--json'], dir);
+    expect(JSON.parse(none.stdout)).toMatchObject({ runsSeen: 0, runsExported: 0 });
+    const recent = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--since', '5m', '--json'], dir);
+    expect(JSON.parse(recent.stdout)).toMatchObject({ runsSeen: 1, runsSkipped: 1 }); // the sample runs are from 2025
+  });
+
+  it('says what is wrong: a bad endpoint or flags (exit 2), an unknown run or a refusing endpoint (exit 1)', async () => {
+    const bad = await cli(['export', 'otlp', '--endpoint', 'localhost:4318', '--db', db], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('runledger export otlp: --endpoint must be an http(s) URL such as http://127.0.0.1:4318, got "localhost:4318"\n');
+    const both = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--run', runs.failed, '--since', '1h'], dir);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('runledger export otlp: give either --run or --since, not both');
+    const missing = await cli(['export', 'otlp', '--db', db], dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--endpoint <url> (the OTLP/HTTP endpoint, e.g. http://127.0.0.1:4318) is required');
+    const unknown = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--run', '00000000-0000-4000-8000-000000000000'], dir);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe('runledger export otlp: there is no run "00000000-0000-4000-8000-000000000000" in the store\n');
+    receiver.failNext(1, 400);
+    const refused = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--run', runs.failed], dir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`runledger export otlp: the spans could not be sent to ${receiver.url}: `);
+  });
+
+  it('works from the real binary', async () => {
+    const result = await runBin(['export', 'otlp', '--endpoint', `${receiver.url}/v1/traces`, '--db', db, '--run', runs.cancelled], dir);
+    expect(result.stderr).toMatch(/^runledger export otlp: \[1\] run [0-9a-f-]{36}: 2 spans sent/);
+    expect(result.code).toBe(0);
+    expect(receiver.spans().map((s) => s.name).sort()).toEqual(['execute_tool mcp_slow_export', 'invoke_agent report-agent']);
+  });
+});
+
+describe('runledger demo --otlp', () => {
+  it('sends the demo’s runs to the endpoint after recording them', async () => {
+    const file = join(dir, 'demo.db');
+    const result = await cli(['demo', '--no-serve', '--db', file, '--otlp', receiver.url], dir);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`as OpenTelemetry traces`);
+    expect(result.stdout).toContain(`sent the ${DEMO_RUN_COUNT} demo runs`);
+    const store = await SqliteRunStore.open({ path: file });
+    try {
+      const ids = (await store.listRuns({ limit: 200 })).runs.map((run) => hex(run.id));
+      expect(new Set(receiver.spans().map((s) => s.traceId))).toEqual(new Set(ids));
+    } finally {
+      await store.close();
+    }
+    const cancelled = receiver.spans().filter((s) => s.attributes['runledger.tool.outcome'] === 'cancelled');
+    expect(cancelled.length).toBeGreaterThan(0);
+    expect(cancelled.every((s) => s.status.code === 0)).toBe(true);
+  });
+
+  it('refuses a bad --otlp URL before recording anything', async () => {
+    const result = await cli(['demo', '--no-serve', '--db', join(dir, 'never.db'), '--otlp', 'not a url'], dir);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--otlp must be an http(s) URL');
+  });
+});

@@ -1,0 +1,2 @@
+export { type OtelRunStoreOptions, otelRunStore } from './otelRunStore.js';
+export { type ExportRunsOtlpOptions, type ExportRunsOtlpProgress, type ExportRunsOtlpResult, exportRunsOtlp } from './exportRunsOtlp.js';

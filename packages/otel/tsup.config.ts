@@ -1,0 +1,3 @@
+import { packageTsupConfig } from '../../tsup.base.mjs';
+
+export default packageTsupConfig();
