@@ -107,10 +107,11 @@ describe('runledger binary', () => {
     const health = await cli(['servers'], dir);
     expect(health.code).toBe(0);
     // flaky: 6 error answers of 18 counted calls, the 2 cancellations beside; p95 over the answered
-    // calls only (1–9 ms), never the cancelled call's ~400 ms
+    // calls only (1–9 ms on a quiet machine, 105 ms seen under a loaded CI), never the cancelled
+    // call's ~400 ms
     const flaky = /flaky\s+20\s+12\s+6\s+2\s+0\s+33\.3%\s+server_error 6\s+.*\s(\d+(?:\.\d+)?)\s+FLAKY/.exec(health.stdout);
     expect(flaky, health.stdout).not.toBeNull();
-    expect(Number(flaky![1])).toBeLessThan(100);
+    expect(Number(flaky![1])).toBeLessThan(350);
     // slow: 4 answered calls, fewer than the 5 the flaky rule needs: no verdict
     expect(health.stdout).toMatch(/slow\s+\d+\s+4\s+0\s+2\s+0\s+0\.0%.*too few calls/);
     const healthJson = JSON.parse((await cli(['servers', '--json'], dir)).stdout) as { server: string; failureCauses: unknown; answered: number; tooFewCalls: boolean }[];
