@@ -61,6 +61,8 @@ describe('an AI SDK agent loop with MCP tools of a real stdio server, recorded i
     expect(stored.outcomeCounts).toEqual({ ok: 3, failed: 0, cancelled: 0 });
     const steps = await store.readSteps(run.id);
     expect(startsPaired(steps)).toBe(true);
+    // Each tool step carries the model's own call id: it links to the LLM step that asked for it.
+    expect(steps.filter((s) => s.kind === 'tool').map((s) => (JSON.parse(s.payload) as { toolCallId?: string }).toolCallId).sort()).toEqual(['call-a', 'call-b', 'call-c']);
     const echo = (text: string, round: number) => [
       { kind: 'tool_start', round, toolName: ECHO, toolServer: 'fixture', toolArguments: { text } },
       { kind: 'tool', round, toolName: ECHO, toolServer: 'fixture', toolArguments: { text }, toolResult: text, toolIsError: false, toolOutcome: 'ok' },

@@ -84,7 +84,14 @@ function aiSdkTool(tool: McpTool, run: AiSdkRun, approve: McpToolSetOptions['app
       const args = argumentsOf(tool, input);
       if (decidesHere && !(await approve({ tool, input: args, toolCallId }))) throw new McpToolNotApprovedError(tool);
       const round = rounds.roundOf(toolCallId);
-      const start = await run.trace.recordToolStart({ toolName: tool.name, toolServer: tool.server, toolArguments: args, round, writes });
+      const start = await run.trace.recordToolStart({
+        toolCallId: rounds.recordedCallId(toolCallId),
+        toolName: tool.name,
+        toolServer: tool.server,
+        toolArguments: args,
+        round,
+        writes,
+      });
       const started = performance.now();
       const result: ToolResult = await tool.execute(args, { signal: abortSignal ?? run.signal });
       const durationMs = performance.now() - started;

@@ -12,6 +12,12 @@ export interface RoundTracker {
   requested(toolCallId: string, round: number): void;
   /** The round of a tool call: its LLM call's, else the latest round (0 before any LLM call). */
   roundOf(toolCallId: string): number;
+  /**
+   * The id to record a tool call under: the model's own call id, so the step links to the LLM
+   * step that asked for it, unless this run already recorded a call under that id (a scripted
+   * model repeating ids across generate calls): then a fresh UUID.
+   */
+  recordedCallId(toolCallId: string): string;
 }
 
 const TRACKERS = new WeakMap<RunTrace, RoundTracker>();
@@ -31,6 +37,7 @@ export function roundTrackerOf(trace: RunTrace): RoundTracker {
 function newRoundTracker(): RoundTracker {
   let calls = 0;
   const rounds = new Map<string, number>();
+  const recorded = new Set<string>();
   return {
     nextLlmRound() {
       calls += 1;
@@ -44,6 +51,13 @@ function newRoundTracker(): RoundTracker {
     },
     roundOf(toolCallId) {
       return rounds.get(toolCallId) ?? calls;
+    },
+    recordedCallId(toolCallId) {
+      if (toolCallId === '' || recorded.has(toolCallId)) return crypto.randomUUID();
+      recorded.add(toolCallId);
+      // bounded like the rounds
+      if (recorded.size > KEPT_CALL_IDS) recorded.delete(recorded.values().next().value as string);
+      return toolCallId;
     },
   };
 }

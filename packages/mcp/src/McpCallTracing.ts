@@ -35,7 +35,7 @@ import type { WireRequestId } from './SentRequestIds.js';
 /** How every tool call ended: `ok`, `failed` or `cancelled` (runledger's own attribute). */
 export const ATTR_RUNLEDGER_TOOL_OUTCOME = 'runledger.tool.outcome';
 /** The id of the configured server (runledger's own attribute). */
-export const ATTR_RUNLEDGER_MCP_SERVER_ID = 'runledger.mcp.server.id';
+export const ATTR_RUNLEDGER_TOOL_SERVER = 'runledger.tool.server';
 /** The tracer name of this package. */
 export const TRACER_NAME = '@runledger/mcp';
 
@@ -273,7 +273,7 @@ function toolAttributes(config: McpServerConfig, remoteName: string): Attributes
 
 /** The attributes of every request to a server: its id, and where it is. */
 function serverAttributes(config: McpServerConfig): Attributes {
-  const attributes: Attributes = { [ATTR_RUNLEDGER_MCP_SERVER_ID]: config.id };
+  const attributes: Attributes = { [ATTR_RUNLEDGER_TOOL_SERVER]: config.id };
   const transport = config.transport;
   if (transport.type === McpTransportType.STDIO) {
     attributes[ATTR_NETWORK_TRANSPORT] = NETWORK_TRANSPORT_VALUE_PIPE;

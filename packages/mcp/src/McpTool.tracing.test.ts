@@ -129,7 +129,7 @@ describe.each(Object.keys(fixtures))('tracing over %s', (kind) => {
       'gen_ai.operation.name': 'execute_tool',
       'jsonrpc.request.id': String(seen.requestId),
       'network.transport': fixture.transport,
-      'runledger.mcp.server.id': 'fx',
+      'runledger.tool.server': 'fx',
       'runledger.tool.outcome': 'ok',
     };
     if (kind === 'http') {
@@ -169,7 +169,7 @@ describe.each(Object.keys(fixtures))('tracing over %s', (kind) => {
     expect(result.outcome).toBe(ToolOutcome.FAILED);
     const span = spanNamed('tools/call hang');
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
-    expect(span.attributes).toMatchObject({ 'runledger.tool.outcome': 'failed', 'error.type': 'mcp_timeout', 'runledger.mcp.server.id': 'fast' });
+    expect(span.attributes).toMatchObject({ 'runledger.tool.outcome': 'failed', 'error.type': 'mcp_timeout', 'runledger.tool.server': 'fast' });
   });
 
   it('cancelled by our own abort: never ERROR, no error.type, the outcome says cancelled', async () => {
@@ -227,7 +227,7 @@ describe.each(Object.keys(fixtures))('tracing over %s', (kind) => {
       return step;
     });
     const spans = exporter.getFinishedSpans().filter((s) => s.name === 'tools/list');
-    expect(spans.map((s) => s.attributes['runledger.mcp.server.id']).sort()).toEqual(['fast', 'fx']);
+    expect(spans.map((s) => s.attributes['runledger.tool.server']).sort()).toEqual(['fast', 'fx']);
     for (const span of spans) {
       expect(span.kind).toBe(SpanKind.CLIENT);
       expect(span.status.code).toBe(SpanStatusCode.UNSET);
@@ -273,7 +273,7 @@ describe('tools/list of a server that cannot be reached', () => {
     }
     const span = spanNamed('tools/list');
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
-    expect(span.attributes).toMatchObject({ 'runledger.mcp.server.id': 'gone', 'error.type': 'mcp_transport_failure', 'network.transport': 'pipe' });
+    expect(span.attributes).toMatchObject({ 'runledger.tool.server': 'gone', 'error.type': 'mcp_transport_failure', 'network.transport': 'pipe' });
   });
 });
 
