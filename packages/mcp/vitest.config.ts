@@ -1,13 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { packageVitestConfig } from '../../vitest.base.mjs';
 
-export default defineConfig({
-  test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    typecheck: { include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
-    testTimeout: 20000,
-    // Setup (servers, fixtures, transpiling) is not under test: a busy CI machine may need long.
-    hookTimeout: 60000,
-    // The resource tests measure the heap after a full collection (global.gc).
-    execArgv: ['--expose-gc'],
-  },
-});
+// The resource tests measure the heap after a full collection (global.gc).
+export default packageVitestConfig({ execArgv: ['--expose-gc'] });

@@ -1,11 +1,3 @@
-import { defineConfig } from 'vitest/config';
+import { packageVitestConfig } from '../../vitest.base.mjs';
 
-export default defineConfig({
-  test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    typecheck: { include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
-    testTimeout: 20000,
-    // Setup (servers, fixtures, transpiling) is not under test: a busy CI machine may need long.
-    hookTimeout: 60000,
-  },
-});
+export default packageVitestConfig();
