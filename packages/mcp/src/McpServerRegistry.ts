@@ -243,7 +243,7 @@ export class McpServerRegistry {
       this.#tracing = undefined;
       const detail = error instanceof Error ? error.message : String(error);
       throw new McpConfigError([
-        `options.tracing needs the package @opentelemetry/api (an optional peer dependency of @runledger/mcp), which could not be loaded: ${detail}`,
+        `options.tracing needs the package @opentelemetry/api (a peer dependency of @runledger/mcp), which could not be loaded: ${detail}`,
       ]);
     }
   }

@@ -1,4 +1,4 @@
-// @opentelemetry/api is an optional peer dependency: with tracing off it is never imported, and
+// @opentelemetry/api is a peer dependency, loaded lazily: with tracing off it is never imported, and
 // with tracing on but the package missing, tools() says so. Here the package "is missing": every
 // import of it fails, and counts.
 import { execFile } from 'node:child_process';
@@ -38,7 +38,7 @@ describe('without @opentelemetry/api', () => {
     registry = McpServerRegistry.create([stdioFixtureConfig()], { tracing: { tracer: tracer as never } });
     const listing = registry.tools();
     await expect(listing).rejects.toThrow(McpConfigError);
-    await expect(listing).rejects.toThrow(/options\.tracing needs the package @opentelemetry\/api \(an optional peer dependency of @runledger\/mcp\)/);
+    await expect(listing).rejects.toThrow(/options\.tracing needs the package @opentelemetry\/api \(a peer dependency of @runledger\/mcp\)/);
     expect(imports.count).toBeGreaterThan(0);
   });
 });

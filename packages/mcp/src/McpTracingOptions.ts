@@ -11,7 +11,7 @@ import type { Tracer, TracerProvider } from '@opentelemetry/api';
  * `error.type` = its failure cause; a cancelled call is never ERROR (status UNSET). The span is a
  * child of the context active when `execute` is called. Each server listing of
  * {@link McpServerRegistry.tools} makes a `tools/list` span. No argument, answer or error text is
- * recorded. Needs the optional peer dependency `@opentelemetry/api`, which is loaded only when
+ * recorded. Needs the peer dependency `@opentelemetry/api`, which is loaded only when
  * this option is given. See docs/mcp.md, "Tracing MCP calls with OpenTelemetry".
  *
  * @public
