@@ -103,6 +103,16 @@ describe('HttpConnectionPool against a real HTTP server', () => {
     await pool.close();
   });
 
+  it('sends it again past every stale idle connection, when the server dropped them all', async () => {
+    const pool = new HttpConnectionPool();
+    // MAX_IDLE_CONNECTIONS idle connections, each of which has served its one request.
+    const first = await Promise.all(Array.from({ length: MAX_IDLE_CONNECTIONS }, () => pool.fetch(`${base}/once-per-connection`).then((r) => r.text())));
+    expect(first.every((a) => a === 'ok')).toBe(true);
+    expect(await waitFor(() => establishedConnectionsTo(port) === MAX_IDLE_CONNECTIONS, 1000, 10)).toBe(true);
+    expect(await (await pool.fetch(`${base}/once-per-connection`, { method: 'POST', body: 'again' })).text()).toBe('ok');
+    await pool.close();
+  });
+
   it('fails a request in flight when it is closed, instead of leaving it waiting', async () => {
     const pool = new HttpConnectionPool();
     const response = await pool.fetch(`${base}/hang`, { method: 'POST', body: '{}' });

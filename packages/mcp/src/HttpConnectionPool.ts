@@ -42,13 +42,15 @@ export class HttpConnectionPool {
       body: requestBody(init?.body),
       signal: init?.signal ?? undefined,
     };
-    try {
-      return await this.#send(sent);
-    } catch (error) {
-      // The server closed an idle connection as we reused it: it never read the request, so it is
-      // sent once more on a fresh connection (what Node's docs and browsers do).
-      if (!(error instanceof StaleConnectionError)) throw error;
-      return this.#send(sent);
+    // The server closed an idle connection as we reused it: it never read the request, so it is
+    // sent again (what Node's docs and browsers do). The failed socket is gone; the next try takes
+    // another idle one, which may be stale too, so at most every idle one and then a fresh one.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.#send(sent);
+      } catch (error) {
+        if (!(error instanceof StaleConnectionError) || attempt === MAX_IDLE_CONNECTIONS) throw error;
+      }
     }
   };
 
