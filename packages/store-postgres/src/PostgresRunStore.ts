@@ -19,20 +19,20 @@ import { CancelWatcher } from './CancelWatcher.js';
 import { migrateSchema } from './migrateSchema.js';
 import { POSTGRES_SCHEMA_VERSION } from './PostgresMigrations.js';
 import type { PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
-import { appendStatement, appendValues, callColumns, STEP_INSERT_COLUMNS } from './appendStatement.js';
-import { ms, msOrNull, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepRow, toRun, toStep } from './postgresRows.js';
+import { appendStatement, appendValues } from './appendStatement.js';
+import { ms, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepRow, toRun, toStep } from './postgresRows.js';
 import { HealthRollupReader } from './HealthRollupReader.js';
 import { quoteSchemaName } from './quoteSchemaName.js';
 import { storageFailure } from './storageFailure.js';
 import { readPostgresSchemaVersion } from './readSchemaVersion.js';
 import { applySessionSettings } from './sessionSettings.js';
+import { importRunInto } from './importRun.js';
 import { registerStoreInternals } from './storeInternals.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DEFAULT_SCHEMA = 'runledger';
 const DEFAULT_POOL_SIZE = 10;
 const DEFAULT_CANCEL_POLL_MS = 1_000;
-const IMPORT_CHUNK = 2_000;
 const INT8_OID = 20;
 
 /** bigint columns hold ms times and counts, all far below 2^53: read them as numbers. */
@@ -444,107 +444,7 @@ export class PostgresRunStore implements RunStore {
     this.#open();
     // from here on: the run and steps as checked, the way every store writes them
     ({ run, steps } = RunStoreInput.importRun(run, steps));
-    const id = run.id.toLowerCase();
-    const client = await this.#pool.connect().catch((error: unknown) => {
-      throw storageFailure('importRun', error);
-    });
-    let broken = true;
-    try {
-      await client.query('BEGIN');
-      const inserted = await client.query(
-        `INSERT INTO ${this.#q}.runs (id, status, configuration, actor, created_at, started_at, finished_at,
-           termination_reason, cancel_requested_at, heartbeat_at, unstored_steps)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING RETURNING id`,
-        [
-          id,
-          run.status,
-          run.configuration,
-          run.actor ?? null,
-          ms(run.createdAt),
-          msOrNull(run.startedAt),
-          msOrNull(run.finishedAt),
-          run.terminationReason ?? null,
-          msOrNull(run.cancelRequestedAt),
-          msOrNull(run.heartbeatAt),
-          run.unstoredSteps ?? 0,
-        ],
-      );
-      if (inserted.rowCount === 0) {
-        await client.query('ROLLBACK');
-        broken = false;
-        return false;
-      }
-      const counts = { ok: 0, failed: 0, cancelled: 0 };
-      for (let start = 0; start < steps.length; start += IMPORT_CHUNK) {
-        const chunk = steps.slice(start, start + IMPORT_CHUNK);
-        const columns = {
-          sequence: [] as number[],
-          kind: [] as string[],
-          round: [] as number[],
-          duration: [] as number[],
-          createdAt: [] as number[],
-          payload: [] as string[],
-          server: [] as (string | null)[],
-          outcome: [] as (string | null)[],
-          callServer: [] as (string | null)[],
-          callOutcome: [] as (string | null)[],
-          callCause: [] as (string | null)[],
-          callAnswered: [] as (boolean | null)[],
-          callCounted: [] as (boolean | null)[],
-        };
-        for (const step of chunk) {
-          const call = callColumns(step.kind, step.payload, step.toolServer ?? null, step.toolOutcome ?? null);
-          if (call.outcome !== null) counts[call.outcome] += 1;
-          columns.sequence.push(step.sequence);
-          columns.kind.push(step.kind);
-          columns.round.push(step.round);
-          columns.duration.push(step.durationMs);
-          columns.createdAt.push(ms(step.createdAt));
-          columns.payload.push(step.payload);
-          columns.server.push(step.toolServer ?? null);
-          columns.outcome.push(step.toolOutcome ?? null);
-          columns.callServer.push(call.outcome === null ? null : call.server);
-          columns.callOutcome.push(call.outcome);
-          columns.callCause.push(call.cause);
-          columns.callAnswered.push(call.answered);
-          columns.callCounted.push(call.counted);
-        }
-        await client.query(
-          `INSERT INTO ${this.#q}.steps (${STEP_INSERT_COLUMNS})
-           SELECT $1::uuid, * FROM unnest($2::integer[], $3::text[], $4::integer[], $5::float8[], $6::bigint[], $7::text[],
-             $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::boolean[], $14::boolean[])`,
-          [
-            id,
-            columns.sequence,
-            columns.kind,
-            columns.round,
-            columns.duration,
-            columns.createdAt,
-            columns.payload,
-            columns.server,
-            columns.outcome,
-            columns.callServer,
-            columns.callOutcome,
-            columns.callCause,
-            columns.callAnswered,
-            columns.callCounted,
-          ],
-        );
-      }
-      await client.query(
-        `UPDATE ${this.#q}.runs SET next_sequence = $2, ok_count = $3, failed_count = $4, cancelled_count = $5 WHERE id = $1`,
-        [id, steps.length, counts.ok, counts.failed, counts.cancelled],
-      );
-      await client.query(`SELECT ${this.#q}.rollup_add_runs(ARRAY[$1::uuid])`, [id]);
-      await client.query('COMMIT');
-      broken = false;
-      return true;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw storageFailure('importRun', error);
-    } finally {
-      client.release(broken);
-    }
+    return importRunInto(this.#pool, this.#q, run, steps);
   }
 
   /** Stops the cancel watcher and closes the pool. */

@@ -20,8 +20,9 @@ import {
 } from '@runledger/trace';
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { isBusyError, retryBusy } from './busyRetry.js';
+import { retryBusy } from './busyRetry.js';
 import { CancelWatcher } from './CancelWatcher.js';
+import { WriteQueue } from './WriteQueue.js';
 import { migrate } from './migrateSchema.js';
 import { messageOf, storageError } from './storageFailure.js';
 import { READ_STEP_COLUMNS, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepColumns, type StepRow, toStoredRun, toStoredStep } from './sqliteRows.js';
@@ -29,6 +30,7 @@ import { HealthRollupReader } from './HealthRollupReader.js';
 import { HealthRollupWriter } from './HealthRollupWriter.js';
 import { readSqliteSchemaVersion } from './readSchemaVersion.js';
 import { SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
+import type { SqliteRunStoreInternals } from './SqliteRunStoreInternals.js';
 import type { SqliteRunStoreOptions } from './SqliteRunStoreOptions.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -38,16 +40,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const INSERT_STEP_COLUMNS = `id, ${STEP_COLUMNS}, call_server, call_outcome, call_cause`;
 const NEXT_RUN_NO = '(SELECT coalesce(max(run_no), 0) + 1 FROM runs)';
-
-/**
- * Internal knobs for tests; not part of the options a caller passes.
- *
- * @internal
- */
-export interface SqliteRunStoreInternals {
-  /** Below this many calls in a window, health percentiles are exact (see HealthRollupReader). */
-  readonly exactHealthMaxCalls?: number;
-}
 
 /**
  * The embedded run store: one SQLite file in WAL mode, safe for several processes at once.
@@ -68,13 +60,11 @@ export interface SqliteRunStoreInternals {
 export class SqliteRunStore implements RunStore {
   readonly #db: Database.Database;
   readonly #path: string;
-  readonly #busyTimeoutMs: number;
   readonly #rollup: HealthRollupWriter;
   readonly #health: HealthRollupReader;
   readonly #statements = new Map<string, Database.Statement>();
   readonly #cancels: CancelWatcher;
-  #queue: Promise<unknown> = Promise.resolve();
-  #pending = 0;
+  readonly #writes: WriteQueue;
   #closed = false;
 
   readonly #append: (runId: string, step: NormalizedAppendStep) => number;
@@ -83,7 +73,7 @@ export class SqliteRunStore implements RunStore {
   private constructor(db: Database.Database, options: SqliteRunStoreOptions, internals: SqliteRunStoreInternals) {
     this.#db = db;
     this.#path = options.path;
-    this.#busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+    this.#writes = new WriteQueue(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
     // a late cancel (requested after the run finished) is no cancel to act on
     const cancelRequested = db
       .prepare("SELECT cancel_requested_at FROM runs WHERE id = ? AND status IN ('running', 'cancelled')")
@@ -457,7 +447,7 @@ export class SqliteRunStore implements RunStore {
     if (this.#closed) return;
     this.#closed = true;
     this.#cancels.close();
-    await this.#queue;
+    await this.#writes.drained();
     this.#db.close();
   }
 
@@ -488,32 +478,15 @@ export class SqliteRunStore implements RunStore {
     if (this.#closed) throw RunStoreError.storageFailure(`the SQLite store of ${this.#path} is closed`);
   }
 
-  /** Runs a write now when nothing waits, else after the writes before it, retrying on a lock. */
   #write<T>(fn: () => T): Promise<T> {
     this.#assertOpen();
-    if (this.#pending === 0) {
-      try {
-        return Promise.resolve(fn());
-      } catch (error) {
-        if (!isBusyError(error)) return Promise.reject(storageError(error, this.#busyTimeoutMs));
-      }
-    }
-    this.#pending++;
-    const result = this.#queue.then(() => retryBusy(fn, this.#busyTimeoutMs));
-    this.#queue = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    return result.finally(() => {
-      this.#pending--;
-    });
+    return this.#writes.write(fn);
   }
 
   #read<T>(fn: () => T): Promise<T> {
     this.#assertOpen();
-    return retryBusy(fn, this.#busyTimeoutMs);
+    return this.#writes.read(fn);
   }
-
 }
 
 // --- helpers -----------------------------------------------------------------------------------

@@ -1,2 +1,3 @@
-export { SqliteRunStore, type SqliteRunStoreInternals } from './SqliteRunStore.js';
+export { SqliteRunStore } from './SqliteRunStore.js';
+export type { SqliteRunStoreInternals } from './SqliteRunStoreInternals.js';
 export type { SqliteRunStoreOptions } from './SqliteRunStoreOptions.js';

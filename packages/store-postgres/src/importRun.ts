@@ -1,0 +1,119 @@
+// A run and its steps written exactly as another store holds them: one transaction, the steps in
+// chunks of one multi-row INSERT each, the counters and the health rollup updated once.
+import type { StoredRun, StoredStep } from '@runledger/trace';
+import type pg from 'pg';
+import { callColumns, STEP_INSERT_COLUMNS } from './appendStatement.js';
+import { ms, msOrNull } from './postgresRows.js';
+import { storageFailure } from './storageFailure.js';
+
+/** Steps per INSERT of an import. */
+const IMPORT_CHUNK = 2_000;
+
+/**
+ * Writes a checked run and its steps into the schema `q` (quoted) in one transaction.
+ *
+ * @returns false when a run with that id exists already (nothing written).
+ */
+export async function importRunInto(pool: pg.Pool, q: string, run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
+  const id = run.id.toLowerCase();
+  const client = await pool.connect().catch((error: unknown) => {
+    throw storageFailure('importRun', error);
+  });
+  let broken = true;
+  try {
+    await client.query('BEGIN');
+    const inserted = await client.query(
+      `INSERT INTO ${q}.runs (id, status, configuration, actor, created_at, started_at, finished_at,
+         termination_reason, cancel_requested_at, heartbeat_at, unstored_steps)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING RETURNING id`,
+      [
+        id,
+        run.status,
+        run.configuration,
+        run.actor ?? null,
+        ms(run.createdAt),
+        msOrNull(run.startedAt),
+        msOrNull(run.finishedAt),
+        run.terminationReason ?? null,
+        msOrNull(run.cancelRequestedAt),
+        msOrNull(run.heartbeatAt),
+        run.unstoredSteps ?? 0,
+      ],
+    );
+    if (inserted.rowCount === 0) {
+      await client.query('ROLLBACK');
+      broken = false;
+      return false;
+    }
+    const counts = { ok: 0, failed: 0, cancelled: 0 };
+    for (let start = 0; start < steps.length; start += IMPORT_CHUNK) {
+      const chunk = steps.slice(start, start + IMPORT_CHUNK);
+      const columns = {
+        sequence: [] as number[],
+        kind: [] as string[],
+        round: [] as number[],
+        duration: [] as number[],
+        createdAt: [] as number[],
+        payload: [] as string[],
+        server: [] as (string | null)[],
+        outcome: [] as (string | null)[],
+        callServer: [] as (string | null)[],
+        callOutcome: [] as (string | null)[],
+        callCause: [] as (string | null)[],
+        callAnswered: [] as (boolean | null)[],
+        callCounted: [] as (boolean | null)[],
+      };
+      for (const step of chunk) {
+        const call = callColumns(step.kind, step.payload, step.toolServer ?? null, step.toolOutcome ?? null);
+        if (call.outcome !== null) counts[call.outcome] += 1;
+        columns.sequence.push(step.sequence);
+        columns.kind.push(step.kind);
+        columns.round.push(step.round);
+        columns.duration.push(step.durationMs);
+        columns.createdAt.push(ms(step.createdAt));
+        columns.payload.push(step.payload);
+        columns.server.push(step.toolServer ?? null);
+        columns.outcome.push(step.toolOutcome ?? null);
+        columns.callServer.push(call.outcome === null ? null : call.server);
+        columns.callOutcome.push(call.outcome);
+        columns.callCause.push(call.cause);
+        columns.callAnswered.push(call.answered);
+        columns.callCounted.push(call.counted);
+      }
+      await client.query(
+        `INSERT INTO ${q}.steps (${STEP_INSERT_COLUMNS})
+         SELECT $1::uuid, * FROM unnest($2::integer[], $3::text[], $4::integer[], $5::float8[], $6::bigint[], $7::text[],
+           $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::boolean[], $14::boolean[])`,
+        [
+          id,
+          columns.sequence,
+          columns.kind,
+          columns.round,
+          columns.duration,
+          columns.createdAt,
+          columns.payload,
+          columns.server,
+          columns.outcome,
+          columns.callServer,
+          columns.callOutcome,
+          columns.callCause,
+          columns.callAnswered,
+          columns.callCounted,
+        ],
+      );
+    }
+    await client.query(
+      `UPDATE ${q}.runs SET next_sequence = $2, ok_count = $3, failed_count = $4, cancelled_count = $5 WHERE id = $1`,
+      [id, steps.length, counts.ok, counts.failed, counts.cancelled],
+    );
+    await client.query(`SELECT ${q}.rollup_add_runs(ARRAY[$1::uuid])`, [id]);
+    await client.query('COMMIT');
+    broken = false;
+    return true;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw storageFailure('importRun', error);
+  } finally {
+    client.release(broken);
+  }
+}

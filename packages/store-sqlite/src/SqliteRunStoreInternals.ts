@@ -1,0 +1,9 @@
+/**
+ * Internal knobs for tests; not part of the options a caller passes.
+ *
+ * @internal
+ */
+export interface SqliteRunStoreInternals {
+  /** Below this many calls in a window, health percentiles are exact (see HealthRollupReader). */
+  readonly exactHealthMaxCalls?: number;
+}
