@@ -3,6 +3,8 @@
 // bench/run.mjs. It prints one Markdown section to stdout (starting with `## `) that states what
 // was measured, a table of the numbers, each target, and PASS or MISS for it.
 import { performance } from 'node:perf_hooks';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 /** Runs `fn` (sync or async) `warmup` times, then `iterations` times; returns each duration in ms. */
 export async function sample(fn, { iterations = 30, warmup = 5 } = {}) {
@@ -60,4 +62,31 @@ export function ingestToolCall(i, ToolResult) {
     round: Math.floor(i / 5),
     durationMs: 10 + (i % 300),
   };
+}
+
+/**
+ * Runs a benchmark file's `measure` in `processes` fresh Node processes (the file again, with
+ * `--expose-gc` and RUNLEDGER_BENCH_WORKER=1) and returns what each measured: one process's JIT
+ * decisions move a ratio by more than the targets allow. Inside such a process it prints its own
+ * measurement and returns null.
+ * @template T
+ * @param {string} benchUrl the benchmark's `import.meta.url`
+ * @param {number} processes
+ * @param {() => Promise<T>} measure
+ * @returns {Promise<T[] | null>}
+ */
+export async function inFreshProcesses(benchUrl, processes, measure) {
+  if (process.env.RUNLEDGER_BENCH_WORKER === '1') {
+    process.stdout.write(JSON.stringify(await measure()));
+    return null;
+  }
+  return Array.from({ length: processes }, () =>
+    JSON.parse(
+      execFileSync(process.execPath, ['--expose-gc', fileURLToPath(benchUrl)], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, RUNLEDGER_BENCH_WORKER: '1' },
+      }),
+    ),
+  );
 }

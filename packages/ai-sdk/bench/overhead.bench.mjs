@@ -8,13 +8,11 @@
 // As in packages/mcp/bench/overhead.bench.mjs: PROCESSES fresh worker processes (this script
 // again, with RUNLEDGER_BENCH_WORKER=1), ROUNDS interleaved rounds each, a full GC before each
 // batch; the verdict is the median over the processes.
-import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { McpServerRegistry, parseServerConfig } from '@runledger/mcp';
 import { InMemoryRunStore, startRun } from '@runledger/trace';
-import { median, percentile, fmt, table, verdict } from '../../../bench/lib.mjs';
+import { fmt, inFreshProcesses, median, percentile, table, verdict } from '../../../bench/lib.mjs';
 import { mcpToolSet } from '../dist/index.js';
 import { createFixtureServer } from '../../mcp/src/testing/fixture-server.mjs';
 
@@ -24,20 +22,8 @@ const CALLS_PER_ROUND = 20;
 const ARGS = { text: 'hello, benchmark' };
 const TOOL = 'mcp_bench_echo';
 
-if (process.env.RUNLEDGER_BENCH_WORKER === '1') {
-  process.stdout.write(JSON.stringify(await measure()));
-} else {
-  report(Array.from({ length: PROCESSES }, () => worker()));
-}
-
-function worker() {
-  const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url)], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, RUNLEDGER_BENCH_WORKER: '1' },
-  });
-  return JSON.parse(out);
-}
+const runs = await inFreshProcesses(import.meta.url, PROCESSES, measure);
+if (runs !== null) report(runs);
 
 /** One process: ROUNDS rounds, one batch per side each (the order rotating); wall time per call per batch. */
 async function measure() {

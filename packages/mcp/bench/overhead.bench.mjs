@@ -6,11 +6,9 @@
 // a few hundredths either way (with 120 rounds a process measured anywhere from 1.01 to 1.19; with
 // 400, from 1.02 to 1.06), so the verdict is the median over processes and every process's own
 // ratio is printed.
-import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { median, percentile, fmt, table, verdict } from '../../../bench/lib.mjs';
+import { fmt, inFreshProcesses, median, percentile, table, verdict } from '../../../bench/lib.mjs';
 import { McpServerRegistry, parseServerConfig } from '../dist/index.js';
 import { createFixtureServer } from '../src/testing/fixture-server.mjs';
 
@@ -19,20 +17,8 @@ const ROUNDS = 400;
 const CALLS_PER_ROUND = 40;
 const ARGS = { text: 'hello, benchmark' };
 
-if (process.env.RUNLEDGER_BENCH_WORKER === '1') {
-  process.stdout.write(JSON.stringify(await measure()));
-} else {
-  report(Array.from({ length: PROCESSES }, () => worker()));
-}
-
-function worker() {
-  const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url)], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, RUNLEDGER_BENCH_WORKER: '1' },
-  });
-  return JSON.parse(out);
-}
+const runs = await inFreshProcesses(import.meta.url, PROCESSES, measure);
+if (runs !== null) report(runs);
 
 /** One process: ROUNDS interleaved rounds, one batch per side each; wall time per call per batch, CPU time per side. */
 async function measure() {

@@ -4,15 +4,13 @@
 // in-memory exporter, AsyncLocalStorage context manager, W3C propagator), each call under an
 // active parent span. Fresh worker processes as in overhead.bench.mjs; the verdict is the median
 // over the processes.
-import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { InMemoryTransport } from '@modelcontextprotocol/client';
-import { median, percentile, fmt, table, verdict } from '../../../bench/lib.mjs';
+import { fmt, inFreshProcesses, median, percentile, table, verdict } from '../../../bench/lib.mjs';
 import { McpServerRegistry, parseServerConfig } from '../dist/index.js';
 import { createFixtureServer } from '../src/testing/fixture-server.mjs';
 
@@ -22,20 +20,8 @@ const CALLS_PER_ROUND = 40;
 const ARGS = { text: 'hello, benchmark' };
 const TARGET = 1.5;
 
-if (process.env.RUNLEDGER_BENCH_WORKER === '1') {
-  process.stdout.write(JSON.stringify(await measure()));
-} else {
-  report(Array.from({ length: PROCESSES }, () => worker()));
-}
-
-function worker() {
-  const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url)], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, RUNLEDGER_BENCH_WORKER: '1' },
-  });
-  return JSON.parse(out);
-}
+const runs = await inFreshProcesses(import.meta.url, PROCESSES, measure);
+if (runs !== null) report(runs);
 
 async function measure() {
   if (typeof globalThis.gc !== 'function') throw new Error('run with --expose-gc: each batch starts after a full GC');
