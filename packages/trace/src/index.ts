@@ -1,5 +1,5 @@
-export { isRunStatus, isTerminalRunStatus, RUN_STATUSES, RunStatus, type TerminalRunStatus } from './RunStatus.js';
-export { isRunStepKind, RUN_STEP_KINDS, RunStepKind } from './RunStepKind.js';
+export { isRunStatus, isTerminalRunStatus, RUN_STATUSES, RunStatus, type TerminalRunStatus } from './recording/RunStatus.js';
+export { isRunStepKind, RUN_STEP_KINDS, RunStepKind } from './step/RunStepKind.js';
 export type {
   AppendStepInput,
   CreateRunInput,
@@ -11,11 +11,11 @@ export type {
   StepQuery,
   StoredRun,
   StoredStep,
-} from './RunStore.js';
-export { isLateCancel } from './isLateCancel.js';
-export { RunStoreError, RunStoreErrorCode } from './RunStoreError.js';
-export type { FlakyThreshold, ServerFailureCauseCount, ServerHealth, ServerHealthQuery } from './ServerHealth.js';
-export { InMemoryRunStore, type InMemoryRunStoreOptions } from './InMemoryRunStore.js';
+} from './store/RunStore.js';
+export { isLateCancel } from './store/isLateCancel.js';
+export { RunStoreError, RunStoreErrorCode } from './store/RunStoreError.js';
+export type { FlakyThreshold, ServerFailureCauseCount, ServerHealth, ServerHealthQuery } from './health/ServerHealth.js';
+export { InMemoryRunStore, type InMemoryRunStoreOptions } from './store/InMemoryRunStore.js';
 export {
   type NormalizedAppendStep,
   type NormalizedCreateRun,
@@ -25,7 +25,7 @@ export {
   type NormalizedStepQuery,
   type RunCursorPosition,
   RunStoreInput,
-} from './RunStoreInput.js';
+} from './store/RunStoreInput.js';
 export {
   addToTally,
   DEFAULT_FLAKY_THRESHOLD,
@@ -36,24 +36,24 @@ export {
   type ServerLatency,
   serverHealth,
   UNKNOWN_FAILURE_CAUSE,
-} from './ServerHealth.js';
-export { ANSWERED_FAILURE_CAUSES, isAnsweredCall, isCountedCall, NOT_COUNTED_FAILURE_CAUSES } from './ToolCallCounting.js';
-export { serverFromToolName } from './serverFromToolName.js';
-export { type ToolCallFacts, type ToolCallSource, toolCallOf } from './ToolCallFacts.js';
-export { applyPrivacy, type PrivacyOptions, redactText } from './applyPrivacy.js';
-export { type CopyRunsOptions, type CopyRunsProgress, type CopyRunsResult, copyRuns } from './copyRuns.js';
-export { isPrivacyLevel, PRIVACY_LEVELS, PrivacyLevel } from './PrivacyLevel.js';
-export { RunCancelledError, type RunCancelSource } from './RunCancelledError.js';
-export { RunRecordError } from './RunRecordError.js';
+} from './health/ServerHealth.js';
+export { ANSWERED_FAILURE_CAUSES, isAnsweredCall, isCountedCall, NOT_COUNTED_FAILURE_CAUSES } from './health/ToolCallCounting.js';
+export { serverFromToolName } from './health/serverFromToolName.js';
+export { type ToolCallFacts, type ToolCallSource, toolCallOf } from './health/ToolCallFacts.js';
+export { applyPrivacy, type PrivacyOptions, redactText } from './privacy/applyPrivacy.js';
+export { type CopyRunsOptions, type CopyRunsProgress, type CopyRunsResult, copyRuns } from './store/copyRuns.js';
+export { isPrivacyLevel, PRIVACY_LEVELS, PrivacyLevel } from './privacy/PrivacyLevel.js';
+export { RunCancelledError, type RunCancelSource } from './recording/RunCancelledError.js';
+export { RunRecordError } from './recording/RunRecordError.js';
 export {
   RunStep,
   type RunStepFields,
   type RunStepMessage,
   type RunStepPayload,
   type RunStepToolCall,
-} from './RunStep.js';
-export { RunStepError } from './RunStepError.js';
-export { RunStepReadError } from './RunStepReadError.js';
+} from './step/RunStep.js';
+export { RunStepError } from './step/RunStepError.js';
+export { RunStepReadError } from './step/RunStepReadError.js';
 export {
   RunCallState,
   RunLifecycleEvent,
@@ -61,8 +61,8 @@ export {
   RunTimelineEntry,
   type RunTimelineEntryFields,
   type RunTimelineOutcome,
-} from './RunTimelineEntry.js';
-export { RunTimelineFactory, type RunTimelineOptions } from './RunTimelineFactory.js';
+} from './timeline/RunTimelineEntry.js';
+export { RunTimelineFactory, type RunTimelineOptions } from './timeline/RunTimelineFactory.js';
 export {
   type RecordAssembledMessagesOptions,
   type RecordContextBudgetOptions,
@@ -78,9 +78,9 @@ export {
   type RunRecordHook,
   RunTrace,
   type RunTraceOptions,
-} from './RunTrace.js';
-export { type ActiveRun, type StartRunOptions, startRun } from './startRun.js';
-export type { RecordRetryOptions } from './RecordRetry.js';
-export { defaultSpoolDir } from './RunSpool.js';
-export { inspectSpool, type SpoolFileSummary } from './inspectSpool.js';
-export { type DeliverSpoolOptions, deliverSpool, type SpoolDeliveryResult, type SpoolFileDelivery } from './deliverSpool.js';
+} from './recording/RunTrace.js';
+export { type ActiveRun, type StartRunOptions, startRun } from './recording/startRun.js';
+export type { RecordRetryOptions } from './recording/RecordRetry.js';
+export { defaultSpoolDir } from './spool/RunSpool.js';
+export { inspectSpool, type SpoolFileSummary } from './spool/inspectSpool.js';
+export { type DeliverSpoolOptions, deliverSpool, type SpoolDeliveryResult, type SpoolFileDelivery } from './spool/deliverSpool.js';

@@ -1,13 +1,13 @@
-import type { PrivacyLevel } from './PrivacyLevel.js';
+import type { PrivacyLevel } from '../privacy/PrivacyLevel.js';
 import { type RecordRetryOptions, retryPolicy, withRetry } from './RecordRetry.js';
 import { RunLedger } from './RunLedger.js';
-import { defaultSpoolDir, SpoolWriter } from './RunSpool.js';
-import { RunStoreError } from './RunStoreError.js';
-import { storableText } from './storeValueRules.js';
+import { defaultSpoolDir, SpoolWriter } from '../spool/RunSpool.js';
+import { RunStoreError } from '../store/RunStoreError.js';
+import { storableText } from '../store/storeValueRules.js';
 import { RunCancelledError, type RunCancelSource } from './RunCancelledError.js';
-import type { RunStep } from './RunStep.js';
+import type { RunStep } from '../step/RunStep.js';
 import { RunStatus, type TerminalRunStatus } from './RunStatus.js';
-import type { RunStore, StoredRun } from './RunStore.js';
+import type { RunStore, StoredRun } from '../store/RunStore.js';
 import { RunTrace } from './RunTrace.js';
 
 /**

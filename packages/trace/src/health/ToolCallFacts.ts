@@ -1,7 +1,7 @@
 import { isToolFailureCause, isToolOutcome, type ToolFailureCause, ToolOutcome } from '@runledger/core';
 import { isAnsweredCall, isCountedCall } from './ToolCallCounting.js';
-import { parsePayload, readStepOutcome } from './readStepOutcome.js';
-import { RunStepKind } from './RunStepKind.js';
+import { parsePayload, readStepOutcome } from '../step/readStepOutcome.js';
+import { RunStepKind } from '../step/RunStepKind.js';
 import { serverFromToolName } from './serverFromToolName.js';
 
 /**

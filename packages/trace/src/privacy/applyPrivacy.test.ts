@@ -2,7 +2,7 @@ import { ToolArtifact, WriteTarget } from '@runledger/core';
 import { describe, expect, it } from 'vitest';
 import { applyPrivacy, redactText } from './applyPrivacy.js';
 import { PRIVACY_LEVELS } from './PrivacyLevel.js';
-import { RunStep } from './RunStep.js';
+import { RunStep } from '../step/RunStep.js';
 
 const toolPayload = RunStep.of({
   kind: 'tool',

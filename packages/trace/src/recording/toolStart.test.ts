@@ -1,12 +1,12 @@
 import { ToolResult } from '@runledger/core';
 import { describe, expect, it } from 'vitest';
-import { applyPrivacy } from './applyPrivacy.js';
-import { InMemoryRunStore } from './InMemoryRunStore.js';
-import { RunStep } from './RunStep.js';
-import { RunStepKind } from './RunStepKind.js';
-import type { StoredRun, StoredStep } from './RunStore.js';
-import { RunCallState } from './RunTimelineEntry.js';
-import { RunTimelineFactory } from './RunTimelineFactory.js';
+import { applyPrivacy } from '../privacy/applyPrivacy.js';
+import { InMemoryRunStore } from '../store/InMemoryRunStore.js';
+import { RunStep } from '../step/RunStep.js';
+import { RunStepKind } from '../step/RunStepKind.js';
+import type { StoredRun, StoredStep } from '../store/RunStore.js';
+import { RunCallState } from '../timeline/RunTimelineEntry.js';
+import { RunTimelineFactory } from '../timeline/RunTimelineFactory.js';
 import { RunTrace } from './RunTrace.js';
 import { startRun } from './startRun.js';
 

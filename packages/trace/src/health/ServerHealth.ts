@@ -1,5 +1,5 @@
 import type { ToolFailureCause } from '@runledger/core';
-import { RunStoreInput } from './RunStoreInput.js';
+import { RunStoreInput } from '../store/RunStoreInput.js';
 import { type ToolCallFacts, type ToolCallSource, toolCallOf } from './ToolCallFacts.js';
 
 /**

@@ -1,9 +1,9 @@
 import { ToolResult } from '@runledger/core';
 import { describe, expect, it } from 'vitest';
-import { InMemoryRunStore } from './InMemoryRunStore.js';
+import { InMemoryRunStore } from '../store/InMemoryRunStore.js';
 import { RunCancelledError } from './RunCancelledError.js';
-import type { RunStore } from './RunStore.js';
-import { RunTimelineFactory } from './RunTimelineFactory.js';
+import type { RunStore } from '../store/RunStore.js';
+import { RunTimelineFactory } from '../timeline/RunTimelineFactory.js';
 import { startRun } from './startRun.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,9 +1,9 @@
 import { isToolFailureCause } from '@runledger/core';
-import { readStepOutcome } from './readStepOutcome.js';
-import { UNKNOWN_FAILURE_CAUSE } from './ServerHealth.js';
-import { RunStatus } from './RunStatus.js';
-import { RunStepKind } from './RunStepKind.js';
-import type { StoredRun, StoredStep } from './RunStore.js';
+import { readStepOutcome } from '../step/readStepOutcome.js';
+import { UNKNOWN_FAILURE_CAUSE } from '../health/ServerHealth.js';
+import { RunStatus } from '../recording/RunStatus.js';
+import { RunStepKind } from '../step/RunStepKind.js';
+import type { StoredRun, StoredStep } from '../store/RunStore.js';
 import {
   RunCallState,
   RunLifecycleEvent,
@@ -11,7 +11,7 @@ import {
   RunTimelineEntry,
   type RunTimelineOutcome,
 } from './RunTimelineEntry.js';
-import { serverFromToolName } from './serverFromToolName.js';
+import { serverFromToolName } from '../health/serverFromToolName.js';
 
 /** Payload keys copied into details when they hold a finite number. */
 const NUMBER_KEYS = [

@@ -1,7 +1,7 @@
 import { isToolFailureCause, isToolOutcome, type ToolFailureCause, ToolArtifact, ToolOutcome, WriteTarget, type ArtifactType, type WriteKind } from '@runledger/core';
 import { readRunStepPayload } from './readRunStepPayload.js';
 import { RunStepError } from './RunStepError.js';
-import { MAX_DURATION_MS, MAX_INT32 } from './storeValueRules.js';
+import { MAX_DURATION_MS, MAX_INT32 } from '../store/storeValueRules.js';
 import { isRunStepKind, RunStepKind } from './RunStepKind.js';
 
 /**

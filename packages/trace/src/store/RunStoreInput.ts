@@ -1,5 +1,5 @@
 import { isToolOutcome, type ToolOutcome } from '@runledger/core';
-import { isRunStatus, isTerminalRunStatus, type RunStatus, type TerminalRunStatus } from './RunStatus.js';
+import { isRunStatus, isTerminalRunStatus, type RunStatus, type TerminalRunStatus } from '../recording/RunStatus.js';
 import type {
   AppendStepInput,
   CreateRunInput,
@@ -11,7 +11,7 @@ import type {
 } from './RunStore.js';
 import { RunStoreError } from './RunStoreError.js';
 import { count, duration, int32, invalid, nonEmptyText, object, show, storable, text, textOrNull, time, TIME_RULE, timeOrNow, timeProblem, UUID, uuid } from './storeValueRules.js';
-import { DEFAULT_FLAKY_THRESHOLD, type FlakyThreshold, type ServerHealthQuery } from './ServerHealth.js';
+import { DEFAULT_FLAKY_THRESHOLD, type FlakyThreshold, type ServerHealthQuery } from '../health/ServerHealth.js';
 
 /** Default and largest page size of a run listing. */
 const DEFAULT_LIMIT = 50;

@@ -1,6 +1,6 @@
 import type { ToolFailureCause, ToolOutcome } from '@runledger/core';
 import { describe, expect, it } from 'vitest';
-import { RunStoreError } from './RunStoreError.js';
+import { RunStoreError } from '../store/RunStoreError.js';
 import { type ServerHealthRow, serverHealth } from './ServerHealth.js';
 import { serverFromToolName } from './serverFromToolName.js';
 import { toolCallOf } from './ToolCallFacts.js';

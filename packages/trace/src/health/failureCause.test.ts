@@ -1,10 +1,10 @@
 import { ToolResult } from '@runledger/core';
 import { describe, expect, it } from 'vitest';
-import type { RunRecord } from './RunTrace.js';
-import { RunStep } from './RunStep.js';
-import type { StoredStep } from './RunStore.js';
-import { RunTimelineFactory } from './RunTimelineFactory.js';
-import { RunTrace } from './RunTrace.js';
+import type { RunRecord } from '../recording/RunTrace.js';
+import { RunStep } from '../step/RunStep.js';
+import type { StoredStep } from '../store/RunStore.js';
+import { RunTimelineFactory } from '../timeline/RunTimelineFactory.js';
+import { RunTrace } from '../recording/RunTrace.js';
 
 function stored(sequence: number, payload: Record<string, unknown>): StoredStep {
   return { runId: 'r', sequence, kind: 'tool', round: 0, durationMs: 1, createdAt: sequence, payload: JSON.stringify(payload), toolServer: 's', toolOutcome: null };

@@ -1,6 +1,6 @@
 import type { ToolOutcome } from '@runledger/core';
-import type { RunStatus, TerminalRunStatus } from './RunStatus.js';
-import type { ServerHealth, ServerHealthQuery } from './ServerHealth.js';
+import type { RunStatus, TerminalRunStatus } from '../recording/RunStatus.js';
+import type { ServerHealth, ServerHealthQuery } from '../health/ServerHealth.js';
 
 /**
  * How many tool calls of a run ended in each outcome.

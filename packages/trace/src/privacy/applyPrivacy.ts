@@ -1,5 +1,5 @@
 import { isPrivacyLevel, PrivacyLevel } from './PrivacyLevel.js';
-import type { RunStepPayload } from './RunStep.js';
+import type { RunStepPayload } from '../step/RunStep.js';
 
 /**
  * Options of {@link applyPrivacy}.

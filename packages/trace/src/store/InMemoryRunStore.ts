@@ -1,6 +1,6 @@
 import type { ToolOutcome } from '@runledger/core';
 import { isLateCancel } from './isLateCancel.js';
-import { RunStatus } from './RunStatus.js';
+import { RunStatus } from '../recording/RunStatus.js';
 import type {
   AppendStepInput,
   CreateRunInput,
@@ -15,8 +15,8 @@ import type {
 } from './RunStore.js';
 import { RunStoreError } from './RunStoreError.js';
 import { RunStoreInput } from './RunStoreInput.js';
-import { type ServerHealth, type ServerHealthQuery, serverHealth } from './ServerHealth.js';
-import { toolCallOf } from './ToolCallFacts.js';
+import { type ServerHealth, type ServerHealthQuery, serverHealth } from '../health/ServerHealth.js';
+import { toolCallOf } from '../health/ToolCallFacts.js';
 
 /**
  * Options of {@link InMemoryRunStore.create}.

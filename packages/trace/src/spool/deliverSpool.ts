@@ -1,8 +1,8 @@
 import { unlink } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { defaultSpoolDir, isAlive, listSpoolFiles, readSpoolFile, spoolFileOwner } from './RunSpool.js';
-import type { RunStore } from './RunStore.js';
-import { RunStoreError } from './RunStoreError.js';
+import type { RunStore } from '../store/RunStore.js';
+import { RunStoreError } from '../store/RunStoreError.js';
 
 /**
  * Options of {@link deliverSpool}.

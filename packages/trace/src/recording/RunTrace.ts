@@ -1,10 +1,10 @@
 import { DEFAULT_CHANNEL_BOUNDS, type ToolArtifact, type ToolFailureCause, ToolOutcome, ToolResult, type WriteTarget } from '@runledger/core';
-import { applyPrivacy } from './applyPrivacy.js';
-import { isPrivacyLevel, PrivacyLevel } from './PrivacyLevel.js';
+import { applyPrivacy } from '../privacy/applyPrivacy.js';
+import { isPrivacyLevel, PrivacyLevel } from '../privacy/PrivacyLevel.js';
 import { RunRecordError } from './RunRecordError.js';
-import { RunStep, type RunStepMessage, type RunStepToolCall } from './RunStep.js';
-import { RunStepKind } from './RunStepKind.js';
-import { serverFromToolName } from './serverFromToolName.js';
+import { RunStep, type RunStepMessage, type RunStepToolCall } from '../step/RunStep.js';
+import { RunStepKind } from '../step/RunStepKind.js';
+import { serverFromToolName } from '../health/serverFromToolName.js';
 
 /**
  * What the `onRecord` hook gets beside the step.

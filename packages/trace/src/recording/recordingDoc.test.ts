@@ -2,12 +2,12 @@
 // drift from the API.
 import { ToolResult, WriteTarget } from '@runledger/core';
 import { describe, expect, it } from 'vitest';
-import { applyPrivacy } from './applyPrivacy.js';
-import { copyRuns } from './copyRuns.js';
-import { InMemoryRunStore } from './InMemoryRunStore.js';
+import { applyPrivacy } from '../privacy/applyPrivacy.js';
+import { copyRuns } from '../store/copyRuns.js';
+import { InMemoryRunStore } from '../store/InMemoryRunStore.js';
 import { RunRecordError } from './RunRecordError.js';
-import type { RunStep } from './RunStep.js';
-import { RunTimelineFactory } from './RunTimelineFactory.js';
+import type { RunStep } from '../step/RunStep.js';
+import { RunTimelineFactory } from '../timeline/RunTimelineFactory.js';
 import { RunTrace } from './RunTrace.js';
 import { startRun } from './startRun.js';
 

@@ -1,10 +1,10 @@
 import { isToolOutcome, TOOL_OUTCOMES, ToolOutcome, ToolResult } from '@runledger/core';
 import { describe, expect, it } from 'vitest';
-import { InMemoryRunStore } from './InMemoryRunStore.js';
+import { InMemoryRunStore } from '../store/InMemoryRunStore.js';
 import { RunStep } from './RunStep.js';
-import { RunTimelineEntry } from './RunTimelineEntry.js';
-import { RunTimelineFactory } from './RunTimelineFactory.js';
-import { startRun } from './startRun.js';
+import { RunTimelineEntry } from '../timeline/RunTimelineEntry.js';
+import { RunTimelineFactory } from '../timeline/RunTimelineFactory.js';
+import { startRun } from '../recording/startRun.js';
 
 const RESULTS: Record<ToolOutcome, () => ToolResult> = {
   ok: () => ToolResult.text('fine'),

@@ -5,10 +5,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { deliverSpool } from './deliverSpool.js';
-import { InMemoryRunStore } from './InMemoryRunStore.js';
-import type { AppendStepInput, FinishRunInput, RunStore, StoredRun } from './RunStore.js';
-import { RunStoreError } from './RunStoreError.js';
+import { deliverSpool } from '../spool/deliverSpool.js';
+import { InMemoryRunStore } from '../store/InMemoryRunStore.js';
+import type { AppendStepInput, FinishRunInput, RunStore, StoredRun } from '../store/RunStore.js';
+import { RunStoreError } from '../store/RunStoreError.js';
 import { startRun } from './startRun.js';
 
 const FAST_RETRY = { attempts: 4, initialDelayMs: 1, maxDelayMs: 5 };

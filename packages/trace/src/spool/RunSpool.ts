@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type FileHandle, mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { AppendStepInput, FinishRunInput } from './RunStore.js';
+import type { AppendStepInput, FinishRunInput } from '../store/RunStore.js';
 
 /** The first field of every spool line: the format's version. */
 const SPOOL_VERSION = 1;

@@ -1,8 +1,8 @@
 import { ToolResult } from '@runledger/core';
 import { describe, expect, it } from 'vitest';
-import type { StoredRun, StoredStep } from './RunStore.js';
-import { RunStep } from './RunStep.js';
-import { RunTimelineFactory } from './RunTimelineFactory.js';
+import type { StoredRun, StoredStep } from '../store/RunStore.js';
+import { RunStep } from '../step/RunStep.js';
+import { RunTimelineFactory } from '../timeline/RunTimelineFactory.js';
 import { RunTrace } from './RunTrace.js';
 
 const RUN_ID = '6f1f3c2e-8a1b-4c55-9d0e-2b7a4f0c9e11';

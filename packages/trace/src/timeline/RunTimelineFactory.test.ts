@@ -1,10 +1,10 @@
 import { ToolResult } from '@runledger/core';
 import { describe, expect, it } from 'vitest';
-import { InMemoryRunStore } from './InMemoryRunStore.js';
-import type { StoredRun, StoredStep } from './RunStore.js';
+import { InMemoryRunStore } from '../store/InMemoryRunStore.js';
+import type { StoredRun, StoredStep } from '../store/RunStore.js';
 import { RunTimelineEntry } from './RunTimelineEntry.js';
 import { RunTimelineFactory } from './RunTimelineFactory.js';
-import { startRun } from './startRun.js';
+import { startRun } from '../recording/startRun.js';
 
 const RUN_ID = '0b4e7a0e-5fe1-4b9a-a0c3-0c3e0ab1b6f1';
 

@@ -2,7 +2,7 @@ import { ToolArtifact, ToolResult, WriteTarget } from '@runledger/core';
 import { describe, expect, it } from 'vitest';
 import { RunRecordError } from './RunRecordError.js';
 import { type RunRecord, RunTrace } from './RunTrace.js';
-import type { RunStep } from './RunStep.js';
+import type { RunStep } from '../step/RunStep.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

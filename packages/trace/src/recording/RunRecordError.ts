@@ -1,4 +1,4 @@
-import type { RunStep } from './RunStep.js';
+import type { RunStep } from '../step/RunStep.js';
 
 const BRAND = Symbol.for('@runledger/trace/RunRecordError');
 

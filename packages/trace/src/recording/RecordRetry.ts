@@ -1,4 +1,4 @@
-import { RunStoreError, RunStoreErrorCode } from './RunStoreError.js';
+import { RunStoreError, RunStoreErrorCode } from '../store/RunStoreError.js';
 
 /**
  * How the recorder retries a store write that failed for a reason waiting may fix.
