@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { InMemoryRunStore } from '../store/InMemoryRunStore.js';
 import type { StoredRun, StoredStep } from '../store/RunStore.js';
 import { RunTimelineEntry } from './RunTimelineEntry.js';
-import { RunTimelineFactory } from './RunTimelineFactory.js';
+import { buildRunTimeline, RUN_TIMELINE_DETAIL_KEYS } from './buildRunTimeline.js';
+import { stepOutcome } from './stepOutcome.js';
 import { startRun } from '../recording/startRun.js';
 
 const RUN_ID = '0b4e7a0e-5fe1-4b9a-a0c3-0c3e0ab1b6f1';
@@ -22,7 +23,7 @@ function step(sequence: number, createdAt: number, payload: unknown, fields: Par
   };
 }
 
-describe('RunTimelineFactory.stepOutcome', () => {
+describe('stepOutcome', () => {
   it('reads the boolean first, then the agreeing toolOutcome', () => {
     const cases: [unknown, string][] = [
       [{ toolIsError: false }, 'ok'],
@@ -43,13 +44,13 @@ describe('RunTimelineFactory.stepOutcome', () => {
       ['{"toolIsError":true,"toolOutcome":"cancelled"}', 'cancelled'],
       ['{broken', ''],
     ];
-    for (const [payload, expected] of cases) expect(RunTimelineFactory.stepOutcome(payload), JSON.stringify(payload)).toBe(expected);
+    for (const [payload, expected] of cases) expect(stepOutcome(payload), JSON.stringify(payload)).toBe(expected);
   });
 });
 
-describe('RunTimelineFactory.build', () => {
+describe('buildRunTimeline', () => {
   it('orders steps by time, then sequence, with lifecycle entries around them', () => {
-    const entries = RunTimelineFactory.build(
+    const entries = buildRunTimeline(
       run({ status: 'cancelled', cancelRequestedAt: 1120, finishedAt: 1131, terminationReason: 'operator pressed cancel' }),
       [
         step(2, 1131, { kind: 'tool', toolName: 'mcp_slow_wait', toolIsError: true, toolOutcome: 'cancelled' }, { toolServer: 'slow', toolOutcome: 'cancelled' }),
@@ -72,15 +73,15 @@ describe('RunTimelineFactory.build', () => {
 
   it('shows each terminal status as its own event and nothing for a running run', () => {
     for (const status of ['completed', 'failed', 'cancelled', 'interrupted'] as const) {
-      const events = RunTimelineFactory.build(run({ status, finishedAt: 2000 }), []).map((e) => e.event);
+      const events = buildRunTimeline(run({ status, finishedAt: 2000 }), []).map((e) => e.event);
       expect(events).toEqual(['started', status]);
     }
-    expect(RunTimelineFactory.build(run(), []).map((e) => e.event)).toEqual(['started']);
-    expect(RunTimelineFactory.build(null, [step(0, 5, { toolIsError: false })])).toHaveLength(1);
+    expect(buildRunTimeline(run(), []).map((e) => e.event)).toEqual(['started']);
+    expect(buildRunTimeline(null, [step(0, 5, { toolIsError: false })])).toHaveLength(1);
   });
 
   it('marks an unreadable row and renders the rest', () => {
-    const entries = RunTimelineFactory.build(null, [
+    const entries = buildRunTimeline(null, [
       step(0, 1, '{not json'),
       step(1, 2, '[1,2]'),
       step(2, 3, '"text"'),
@@ -107,10 +108,10 @@ describe('RunTimelineFactory.build', () => {
       await active.trace.recordToolResult({ toolName: 'mcp_s_t', toolArguments: { q: secret }, result: ToolResult.text(secret), round: 0, durationMs: 1 });
       await active.trace.recordDroppedSources({ round: 0, sources: [secret] });
       const stored = await active.complete();
-      const entries = RunTimelineFactory.build(stored, await store.readSteps(active.id));
+      const entries = buildRunTimeline(stored, await store.readSteps(active.id));
       expect(JSON.stringify(entries), privacy).not.toContain(secret);
       for (const entry of entries) {
-        for (const key of Object.keys(entry.details)) expect(RunTimelineFactory.DETAIL_KEYS).toContain(key);
+        for (const key of Object.keys(entry.details)) expect(RUN_TIMELINE_DETAIL_KEYS).toContain(key);
       }
       const tool = entries.find((e) => e.kind === 'tool')!;
       expect(tool.outcome).toBe('ok');

@@ -9,7 +9,6 @@ import {
   RunLifecycleEvent,
   type RunTimelineDetail,
   RunTimelineEntry,
-  type RunTimelineOutcome,
 } from './RunTimelineEntry.js';
 import { serverFromToolName } from '../health/serverFromToolName.js';
 
@@ -58,9 +57,8 @@ const GROUP_CANCEL = 1;
 const GROUP_STEP = 2;
 const GROUP_END = 3;
 
-
 /**
- * Options of {@link RunTimelineFactory.build}.
+ * Options of {@link buildRunTimeline}.
  *
  * @public
  */
@@ -73,91 +71,70 @@ export interface RunTimelineOptions {
 }
 
 /**
- * Builds the timeline of a run from its stored run and steps.
- *
- * @remarks
- * The timeline shows metadata only: each entry's details come from an allow-list
- * ({@link RunTimelineFactory.DETAIL_KEYS}) of metadata keys and sizes, never content, whatever
- * the privacy level the steps were recorded with.
+ * Every detail key a timeline entry can carry: the allow-list of metadata keys and sizes a
+ * {@link RunTimelineEntry}'s details come from.
  *
  * @public
  */
-export class RunTimelineFactory {
-  /** Every detail key an entry can carry. */
-  static readonly DETAIL_KEYS: readonly string[] = Object.freeze([...new Set([...STRING_KEYS, ...NUMBER_KEYS, ...DERIVED_KEYS, 'reason'])]);
+export const RUN_TIMELINE_DETAIL_KEYS: readonly string[] = Object.freeze([...new Set([...STRING_KEYS, ...NUMBER_KEYS, ...DERIVED_KEYS, 'reason'])]);
 
-  private constructor() {}
-
-  /**
-   * The outcome a stored payload states (an object or its JSON text), or `''` for none.
-   *
-   * @remarks
-   * `toolIsError` first: when it is not a boolean the row states no outcome. Then the
-   * `toolOutcome` that agrees with it; otherwise the boolean's own reading (true → `failed`,
-   * false → `ok`), so a row written before outcomes existed renders as it always did.
-   */
-  static stepOutcome(payload: unknown): RunTimelineOutcome {
-    if (typeof payload === 'string') {
-      try {
-        return readStepOutcome(JSON.parse(payload));
-      } catch {
-        return RunTimelineEntry.OUTCOME_NONE;
-      }
+/**
+ * Builds the timeline of a run from its stored run and steps: its steps and lifecycle events, in
+ * (time, sequence) order.
+ *
+ * @remarks
+ * The timeline shows metadata only: each entry's details come from an allow-list
+ * ({@link RUN_TIMELINE_DETAIL_KEYS}) of metadata keys and sizes, never content, whatever the
+ * privacy level the steps were recorded with.
+ *
+ * A step whose payload is not a JSON object becomes an entry marked `unreadable` with its
+ * sequence, kind and time; the rest renders. Lifecycle events come from the run's times:
+ * `started`, `cancel_requested`, and the terminal `completed` / `failed` / `cancelled` /
+ * `interrupted` (with the termination reason as the `reason` detail). At equal times the
+ * start sorts first, then the cancel request, then steps, then the end. Linear in the
+ * number of steps when they are stored in time order.
+ *
+ * A `tool_start` step whose call ended (a `tool` step with the same `toolCallId`, among the
+ * steps or in `options.endedCallIds`) is left out: the call's row is its step, with the
+ * outcome. One without an end becomes an entry of kind `tool_start` with a
+ * {@link RunTimelineEntry.callState}: `on_the_wire` while the run runs (or when the run is not
+ * given), `interrupted` once it ended. A step of a kind this version does not know renders as
+ * a plain row (source `agent`, no outcome).
+ *
+ * @public
+ */
+export function buildRunTimeline(run: StoredRun | null, steps: readonly StoredStep[], options: RunTimelineOptions = {}): RunTimelineEntry[] {
+  const items: RunTimelineEntry[] = [];
+  if (run !== null) {
+    const started = run.startedAt ?? run.createdAt;
+    items.push(lifecycle(RunLifecycleEvent.STARTED, started, {}));
+    if (run.cancelRequestedAt !== null) {
+      items.push(lifecycle(RunLifecycleEvent.CANCEL_REQUESTED, run.cancelRequestedAt, {}));
     }
-    return readStepOutcome(payload);
+    const end = terminalEvent(run.status);
+    if (end !== null) {
+      const details: Record<string, RunTimelineDetail> = {};
+      if (typeof run.terminationReason === 'string' && run.terminationReason.length > 0) details['reason'] = cap(run.terminationReason, 500);
+      items.push(lifecycle(end, run.finishedAt ?? started, details));
+    }
   }
-
-  /**
-   * Builds the entries of a run: its steps and lifecycle events, in (time, sequence) order.
-   *
-   * @remarks
-   * A step whose payload is not a JSON object becomes an entry marked `unreadable` with its
-   * sequence, kind and time; the rest renders. Lifecycle events come from the run's times:
-   * `started`, `cancel_requested`, and the terminal `completed` / `failed` / `cancelled` /
-   * `interrupted` (with the termination reason as the `reason` detail). At equal times the
-   * start sorts first, then the cancel request, then steps, then the end. Linear in the
-   * number of steps when they are stored in time order.
-   *
-   * A `tool_start` step whose call ended (a `tool` step with the same `toolCallId`, among the
-   * steps or in `options.endedCallIds`) is left out: the call's row is its step, with the
-   * outcome. One without an end becomes an entry of kind `tool_start` with a
-   * {@link RunTimelineEntry.callState}: `on_the_wire` while the run runs (or when the run is not
-   * given), `interrupted` once it ended. A step of a kind this version does not know renders as
-   * a plain row (source `agent`, no outcome).
-   */
-  static build(run: StoredRun | null, steps: readonly StoredStep[], options: RunTimelineOptions = {}): RunTimelineEntry[] {
-    const items: RunTimelineEntry[] = [];
-    if (run !== null) {
-      const started = run.startedAt ?? run.createdAt;
-      items.push(lifecycle(RunLifecycleEvent.STARTED, started, {}));
-      if (run.cancelRequestedAt !== null) {
-        items.push(lifecycle(RunLifecycleEvent.CANCEL_REQUESTED, run.cancelRequestedAt, {}));
-      }
-      const end = terminalEvent(run.status);
-      if (end !== null) {
-        const details: Record<string, RunTimelineDetail> = {};
-        if (typeof run.terminationReason === 'string' && run.terminationReason.length > 0) details['reason'] = cap(run.terminationReason, 500);
-        items.push(lifecycle(end, run.finishedAt ?? started, details));
-      }
+  const running = run === null || run.status === RunStatus.RUNNING;
+  let ended: Set<string> | null = null;
+  for (const step of steps) {
+    const entry = stepEntry(step);
+    if (entry.kind === RunStepKind.TOOL_START && !entry.unreadable) {
+      ended ??= endedCalls(steps, options.endedCallIds);
+      const callId = entry.details['toolCallId'];
+      if (typeof callId === 'string' && ended.has(callId)) continue;
+      items.push(withCallState(entry, running ? RunCallState.ON_THE_WIRE : RunCallState.INTERRUPTED));
+      continue;
     }
-    const running = run === null || run.status === RunStatus.RUNNING;
-    let ended: Set<string> | null = null;
-    for (const step of steps) {
-      const entry = stepEntry(step);
-      if (entry.kind === RunStepKind.TOOL_START && !entry.unreadable) {
-        ended ??= endedCalls(steps, options.endedCallIds);
-        const callId = entry.details['toolCallId'];
-        if (typeof callId === 'string' && ended.has(callId)) continue;
-        items.push(withCallState(entry, running ? RunCallState.ON_THE_WIRE : RunCallState.INTERRUPTED));
-        continue;
-      }
-      items.push(entry);
-    }
-    let ordered = true;
-    for (let i = 1; i < items.length && ordered; i++) ordered = compare(items[i - 1]!, items[i]!) <= 0;
-    if (!ordered) items.sort(compare);
-    return items;
+    items.push(entry);
   }
+  let ordered = true;
+  for (let i = 1; i < items.length && ordered; i++) ordered = compare(items[i - 1]!, items[i]!) <= 0;
+  if (!ordered) items.sort(compare);
+  return items;
 }
 
 /** The call ids of the tool steps that ended a call. */
