@@ -1,5 +1,5 @@
 import { TOOL_OUTCOMES, ToolOutcome } from '@runledger/core';
-import { InMemoryRunStore, RunTimelineEntry, RunTimelineFactory } from '@runledger/trace';
+import { InMemoryRunStore, RunTimelineEntry, stepOutcome } from '@runledger/trace';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunsServer } from '../src/app/startRunsServer.js';
 import { timelinePage } from '../src/app/timelinePage.js';
@@ -38,7 +38,7 @@ describe('run timeline page', () => {
     // the one string: the stored outcome is the data attribute and the key
     for (const outcome of TOOL_OUTCOMES) {
       expect(english.body).toContain(`data-outcome="${outcome}"`);
-      expect(RunTimelineFactory.stepOutcome(JSON.stringify({ toolIsError: outcome !== 'ok', toolOutcome: outcome }))).toBe(outcome);
+      expect(stepOutcome(JSON.stringify({ toolIsError: outcome !== 'ok', toolOutcome: outcome }))).toBe(outcome);
     }
     expect([RunTimelineEntry.OUTCOME_OK, RunTimelineEntry.OUTCOME_FAILED, RunTimelineEntry.OUTCOME_CANCELLED]).toEqual([...TOOL_OUTCOMES]);
     const text = textOf(english.body);

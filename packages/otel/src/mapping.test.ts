@@ -218,8 +218,8 @@ describe('the mapping (docs/otel.md)', () => {
   });
 
   it('knows exactly the keys the metadata filter replaces (so it may skip the filter on a payload without them)', () => {
-    const everything = { ...RunStep.of({ kind: 'tool', round: 0, durationMs: 1, toolName: 't', toolArguments: { a: 1 }, toolResult: 'r', toolOutcome: 'ok', toolArtifacts: [ToolArtifact.of('text', 'l', 'd')] }).toArray(),
-      ...RunStep.of({ kind: 'llm', round: 0, durationMs: 1, content: 'c', thinking: 't', messages: [{ role: 'user', content: 'm' }], requestedToolCalls: [{ name: 'n', arguments: {} }], raw: { x: 1 } }).toArray() };
+    const everything = { ...RunStep.of({ kind: 'tool', round: 0, durationMs: 1, toolName: 't', toolArguments: { a: 1 }, toolResult: 'r', toolOutcome: 'ok', toolArtifacts: [ToolArtifact.of('text', 'l', 'd')] }).toPayload(),
+      ...RunStep.of({ kind: 'llm', round: 0, durationMs: 1, content: 'c', thinking: 't', messages: [{ role: 'user', content: 'm' }], requestedToolCalls: [{ name: 'n', arguments: {} }], raw: { x: 1 } }).toPayload() };
     const replaced = Object.keys(everything).filter((key) => !(key in applyPrivacy({ [key]: (everything as Record<string, unknown>)[key] }, PrivacyLevel.METADATA)));
     expect(replaced.sort()).toEqual([...CONTENT_KEYS].sort());
   });

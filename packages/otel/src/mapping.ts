@@ -1,6 +1,6 @@
 import { type Attributes, type HrTime, SpanKind, type SpanStatus, SpanStatusCode } from '@opentelemetry/api';
 import { isToolFailureCause, ToolOutcome } from '@runledger/core';
-import { applyPrivacy, isLateCancel, PrivacyLevel, redactText, RunStatus, RunStepKind, RunTimelineFactory, type StoredRun } from '@runledger/trace';
+import { applyPrivacy, isLateCancel, PrivacyLevel, redactText, RunStatus, RunStepKind, stepOutcome, type StoredRun } from '@runledger/trace';
 import { Attr, EventName, Operation, OTHER_ERROR } from './attributes.js';
 import { hrTimeOf } from './spanTime.js';
 
@@ -215,7 +215,7 @@ function toolSpan(step: StepFields, p: Record<string, unknown>, attributes: Attr
   if (callId !== undefined) attributes[Attr.TOOL_CALL_ID] = callId;
   const server = str(p['toolServer']);
   if (server !== undefined) attributes[Attr.TOOL_SERVER] = server;
-  const outcome = RunTimelineFactory.stepOutcome(p);
+  const outcome = stepOutcome(p);
   let status: SpanStatus | null = null;
   if (outcome !== '') {
     attributes[Attr.TOOL_OUTCOME] = outcome;

@@ -40,7 +40,7 @@ try {
   const sizeMb = (statSync(file).size + (statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0)) / 1024 / 1024;
 
   const { SqliteRunStore } = await import('../dist/index.js');
-  const { RunTimelineFactory } = await import('@runledger/trace');
+  const { buildRunTimeline } = await import('@runledger/trace');
   const before = rssMb();
   const store = await SqliteRunStore.open({ path: file });
   const run = await store.getRun(id);
@@ -53,7 +53,7 @@ try {
     const page = await store.readSteps(id, { fromSequence: from, limit: PAGE });
     if (page.length === 0) break;
     read += page.length;
-    const built = RunTimelineFactory.build(from === 0 ? run : null, page);
+    const built = buildRunTimeline(from === 0 ? run : null, page);
     entries += built.length;
     failed += built.filter((e) => e.outcome === 'failed').length;
     peak = Math.max(peak, rssMb());

@@ -1,9 +1,9 @@
-// The timeline of a 10 000-step run: getRun + readSteps + RunTimelineFactory.build, ≤ 50 ms.
+// The timeline of a 10 000-step run: getRun + readSteps + buildRunTimeline, ≤ 50 ms.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
-import { RunTimelineFactory } from '@runledger/trace';
+import { buildRunTimeline } from '@runledger/trace';
 import { fmt, median, percentile, sample, table, verdict } from '../../../bench/lib.mjs';
 import { SqliteRunStore } from '../dist/index.js';
 
@@ -49,7 +49,7 @@ try {
     async () => {
       const stored = await store.getRun(id);
       const steps = await store.readSteps(id);
-      entries = RunTimelineFactory.build(stored, steps).length;
+      entries = buildRunTimeline(stored, steps).length;
     },
     { iterations: 30, warmup: 3 },
   );
@@ -60,7 +60,7 @@ try {
   const p50 = median(times);
   console.log(`## store-sqlite: timeline of a ${STEPS.toLocaleString('en')}-step run
 
-\`getRun\` + \`readSteps\` (all ${STEPS.toLocaleString('en')} steps, one rowid range: a step's rowid is (run number << 32) + sequence) + \`RunTimelineFactory.build\`, in a file holding six such runs. Load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores.
+\`getRun\` + \`readSteps\` (all ${STEPS.toLocaleString('en')} steps, one rowid range: a step's rowid is (run number << 32) + sequence) + \`buildRunTimeline\`, in a file holding six such runs. Load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores.
 
 ${table(
   ['measure', 'median ms', 'p95 ms'],

@@ -3,7 +3,7 @@
 import { ToolResult } from '@runledger/core';
 import { performance } from 'node:perf_hooks';
 import { fmt, median, rssMb, table, verdict } from '../../../bench/lib.mjs';
-import { InMemoryRunStore, RunTimelineFactory, startRun } from '../dist/index.js';
+import { buildRunTimeline, InMemoryRunStore, startRun } from '../dist/index.js';
 
 const RESULTS = [ToolResult.text('3 issues found'), ToolResult.error('HTTP 502 from server'), ToolResult.cancelled('the run was cancelled')];
 
@@ -43,7 +43,7 @@ const small = await makeRun(10_000);
 const large = await makeRun(100_000);
 let sink = 0;
 const build = ({ stored, steps }) => () => {
-  sink += RunTimelineFactory.build(stored, steps).length;
+  sink += buildRunTimeline(stored, steps).length;
 };
 const parse = ({ steps }) => () => {
   for (const step of steps) sink += JSON.parse(step.payload).round;
@@ -57,7 +57,7 @@ if (sink === 0) throw new Error('nothing was built');
 
 console.log(`## trace: building a run's timeline
 
-RunTimelineFactory.build(run, storedSteps) over a run of tool and LLM steps recorded at \`metadata\` privacy (9 tool steps per LLM call),
+buildRunTimeline(run, storedSteps) over a run of tool and LLM steps recorded at \`metadata\` privacy (9 tool steps per LLM call),
 against only \`JSON.parse\` of the same stored payloads, measured alternately. Median times; RSS after: ${fmt(rssMb(), 0)} MB.
 
 ${table(

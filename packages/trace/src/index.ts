@@ -1,68 +1,17 @@
+// @runledger/trace — read this file as the package's table of contents: one group per part, each
+// under a header saying what the part is for and where its sources live (src/<folder>/). The
+// packages and their one-way dependencies are described in docs/architecture.md.
+
+// ── Outcomes and statuses ───────────────────────────────────────────────────────────────────────
+// The closed vocabularies a run and its steps are described in. A tool call's outcome itself is
+// @runledger/core's ToolOutcome, the one string from the wire to the screen.
 export { isRunStatus, isTerminalRunStatus, RUN_STATUSES, RunStatus, type TerminalRunStatus } from './recording/RunStatus.js';
 export { isRunStepKind, RUN_STEP_KINDS, RunStepKind } from './step/RunStepKind.js';
-export type {
-  AppendStepInput,
-  CreateRunInput,
-  FinishRunInput,
-  OutcomeCounts,
-  RunPage,
-  RunQuery,
-  RunStore,
-  StepQuery,
-  StoredRun,
-  StoredStep,
-} from './store/RunStore.js';
-export { isLateCancel } from './store/isLateCancel.js';
-export { RunStoreError, RunStoreErrorCode } from './store/RunStoreError.js';
-export type { FlakyThreshold, ServerFailureCauseCount, ServerHealth, ServerHealthQuery } from './health/ServerHealth.js';
-export { InMemoryRunStore, type InMemoryRunStoreOptions } from './store/InMemoryRunStore.js';
-export {
-  type NormalizedAppendStep,
-  type NormalizedCreateRun,
-  type NormalizedFinishRun,
-  type NormalizedHealthQuery,
-  type NormalizedRunQuery,
-  type NormalizedStepQuery,
-  type RunCursorPosition,
-  RunStoreInput,
-} from './store/RunStoreInput.js';
-export {
-  addToTally,
-  DEFAULT_FLAKY_THRESHOLD,
-  healthOf,
-  newServerHealthTally,
-  type ServerHealthRow,
-  type ServerHealthTally,
-  type ServerLatency,
-  serverHealth,
-  UNKNOWN_FAILURE_CAUSE,
-} from './health/ServerHealth.js';
-export { ANSWERED_FAILURE_CAUSES, isAnsweredCall, isCountedCall, NOT_COUNTED_FAILURE_CAUSES } from './health/ToolCallCounting.js';
-export { serverFromToolName } from './health/serverFromToolName.js';
-export { type ToolCallFacts, type ToolCallSource, toolCallOf } from './health/ToolCallFacts.js';
-export { applyPrivacy, type PrivacyOptions, redactText } from './privacy/applyPrivacy.js';
-export { type CopyRunsOptions, type CopyRunsProgress, type CopyRunsResult, copyRuns } from './store/copyRuns.js';
-export { isPrivacyLevel, PRIVACY_LEVELS, PrivacyLevel } from './privacy/PrivacyLevel.js';
-export { RunCancelledError, type RunCancelSource } from './recording/RunCancelledError.js';
-export { RunRecordError } from './recording/RunRecordError.js';
-export {
-  RunStep,
-  type RunStepFields,
-  type RunStepMessage,
-  type RunStepPayload,
-  type RunStepToolCall,
-} from './step/RunStep.js';
-export { RunStepError } from './step/RunStepError.js';
-export { RunStepReadError } from './step/RunStepReadError.js';
-export {
-  RunCallState,
-  RunLifecycleEvent,
-  type RunTimelineDetail,
-  RunTimelineEntry,
-  type RunTimelineEntryFields,
-  type RunTimelineOutcome,
-} from './timeline/RunTimelineEntry.js';
-export { RunTimelineFactory, type RunTimelineOptions } from './timeline/RunTimelineFactory.js';
+
+// ── Recording a run (src/recording) ─────────────────────────────────────────────────────────────
+// startRun opens a run in a store and hands back its RunTrace; the trace records the steps of the
+// agent loop, each through the privacy filter, and the run ends completed, failed or cancelled.
+export { type ActiveRun, type StartRunOptions, startRun } from './recording/startRun.js';
 export {
   type RecordAssembledMessagesOptions,
   type RecordContextBudgetOptions,
@@ -79,8 +28,90 @@ export {
   RunTrace,
   type RunTraceOptions,
 } from './recording/RunTrace.js';
-export { type ActiveRun, type StartRunOptions, startRun } from './recording/startRun.js';
 export type { RecordRetryOptions } from './recording/RecordRetry.js';
+export { RunCancelledError, type RunCancelSource } from './recording/RunCancelledError.js';
+export { RunRecordError } from './recording/RunRecordError.js';
+
+// ── Steps (src/step) ────────────────────────────────────────────────────────────────────────────
+// One recorded step: made by RunStep.of, stored as its payload (toPayload), read back by
+// RunStep.fromPayload. Its fields, keys and reader come from one schema (step/RunStepSchema.ts).
+export {
+  RunStep,
+  type RunStepFields,
+  type RunStepMessage,
+  type RunStepPayload,
+  type RunStepToolCall,
+} from './step/RunStep.js';
+export { RunStepError } from './step/RunStepError.js';
+export { RunStepReadError } from './step/RunStepReadError.js';
+
+// ── Privacy (src/privacy) ───────────────────────────────────────────────────────────────────────
+// What of a step may be stored: the privacy levels and the filter every payload passes.
+export { isPrivacyLevel, PRIVACY_LEVELS, PrivacyLevel } from './privacy/PrivacyLevel.js';
+export { applyPrivacy, type PrivacyOptions, redactText } from './privacy/applyPrivacy.js';
+
+// ── Spool (src/spool) ───────────────────────────────────────────────────────────────────────────
+// Steps a store could not take, kept on disk, inspected and delivered later.
 export { defaultSpoolDir } from './spool/RunSpool.js';
 export { inspectSpool, type SpoolFileSummary } from './spool/inspectSpool.js';
 export { type DeliverSpoolOptions, deliverSpool, type SpoolDeliveryResult, type SpoolFileDelivery } from './spool/deliverSpool.js';
+
+// ── The store contract (src/store) ──────────────────────────────────────────────────────────────
+// What a run store is to its users: the RunStore interface and its shapes, its error, the
+// in-memory store, and copying runs between stores. (Writing a store: see the last group.)
+export type {
+  AppendStepInput,
+  CreateRunInput,
+  FinishRunInput,
+  OutcomeCounts,
+  RunPage,
+  RunQuery,
+  RunStore,
+  StepQuery,
+  StoredRun,
+  StoredStep,
+} from './store/RunStore.js';
+export { RunStoreError, RunStoreErrorCode } from './store/RunStoreError.js';
+export { isLateCancel } from './store/isLateCancel.js';
+export { InMemoryRunStore, type InMemoryRunStoreOptions } from './store/InMemoryRunStore.js';
+export { type CopyRunsOptions, type CopyRunsProgress, type CopyRunsResult, copyRuns } from './store/copyRuns.js';
+
+// ── Timeline (src/timeline) ─────────────────────────────────────────────────────────────────────
+// A run as the screen shows it: buildRunTimeline turns a stored run and its steps into entries
+// (metadata only, never content); stepOutcome reads the outcome a stored payload states.
+export { buildRunTimeline, RUN_TIMELINE_DETAIL_KEYS, type RunTimelineOptions } from './timeline/buildRunTimeline.js';
+export { stepOutcome } from './timeline/stepOutcome.js';
+export {
+  RunCallState,
+  RunLifecycleEvent,
+  type RunTimelineDetail,
+  RunTimelineEntry,
+  type RunTimelineEntryFields,
+  type RunTimelineOutcome,
+} from './timeline/RunTimelineEntry.js';
+export { RunTimelineFactory } from './timeline/RunTimelineFactory.js';
+
+// ── Server health (src/health) ──────────────────────────────────────────────────────────────────
+// How each MCP server is doing, from its recorded tool calls: which calls count, the facts of one
+// call, and the health a store reports (serverHealth folds rows into it).
+export type { FlakyThreshold, ServerFailureCauseCount, ServerHealth, ServerHealthQuery } from './health/ServerHealth.js';
+export { DEFAULT_FLAKY_THRESHOLD, type ServerLatency, serverHealth, UNKNOWN_FAILURE_CAUSE } from './health/ServerHealth.js';
+export { ANSWERED_FAILURE_CAUSES, isAnsweredCall, isCountedCall, NOT_COUNTED_FAILURE_CAUSES } from './health/ToolCallCounting.js';
+export { serverFromToolName } from './health/serverFromToolName.js';
+export { type ToolCallFacts, type ToolCallSource, toolCallOf } from './health/ToolCallFacts.js';
+
+// ── Store implementers — also in @runledger/trace/store, prefer that entry ─────────────────────
+// The input rules every store applies (RunStoreInput and the normalized shapes it returns) and the
+// server-health tally a store folds its rows into. An agent author needs none of these; they stay
+// here only so existing imports keep working.
+export {
+  type NormalizedAppendStep,
+  type NormalizedCreateRun,
+  type NormalizedFinishRun,
+  type NormalizedHealthQuery,
+  type NormalizedRunQuery,
+  type NormalizedStepQuery,
+  type RunCursorPosition,
+  RunStoreInput,
+} from './store/RunStoreInput.js';
+export { addToTally, healthOf, newServerHealthTally, type ServerHealthRow, type ServerHealthTally } from './health/ServerHealth.js';

@@ -1,4 +1,4 @@
-import { RunCallState, type RunStore, type RunTimelineEntry, RunTimelineFactory, type StoredRun, type StoredStep } from '@runledger/trace';
+import { buildRunTimeline, RunCallState, type RunStore, type RunTimelineEntry, type StoredRun, type StoredStep } from '@runledger/trace';
 import type { TimelinePage } from '../pages/runPage.js';
 
 /** Steps around the page that only pair call starts with their ends (never shown). @internal */
@@ -10,7 +10,7 @@ export interface TimelineContext {
 }
 
 /**
- * Builds one page of a run's timeline with the trace package's {@link RunTimelineFactory}: the
+ * Builds one page of a run's timeline with the trace package's {@link buildRunTimeline}: the
  * page's steps, and the run's lifecycle events (started, cancel requested, the end) on the page
  * whose time span they fall in; and, for a running run, every call on the wire.
  *
@@ -37,11 +37,11 @@ export function timelinePage(
   const onPage = (entry: RunTimelineEntry) => !entry.isLifecycle || (entry.time >= pageStart && entry.time < pageEnd);
   const later = [...read.slice(steps.length), ...(context.after ?? [])];
   const endedCallIds = later.length === 0 ? undefined : endedCalls(later);
-  const entries = RunTimelineFactory.build(run, steps, endedCallIds === undefined ? {} : { endedCallIds }).filter(onPage);
+  const entries = buildRunTimeline(run, steps, endedCallIds === undefined ? {} : { endedCallIds }).filter(onPage);
   let wire: RunTimelineEntry[] = [];
   if (run.status === 'running') {
     const all = [...(context.before ?? []), ...steps, ...later];
-    wire = (all.length === steps.length ? entries : RunTimelineFactory.build(run, all)).filter((entry) => entry.callState === RunCallState.ON_THE_WIRE);
+    wire = (all.length === steps.length ? entries : buildRunTimeline(run, all)).filter((entry) => entry.callState === RunCallState.ON_THE_WIRE);
   }
   return { from, entries, stepsShown: steps.length, wire };
 }

@@ -44,7 +44,7 @@ export interface ToolCallSource {
  * The one derivation every store and the pure {@link serverHealth} use, so that outcome counts,
  * the `hasOutcome` filter and server health agree everywhere. Only steps of kind `tool` count.
  * Outcome: the `toolOutcome` column when it is a valid outcome, else the payload read as the
- * timeline reads it ({@link RunTimelineFactory.stepOutcome}: `toolIsError` first); no outcome →
+ * timeline reads it ({@link stepOutcome}: `toolIsError` first); no outcome →
  * null. Server: the `toolServer` column when non-empty, else the payload's `toolServer` when a
  * non-empty string, else {@link serverFromToolName} of the payload's `toolName`. The payload is
  * parsed only when a column is missing; an unreadable payload gives null for what it had to

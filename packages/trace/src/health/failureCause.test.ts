@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../recording/RunTrace.js';
 import { RunStep } from '../step/RunStep.js';
 import type { StoredStep } from '../store/RunStore.js';
-import { RunTimelineFactory } from '../timeline/RunTimelineFactory.js';
+import { buildRunTimeline, RUN_TIMELINE_DETAIL_KEYS } from '../timeline/buildRunTimeline.js';
 import { RunTrace } from '../recording/RunTrace.js';
 
 function stored(sequence: number, payload: Record<string, unknown>): StoredStep {
@@ -22,17 +22,17 @@ describe('a failed tool step records its cause', () => {
     expect(records[0]!.payload).toMatchObject({ toolOutcome: 'failed', toolIsError: true });
   });
 
-  it('RunStep keeps the cause through toArray and fromArray and refuses it on a step that did not fail', () => {
+  it('RunStep keeps the cause through toPayload and fromPayload and refuses it on a step that did not fail', () => {
     const step = RunStep.of({ kind: 'tool', round: 0, durationMs: 1, toolOutcome: 'failed', toolFailureCause: 'invalid_arguments' });
-    expect(RunStep.fromArray(step.toArray()).toolFailureCause).toBe('invalid_arguments');
+    expect(RunStep.fromPayload(step.toPayload()).toolFailureCause).toBe('invalid_arguments');
     expect(() => RunStep.of({ kind: 'tool', round: 0, durationMs: 1, toolOutcome: 'cancelled', toolFailureCause: 'mcp_timeout' })).toThrow(/toolFailureCause/);
     expect(() => RunStep.of({ kind: 'tool', round: 0, durationMs: 1, toolOutcome: 'failed', toolFailureCause: 'bad' as never })).toThrow(/toolFailureCause/);
     // a cause this version does not know reads as none
-    expect(RunStep.fromArray({ kind: 'tool', round: 0, durationMs: 1, toolOutcome: 'failed', toolFailureCause: 'future' }).toolFailureCause).toBeUndefined();
+    expect(RunStep.fromPayload({ kind: 'tool', round: 0, durationMs: 1, toolOutcome: 'failed', toolFailureCause: 'future' }).toolFailureCause).toBeUndefined();
   });
 
   it('the timeline row of a failed call shows its cause; a row without one reads "unknown"; other rows none', () => {
-    const entries = RunTimelineFactory.build(null, [
+    const entries = buildRunTimeline(null, [
       stored(0, { kind: 'tool', toolIsError: true, toolOutcome: 'failed', toolFailureCause: 'mcp_http_status' }),
       stored(1, { kind: 'tool', toolIsError: true }),
       stored(2, { kind: 'tool', toolIsError: false, toolOutcome: 'ok' }),
@@ -40,6 +40,6 @@ describe('a failed tool step records its cause', () => {
       stored(4, { kind: 'tool', toolIsError: true, toolOutcome: 'failed', toolFailureCause: '<script>' }),
     ]);
     expect(entries.map((e) => e.details['failureCause'])).toEqual(['mcp_http_status', 'unknown', undefined, undefined, 'unknown']);
-    expect(RunTimelineFactory.DETAIL_KEYS).toContain('failureCause');
+    expect(RUN_TIMELINE_DETAIL_KEYS).toContain('failureCause');
   });
 });

@@ -15,12 +15,12 @@ const toolPayload = RunStep.of({
   toolOutcome: 'ok',
   toolArtifacts: [ToolArtifact.text('log', 'Authorization: Bearer abcdefghijklmnop')],
   toolWriteTarget: WriteTarget.changed('contact', 'c-9'),
-}).toArray() as unknown as Record<string, unknown>;
+}).toPayload() as unknown as Record<string, unknown>;
 
 const llmPayload = RunStep.of({
   kind: 'llm', round: 0, durationMs: 1, model: 'gpt', content: 'answer', thinking: 'hmm', promptTokens: 10, completionTokens: 5, costUsd: 0.2,
   requestedToolCalls: [{ name: 'mcp_crm_update', arguments: { id: 1 } }], raw: { id: 'r' },
-}).toArray() as unknown as Record<string, unknown>;
+}).toPayload() as unknown as Record<string, unknown>;
 
 describe('applyPrivacy', () => {
   it('keeps the outcome, tool name, server and token counts at every level', () => {

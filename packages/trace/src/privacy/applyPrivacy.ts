@@ -195,7 +195,7 @@ function maskEmails(text: string): string {
 }
 
 /**
- * Applies a privacy level to a step payload (`RunStep.toArray()`) and returns the payload that
+ * Applies a privacy level to a step payload (`RunStep.toPayload()`) and returns the payload that
  * may be stored.
  *
  * @remarks

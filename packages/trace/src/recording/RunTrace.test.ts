@@ -34,7 +34,7 @@ describe('RunTrace', () => {
       ['failed', true],
       ['ok', false],
     ]);
-    expect(cancelled.toArray()).toMatchObject({ toolIsError: true, toolOutcome: 'cancelled', toolResult: 'stopped' });
+    expect(cancelled.toPayload()).toMatchObject({ toolIsError: true, toolOutcome: 'cancelled', toolResult: 'stopped' });
     expect(() => trace.recordToolExecution({ toolName: 't', toolResult: 'x', isError: 'yes' as unknown as boolean, round: 0, durationMs: 1 })).toThrow(/isError must be a boolean/);
     expect(() => trace.recordToolResult({ toolName: 't', result: { outcome: 'ok' } as unknown as ToolResult, round: 0, durationMs: 1 })).toThrow(/must be a ToolResult/);
   });

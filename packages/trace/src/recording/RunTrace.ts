@@ -16,7 +16,7 @@ export interface RunRecord {
   readonly index: number;
   /** When it was recorded, in ms since the epoch. */
   readonly recordedAt: number;
-  /** `step.toArray()` after the privacy filter: what may be stored. */
+  /** `step.toPayload()` after the privacy filter: what may be stored. */
   readonly payload: Readonly<Record<string, unknown>>;
   /** True for the step of a write: its hook failure fails the record call. */
   readonly isWrite: boolean;
@@ -426,7 +426,7 @@ export class RunTrace {
     const record: RunRecord = {
       index,
       recordedAt: this.#clock(),
-      payload: applyPrivacy(step.toArray(), this.#privacy),
+      payload: applyPrivacy(step.toPayload(), this.#privacy),
       isWrite,
     };
     if (this.#pending === 0) {

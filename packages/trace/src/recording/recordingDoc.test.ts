@@ -7,7 +7,7 @@ import { copyRuns } from '../store/copyRuns.js';
 import { InMemoryRunStore } from '../store/InMemoryRunStore.js';
 import { RunRecordError } from './RunRecordError.js';
 import type { RunStep } from '../step/RunStep.js';
-import { RunTimelineFactory } from '../timeline/RunTimelineFactory.js';
+import { buildRunTimeline } from '../timeline/buildRunTimeline.js';
 import { RunTrace } from './RunTrace.js';
 import { startRun } from './startRun.js';
 
@@ -46,7 +46,7 @@ describe('docs/recording.md', () => {
 
     const runRow = await store.getRun(run.id);
     const steps = await store.readSteps(run.id);
-    const entries = RunTimelineFactory.build(runRow, steps);
+    const entries = buildRunTimeline(runRow, steps);
     expect(entries.map((e) => e.event ?? e.kind)).toEqual(['started', 'request', 'llm', 'tool', 'completed']);
     const health = await store.serverHealth({ since: Date.now() - 24 * 3600_000 });
     expect(health.map((h) => [h.server, h.ok])).toEqual([['github', 1]]);
@@ -64,12 +64,12 @@ describe('docs/recording.md', () => {
     const args = { q: 'x' };
     const round = 0;
     const start = await run.trace.recordToolStart({ toolName: tool.name, toolServer: tool.server, toolArguments: args, round, writes: true });
-    const onTheWire = RunTimelineFactory.build(await store.getRun(run.id), await store.readSteps(run.id)).filter((e) => e.callState !== null);
+    const onTheWire = buildRunTimeline(await store.getRun(run.id), await store.readSteps(run.id)).filter((e) => e.callState !== null);
     expect(onTheWire.map((e) => [e.kind, e.callState, e.source])).toEqual([['tool_start', 'on_the_wire', 'github']]);
     const result = await tool.execute(args, { signal: run.signal });
     const durationMs = 3;
     await run.trace.recordToolResult({ toolCallId: start.toolCallId, toolName: tool.name, toolServer: tool.server, result, round, durationMs });
-    const ended = RunTimelineFactory.build(await store.getRun(run.id), await store.readSteps(run.id));
+    const ended = buildRunTimeline(await store.getRun(run.id), await store.readSteps(run.id));
     expect(ended.filter((e) => e.callState !== null)).toEqual([]);
     expect(ended.filter((e) => e.kind === 'tool').map((e) => e.outcome)).toEqual(['ok']);
     await run.complete();
@@ -113,6 +113,6 @@ describe('docs/recording.md', () => {
     expect(written).toHaveLength(1);
     expect(trace.steps).toHaveLength(1);
     const step = trace.steps[0]!;
-    expect(applyPrivacy(step.toArray(), 'redacted', { maxStringLength: 500 })).toEqual(step.toArray());
+    expect(applyPrivacy(step.toPayload(), 'redacted', { maxStringLength: 500 })).toEqual(step.toPayload());
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { InMemoryRunStore } from '../store/InMemoryRunStore.js';
 import { RunCancelledError } from './RunCancelledError.js';
 import type { RunStore } from '../store/RunStore.js';
-import { RunTimelineFactory } from '../timeline/RunTimelineFactory.js';
+import { buildRunTimeline } from '../timeline/buildRunTimeline.js';
 import { startRun } from './startRun.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -68,7 +68,7 @@ describe('startRun', () => {
     const steps = await store.readSteps(run.id);
     expect(steps[1]).toMatchObject({ kind: 'tool', toolOutcome: 'cancelled', toolServer: 'slow' });
     expect(JSON.parse(steps[1]!.payload)).toMatchObject({ toolIsError: true, toolOutcome: 'cancelled' });
-    const timeline = RunTimelineFactory.build(finished, steps);
+    const timeline = buildRunTimeline(finished, steps);
     expect(timeline.map((e) => e.event ?? e.outcome)).toEqual(['started', '', 'cancel_requested', 'cancelled', 'cancelled']);
     expect(timeline.filter((e) => e.event === null).map((e) => e.outcome)).toEqual(['', 'cancelled']);
   });

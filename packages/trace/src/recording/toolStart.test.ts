@@ -6,7 +6,7 @@ import { RunStep } from '../step/RunStep.js';
 import { RunStepKind } from '../step/RunStepKind.js';
 import type { StoredRun, StoredStep } from '../store/RunStore.js';
 import { RunCallState } from '../timeline/RunTimelineEntry.js';
-import { RunTimelineFactory } from '../timeline/RunTimelineFactory.js';
+import { buildRunTimeline } from '../timeline/buildRunTimeline.js';
 import { RunTrace } from './RunTrace.js';
 import { startRun } from './startRun.js';
 
@@ -27,8 +27,8 @@ describe('the tool_start step', () => {
   it('is a step kind of its own, naming the call by toolCallId', () => {
     expect(RunStepKind.TOOL_START).toBe('tool_start');
     const step = RunStep.of({ kind: 'tool_start', round: 1, durationMs: 0, toolName: 'mcp_docs_search', toolServer: 'docs', toolArguments: { q: 'x' }, toolCallId: 'call-1' });
-    expect(step.toArray()).toEqual({ kind: 'tool_start', round: 1, durationMs: 0, toolName: 'mcp_docs_search', toolServer: 'docs', toolArguments: { q: 'x' }, toolCallId: 'call-1' });
-    expect(RunStep.fromArray(JSON.stringify(step)).toArray()).toEqual(step.toArray());
+    expect(step.toPayload()).toEqual({ kind: 'tool_start', round: 1, durationMs: 0, toolName: 'mcp_docs_search', toolServer: 'docs', toolArguments: { q: 'x' }, toolCallId: 'call-1' });
+    expect(RunStep.fromPayload(JSON.stringify(step)).toPayload()).toEqual(step.toPayload());
   });
 
   it('refuses a start without a call id or tool name, with an outcome, a result, or a call id on another kind', () => {
@@ -49,10 +49,10 @@ describe('the tool_start step', () => {
     expect(start.kind).toBe('tool_start');
     expect(start.toolServer).toBe('github');
     expect(start.toolCallId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(applyPrivacy(start.toArray(), 'none')).toEqual({ kind: 'tool_start', round: 2, durationMs: 0, toolName: 'mcp_github_search', toolServer: 'github', toolCallId: start.toolCallId });
-    expect(applyPrivacy(start.toArray(), 'metadata')).toMatchObject({ toolArgumentCount: 2, toolCallId: start.toolCallId });
+    expect(applyPrivacy(start.toPayload(), 'none')).toEqual({ kind: 'tool_start', round: 2, durationMs: 0, toolName: 'mcp_github_search', toolServer: 'github', toolCallId: start.toolCallId });
+    expect(applyPrivacy(start.toPayload(), 'metadata')).toMatchObject({ toolArgumentCount: 2, toolCallId: start.toolCallId });
     const end = await trace.recordToolResult({ toolName: 'mcp_github_search', result: ToolResult.text('found'), toolCallId: start.toolCallId!, round: 2, durationMs: 12 });
-    expect(end.toArray()).toMatchObject({ kind: 'tool', toolOutcome: 'ok', toolCallId: start.toolCallId });
+    expect(end.toPayload()).toMatchObject({ kind: 'tool', toolOutcome: 'ok', toolCallId: start.toolCallId });
     const given = await trace.recordToolStart({ toolName: 'mcp_a_b', toolCallId: 'mine-1' });
     expect(given.toolCallId).toBe('mine-1');
   });
@@ -66,7 +66,7 @@ describe('calls on the wire in the timeline', () => {
     await active.trace.recordRequest({ content: 'q' });
     const start = await active.trace.recordToolStart({ toolName: 'mcp_slow_export_report', toolServer: 'slow', toolArguments: { report: 'q3' }, round: 1, writes: true });
 
-    const during = RunTimelineFactory.build(await reader.getRun(active.id), await reader.readSteps(active.id));
+    const during = buildRunTimeline(await reader.getRun(active.id), await reader.readSteps(active.id));
     const wire = during.filter((entry) => entry.callState !== null);
     expect(wire).toHaveLength(1);
     expect(wire[0]).toMatchObject({ kind: 'tool_start', source: 'slow', outcome: '', callState: RunCallState.ON_THE_WIRE, round: 1, durationMs: null });
@@ -76,7 +76,7 @@ describe('calls on the wire in the timeline', () => {
     expect(await reader.serverHealth()).toEqual([]);
 
     await active.trace.recordToolResult({ toolName: 'mcp_slow_export_report', toolServer: 'slow', result: ToolResult.text('done'), toolCallId: start.toolCallId!, round: 1, durationMs: 40 });
-    const after = RunTimelineFactory.build(await reader.getRun(active.id), await reader.readSteps(active.id));
+    const after = buildRunTimeline(await reader.getRun(active.id), await reader.readSteps(active.id));
     expect(after.filter((entry) => entry.callState !== null)).toEqual([]);
     expect(after.filter((entry) => entry.kind === 'tool_start')).toEqual([]);
     expect(after.filter((entry) => entry.kind === 'tool').map((entry) => [entry.outcome, entry.source, entry.details['toolCallId']])).toEqual([['ok', 'slow', start.toolCallId]]);
@@ -88,16 +88,16 @@ describe('calls on the wire in the timeline', () => {
     const active = await startRun(store, { configuration: 'dies', heartbeatMs: 0, spoolDir: false });
     await active.trace.recordToolStart({ toolName: 'mcp_docs_search', toolCallId: 'lost-1' });
     await active.fail(new Error('agent crashed'));
-    const timeline = RunTimelineFactory.build(await store.getRun(active.id), await store.readSteps(active.id));
+    const timeline = buildRunTimeline(await store.getRun(active.id), await store.readSteps(active.id));
     expect(timeline.filter((entry) => entry.callState !== null).map((entry) => [entry.callState, entry.details['toolCallId'], entry.source])).toEqual([
       ['interrupted', 'lost-1', 'docs'],
     ]);
 
     // the same for a run that recovery marked interrupted (the process died)
     const died = [stored(0, 'tool_start', 2000, { toolName: 'mcp_docs_search', toolServer: 'docs', toolCallId: 'c-9' })];
-    expect(RunTimelineFactory.build(run('interrupted'), died).find((entry) => entry.sequence === 0)?.callState).toBe('interrupted');
-    expect(RunTimelineFactory.build(run('running'), died).find((entry) => entry.sequence === 0)?.callState).toBe('on_the_wire');
-    expect(RunTimelineFactory.build(null, died).find((entry) => entry.sequence === 0)?.callState).toBe('on_the_wire');
+    expect(buildRunTimeline(run('interrupted'), died).find((entry) => entry.sequence === 0)?.callState).toBe('interrupted');
+    expect(buildRunTimeline(run('running'), died).find((entry) => entry.sequence === 0)?.callState).toBe('on_the_wire');
+    expect(buildRunTimeline(null, died).find((entry) => entry.sequence === 0)?.callState).toBe('on_the_wire');
   });
 
   it('pairs by call id only, also with ends given from a later page', () => {
@@ -108,17 +108,17 @@ describe('calls on the wire in the timeline', () => {
       // a tool step without a call id (an older recorder) ends nothing
       stored(3, 'tool', 2003, { toolName: 'mcp_a_x', toolIsError: false }),
     ];
-    const open = (timeline: ReturnType<typeof RunTimelineFactory.build>) => timeline.filter((e) => e.callState !== null).map((e) => e.details['toolCallId']);
-    expect(open(RunTimelineFactory.build(run('running'), steps))).toEqual(['a']);
-    expect(open(RunTimelineFactory.build(run('running'), steps, { endedCallIds: new Set(['a']) }))).toEqual([]);
-    expect(RunTimelineFactory.build(run('running'), steps).filter((e) => e.event === null)).toHaveLength(3);
+    const open = (timeline: ReturnType<typeof buildRunTimeline>) => timeline.filter((e) => e.callState !== null).map((e) => e.details['toolCallId']);
+    expect(open(buildRunTimeline(run('running'), steps))).toEqual(['a']);
+    expect(open(buildRunTimeline(run('running'), steps, { endedCallIds: new Set(['a']) }))).toEqual([]);
+    expect(buildRunTimeline(run('running'), steps).filter((e) => e.event === null)).toHaveLength(3);
   });
 
   it('renders a step of a kind it does not know as a plain row, as older readers render tool_start', () => {
     // What RunTimelineFactory did before tool_start existed with any kind it did not know — and so
     // what an older reader shows for a tool_start row: a row of that kind, source `agent`, no outcome.
     const future = [stored(0, 'future_kind', 2000, { toolName: 'mcp_a_x', toolServer: 'a', note: 'x' })];
-    const [entry] = RunTimelineFactory.build(null, future);
+    const [entry] = buildRunTimeline(null, future);
     expect(entry).toMatchObject({ kind: 'future_kind', source: 'agent', outcome: '', callState: null, unreadable: false });
     expect(entry!.details).toEqual({ toolName: 'mcp_a_x', toolServer: 'a' });
   });

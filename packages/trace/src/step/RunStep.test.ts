@@ -45,7 +45,7 @@ describe('RunStep invariants', () => {
     const step = RunStep.of({ kind: 'llm', round: 0, durationMs: 0, toolIsError: true });
     expect(step.toolIsError).toBe(true);
     expect(step.toolOutcome).toBeUndefined();
-    expect(step.toArray()).toEqual({ kind: 'llm', round: 0, durationMs: 0, toolIsError: true });
+    expect(step.toPayload()).toEqual({ kind: 'llm', round: 0, durationMs: 0, toolIsError: true });
   });
 
   it('keeps a call that did not end ok fail-closed: no artifacts, no write target', () => {
@@ -93,17 +93,17 @@ describe('RunStep invariants', () => {
     }
   });
 
-  it('keeps the largest storable numbers finite through toArray and back, and −0 as 0', () => {
+  it('keeps the largest storable numbers finite through toPayload and back, and −0 as 0', () => {
     const step = RunStep.of({ kind: 'llm', round: 2 ** 31 - 1, durationMs: 8.64e15, promptTokens: Number.MAX_SAFE_INTEGER, costUsd: -0 });
     expect(step.durationMs).toBe(8.64e15);
-    expect(RunStep.fromArray(JSON.parse(JSON.stringify(step.toArray())))).toEqual(step);
+    expect(RunStep.fromPayload(JSON.parse(JSON.stringify(step.toPayload())))).toEqual(step);
     expect(Object.is(RunStep.of({ kind: 'llm', round: -0, durationMs: -0 }).durationMs, 0)).toBe(true);
     expect(Object.is(RunStep.of({ kind: 'llm', round: -0, durationMs: -0 }).round, 0)).toBe(true);
     expect(Object.is(step.costUsd, 0)).toBe(true);
   });
 });
 
-describe('RunStep.toArray', () => {
+describe('RunStep.toPayload', () => {
   it('writes keys in a fixed order, the outcome as the ToolOutcome string, durationMs to 2 decimals', () => {
     const step = RunStep.of({
       toolWriteTarget: WriteTarget.changed('ticket', '42'),
@@ -117,7 +117,7 @@ describe('RunStep.toArray', () => {
       round: 2,
       kind: 'tool',
     });
-    const payload = step.toArray();
+    const payload = step.toPayload();
     expect(Object.keys(payload)).toEqual([
       'kind', 'round', 'durationMs', 'toolName', 'toolServer', 'toolArguments', 'toolResult', 'toolIsError', 'toolOutcome', 'toolArtifacts', 'toolWriteTarget',
     ]);
@@ -143,12 +143,12 @@ describe('RunStep.toArray', () => {
       requestedToolCalls: [],
       thinking: undefined,
     });
-    expect(step.toArray()).toEqual({ kind: 'llm', round: 0, durationMs: 0, content: '', promptTokens: 0, costUsd: 0, requestedToolCalls: [] });
-    expect(Object.keys(step.toArray())).toEqual(['kind', 'round', 'durationMs', 'content', 'promptTokens', 'costUsd', 'requestedToolCalls']);
-    expect(tool({ toolIsError: false }).toArray().toolIsError).toBe(false);
+    expect(step.toPayload()).toEqual({ kind: 'llm', round: 0, durationMs: 0, content: '', promptTokens: 0, costUsd: 0, requestedToolCalls: [] });
+    expect(Object.keys(step.toPayload())).toEqual(['kind', 'round', 'durationMs', 'content', 'promptTokens', 'costUsd', 'requestedToolCalls']);
+    expect(tool({ toolIsError: false }).toPayload().toolIsError).toBe(false);
   });
 
-  it('round-trips through fromArray for every kind', () => {
+  it('round-trips through fromPayload for every kind', () => {
     const steps = [
       RunStep.of({ kind: 'request', round: 0, durationMs: 0, content: 'hi' }),
       RunStep.of({
@@ -162,22 +162,22 @@ describe('RunStep.toArray', () => {
       tool({ toolOutcome: 'cancelled' }),
     ];
     for (const step of steps) {
-      const back = RunStep.fromArray(JSON.parse(JSON.stringify(step.toArray())));
-      expect(back.toArray()).toEqual(step.toArray());
-      expect(RunStep.fromArray(JSON.stringify(step)).toArray()).toEqual(step.toArray());
+      const back = RunStep.fromPayload(JSON.parse(JSON.stringify(step.toPayload())));
+      expect(back.toPayload()).toEqual(step.toPayload());
+      expect(RunStep.fromPayload(JSON.stringify(step)).toPayload()).toEqual(step.toPayload());
     }
   });
 });
 
-describe('RunStep.fromArray', () => {
+describe('RunStep.fromPayload', () => {
   it('reads a row written before outcomes existed from toolIsError, exactly as before', () => {
-    expect(RunStep.fromArray({ kind: 'tool', round: 0, durationMs: 1, toolName: 'mcp_a_b', toolIsError: true }).toolOutcome).toBe('failed');
-    expect(RunStep.fromArray({ kind: 'tool', round: 0, durationMs: 1, toolName: 'mcp_a_b', toolIsError: false }).toolOutcome).toBe('ok');
+    expect(RunStep.fromPayload({ kind: 'tool', round: 0, durationMs: 1, toolName: 'mcp_a_b', toolIsError: true }).toolOutcome).toBe('failed');
+    expect(RunStep.fromPayload({ kind: 'tool', round: 0, durationMs: 1, toolName: 'mcp_a_b', toolIsError: false }).toolOutcome).toBe('ok');
   });
 
   it('ignores unknown keys and reads null as not set', () => {
-    const step = RunStep.fromArray({ kind: 'llm', round: 0, durationMs: 1, model: null, future: { x: 1 }, contentLength: 5 });
-    expect(step.toArray()).toEqual({ kind: 'llm', round: 0, durationMs: 1 });
+    const step = RunStep.fromPayload({ kind: 'llm', round: 0, durationMs: 1, model: null, future: { x: 1 }, contentLength: 5 });
+    expect(step.toPayload()).toEqual({ kind: 'llm', round: 0, durationMs: 1 });
   });
 
   it('raises a typed read error naming the path, never a half-built step', () => {
@@ -194,7 +194,7 @@ describe('RunStep.fromArray', () => {
     for (const [payload, path, message] of cases) {
       let caught: unknown;
       try {
-        RunStep.fromArray(payload);
+        RunStep.fromPayload(payload);
       } catch (error) {
         caught = error;
       }
@@ -202,5 +202,14 @@ describe('RunStep.fromArray', () => {
       expect((caught as RunStepReadError).path.join('.')).toBe(path);
       expect((caught as Error).message).toMatch(message);
     }
+  });
+});
+
+describe('RunStep.toArray / RunStep.fromArray (deprecated)', () => {
+  it('are toPayload and fromPayload under their old names', () => {
+    const step = RunStep.of({ kind: 'tool', round: 1, durationMs: 2, toolName: 'mcp_a_b', toolOutcome: 'failed', toolFailureCause: 'invalid_arguments' });
+    expect(step.toArray()).toEqual(step.toPayload());
+    expect(RunStep.fromArray(JSON.stringify(step)).toPayload()).toEqual(step.toPayload());
+    expect(() => RunStep.fromArray('{nope')).toThrow(RunStepReadError);
   });
 });

@@ -1,8 +1,8 @@
-import { isToolFailureCause, isToolOutcome, type ToolFailureCause, ToolArtifact, ToolOutcome, WriteTarget, type ArtifactType, type WriteKind } from '@runledger/core';
+import { type ArtifactType, type ToolArtifact, type ToolFailureCause, ToolOutcome, type WriteKind, type WriteTarget } from '@runledger/core';
 import { readRunStepPayload } from './readRunStepPayload.js';
 import { RunStepError } from './RunStepError.js';
-import { MAX_DURATION_MS, MAX_INT32 } from '../store/storeValueRules.js';
-import { isRunStepKind, RunStepKind } from './RunStepKind.js';
+import { RunStepKind } from './RunStepKind.js';
+import { checkRunStepFields, RUN_STEP_KEYS, type RunStepKey, show } from './RunStepSchema.js';
 
 /**
  * One message of the assembled context of an LLM call.
@@ -79,8 +79,8 @@ export interface RunStepFields {
 }
 
 /**
- * A step as a plain JSON object: what {@link RunStep.toArray} writes and
- * {@link RunStep.fromArray} reads.
+ * A step as a plain JSON object: what {@link RunStep.toPayload} writes and
+ * {@link RunStep.fromPayload} reads.
  *
  * @public
  */
@@ -114,40 +114,6 @@ export interface RunStepPayload {
   readonly toolCallId?: string;
 }
 
-/** The payload keys in their fixed order. */
-const KEYS = [
-  'kind',
-  'round',
-  'durationMs',
-  'model',
-  'content',
-  'thinking',
-  'messages',
-  'finishReason',
-  'promptTokens',
-  'completionTokens',
-  'costUsd',
-  'requestedToolCalls',
-  'raw',
-  'tokenBudget',
-  'tokensUsed',
-  'droppedSources',
-  'toolName',
-  'toolServer',
-  'toolArguments',
-  'toolResult',
-  'toolIsError',
-  'toolOutcome',
-  'toolFailureCause',
-  'toolArtifacts',
-  'toolWriteTarget',
-  'toolWrites',
-  'toolCallId',
-] as const satisfies readonly (keyof RunStepFields)[];
-
-/** The longest `toolCallId`. */
-const MAX_CALL_ID_LENGTH = 200;
-
 const CONSTRUCT = Symbol('RunStep.construct');
 const BRAND = Symbol.for('@runledger/trace/RunStep');
 
@@ -156,8 +122,9 @@ const BRAND = Symbol.for('@runledger/trace/RunStep');
  * dropped sources or the assembled messages.
  *
  * @remarks
- * Immutable; made by {@link RunStep.of} (or read back by {@link RunStep.fromArray}). The
- * invariants of ADR-191 are refused here, once, for every writer: a `toolOutcome` on a step
+ * Immutable; made by {@link RunStep.of} (or read back by {@link RunStep.fromPayload}). Each field's
+ * own rule is the step schema's (`RunStepSchema.ts`); the rules between fields (see
+ * docs/architecture.md) are refused here, once, for every writer: a `toolOutcome` on a step
  * that is not a `tool` step, and a `toolIsError` that contradicts `toolOutcome`
  * (`toolIsError === (toolOutcome !== 'ok')`). `toolIsError` alone on another kind stays
  * allowed (older data has it). On a `tool` step either field gives the other: an outcome
@@ -168,106 +135,51 @@ const BRAND = Symbol.for('@runledger/trace/RunStep');
  * @public
  */
 export class RunStep {
-  readonly kind: RunStepKind;
-  readonly round: number;
+  declare readonly kind: RunStepKind;
+  declare readonly round: number;
   /** Rounded to 2 decimals. */
-  readonly durationMs: number;
-  readonly model: string | undefined;
-  readonly content: string | undefined;
-  readonly thinking: string | undefined;
-  readonly messages: readonly RunStepMessage[] | undefined;
-  readonly finishReason: string | undefined;
-  readonly promptTokens: number | undefined;
-  readonly completionTokens: number | undefined;
-  readonly costUsd: number | undefined;
-  readonly requestedToolCalls: readonly RunStepToolCall[] | undefined;
-  readonly raw: unknown;
-  readonly tokenBudget: number | undefined;
-  readonly tokensUsed: number | undefined;
-  readonly droppedSources: readonly string[] | undefined;
-  readonly toolName: string | undefined;
-  readonly toolServer: string | undefined;
-  readonly toolArguments: Readonly<Record<string, unknown>> | undefined;
-  readonly toolResult: string | undefined;
-  readonly toolIsError: boolean | undefined;
-  readonly toolOutcome: ToolOutcome | undefined;
+  declare readonly durationMs: number;
+  declare readonly model: string | undefined;
+  declare readonly content: string | undefined;
+  declare readonly thinking: string | undefined;
+  declare readonly messages: readonly RunStepMessage[] | undefined;
+  declare readonly finishReason: string | undefined;
+  declare readonly promptTokens: number | undefined;
+  declare readonly completionTokens: number | undefined;
+  declare readonly costUsd: number | undefined;
+  declare readonly requestedToolCalls: readonly RunStepToolCall[] | undefined;
+  declare readonly raw: unknown;
+  declare readonly tokenBudget: number | undefined;
+  declare readonly tokensUsed: number | undefined;
+  declare readonly droppedSources: readonly string[] | undefined;
+  declare readonly toolName: string | undefined;
+  declare readonly toolServer: string | undefined;
+  declare readonly toolArguments: Readonly<Record<string, unknown>> | undefined;
+  declare readonly toolResult: string | undefined;
+  declare readonly toolIsError: boolean | undefined;
+  declare readonly toolOutcome: ToolOutcome | undefined;
   /** Why the call failed, when known; only on a failed tool step. */
-  readonly toolFailureCause: ToolFailureCause | undefined;
-  readonly toolArtifacts: readonly ToolArtifact[] | undefined;
-  readonly toolWriteTarget: WriteTarget | undefined;
+  declare readonly toolFailureCause: ToolFailureCause | undefined;
+  declare readonly toolArtifacts: readonly ToolArtifact[] | undefined;
+  declare readonly toolWriteTarget: WriteTarget | undefined;
   /** True when the tool is declared as writing (or wrote a target). */
-  readonly toolWrites: boolean | undefined;
+  declare readonly toolWrites: boolean | undefined;
   /** The id pairing a `tool_start` step with the `tool` step that ends the call. */
-  readonly toolCallId: string | undefined;
+  declare readonly toolCallId: string | undefined;
 
   private constructor(token: symbol, fields: RunStepFields) {
-    if (token !== CONSTRUCT) throw new TypeError('RunStep is made through RunStep.of() or RunStep.fromArray()');
+    if (token !== CONSTRUCT) throw new TypeError('RunStep is made through RunStep.of() or RunStep.fromPayload()');
     if (typeof fields !== 'object' || fields === null) throw new RunStepError('kind', 'RunStep fields must be an object');
-    const kind = fields.kind;
-    if (!isRunStepKind(kind)) {
-      throw new RunStepError('kind', `RunStep.kind must be one of "request", "llm", "tool", "tool_start", "context", "dropped", "assembled", got ${show(kind)}`);
-    }
-    this.kind = kind;
-    if (fields.round === undefined || fields.round === null) throw new RunStepError('round', 'RunStep.round must be set');
-    const round = fields.round;
-    if (!Number.isInteger(round) || round < 0 || round > MAX_INT32) {
-      throw new RunStepError('round', `RunStep.round must be an integer from 0 to ${MAX_INT32}, got ${show(round)}`);
-    }
-    this.round = round + 0;
-    const durationMs = fields.durationMs;
-    if (typeof durationMs !== 'number' || !(durationMs >= 0 && durationMs <= MAX_DURATION_MS)) {
-      throw new RunStepError('durationMs', `RunStep.durationMs must be a number of milliseconds from 0 to ${MAX_DURATION_MS}, got ${show(durationMs)}`);
-    }
-    this.durationMs = Math.round(durationMs * 100) / 100 + 0;
-    this.model = text('model', fields.model);
-    this.content = text('content', fields.content);
-    this.thinking = text('thinking', fields.thinking);
-    this.messages = list('messages', fields.messages, (message, at) => {
-      if (typeof message !== 'object' || message === null || typeof message.role !== 'string' || typeof message.content !== 'string') {
-        throw new RunStepError('messages', `RunStep.messages[${at}] must be { role: string, content: string }`);
-      }
-      return Object.freeze({ role: message.role, content: message.content });
-    });
-    this.finishReason = text('finishReason', fields.finishReason);
-    this.promptTokens = count('promptTokens', fields.promptTokens);
-    this.completionTokens = count('completionTokens', fields.completionTokens);
-    this.costUsd = amount('costUsd', fields.costUsd);
-    this.requestedToolCalls = list('requestedToolCalls', fields.requestedToolCalls, (call, at) => {
-      if (typeof call !== 'object' || call === null || typeof call.name !== 'string') {
-        throw new RunStepError('requestedToolCalls', `RunStep.requestedToolCalls[${at}].name must be a string`);
-      }
-      if (call.id !== undefined && call.id !== null && typeof call.id !== 'string') {
-        throw new RunStepError('requestedToolCalls', `RunStep.requestedToolCalls[${at}].id must be a string, got ${show(call.id)}`);
-      }
-      if (typeof call.arguments !== 'object' || call.arguments === null || Array.isArray(call.arguments)) {
-        throw new RunStepError('requestedToolCalls', `RunStep.requestedToolCalls[${at}].arguments must be an object, got ${show(call.arguments)}`);
-      }
-      return Object.freeze(typeof call.id === 'string' ? { id: call.id, name: call.name, arguments: call.arguments } : { name: call.name, arguments: call.arguments });
-    });
-    this.raw = fields.raw === null ? undefined : fields.raw;
-    this.tokenBudget = count('tokenBudget', fields.tokenBudget);
-    this.tokensUsed = count('tokensUsed', fields.tokensUsed);
-    this.droppedSources = list('droppedSources', fields.droppedSources, (source, at) => {
-      if (typeof source !== 'string') throw new RunStepError('droppedSources', `RunStep.droppedSources[${at}] must be a string, got ${show(source)}`);
-      return source;
-    });
-    this.toolName = text('toolName', fields.toolName);
-    this.toolServer = text('toolServer', fields.toolServer);
-    const args = fields.toolArguments ?? undefined;
-    if (args !== undefined && (typeof args !== 'object' || Array.isArray(args))) {
-      throw new RunStepError('toolArguments', `RunStep.toolArguments must be an object, got ${show(args)}`);
-    }
-    this.toolArguments = args;
-    this.toolResult = text('toolResult', fields.toolResult);
+    const checked = checkRunStepFields(fields);
+    if (!('data' in checked)) throw new RunStepError(checked.field, checked.message);
+    const self = this as unknown as Record<RunStepKey, unknown>;
+    for (const key of RUN_STEP_KEYS) self[key] = settled(key, checked.data[key]);
+    self.durationMs = Math.round(this.durationMs * 100) / 100 + 0;
 
-    let isError = fields.toolIsError ?? undefined;
-    if (isError !== undefined && typeof isError !== 'boolean') {
-      throw new RunStepError('toolIsError', `RunStep.toolIsError must be a boolean, got ${show(isError)}`);
-    }
-    let outcome = fields.toolOutcome ?? undefined;
-    if (outcome !== undefined && !isToolOutcome(outcome)) {
-      throw new RunStepError('toolOutcome', `RunStep.toolOutcome must be "ok", "failed" or "cancelled", got ${show(outcome)}`);
-    }
+    // The rules between fields (see the class remarks); each field's own rule is the schema's.
+    const kind = this.kind;
+    let isError = this.toolIsError;
+    let outcome = this.toolOutcome;
     if (outcome !== undefined && kind !== RunStepKind.TOOL) {
       throw new RunStepError('toolOutcome', `RunStep.toolOutcome must not be set on a "${kind}" step, got ${show(outcome)}`);
     }
@@ -281,41 +193,21 @@ export class RunStep {
       if (outcome !== undefined) isError = outcome !== ToolOutcome.OK;
       else if (isError !== undefined) outcome = isError ? ToolOutcome.FAILED : ToolOutcome.OK;
     }
-    this.toolIsError = isError;
-    this.toolOutcome = outcome;
-    const cause = fields.toolFailureCause ?? undefined;
-    if (cause !== undefined && !isToolFailureCause(cause)) {
-      throw new RunStepError('toolFailureCause', `RunStep.toolFailureCause must be a ToolFailureCause, got ${show(cause)}`);
-    }
+    self.toolIsError = isError;
+    self.toolOutcome = outcome;
+    const cause = this.toolFailureCause;
     if (cause !== undefined && outcome !== ToolOutcome.FAILED) {
       throw new RunStepError('toolFailureCause', `RunStep.toolFailureCause must be set only when RunStep.toolOutcome is "failed", got ${show(cause)} on ${show(outcome)}`);
     }
-    this.toolFailureCause = cause;
-
-    this.toolArtifacts = list('toolArtifacts', fields.toolArtifacts, (artifact, at) => {
-      if (!(artifact instanceof ToolArtifact)) throw new RunStepError('toolArtifacts', `RunStep.toolArtifacts[${at}] must be a ToolArtifact`);
-      return artifact;
-    });
-    const target = fields.toolWriteTarget ?? undefined;
-    if (target !== undefined && !(target instanceof WriteTarget)) {
-      throw new RunStepError('toolWriteTarget', 'RunStep.toolWriteTarget must be a WriteTarget');
-    }
-    this.toolWriteTarget = target;
-    const writes = fields.toolWrites ?? undefined;
-    if (writes !== undefined && typeof writes !== 'boolean') {
-      throw new RunStepError('toolWrites', `RunStep.toolWrites must be a boolean, got ${show(writes)}`);
-    }
+    const writes = this.toolWrites;
     if (writes !== undefined && kind !== RunStepKind.TOOL && kind !== RunStepKind.TOOL_START) {
       throw new RunStepError('toolWrites', `RunStep.toolWrites must not be set on a "${kind}" step, got ${show(writes)}`);
     }
-    this.toolWrites = writes;
-    const callId = text('toolCallId', fields.toolCallId);
+    const callId = this.toolCallId;
     if (callId !== undefined && kind !== RunStepKind.TOOL && kind !== RunStepKind.TOOL_START) {
       throw new RunStepError('toolCallId', `RunStep.toolCallId must not be set on a "${kind}" step, got ${show(callId)}`);
     }
-    if (callId !== undefined && (callId.length === 0 || callId.length > MAX_CALL_ID_LENGTH)) {
-      throw new RunStepError('toolCallId', `RunStep.toolCallId must be 1 to ${MAX_CALL_ID_LENGTH} characters, got ${show(callId)}`);
-    }
+    const target = this.toolWriteTarget;
     if (kind === RunStepKind.TOOL_START) {
       if (callId === undefined) throw new RunStepError('toolCallId', 'RunStep.toolCallId must be set on a "tool_start" step');
       if (this.toolName === undefined) throw new RunStepError('toolName', 'RunStep.toolName must be set on a "tool_start" step');
@@ -324,7 +216,6 @@ export class RunStep {
         throw new RunStepError('toolResult', 'RunStep.toolResult, toolArtifacts and toolWriteTarget must not be set on a "tool_start" step: the call has no answer yet');
       }
     }
-    this.toolCallId = callId;
     if (outcome !== undefined && outcome !== ToolOutcome.OK) {
       if (this.toolArtifacts !== undefined && this.toolArtifacts.length > 0) {
         throw new RunStepError('toolArtifacts', `RunStep.toolArtifacts must be empty when RunStep.toolOutcome is ${show(outcome)}: a call that did not end ok is fail-closed`);
@@ -354,10 +245,20 @@ export class RunStep {
    * and a tool step without `toolOutcome` reads its outcome from `toolIsError` (true →
    * `failed`, false → `ok`). Anything else malformed is refused whole — never a half-built step.
    *
-   * @throws RunStepReadError from `RunStep.fromArray` naming the path of the first bad value.
+   * @throws RunStepReadError from `RunStep.fromPayload` naming the path of the first bad value.
+   */
+  static fromPayload(payload: unknown): RunStep {
+    return readRunStepPayload(payload, (fields) => new RunStep(CONSTRUCT, fields));
+  }
+
+  /**
+   * Reads a stored payload back into a step.
+   *
+   * @deprecated Use {@link RunStep.fromPayload}: the same reader under the name of what it reads
+   * (a payload object or its JSON text, never an array).
    */
   static fromArray(payload: unknown): RunStep {
-    return readRunStepPayload(payload, (fields) => new RunStep(CONSTRUCT, fields));
+    return RunStep.fromPayload(payload);
   }
 
   /** Tells whether a value is a RunStep, also one made by another copy of this package. */
@@ -379,9 +280,9 @@ export class RunStep {
    * set (zero, false, empty strings and empty arrays are kept), the outcome as its
    * `ToolOutcome` string, artifacts and write target as plain objects.
    */
-  toArray(): RunStepPayload {
+  toPayload(): RunStepPayload {
     const out: Record<string, unknown> = {};
-    for (const key of KEYS) {
+    for (const key of RUN_STEP_KEYS) {
       const value = this[key];
       if (value === undefined) continue;
       if (key === 'toolArtifacts') out[key] = (value as readonly ToolArtifact[]).map((a) => a.toJSON());
@@ -393,45 +294,31 @@ export class RunStep {
     return out as unknown as RunStepPayload;
   }
 
-  /** The same as {@link RunStep.toArray}, for `JSON.stringify`. */
+  /**
+   * The step as a plain payload.
+   *
+   * @deprecated Use {@link RunStep.toPayload}: the same payload under the name of what it gives
+   * (an object, never an array).
+   */
+  toArray(): RunStepPayload {
+    return this.toPayload();
+  }
+
+  /** The same as {@link RunStep.toPayload}, for `JSON.stringify`. */
   toJSON(): RunStepPayload {
-    return this.toArray();
+    return this.toPayload();
   }
-}
-
-function show(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
-  return Array.isArray(value) ? 'an array' : typeof value;
-}
-
-function text(field: string, value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw new RunStepError(field, `RunStep.${field} must be a string, got ${show(value)}`);
-  return value;
-}
-
-function count(field: string, value: unknown): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (!Number.isSafeInteger(value) || (value as number) < 0) {
-    throw new RunStepError(field, `RunStep.${field} must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got ${show(value)}`);
-  }
-  return (value as number) + 0;
-}
-
-function amount(field: string, value: unknown): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new RunStepError(field, `RunStep.${field} must be a finite number ≥ 0, got ${show(value)}`);
-  }
-  return value + 0;
 }
 
 const EMPTY: readonly never[] = Object.freeze([]);
 
-function list<T, U>(field: string, value: readonly T[] | null | undefined, each: (item: T, at: number) => U): readonly U[] | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value)) throw new RunStepError(field, `RunStep.${field} must be an array, got ${show(value)}`);
+/** A checked value as the step keeps it: `null` as not set, −0 as 0, lists frozen (one shared empty list). */
+function settled(key: RunStepKey, value: unknown): unknown {
+  if (value === null || value === undefined) return undefined;
+  if (key === 'raw' || key === 'toolArguments') return value;
+  if (typeof value === 'number') return value + 0;
+  if (!Array.isArray(value)) return value;
   if (value.length === 0) return EMPTY;
-  return Object.freeze(value.map((item, at) => each(item as T, at)));
+  for (const item of value) if (typeof item === 'object' && item !== null) Object.freeze(item);
+  return Object.freeze(value);
 }

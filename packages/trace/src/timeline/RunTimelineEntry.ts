@@ -107,7 +107,7 @@ export class RunTimelineEntry {
   readonly round: number | null;
   /** Milliseconds the step took; null for a lifecycle event. */
   readonly durationMs: number | null;
-  /** The step's outcome as {@link RunTimelineFactory.stepOutcome} reads it; `''` for none. */
+  /** The step's outcome as {@link stepOutcome} reads it; `''` for none. */
   readonly outcome: RunTimelineOutcome;
   /** Allow-listed metadata only. */
   readonly details: Readonly<Record<string, RunTimelineDetail>>;

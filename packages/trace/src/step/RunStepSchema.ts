@@ -1,0 +1,147 @@
+// The one schema of a step: every field, its rule and the message that names it. The payload key
+// list, the step's field checks (RunStep.of) and the payload reader (readRunStepPayload) are all
+// derived from it; the value lists come from @runledger/core and RunStepKind, never spelled here.
+import {
+  ArtifactType,
+  TOOL_FAILURE_CAUSES,
+  TOOL_OUTCOMES,
+  ToolArtifact,
+  type ToolFailureCause,
+  type ToolOutcome,
+  WriteKind,
+  WriteTarget,
+  isToolFailureCause,
+} from '@runledger/core';
+import { z } from 'zod';
+import { MAX_DURATION_MS, MAX_INT32 } from '../store/storeValueRules.js';
+import { RUN_STEP_KINDS, type RunStepKind } from './RunStepKind.js';
+
+/** The longest `toolCallId`. */
+export const MAX_CALL_ID_LENGTH = 200;
+
+/** A value as a rule message shows it: strings quoted, objects by their kind only. */
+export function show(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
+  return Array.isArray(value) ? 'an array' : typeof value;
+}
+
+/** `"a", "b" or "c"`. */
+function orList(values: readonly string[]): string {
+  const quoted = values.map((value) => JSON.stringify(value));
+  return quoted.length < 2 ? (quoted[0] ?? '') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)!}`;
+}
+
+/** A schema's error: `must be <rule>, got <value>` (the reader of the issue prefixes `RunStep.<path> `). */
+function must(rule: string, showValue = true): { readonly error: (issue: { readonly input?: unknown }) => string } {
+  return { error: (issue) => (showValue ? `must be ${rule}, got ${show(issue.input)}` : `must be ${rule}`) };
+}
+
+const isObject = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const text = z.string(must('a string')).nullish();
+const flag = z.boolean(must('a boolean')).nullish();
+const count = z.number(must(`an integer from 0 to ${Number.MAX_SAFE_INTEGER}`)).int().min(0).nullish();
+const object = z.custom<Readonly<Record<string, unknown>>>(isObject, must('an object'));
+const array = <T extends z.ZodType>(item: T) => z.array(item, must('an array')).nullish();
+
+/**
+ * A step as a stored payload (JSON): the fields in their fixed key order. `null` reads as not set;
+ * unknown keys are dropped; artifacts and the write target are read into their core classes; a
+ * failure cause this version does not know (written by a newer one) reads as not recorded.
+ */
+export const RunStepSchema = z.object({
+  kind: z.enum(RUN_STEP_KINDS as [RunStepKind, ...RunStepKind[]], must(`one of ${RUN_STEP_KINDS.map((kind) => JSON.stringify(kind)).join(', ')}`)),
+  round: z
+    .number({ error: (issue) => (issue.input === undefined || issue.input === null ? 'must be set' : `must be an integer from 0 to ${MAX_INT32}, got ${show(issue.input)}`) })
+    .int()
+    .min(0)
+    .max(MAX_INT32),
+  durationMs: z.number(must(`a number of milliseconds from 0 to ${MAX_DURATION_MS}`)).min(0).max(MAX_DURATION_MS),
+  model: text,
+  content: text,
+  thinking: text,
+  messages: array(z.object({ role: z.string(must('a string')), content: z.string(must('a string')) }, must('{ role: string, content: string }', false))),
+  finishReason: text,
+  promptTokens: count,
+  completionTokens: count,
+  costUsd: z.number(must('a finite number ≥ 0')).min(0).nullish(),
+  requestedToolCalls: array(
+    z
+      .object({ id: text, name: z.string(must('a string', false)), arguments: object }, must('an object'))
+      .transform(({ id, name, arguments: args }): RunStepToolCallData => (id === undefined || id === null ? { name, arguments: args } : { id, name, arguments: args })),
+  ),
+  raw: z.unknown().optional(),
+  tokenBudget: count,
+  tokensUsed: count,
+  droppedSources: array(z.string(must('a string'))),
+  toolName: text,
+  toolServer: text,
+  toolArguments: object.nullish(),
+  toolResult: text,
+  toolIsError: flag,
+  toolOutcome: z.enum(TOOL_OUTCOMES as [ToolOutcome, ...ToolOutcome[]], must(orList(TOOL_OUTCOMES))).nullish(),
+  toolFailureCause: z.unknown().transform((value): ToolFailureCause | undefined => (isToolFailureCause(value) ? value : undefined)).optional(),
+  toolArtifacts: array(
+    z
+      .object({ type: z.enum(Object.values(ArtifactType), must(orList(Object.values(ArtifactType)))), label: z.string(must('a string')), data: z.unknown() })
+      .transform((artifact) => ToolArtifact.of(artifact.type, artifact.label, artifact.data)),
+  ),
+  toolWriteTarget: z
+    .object({
+      resource: z.string(must('a non-empty string')).min(1),
+      id: z.string(must('a non-empty string')).min(1),
+      kind: z.enum(Object.values(WriteKind), must(orList(Object.values(WriteKind)))),
+    })
+    .transform((target) => WriteTarget.of(target.resource, target.id, target.kind))
+    .nullish(),
+  toolWrites: flag,
+  toolCallId: z.string(must('a string')).min(1, must(`1 to ${MAX_CALL_ID_LENGTH} characters`)).max(MAX_CALL_ID_LENGTH, must(`1 to ${MAX_CALL_ID_LENGTH} characters`)).nullish(),
+});
+
+/**
+ * The schema of the fields `RunStep.of` takes: the payload schema with the three fields that hold
+ * core values in memory (artifacts, write target) or must be known to this version (the cause).
+ */
+export const RunStepFieldsSchema = RunStepSchema.extend({
+  toolFailureCause: z.enum(TOOL_FAILURE_CAUSES as [ToolFailureCause, ...ToolFailureCause[]], must('a ToolFailureCause')).nullish(),
+  toolArtifacts: array(z.custom<ToolArtifact>((value) => value instanceof ToolArtifact, must('a ToolArtifact', false))),
+  toolWriteTarget: z.custom<WriteTarget>((value) => value instanceof WriteTarget, must('a WriteTarget', false)).nullish(),
+});
+
+/** A requested tool call as read: the id only when the LLM gave one. */
+interface RunStepToolCallData {
+  readonly id?: string;
+  readonly name: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
+/** A step's field names, in payload order. */
+export type RunStepKey = keyof typeof RunStepSchema.shape;
+
+/** Every payload key, in its fixed order: the schema's own. */
+export const RUN_STEP_KEYS: readonly RunStepKey[] = Object.freeze(Object.keys(RunStepSchema.shape) as RunStepKey[]);
+
+/** What the fields schema gives: each field checked, `null` still to be read as not set. */
+export type RunStepData = z.output<typeof RunStepFieldsSchema>;
+
+/**
+ * Checks fields against the schema; the first issue becomes `RunStep.<path> must be …`, with the
+ * top-level field it is under.
+ */
+export function checkRunStepFields(fields: unknown): { readonly data: RunStepData } | { readonly field: string; readonly message: string } {
+  const parsed = RunStepFieldsSchema.safeParse(fields);
+  if (parsed.success) return { data: parsed.data };
+  const issue = parsed.error.issues[0]!;
+  return { field: String(issue.path[0] ?? 'kind'), message: `RunStep.${formatPath(issue.path)} ${issue.message}` };
+}
+
+/** `a.b[0].c`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out;
+}
