@@ -157,7 +157,7 @@ const BRAND = Symbol.for('@runledger/trace/RunStep');
  *
  * @remarks
  * Immutable; made by {@link RunStep.of} (or read back by {@link RunStep.fromArray}). The
- * invariants of ADR-191 are refused here, once, for every writer: a `toolOutcome` on a step
+ * invariants of docs/architecture.md are refused here, once, for every writer: a `toolOutcome` on a step
  * that is not a `tool` step, and a `toolIsError` that contradicts `toolOutcome`
  * (`toolIsError === (toolOutcome !== 'ok')`). `toolIsError` alone on another kind stays
  * allowed (older data has it). On a `tool` step either field gives the other: an outcome
