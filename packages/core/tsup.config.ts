@@ -1,3 +1,3 @@
 import { packageTsupConfig } from '../../tsup.base.mjs';
 
-export default packageTsupConfig();
+export default packageTsupConfig(['src/index.ts', 'src/internal.ts']);

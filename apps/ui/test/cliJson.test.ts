@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import { inspectSpool, isLateCancel } from '@runledger/trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { timelinePage } from '../src/app/timelinePage.js';
+import { timelineSlice } from '../src/app/timelineSlice.js';
 import { CLI_JSON_OUTPUTS } from '../src/cli/cliJsonOutputs.js';
 import { CLI_COMMANDS, type CliJsonCommand } from '../src/cli/cliSurface.js';
 import { cli, runBin } from './cliHelpers.js';
@@ -87,7 +87,7 @@ describe('--json outputs and their schemas', () => {
     const store = await SqliteRunStore.open({ path: db });
     try {
       const run = (await store.getRun(finishedId))!;
-      const page = timelinePage(run, await store.readSteps(run.id), 0);
+      const page = timelineSlice(run, await store.readSteps(run.id), 0);
       expect(out).toEqual(asJson({ run, cancelRequestedAfterFinish: isLateCancel(run), callsOnTheWire: page.wire ?? [], timeline: page.entries }));
       expect((out as { cancelRequestedAfterFinish: boolean }).cancelRequestedAfterFinish).toBe(true);
     } finally {

@@ -2,9 +2,9 @@ import { TOOL_OUTCOMES, ToolOutcome } from '@runledger/core';
 import { InMemoryRunStore, RunTimelineEntry, stepOutcome } from '@runledger/trace';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunsServer } from '../src/app/startRunsServer.js';
-import { timelinePage } from '../src/app/timelinePage.js';
+import { timelineSlice } from '../src/app/timelineSlice.js';
 import { Translator } from '../src/i18n/Translator.js';
-import { TIMELINE_PAGE_SIZE, writeUnknownNote } from '../src/pages/runPage.js';
+import { TIMELINE_PAGE_SIZE, writeUnknownNote } from '../src/views/runView.js';
 import { send, serve, textOf } from './httpHelpers.js';
 import { seedRun } from './seed.js';
 
@@ -74,7 +74,7 @@ describe('run timeline page', () => {
     const run = await seedRun(store, { configuration: 'x', createdAt: T0, calls: [{ server: 'docs', tool: 's', outcome: 'ok' }] });
     const steps = await store.readSteps(run.id);
     const damaged = [{ ...steps[0]!, payload: '{not json' }];
-    const page = timelinePage(run, damaged, 0);
+    const page = timelineSlice(run, damaged, 0);
     expect(page.entries.find((entry) => entry.sequence === 0)?.unreadable).toBe(true);
     expect(page.entries.filter((entry) => entry.isLifecycle).map((entry) => entry.event)).toEqual(['started', 'completed']);
   });

@@ -1,6 +1,7 @@
 import type { ToolOutcome, ToolResult } from '@runledger/core';
+import { crossRealmBrand } from '@runledger/core/internal';
 
-const BRAND = Symbol.for('@runledger/ai-sdk/McpToolCallError');
+const BRAND = crossRealmBrand('@runledger/ai-sdk/McpToolCallError', () => McpToolCallError);
 
 /**
  * What a tool of {@link mcpToolSet} throws when its call ended `failed` or `cancelled`.
@@ -36,16 +37,16 @@ export class McpToolCallError extends Error {
     this.result = result;
     this.toolName = tool.name;
     this.server = tool.server;
-    Object.defineProperty(this, BRAND, { value: true });
+    BRAND.mark(this);
   }
 
   /** Tells whether a value is an McpToolCallError, also one made by another copy of this package. */
   static is(value: unknown): value is McpToolCallError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+    return BRAND.is(value);
   }
 
   /** Makes `instanceof McpToolCallError` true also for an error made by another copy of this package. */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return McpToolCallError.is(value);
+    return BRAND.hasInstance(this, value);
   }
 }

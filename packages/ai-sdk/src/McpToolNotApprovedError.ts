@@ -1,4 +1,6 @@
-const BRAND = Symbol.for('@runledger/ai-sdk/McpToolNotApprovedError');
+import { crossRealmBrand } from '@runledger/core/internal';
+
+const BRAND = crossRealmBrand('@runledger/ai-sdk/McpToolNotApprovedError', () => McpToolNotApprovedError);
 
 /**
  * What a tool of {@link mcpToolSet} throws when the `approve` callback refused a call of a tool
@@ -23,16 +25,16 @@ export class McpToolNotApprovedError extends Error {
     this.name = 'McpToolNotApprovedError';
     this.toolName = tool.name;
     this.server = tool.server;
-    Object.defineProperty(this, BRAND, { value: true });
+    BRAND.mark(this);
   }
 
   /** Tells whether a value is an McpToolNotApprovedError, also one made by another copy of this package. */
   static is(value: unknown): value is McpToolNotApprovedError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+    return BRAND.is(value);
   }
 
   /** Makes `instanceof McpToolNotApprovedError` true also for an error made by another copy of this package. */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return McpToolNotApprovedError.is(value);
+    return BRAND.hasInstance(this, value);
   }
 }

@@ -1,8 +1,8 @@
 import { keepShapeAlive } from './keepShapeAlive.js';
-import { hasBrand, setBrand } from './brand.js';
+import { crossRealmBrand } from './brand.js';
 import { clipRemoteText } from './clipRemoteText.js';
 
-const BRAND = Symbol.for('@runledger/core/McpTransportException');
+const BRAND = crossRealmBrand('@runledger/core/McpTransportException', () => McpTransportException);
 const CONSTRUCT = Symbol('McpTransportException.construct');
 
 /**
@@ -80,7 +80,7 @@ export class McpTransportException extends Error {
     // What the exception means cannot be rewritten after it is made.
     Object.defineProperty(this, 'code', { writable: false, configurable: false });
     Object.defineProperty(this, 'server', { writable: false, configurable: false });
-    setBrand(this, BRAND);
+    BRAND.mark(this);
   }
 
   /** True only for an exception made by {@link McpTransportException.forCancelledCall}. */
@@ -90,18 +90,18 @@ export class McpTransportException extends Error {
 
   /** Tells whether a value is an McpTransportException, also one made by another copy of this package. */
   static is(value: unknown): value is McpTransportException {
-    return hasBrand(value, BRAND);
+    return BRAND.is(value);
   }
 
   /**
    * Makes `instanceof McpTransportException` work like {@link McpTransportException.is}, also across copies of this package.
    *
    * @remarks
-   * Only `McpTransportException` itself answers; `instanceof` a subclass is always false (no instance of a
-   * subclass can exist).
+   * Only `McpTransportException` itself answers by the brand; `instanceof` a subclass is the ordinary
+   * prototype-chain test, never true for an exception (no instance of a subclass can exist).
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return this === McpTransportException && hasBrand(value, BRAND);
+    return BRAND.hasInstance(this, value);
   }
 
   /** The configuration does not allow connecting to this host. */

@@ -260,7 +260,7 @@ describe('ToolResult is fail-closed: failed and cancelled results never carry ar
   });
 });
 
-describe('ToolResult invariants of DESIGN.md', () => {
+describe('ToolResult invariants (docs/architecture.md)', () => {
   it('the outcome strings are exactly ok, failed, cancelled', () => {
     expect(ToolOutcome).toEqual({ OK: 'ok', FAILED: 'failed', CANCELLED: 'cancelled' });
     expect(TOOL_OUTCOMES).toEqual(['ok', 'failed', 'cancelled']);

@@ -1,4 +1,6 @@
-const BRAND = Symbol.for('@runledger/mcp/McpConfigError');
+import { crossRealmBrand } from '@runledger/core/internal';
+
+const BRAND = crossRealmBrand('@runledger/mcp/McpConfigError', () => McpConfigError);
 
 /**
  * A refused MCP server configuration: every problem found, each naming the path and the rule.
@@ -32,16 +34,16 @@ export class McpConfigError extends Error {
     );
     this.name = 'McpConfigError';
     this.problems = Object.freeze([...problems]);
-    Object.defineProperty(this, BRAND, { value: true });
+    BRAND.mark(this);
   }
 
   /** Tells whether a value is an McpConfigError, also one made by another copy of this package. */
   static is(value: unknown): value is McpConfigError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+    return BRAND.is(value);
   }
 
   /** Makes `instanceof McpConfigError` true also for an error made by another copy of this package. */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return McpConfigError.is(value);
+    return BRAND.hasInstance(this, value);
   }
 }

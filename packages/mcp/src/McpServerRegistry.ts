@@ -12,7 +12,7 @@ import { type McpTracingOptions, tracingOptionProblems } from './McpTracingOptio
 import { validateServerConfigs } from './parseServerConfig.js';
 import { RemoteMcpTool } from './RemoteMcpTool.js';
 import { isListPageLimit, newAbortReason, toTransportException, type WireTool } from './sdk.js';
-import { untilAborted } from './untilAborted.js';
+import { raceAbort } from './raceAbort.js';
 
 /**
  * Options of {@link McpServerRegistry.create}.
@@ -160,7 +160,7 @@ export class McpServerRegistry {
       );
     }
     const pending = this.#import;
-    const result = signal === undefined ? await pending : await untilAborted(pending, signal);
+    const result = signal === undefined ? await pending : await raceAbort(pending, signal);
     return result.tools;
   }
 
@@ -265,7 +265,7 @@ export class McpServerRegistry {
     const timer = setTimeout(() => controller.abort(deadlineReason), config.deadlineMs);
     let connection;
     try {
-      connection = await untilAborted(session.connection(), controller.signal);
+      connection = await raceAbort(session.connection(), controller.signal);
       listing?.connected(connection);
       const tools = await connection.listTools({ signal: controller.signal, timeoutMs: config.deadlineMs + 1_000 });
       if (tools.length > MCP_TOOL_IMPORT_LIMITS.maxTools) {

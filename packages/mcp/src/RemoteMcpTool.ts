@@ -7,7 +7,7 @@ import { CallerAbort } from './CallerAbort.js';
 import type { McpCallTracing, ToolTracer, TracedCall } from './McpCallTracing.js';
 import { type McpConnection, toTransportException, type WireTool } from './sdk.js';
 import { toolResultFromAnswer } from './toolResultFromAnswer.js';
-import { untilAborted } from './untilAborted.js';
+import { raceAbort } from './raceAbort.js';
 
 /** What a wait for the connection rejects with when the call's deadline ran out first. */
 const DEADLINE_EXHAUSTED: unique symbol = Symbol('deadline exhausted');
@@ -180,8 +180,8 @@ export class RemoteMcpTool implements McpTool {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(DEADLINE_EXHAUSTED), budget);
     try {
-      const waiting = untilAborted(this.#session.connection(), deadline.signal);
-      return await (signal === undefined ? waiting : untilAborted(waiting, signal));
+      const waiting = raceAbort(this.#session.connection(), deadline.signal);
+      return await (signal === undefined ? waiting : raceAbort(waiting, signal));
     } finally {
       clearTimeout(timer);
     }

@@ -4,13 +4,13 @@ import { isRunStatus, RunStoreError, type RunStore } from '@runledger/trace';
 import type { Html } from '../html/Html.js';
 import { isLocale, negotiateLocale } from '../i18n/Locale.js';
 import { Translator } from '../i18n/Translator.js';
-import { errorPage } from '../pages/errorPage.js';
-import { PageContext } from '../pages/PageContext.js';
-import { runPage, TIMELINE_PAGE_SIZE } from '../pages/runPage.js';
-import { type RunsFilter, runsPage } from '../pages/runsPage.js';
-import { DEFAULT_SERVERS_VIEW, type ServersView, serversPage, type ServerSortKey, type ServerWindow, windowSince } from '../pages/serversPage.js';
+import { renderErrorView } from '../views/errorView.js';
+import { ViewContext } from '../views/ViewContext.js';
+import { renderRunView, TIMELINE_PAGE_SIZE } from '../views/runView.js';
+import { type RunsFilter, renderRunsView } from '../views/runsView.js';
+import { DEFAULT_SERVERS_QUERY, type ServersQuery, renderServersView, type ServerSortKey, type ServerWindow, windowSince } from '../views/serversView.js';
 import { carriesToken, hostIsLoopback, isSameOrigin, TOKEN_COOKIE } from './AccessPolicy.js';
-import { readTimelinePage } from './timelinePage.js';
+import { readTimelineSlice } from './timelineSlice.js';
 
 /** How the runs app is set up. @public */
 export interface RunsAppOptions {
@@ -70,8 +70,8 @@ function send(res: ServerResponse, status: number, body: string, headers: Record
   res.end(body);
 }
 
-function sendPage(res: ServerResponse, status: number, page: Html, headers: Record<string, string> = {}): void {
-  send(res, status, page.value, { 'content-language': headers['content-language'] ?? '', ...headers });
+function sendView(res: ServerResponse, status: number, view: Html, headers: Record<string, string> = {}): void {
+  send(res, status, view.value, { 'content-language': headers['content-language'] ?? '', ...headers });
 }
 
 /**
@@ -142,7 +142,7 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
 
     const queryLang = url.searchParams.get('lang');
     const locale = negotiateLocale(queryLang, req.headers['accept-language']);
-    const ctx = new PageContext({
+    const ctx = new ViewContext({
       t: translator(locale),
       explicitLang: queryLang !== null && isLocale(queryLang.trim().toLowerCase()) ? locale : null,
       path: normalisePath(url.pathname),
@@ -153,10 +153,10 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
     const method = req.method ?? 'GET';
     const path = normalisePath(url.pathname);
 
-    const notFound = (text = t.t('error.notFound.text')) => sendPage(res, 404, errorPage(ctx, t.t('error.notFound'), text), lang);
-    const badRequest = (text: string) => sendPage(res, 400, errorPage(ctx, t.t('error.badRequest'), text), lang);
+    const notFound = (text = t.t('error.notFound.text')) => sendView(res, 404, renderErrorView(ctx, t.t('error.notFound'), text), lang);
+    const badRequest = (text: string) => sendView(res, 400, renderErrorView(ctx, t.t('error.badRequest'), text), lang);
     const notAllowed = (allow: string) =>
-      sendPage(res, 405, errorPage(ctx, t.t('error.methodNotAllowed'), `${method} ${path}`), { ...lang, allow });
+      sendView(res, 405, renderErrorView(ctx, t.t('error.methodNotAllowed'), `${method} ${path}`), { ...lang, allow });
 
     try {
       if (path === '/' || path === '/runs') {
@@ -174,7 +174,7 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
           cursor: filter.cursor,
           limit: runsPageSize,
         });
-        return sendPage(res, 200, runsPage(ctx, page, filter, now()), lang);
+        return sendView(res, 200, renderRunsView(ctx, page, filter, now()), lang);
       }
 
       if (path === '/servers') {
@@ -182,14 +182,14 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
         const sort = url.searchParams.get('sort') ?? '';
         const dir = url.searchParams.get('dir');
         const window = url.searchParams.get('window') ?? '';
-        const view: ServersView = {
-          sort: SERVER_SORT_KEYS.includes(sort) ? (sort as ServerSortKey) : DEFAULT_SERVERS_VIEW.sort,
-          dir: dir === 'asc' || dir === 'desc' ? dir : DEFAULT_SERVERS_VIEW.dir,
-          window: SERVER_WINDOWS.includes(window) ? (window as ServerWindow) : DEFAULT_SERVERS_VIEW.window,
+        const query: ServersQuery = {
+          sort: SERVER_SORT_KEYS.includes(sort) ? (sort as ServerSortKey) : DEFAULT_SERVERS_QUERY.sort,
+          dir: dir === 'asc' || dir === 'desc' ? dir : DEFAULT_SERVERS_QUERY.dir,
+          window: SERVER_WINDOWS.includes(window) ? (window as ServerWindow) : DEFAULT_SERVERS_QUERY.window,
         };
-        const since = windowSince(view.window, now());
+        const since = windowSince(query.window, now());
         const rows = await store.serverHealth(since === undefined ? {} : { since });
-        return sendPage(res, 200, serversPage(ctx, rows, view), lang);
+        return sendView(res, 200, renderServersView(ctx, rows, query), lang);
       }
 
       const runMatch = /^\/runs\/([^/]+)(\/cancel)?$/.exec(path);
@@ -204,7 +204,7 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
         }
         if (!RUN_ID.test(runId)) return badRequest(t.t('error.badRunId'));
         if (isCancel) {
-          if (!isSameOrigin(req)) return sendPage(res, 403, errorPage(ctx, t.t('error.forbidden'), t.t('error.crossOrigin')), lang);
+          if (!isSameOrigin(req)) return sendView(res, 403, renderErrorView(ctx, t.t('error.forbidden'), t.t('error.crossOrigin')), lang);
           const run = await store.getRun(runId);
           if (run === null) return notFound(t.t('runs.detail.notFound', { id: runId }));
           // always asked: on a run that has finished meanwhile, the store keeps it as a late cancel
@@ -217,7 +217,7 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
         if (run === null) return notFound(t.t('runs.detail.notFound', { id: runId }));
         const fromParam = Number(url.searchParams.get('from') ?? '0');
         const from = Number.isSafeInteger(fromParam) && fromParam > 0 ? Math.min(fromParam, Math.max(0, run.stepCount - 1)) : 0;
-        return sendPage(res, 200, runPage(ctx, run, await readTimelinePage(store, run, from, TIMELINE_PAGE_SIZE), now()), lang);
+        return sendView(res, 200, renderRunView(ctx, run, await readTimelineSlice(store, run, from, TIMELINE_PAGE_SIZE), now()), lang);
       }
 
       if (path === '/healthz') {
@@ -238,7 +238,7 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
       // the page says only that something failed; the details (SQL, stack) go to the log
       log(`runledger app: ${method} ${path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`.replace(/\n\s*/g, ' | '));
       if (!res.headersSent) {
-        sendPage(res, 500, errorPage(ctx, t.t('error.server'), t.t('error.server.text')), lang);
+        sendView(res, 500, renderErrorView(ctx, t.t('error.server'), t.t('error.server.text')), lang);
       } else {
         res.destroy();
       }

@@ -1,11 +1,11 @@
 import { copyRuns, deliverSpool, inspectSpool, isLateCancel, type RunPage, type RunStore, type StoredRun } from '@runledger/trace';
 import { checkServeConfig, startRunsServer, ServeConfigError } from '../app/startRunsServer.js';
-import { timelinePage } from '../app/timelinePage.js';
+import { timelineSlice } from '../app/timelineSlice.js';
 import { Translator } from '../i18n/Translator.js';
-import { reasonText } from '../pages/reasonText.js';
-import { wireMs, writeUnknownNote } from '../pages/runPage.js';
-import { runDurationMs } from '../pages/runsPage.js';
-import { healthVerdict, windowSince } from '../pages/serversPage.js';
+import { reasonText } from '../views/reasonText.js';
+import { wireMs, writeUnknownNote } from '../views/runView.js';
+import { runDurationMs } from '../views/runsView.js';
+import { healthVerdict, windowSince } from '../views/serversView.js';
 import type { CliIo } from './CliIo.js';
 import { writeCliJson } from './cliJsonOutputs.js';
 import { checkedEndpoint, exportDemoRuns, exportOtlp } from './exportOtlp.js';
@@ -58,7 +58,7 @@ async function withStore<T>(target: StoreTarget, use: (store: RunStore) => Promi
 }
 
 /** Resolves when the signal aborts (never without one). */
-function untilAborted(signal: AbortSignal | undefined): Promise<void> {
+function whenAborted(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     if (signal === undefined) return;
     if (signal.aborted) resolve();
@@ -80,7 +80,7 @@ async function serve(io: CliIo, store: RunStore, options: { host: string; port: 
   if (options.token !== null) io.stdout.write(terminalLine`open it once with ${server.url}?token=<your token> (or send Authorization: Bearer <token>)\n`);
   io.stdout.write('press Ctrl+C to stop\n');
   io.onListening?.(server.url);
-  await untilAborted(io.signal);
+  await whenAborted(io.signal);
   await server.close();
   io.stdout.write('runledger: stopped serving (Ctrl+C); goodbye\n');
 }
@@ -200,7 +200,7 @@ async function execute(command: Command, io: CliIo): Promise<CliExitCode> {
         }
         const run = found.run;
         const steps = await store.readSteps(run.id);
-        const page = timelinePage(run, steps, 0);
+        const page = timelineSlice(run, steps, 0);
         const now = Date.now();
         const wire = page.wire ?? [];
         const lateCancel = isLateCancel(run);

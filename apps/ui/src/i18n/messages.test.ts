@@ -1,7 +1,7 @@
 import { TOOL_OUTCOMES, ToolOutcome } from '@runledger/core';
 import { RUN_STATUSES } from '@runledger/trace';
 import { describe, expect, it } from 'vitest';
-import { outcomeBadge } from '../pages/badges.js';
+import { outcomeBadge } from '../views/badges.js';
 import { CATALOGS, LOCALES, negotiateLocale } from './Locale.js';
 import { de } from './messagesDe.js';
 import { en } from './messagesEn.js';

@@ -41,7 +41,7 @@ const JWT = 'jwt' as const;
  * Secret shapes, each replaced in turn over the whole text.
  *
  * @remarks
- * Linear time on any input (DESIGN.md, "Linear time on untrusted text"). V8's regex engine tries
+ * Linear time on any input (docs/architecture.md, "linear time on untrusted text"). V8's regex engine tries
  * a pattern at every position and backtracks, so a pattern is linear when the work it does from
  * one start position is bounded by a constant, or when the stretches of text that different
  * failing starts scan are disjoint (each character is then read a constant number of times).

@@ -1,4 +1,6 @@
-const BRAND = Symbol.for('@runledger/trace/RunCancelledError');
+import { crossRealmBrand } from '@runledger/core/internal';
+
+const BRAND = crossRealmBrand('@runledger/trace/RunCancelledError', () => RunCancelledError);
 
 /**
  * Who asked for a run's cancel: this process (`local`, through `ActiveRun.cancel`) or another
@@ -30,15 +32,15 @@ export class RunCancelledError extends Error {
     this.runId = runId;
     this.reason = reason;
     this.requestedBy = requestedBy;
-    Object.defineProperty(this, BRAND, { value: true });
+    BRAND.mark(this);
   }
 
   /** Tells whether a value is a RunCancelledError, also one made by another copy of this package. */
   static is(value: unknown): value is RunCancelledError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+    return BRAND.is(value);
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return RunCancelledError.is(value);
+    return BRAND.hasInstance(this, value);
   }
 }

@@ -1,6 +1,7 @@
+import { crossRealmBrand } from '@runledger/core/internal';
 import type { RunStep } from '../step/RunStep.js';
 
-const BRAND = Symbol.for('@runledger/trace/RunRecordError');
+const BRAND = crossRealmBrand('@runledger/trace/RunRecordError', () => RunRecordError);
 
 /**
  * The audit of a write could not be recorded: raised by a RunTrace record call, fail-closed,
@@ -29,15 +30,15 @@ export class RunRecordError extends Error {
     this.name = 'RunRecordError';
     this.code = 'unaudited_write';
     this.step = step;
-    Object.defineProperty(this, BRAND, { value: true });
+    BRAND.mark(this);
   }
 
   /** Tells whether a value is a RunRecordError, also one made by another copy of this package. */
   static is(value: unknown): value is RunRecordError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+    return BRAND.is(value);
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return RunRecordError.is(value);
+    return BRAND.hasInstance(this, value);
   }
 }

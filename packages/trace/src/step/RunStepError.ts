@@ -1,4 +1,6 @@
-const BRAND = Symbol.for('@runledger/trace/RunStepError');
+import { crossRealmBrand } from '@runledger/core/internal';
+
+const BRAND = crossRealmBrand('@runledger/trace/RunStepError', () => RunStepError);
 
 /**
  * A run step was built with a field that breaks a rule; the message names the field(s), the
@@ -15,15 +17,15 @@ export class RunStepError extends Error {
     super(message);
     this.name = 'RunStepError';
     this.field = field;
-    Object.defineProperty(this, BRAND, { value: true });
+    BRAND.mark(this);
   }
 
   /** Tells whether a value is a RunStepError, also one made by another copy of this package. */
   static is(value: unknown): value is RunStepError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+    return BRAND.is(value);
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return RunStepError.is(value);
+    return BRAND.hasInstance(this, value);
   }
 }

@@ -1,4 +1,6 @@
-const BRAND = Symbol.for('@runledger/trace/RunStepReadError');
+import { crossRealmBrand } from '@runledger/core/internal';
+
+const BRAND = crossRealmBrand('@runledger/trace/RunStepReadError', () => RunStepReadError);
 
 /**
  * A stored step payload could not be read back into a {@link RunStep}; names the path of the
@@ -15,16 +17,16 @@ export class RunStepReadError extends Error {
     super(`RunStep payload ${path.length === 0 ? '' : `at ${formatPath(path)} `}cannot be read: ${problem}`, cause === undefined ? undefined : { cause });
     this.name = 'RunStepReadError';
     this.path = Object.freeze([...path]);
-    Object.defineProperty(this, BRAND, { value: true });
+    BRAND.mark(this);
   }
 
   /** Tells whether a value is a RunStepReadError, also one made by another copy of this package. */
   static is(value: unknown): value is RunStepReadError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+    return BRAND.is(value);
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return RunStepReadError.is(value);
+    return BRAND.hasInstance(this, value);
   }
 }
 

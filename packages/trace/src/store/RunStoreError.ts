@@ -1,4 +1,6 @@
-const BRAND = Symbol.for('@runledger/trace/RunStoreError');
+import { crossRealmBrand } from '@runledger/core/internal';
+
+const BRAND = crossRealmBrand('@runledger/trace/RunStoreError', () => RunStoreError);
 
 /**
  * The stable code of each {@link RunStoreError}.
@@ -32,7 +34,7 @@ export class RunStoreError extends Error {
     super(message, cause === undefined ? undefined : { cause });
     this.name = 'RunStoreError';
     this.code = code;
-    Object.defineProperty(this, BRAND, { value: true });
+    BRAND.mark(this);
   }
 
   /** The run does not exist in the store. */
@@ -71,10 +73,10 @@ export class RunStoreError extends Error {
 
   /** Tells whether a value is a RunStoreError, also one made by another copy of this package. */
   static is(value: unknown): value is RunStoreError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+    return BRAND.is(value);
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return RunStoreError.is(value);
+    return BRAND.hasInstance(this, value);
   }
 }

@@ -1,6 +1,6 @@
 import { Html, html } from '../html/Html.js';
 import { LOCALES } from '../i18n/Locale.js';
-import type { PageContext } from './PageContext.js';
+import type { ViewContext } from './ViewContext.js';
 import { STYLES } from './styles.js';
 
 /** Which top navigation entry a page belongs to. @internal */
@@ -12,19 +12,19 @@ export type NavSection = 'runs' | 'servers' | null;
  * @internal
  */
 export function layout(
-  ctx: PageContext,
-  page: { readonly title: string; readonly section: NavSection; readonly body: Html; readonly refreshSeconds?: number },
+  ctx: ViewContext,
+  view: { readonly title: string; readonly section: NavSection; readonly body: Html; readonly refreshSeconds?: number },
 ): Html {
   const { t } = ctx;
   const nav = (section: Exclude<NavSection, null>, path: string, label: string) =>
-    html`<a href="${ctx.href(path)}"${page.section === section ? Html.trusted(' aria-current="page"') : ''}>${label}</a>`;
+    html`<a href="${ctx.href(path)}"${view.section === section ? Html.trusted(' aria-current="page"') : ''}>${label}</a>`;
   return html`<!doctype html>
 <html lang="${ctx.locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-${page.refreshSeconds !== undefined ? html`<meta http-equiv="refresh" content="${page.refreshSeconds}">` : ''}
-<title>${page.title} · ${t.t('app.title')}</title>
+${view.refreshSeconds !== undefined ? html`<meta http-equiv="refresh" content="${view.refreshSeconds}">` : ''}
+<title>${view.title} · ${t.t('app.title')}</title>
 <style>${Html.trusted(STYLES)}</style>
 </head>
 <body>
@@ -38,7 +38,7 @@ ${page.refreshSeconds !== undefined ? html`<meta http-equiv="refresh" content="$
   )}</nav>
 </header>
 <main id="content">
-${page.body}
+${view.body}
 </main>
 </body>
 </html>

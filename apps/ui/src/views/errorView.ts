@@ -1,9 +1,9 @@
 import { type Html, html } from '../html/Html.js';
 import { layout } from './layout.js';
-import type { PageContext } from './PageContext.js';
+import type { ViewContext } from './ViewContext.js';
 
 /** A page for an error status: a title and one line of text. @internal */
-export function errorPage(ctx: PageContext, title: string, text: string): Html {
+export function renderErrorView(ctx: ViewContext, title: string, text: string): Html {
   return layout(ctx, {
     title,
     section: null,

@@ -4,7 +4,7 @@ import { Html, html } from '../html/Html.js';
 import type { Translator } from '../i18n/Translator.js';
 import { NONE, statusBadge } from './badges.js';
 import { layout } from './layout.js';
-import type { PageContext } from './PageContext.js';
+import type { ViewContext } from './ViewContext.js';
 
 /** The filters of the runs list as the query string carries them. @internal */
 export interface RunsFilter {
@@ -39,7 +39,7 @@ export function outcomeCounts(t: Translator, run: StoredRun): Html {
  *
  * @internal
  */
-export function runsPage(ctx: PageContext, page: RunPage, filter: RunsFilter, now: number): Html {
+export function renderRunsView(ctx: ViewContext, page: RunPage, filter: RunsFilter, now: number): Html {
   const { t } = ctx;
   const filterParams = { status: filter.status, has: filter.has };
   const option = (value: string, label: string, selected: boolean) =>

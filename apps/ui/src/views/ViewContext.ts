@@ -2,12 +2,12 @@ import type { Locale } from '../i18n/Locale.js';
 import type { Translator } from '../i18n/Translator.js';
 
 /**
- * What every page renders with: the language, the request's address and a link builder that
+ * What every view renders with: the language, the request's address and a link builder that
  * keeps an explicitly chosen language.
  *
  * @internal
  */
-export class PageContext {
+export class ViewContext {
   readonly t: Translator;
   /** The `?lang=` the request carried, kept on every link; null when the language came from the browser. */
   readonly explicitLang: Locale | null;

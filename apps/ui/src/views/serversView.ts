@@ -3,7 +3,7 @@ import { Html, html } from '../html/Html.js';
 import { NONE, textBadge } from './badges.js';
 import { failureCauseLabel } from './failureCauseLabel.js';
 import { layout } from './layout.js';
-import type { PageContext } from './PageContext.js';
+import type { ViewContext } from './ViewContext.js';
 
 /** The columns the servers table sorts by. @internal */
 export const ServerSortKey = { SERVER: 'server', CALLS: 'calls', FAILURE_RATE: 'failure_rate', P95: 'p95' } as const;
@@ -15,15 +15,15 @@ export const ServerWindow = { DAY: '24h', WEEK: '7d', ALL: 'all' } as const;
 /** One of the windows of {@link (ServerWindow:variable)}. @internal */
 export type ServerWindow = (typeof ServerWindow)[keyof typeof ServerWindow];
 
-/** How the servers table is sorted and which window it covers. @internal */
-export interface ServersView {
+/** The servers view's query (from the URL): how the table is sorted and which window it covers. @internal */
+export interface ServersQuery {
   readonly sort: ServerSortKey;
   readonly dir: 'asc' | 'desc';
   readonly window: ServerWindow;
 }
 
-/** The default view: all time, worst failure rate first. @internal */
-export const DEFAULT_SERVERS_VIEW: ServersView = { sort: 'failure_rate', dir: 'desc', window: 'all' };
+/** The default query: all time, worst failure rate first. @internal */
+export const DEFAULT_SERVERS_QUERY: ServersQuery = { sort: 'failure_rate', dir: 'desc', window: 'all' };
 
 /** The start of a window relative to now, or undefined for all time. @internal */
 export function windowSince(window: ServerWindow, now: number): number | undefined {
@@ -71,24 +71,24 @@ export function healthVerdict(row: ServerHealth): 'flaky' | 'noAnswers' | 'tooFe
  *
  * @internal
  */
-export function serversPage(ctx: PageContext, rows: readonly ServerHealth[], view: ServersView): Html {
+export function renderServersView(ctx: ViewContext, rows: readonly ServerHealth[], query: ServersQuery): Html {
   const { t } = ctx;
-  const sorted = sortServers(rows, view.sort, view.dir);
+  const sorted = sortServers(rows, query.sort, query.dir);
   const header = (key: ServerSortKey, label: string, numeric: boolean) => {
-    const active = view.sort === key;
-    const nextDir = active && view.dir === 'desc' ? 'asc' : 'desc';
-    const ariaSort = active ? (view.dir === 'asc' ? 'ascending' : 'descending') : 'none';
-    const arrow = active ? (view.dir === 'asc' ? ' ▲' : ' ▼') : '';
+    const active = query.sort === key;
+    const nextDir = active && query.dir === 'desc' ? 'asc' : 'desc';
+    const ariaSort = active ? (query.dir === 'asc' ? 'ascending' : 'descending') : 'none';
+    const arrow = active ? (query.dir === 'asc' ? ' ▲' : ' ▼') : '';
     return html`<th scope="col" class="${numeric ? 'num' : ''}" aria-sort="${ariaSort}"><a class="sort" href="${ctx.href('/servers', {
       sort: key,
       dir: nextDir,
-      window: view.window,
+      window: query.window,
     })}" title="${t.t(nextDir === 'asc' ? 'servers.sort.asc' : 'servers.sort.desc')}">${label}${arrow}</a></th>`;
   };
   const windows = (['24h', '7d', 'all'] as const).map(
     (window) =>
-      html`<a class="button" href="${ctx.href('/servers', { sort: view.sort, dir: view.dir, window })}"${
-        window === view.window ? Html.trusted(' aria-current="true" style="font-weight:700;border-color:#24292f"') : ''
+      html`<a class="button" href="${ctx.href('/servers', { sort: query.sort, dir: query.dir, window })}"${
+        window === query.window ? Html.trusted(' aria-current="true" style="font-weight:700;border-color:#24292f"') : ''
       }>${t.t(`servers.window.${window}`)}</a>`,
   );
   const body = sorted.map((row) => {

@@ -5,9 +5,9 @@ import type { Translator } from '../i18n/Translator.js';
 import { NONE, outcomeBadge, statusBadge } from './badges.js';
 import { failureCauseLabel } from './failureCauseLabel.js';
 import { layout } from './layout.js';
-import type { PageContext } from './PageContext.js';
+import type { ViewContext } from './ViewContext.js';
 import { reasonText } from './reasonText.js';
-import { outcomeCounts, runDurationMs } from './runsPage.js';
+import { outcomeCounts, runDurationMs } from './runsView.js';
 
 /** The most timeline rows (steps) one page shows. @internal */
 export const TIMELINE_PAGE_SIZE = 200;
@@ -15,8 +15,8 @@ export const TIMELINE_PAGE_SIZE = 200;
 /** Seconds between refreshes of a running run's page. @internal */
 export const RUNNING_REFRESH_SECONDS = 2;
 
-/** The page of steps being shown. @internal */
-export interface TimelinePage {
+/** The slice of a run's timeline one view shows: one page of at most {@link TIMELINE_PAGE_SIZE} steps. @internal */
+export interface TimelineSlice {
   /** The first sequence on the page. */
   readonly from: number;
   /** The page's steps and the lifecycle events that fall in its time span, in time order. */
@@ -97,7 +97,7 @@ export function writeUnknownNote(t: Translator, entry: RunTimelineEntry): string
     : t.t('runs.detail.writeUnknown', { target: id === undefined ? String(resource) : `${String(resource)} ${String(id)}` });
 }
 
-function rowHtml(ctx: PageContext, entry: RunTimelineEntry, now: number): Html {
+function rowHtml(ctx: ViewContext, entry: RunTimelineEntry, now: number): Html {
   const { t } = ctx;
   const time = html`<td class="mono"><time datetime="${t.iso(entry.time)}">${t.time(entry.time)}</time></td>`;
   if (entry.event !== null) {
@@ -137,11 +137,11 @@ ${time}
 }
 
 /**
- * A run's page: summary, cancel button while running, and a page of its timeline (metadata only).
+ * A run's view: summary, cancel button while running, and a slice of its timeline (metadata only).
  *
  * @internal
  */
-export function runPage(ctx: PageContext, run: StoredRun, page: TimelinePage, now: number): Html {
+export function renderRunView(ctx: ViewContext, run: StoredRun, slice: TimelineSlice, now: number): Html {
   const { t } = ctx;
   const running = run.status === 'running';
   const duration = runDurationMs(run, now);
@@ -172,22 +172,22 @@ ${cancelForm}
 </section>`;
 
   const total = run.stepCount;
-  const to = page.from + page.stepsShown;
+  const to = slice.from + slice.stepsShown;
   const pager = html`<nav class="pager" aria-label="${t.t('runs.detail.timeline')}">
-<span>${total === 0 ? '' : t.t('runs.detail.page', { from: page.from + 1, to, total })}</span>
-${page.from > 0 ? html`<a class="button" href="${ctx.href(runHref)}">${t.t('runs.detail.page.first')}</a><a class="button" rel="prev" href="${ctx.href(runHref, { from: Math.max(0, page.from - TIMELINE_PAGE_SIZE) || null })}">← ${t.t('runs.detail.page.previous')}</a>` : ''}
+<span>${total === 0 ? '' : t.t('runs.detail.page', { from: slice.from + 1, to, total })}</span>
+${slice.from > 0 ? html`<a class="button" href="${ctx.href(runHref)}">${t.t('runs.detail.page.first')}</a><a class="button" rel="prev" href="${ctx.href(runHref, { from: Math.max(0, slice.from - TIMELINE_PAGE_SIZE) || null })}">← ${t.t('runs.detail.page.previous')}</a>` : ''}
 ${to < total ? html`<a class="button" rel="next" href="${ctx.href(runHref, { from: to })}">${t.t('runs.detail.page.next')} →</a>` : ''}
 </nav>`;
 
   const wire = running
     ? html`<section class="card wire" aria-labelledby="wire-h" data-section="wire">
 <h2 id="wire-h">${t.t('runs.detail.wire.title')}</h2>
-${(page.wire ?? []).length === 0
+${(slice.wire ?? []).length === 0
   ? html`<p class="muted">${t.t('runs.detail.wire.none')}</p>`
   : html`<p class="muted">${t.t('runs.detail.wire.intro')}</p>
 <div class="table-wrap"><table class="wire-calls">
 <thead><tr><th scope="col">${t.t('runs.detail.wire.col.tool')}</th><th scope="col">${t.t('runs.detail.wire.col.server')}</th><th scope="col">${t.t('runs.detail.wire.col.sent')}</th><th scope="col" class="num">${t.t('runs.detail.wire.col.running')}</th></tr></thead>
-<tbody>${(page.wire ?? []).map(
+<tbody>${(slice.wire ?? []).map(
       (entry) => html`<tr data-call-id="${String(entry.details['toolCallId'] ?? '')}"><td class="mono">${String(entry.details['toolName'] ?? '')}</td><td>${entry.source === '' ? NONE : entry.source}</td><td class="mono"><time datetime="${t.iso(entry.time)}">${t.time(entry.time)}</time></td><td class="num">${t.duration(wireMs(entry, now) ?? 0)}</td></tr>`,
     )}</tbody>
 </table></div>`}
@@ -204,9 +204,9 @@ ${pager}
   )}</th><th scope="col" class="num">${t.t('runs.detail.col.ms')}</th><th scope="col">${t.t('runs.detail.col.outcome')}</th><th scope="col">${t.t(
     'runs.detail.col.details',
   )}</th></tr></thead>
-<tbody>${page.entries.map((entry) => rowHtml(ctx, entry, now))}</tbody>
+<tbody>${slice.entries.map((entry) => rowHtml(ctx, entry, now))}</tbody>
 </table></div>
-${page.stepsShown >= 20 ? pager : ''}
+${slice.stepsShown >= 20 ? pager : ''}
 </section>`;
 
   return layout(ctx, {

@@ -1,5 +1,5 @@
 import { buildRunTimeline, RunCallState, type RunStore, type RunTimelineEntry, type StoredRun, type StoredStep } from '@runledger/trace';
-import type { TimelinePage } from '../pages/runPage.js';
+import type { TimelineSlice } from '../views/runView.js';
 
 /** Steps around the page that only pair call starts with their ends (never shown). @internal */
 export interface TimelineContext {
@@ -10,7 +10,7 @@ export interface TimelineContext {
 }
 
 /**
- * Builds one page of a run's timeline with the trace package's {@link buildRunTimeline}: the
+ * Builds the slice of a run's timeline that one page shows, with the trace package's {@link buildRunTimeline}: the
  * page's steps, and the run's lifecycle events (started, cancel requested, the end) on the page
  * whose time span they fall in; and, for a running run, every call on the wire.
  *
@@ -23,13 +23,13 @@ export interface TimelineContext {
  *
  * @internal
  */
-export function timelinePage(
+export function timelineSlice(
   run: StoredRun,
   read: readonly StoredStep[],
   from: number,
   pageSize = Number.POSITIVE_INFINITY,
   context: TimelineContext = {},
-): TimelinePage {
+): TimelineSlice {
   const steps = read.length > pageSize ? read.slice(0, pageSize) : read;
   const next = read.length > pageSize ? read[pageSize] : undefined;
   const pageStart = from === 0 ? Number.NEGATIVE_INFINITY : (steps[0]?.createdAt ?? Number.POSITIVE_INFINITY);
@@ -47,19 +47,19 @@ export function timelinePage(
 }
 
 /**
- * Reads the page of a run's timeline that starts at step `from`, with what it needs to pair call
+ * Reads the slice of a run's timeline that starts at step `from`, with what it needs to pair call
  * starts and ends: the rest of the run when a call started on the page may end later, and, for
  * a running run, the steps before the page (to list every call on the wire).
  *
  * @internal
  */
-export async function readTimelinePage(store: RunStore, run: StoredRun, from: number, pageSize: number): Promise<TimelinePage> {
+export async function readTimelineSlice(store: RunStore, run: StoredRun, from: number, pageSize: number): Promise<TimelineSlice> {
   const read = await store.readSteps(run.id, { fromSequence: from, limit: pageSize + 1 });
   const running = run.status === 'running';
   const startsOnPage = read.slice(0, pageSize).some((step) => step.kind === 'tool_start');
   const after = read.length > pageSize && (running || startsOnPage) ? await store.readSteps(run.id, { fromSequence: from + pageSize + 1 }) : [];
   const before = running && from > 0 ? await store.readSteps(run.id, { fromSequence: 0, limit: from }) : [];
-  return timelinePage(run, read, from, pageSize, { before, after });
+  return timelineSlice(run, read, from, pageSize, { before, after });
 }
 
 /** The call ids that `tool` steps ended. */
