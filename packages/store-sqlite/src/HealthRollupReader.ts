@@ -83,7 +83,7 @@ export class HealthRollupReader {
     this.#exactMaxCalls = exactMaxCalls;
   }
 
-  /** `query` as given (for the exact path) and as normalized by `RunStoreInput.healthQuery`. */
+  /** `query` as given (for the exact path) and as normalized by `checkHealthQuery`. */
   read(query: ServerHealthQuery, normalized: NormalizedHealthQuery): ServerHealth[] {
     const since = Math.max(0, normalized.since ?? 0);
     const until = Math.min(FAR_FUTURE, normalized.until ?? FAR_FUTURE);

@@ -2,7 +2,6 @@ import type { ToolOutcome } from '@runledger/core';
 import {
   RunStatus,
   RunStoreError,
-  RunStoreInput,
   type ToolCallFacts,
   toolCallOf,
   type AppendStepInput,
@@ -18,6 +17,7 @@ import {
   type StoredRun,
   type StoredStep,
 } from '@runledger/trace';
+import { checkAppendStep, checkCreateRun, checkFinishRun, checkHealthQuery, checkHeartbeatAt, checkImportRun, checkRequestCancelAt, checkRunId, checkRunQuery, checkStaleBefore, checkStepQuery, encodeRunCursor, isSameStep, sequencePastEndError } from '@runledger/trace/store';
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { retryBusy } from './busyRetry.js';
@@ -36,7 +36,6 @@ import type { SqliteRunStoreOptions } from './SqliteRunStoreOptions.js';
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 const DEFAULT_CANCEL_POLL_MS = 250;
 const DRIVER_BUSY_SLICE_MS = 100;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const INSERT_STEP_COLUMNS = `id, ${STEP_COLUMNS}, call_server, call_outcome, call_cause`;
 const NEXT_RUN_NO = '(SELECT coalesce(max(run_no), 0) + 1 FROM runs)';
@@ -121,12 +120,12 @@ export class SqliteRunStore implements RunStore {
       if (step.sequence !== null) {
         const next = nextSequence.get(runId) as number | undefined;
         if (next === undefined) throw RunStoreError.runNotFound(runId);
-        if (step.sequence > next) throw RunStoreInput.sequencePastEnd(runId, step.sequence, next);
+        if (step.sequence > next) throw sequencePastEndError(runId, step.sequence, next);
         if (step.sequence < next) {
           const stored = storedAt.get(runId, step.sequence) as
             | { kind: string; round: number; durationMs: number; createdAt: number; payload: string; toolServer: string | null; toolOutcome: ToolOutcome | null }
             | undefined;
-          if (stored !== undefined && RunStoreInput.sameStep(stored, step)) return step.sequence;
+          if (stored !== undefined && isSameStep(stored, step)) return step.sequence;
           throw RunStoreError.sequenceConflict(runId, step.sequence);
         }
       }
@@ -247,9 +246,9 @@ export class SqliteRunStore implements RunStore {
     return this.#path;
   }
 
-  /** Creates a run with status `running`; checks the input with `RunStoreInput.createRun`. */
+  /** Creates a run with status `running`; checks the input with `checkCreateRun`. */
   async createRun(input: CreateRunInput): Promise<StoredRun> {
-    const run = RunStoreInput.createRun(input, Date.now());
+    const run = checkCreateRun(input, Date.now());
     return this.#write(() => {
       try {
         this.#stmt(
@@ -267,14 +266,14 @@ export class SqliteRunStore implements RunStore {
 
   /** Appends a step with the run's next sequence in one `BEGIN IMMEDIATE` transaction (step row, run counters, health rollup) and resolves once it is committed and fsynced. */
   async appendStep(runId: string, step: AppendStepInput): Promise<number> {
-    const input = RunStoreInput.appendStep(step);
+    const input = checkAppendStep(step);
     const key = runKey(runId);
     return this.#write(() => this.#append(key, input));
   }
 
   /** Ends a running run; a finished run is returned unchanged (terminal is terminal). */
   async finishRun(runId: string, finish: FinishRunInput): Promise<StoredRun> {
-    const input = RunStoreInput.finishRun(finish, Date.now());
+    const input = checkFinishRun(finish, Date.now());
     const key = runKey(runId);
     return this.#write(() =>
       this.#db.transaction(() => {
@@ -295,7 +294,7 @@ export class SqliteRunStore implements RunStore {
 
   /** Marks a running run's cancel request (the first time is kept); watchers in this process fire at once, others at their next poll. */
   async requestCancel(runId: string, at?: number): Promise<StoredRun> {
-    const when = RunStoreInput.requestCancel(at, Date.now());
+    const when = checkRequestCancelAt(at, Date.now());
     const key = runKey(runId);
     const run = await this.#write(() =>
       this.#db.transaction(() => {
@@ -310,7 +309,7 @@ export class SqliteRunStore implements RunStore {
 
   /** Records a sign of life of a running run (never moves back in time); unknown or finished runs are left alone. */
   async heartbeat(runId: string, at?: number): Promise<void> {
-    const when = RunStoreInput.heartbeat(at, Date.now());
+    const when = checkHeartbeatAt(at, Date.now());
     const key = runKey(runId);
     await this.#write(() =>
       this.#stmt(
@@ -321,7 +320,7 @@ export class SqliteRunStore implements RunStore {
 
   /** Marks `interrupted` every running run whose last sign of life (heartbeat, else start) is before `staleBefore`; returns their ids. */
   async recoverInterrupted(staleBefore: number): Promise<readonly string[]> {
-    const stale = RunStoreInput.recoverInterrupted(staleBefore);
+    const stale = checkStaleBefore(staleBefore);
     const now = Date.now();
     return this.#write(() =>
       this.#stmt(
@@ -344,7 +343,7 @@ export class SqliteRunStore implements RunStore {
 
   /** A page of runs, newest first, by keyset on (created_at, id) over indexes for status and configuration. */
   async listRuns(query?: RunQuery): Promise<RunPage> {
-    const q = RunStoreInput.runQuery(query);
+    const q = checkRunQuery(query);
     const where: string[] = [];
     const params: unknown[] = [];
     if (q.statuses !== null) {
@@ -376,14 +375,14 @@ export class SqliteRunStore implements RunStore {
       const runs = rows.slice(0, q.limit).map(toStoredRun);
       const last = runs[runs.length - 1];
       const nextCursor =
-        rows.length > q.limit && last !== undefined ? RunStoreInput.encodeCursor({ createdAt: last.createdAt, id: last.id }) : null;
+        rows.length > q.limit && last !== undefined ? encodeRunCursor({ createdAt: last.createdAt, id: last.id }) : null;
       return { runs, nextCursor };
     });
   }
 
   /** A run's steps in sequence order: one range of the steps table, whose rowids are (run number << 32) + sequence. */
   async readSteps(runId: string, query?: StepQuery): Promise<readonly StoredStep[]> {
-    const q = RunStoreInput.stepQuery(query);
+    const q = checkStepQuery(query);
     const from = q.fromSequence;
     const limit = q.limit ?? -1;
     const key = runKey(runId);
@@ -403,7 +402,7 @@ export class SqliteRunStore implements RunStore {
 
   /** Per-server health over a window, from the rollup (exact below 2000 calls, histogram percentiles above). */
   async serverHealth(query?: ServerHealthQuery): Promise<readonly ServerHealth[]> {
-    const normalized = RunStoreInput.healthQuery(query);
+    const normalized = checkHealthQuery(query);
     return this.#read(() => this.#db.transaction(() => this.#health.read(query ?? {}, normalized)).deferred());
   }
 
@@ -415,7 +414,7 @@ export class SqliteRunStore implements RunStore {
   /** Writes a run and its steps exactly as given, in one transaction; false when the id exists already. */
   async importRun(run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
     // from here on: the run and steps as checked, the way every store writes them
-    ({ run, steps } = RunStoreInput.importRun(run, steps));
+    ({ run, steps } = checkImportRun(run, steps));
     return this.#write(() => this.#import(run, steps));
   }
 
@@ -492,7 +491,7 @@ export class SqliteRunStore implements RunStore {
 // --- helpers -----------------------------------------------------------------------------------
 
 function runKey(runId: string): string {
-  if (typeof runId !== 'string') throw RunStoreError.invalidInput(`runId must be a string, got ${typeof runId}`);
-  return UUID.test(runId) ? runId.toLowerCase() : runId;
+  // a string that is not a UUID is no run's key: looked up as it is, it finds nothing
+  return checkRunId(runId) ?? runId;
 }
 

@@ -1,15 +1,33 @@
 // @runledger/trace/store — the entry point for store implementers: the input rules every store
-// applies (RunStoreInput and the normalized shapes it returns) and the server-health tally a store
-// folds its rows into. An agent author needs none of this; it is the main entry's business.
+// applies (the `check…` functions and the normalized shapes they return) and the server-health
+// tally a store folds its rows into. An agent author needs none of this; it is the main entry's
+// business.
 export {
+  checkAppendStep,
+  checkCreateRun,
+  checkFinishRun,
+  checkHealthQuery,
+  checkHeartbeatAt,
+  checkImportRun,
+  checkRequestCancelAt,
+  checkRunId,
+  checkRunQuery,
+  checkStaleBefore,
+  checkStepQuery,
+  compareNewestFirst,
+  decodeRunCursor,
+  encodeRunCursor,
+  isSameStep,
   type NormalizedAppendStep,
   type NormalizedCreateRun,
   type NormalizedFinishRun,
   type NormalizedHealthQuery,
   type NormalizedRunQuery,
   type NormalizedStepQuery,
+  recoveryReason,
   type RunCursorPosition,
   RunStoreInput,
+  sequencePastEndError,
 } from './RunStoreInput.js';
 export {
   addToTally,
