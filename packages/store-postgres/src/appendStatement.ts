@@ -2,8 +2,7 @@
 // health rollup in one implicit transaction, and the values it takes.
 import type { ToolOutcome } from '@runledger/core';
 import { type NormalizedAppendStep, toolCallOf, UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
-import { DurationHistogram } from './DurationHistogram.js';
-import { ROLLUP_LEVEL_SIZES } from './HealthWindow.js';
+import { DURATION_HISTOGRAM_SLOTS, ROLLUP_LEVEL_SIZES } from '@runledger/trace/store';
 import { ms, STEP_COLUMNS } from './postgresRows.js';
 
 export const STEP_INSERT_COLUMNS = `${STEP_COLUMNS}, call_server, call_outcome, call_cause, call_answered, call_counted`;
@@ -64,7 +63,7 @@ export function appendStatement(q: string): string {
     ($9::text = 'failed' AND NOT $14::boolean)::int, $13::boolean::int,
     CASE WHEN $9::text = 'failed' AND $14::boolean THEN $5::bigint END,
     CASE WHEN $13::boolean THEN $4::float8 END, CASE WHEN $13::boolean THEN $4::float8 END,
-    CASE WHEN $13::boolean THEN ${q}.histogram_one(${q}.duration_bucket($4::float8)) ELSE array_fill(0, ARRAY[${DurationHistogram.SLOTS}]) END
+    CASE WHEN $13::boolean THEN ${q}.histogram_one(${q}.duration_bucket($4::float8)) ELSE array_fill(0, ARRAY[${DURATION_HISTOGRAM_SLOTS}]) END
   FROM step CROSS JOIN (VALUES ${levels}) AS l (level, size)
   WHERE $10::text IS NOT NULL AND $9::text IS NOT NULL
   ORDER BY l.level

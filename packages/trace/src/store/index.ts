@@ -36,3 +36,19 @@ export {
   type ServerHealthRow,
   type ServerHealthTally,
 } from '../health/ServerHealth.js';
+export {
+  DURATION_HISTOGRAM_MAX_RELATIVE_ERROR,
+  DURATION_HISTOGRAM_SLOTS,
+  durationSlot,
+  durationSlotValue,
+  histogramPercentile,
+} from '../health/durationHistogram.js';
+export {
+  DAY_LEVEL,
+  type LevelRange,
+  type MsRange,
+  planRollupWindow,
+  ROLLUP_LEVEL_SIZES,
+  type RollupWindowPlan,
+  rollupBucketStart,
+} from '../health/rollupLevels.js';
