@@ -15,19 +15,19 @@ import {
 } from '@runledger/trace';
 import { checkAppendStep, checkCreateRun, checkFinishRun, checkHealthQuery, checkHeartbeatAt, checkImportRun, checkRequestCancelAt, checkRunId, checkRunQuery, checkStaleBefore, checkStepQuery, encodeRunCursor, sequencePastEndError } from '@runledger/trace/store';
 import pg from 'pg';
-import { CancelWatcher } from './CancelWatcher.js';
+import { PostgresCancelWatch } from './PostgresCancelWatch.js';
 import { migrateSchema } from './migrateSchema.js';
 import { POSTGRES_SCHEMA_VERSION } from './PostgresMigrations.js';
 import type { PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
 import { appendStatement, appendValues } from './appendStatement.js';
-import { ms, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepRow, toRun, toStep } from './postgresRows.js';
-import { HealthRollupReader } from './HealthRollupReader.js';
+import { ms, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepRow, toStoredRun, toStoredStep } from './postgresRows.js';
+import { PostgresHealthReader } from './PostgresHealthReader.js';
 import { quoteSchemaName } from './quoteSchemaName.js';
 import { storageFailure } from './storageFailure.js';
 import { readPostgresSchemaVersion } from './readSchemaVersion.js';
 import { applySessionSettings } from './sessionSettings.js';
 import { importRunInto } from './importRun.js';
-import { registerStoreInternals } from './storeInternals.js';
+import { registerStoreInternals } from './PostgresRunStoreInternals.js';
 
 const DEFAULT_SCHEMA = 'runledger';
 const DEFAULT_POOL_SIZE = 10;
@@ -73,8 +73,8 @@ export class PostgresRunStore implements RunStore {
   readonly #schema: string;
   readonly #q: string;
   readonly #channel: string;
-  readonly #watcher: CancelWatcher;
-  readonly #health: HealthRollupReader;
+  readonly #watcher: PostgresCancelWatch;
+  readonly #health: PostgresHealthReader;
   readonly #appendName: string;
   readonly #appendText: string;
   #closed = false;
@@ -86,8 +86,8 @@ export class PostgresRunStore implements RunStore {
     this.#channel = `rlc_${schema}`.slice(0, 63);
     this.#appendName = 'runledger_append_step';
     this.#appendText = appendStatement(quoted);
-    this.#health = new HealthRollupReader(pool, quoted);
-    this.#watcher = new CancelWatcher({
+    this.#health = new PostgresHealthReader(pool, quoted);
+    this.#watcher = new PostgresCancelWatch({
       channel: this.#channel,
       connect,
       pollMs: cancelPollMs,
@@ -222,7 +222,7 @@ export class PostgresRunStore implements RunStore {
          VALUES ($1, 'running', $2, $3, $4, $4) RETURNING ${RUN_COLUMNS}`,
         [run.id, run.configuration, run.actor, ms(run.createdAt)],
       );
-      return toRun(result.rows[0]!);
+      return toStoredRun(result.rows[0]!);
     } catch (error) {
       if ((error as { code?: string }).code === '23505') {
         throw RunStoreError.invalidInput(`CreateRunInput.id must be new, but run ${JSON.stringify(run.id)} exists`);
@@ -292,7 +292,7 @@ export class PostgresRunStore implements RunStore {
         [runId, input.status, ms(input.finishedAt), input.terminationReason, input.cancelledTerminationReason, input.unstoredSteps],
       );
       const row = result.rows[0];
-      if (row !== undefined) return toRun(row);
+      if (row !== undefined) return toStoredRun(row);
     } catch (error) {
       throw storageFailure('finishRun', error);
     }
@@ -370,7 +370,7 @@ export class PostgresRunStore implements RunStore {
     try {
       const result = await this.#pool.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM ${this.#q}.runs WHERE id = $1`, [runId]);
       const row = result.rows[0];
-      return row === undefined ? null : toRun(row);
+      return row === undefined ? null : toStoredRun(row);
     } catch (error) {
       throw storageFailure('getRun', error);
     }
@@ -402,7 +402,7 @@ export class PostgresRunStore implements RunStore {
     } catch (error) {
       throw storageFailure('listRuns', error);
     }
-    const page = rows.slice(0, q.limit).map(toRun);
+    const page = rows.slice(0, q.limit).map(toStoredRun);
     const last = page[page.length - 1];
     const nextCursor =
       rows.length > q.limit && last !== undefined ? encodeRunCursor({ createdAt: last.createdAt, id: last.id }) : null;
@@ -420,7 +420,7 @@ export class PostgresRunStore implements RunStore {
          ORDER BY sequence ${q.limit === null ? '' : `LIMIT ${q.limit}`}`,
         [runId, q.fromSequence],
       );
-      return result.rows.map(toStep);
+      return result.rows.map(toStoredStep);
     } catch (error) {
       throw storageFailure('readSteps', error);
     }

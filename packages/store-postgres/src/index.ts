@@ -1,2 +1,11 @@
+// @runledger/store-postgres. The source mirrors store-sqlite file for file, so who knows one store
+// knows the other: <Store>RunStore (the RunStore), <Store>RunStoreOptions, <Store>RunStoreInternals
+// (what this package's tests reach), <Store>Migrations + migrateSchema + readSchemaVersion,
+// <Store>HealthWriter / <Store>HealthReader (the server-health rollup, in trace's layout),
+// <Store>CancelWatch, <store>Rows (row mapping: toStoredRun, toStoredStep), storageFailure.
+// Only here: appendStatement.ts and importRun.ts (each one statement or transaction over the
+// pool; SQLite's are in SqliteRunStore.ts), backfillLegacySteps.ts / backfillCallCounting.ts
+// (migration backfills in batches over the network; SQLite's run inline in its migrations),
+// quoteSchemaName.ts (SQLite has no schemas) and sessionSettings.ts (per-connection options).
 export { PostgresRunStore } from './PostgresRunStore.js';
 export type { PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';

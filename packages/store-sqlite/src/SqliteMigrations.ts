@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { DURATION_HISTOGRAM_SLOTS } from '@runledger/trace/store';
-import { HealthRollupWriter } from './HealthRollupWriter.js';
+import { SqliteHealthWriter } from './SqliteHealthWriter.js';
 import type { ToolOutcome } from '@runledger/core';
 import { toolCallOf } from '@runledger/trace';
 
@@ -291,7 +291,7 @@ CREATE TABLE health_causes (
   PRIMARY KEY (server, level, bucket_start, cause)
 ) WITHOUT ROWID;
 DELETE FROM health_servers;`);
-      const writer = new HealthRollupWriter(db);
+      const writer = new SqliteHealthWriter(db);
       const batch = db
         .prepare(
           `SELECT id, call_server, call_outcome, duration_ms, created_at, call_cause FROM steps

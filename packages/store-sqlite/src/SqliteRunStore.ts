@@ -21,13 +21,13 @@ import { checkAppendStep, checkCreateRun, checkFinishRun, checkHealthQuery, chec
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { retryBusy } from './busyRetry.js';
-import { CancelWatcher } from './CancelWatcher.js';
+import { SqliteCancelWatch } from './SqliteCancelWatch.js';
 import { WriteQueue } from './WriteQueue.js';
 import { migrate } from './migrateSchema.js';
 import { messageOf, storageError } from './storageFailure.js';
 import { READ_STEP_COLUMNS, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepColumns, type StepRow, toStoredRun, toStoredStep } from './sqliteRows.js';
-import { HealthRollupReader } from './HealthRollupReader.js';
-import { HealthRollupWriter } from './HealthRollupWriter.js';
+import { SqliteHealthReader } from './SqliteHealthReader.js';
+import { SqliteHealthWriter } from './SqliteHealthWriter.js';
 import { readSqliteSchemaVersion } from './readSchemaVersion.js';
 import { SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
 import type { SqliteRunStoreInternals } from './SqliteRunStoreInternals.js';
@@ -59,10 +59,10 @@ const NEXT_RUN_NO = '(SELECT coalesce(max(run_no), 0) + 1 FROM runs)';
 export class SqliteRunStore implements RunStore {
   readonly #db: Database.Database;
   readonly #path: string;
-  readonly #rollup: HealthRollupWriter;
-  readonly #health: HealthRollupReader;
+  readonly #rollup: SqliteHealthWriter;
+  readonly #health: SqliteHealthReader;
   readonly #statements = new Map<string, Database.Statement>();
-  readonly #cancels: CancelWatcher;
+  readonly #cancels: SqliteCancelWatch;
   readonly #writes: WriteQueue;
   #closed = false;
 
@@ -77,12 +77,12 @@ export class SqliteRunStore implements RunStore {
     const cancelRequested = db
       .prepare("SELECT cancel_requested_at FROM runs WHERE id = ? AND status IN ('running', 'cancelled')")
       .pluck();
-    this.#cancels = new CancelWatcher({
+    this.#cancels = new SqliteCancelWatch({
       pollMs: options.cancelPollMs ?? DEFAULT_CANCEL_POLL_MS,
       requested: (runId) => (cancelRequested.get(runId) ?? null) !== null,
     });
-    this.#rollup = new HealthRollupWriter(db);
-    this.#health = new HealthRollupReader(db, internals.exactHealthMaxCalls);
+    this.#rollup = new SqliteHealthWriter(db);
+    this.#health = new SqliteHealthReader(db, internals.exactHealthMaxCalls);
 
     const bump = db.prepare(
       `UPDATE runs SET step_count = step_count + 1, ok_count = ok_count + ?, failed_count = failed_count + ?,

@@ -20,7 +20,7 @@ const NO_LATENCY = -1;
  *
  * @internal
  */
-export class HealthRollupWriter {
+export class SqliteHealthWriter {
   readonly #db: Database.Database;
   readonly #statements = new Map<number, Database.Statement>();
   readonly #serverDays: Database.Statement;

@@ -32,7 +32,7 @@ interface HealthRow {
  * with exact percentiles for servers with few answered calls (the sibling of store-sqlite's
  * reader of the same name).
  */
-export class HealthRollupReader {
+export class PostgresHealthReader {
   readonly #pool: pg.Pool;
   readonly #q: string;
 

@@ -58,7 +58,7 @@ type StepRow = [string, ToolOutcome, number, number, string | null];
  *
  * @internal
  */
-export class HealthRollupReader {
+export class SqliteHealthReader {
   readonly #range: Database.Statement;
   readonly #causes: Database.Statement;
   readonly #servers: Database.Statement;
