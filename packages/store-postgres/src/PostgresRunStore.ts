@@ -13,7 +13,22 @@ import {
   type StoredRun,
   type StoredStep,
 } from '@runledger/trace';
-import { checkAppendStep, checkCreateRun, checkFinishRun, checkHealthQuery, checkHeartbeatAt, checkImportRun, checkRequestCancelAt, checkRunId, checkRunQuery, checkStaleBefore, checkStepQuery, encodeRunCursor, sequencePastEndError } from '@runledger/trace/store';
+import {
+  checkAppendStep,
+  checkCreateRun,
+  checkFinishRun,
+  checkHealthQuery,
+  checkHeartbeatAt,
+  checkImportRun,
+  checkRequestCancelAt,
+  checkRunId,
+  checkRunQuery,
+  checkStaleBefore,
+  checkStepQuery,
+  duplicateRunIdError,
+  encodeRunCursor,
+  sequencePastEndError,
+} from '@runledger/trace/store';
 import pg from 'pg';
 import { PostgresCancelWatch } from './PostgresCancelWatch.js';
 import { migrateSchema } from './migrateSchema.js';
@@ -225,7 +240,7 @@ export class PostgresRunStore implements RunStore {
       return toStoredRun(result.rows[0]!);
     } catch (error) {
       if ((error as { code?: string }).code === '23505') {
-        throw RunStoreError.invalidInput(`CreateRunInput.id must be new, but run ${JSON.stringify(run.id)} exists`);
+        throw duplicateRunIdError(run.id);
       }
       throw storageFailure('createRun', error);
     }

@@ -3,8 +3,9 @@
 // (what this package's tests reach), <Store>Migrations + migrateSchema + readSchemaVersion,
 // <Store>HealthWriter / <Store>HealthReader (the server-health rollup, in trace's layout),
 // <Store>CancelWatch, <store>Rows (row mapping: toStoredRun, toStoredStep), storageFailure.
-// Only here: appendStatement.ts and importRun.ts (each one statement or transaction over the
-// pool; SQLite's are in SqliteRunStore.ts), backfillLegacySteps.ts / backfillCallCounting.ts
+// importRun.ts (importRun's transaction) has its sibling of that name in store-sqlite.
+// Only here: appendStatement.ts (the append as one statement; SQLite's append is a transaction in
+// SqliteRunStore.ts), backfillLegacySteps.ts / backfillCallCounting.ts
 // (migration backfills in batches over the network; SQLite's run inline in its migrations),
 // quoteSchemaName.ts (SQLite has no schemas) and sessionSettings.ts (per-connection options).
 export { PostgresRunStore } from './PostgresRunStore.js';

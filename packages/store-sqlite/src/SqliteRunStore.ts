@@ -2,7 +2,6 @@ import type { ToolOutcome } from '@runledger/core';
 import {
   RunStatus,
   RunStoreError,
-  type ToolCallFacts,
   toolCallOf,
   type AppendStepInput,
   type NormalizedAppendStep,
@@ -17,7 +16,23 @@ import {
   type StoredRun,
   type StoredStep,
 } from '@runledger/trace';
-import { checkAppendStep, checkCreateRun, checkFinishRun, checkHealthQuery, checkHeartbeatAt, checkImportRun, checkRequestCancelAt, checkRunId, checkRunQuery, checkStaleBefore, checkStepQuery, encodeRunCursor, isSameStep, sequencePastEndError } from '@runledger/trace/store';
+import {
+  checkAppendStep,
+  checkCreateRun,
+  checkFinishRun,
+  checkHealthQuery,
+  checkHeartbeatAt,
+  checkImportRun,
+  checkRequestCancelAt,
+  checkRunId,
+  checkRunQuery,
+  checkStaleBefore,
+  checkStepQuery,
+  duplicateRunIdError,
+  encodeRunCursor,
+  isSameStep,
+  sequencePastEndError,
+} from '@runledger/trace/store';
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { retryBusy } from './busyRetry.js';
@@ -25,9 +40,10 @@ import { SqliteCancelWatch } from './SqliteCancelWatch.js';
 import { WriteQueue } from './WriteQueue.js';
 import { migrate } from './migrateSchema.js';
 import { messageOf, storageError } from './storageFailure.js';
-import { READ_STEP_COLUMNS, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepColumns, type StepRow, toStoredRun, toStoredStep } from './sqliteRows.js';
+import { NEXT_RUN_NO, READ_STEP_COLUMNS, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepRow, toStoredRun, toStoredStep } from './sqliteRows.js';
 import { SqliteHealthReader } from './SqliteHealthReader.js';
 import { SqliteHealthWriter } from './SqliteHealthWriter.js';
+import { prepareImportRun, type WriteStep } from './importRun.js';
 import { readSqliteSchemaVersion } from './readSchemaVersion.js';
 import { SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
 import type { SqliteRunStoreInternals } from './SqliteRunStoreInternals.js';
@@ -38,7 +54,6 @@ const DEFAULT_CANCEL_POLL_MS = 250;
 const DRIVER_BUSY_SLICE_MS = 100;
 
 const INSERT_STEP_COLUMNS = `id, ${STEP_COLUMNS}, call_server, call_outcome, call_cause`;
-const NEXT_RUN_NO = '(SELECT coalesce(max(run_no), 0) + 1 FROM runs)';
 
 /**
  * The embedded run store: one SQLite file in WAL mode, safe for several processes at once.
@@ -49,9 +64,9 @@ const NEXT_RUN_NO = '(SELECT coalesce(max(run_no), 0) + 1 FROM runs)';
  * sequence numbers are assigned under the write lock (gap-free and unique with any number of
  * writing processes). A writer that finds the file locked waits and retries with back-off up to
  * `busyTimeoutMs`; `SQLITE_BUSY` never reaches the caller. Server health reads a rollup (counts,
- * last failure and a log-scale duration histogram per server and minute, hour, day and 32 days)
+ * last failure and a log-scale duration histogram per server and 1 min, 10 min, 1 h, 6 h and 1 day, in trace's shared layout)
  * that each append updates in the same transaction; windows of up to 2000 calls are computed
- * exactly from the steps, larger ones from the histogram (percentiles within about 12.25 %).
+ * exactly from the steps, larger ones from the histogram (percentiles within about 9.05 %).
  * Migrations are numbered and forward-only and run on open.
  *
  * @public
@@ -92,7 +107,7 @@ export class SqliteRunStore implements RunStore {
     // the rowid of a step is (run number << 32) + sequence: a run's steps are one range of the table
     const insertStep = db.prepare(`INSERT INTO steps (${INSERT_STEP_COLUMNS}) VALUES ((? << 32) + ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     /** Inserts a step row and adds its tool call, if it is one, to the health rollup. */
-    const writeStep = (runNo: number, runId: string, sequence: number, step: StepColumns, payload: string, call: ToolCallFacts | null): void => {
+    const writeStep: WriteStep = (runNo, runId, sequence, step, payload, call) => {
       insertStep.run(
         runNo,
         sequence,
@@ -140,42 +155,7 @@ export class SqliteRunStore implements RunStore {
       return sequence;
     }).immediate;
 
-    const exists = db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck();
-    const insertRun = db.prepare(
-      `INSERT INTO runs (${RUN_COLUMNS}, run_no) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${NEXT_RUN_NO}) RETURNING run_no`,
-    );
-    insertRun.pluck();
-    const setCounts = db.prepare('UPDATE runs SET ok_count = ?, failed_count = ?, cancelled_count = ? WHERE id = ?');
-    this.#import = db.transaction((run: StoredRun, steps: readonly StoredStep[]): boolean => {
-      const id = run.id.toLowerCase();
-      if (exists.get(id) !== undefined) return false;
-      const runNo = insertRun.get(
-        id,
-        run.status,
-        run.configuration,
-        run.actor ?? null,
-        run.createdAt,
-        run.startedAt ?? null,
-        run.finishedAt ?? null,
-        run.terminationReason ?? null,
-        run.cancelRequestedAt ?? null,
-        run.heartbeatAt ?? null,
-        steps.length,
-        0,
-        0,
-        0,
-        run.unstoredSteps ?? 0,
-      ) as number;
-      const counts = { ok: 0, failed: 0, cancelled: 0 };
-      for (const step of steps) {
-        const columns = { ...step, toolServer: step.toolServer ?? null, toolOutcome: step.toolOutcome ?? null };
-        const call = toolCallOf(columns);
-        writeStep(runNo, id, step.sequence, columns, step.payload, call);
-        if (call !== null) counts[call.outcome]++;
-      }
-      setCounts.run(counts.ok, counts.failed, counts.cancelled, id);
-      return true;
-    }).immediate;
+    this.#import = prepareImportRun(db, writeStep);
   }
 
   /**
@@ -256,7 +236,7 @@ export class SqliteRunStore implements RunStore {
         ).run(run.id, run.configuration, run.actor, run.createdAt, run.createdAt);
       } catch (error) {
         if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
-          throw RunStoreError.invalidInput(`CreateRunInput.id must be new, but run ${JSON.stringify(run.id)} exists`);
+          throw duplicateRunIdError(run.id);
         }
         throw error;
       }

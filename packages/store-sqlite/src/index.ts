@@ -5,8 +5,8 @@
 // <Store>CancelWatch, <store>Rows (row mapping: toStoredRun, toStoredStep), storageFailure.
 // Only here: WriteQueue.ts (one connection, so writes are queued in-process; PostgreSQL has a
 // pool) and busyRetry.ts (SQLITE_BUSY from another process's lock; PostgreSQL waits on locks).
-// The append and importRun are transactions inside SqliteRunStore.ts (PostgreSQL's are one
-// statement each, in appendStatement.ts and importRun.ts).
+// importRun.ts is importRun's transaction, as in store-postgres; the append's transaction stays in
+// SqliteRunStore.ts (PostgreSQL's append is one statement, in appendStatement.ts).
 export { SqliteRunStore } from './SqliteRunStore.js';
 export type { SqliteRunStoreInternals } from './SqliteRunStoreInternals.js';
 export type { SqliteRunStoreOptions } from './SqliteRunStoreOptions.js';

@@ -26,6 +26,7 @@ import {
   checkStaleBefore,
   checkStepQuery,
   compareNewestFirst,
+  duplicateRunIdError,
   encodeRunCursor,
   isSameStep,
   recoveryReason,
@@ -101,7 +102,7 @@ export class InMemoryRunStore implements RunStore {
     this.#open();
     const run = checkCreateRun(input, this.#clock());
     if (this.#state.runs.has(run.id)) {
-      throw RunStoreError.invalidInput(`CreateRunInput.id must be new, but run ${JSON.stringify(run.id)} exists`);
+      throw duplicateRunIdError(run.id);
     }
     const record: MutableRun = {
       id: run.id,

@@ -298,6 +298,15 @@ export function sequencePastEndError(runId: string, sequence: number, next: numb
 }
 
 /**
+ * The `invalid_input` error of a run creation whose id a run has already.
+ *
+ * @public
+ */
+export function duplicateRunIdError(id: string): RunStoreError {
+  return invalid(`CreateRunInput.id must be new, but run ${JSON.stringify(id)} exists`);
+}
+
+/**
  * Tells whether a stored step is the one an idempotent append repeats: same kind, round,
  * duration, time, payload text and tool columns.
  *

@@ -16,6 +16,7 @@ export {
   checkStepQuery,
   compareNewestFirst,
   decodeRunCursor,
+  duplicateRunIdError,
   encodeRunCursor,
   isSameStep,
   type NormalizedAppendStep,
