@@ -145,6 +145,30 @@ export function runInputRuleExamples(name: string, harness: RunStoreContractHarn
       expect(await store.recoverInterrupted(8.64e15)).toEqual([run.id]);
     });
 
+    it('checks the run id of every method by one rule: a string, any case of a UUID finds the run', async () => {
+      const store = await open();
+      const run = await store.createRun({ configuration: 'c', createdAt: BASE });
+      const upper = run.id.toUpperCase();
+      const step = { kind: 'llm', round: 0, durationMs: 1, createdAt: BASE, payload: {}, toolServer: null, toolOutcome: null };
+      expect(await store.appendStep(upper, step)).toBe(0);
+      expect(await store.readSteps(upper)).toHaveLength(1);
+      await store.heartbeat(upper, BASE + 5);
+      expect(await store.getRun(upper)).toMatchObject({ id: run.id, heartbeatAt: BASE + 5, stepCount: 1 });
+      const notAString = 42 as unknown as string;
+      const refused = invalid('runId must be a string, got 42');
+      expect(await refusal(store.getRun(notAString))).toEqual(refused);
+      expect(await refusal(store.readSteps(notAString))).toEqual(refused);
+      expect(await refusal(store.appendStep(notAString, step))).toEqual(refused);
+      expect(await refusal(store.finishRun(notAString, { status: 'completed', finishedAt: BASE + 1 }))).toEqual(refused);
+      expect(await refusal(store.requestCancel(notAString, BASE + 1))).toEqual(refused);
+      expect(await refusal(store.heartbeat(notAString, BASE + 1))).toEqual(refused);
+      expect(() => store.watchCancel(notAString, () => undefined)).toThrow('runId must be a string, got 42');
+      expect(await store.getRun('not-a-uuid')).toBeNull();
+      expect(await store.readSteps('not-a-uuid')).toEqual([]);
+      expect((await refusal(store.appendStep('not-a-uuid', step))).code).toBe('run_not_found');
+      expect((await refusal(store.finishRun('not-a-uuid', { status: 'completed', finishedAt: BASE + 1 }))).code).toBe('run_not_found');
+    });
+
     it('checks every field of importRun by the same rules, importing nothing when one is refused', async () => {
       const store = await open();
       const id = 'b0000000-0000-4000-8000-000000000001';

@@ -388,6 +388,27 @@ export function runInputRulesContract(name: string, harness: RunStoreContractHar
       expectBothSides();
     });
 
+    it('run ids: one rule for every method (a string; any case of a UUID finds the run)', async () => {
+      const { store, reference } = await open();
+      const id = uuidOf(next++);
+      for (const s of [store, reference]) await s.createRun({ id, configuration: 'ids', createdAt: BASE });
+      const anyRunId: fc.Arbitrary<unknown> = fc.oneof(
+        { arbitrary: fc.constantFrom(id, id.toUpperCase(), id.replace(/0/g, 'A').toLowerCase(), uuidOf(next + 1_000)), weight: 3 },
+        { arbitrary: anyText, weight: 2 },
+        { arbitrary: fc.oneof(anyNumber, fc.constantFrom(null, undefined, true), fc.jsonValue()), weight: 4 },
+      );
+      await fc.assert(
+        fc.asyncProperty(anyRunId, async (runId) => {
+          const given = runId as string;
+          await alike('getRun', store, reference, (s) => s.getRun(given), true);
+          await alike('readSteps', store, reference, (s) => s.readSteps(given), true);
+          await alike('heartbeat', store, reference, (s) => s.heartbeat(given, BASE + 1), true);
+        }),
+        { seed: SEED, numRuns: NUM_RUNS },
+      );
+      expectBothSides();
+    });
+
     it('importRun: every run and step field', async () => {
       const { store, reference } = await open();
       const good = {

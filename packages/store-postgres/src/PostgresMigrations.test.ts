@@ -3,7 +3,8 @@ import { RunStoreError, RunTimelineFactory, serverHealth, type StoredStep } from
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresRunStore } from './PostgresRunStore.js';
 import pg from 'pg';
-import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from './PostgresMigrations.js';
+import { DURATION_HISTOGRAM_SLOTS, ROLLUP_LEVEL_SIZES } from '@runledger/trace/store';
+import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION, ROLLUP_LEVEL_SIZES_V2, ROLLUP_SLOTS_V2 } from './PostgresMigrations.js';
 import { adminQuery, connectTestStore, dropSchema, randomSchema, requirePostgres, TEST_PG_URL } from './testing/pgTest.js';
 
 const schemas: string[] = [];
@@ -25,6 +26,13 @@ async function loadLegacy(schema: string): Promise<void> {
   await requirePostgres();
   await adminQuery(`CREATE SCHEMA "${schema}"; SET search_path TO "${schema}"; ${LEGACY_SQL}`);
 }
+
+describe('the rollup layout of the migrations', () => {
+  it("is trace's shared layout (a change there needs a migration that rebuilds the rollup)", () => {
+    expect(ROLLUP_SLOTS_V2).toBe(DURATION_HISTOGRAM_SLOTS);
+    expect(ROLLUP_LEVEL_SIZES_V2).toEqual(ROLLUP_LEVEL_SIZES);
+  });
+});
 
 describe('schema migrations', () => {
   it('creates the schema on first connect and records every version once', async () => {

@@ -2,8 +2,6 @@ import type { PoolClient } from 'pg';
 import { UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
 import { backfillCallCounting } from './backfillCallCounting.js';
 import { backfillLegacySteps } from './backfillLegacySteps.js';
-import { DurationHistogram } from './DurationHistogram.js';
-import { ROLLUP_LEVEL_SIZES, ROLLUP_SHARDS } from './HealthWindow.js';
 
 /**
  * One numbered, forward-only schema migration.
@@ -17,10 +15,23 @@ export interface PostgresMigration {
   up(client: PoolClient): Promise<void>;
 }
 
-const SLOTS = DurationHistogram.SLOTS;
+// The rollup layout these migrations create, frozen as it was written: trace's durationHistogram.ts
+// and rollupLevels.ts describe the same layout (PostgresMigrations.test.ts checks that they agree);
+// changing those needs a new migration that rebuilds the rollup, never an edit here.
+/** Histogram slots (quarter octaves, `duration_bucket`). */
+export const ROLLUP_SLOTS_V2 = 114;
+/** Bucket sizes of the rollup levels, in ms. */
+export const ROLLUP_LEVEL_SIZES_V2: readonly number[] = Object.freeze([60_000, 600_000, 3_600_000, 21_600_000, 86_400_000]);
+/**
+ * How many rows per server, level and bucket the rollup spreads concurrent writers over (by run).
+ *
+ * @internal
+ */
+export const ROLLUP_SHARDS = 4;
+const SLOTS = ROLLUP_SLOTS_V2;
 const SHARDS = ROLLUP_SHARDS;
 const LEVEL_NAMES = '1 min, 10 min, 1 h, 6 h, 1 day';
-const LEVELS_SQL = ROLLUP_LEVEL_SIZES.map((size, level) => `(${level}::smallint, ${size}::bigint)`).join(', ');
+const LEVELS_SQL = ROLLUP_LEVEL_SIZES_V2.map((size, level) => `(${level}::smallint, ${size}::bigint)`).join(', ');
 
 /** Version 1: runs, steps with the payload as text, the schema version. */
 const V1 = `

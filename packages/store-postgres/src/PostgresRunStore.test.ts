@@ -1,10 +1,9 @@
 import type { ToolOutcome } from '@runledger/core';
 import { type AppendStepInput, serverHealth, type StoredStep } from '@runledger/trace';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { DurationHistogram } from './DurationHistogram.js';
-import { ROLLUP_LEVEL_SIZES } from './HealthWindow.js';
+import { DURATION_HISTOGRAM_MAX_RELATIVE_ERROR, durationSlot, durationSlotValue, ROLLUP_LEVEL_SIZES } from '@runledger/trace/store';
 import { PostgresRunStore } from './PostgresRunStore.js';
-import { cancelWatcherOf, poolOf } from './storeInternals.js';
+import { cancelWatchOf, poolOf } from './PostgresRunStoreInternals.js';
 import { adminQuery, connectTestStore, dropSchema, randomSchema, requirePostgres, TEST_PG_URL } from './testing/pgTest.js';
 
 const schemas: string[] = [];
@@ -106,7 +105,7 @@ describe('server health from the rollup', () => {
         expect({ ...a, p50DurationMs: 0, p95DurationMs: 0 }).toEqual({ ...e, p50DurationMs: 0, p95DurationMs: 0 });
         for (const key of ['p50DurationMs', 'p95DurationMs'] as const) {
           if (e.calls <= 1_000) expect(a[key], `${e.server} ${key} exact`).toBe(e[key]);
-          else expect(Math.abs(a[key]! - e[key]!) / e[key]!).toBeLessThanOrEqual(DurationHistogram.MAX_RELATIVE_ERROR + 0.001);
+          else expect(Math.abs(a[key]! - e[key]!) / e[key]!).toBeLessThanOrEqual(DURATION_HISTOGRAM_MAX_RELATIVE_ERROR + 0.001);
         }
       }
       expect(servers).toEqual(expect.arrayContaining(actual.map((h) => h.server)));
@@ -130,8 +129,9 @@ describe('server health from the rollup', () => {
       [durations],
     );
     for (const row of result.rows) {
-      const rep = DurationHistogram.representative(row.slot);
-      expect(Math.abs(rep - row.d) / row.d, `d=${row.d} slot=${row.slot}`).toBeLessThanOrEqual(DurationHistogram.MAX_RELATIVE_ERROR + 1e-9);
+      expect(durationSlot(row.d), `trace's slot of d=${row.d}`).toBe(row.slot - 1);
+      const rep = durationSlotValue(row.slot - 1);
+      expect(Math.abs(rep - row.d) / row.d, `d=${row.d} slot=${row.slot}`).toBeLessThanOrEqual(DURATION_HISTOGRAM_MAX_RELATIVE_ERROR + 1e-9);
     }
   });
 });
@@ -174,12 +174,12 @@ describe('cross-process cancel', () => {
         resolve();
       });
     });
-    await waitFor(() => cancelWatcherOf(store).mode === 'push');
+    await waitFor(() => cancelWatchOf(store).mode === 'push');
     await other.requestCancel(run.id);
     await cancelled;
     expect(fired).toHaveLength(1);
     expect(fired[0]!).toBeLessThan(5_000);
-    expect(cancelWatcherOf(store).mode).toBe('push');
+    expect(cancelWatchOf(store).mode).toBe('push');
   });
 
   it('falls back to polling when the listener connection drops, then listens again', async () => {
@@ -189,20 +189,20 @@ describe('cross-process cancel', () => {
     let modeWhenFired: string | null = null;
     const cancelled = new Promise<void>((resolve) => {
       store.watchCancel(run.id, () => {
-        modeWhenFired = cancelWatcherOf(store).mode;
+        modeWhenFired = cancelWatchOf(store).mode;
         resolve();
       });
     });
-    await waitFor(() => cancelWatcherOf(store).mode === 'push');
-    const pid = cancelWatcherOf(store).listenerPid;
+    await waitFor(() => cancelWatchOf(store).mode === 'push');
+    const pid = cancelWatchOf(store).listenerPid;
     expect(pid).not.toBeNull();
     await adminQuery('SELECT pg_terminate_backend($1)', [pid]);
-    await waitFor(() => cancelWatcherOf(store).mode === 'poll');
+    await waitFor(() => cancelWatchOf(store).mode === 'poll');
     await other.requestCancel(run.id);
     await cancelled;
     expect(modeWhenFired).toBe('poll');
     // the listener comes back and pushes again
-    await waitFor(() => cancelWatcherOf(store).mode === 'push', 5_000);
+    await waitFor(() => cancelWatchOf(store).mode === 'push', 5_000);
     const second = await store.createRun({ configuration: 'c' });
     const again = new Promise<void>((resolve) => store.watchCancel(second.id, resolve));
     await other.requestCancel(second.id);

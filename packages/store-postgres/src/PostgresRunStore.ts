@@ -7,29 +7,43 @@ import {
   type RunQuery,
   type RunStore,
   RunStoreError,
-  RunStoreInput,
   type ServerHealth,
   type ServerHealthQuery,
   type StepQuery,
   type StoredRun,
   type StoredStep,
 } from '@runledger/trace';
+import {
+  checkAppendStep,
+  checkCreateRun,
+  checkFinishRun,
+  checkHealthQuery,
+  checkHeartbeatAt,
+  checkImportRun,
+  checkRequestCancelAt,
+  checkRunId,
+  checkRunQuery,
+  checkStaleBefore,
+  checkStepQuery,
+  duplicateRunIdError,
+  encodeRunCursor,
+  sequencePastEndError,
+} from '@runledger/trace/store';
 import pg from 'pg';
-import { CancelWatcher } from './CancelWatcher.js';
+import { PostgresCancelWatch } from './PostgresCancelWatch.js';
 import { migrateSchema } from './migrateSchema.js';
 import { POSTGRES_SCHEMA_VERSION } from './PostgresMigrations.js';
 import type { PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
 import { appendStatement, appendValues } from './appendStatement.js';
-import { ms, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepRow, toRun, toStep } from './postgresRows.js';
-import { HealthRollupReader } from './HealthRollupReader.js';
+import { ms, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepRow, toStoredRun, toStoredStep } from './postgresRows.js';
+import { PostgresHealthReader } from './PostgresHealthReader.js';
 import { quoteSchemaName } from './quoteSchemaName.js';
 import { storageFailure } from './storageFailure.js';
 import { readPostgresSchemaVersion } from './readSchemaVersion.js';
 import { applySessionSettings } from './sessionSettings.js';
 import { importRunInto } from './importRun.js';
-import { registerStoreInternals } from './storeInternals.js';
+import { registerStoreInternals } from './PostgresRunStoreInternals.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DEFAULT_SCHEMA = 'runledger';
 const DEFAULT_POOL_SIZE = 10;
 const DEFAULT_CANCEL_POLL_MS = 1_000;
@@ -74,8 +88,8 @@ export class PostgresRunStore implements RunStore {
   readonly #schema: string;
   readonly #q: string;
   readonly #channel: string;
-  readonly #watcher: CancelWatcher;
-  readonly #health: HealthRollupReader;
+  readonly #watcher: PostgresCancelWatch;
+  readonly #health: PostgresHealthReader;
   readonly #appendName: string;
   readonly #appendText: string;
   #closed = false;
@@ -87,14 +101,14 @@ export class PostgresRunStore implements RunStore {
     this.#channel = `rlc_${schema}`.slice(0, 63);
     this.#appendName = 'runledger_append_step';
     this.#appendText = appendStatement(quoted);
-    this.#health = new HealthRollupReader(pool, quoted);
-    this.#watcher = new CancelWatcher({
+    this.#health = new PostgresHealthReader(pool, quoted);
+    this.#watcher = new PostgresCancelWatch({
       channel: this.#channel,
       connect,
       pollMs: cancelPollMs,
       reconnectMs: Math.max(cancelPollMs, 1_000),
       cancelled: async (runIds) => {
-        const ids = runIds.filter((id) => UUID.test(id));
+        const ids = runIds.filter((id) => checkRunId(id) !== null);
         if (ids.length === 0) return new Set();
         const result = await this.#pool.query<{ id: string }>(
           // a late cancel (requested after the run finished) is no cancel to act on
@@ -216,17 +230,17 @@ export class PostgresRunStore implements RunStore {
   /** Creates a run with status `running`; refuses an id that exists with `invalid_input`. */
   async createRun(input: CreateRunInput): Promise<StoredRun> {
     this.#open();
-    const run = RunStoreInput.createRun(input, Date.now());
+    const run = checkCreateRun(input, Date.now());
     try {
       const result = await this.#pool.query<RunRow>(
         `INSERT INTO ${this.#q}.runs (id, status, configuration, actor, created_at, started_at)
          VALUES ($1, 'running', $2, $3, $4, $4) RETURNING ${RUN_COLUMNS}`,
         [run.id, run.configuration, run.actor, ms(run.createdAt)],
       );
-      return toRun(result.rows[0]!);
+      return toStoredRun(result.rows[0]!);
     } catch (error) {
       if ((error as { code?: string }).code === '23505') {
-        throw RunStoreError.invalidInput(`CreateRunInput.id must be new, but run ${JSON.stringify(run.id)} exists`);
+        throw duplicateRunIdError(run.id);
       }
       throw storageFailure('createRun', error);
     }
@@ -235,8 +249,8 @@ export class PostgresRunStore implements RunStore {
   /** Appends a step with the run's next sequence in one committed transaction and returns the sequence. */
   async appendStep(runId: string, step: AppendStepInput): Promise<number> {
     this.#open();
-    const input = RunStoreInput.appendStep(step);
-    if (typeof runId !== 'string' || !UUID.test(runId)) throw RunStoreError.runNotFound(runId);
+    const input = checkAppendStep(step);
+    if (checkRunId(runId) === null) throw RunStoreError.runNotFound(runId);
     const values = appendValues(runId, input);
     let rows: { sequence: number }[];
     try {
@@ -270,7 +284,7 @@ export class PostgresRunStore implements RunStore {
       throw storageFailure('appendStep', error);
     }
     if (found === undefined) throw RunStoreError.runNotFound(runId);
-    if (sequence > found.next_sequence) throw RunStoreInput.sequencePastEnd(runId, sequence, found.next_sequence);
+    if (sequence > found.next_sequence) throw sequencePastEndError(runId, sequence, found.next_sequence);
     if (found.present && found.same === true) return sequence;
     throw RunStoreError.sequenceConflict(runId, sequence);
   }
@@ -278,8 +292,8 @@ export class PostgresRunStore implements RunStore {
   /** Ends a running run; a finished run is returned as it is (terminal is terminal). */
   async finishRun(runId: string, finish: FinishRunInput): Promise<StoredRun> {
     this.#open();
-    const input = RunStoreInput.finishRun(finish, Date.now());
-    if (typeof runId !== 'string' || !UUID.test(runId)) throw RunStoreError.runNotFound(runId);
+    const input = checkFinishRun(finish, Date.now());
+    if (checkRunId(runId) === null) throw RunStoreError.runNotFound(runId);
     try {
       // The cancel and the finish are decided here, in one statement on the locked row: a cancel
       // requested while the run was running makes it end cancelled, whatever the finish asked for.
@@ -293,7 +307,7 @@ export class PostgresRunStore implements RunStore {
         [runId, input.status, ms(input.finishedAt), input.terminationReason, input.cancelledTerminationReason, input.unstoredSteps],
       );
       const row = result.rows[0];
-      if (row !== undefined) return toRun(row);
+      if (row !== undefined) return toStoredRun(row);
     } catch (error) {
       throw storageFailure('finishRun', error);
     }
@@ -305,8 +319,8 @@ export class PostgresRunStore implements RunStore {
   /** Marks a running run's cancel (the first time is kept) and notifies its watchers in every process. */
   async requestCancel(runId: string, at?: number): Promise<StoredRun> {
     this.#open();
-    const when = RunStoreInput.requestCancel(at, Date.now());
-    if (typeof runId !== 'string' || !UUID.test(runId)) throw RunStoreError.runNotFound(runId);
+    const when = checkRequestCancelAt(at, Date.now());
+    if (checkRunId(runId) === null) throw RunStoreError.runNotFound(runId);
     try {
       // One statement, one transaction: the NOTIFY is delivered when the mark commits.
       await this.#pool.query(
@@ -329,8 +343,8 @@ export class PostgresRunStore implements RunStore {
   /** Records a sign of life of the process running the run. */
   async heartbeat(runId: string, at?: number): Promise<void> {
     this.#open();
-    const when = RunStoreInput.heartbeat(at, Date.now());
-    if (typeof runId !== 'string' || !UUID.test(runId)) return;
+    const when = checkHeartbeatAt(at, Date.now());
+    if (checkRunId(runId) === null) return;
     try {
       await this.#pool.query(`UPDATE ${this.#q}.runs SET heartbeat_at = $2 WHERE id = $1 AND status = 'running'`, [
         runId,
@@ -344,7 +358,7 @@ export class PostgresRunStore implements RunStore {
   /** Marks `interrupted` every running run whose last sign of life is older than `staleBefore`; returns their ids. */
   async recoverInterrupted(staleBefore: number): Promise<readonly string[]> {
     this.#open();
-    const stale = RunStoreInput.recoverInterrupted(staleBefore);
+    const stale = checkStaleBefore(staleBefore);
     try {
       const result = await this.#pool.query<{ id: string }>(
         `UPDATE ${this.#q}.runs SET
@@ -367,11 +381,11 @@ export class PostgresRunStore implements RunStore {
   /** One run, or null (also for an id that is not a UUID). */
   async getRun(runId: string): Promise<StoredRun | null> {
     this.#open();
-    if (typeof runId !== 'string' || !UUID.test(runId)) return null;
+    if (checkRunId(runId) === null) return null;
     try {
       const result = await this.#pool.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM ${this.#q}.runs WHERE id = $1`, [runId]);
       const row = result.rows[0];
-      return row === undefined ? null : toRun(row);
+      return row === undefined ? null : toStoredRun(row);
     } catch (error) {
       throw storageFailure('getRun', error);
     }
@@ -380,7 +394,7 @@ export class PostgresRunStore implements RunStore {
   /** A page of runs, newest first, with keyset paging. */
   async listRuns(query?: RunQuery): Promise<RunPage> {
     this.#open();
-    const q = RunStoreInput.runQuery(query);
+    const q = checkRunQuery(query);
     const where: string[] = [];
     const values: unknown[] = [];
     const param = (value: unknown): string => {
@@ -403,25 +417,25 @@ export class PostgresRunStore implements RunStore {
     } catch (error) {
       throw storageFailure('listRuns', error);
     }
-    const page = rows.slice(0, q.limit).map(toRun);
+    const page = rows.slice(0, q.limit).map(toStoredRun);
     const last = page[page.length - 1];
     const nextCursor =
-      rows.length > q.limit && last !== undefined ? RunStoreInput.encodeCursor({ createdAt: last.createdAt, id: last.id }) : null;
+      rows.length > q.limit && last !== undefined ? encodeRunCursor({ createdAt: last.createdAt, id: last.id }) : null;
     return { runs: page, nextCursor };
   }
 
   /** A run's steps in sequence order, payloads as stored text. */
   async readSteps(runId: string, query?: StepQuery): Promise<readonly StoredStep[]> {
     this.#open();
-    const q = RunStoreInput.stepQuery(query);
-    if (typeof runId !== 'string' || !UUID.test(runId)) return [];
+    const q = checkStepQuery(query);
+    if (checkRunId(runId) === null) return [];
     try {
       const result = await this.#pool.query<StepRow>(
         `SELECT ${STEP_COLUMNS} FROM ${this.#q}.steps WHERE run_id = $1 AND sequence >= $2
          ORDER BY sequence ${q.limit === null ? '' : `LIMIT ${q.limit}`}`,
         [runId, q.fromSequence],
       );
-      return result.rows.map(toStep);
+      return result.rows.map(toStoredStep);
     } catch (error) {
       throw storageFailure('readSteps', error);
     }
@@ -430,20 +444,20 @@ export class PostgresRunStore implements RunStore {
   /** Per-server health over a time window, from the rollup; ordered by server id. */
   async serverHealth(query?: ServerHealthQuery): Promise<readonly ServerHealth[]> {
     this.#open();
-    return this.#health.read(RunStoreInput.healthQuery(query));
+    return this.#health.read(checkHealthQuery(query));
   }
 
   /** Calls `onCancel` once when a cancel is requested for the run by any process (NOTIFY, polling as fallback). */
   watchCancel(runId: string, onCancel: () => void): () => void {
     this.#open();
-    return this.#watcher.watch(typeof runId === 'string' ? runId.toLowerCase() : runId, onCancel);
+    return this.#watcher.watch(checkRunId(runId) ?? runId, onCancel);
   }
 
   /** Writes a run and its steps exactly as another store holds them, in one transaction; false when the run exists. */
   async importRun(run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
     this.#open();
     // from here on: the run and steps as checked, the way every store writes them
-    ({ run, steps } = RunStoreInput.importRun(run, steps));
+    ({ run, steps } = checkImportRun(run, steps));
     return importRunInto(this.#pool, this.#q, run, steps);
   }
 

@@ -1,9 +1,8 @@
 // One append: the statement that hands out the sequence, inserts the step and updates the
 // health rollup in one implicit transaction, and the values it takes.
 import type { ToolOutcome } from '@runledger/core';
-import { type NormalizedAppendStep, toolCallOf, UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
-import { DurationHistogram } from './DurationHistogram.js';
-import { ROLLUP_LEVEL_SIZES } from './HealthWindow.js';
+import { type NormalizedAppendStep, toolCallOf } from '@runledger/trace';
+import { healthRollupWrites } from './PostgresHealthWriter.js';
 import { ms, STEP_COLUMNS } from './postgresRows.js';
 
 export const STEP_INSERT_COLUMNS = `${STEP_COLUMNS}, call_server, call_outcome, call_cause, call_answered, call_counted`;
@@ -36,10 +35,10 @@ export function callColumns(kind: string, payload: unknown, toolServer: string |
 /**
  * The statement of one append: the run's counter hands out the sequence (the row lock queues
  * concurrent writers of one run), the step is inserted, and the health rollup of its server is
- * updated at every level, in the run's shard — all in one implicit transaction.
+ * updated at every level, in the run's shard ({@link healthRollupWrites}) — all in one implicit
+ * transaction.
  */
 export function appendStatement(q: string): string {
-  const levels = ROLLUP_LEVEL_SIZES.map((size, level) => `(${level}::smallint, ${size}::bigint)`).join(', ');
   return `WITH run AS (
   UPDATE ${q}.runs SET
     next_sequence = next_sequence + 1,
@@ -54,39 +53,7 @@ export function appendStatement(q: string): string {
   SELECT $1::uuid, run.sequence, $2::text, $3::integer, $4::float8, $5::bigint, $6::text, $7::text, $8::text,
     $10::text, $9::text, $12::text, $13::boolean, $14::boolean FROM run
   RETURNING sequence
-), rollup AS (
-  -- how the call counts ($13 answered, $14 counted) was decided by trace's toolCallOf
-  INSERT INTO ${q}.health_rollup AS h
-    (level, bucket_start, server, shard, ok, failed, cancelled, not_counted, answered, last_failure_at,
-     duration_min, duration_max, histogram)
-  SELECT l.level, ${q}.bucket_start($5::bigint, l.size), $10::text, ${q}.rollup_shard($1::uuid),
-    ($9::text = 'ok')::int, ($9::text = 'failed')::int, ($9::text = 'cancelled')::int,
-    ($9::text = 'failed' AND NOT $14::boolean)::int, $13::boolean::int,
-    CASE WHEN $9::text = 'failed' AND $14::boolean THEN $5::bigint END,
-    CASE WHEN $13::boolean THEN $4::float8 END, CASE WHEN $13::boolean THEN $4::float8 END,
-    CASE WHEN $13::boolean THEN ${q}.histogram_one(${q}.duration_bucket($4::float8)) ELSE array_fill(0, ARRAY[${DurationHistogram.SLOTS}]) END
-  FROM step CROSS JOIN (VALUES ${levels}) AS l (level, size)
-  WHERE $10::text IS NOT NULL AND $9::text IS NOT NULL
-  ORDER BY l.level
-  ON CONFLICT (level, bucket_start, server, shard) DO UPDATE SET
-    ok = h.ok + excluded.ok,
-    failed = h.failed + excluded.failed,
-    cancelled = h.cancelled + excluded.cancelled,
-    not_counted = h.not_counted + excluded.not_counted,
-    answered = h.answered + excluded.answered,
-    last_failure_at = greatest(h.last_failure_at, excluded.last_failure_at),
-    duration_min = least(h.duration_min, excluded.duration_min),
-    duration_max = greatest(h.duration_max, excluded.duration_max),
-    histogram[${q}.duration_bucket($4::float8)] = h.histogram[${q}.duration_bucket($4::float8)] + $13::boolean::int
-), causes AS (
-  INSERT INTO ${q}.health_causes AS c (level, bucket_start, server, shard, cause, calls)
-  SELECT l.level, ${q}.bucket_start($5::bigint, l.size), $10::text, ${q}.rollup_shard($1::uuid),
-    coalesce($12::text, '${UNKNOWN_FAILURE_CAUSE}'), 1
-  FROM step CROSS JOIN (VALUES ${levels}) AS l (level, size)
-  WHERE $10::text IS NOT NULL AND $9::text = 'failed'
-  ORDER BY l.level
-  ON CONFLICT (level, bucket_start, server, shard, cause) DO UPDATE SET calls = c.calls + 1
-)
+), ${healthRollupWrites(q)}
 SELECT sequence FROM step`;
 }
 

@@ -1,2 +1,12 @@
+// @runledger/store-postgres. The source mirrors store-sqlite file for file, so who knows one store
+// knows the other: <Store>RunStore (the RunStore), <Store>RunStoreOptions, <Store>RunStoreInternals
+// (what this package's tests reach), <Store>Migrations + migrateSchema + readSchemaVersion,
+// <Store>HealthWriter / <Store>HealthReader (the server-health rollup, in trace's layout),
+// <Store>CancelWatch, <store>Rows (row mapping: toStoredRun, toStoredStep), storageFailure.
+// importRun.ts (importRun's transaction) has its sibling of that name in store-sqlite.
+// Only here: appendStatement.ts (the append as one statement; SQLite's append is a transaction in
+// SqliteRunStore.ts), backfillLegacySteps.ts / backfillCallCounting.ts
+// (migration backfills in batches over the network; SQLite's run inline in its migrations),
+// quoteSchemaName.ts (SQLite has no schemas) and sessionSettings.ts (per-connection options).
 export { PostgresRunStore } from './PostgresRunStore.js';
 export type { PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';

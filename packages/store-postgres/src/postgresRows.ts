@@ -44,7 +44,7 @@ export function msOrNull(value: number | null | undefined): number | null {
   return value === null || value === undefined ? null : ms(value);
 }
 
-export function toRun(row: RunRow): StoredRun {
+export function toStoredRun(row: RunRow): StoredRun {
   return Object.freeze({
     id: row.id,
     status: row.status as RunStatus,
@@ -62,7 +62,7 @@ export function toRun(row: RunRow): StoredRun {
   });
 }
 
-export function toStep(row: StepRow): StoredStep {
+export function toStoredStep(row: StepRow): StoredStep {
   const outcome = row.tool_outcome;
   return Object.freeze({
     runId: row.run_id,

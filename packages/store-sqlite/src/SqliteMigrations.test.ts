@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { copyRuns, RunTimelineFactory, serverHealth, type StoredStep } from '@runledger/trace';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HISTOGRAM_BUCKETS } from './DurationHistogram.js';
-import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
+import { DURATION_HISTOGRAM_SLOTS } from '@runledger/trace/store';
+import { HISTOGRAM_BUCKETS_V4, SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
 import { SqliteRunStore } from './SqliteRunStore.js';
 import { tempFolder } from './testing/tempDatabase.js';
 
@@ -43,7 +43,7 @@ describe('migrations', () => {
     await store.close();
     const db = new Database(path, { readonly: true });
     const versions = db.prepare('SELECT version, applied_at FROM schema_version ORDER BY version').all() as { version: number; applied_at: number }[];
-    expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(versions[0]!.applied_at).toBe(1735689600000); // the old row is kept as it was
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -55,7 +55,7 @@ describe('migrations', () => {
     const path = folder.file('v4.db');
     const db = new Database(path);
     db.pragma('journal_mode = WAL');
-    for (const migration of SQLITE_MIGRATIONS.slice(0, 4)) migration.apply(db);
+    for (const migration of SQLITE_MIGRATIONS.slice(0, 4)) migration.up(db);
     // rows as version 4 wrote them (every level, one histogram bucket each)
     const insert = db.prepare(
       'INSERT INTO health_rollup (level, bucket_start, server, ok, failed, cancelled, last_failure_at, min_ms, max_ms, h5) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -72,14 +72,14 @@ describe('migrations', () => {
     const rows = (d: Database.Database): unknown[] =>
       d
         .prepare(
-          `SELECT server, level, bucket_start, ok, failed, cancelled, last_failure_at, min_ms, max_ms, ${Array.from({ length: HISTOGRAM_BUCKETS }, (_, k) => `h${k}`).join(', ')}
+          `SELECT server, level, bucket_start, ok, failed, cancelled, last_failure_at, min_ms, max_ms, ${Array.from({ length: HISTOGRAM_BUCKETS_V4 }, (_, k) => `h${k}`).join(', ')}
            FROM health_rollup ORDER BY server, level, bucket_start`,
         )
         .raw()
         .all();
     const before = rows(db);
     expect(before).toHaveLength(1200);
-    for (const migration of SQLITE_MIGRATIONS.slice(4, 7)) migration.apply(db);
+    for (const migration of SQLITE_MIGRATIONS.slice(4, 7)) migration.up(db);
     expect(rows(db)).toEqual(before);
     const key = db.prepare("SELECT name FROM pragma_index_info((SELECT name FROM pragma_index_list('health_rollup') WHERE origin = 'pk'))").pluck().all();
     expect(key).toEqual(['server', 'level', 'bucket_start']);
@@ -88,14 +88,14 @@ describe('migrations', () => {
     db.close();
   });
 
-  it('rebuild the health rollup from the steps at version 8: latency over answered calls only, failures by cause', async () => {
+  it('rebuild the health rollup from the steps at versions 8 and 9: latency over answered calls only, failures by cause', async () => {
     const path = folder.file('v7.db');
     const db = new Database(path);
     db.pragma('journal_mode = WAL');
     db.exec('CREATE TABLE schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at INTEGER NOT NULL)');
     for (const migration of SQLITE_MIGRATIONS.slice(0, 7)) {
-      migration.apply(db);
-      db.prepare('INSERT INTO schema_version VALUES (?, ?, ?)').run(migration.version, migration.description, T);
+      migration.up(db);
+      db.prepare('INSERT INTO schema_version VALUES (?, ?, ?)').run(migration.version, migration.name, T);
     }
     db.prepare("INSERT INTO runs (id, status, configuration, created_at, run_no) VALUES (?, 'completed', 'c', ?, 1)").run(DONE, T);
     const step = db.prepare(

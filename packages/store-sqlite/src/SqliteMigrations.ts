@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
-import { HISTOGRAM_BUCKETS } from './DurationHistogram.js';
-import { DAY_LEVEL } from './HealthRollupLevels.js';
-import { HealthRollupWriter } from './HealthRollupWriter.js';
+import { DURATION_HISTOGRAM_SLOTS } from '@runledger/trace/store';
+import { SqliteHealthWriter } from './SqliteHealthWriter.js';
 import type { ToolOutcome } from '@runledger/core';
 import { toolCallOf } from '@runledger/trace';
 
@@ -12,12 +11,28 @@ import { toolCallOf } from '@runledger/trace';
  */
 export interface SqliteMigration {
   readonly version: number;
-  readonly description: string;
-  apply(db: Database.Database): void;
+  readonly name: string;
+  /** Runs inside the migration's write transaction. */
+  up(db: Database.Database): void;
 }
 
-const histogramNames = Array.from({ length: HISTOGRAM_BUCKETS }, (_, k) => `h${k}`).join(', ');
-const histogramColumns = Array.from({ length: HISTOGRAM_BUCKETS }, (_, k) => `h${k} INTEGER NOT NULL DEFAULT 0`).join(',\n  ');
+/**
+ * The rollup layout of versions 4 to 8, frozen as it was written: 80 histogram columns at a third
+ * of an octave, levels of a minute, an hour, a day (level 2) and 32 days. Version 9 rebuilt the
+ * rollup in trace's shared layout (durationHistogram.ts, rollupLevels.ts).
+ *
+ * @internal
+ */
+export const HISTOGRAM_BUCKETS_V4 = 80;
+const DAY_LEVEL_V4 = 2;
+
+const histogramColumnsOf = (slots: number): string =>
+  Array.from({ length: slots }, (_, k) => `h${k} INTEGER NOT NULL DEFAULT 0`).join(',\n  ');
+const histogramNames = Array.from({ length: HISTOGRAM_BUCKETS_V4 }, (_, k) => `h${k}`).join(', ');
+const histogramColumns = histogramColumnsOf(HISTOGRAM_BUCKETS_V4);
+
+/** Steps per batch of the rollup rebuild of version 9: memory stays bounded whatever the table holds. */
+const REBUILD_BATCH = 5_000;
 
 /**
  * Every migration in order. Version 1 is the first released schema (steps without the tool
@@ -28,8 +43,8 @@ const histogramColumns = Array.from({ length: HISTOGRAM_BUCKETS }, (_, k) => `h$
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = Object.freeze([
   {
     version: 1,
-    description: 'runs and steps',
-    apply(db) {
+    name: 'runs and steps',
+    up(db) {
       db.exec(`
 CREATE TABLE runs (
   id TEXT PRIMARY KEY NOT NULL,
@@ -57,9 +72,9 @@ CREATE TABLE steps (
   },
   {
     version: 2,
-    description:
+    name:
       'steps clustered by run and sequence; tool_server and tool_outcome as recorded; call_server and call_outcome as health counts them, filled in for older rows from their payloads',
-    apply(db) {
+    up(db) {
       // Each run gets a number; a step's rowid is (run number << 32) + sequence, so a run's steps
       // sit together in rowid order and reading them is one range scan of the table itself.
       db.exec(`
@@ -101,8 +116,8 @@ CREATE INDEX steps_calls ON steps (created_at, call_server, call_outcome, durati
   },
   {
     version: 3,
-    description: 'runs.heartbeat_at, step and outcome counters, listing indexes',
-    apply(db) {
+    name: 'runs.heartbeat_at, step and outcome counters, listing indexes',
+    up(db) {
       db.exec(`
 ALTER TABLE runs ADD COLUMN heartbeat_at INTEGER;
 ALTER TABLE runs ADD COLUMN step_count INTEGER NOT NULL DEFAULT 0;
@@ -120,8 +135,8 @@ CREATE INDEX runs_configuration_created ON runs (configuration, created_at DESC,
   },
   {
     version: 4,
-    description: 'server-health rollup per server and minute, hour, day and 32 days',
-    apply(db) {
+    name: 'server-health rollup per server and minute, hour, day and 32 days',
+    up(db) {
       db.exec(`
 CREATE TABLE health_rollup (
   level INTEGER NOT NULL,
@@ -142,8 +157,8 @@ CREATE TABLE health_rollup (
   },
   {
     version: 5,
-    description: 'health rollup keyed by (server, level, bucket_start): the rows one call updates sit on one or two pages',
-    apply(db) {
+    name: 'health rollup keyed by (server, level, bucket_start): the rows one call updates sit on one or two pages',
+    up(db) {
       // An append updates one row per level for its server. Keyed by level first, those four rows
       // sat in four parts of the b-tree (four pages to the WAL per step); keyed by server first,
       // a server's newest minute, hour, day and 32 days are neighbours.
@@ -170,8 +185,8 @@ ALTER TABLE health_rollup_v5 RENAME TO health_rollup;`);
   },
   {
     version: 6,
-    description: 'health_servers: the first and last day each server was called, so a health read visits only the servers of its window',
-    apply(db) {
+    name: 'health_servers: the first and last day each server was called, so a health read visits only the servers of its window',
+    up(db) {
       // Without it a health read visited every server the rollup ever held, once per range of
       // its window: with thousands of servers from long ago, a one-hour window cost 35+ ms.
       db.exec(`
@@ -181,25 +196,26 @@ CREATE TABLE health_servers (
   last_day INTEGER NOT NULL
 ) WITHOUT ROWID;
 INSERT INTO health_servers (server, first_day, last_day)
-  SELECT server, min(bucket_start), max(bucket_start) FROM health_rollup WHERE level = ${DAY_LEVEL} GROUP BY server;`);
+  SELECT server, min(bucket_start), max(bucket_start) FROM health_rollup WHERE level = ${DAY_LEVEL_V4} GROUP BY server;`);
     },
   },
   {
     version: 7,
-    description: 'runs.unstored_steps: how many steps of a run the recorder could not store (a counted loss, never a silent one)',
-    apply(db) {
+    name: 'runs.unstored_steps: how many steps of a run the recorder could not store (a counted loss, never a silent one)',
+    up(db) {
       db.exec('ALTER TABLE runs ADD COLUMN unstored_steps INTEGER NOT NULL DEFAULT 0;');
     },
   },
   {
     version: 8,
-    description:
+    name:
       'steps.call_cause (why a failed call failed); health rollup rebuilt from the steps: latency over answered calls only, invalid-argument calls kept out of the failure rate, failures by cause',
-    apply(db) {
+    up(db) {
       // Before: the histogram and min/max held every call, cancelled ones and calls that never got
       // an answer included, and every failure counted in the failure rate. The rollup cannot be
       // corrected in place (it does not know which duration was which), so it is made again from
-      // the steps, through the same writer (and the same trace rules) appends use.
+      // the steps — by version 9, which rebuilds it in the shared layout anyway; this version
+      // fills in the causes the rebuild reads and leaves the rollup empty.
       db.exec(`
 ALTER TABLE steps ADD COLUMN call_cause TEXT;
 DROP INDEX steps_calls;
@@ -230,16 +246,68 @@ CREATE TABLE health_causes (
 ) WITHOUT ROWID;
 DELETE FROM health_servers;`);
       const setCause = db.prepare('UPDATE steps SET call_cause = ? WHERE id = ?');
-      const writer = new HealthRollupWriter(db);
       const rows = db
-        .prepare('SELECT id, call_server, call_outcome, duration_ms, created_at, payload FROM steps WHERE call_server IS NOT NULL ORDER BY id')
+        .prepare('SELECT id, call_server, call_outcome, payload FROM steps WHERE call_server IS NOT NULL ORDER BY id')
         .raw()
-        .all() as [number, string, ToolOutcome, number, number, string][];
-      for (const [id, server, outcome, durationMs, createdAt, payload] of rows) {
+        .all() as [number, string, ToolOutcome, string][];
+      for (const [id, server, outcome, payload] of rows) {
         const call = toolCallOf({ kind: 'tool', payload, toolServer: server, toolOutcome: outcome });
         if (call === null) continue;
         if (call.cause !== null) setCause.run(call.cause, id);
-        writer.add(server, call, durationMs, createdAt);
+      }
+    },
+  },
+  {
+    version: 9,
+    name: "health rollup rebuilt from the steps in trace's shared layout: 114 quarter-octave histogram slots; levels of 1 min, 10 min, 1 h, 6 h and 1 day",
+    up(db) {
+      // The old rollup cannot be converted (a third-octave bucket straddles quarter-octave slots),
+      // so it is made again from the steps, the source of truth, through the writer appends use,
+      // in bounded batches (REBUILD_BATCH steps, keyset by rowid): memory stays flat on any table.
+      db.exec(`
+DROP TABLE health_rollup;
+DROP TABLE health_causes;
+CREATE TABLE health_rollup (
+  server TEXT NOT NULL,
+  level INTEGER NOT NULL,
+  bucket_start INTEGER NOT NULL,
+  ok INTEGER NOT NULL DEFAULT 0,
+  failed INTEGER NOT NULL DEFAULT 0,
+  cancelled INTEGER NOT NULL DEFAULT 0,
+  not_counted INTEGER NOT NULL DEFAULT 0,
+  answered INTEGER NOT NULL DEFAULT 0,
+  last_failure_at INTEGER,
+  min_ms REAL,
+  max_ms REAL,
+  ${histogramColumnsOf(DURATION_HISTOGRAM_SLOTS)},
+  PRIMARY KEY (server, level, bucket_start)
+) WITHOUT ROWID;
+CREATE TABLE health_causes (
+  server TEXT NOT NULL,
+  level INTEGER NOT NULL,
+  bucket_start INTEGER NOT NULL,
+  cause TEXT NOT NULL,
+  calls INTEGER NOT NULL,
+  PRIMARY KEY (server, level, bucket_start, cause)
+) WITHOUT ROWID;
+DELETE FROM health_servers;`);
+      const writer = new SqliteHealthWriter(db);
+      const batch = db
+        .prepare(
+          `SELECT id, call_server, call_outcome, duration_ms, created_at, call_cause FROM steps
+           WHERE call_server IS NOT NULL AND id > ? ORDER BY id LIMIT ${REBUILD_BATCH}`,
+        )
+        .raw();
+      for (let after = -1; ; ) {
+        const rows = batch.all(after) as [number, string, ToolOutcome, number, number, string | null][];
+        for (const [, server, outcome, durationMs, createdAt, cause] of rows) {
+          // the call as a health read counts it: from the call columns and the stored cause
+          const call = toolCallOf({ kind: 'tool', payload: null, toolServer: server, toolOutcome: outcome, toolFailureCause: cause });
+          if (call !== null) writer.add(server, call, durationMs, createdAt);
+        }
+        const last = rows[rows.length - 1];
+        if (last === undefined || rows.length < REBUILD_BATCH) break;
+        after = last[0];
       }
     },
   },

@@ -2,8 +2,6 @@ import type { ToolOutcome } from '@runledger/core';
 import {
   RunStatus,
   RunStoreError,
-  RunStoreInput,
-  type ToolCallFacts,
   toolCallOf,
   type AppendStepInput,
   type NormalizedAppendStep,
@@ -18,16 +16,34 @@ import {
   type StoredRun,
   type StoredStep,
 } from '@runledger/trace';
+import {
+  checkAppendStep,
+  checkCreateRun,
+  checkFinishRun,
+  checkHealthQuery,
+  checkHeartbeatAt,
+  checkImportRun,
+  checkRequestCancelAt,
+  checkRunId,
+  checkRunQuery,
+  checkStaleBefore,
+  checkStepQuery,
+  duplicateRunIdError,
+  encodeRunCursor,
+  isSameStep,
+  sequencePastEndError,
+} from '@runledger/trace/store';
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { retryBusy } from './busyRetry.js';
-import { CancelWatcher } from './CancelWatcher.js';
+import { SqliteCancelWatch } from './SqliteCancelWatch.js';
 import { WriteQueue } from './WriteQueue.js';
 import { migrate } from './migrateSchema.js';
 import { messageOf, storageError } from './storageFailure.js';
-import { READ_STEP_COLUMNS, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepColumns, type StepRow, toStoredRun, toStoredStep } from './sqliteRows.js';
-import { HealthRollupReader } from './HealthRollupReader.js';
-import { HealthRollupWriter } from './HealthRollupWriter.js';
+import { NEXT_RUN_NO, READ_STEP_COLUMNS, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepRow, toStoredRun, toStoredStep } from './sqliteRows.js';
+import { SqliteHealthReader } from './SqliteHealthReader.js';
+import { SqliteHealthWriter } from './SqliteHealthWriter.js';
+import { prepareImportRun, type WriteStep } from './importRun.js';
 import { readSqliteSchemaVersion } from './readSchemaVersion.js';
 import { SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
 import type { SqliteRunStoreInternals } from './SqliteRunStoreInternals.js';
@@ -36,10 +52,8 @@ import type { SqliteRunStoreOptions } from './SqliteRunStoreOptions.js';
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 const DEFAULT_CANCEL_POLL_MS = 250;
 const DRIVER_BUSY_SLICE_MS = 100;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const INSERT_STEP_COLUMNS = `id, ${STEP_COLUMNS}, call_server, call_outcome, call_cause`;
-const NEXT_RUN_NO = '(SELECT coalesce(max(run_no), 0) + 1 FROM runs)';
 
 /**
  * The embedded run store: one SQLite file in WAL mode, safe for several processes at once.
@@ -50,9 +64,9 @@ const NEXT_RUN_NO = '(SELECT coalesce(max(run_no), 0) + 1 FROM runs)';
  * sequence numbers are assigned under the write lock (gap-free and unique with any number of
  * writing processes). A writer that finds the file locked waits and retries with back-off up to
  * `busyTimeoutMs`; `SQLITE_BUSY` never reaches the caller. Server health reads a rollup (counts,
- * last failure and a log-scale duration histogram per server and minute, hour, day and 32 days)
+ * last failure and a log-scale duration histogram per server and 1 min, 10 min, 1 h, 6 h and 1 day, in trace's shared layout)
  * that each append updates in the same transaction; windows of up to 2000 calls are computed
- * exactly from the steps, larger ones from the histogram (percentiles within about 12.25 %).
+ * exactly from the steps, larger ones from the histogram (percentiles within about 9.05 %).
  * Migrations are numbered and forward-only and run on open.
  *
  * @public
@@ -60,10 +74,10 @@ const NEXT_RUN_NO = '(SELECT coalesce(max(run_no), 0) + 1 FROM runs)';
 export class SqliteRunStore implements RunStore {
   readonly #db: Database.Database;
   readonly #path: string;
-  readonly #rollup: HealthRollupWriter;
-  readonly #health: HealthRollupReader;
+  readonly #rollup: SqliteHealthWriter;
+  readonly #health: SqliteHealthReader;
   readonly #statements = new Map<string, Database.Statement>();
-  readonly #cancels: CancelWatcher;
+  readonly #cancels: SqliteCancelWatch;
   readonly #writes: WriteQueue;
   #closed = false;
 
@@ -78,12 +92,12 @@ export class SqliteRunStore implements RunStore {
     const cancelRequested = db
       .prepare("SELECT cancel_requested_at FROM runs WHERE id = ? AND status IN ('running', 'cancelled')")
       .pluck();
-    this.#cancels = new CancelWatcher({
+    this.#cancels = new SqliteCancelWatch({
       pollMs: options.cancelPollMs ?? DEFAULT_CANCEL_POLL_MS,
       requested: (runId) => (cancelRequested.get(runId) ?? null) !== null,
     });
-    this.#rollup = new HealthRollupWriter(db);
-    this.#health = new HealthRollupReader(db, internals.exactHealthMaxCalls);
+    this.#rollup = new SqliteHealthWriter(db);
+    this.#health = new SqliteHealthReader(db, internals.exactHealthMaxCalls);
 
     const bump = db.prepare(
       `UPDATE runs SET step_count = step_count + 1, ok_count = ok_count + ?, failed_count = failed_count + ?,
@@ -93,7 +107,7 @@ export class SqliteRunStore implements RunStore {
     // the rowid of a step is (run number << 32) + sequence: a run's steps are one range of the table
     const insertStep = db.prepare(`INSERT INTO steps (${INSERT_STEP_COLUMNS}) VALUES ((? << 32) + ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     /** Inserts a step row and adds its tool call, if it is one, to the health rollup. */
-    const writeStep = (runNo: number, runId: string, sequence: number, step: StepColumns, payload: string, call: ToolCallFacts | null): void => {
+    const writeStep: WriteStep = (runNo, runId, sequence, step, payload, call) => {
       insertStep.run(
         runNo,
         sequence,
@@ -121,12 +135,12 @@ export class SqliteRunStore implements RunStore {
       if (step.sequence !== null) {
         const next = nextSequence.get(runId) as number | undefined;
         if (next === undefined) throw RunStoreError.runNotFound(runId);
-        if (step.sequence > next) throw RunStoreInput.sequencePastEnd(runId, step.sequence, next);
+        if (step.sequence > next) throw sequencePastEndError(runId, step.sequence, next);
         if (step.sequence < next) {
           const stored = storedAt.get(runId, step.sequence) as
             | { kind: string; round: number; durationMs: number; createdAt: number; payload: string; toolServer: string | null; toolOutcome: ToolOutcome | null }
             | undefined;
-          if (stored !== undefined && RunStoreInput.sameStep(stored, step)) return step.sequence;
+          if (stored !== undefined && isSameStep(stored, step)) return step.sequence;
           throw RunStoreError.sequenceConflict(runId, step.sequence);
         }
       }
@@ -141,42 +155,7 @@ export class SqliteRunStore implements RunStore {
       return sequence;
     }).immediate;
 
-    const exists = db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck();
-    const insertRun = db.prepare(
-      `INSERT INTO runs (${RUN_COLUMNS}, run_no) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${NEXT_RUN_NO}) RETURNING run_no`,
-    );
-    insertRun.pluck();
-    const setCounts = db.prepare('UPDATE runs SET ok_count = ?, failed_count = ?, cancelled_count = ? WHERE id = ?');
-    this.#import = db.transaction((run: StoredRun, steps: readonly StoredStep[]): boolean => {
-      const id = run.id.toLowerCase();
-      if (exists.get(id) !== undefined) return false;
-      const runNo = insertRun.get(
-        id,
-        run.status,
-        run.configuration,
-        run.actor ?? null,
-        run.createdAt,
-        run.startedAt ?? null,
-        run.finishedAt ?? null,
-        run.terminationReason ?? null,
-        run.cancelRequestedAt ?? null,
-        run.heartbeatAt ?? null,
-        steps.length,
-        0,
-        0,
-        0,
-        run.unstoredSteps ?? 0,
-      ) as number;
-      const counts = { ok: 0, failed: 0, cancelled: 0 };
-      for (const step of steps) {
-        const columns = { ...step, toolServer: step.toolServer ?? null, toolOutcome: step.toolOutcome ?? null };
-        const call = toolCallOf(columns);
-        writeStep(runNo, id, step.sequence, columns, step.payload, call);
-        if (call !== null) counts[call.outcome]++;
-      }
-      setCounts.run(counts.ok, counts.failed, counts.cancelled, id);
-      return true;
-    }).immediate;
+    this.#import = prepareImportRun(db, writeStep);
   }
 
   /**
@@ -247,9 +226,9 @@ export class SqliteRunStore implements RunStore {
     return this.#path;
   }
 
-  /** Creates a run with status `running`; checks the input with `RunStoreInput.createRun`. */
+  /** Creates a run with status `running`; checks the input with `checkCreateRun`. */
   async createRun(input: CreateRunInput): Promise<StoredRun> {
-    const run = RunStoreInput.createRun(input, Date.now());
+    const run = checkCreateRun(input, Date.now());
     return this.#write(() => {
       try {
         this.#stmt(
@@ -257,7 +236,7 @@ export class SqliteRunStore implements RunStore {
         ).run(run.id, run.configuration, run.actor, run.createdAt, run.createdAt);
       } catch (error) {
         if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
-          throw RunStoreError.invalidInput(`CreateRunInput.id must be new, but run ${JSON.stringify(run.id)} exists`);
+          throw duplicateRunIdError(run.id);
         }
         throw error;
       }
@@ -267,14 +246,14 @@ export class SqliteRunStore implements RunStore {
 
   /** Appends a step with the run's next sequence in one `BEGIN IMMEDIATE` transaction (step row, run counters, health rollup) and resolves once it is committed and fsynced. */
   async appendStep(runId: string, step: AppendStepInput): Promise<number> {
-    const input = RunStoreInput.appendStep(step);
+    const input = checkAppendStep(step);
     const key = runKey(runId);
     return this.#write(() => this.#append(key, input));
   }
 
   /** Ends a running run; a finished run is returned unchanged (terminal is terminal). */
   async finishRun(runId: string, finish: FinishRunInput): Promise<StoredRun> {
-    const input = RunStoreInput.finishRun(finish, Date.now());
+    const input = checkFinishRun(finish, Date.now());
     const key = runKey(runId);
     return this.#write(() =>
       this.#db.transaction(() => {
@@ -295,7 +274,7 @@ export class SqliteRunStore implements RunStore {
 
   /** Marks a running run's cancel request (the first time is kept); watchers in this process fire at once, others at their next poll. */
   async requestCancel(runId: string, at?: number): Promise<StoredRun> {
-    const when = RunStoreInput.requestCancel(at, Date.now());
+    const when = checkRequestCancelAt(at, Date.now());
     const key = runKey(runId);
     const run = await this.#write(() =>
       this.#db.transaction(() => {
@@ -310,7 +289,7 @@ export class SqliteRunStore implements RunStore {
 
   /** Records a sign of life of a running run (never moves back in time); unknown or finished runs are left alone. */
   async heartbeat(runId: string, at?: number): Promise<void> {
-    const when = RunStoreInput.heartbeat(at, Date.now());
+    const when = checkHeartbeatAt(at, Date.now());
     const key = runKey(runId);
     await this.#write(() =>
       this.#stmt(
@@ -321,7 +300,7 @@ export class SqliteRunStore implements RunStore {
 
   /** Marks `interrupted` every running run whose last sign of life (heartbeat, else start) is before `staleBefore`; returns their ids. */
   async recoverInterrupted(staleBefore: number): Promise<readonly string[]> {
-    const stale = RunStoreInput.recoverInterrupted(staleBefore);
+    const stale = checkStaleBefore(staleBefore);
     const now = Date.now();
     return this.#write(() =>
       this.#stmt(
@@ -344,7 +323,7 @@ export class SqliteRunStore implements RunStore {
 
   /** A page of runs, newest first, by keyset on (created_at, id) over indexes for status and configuration. */
   async listRuns(query?: RunQuery): Promise<RunPage> {
-    const q = RunStoreInput.runQuery(query);
+    const q = checkRunQuery(query);
     const where: string[] = [];
     const params: unknown[] = [];
     if (q.statuses !== null) {
@@ -376,14 +355,14 @@ export class SqliteRunStore implements RunStore {
       const runs = rows.slice(0, q.limit).map(toStoredRun);
       const last = runs[runs.length - 1];
       const nextCursor =
-        rows.length > q.limit && last !== undefined ? RunStoreInput.encodeCursor({ createdAt: last.createdAt, id: last.id }) : null;
+        rows.length > q.limit && last !== undefined ? encodeRunCursor({ createdAt: last.createdAt, id: last.id }) : null;
       return { runs, nextCursor };
     });
   }
 
   /** A run's steps in sequence order: one range of the steps table, whose rowids are (run number << 32) + sequence. */
   async readSteps(runId: string, query?: StepQuery): Promise<readonly StoredStep[]> {
-    const q = RunStoreInput.stepQuery(query);
+    const q = checkStepQuery(query);
     const from = q.fromSequence;
     const limit = q.limit ?? -1;
     const key = runKey(runId);
@@ -403,7 +382,7 @@ export class SqliteRunStore implements RunStore {
 
   /** Per-server health over a window, from the rollup (exact below 2000 calls, histogram percentiles above). */
   async serverHealth(query?: ServerHealthQuery): Promise<readonly ServerHealth[]> {
-    const normalized = RunStoreInput.healthQuery(query);
+    const normalized = checkHealthQuery(query);
     return this.#read(() => this.#db.transaction(() => this.#health.read(query ?? {}, normalized)).deferred());
   }
 
@@ -415,7 +394,7 @@ export class SqliteRunStore implements RunStore {
   /** Writes a run and its steps exactly as given, in one transaction; false when the id exists already. */
   async importRun(run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
     // from here on: the run and steps as checked, the way every store writes them
-    ({ run, steps } = RunStoreInput.importRun(run, steps));
+    ({ run, steps } = checkImportRun(run, steps));
     return this.#write(() => this.#import(run, steps));
   }
 
@@ -492,7 +471,7 @@ export class SqliteRunStore implements RunStore {
 // --- helpers -----------------------------------------------------------------------------------
 
 function runKey(runId: string): string {
-  if (typeof runId !== 'string') throw RunStoreError.invalidInput(`runId must be a string, got ${typeof runId}`);
-  return UUID.test(runId) ? runId.toLowerCase() : runId;
+  // a string that is not a UUID is no run's key: looked up as it is, it finds nothing
+  return checkRunId(runId) ?? runId;
 }
 

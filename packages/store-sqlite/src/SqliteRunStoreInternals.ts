@@ -4,6 +4,6 @@
  * @internal
  */
 export interface SqliteRunStoreInternals {
-  /** Below this many calls in a window, health percentiles are exact (see HealthRollupReader). */
+  /** Below this many calls in a window, health percentiles are exact (see SqliteHealthReader). */
   readonly exactHealthMaxCalls?: number;
 }

@@ -27,10 +27,10 @@ export async function migrate(db: Database.Database, busyTimeoutMs: number): Pro
           if (version > SQLITE_SCHEMA_VERSION) throw RunStoreError.schemaTooNew(version, SQLITE_SCHEMA_VERSION);
           const next = SQLITE_MIGRATIONS[version];
           if (next === undefined) return false;
-          next.apply(db);
+          next.up(db);
           db.prepare('INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)').run(
             next.version,
-            next.description,
+            next.name,
             Date.now(),
           );
           return true;

@@ -5,6 +5,8 @@ import { isRunStatus, RunStatus, type StoredRun, type StoredStep } from '@runled
 export const RUN_COLUMNS =
   'id, status, configuration, actor, created_at, started_at, finished_at, termination_reason, cancel_requested_at, heartbeat_at, step_count, ok_count, failed_count, cancelled_count, unstored_steps';
 export const STEP_COLUMNS = 'run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome';
+/** The run number a new run gets (its steps' rowids are (run number << 32) + sequence). */
+export const NEXT_RUN_NO = '(SELECT coalesce(max(run_no), 0) + 1 FROM runs)';
 export const READ_STEP_COLUMNS = 'sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome';
 export type StepRow = [number, unknown, unknown, unknown, unknown, unknown, unknown, unknown];
 

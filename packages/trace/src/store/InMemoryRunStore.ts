@@ -14,7 +14,24 @@ import type {
   StoredStep,
 } from './RunStore.js';
 import { RunStoreError } from './RunStoreError.js';
-import { RunStoreInput } from './RunStoreInput.js';
+import {
+  checkAppendStep,
+  checkCreateRun,
+  checkFinishRun,
+  checkHeartbeatAt,
+  checkImportRun,
+  checkRequestCancelAt,
+  checkRunId,
+  checkRunQuery,
+  checkStaleBefore,
+  checkStepQuery,
+  compareNewestFirst,
+  duplicateRunIdError,
+  encodeRunCursor,
+  isSameStep,
+  recoveryReason,
+  sequencePastEndError,
+} from './RunStoreInput.js';
 import { type ServerHealth, type ServerHealthQuery, serverHealth } from '../health/ServerHealth.js';
 import { toolCallOf } from '../health/ToolCallFacts.js';
 
@@ -83,9 +100,9 @@ export class InMemoryRunStore implements RunStore {
 
   async createRun(input: CreateRunInput): Promise<StoredRun> {
     this.#open();
-    const run = RunStoreInput.createRun(input, this.#clock());
+    const run = checkCreateRun(input, this.#clock());
     if (this.#state.runs.has(run.id)) {
-      throw RunStoreError.invalidInput(`CreateRunInput.id must be new, but run ${JSON.stringify(run.id)} exists`);
+      throw duplicateRunIdError(run.id);
     }
     const record: MutableRun = {
       id: run.id,
@@ -108,13 +125,13 @@ export class InMemoryRunStore implements RunStore {
 
   async appendStep(runId: string, step: AppendStepInput): Promise<number> {
     this.#open();
-    const input = RunStoreInput.appendStep(step);
+    const input = checkAppendStep(step);
     const run = this.#run(runId);
     const sequence = run.steps.length;
     if (input.sequence !== null && input.sequence !== sequence) {
-      if (input.sequence > sequence) throw RunStoreInput.sequencePastEnd(run.id, input.sequence, sequence);
+      if (input.sequence > sequence) throw sequencePastEndError(run.id, input.sequence, sequence);
       const existing = run.steps[input.sequence]!;
-      if (RunStoreInput.sameStep(existing, input)) return input.sequence;
+      if (isSameStep(existing, input)) return input.sequence;
       throw RunStoreError.sequenceConflict(run.id, input.sequence);
     }
     const stored: StoredStep = Object.freeze({
@@ -135,7 +152,7 @@ export class InMemoryRunStore implements RunStore {
 
   async finishRun(runId: string, finish: FinishRunInput): Promise<StoredRun> {
     this.#open();
-    const input = RunStoreInput.finishRun(finish, this.#clock());
+    const input = checkFinishRun(finish, this.#clock());
     const run = this.#run(runId);
     if (run.status === RunStatus.RUNNING) {
       const cancelFirst = run.cancelRequestedAt !== null;
@@ -149,7 +166,7 @@ export class InMemoryRunStore implements RunStore {
 
   async requestCancel(runId: string, at?: number): Promise<StoredRun> {
     this.#open();
-    const when = RunStoreInput.requestCancel(at, this.#clock());
+    const when = checkRequestCancelAt(at, this.#clock());
     const run = this.#run(runId);
     if (run.cancelRequestedAt === null) {
       run.cancelRequestedAt = when;
@@ -160,14 +177,14 @@ export class InMemoryRunStore implements RunStore {
 
   async heartbeat(runId: string, at?: number): Promise<void> {
     this.#open();
-    const when = RunStoreInput.heartbeat(at, this.#clock());
-    const run = this.#state.runs.get(runId);
+    const when = checkHeartbeatAt(at, this.#clock());
+    const run = this.#find(runId);
     if (run !== undefined && run.status === RunStatus.RUNNING) run.heartbeatAt = when;
   }
 
   async recoverInterrupted(staleBefore: number): Promise<readonly string[]> {
     this.#open();
-    const stale = RunStoreInput.recoverInterrupted(staleBefore);
+    const stale = checkStaleBefore(staleBefore);
     const now = this.#clock();
     const recovered: string[] = [];
     for (const run of this.#state.runs.values()) {
@@ -176,7 +193,7 @@ export class InMemoryRunStore implements RunStore {
       if (lastSign < stale) {
         run.status = run.cancelRequestedAt === null ? RunStatus.INTERRUPTED : RunStatus.CANCELLED;
         run.finishedAt = Math.max(now, lastSign);
-        run.terminationReason = RunStoreInput.recoveryReason(lastSign, run.cancelRequestedAt !== null);
+        run.terminationReason = recoveryReason(lastSign, run.cancelRequestedAt !== null);
         recovered.push(run.id);
       }
     }
@@ -185,13 +202,13 @@ export class InMemoryRunStore implements RunStore {
 
   async getRun(runId: string): Promise<StoredRun | null> {
     this.#open();
-    const run = this.#state.runs.get(runId);
+    const run = this.#find(runId);
     return run === undefined ? null : snapshot(run);
   }
 
   async listRuns(query?: RunQuery): Promise<RunPage> {
     this.#open();
-    const q = RunStoreInput.runQuery(query);
+    const q = checkRunQuery(query);
     const matching: MutableRun[] = [];
     for (const run of this.#state.runs.values()) {
       if (q.statuses !== null && !q.statuses.includes(run.status)) continue;
@@ -199,21 +216,21 @@ export class InMemoryRunStore implements RunStore {
       if (q.hasOutcome !== null && run.counts[q.hasOutcome] === 0) continue;
       if (q.createdFrom !== null && run.createdAt < q.createdFrom) continue;
       if (q.createdTo !== null && run.createdAt >= q.createdTo) continue;
-      if (q.after !== null && RunStoreInput.compareNewestFirst(run, q.after) <= 0) continue;
+      if (q.after !== null && compareNewestFirst(run, q.after) <= 0) continue;
       matching.push(run);
     }
-    matching.sort(RunStoreInput.compareNewestFirst);
+    matching.sort(compareNewestFirst);
     const page = matching.slice(0, q.limit);
     const last = page[page.length - 1];
     const nextCursor =
-      matching.length > q.limit && last !== undefined ? RunStoreInput.encodeCursor({ createdAt: last.createdAt, id: last.id }) : null;
+      matching.length > q.limit && last !== undefined ? encodeRunCursor({ createdAt: last.createdAt, id: last.id }) : null;
     return { runs: page.map(snapshot), nextCursor };
   }
 
   async readSteps(runId: string, query?: StepQuery): Promise<readonly StoredStep[]> {
     this.#open();
-    const q = RunStoreInput.stepQuery(query);
-    const run = this.#state.runs.get(runId);
+    const q = checkStepQuery(query);
+    const run = this.#find(runId);
     if (run === undefined) return [];
     const end = q.limit === null ? run.steps.length : q.fromSequence + q.limit;
     return run.steps.slice(q.fromSequence, end);
@@ -230,6 +247,7 @@ export class InMemoryRunStore implements RunStore {
 
   watchCancel(runId: string, onCancel: () => void): () => void {
     this.#open();
+    const key = checkRunId(runId);
     let done = false;
     const fire = (): void => {
       if (done) return;
@@ -237,7 +255,7 @@ export class InMemoryRunStore implements RunStore {
       onCancel();
     };
     const listener = (id: string): void => {
-      if (id === runId) queueMicrotask(fire);
+      if (id === key) queueMicrotask(fire);
     };
     const stop = (): void => {
       done = true;
@@ -246,7 +264,7 @@ export class InMemoryRunStore implements RunStore {
     };
     this.#state.cancelListeners.add(listener);
     this.#watchers.add(stop);
-    const run = this.#state.runs.get(runId);
+    const run = this.#find(runId);
     if (run !== undefined && run.cancelRequestedAt !== null && !isLateCancel(run)) queueMicrotask(fire);
     return stop;
   }
@@ -254,7 +272,7 @@ export class InMemoryRunStore implements RunStore {
   async importRun(run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
     this.#open();
     // from here on: the run and steps as checked, the way every store writes them
-    ({ run, steps } = RunStoreInput.importRun(run, steps));
+    ({ run, steps } = checkImportRun(run, steps));
     const id = run.id.toLowerCase();
     if (this.#state.runs.has(id)) return false;
     const record: MutableRun = {
@@ -301,8 +319,14 @@ export class InMemoryRunStore implements RunStore {
     if (this.#closed) throw RunStoreError.storageFailure('the store is closed');
   }
 
+  /** The run of an id checked by the input rule (any case of its UUID), or undefined. */
+  #find(runId: string): MutableRun | undefined {
+    const key = checkRunId(runId);
+    return key === null ? undefined : this.#state.runs.get(key);
+  }
+
   #run(runId: string): MutableRun {
-    const run = typeof runId === 'string' ? this.#state.runs.get(runId) : undefined;
+    const run = this.#find(runId);
     if (run === undefined) throw RunStoreError.runNotFound(runId);
     return run;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RunStoreError } from './RunStoreError.js';
-import { RunStoreInput } from './RunStoreInput.js';
+import { checkCreateRun, checkFinishRun, checkHeartbeatAt, checkRequestCancelAt, checkRunId, RunStoreInput } from './RunStoreInput.js';
 import { storableText } from './storeValueRules.js';
 
 describe('storableText', () => {
@@ -12,17 +12,36 @@ describe('storableText', () => {
 
   it('makes any error message a termination reason every store keeps', () => {
     const reason = storableText(`failed: ${'\0'}${'\uD800'.repeat(3)}`);
-    expect(RunStoreInput.finishRun({ status: 'failed', terminationReason: reason }, 0).terminationReason).toBe(reason);
-    expect(() => RunStoreInput.finishRun({ status: 'failed', terminationReason: 'failed: \0' }, 0)).toThrow(RunStoreError);
+    expect(checkFinishRun({ status: 'failed', terminationReason: reason }, 0).terminationReason).toBe(reason);
+    expect(() => checkFinishRun({ status: 'failed', terminationReason: 'failed: \0' }, 0)).toThrow(RunStoreError);
   });
 });
 
-describe('RunStoreInput defaults', () => {
-  it('checks the store clock of a default time by the same time rule', () => {
-    expect(() => RunStoreInput.createRun({ configuration: 'c' }, 1.5)).toThrow(
+describe('the check functions', () => {
+  it('check the store clock of a default time by the same time rule', () => {
+    expect(() => checkCreateRun({ configuration: 'c' }, 1.5)).toThrow(
       "CreateRunInput.createdAt defaults to the store's clock, which must give integer milliseconds since the epoch from 0 to 8640000000000000, got 1.5",
     );
+    expect(checkRequestCancelAt(undefined, 7)).toBe(7);
+    expect(Object.is(checkHeartbeatAt(-0, 7), 0)).toBe(true);
+  });
+
+  it('checkRunId: the lower-case key of a UUID, null for any other string, invalid_input for a non-string', () => {
+    expect(checkRunId('A0000000-0000-4000-8000-00000000000F')).toBe('a0000000-0000-4000-8000-00000000000f');
+    expect(checkRunId('not-a-uuid')).toBeNull();
+    expect(() => checkRunId(null as unknown as string)).toThrow('runId must be a string, got null');
+  });
+});
+
+describe('RunStoreInput (deprecated)', () => {
+  it('delegates each member to its check function: same result, same refusal', () => {
+    const input = { id: 'a0000000-0000-4000-8000-000000000001', configuration: 'c', createdAt: 5 };
+    expect(RunStoreInput.createRun(input, 9)).toEqual(checkCreateRun(input, 9));
     expect(RunStoreInput.requestCancel(undefined, 7)).toBe(7);
-    expect(Object.is(RunStoreInput.heartbeat(-0, 7), 0)).toBe(true);
+    expect(() => RunStoreInput.heartbeat(Number.POSITIVE_INFINITY, 7)).toThrow(
+      'heartbeat at must be integer milliseconds since the epoch from 0 to 8640000000000000, got Infinity',
+    );
+    const cursor = RunStoreInput.encodeCursor({ createdAt: 3, id: input.id });
+    expect(RunStoreInput.decodeCursor(cursor)).toEqual({ createdAt: 3, id: input.id });
   });
 });

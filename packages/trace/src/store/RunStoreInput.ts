@@ -1,5 +1,5 @@
 import { isToolOutcome, type ToolOutcome } from '@runledger/core';
-import { isRunStatus, isTerminalRunStatus, type RunStatus, type TerminalRunStatus } from '../recording/RunStatus.js';
+import { isRunStatus, isTerminalRunStatus, type RunStatus } from '../recording/RunStatus.js';
 import type {
   AppendStepInput,
   CreateRunInput,
@@ -9,409 +9,462 @@ import type {
   StoredRun,
   StoredStep,
 } from './RunStore.js';
-import { RunStoreError } from './RunStoreError.js';
+import type { RunStoreError } from './RunStoreError.js';
 import { count, duration, int32, invalid, nonEmptyText, object, show, storable, text, textOrNull, time, TIME_RULE, timeOrNow, timeProblem, UUID, uuid } from './storeValueRules.js';
-import { DEFAULT_FLAKY_THRESHOLD, type FlakyThreshold, type ServerHealthQuery } from '../health/ServerHealth.js';
+import { DEFAULT_FLAKY_THRESHOLD, type ServerHealthQuery } from '../health/ServerHealth.js';
+
+import type {
+  NormalizedAppendStep,
+  NormalizedCreateRun,
+  NormalizedFinishRun,
+  NormalizedHealthQuery,
+  NormalizedRunQuery,
+  NormalizedStepQuery,
+  RunCursorPosition,
+} from './RunStoreInputTypes.js';
+
+export type {
+  NormalizedAppendStep,
+  NormalizedCreateRun,
+  NormalizedFinishRun,
+  NormalizedHealthQuery,
+  NormalizedRunQuery,
+  NormalizedStepQuery,
+  RunCursorPosition,
+} from './RunStoreInputTypes.js';
 
 /** Default and largest page size of a run listing. */
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
 
-
 /**
- * A run listing's position: the last run of the previous page.
+ * Checks the run id a method is given: a string, or `invalid_input`. Returns the key the run is
+ * stored under (a UUID in lower case, so any case finds the run), or null for a string that is
+ * not a UUID, which no run has (the method then answers as for an unknown run).
+ *
+ * @throws RunStoreError (`invalid_input`) from `checkRunId` when `runId` is not a string.
  *
  * @public
  */
-export interface RunCursorPosition {
-  readonly createdAt: number;
-  readonly id: string;
+export function checkRunId(runId: string): string | null {
+  if (typeof runId !== 'string') throw invalid(`runId must be a string, got ${show(runId)}`);
+  return UUID.test(runId) ? runId.toLowerCase() : null;
 }
 
 /**
- * A run creation, checked and with its defaults filled in.
+ * Checks a run creation; makes a UUID when none is given.
+ *
+ * @throws RunStoreError (`invalid_input`) from `checkCreateRun`.
  *
  * @public
  */
-export interface NormalizedCreateRun {
-  /** Lowercase UUID. */
-  readonly id: string;
-  readonly configuration: string;
-  readonly actor: string | null;
-  readonly createdAt: number;
+export function checkCreateRun(input: CreateRunInput, now: number): NormalizedCreateRun {
+  object(input, 'CreateRunInput');
+  const id = input.id === undefined ? crypto.randomUUID() : uuid(input.id, 'CreateRunInput.id');
+  const configuration = nonEmptyText(input.configuration, 'CreateRunInput.configuration');
+  const actor = textOrNull(input.actor, 'CreateRunInput.actor');
+  const createdAt = timeOrNow(input.createdAt, now, 'CreateRunInput.createdAt');
+  return { id, configuration, actor, createdAt };
 }
 
 /**
- * A finish, checked and with its defaults filled in.
+ * Checks a step to append and serialises its payload.
+ *
+ * @throws RunStoreError (`invalid_input`) from `checkAppendStep`.
  *
  * @public
  */
-export interface NormalizedFinishRun {
-  readonly status: TerminalRunStatus;
-  readonly finishedAt: number;
-  readonly terminationReason: string | null;
-  /** Steps that could not be stored, to add to the run's count. */
-  readonly unstoredSteps: number;
-  /**
-   * The termination reason to store instead when the run's cancel was requested first (the run
-   * then ends `cancelled`): the given reason when the status is `cancelled` already, else one
-   * that says what the run reported.
-   */
-  readonly cancelledTerminationReason: string | null;
+export function checkAppendStep(input: AppendStepInput): NormalizedAppendStep {
+  object(input, 'AppendStepInput');
+  const kind = nonEmptyText(input.kind, 'AppendStepInput.kind');
+  const round = int32(input.round, 'AppendStepInput.round');
+  const durationMs = duration(input.durationMs, 'AppendStepInput.durationMs');
+  const createdAt = time(input.createdAt, 'AppendStepInput.createdAt');
+  const payload = input.payload;
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    throw invalid(`AppendStepInput.payload must be a plain object, got ${Array.isArray(payload) ? 'an array' : show(payload)}`);
+  }
+  let payloadText: string;
+  try {
+    payloadText = JSON.stringify(payload);
+  } catch (error) {
+    throw invalid(`AppendStepInput.payload must be serialisable as JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const toolServer =
+    input.toolServer === undefined || input.toolServer === null
+      ? null
+      : nonEmptyText(input.toolServer, 'AppendStepInput.toolServer', ' or null');
+  const toolOutcome = input.toolOutcome ?? null;
+  if (toolOutcome !== null && !isToolOutcome(toolOutcome)) {
+    throw invalid(`AppendStepInput.toolOutcome must be "ok", "failed", "cancelled" or null, got ${show(toolOutcome)}`);
+  }
+  const sequence = input.sequence === undefined ? null : int32(input.sequence, 'AppendStepInput.sequence');
+  return { kind, round, durationMs, createdAt, payload, payloadText, toolServer, toolOutcome, sequence };
 }
 
 /**
- * A step to append, checked, with its payload as JSON text.
+ * Checks a finish.
+ *
+ * @throws RunStoreError (`invalid_input`) from `checkFinishRun`.
  *
  * @public
  */
-export interface NormalizedAppendStep {
-  readonly kind: string;
-  readonly round: number;
-  readonly durationMs: number;
-  readonly createdAt: number;
-  readonly payload: Readonly<Record<string, unknown>>;
-  /** `JSON.stringify(payload)`: the text a store keeps. */
-  readonly payloadText: string;
-  readonly toolServer: string | null;
-  readonly toolOutcome: ToolOutcome | null;
-  /** The sequence the step must get, or null for the run's next. */
-  readonly sequence: number | null;
+export function checkFinishRun(input: FinishRunInput, now: number): NormalizedFinishRun {
+  object(input, 'FinishRunInput');
+  if (!isTerminalRunStatus(input.status)) {
+    throw invalid(`FinishRunInput.status must be one of "completed", "failed", "cancelled", "interrupted", got ${show(input.status)}`);
+  }
+  const finishedAt = timeOrNow(input.finishedAt, now, 'FinishRunInput.finishedAt');
+  const reason = textOrNull(input.terminationReason, 'FinishRunInput.terminationReason');
+  const unstoredSteps = input.unstoredSteps === undefined ? 0 : int32(input.unstoredSteps, 'FinishRunInput.unstoredSteps');
+  const cancelledTerminationReason =
+    input.status === 'cancelled'
+      ? reason
+      : `cancel requested while the run was running (the run reported "${input.status}"${reason === null ? '' : `: ${reason}`})`;
+  return { status: input.status, finishedAt, terminationReason: reason, unstoredSteps, cancelledTerminationReason };
 }
 
 /**
- * A run listing query, checked, with defaults filled in and the cursor decoded.
+ * Checks a listing query and decodes its cursor.
+ *
+ * @throws RunStoreError (`invalid_input`) from `checkRunQuery`.
  *
  * @public
  */
-export interface NormalizedRunQuery {
-  /** The statuses to keep, or null for all. */
-  readonly statuses: readonly RunStatus[] | null;
-  readonly configuration: string | null;
-  readonly hasOutcome: ToolOutcome | null;
-  readonly createdFrom: number | null;
-  readonly createdTo: number | null;
-  /** 1 to 200. */
-  readonly limit: number;
-  /** Runs strictly after this position in newest-first order (createdAt, then id, descending), or null. */
-  readonly after: RunCursorPosition | null;
+export function checkRunQuery(query: RunQuery = {}): NormalizedRunQuery {
+  object(query, 'RunQuery');
+  let statuses: RunStatus[] | null = null;
+  if (query.status !== undefined) {
+    const list = (Array.isArray(query.status) ? query.status : [query.status]) as unknown[];
+    for (const status of list) {
+      if (!isRunStatus(status)) throw invalid(`RunQuery.status must be run statuses, got ${show(status)}`);
+    }
+    statuses = [...new Set(list as RunStatus[])];
+  }
+  const configuration = textOrNull(query.configuration, 'RunQuery.configuration');
+  const hasOutcome = query.hasOutcome ?? null;
+  if (hasOutcome !== null && !isToolOutcome(hasOutcome)) {
+    throw invalid(`RunQuery.hasOutcome must be "ok", "failed" or "cancelled", got ${show(hasOutcome)}`);
+  }
+  const createdFrom = query.createdFrom === undefined ? null : time(query.createdFrom, 'RunQuery.createdFrom');
+  const createdTo = query.createdTo === undefined ? null : time(query.createdTo, 'RunQuery.createdTo');
+  let limit = DEFAULT_LIMIT;
+  if (query.limit !== undefined) {
+    if (!Number.isSafeInteger(query.limit) || query.limit < 1) {
+      throw invalid(`RunQuery.limit must be a positive integer, got ${show(query.limit)}`);
+    }
+    limit = Math.min(query.limit, MAX_LIMIT);
+  }
+  const after = query.cursor === undefined || query.cursor === null ? null : decodeRunCursor(query.cursor);
+  return { statuses, configuration, hasOutcome, createdFrom, createdTo, limit, after };
 }
 
 /**
- * A step read, checked, with defaults filled in.
+ * Checks a step read.
+ *
+ * @throws RunStoreError (`invalid_input`) from `checkStepQuery`.
  *
  * @public
  */
-export interface NormalizedStepQuery {
-  readonly fromSequence: number;
-  /** The most steps to read, or null for all. */
-  readonly limit: number | null;
+export function checkStepQuery(query: StepQuery = {}): NormalizedStepQuery {
+  object(query, 'StepQuery');
+  const fromSequence = query.fromSequence === undefined ? 0 : int32(query.fromSequence, 'StepQuery.fromSequence');
+  const limit = query.limit === undefined ? null : count(query.limit, 'StepQuery.limit');
+  return { fromSequence, limit };
 }
 
 /**
- * A server health query, checked, with defaults filled in.
+ * Checks a server health query and fills in the flaky threshold.
+ *
+ * @throws RunStoreError (`invalid_input`) from `checkHealthQuery`.
  *
  * @public
  */
-export interface NormalizedHealthQuery {
-  readonly since: number | null;
-  readonly until: number | null;
-  readonly flaky: Required<FlakyThreshold>;
+export function checkHealthQuery(query: ServerHealthQuery = {}): NormalizedHealthQuery {
+  object(query, 'ServerHealthQuery');
+  const since = query.since === undefined ? null : time(query.since, 'ServerHealthQuery.since');
+  const until = query.until === undefined ? null : time(query.until, 'ServerHealthQuery.until');
+  const failureRate = query.flaky?.failureRate ?? DEFAULT_FLAKY_THRESHOLD.failureRate;
+  if (typeof failureRate !== 'number' || !(failureRate >= 0 && failureRate <= 1)) {
+    throw invalid(`ServerHealthQuery.flaky.failureRate must be a number from 0 to 1, got ${show(failureRate)}`);
+  }
+  const minAnsweredCalls = query.flaky?.minAnsweredCalls ?? DEFAULT_FLAKY_THRESHOLD.minAnsweredCalls;
+  if (!Number.isSafeInteger(minAnsweredCalls) || minAnsweredCalls < 1) {
+    throw invalid(`ServerHealthQuery.flaky.minAnsweredCalls must be a positive integer, got ${show(minAnsweredCalls)}`);
+  }
+  return { since, until, flaky: { failureRate, minAnsweredCalls } };
 }
 
 /**
- * The input rules of the {@link RunStore} contract, shared by every store so that all of them
- * refuse the same inputs with the same messages.
+ * Checks a run and its steps given to `importRun` (sequences 0..n-1 in order, all of that run)
+ * and returns them as a store writes them: id lower-case, absent fields null, −0 as 0.
+ *
+ * @throws RunStoreError (`invalid_input`) from `checkImportRun`.
+ *
+ * @public
+ */
+export function checkImportRun(run: StoredRun, steps: readonly StoredStep[]): { readonly run: StoredRun; readonly steps: readonly StoredStep[] } {
+  object(run, 'StoredRun');
+  const id = uuid(run.id, 'StoredRun.id');
+  if (!isRunStatus(run.status)) throw invalid(`StoredRun.status must be a run status, got ${show(run.status)}`);
+  const optionalTime = (value: number | null | undefined, field: string): number | null =>
+    value === undefined || value === null ? null : time(value, field);
+  const checkedRun: StoredRun = {
+    id,
+    status: run.status,
+    configuration: nonEmptyText(run.configuration, 'StoredRun.configuration'),
+    actor: textOrNull(run.actor, 'StoredRun.actor'),
+    createdAt: time(run.createdAt, 'StoredRun.createdAt'),
+    startedAt: optionalTime(run.startedAt, 'StoredRun.startedAt'),
+    finishedAt: optionalTime(run.finishedAt, 'StoredRun.finishedAt'),
+    terminationReason: textOrNull(run.terminationReason, 'StoredRun.terminationReason'),
+    cancelRequestedAt: optionalTime(run.cancelRequestedAt, 'StoredRun.cancelRequestedAt'),
+    heartbeatAt: optionalTime(run.heartbeatAt, 'StoredRun.heartbeatAt'),
+    stepCount: Array.isArray(steps) ? steps.length : 0,
+    outcomeCounts: run.outcomeCounts,
+    unstoredSteps: run.unstoredSteps === undefined ? 0 : int32(run.unstoredSteps, 'StoredRun.unstoredSteps'),
+  };
+  if (!Array.isArray(steps)) throw invalid('importRun steps must be an array');
+  const checkedSteps = steps.map((step: StoredStep, index): StoredStep => {
+    object(step, `steps[${index}]`);
+    if (step.runId !== run.id) {
+      throw invalid(`steps[${index}].runId must be the run's id ${show(run.id)}, got ${show(step.runId)}`);
+    }
+    if (step.sequence !== index) {
+      throw invalid(`steps[${index}].sequence must be ${index} (gap-free from 0, in order), got ${show(step.sequence)}`);
+    }
+    if (typeof step.payload !== 'string') throw invalid(`steps[${index}].payload must be JSON text, got ${show(step.payload)}`);
+    const toolOutcome = step.toolOutcome ?? null;
+    if (toolOutcome !== null && !isToolOutcome(toolOutcome)) {
+      throw invalid(`steps[${index}].toolOutcome must be an outcome or null, got ${show(step.toolOutcome)}`);
+    }
+    return {
+      runId: id,
+      sequence: index,
+      kind: text(step.kind, `steps[${index}].kind`),
+      round: int32(step.round, `steps[${index}].round`),
+      durationMs: duration(step.durationMs, `steps[${index}].durationMs`),
+      createdAt: time(step.createdAt, `steps[${index}].createdAt`),
+      payload: storable(step.payload, `steps[${index}].payload`),
+      toolServer: textOrNull(step.toolServer, `steps[${index}].toolServer`),
+      toolOutcome,
+    };
+  });
+  return { run: checkedRun, steps: checkedSteps };
+}
+
+/**
+ * Checks the time of a cancel request (default `now`).
+ *
+ * @throws RunStoreError (`invalid_input`) from `checkRequestCancelAt`.
+ *
+ * @public
+ */
+export function checkRequestCancelAt(at: number | undefined, now: number): number {
+  return timeOrNow(at, now, 'requestCancel at');
+}
+
+/**
+ * Checks the time of a heartbeat (default `now`).
+ *
+ * @throws RunStoreError (`invalid_input`) from `checkHeartbeatAt`.
+ *
+ * @public
+ */
+export function checkHeartbeatAt(at: number | undefined, now: number): number {
+  return timeOrNow(at, now, 'heartbeat at');
+}
+
+/**
+ * Checks the bound of `recoverInterrupted`: a time like every other (no `Infinity`).
+ *
+ * @throws RunStoreError (`invalid_input`) from `checkStaleBefore`.
+ *
+ * @public
+ */
+export function checkStaleBefore(staleBefore: number): number {
+  return time(staleBefore, 'recoverInterrupted staleBefore');
+}
+
+/**
+ * The `invalid_input` error of an append whose sequence lies past the run's next one.
+ *
+ * @public
+ */
+export function sequencePastEndError(runId: string, sequence: number, next: number): RunStoreError {
+  return invalid(
+    `AppendStepInput.sequence must be at most the run's next sequence ${next} (sequences stay gap-free), got ${sequence} for run ${show(runId)}`,
+  );
+}
+
+/**
+ * The `invalid_input` error of a run creation whose id a run has already.
+ *
+ * @public
+ */
+export function duplicateRunIdError(id: string): RunStoreError {
+  return invalid(`CreateRunInput.id must be new, but run ${JSON.stringify(id)} exists`);
+}
+
+/**
+ * Tells whether a stored step is the one an idempotent append repeats: same kind, round,
+ * duration, time, payload text and tool columns.
+ *
+ * @public
+ */
+export function isSameStep(
+  stored: Pick<StoredStep, 'kind' | 'round' | 'durationMs' | 'createdAt' | 'payload' | 'toolServer' | 'toolOutcome'>,
+  input: Pick<NormalizedAppendStep, 'kind' | 'round' | 'durationMs' | 'createdAt' | 'payloadText' | 'toolServer' | 'toolOutcome'>,
+): boolean {
+  return (
+    stored.kind === input.kind &&
+    stored.round === input.round &&
+    stored.durationMs === input.durationMs &&
+    stored.createdAt === input.createdAt &&
+    stored.payload === input.payloadText &&
+    stored.toolServer === input.toolServer &&
+    stored.toolOutcome === input.toolOutcome
+  );
+}
+
+/**
+ * The termination reason recovery stores for a run without a sign of life since `lastSign`.
+ *
+ * @public
+ */
+export function recoveryReason(lastSign: number, cancelRequested: boolean): string {
+  const since = `no sign of life since ${new Date(lastSign).toISOString()}`;
+  return cancelRequested ? `cancel requested; ${since}` : since;
+}
+
+/**
+ * Encodes a listing position as an opaque cursor.
+ *
+ * @public
+ */
+export function encodeRunCursor(position: RunCursorPosition): string {
+  return Buffer.from(JSON.stringify([position.createdAt, position.id]), 'utf8').toString('base64url');
+}
+
+/**
+ * Decodes a cursor made by {@link encodeRunCursor}.
+ *
+ * @throws RunStoreError (`invalid_input`) from `decodeRunCursor` when it is not one.
+ *
+ * @public
+ */
+export function decodeRunCursor(cursor: string): RunCursorPosition {
+  let decoded: unknown;
+  try {
+    if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('not base64url');
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid(`RunQuery.cursor must be a nextCursor returned by listRuns, got ${show(cursor)}`);
+  }
+  if (!Array.isArray(decoded) || decoded.length !== 2 || typeof decoded[1] !== 'string' || !UUID.test(decoded[1])) {
+    throw invalid(`RunQuery.cursor must be a nextCursor returned by listRuns, got ${show(cursor)}`);
+  }
+  if (timeProblem(decoded[0]) !== null) {
+    throw invalid(
+      `RunQuery.cursor must be a nextCursor returned by listRuns (its time must be ${TIME_RULE}, got ${show(decoded[0])}), got ${show(cursor)}`,
+    );
+  }
+  return { createdAt: (decoded[0] as number) + 0, id: decoded[1].toLowerCase() };
+}
+
+/**
+ * Compares two runs in listing order: negative when `a` comes first (newer createdAt, then greater id).
+ *
+ * @public
+ */
+export function compareNewestFirst(a: RunCursorPosition, b: RunCursorPosition): number {
+  if (a.createdAt !== b.createdAt) return b.createdAt - a.createdAt;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/**
+ * The input rules of the {@link RunStore} contract, as the `check…` functions every store calls,
+ * so that all of them refuse the same inputs with the same messages.
  *
  * @remarks
- * Each function checks one input and returns it normalized, or throws a
+ * Each `check…` function checks one input and returns it normalized, or throws a
  * {@link RunStoreError} with code `invalid_input` whose message names the field and the rule.
  * Cursors are opaque to callers: base64url text of the last run's `createdAt` and `id`.
+ *
+ * @deprecated Use the `check…` functions of `@runledger/trace/store` instead (`checkCreateRun`,
+ * `checkAppendStep`, `checkFinishRun`, `checkRunQuery`, `checkStepQuery`, `checkHealthQuery`,
+ * `checkImportRun`, `checkRequestCancelAt`, `checkHeartbeatAt`, `checkStaleBefore`, and
+ * `sequencePastEndError`, `isSameStep`, `recoveryReason`, `encodeRunCursor`, `decodeRunCursor`,
+ * `compareNewestFirst`); each of these members delegates to the function of that name.
  *
  * @public
  */
 export const RunStoreInput = Object.freeze({
-  /**
-   * Checks a run creation; makes a UUID when none is given.
-   *
-   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.createRun`.
-   */
+  /** Delegates to {@link checkCreateRun}. */
   createRun(input: CreateRunInput, now: number): NormalizedCreateRun {
-    object(input, 'CreateRunInput');
-    const id = input.id === undefined ? crypto.randomUUID() : uuid(input.id, 'CreateRunInput.id');
-    const configuration = nonEmptyText(input.configuration, 'CreateRunInput.configuration');
-    const actor = textOrNull(input.actor, 'CreateRunInput.actor');
-    const createdAt = timeOrNow(input.createdAt, now, 'CreateRunInput.createdAt');
-    return { id, configuration, actor, createdAt };
+    return checkCreateRun(input, now);
   },
-
-  /**
-   * Checks a step to append and serialises its payload.
-   *
-   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.appendStep`.
-   */
+  /** Delegates to {@link checkAppendStep}. */
   appendStep(input: AppendStepInput): NormalizedAppendStep {
-    object(input, 'AppendStepInput');
-    const kind = nonEmptyText(input.kind, 'AppendStepInput.kind');
-    const round = int32(input.round, 'AppendStepInput.round');
-    const durationMs = duration(input.durationMs, 'AppendStepInput.durationMs');
-    const createdAt = time(input.createdAt, 'AppendStepInput.createdAt');
-    const payload = input.payload;
-    if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
-      throw invalid(`AppendStepInput.payload must be a plain object, got ${Array.isArray(payload) ? 'an array' : show(payload)}`);
-    }
-    let payloadText: string;
-    try {
-      payloadText = JSON.stringify(payload);
-    } catch (error) {
-      throw invalid(`AppendStepInput.payload must be serialisable as JSON: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const toolServer =
-      input.toolServer === undefined || input.toolServer === null
-        ? null
-        : nonEmptyText(input.toolServer, 'AppendStepInput.toolServer', ' or null');
-    const toolOutcome = input.toolOutcome ?? null;
-    if (toolOutcome !== null && !isToolOutcome(toolOutcome)) {
-      throw invalid(`AppendStepInput.toolOutcome must be "ok", "failed", "cancelled" or null, got ${show(toolOutcome)}`);
-    }
-    const sequence = input.sequence === undefined ? null : int32(input.sequence, 'AppendStepInput.sequence');
-    return { kind, round, durationMs, createdAt, payload, payloadText, toolServer, toolOutcome, sequence };
+    return checkAppendStep(input);
   },
-
-  /**
-   * Checks a finish.
-   *
-   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.finishRun`.
-   */
+  /** Delegates to {@link checkFinishRun}. */
   finishRun(input: FinishRunInput, now: number): NormalizedFinishRun {
-    object(input, 'FinishRunInput');
-    if (!isTerminalRunStatus(input.status)) {
-      throw invalid(`FinishRunInput.status must be one of "completed", "failed", "cancelled", "interrupted", got ${show(input.status)}`);
-    }
-    const finishedAt = timeOrNow(input.finishedAt, now, 'FinishRunInput.finishedAt');
-    const reason = textOrNull(input.terminationReason, 'FinishRunInput.terminationReason');
-    const unstoredSteps = input.unstoredSteps === undefined ? 0 : int32(input.unstoredSteps, 'FinishRunInput.unstoredSteps');
-    const cancelledTerminationReason =
-      input.status === 'cancelled'
-        ? reason
-        : `cancel requested while the run was running (the run reported "${input.status}"${reason === null ? '' : `: ${reason}`})`;
-    return { status: input.status, finishedAt, terminationReason: reason, unstoredSteps, cancelledTerminationReason };
+    return checkFinishRun(input, now);
   },
-
-  /**
-   * Checks a listing query and decodes its cursor.
-   *
-   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.runQuery`.
-   */
+  /** Delegates to {@link checkRunQuery}. */
   runQuery(query: RunQuery = {}): NormalizedRunQuery {
-    object(query, 'RunQuery');
-    let statuses: RunStatus[] | null = null;
-    if (query.status !== undefined) {
-      const list = (Array.isArray(query.status) ? query.status : [query.status]) as unknown[];
-      for (const status of list) {
-        if (!isRunStatus(status)) throw invalid(`RunQuery.status must be run statuses, got ${show(status)}`);
-      }
-      statuses = [...new Set(list as RunStatus[])];
-    }
-    const configuration = textOrNull(query.configuration, 'RunQuery.configuration');
-    const hasOutcome = query.hasOutcome ?? null;
-    if (hasOutcome !== null && !isToolOutcome(hasOutcome)) {
-      throw invalid(`RunQuery.hasOutcome must be "ok", "failed" or "cancelled", got ${show(hasOutcome)}`);
-    }
-    const createdFrom = query.createdFrom === undefined ? null : time(query.createdFrom, 'RunQuery.createdFrom');
-    const createdTo = query.createdTo === undefined ? null : time(query.createdTo, 'RunQuery.createdTo');
-    let limit = DEFAULT_LIMIT;
-    if (query.limit !== undefined) {
-      if (!Number.isSafeInteger(query.limit) || query.limit < 1) {
-        throw invalid(`RunQuery.limit must be a positive integer, got ${show(query.limit)}`);
-      }
-      limit = Math.min(query.limit, MAX_LIMIT);
-    }
-    const after = query.cursor === undefined || query.cursor === null ? null : RunStoreInput.decodeCursor(query.cursor);
-    return { statuses, configuration, hasOutcome, createdFrom, createdTo, limit, after };
+    return checkRunQuery(query);
   },
-
-  /**
-   * Checks a step read.
-   *
-   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.stepQuery`.
-   */
+  /** Delegates to {@link checkStepQuery}. */
   stepQuery(query: StepQuery = {}): NormalizedStepQuery {
-    object(query, 'StepQuery');
-    const fromSequence = query.fromSequence === undefined ? 0 : int32(query.fromSequence, 'StepQuery.fromSequence');
-    const limit = query.limit === undefined ? null : count(query.limit, 'StepQuery.limit');
-    return { fromSequence, limit };
+    return checkStepQuery(query);
   },
-
-  /**
-   * Checks a server health query and fills in the flaky threshold.
-   *
-   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.healthQuery`.
-   */
+  /** Delegates to {@link checkHealthQuery}. */
   healthQuery(query: ServerHealthQuery = {}): NormalizedHealthQuery {
-    object(query, 'ServerHealthQuery');
-    const since = query.since === undefined ? null : time(query.since, 'ServerHealthQuery.since');
-    const until = query.until === undefined ? null : time(query.until, 'ServerHealthQuery.until');
-    const failureRate = query.flaky?.failureRate ?? DEFAULT_FLAKY_THRESHOLD.failureRate;
-    if (typeof failureRate !== 'number' || !(failureRate >= 0 && failureRate <= 1)) {
-      throw invalid(`ServerHealthQuery.flaky.failureRate must be a number from 0 to 1, got ${show(failureRate)}`);
-    }
-    const minAnsweredCalls = query.flaky?.minAnsweredCalls ?? DEFAULT_FLAKY_THRESHOLD.minAnsweredCalls;
-    if (!Number.isSafeInteger(minAnsweredCalls) || minAnsweredCalls < 1) {
-      throw invalid(`ServerHealthQuery.flaky.minAnsweredCalls must be a positive integer, got ${show(minAnsweredCalls)}`);
-    }
-    return { since, until, flaky: { failureRate, minAnsweredCalls } };
+    return checkHealthQuery(query);
   },
-
-  /**
-   * Checks a run and its steps given to `importRun` (sequences 0..n-1 in order, all of that run)
-   * and returns them as a store writes them: id lower-case, absent fields null, −0 as 0.
-   *
-   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.importRun`.
-   */
+  /** Delegates to {@link checkImportRun}. */
   importRun(run: StoredRun, steps: readonly StoredStep[]): { readonly run: StoredRun; readonly steps: readonly StoredStep[] } {
-    object(run, 'StoredRun');
-    const id = uuid(run.id, 'StoredRun.id');
-    if (!isRunStatus(run.status)) throw invalid(`StoredRun.status must be a run status, got ${show(run.status)}`);
-    const optionalTime = (value: number | null | undefined, field: string): number | null =>
-      value === undefined || value === null ? null : time(value, field);
-    const checkedRun: StoredRun = {
-      id,
-      status: run.status,
-      configuration: nonEmptyText(run.configuration, 'StoredRun.configuration'),
-      actor: textOrNull(run.actor, 'StoredRun.actor'),
-      createdAt: time(run.createdAt, 'StoredRun.createdAt'),
-      startedAt: optionalTime(run.startedAt, 'StoredRun.startedAt'),
-      finishedAt: optionalTime(run.finishedAt, 'StoredRun.finishedAt'),
-      terminationReason: textOrNull(run.terminationReason, 'StoredRun.terminationReason'),
-      cancelRequestedAt: optionalTime(run.cancelRequestedAt, 'StoredRun.cancelRequestedAt'),
-      heartbeatAt: optionalTime(run.heartbeatAt, 'StoredRun.heartbeatAt'),
-      stepCount: Array.isArray(steps) ? steps.length : 0,
-      outcomeCounts: run.outcomeCounts,
-      unstoredSteps: run.unstoredSteps === undefined ? 0 : int32(run.unstoredSteps, 'StoredRun.unstoredSteps'),
-    };
-    if (!Array.isArray(steps)) throw invalid('importRun steps must be an array');
-    const checkedSteps = steps.map((step: StoredStep, index): StoredStep => {
-      object(step, `steps[${index}]`);
-      if (step.runId !== run.id) {
-        throw invalid(`steps[${index}].runId must be the run's id ${show(run.id)}, got ${show(step.runId)}`);
-      }
-      if (step.sequence !== index) {
-        throw invalid(`steps[${index}].sequence must be ${index} (gap-free from 0, in order), got ${show(step.sequence)}`);
-      }
-      if (typeof step.payload !== 'string') throw invalid(`steps[${index}].payload must be JSON text, got ${show(step.payload)}`);
-      const toolOutcome = step.toolOutcome ?? null;
-      if (toolOutcome !== null && !isToolOutcome(toolOutcome)) {
-        throw invalid(`steps[${index}].toolOutcome must be an outcome or null, got ${show(step.toolOutcome)}`);
-      }
-      return {
-        runId: id,
-        sequence: index,
-        kind: text(step.kind, `steps[${index}].kind`),
-        round: int32(step.round, `steps[${index}].round`),
-        durationMs: duration(step.durationMs, `steps[${index}].durationMs`),
-        createdAt: time(step.createdAt, `steps[${index}].createdAt`),
-        payload: storable(step.payload, `steps[${index}].payload`),
-        toolServer: textOrNull(step.toolServer, `steps[${index}].toolServer`),
-        toolOutcome,
-      };
-    });
-    return { run: checkedRun, steps: checkedSteps };
+    return checkImportRun(run, steps);
   },
-
-  /**
-   * Checks the time of a cancel request (default `now`).
-   *
-   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.requestCancel`.
-   */
+  /** Delegates to {@link checkRequestCancelAt}. */
   requestCancel(at: number | undefined, now: number): number {
-    return timeOrNow(at, now, 'requestCancel at');
+    return checkRequestCancelAt(at, now);
   },
-
-  /**
-   * Checks the time of a heartbeat (default `now`).
-   *
-   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.heartbeat`.
-   */
+  /** Delegates to {@link checkHeartbeatAt}. */
   heartbeat(at: number | undefined, now: number): number {
-    return timeOrNow(at, now, 'heartbeat at');
+    return checkHeartbeatAt(at, now);
   },
-
-  /**
-   * Checks the bound of `recoverInterrupted`: a time like every other (no `Infinity`).
-   *
-   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.recoverInterrupted`.
-   */
+  /** Delegates to {@link checkStaleBefore}. */
   recoverInterrupted(staleBefore: number): number {
-    return time(staleBefore, 'recoverInterrupted staleBefore');
+    return checkStaleBefore(staleBefore);
   },
-
-  /**
-   * The `invalid_input` error of an append whose sequence lies past the run's next one.
-   */
+  /** Delegates to {@link sequencePastEndError}. */
   sequencePastEnd(runId: string, sequence: number, next: number): RunStoreError {
-    return invalid(
-      `AppendStepInput.sequence must be at most the run's next sequence ${next} (sequences stay gap-free), got ${sequence} for run ${show(runId)}`,
-    );
+    return sequencePastEndError(runId, sequence, next);
   },
-
-  /**
-   * Tells whether a stored step is the one an idempotent append repeats: same kind, round,
-   * duration, time, payload text and tool columns.
-   */
+  /** Delegates to {@link isSameStep}. */
   sameStep(
     stored: Pick<StoredStep, 'kind' | 'round' | 'durationMs' | 'createdAt' | 'payload' | 'toolServer' | 'toolOutcome'>,
     input: Pick<NormalizedAppendStep, 'kind' | 'round' | 'durationMs' | 'createdAt' | 'payloadText' | 'toolServer' | 'toolOutcome'>,
   ): boolean {
-    return (
-      stored.kind === input.kind &&
-      stored.round === input.round &&
-      stored.durationMs === input.durationMs &&
-      stored.createdAt === input.createdAt &&
-      stored.payload === input.payloadText &&
-      stored.toolServer === input.toolServer &&
-      stored.toolOutcome === input.toolOutcome
-    );
+    return isSameStep(stored, input);
   },
-
-  /** The termination reason recovery stores for a run without a sign of life since `lastSign`. */
+  /** Delegates to {@link recoveryReason}. */
   recoveryReason(lastSign: number, cancelRequested: boolean): string {
-    const since = `no sign of life since ${new Date(lastSign).toISOString()}`;
-    return cancelRequested ? `cancel requested; ${since}` : since;
+    return recoveryReason(lastSign, cancelRequested);
   },
-
-  /** Encodes a listing position as an opaque cursor. */
+  /** Delegates to {@link encodeRunCursor}. */
   encodeCursor(position: RunCursorPosition): string {
-    return Buffer.from(JSON.stringify([position.createdAt, position.id]), 'utf8').toString('base64url');
+    return encodeRunCursor(position);
   },
-
-  /**
-   * Decodes a cursor made by {@link RunStoreInput.encodeCursor}.
-   *
-   * @throws RunStoreError (`invalid_input`) from `RunStoreInput.decodeCursor` when it is not one.
-   */
+  /** Delegates to {@link decodeRunCursor}. */
   decodeCursor(cursor: string): RunCursorPosition {
-    let decoded: unknown;
-    try {
-      if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('not base64url');
-      decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    } catch {
-      throw invalid(`RunQuery.cursor must be a nextCursor returned by listRuns, got ${show(cursor)}`);
-    }
-    if (!Array.isArray(decoded) || decoded.length !== 2 || typeof decoded[1] !== 'string' || !UUID.test(decoded[1])) {
-      throw invalid(`RunQuery.cursor must be a nextCursor returned by listRuns, got ${show(cursor)}`);
-    }
-    if (timeProblem(decoded[0]) !== null) {
-      throw invalid(
-        `RunQuery.cursor must be a nextCursor returned by listRuns (its time must be ${TIME_RULE}, got ${show(decoded[0])}), got ${show(cursor)}`,
-      );
-    }
-    return { createdAt: (decoded[0] as number) + 0, id: decoded[1].toLowerCase() };
+    return decodeRunCursor(cursor);
   },
-
-  /** Compares two runs in listing order: negative when `a` comes first (newer createdAt, then greater id). */
+  /** Delegates to {@link compareNewestFirst}. */
   compareNewestFirst(a: RunCursorPosition, b: RunCursorPosition): number {
-    if (a.createdAt !== b.createdAt) return b.createdAt - a.createdAt;
-    return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+    return compareNewestFirst(a, b);
   },
 });

@@ -1,13 +1,12 @@
 import type Database from 'better-sqlite3';
 import { type ToolCallFacts, UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
-import { HISTOGRAM_BUCKETS, histogramBucket } from './DurationHistogram.js';
-import { DAY_LEVEL, ROLLUP_LEVEL_MS, bucketStart } from './HealthRollupLevels.js';
+import { DAY_LEVEL, durationSlot, ROLLUP_LEVEL_SIZES, rollupBucketStart } from '@runledger/trace/store';
 
 /** The statement of a call with no latency to add (not answered): no histogram bucket, no min/max. */
 const NO_LATENCY = -1;
 
 /**
- * Adds one tool call to the server-health rollup (schema version 8), at every level, and widens
+ * Adds one tool call to the server-health rollup (schema version 9), at every level, and widens
  * the server's span of days in `health_servers` when the call falls outside it.
  *
  * @remarks
@@ -21,7 +20,7 @@ const NO_LATENCY = -1;
  *
  * @internal
  */
-export class HealthRollupWriter {
+export class SqliteHealthWriter {
   readonly #db: Database.Database;
   readonly #statements = new Map<number, Database.Statement>();
   readonly #serverDays: Database.Statement;
@@ -35,19 +34,20 @@ ON CONFLICT (server) DO UPDATE SET
   first_day = min(health_servers.first_day, excluded.first_day),
   last_day = max(health_servers.last_day, excluded.last_day)
 WHERE excluded.first_day < health_servers.first_day OR excluded.last_day > health_servers.last_day`);
-    const causeValues = ROLLUP_LEVEL_MS.map((_, level) => `(@server, ${level}, @b${level}, @cause, 1)`).join(', ');
+    const causeValues = ROLLUP_LEVEL_SIZES.map((_, level) => `(@server, ${level}, @b${level}, @cause, 1)`).join(', ');
     this.#cause = db.prepare(`
 INSERT INTO health_causes (server, level, bucket_start, cause, calls) VALUES ${causeValues}
 ON CONFLICT (server, level, bucket_start, cause) DO UPDATE SET calls = calls + 1`);
   }
 
   add(server: string, call: ToolCallFacts, durationMs: number, createdAt: number): void {
-    const bucket = call.answered ? histogramBucket(durationMs) : NO_LATENCY;
+    const bucket = call.answered ? durationSlot(durationMs) : NO_LATENCY;
     const statement = this.#statements.get(bucket) ?? this.#prepare(bucket);
     const failed = call.outcome === 'failed' ? 1 : 0;
-    const day = bucketStart(DAY_LEVEL, createdAt);
+    const day = rollupBucketStart(DAY_LEVEL, createdAt);
     this.#serverDays.run({ server, day });
-    const buckets = { b0: bucketStart(0, createdAt), b1: bucketStart(1, createdAt), b2: day /* DAY_LEVEL */, b3: bucketStart(3, createdAt) };
+    const buckets: Record<string, number> = {};
+    for (let level = 0; level < ROLLUP_LEVEL_SIZES.length; level++) buckets[`b${level}`] = rollupBucketStart(level, createdAt);
     statement.run({
       ...buckets,
       server,
@@ -65,7 +65,7 @@ ON CONFLICT (server, level, bucket_start, cause) DO UPDATE SET calls = calls + 1
   #prepare(bucket: number): Database.Statement {
     const h = bucket === NO_LATENCY ? '' : `, h${bucket}`;
     const one = bucket === NO_LATENCY ? '' : ', 1';
-    const values = ROLLUP_LEVEL_MS.map(
+    const values = ROLLUP_LEVEL_SIZES.map(
       (_, level) => `(${level}, @b${level}, @server, @ok, @failed, @cancelled, @notCounted, @answered, @lastFailure, @duration, @duration${one})`,
     ).join(', ');
     const statement = this.#db.prepare(`

@@ -1,9 +1,9 @@
 import type pg from 'pg';
-import type { CancelWatcher } from './CancelWatcher.js';
+import type { PostgresCancelWatch } from './PostgresCancelWatch.js';
 
 /** What this package's tests may observe of a store without it being part of its public surface. */
 interface StoreInternals {
-  readonly watcher: CancelWatcher;
+  readonly watcher: PostgresCancelWatch;
   readonly pool: pg.Pool;
 }
 
@@ -29,7 +29,7 @@ function internalsOf(store: object): StoreInternals {
  *
  * @internal
  */
-export function cancelWatcherOf(store: object): CancelWatcher {
+export function cancelWatchOf(store: object): PostgresCancelWatch {
   return internalsOf(store).watcher;
 }
 

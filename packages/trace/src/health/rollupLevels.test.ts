@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type HealthWindowPlan, planHealthWindow, ROLLUP_LEVEL_SIZES } from './HealthWindow.js';
+import { DAY_LEVEL, planRollupWindow, type RollupWindowPlan, rollupBucketStart, ROLLUP_LEVEL_SIZES } from './rollupLevels.js';
 
 const MIN = 60_000;
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
 /** Which part of the plan covers time t, or null; asserts at most one does. */
-function cover(plan: HealthWindowPlan, t: number): string | null {
+function cover(plan: RollupWindowPlan, t: number): string | null {
   const hits: string[] = [];
   for (const r of plan.raw) if ((r.from === null || t >= r.from) && (r.to === null || t < r.to)) hits.push('raw');
   for (const b of plan.buckets) {
@@ -18,7 +18,7 @@ function cover(plan: HealthWindowPlan, t: number): string | null {
   return hits[0] ?? null;
 }
 
-describe('planHealthWindow', () => {
+describe('planRollupWindow', () => {
   it('covers every instant of the window exactly once and nothing outside it', () => {
     const base = 20_000 * DAY;
     const windows: [number | undefined, number | undefined][] = [
@@ -32,7 +32,7 @@ describe('planHealthWindow', () => {
       [base + 100, base + 100],
     ];
     for (const [since, until] of windows) {
-      const plan = planHealthWindow(since, until);
+      const plan = planRollupWindow(since, until);
       const lo = since ?? base - 2 * DAY;
       const hi = until ?? base + 6 * DAY;
       // probe edges of every bucket near the window's ends and a spread of instants in between
@@ -48,7 +48,7 @@ describe('planHealthWindow', () => {
 
   it('reads raw steps only for partial minutes, and a bounded number of buckets', () => {
     const base = 20_000 * DAY;
-    const plan = planHealthWindow(base + 12_345, base + 30 * DAY + 23 * HOUR + 59 * MIN + 59_999);
+    const plan = planRollupWindow(base + 12_345, base + 30 * DAY + 23 * HOUR + 59 * MIN + 59_999);
     for (const r of plan.raw) expect(r.to! - r.from!).toBeLessThan(MIN);
     expect(plan.raw).toHaveLength(2);
     // at most two ranges per level below the top, one at the top
@@ -57,7 +57,16 @@ describe('planHealthWindow', () => {
   });
 
   it('is empty for an empty window', () => {
-    expect(planHealthWindow(5, 5)).toEqual({ raw: [], buckets: [] });
-    expect(planHealthWindow(6, 5)).toEqual({ raw: [], buckets: [] });
+    expect(planRollupWindow(5, 5)).toEqual({ raw: [], buckets: [] });
+    expect(planRollupWindow(6, 5)).toEqual({ raw: [], buckets: [] });
+  });
+});
+
+describe('rollupBucketStart', () => {
+  it('aligns buckets to the epoch, also before it; the day level is whole UTC days', () => {
+    expect(ROLLUP_LEVEL_SIZES[DAY_LEVEL]).toBe(DAY);
+    expect(rollupBucketStart(DAY_LEVEL, 20_000 * DAY + 5)).toBe(20_000 * DAY);
+    expect(rollupBucketStart(0, 61_000)).toBe(MIN);
+    expect(rollupBucketStart(2, -1)).toBe(-HOUR);
   });
 });

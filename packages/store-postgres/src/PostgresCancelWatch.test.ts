@@ -1,9 +1,9 @@
 import type { Client } from 'pg';
 import { describe, expect, it } from 'vitest';
-import { CancelWatcher } from './CancelWatcher.js';
+import { PostgresCancelWatch } from './PostgresCancelWatch.js';
 
-function watcher(cancelled: Set<string>, connect: () => Promise<Client>): CancelWatcher {
-  return new CancelWatcher({
+function watcher(cancelled: Set<string>, connect: () => Promise<Client>): PostgresCancelWatch {
+  return new PostgresCancelWatch({
     channel: 'test',
     connect,
     pollMs: 10,
@@ -12,7 +12,7 @@ function watcher(cancelled: Set<string>, connect: () => Promise<Client>): Cancel
   });
 }
 
-describe('CancelWatcher', () => {
+describe('PostgresCancelWatch', () => {
   it('polls when no listener can be connected, and fires each watcher once', async () => {
     const requested = new Set<string>();
     let attempts = 0;

@@ -1,11 +1,11 @@
 import type { Client } from 'pg';
 
 /**
- * What a {@link CancelWatcher} needs from its store.
+ * What a {@link PostgresCancelWatch} needs from its store.
  *
  * @internal
  */
-export interface CancelWatcherOptions {
+export interface PostgresCancelWatchOptions {
   /** The NOTIFY channel (already unique per schema). */
   readonly channel: string;
   /** Opens and connects a dedicated client for LISTEN. */
@@ -32,8 +32,8 @@ export type CancelWatchMode = 'idle' | 'push' | 'poll';
  *
  * @internal
  */
-export class CancelWatcher {
-  readonly #options: CancelWatcherOptions;
+export class PostgresCancelWatch {
+  readonly #options: PostgresCancelWatchOptions;
   readonly #watchers = new Map<string, Set<() => void>>();
   #listener: Client | null = null;
   #connecting: Promise<void> | null = null;
@@ -42,7 +42,7 @@ export class CancelWatcher {
   #polling = false;
   #closed = false;
 
-  constructor(options: CancelWatcherOptions) {
+  constructor(options: PostgresCancelWatchOptions) {
     this.#options = options;
   }
 
@@ -59,7 +59,7 @@ export class CancelWatcher {
   }
 
   watch(runId: string, onCancel: () => void): () => void {
-    if (this.#closed) throw new Error('CancelWatcher is closed');
+    if (this.#closed) throw new Error('PostgresCancelWatch is closed');
     let done = false;
     const fire = (): void => {
       if (done) return;

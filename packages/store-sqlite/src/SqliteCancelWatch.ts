@@ -7,9 +7,9 @@ interface Watcher {
 /**
  * The cancel watchers of one SQLite store: a request made in this process fires them at once
  * (`fire`), one made by another process is found by polling while anyone watches (the sibling of
- * store-postgres's CancelWatcher, which is pushed by NOTIFY).
+ * store-postgres's PostgresCancelWatch, which is pushed by NOTIFY).
  */
-export class CancelWatcher {
+export class SqliteCancelWatch {
   readonly #pollMs: number;
   /** Whether a cancel that counts was requested for the run; throws while the file is locked. */
   readonly #requested: (runId: string) => boolean;

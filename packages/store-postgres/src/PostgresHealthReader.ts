@@ -6,8 +6,7 @@ import {
   UNKNOWN_FAILURE_CAUSE,
 } from '@runledger/trace';
 import type pg from 'pg';
-import { DurationHistogram } from './DurationHistogram.js';
-import { planHealthWindow } from './HealthWindow.js';
+import { DURATION_HISTOGRAM_SLOTS, histogramPercentile, planRollupWindow } from '@runledger/trace/store';
 import { storageFailure } from './storageFailure.js';
 
 /** Percentiles are exact (read from the steps) for a server with at most this many calls in the window… */
@@ -33,7 +32,7 @@ interface HealthRow {
  * with exact percentiles for servers with few answered calls (the sibling of store-sqlite's
  * reader of the same name).
  */
-export class HealthRollupReader {
+export class PostgresHealthReader {
   readonly #pool: pg.Pool;
   readonly #q: string;
 
@@ -44,7 +43,7 @@ export class HealthRollupReader {
 
   /** Per-server health over a checked window, from the rollup; ordered by server id. */
   async read(q: NormalizedHealthQuery): Promise<readonly ServerHealth[]> {
-    const plan = planHealthWindow(q.since ?? undefined, q.until ?? undefined);
+    const plan = planRollupWindow(q.since, q.until);
     const values: unknown[] = [];
     const param = (value: number): string => {
       values.push(value);
@@ -73,7 +72,7 @@ export class HealthRollupReader {
                 call_answered::int::bigint, CASE WHEN call_outcome = 'failed' AND call_counted THEN created_at END,
                 CASE WHEN call_answered THEN duration_ms END, CASE WHEN call_answered THEN duration_ms END,
                 CASE WHEN call_answered THEN ${this.#q}.histogram_one(${this.#q}.duration_bucket(duration_ms))
-                     ELSE array_fill(0, ARRAY[${DurationHistogram.SLOTS}]) END
+                     ELSE array_fill(0, ARRAY[${DURATION_HISTOGRAM_SLOTS}]) END
          FROM ${this.#q}.steps WHERE ${conditions.join(' AND ')}`,
       );
       causeParts.push(
@@ -82,7 +81,7 @@ export class HealthRollupReader {
       );
     }
     if (parts.length === 0) return [];
-    const slots = Array.from({ length: DurationHistogram.SLOTS }, (_, i) => `sum(histogram[${i + 1}])`).join(', ');
+    const slots = Array.from({ length: DURATION_HISTOGRAM_SLOTS }, (_, i) => `sum(histogram[${i + 1}])`).join(', ');
     const sql = `SELECT server, sum(ok)::float8 AS ok, sum(failed)::float8 AS failed, sum(cancelled)::float8 AS cancelled,
         sum(not_counted)::float8 AS not_counted, sum(answered)::float8 AS answered,
         max(last_failure_at) AS last_failure_at, min(duration_min) AS duration_min, max(duration_max) AS duration_max,
@@ -117,8 +116,8 @@ export class HealthRollupReader {
         tally,
         {
           answered: row.answered,
-          p50: precise?.p50 ?? DurationHistogram.percentile(row.histogram, 50, row.duration_min, row.duration_max),
-          p95: precise?.p95 ?? DurationHistogram.percentile(row.histogram, 95, row.duration_min, row.duration_max),
+          p50: precise?.p50 ?? histogramPercentile(row.histogram, 50, row.duration_min, row.duration_max),
+          p95: precise?.p95 ?? histogramPercentile(row.histogram, 95, row.duration_min, row.duration_max),
         },
         q.flaky,
       );

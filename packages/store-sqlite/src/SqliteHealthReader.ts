@@ -11,8 +11,14 @@ import {
   serverHealth,
   toolCallOf,
 } from '@runledger/trace';
-import { HISTOGRAM_BUCKETS, histogramBucket, histogramPercentile } from './DurationHistogram.js';
-import { DAY_LEVEL, bucketStart, planRollupWindow } from './HealthRollupLevels.js';
+import {
+  DAY_LEVEL,
+  DURATION_HISTOGRAM_SLOTS,
+  durationSlot,
+  histogramPercentile,
+  planRollupWindow,
+  rollupBucketStart,
+} from '@runledger/trace/store';
 
 /**
  * Below this many tool calls in a window, health is computed from the steps themselves and the
@@ -39,7 +45,7 @@ const newTally = (): Tally => ({
   answered: 0,
   min: Number.POSITIVE_INFINITY,
   max: Number.NEGATIVE_INFINITY,
-  histogram: new Array<number>(HISTOGRAM_BUCKETS).fill(0),
+  histogram: new Array<number>(DURATION_HISTOGRAM_SLOTS).fill(0),
 });
 
 /** A step row of an edge or of the exact path: server, outcome, duration, time, cause. */
@@ -52,7 +58,7 @@ type StepRow = [string, ToolOutcome, number, number, string | null];
  *
  * @internal
  */
-export class HealthRollupReader {
+export class SqliteHealthReader {
   readonly #range: Database.Statement;
   readonly #causes: Database.Statement;
   readonly #servers: Database.Statement;
@@ -60,7 +66,7 @@ export class HealthRollupReader {
   readonly #exactMaxCalls: number;
 
   constructor(db: Database.Database, exactMaxCalls: number = EXACT_HEALTH_MAX_CALLS) {
-    const sums = Array.from({ length: HISTOGRAM_BUCKETS }, (_, k) => `sum(h${k})`).join(', ');
+    const sums = Array.from({ length: DURATION_HISTOGRAM_SLOTS }, (_, k) => `sum(h${k})`).join(', ');
     this.#range = db
       .prepare(
         `SELECT server, sum(ok), sum(failed), sum(cancelled), max(last_failure_at), min(min_ms), max(max_ms),
@@ -83,7 +89,7 @@ export class HealthRollupReader {
     this.#exactMaxCalls = exactMaxCalls;
   }
 
-  /** `query` as given (for the exact path) and as normalized by `RunStoreInput.healthQuery`. */
+  /** `query` as given (for the exact path) and as normalized by `checkHealthQuery`. */
   read(query: ServerHealthQuery, normalized: NormalizedHealthQuery): ServerHealth[] {
     const since = Math.max(0, normalized.since ?? 0);
     const until = Math.min(FAR_FUTURE, normalized.until ?? FAR_FUTURE);
@@ -98,8 +104,10 @@ export class HealthRollupReader {
       return t;
     };
     let calls = 0;
-    const servers = plan.ranges.length > 0 ? (this.#servers.all(bucketStart(DAY_LEVEL, since), until) as string[]) : [];
-    for (const range of plan.ranges) {
+    const servers = plan.buckets.length > 0 ? (this.#servers.all(rollupBucketStart(DAY_LEVEL, since), until) as string[]) : [];
+    for (const { level, from, to } of plan.buckets) {
+      // the window is clamped to [0, FAR_FUTURE], so every bound is a number
+      const range = { level, from: from ?? 0, to: to ?? FAR_FUTURE };
       for (const server of servers) {
         // one index range per server: rows stream in key order and sum without a sort
         const row = this.#range.get(range.level, server, range.from, range.to) as unknown[];
@@ -116,7 +124,7 @@ export class HealthRollupReader {
         if (row[6] !== null) t.max = Math.max(t.max, row[6] as number);
         c.notCounted += row[7] as number;
         t.answered += row[8] as number;
-        for (let k = 0; k < HISTOGRAM_BUCKETS; k++) t.histogram[k] = (t.histogram[k] as number) + (row[9 + k] as number);
+        for (let k = 0; k < DURATION_HISTOGRAM_SLOTS; k++) t.histogram[k] = (t.histogram[k] as number) + (row[9 + k] as number);
         if ((row[2] as number) > 0) {
           for (const [cause, n] of this.#causes.all(server, range.level, range.from, range.to) as [string, number][]) {
             c.causes.set(cause, (c.causes.get(cause) ?? 0) + n);
@@ -124,8 +132,8 @@ export class HealthRollupReader {
         }
       }
     }
-    for (const [from, to] of plan.edges) {
-      for (const row of this.#steps.all(from, to) as StepRow[]) {
+    for (const { from, to } of plan.raw) {
+      for (const row of this.#steps.all(from ?? 0, to ?? FAR_FUTURE) as StepRow[]) {
         this.#addStep(tally(row[0]), row);
         calls++;
       }
@@ -168,7 +176,7 @@ export class HealthRollupReader {
     t.answered++;
     t.min = Math.min(t.min, durationMs);
     t.max = Math.max(t.max, durationMs);
-    const k = histogramBucket(durationMs);
+    const k = durationSlot(durationMs);
     t.histogram[k] = (t.histogram[k] as number) + 1;
   }
 }

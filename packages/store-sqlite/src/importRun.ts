@@ -1,0 +1,52 @@
+// importRun's transaction (the sibling of store-postgres's importRun.ts): a run and its steps
+// written as given, the run's counters from its steps, the rollup through the same step writer
+// appends use.
+import { type StoredRun, type StoredStep, type ToolCallFacts, toolCallOf } from '@runledger/trace';
+import type Database from 'better-sqlite3';
+import { NEXT_RUN_NO, RUN_COLUMNS, type StepColumns } from './sqliteRows.js';
+
+/** Inserts a step row and adds its tool call, if it is one, to the health rollup. */
+export type WriteStep = (runNo: number, runId: string, sequence: number, step: StepColumns, payload: string, call: ToolCallFacts | null) => void;
+
+/**
+ * The import transaction (`BEGIN IMMEDIATE`) of a run checked by `checkImportRun`: false, and
+ * nothing written, when a run of that id exists.
+ */
+export function prepareImportRun(db: Database.Database, writeStep: WriteStep): (run: StoredRun, steps: readonly StoredStep[]) => boolean {
+  const exists = db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck();
+  const insertRun = db.prepare(
+    `INSERT INTO runs (${RUN_COLUMNS}, run_no) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${NEXT_RUN_NO}) RETURNING run_no`,
+  );
+  insertRun.pluck();
+  const setCounts = db.prepare('UPDATE runs SET ok_count = ?, failed_count = ?, cancelled_count = ? WHERE id = ?');
+  return db.transaction((run: StoredRun, steps: readonly StoredStep[]): boolean => {
+    const id = run.id.toLowerCase();
+    if (exists.get(id) !== undefined) return false;
+    const runNo = insertRun.get(
+      id,
+      run.status,
+      run.configuration,
+      run.actor ?? null,
+      run.createdAt,
+      run.startedAt ?? null,
+      run.finishedAt ?? null,
+      run.terminationReason ?? null,
+      run.cancelRequestedAt ?? null,
+      run.heartbeatAt ?? null,
+      steps.length,
+      0,
+      0,
+      0,
+      run.unstoredSteps ?? 0,
+    ) as number;
+    const counts = { ok: 0, failed: 0, cancelled: 0 };
+    for (const step of steps) {
+      const columns = { ...step, toolServer: step.toolServer ?? null, toolOutcome: step.toolOutcome ?? null };
+      const call = toolCallOf(columns);
+      writeStep(runNo, id, step.sequence, columns, step.payload, call);
+      if (call !== null) counts[call.outcome]++;
+    }
+    setCounts.run(counts.ok, counts.failed, counts.cancelled, id);
+    return true;
+  }).immediate;
+}
