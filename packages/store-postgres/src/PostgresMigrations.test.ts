@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { RunStoreError, RunTimelineFactory, serverHealth, type StoredStep } from '@runledger/trace';
+import { RunStoreError, buildRunTimeline, serverHealth, type StoredStep } from '@runledger/trace';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresRunStore } from './PostgresRunStore.js';
 import pg from 'pg';
@@ -150,7 +150,7 @@ describe('a version 1 store (legacy rows: only toolIsError, no server or outcome
       expect(damaged.payload).toBe('{"kind":"tool","round":0,"durationMs":10,"toolName":"mcp_github_search_issues"');
 
       // the timeline renders them as before: outcomes from toolIsError, the damaged row unreadable
-      const timeline1 = RunTimelineFactory.build(run1, steps).filter((e) => e.sequence !== null);
+      const timeline1 = buildRunTimeline(run1, steps).filter((e) => e.sequence !== null);
       expect(timeline1.map((e) => [e.sequence, e.kind, e.outcome])).toEqual([
         [0, 'request', ''],
         [1, 'llm', ''],
@@ -159,7 +159,7 @@ describe('a version 1 store (legacy rows: only toolIsError, no server or outcome
         [4, 'tool', 'ok'],
         [5, 'llm', ''],
       ]);
-      const timeline2 = RunTimelineFactory.build(await store.getRun(RUN2), await store.readSteps(RUN2)).filter((e) => e.sequence !== null);
+      const timeline2 = buildRunTimeline(await store.getRun(RUN2), await store.readSteps(RUN2)).filter((e) => e.sequence !== null);
       expect(timeline2.map((e) => [e.sequence, e.outcome, e.unreadable])).toEqual([
         [0, '', false],
         [1, 'failed', false],

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolResult } from '@runledger/core';
 import { SqliteRunStore } from '@runledger/store-sqlite';
-import { copyRuns, type RunStore, RunTimelineFactory, type StoredRun, type StoredStep, serverHealth, startRun } from '@runledger/trace';
+import { copyRuns, type RunStore, buildRunTimeline, type StoredRun, type StoredStep, serverHealth, startRun } from '@runledger/trace';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectTestStore, dropSchema, randomSchema } from './testing/pgTest.js';
 
@@ -79,7 +79,7 @@ describe('copying a SQLite store into PostgreSQL', () => {
 
         // the same timeline, and the same health as the pure definition and as SQLite reports it
         for (const run of source.runs) {
-          expect(RunTimelineFactory.build(run, copied.steps.get(run.id)!)).toEqual(RunTimelineFactory.build(run, source.steps.get(run.id)!));
+          expect(buildRunTimeline(run, copied.steps.get(run.id)!)).toEqual(buildRunTimeline(run, source.steps.get(run.id)!));
         }
         const allSteps = [...source.steps.values()].flat();
         expect(await pg.serverHealth()).toEqual(serverHealth(allSteps));

@@ -1,6 +1,6 @@
 import { copyFileSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { copyRuns, RunTimelineFactory, serverHealth, type StoredStep } from '@runledger/trace';
+import { copyRuns, buildRunTimeline, stepOutcome, serverHealth, type StoredStep } from '@runledger/trace';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DURATION_HISTOGRAM_SLOTS } from '@runledger/trace/store';
@@ -182,7 +182,7 @@ describe('migrations', () => {
     const { path } = legacyCopy();
     const store = await SqliteRunStore.open({ path });
     const run = await store.getRun(DONE);
-    const entries = RunTimelineFactory.build(run, await store.readSteps(DONE));
+    const entries = buildRunTimeline(run, await store.readSteps(DONE));
     const bySequence = new Map(entries.filter((e) => e.sequence !== null).map((e) => [e.sequence, e]));
     expect([...bySequence.keys()]).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect([2, 3, 4, 5].map((n) => bySequence.get(n)!.outcome)).toEqual(['ok', 'failed', 'ok', 'failed']);
@@ -193,7 +193,7 @@ describe('migrations', () => {
     expect(entries.some((e) => e.event === 'completed')).toBe(true);
     // the same reading as the timeline's own stepOutcome over the raw payload text
     for (const step of await store.readSteps(DONE)) {
-      expect(bySequence.get(step.sequence)!.outcome).toBe(RunTimelineFactory.stepOutcome(step.payload));
+      expect(bySequence.get(step.sequence)!.outcome).toBe(stepOutcome(step.payload));
     }
     await store.close();
   });

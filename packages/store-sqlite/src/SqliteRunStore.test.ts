@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RunStoreError, RunTimelineFactory, type StoredRun } from '@runledger/trace';
+import { RunStoreError, buildRunTimeline, type StoredRun } from '@runledger/trace';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SqliteRunStore } from './SqliteRunStore.js';
@@ -202,7 +202,7 @@ describe('bad data', () => {
       [4, 'tool', '{"blob": true}'],
     ]);
     expect((await store.listRuns()).runs[0]!.stepCount).toBe(5);
-    const timeline = RunTimelineFactory.build(await store.getRun(run.id), steps);
+    const timeline = buildRunTimeline(await store.getRun(run.id), steps);
     expect(timeline.filter((e) => e.unreadable).map((e) => e.sequence)).toEqual([1, 2, 3]);
     expect(timeline.find((e) => e.sequence === 0)!.outcome).toBe('ok');
     expect(timeline.find((e) => e.sequence === 4)!.unreadable).toBe(false);

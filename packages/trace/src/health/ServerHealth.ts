@@ -1,5 +1,5 @@
 import type { ToolFailureCause } from '@runledger/core';
-import { RunStoreInput } from '../store/RunStoreInput.js';
+import { checkHealthQuery } from '../store/RunStoreInput.js';
 import { type ToolCallFacts, type ToolCallSource, toolCallOf } from './ToolCallFacts.js';
 
 /**
@@ -168,7 +168,7 @@ export interface ServerHealthRow extends ToolCallSource {
  * @public
  */
 export function serverHealth(rows: Iterable<ServerHealthRow>, query: ServerHealthQuery = {}): ServerHealth[] {
-  const window = RunStoreInput.healthQuery(query);
+  const window = checkHealthQuery(query);
   const byServer = new Map<string, { tally: ServerHealthTally; durations: number[] }>();
   for (const row of rows) {
     if (window.since !== null && !(row.createdAt >= window.since)) continue;

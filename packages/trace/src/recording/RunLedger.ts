@@ -2,7 +2,7 @@ import { isRetryable, type RetryPolicy, retryDelay, sleep, withRetry } from './R
 import type { SpoolEntry, SpoolWriter } from '../spool/RunSpool.js';
 import type { AppendStepInput, FinishRunInput, RunStore, StoredRun } from '../store/RunStore.js';
 import { RunStoreError } from '../store/RunStoreError.js';
-import { RunStoreInput } from '../store/RunStoreInput.js';
+import { checkAppendStep } from '../store/RunStoreInput.js';
 
 /** How often a process tries to deliver its spooled entries: from this … */
 const FIRST_DELIVERY_MS = 200;
@@ -214,7 +214,7 @@ export class RunLedger<Tag> {
     if (entry.type === 'step') {
       // what the store would refuse at delivery is refused (and reported) now
       try {
-        RunStoreInput.appendStep({ ...entry.step, sequence: entry.sequence });
+        checkAppendStep({ ...entry.step, sequence: entry.sequence });
       } catch (error) {
         return this.#lose(error, tag);
       }

@@ -96,7 +96,7 @@ export interface AppendStepInput {
   readonly round: number;
   readonly durationMs: number;
   readonly createdAt: number;
-  /** The step's payload (RunStep.toArray() after the privacy filter). */
+  /** The step's payload (RunStep.toPayload() after the privacy filter). */
   readonly payload: Readonly<Record<string, unknown>>;
   readonly toolServer: string | null;
   readonly toolOutcome: ToolOutcome | null;
