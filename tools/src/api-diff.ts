@@ -20,7 +20,6 @@ import { WORKSPACE_ROOT } from './lib/workspace.ts';
 
 /**
  * One sentence on what to do.
- * @param name @param version @param level @param initial
  */
 export function advice(name: string, version: string, level: 'identical'|'additive'|'breaking', initial: boolean) {
   if (initial) return `First report of ${name}: no changeset is required for the initial surface; commit the report.`;

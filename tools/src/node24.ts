@@ -40,7 +40,6 @@ const timings: Array<{ step: string, seconds: number }> = [];
 
 /**
  * Runs one step as a child process, output streamed, and records its time. Throws on failure.
- * @param step @param cmd @param args @param o
  */
 function run(step: string, cmd: string, args: string[], o: { cwd: string; env: NodeJS.ProcessEnv; capture?: boolean; }) {
   console.log(`\nnode24: ${step}: ${cmd} ${args.join(' ')}`);

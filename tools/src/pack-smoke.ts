@@ -1,7 +1,8 @@
 /**
  * pnpm api:pack — packs every published package once (`pnpm pack`, which turns workspace:*
  * into real versions), installs the tarballs into a scratch project outside the workspace, and
- * proves that each one loads with `import` and with `require()` (require(esm)) under Node's own
+ * proves that each one, every entry point of it (`@runledger/trace/store` too), loads with `import`
+ * and with `require()` (require(esm)) under Node's own
  * resolution, and that its types resolve from an ESM and from a CommonJS TypeScript file (tsc,
  * module "nodenext", strict, skipLibCheck off for our packages): see lib/smokeConsumers.ts. The
  * `runledger` command of `@runledger/cli` runs from that project (`npx runledger --help`,
@@ -15,6 +16,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkInstalledCli, npmConsumer } from './lib/cliSmoke.ts';
 import { hasCliSurface } from './lib/cliSurface.ts';
+import { apiEntries } from './lib/entries.ts';
 import { writeSmokeConsumers } from './lib/smokeConsumers.ts';
 import { publishedPackages, WORKSPACE_ROOT } from './lib/workspace.ts';
 import type { PackageInfo } from './lib/workspace.ts';
@@ -69,11 +71,14 @@ export function packSmoke(opts: { root?: string; keep?: boolean; log?: (s: strin
     // Types: a library package's types must stand without Node's (types: []); a package with a bin
     // (the CLI and the runs app, whose signatures take node:http requests) is checked with
     // @types/node installed, and so is a library with a peer of PEER_TYPE_NEEDS.
+    // Every entry point of a package is consumed: its main entry and each subpath of its exports
+    // (`@runledger/trace/store`), as lib/entries.ts lists them for the API gate.
     const library = pkgs.filter((p) => !hasCliSurface(p));
+    const specifiers = (list: PackageInfo[]) => list.flatMap((p) => apiEntries(p).map((e) => e.specifier));
     const consumers = writeSmokeConsumers(project, [
-      { names: library.filter((p) => peerTypeNeeds(p).length === 0).map((p) => p.name), types: [] },
-      { names: pkgs.filter(hasCliSurface).map((p) => p.name), types: ['node'] },
-      { names: library.filter((p) => peerTypeNeeds(p).length > 0).map((p) => p.name), types: ['node'] },
+      { names: specifiers(library.filter((p) => peerTypeNeeds(p).length === 0)), types: [] },
+      { names: specifiers(pkgs.filter(hasCliSurface)), types: ['node'] },
+      { names: specifiers(library.filter((p) => peerTypeNeeds(p).length > 0)), types: ['node'] },
     ]);
     const install = spawnSync('pnpm', ['install', '--prefer-offline', '--ignore-workspace', '--config.confirmModulesPurge=false', '--reporter=append-only'], { cwd: project, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
     if (install.status !== 0) {

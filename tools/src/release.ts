@@ -42,7 +42,6 @@ export interface ReleaseOptions {
 /**
  * Runs one command of the pipeline with inherited output.
  * @param step what the step is, for the messages
- * @param command @param args
  */
 function run(step: string, command: string, args: string[], opts: Required<ReleaseOptions>, extraEnv: NodeJS.ProcessEnv = {}) {
   opts.log(`release: ${step}: ${command} ${args.join(' ')}`);

@@ -14,7 +14,6 @@ export interface Changeset {
 
 /**
  * Parses one changeset file (YAML front matter of `"name": bump` lines, then a summary).
- * @param text @param file
  */
 export function parseChangeset(text: string, file: string): Changeset {
   const m = /^\s*---\r?\n([\s\S]*?)\r?\n---\s*(?:\r?\n([\s\S]*))?$/.exec(text);
@@ -45,7 +44,6 @@ export function readChangesets(dir: string, relPrefix: string = '.changeset'): C
 /**
  * The smallest bump a classification needs. While the version is 0.x, changesets' own rule
  * shifts it down one place: breaking → minor, additive → patch.
- * @param level @param version
  */
 export function requiredBump(level: 'identical'|'additive'|'breaking', version: string): Bump|'none' {
   const zeroMajor = /^0\./.test(version);
@@ -77,7 +75,6 @@ export function coverage({ name, level, version, counted, released }: { name: st
 /**
  * The bump already applied to package.json between base and now (a release commit made by
  * `changeset version` consumes the changesets but raises the version).
- * @param before @param after
  */
 export function versionBump(before: string|undefined, after: string): Bump|'none' {
   if (!before) return 'none';

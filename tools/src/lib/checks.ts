@@ -9,7 +9,6 @@ import path from 'node:path';
 /**
  * Whether an installed package ships its own declarations ("types"/"typings", a "types"
  * condition in exports, or index.d.ts). Unknown (not installed) counts as shipping them.
- * @param fromDir @param name
  */
 export function shipsOwnTypes(fromDir: string, name: string) {
   for (let d = fromDir; ; d = path.dirname(d)) {

@@ -89,11 +89,6 @@ function ownConstraints(node: JsonSchema): string {
   }
   return canonical(rest);
 }
-
-/**
- * @param result @param list
- * @param level @param display @param reason @param was @param now
- */
 function record(result: Classification, list: 'removed'|'changed'|'added', level: Level, display: string, reason: string, was?: unknown, now?: unknown): void {
   const item: ChangeItem = { display, level, reason, internal: false };
   if (was !== undefined) item.was = typeof was === 'string' ? was : canonical(was);
@@ -104,8 +99,7 @@ function record(result: Classification, list: 'removed'|'changed'|'added', level
 
 /**
  * Compares one `--json` output schema node with its new version (output direction).
- * @param result @param where e.g. "runs show --json" @param at property path
- * @param old @param neu
+ * @param where e.g. "runs show --json" @param at property path
  */
 function compareOutput(result: Classification, where: string, at: string, old: JsonSchema, neu: JsonSchema): void {
   const label = `${where}${at === '' ? '' : ` ${at}`}`;
@@ -144,7 +138,6 @@ function compareOutput(result: Classification, where: string, at: string, old: J
 /**
  * The variants of an `anyOf` (a nullable value, a union): paired by their own constraints; a
  * variant gone or new changes the type (breaking); paired ones are compared further.
- * @param result @param where @param at @param old @param neu
  */
 function compareVariants(result: Classification, where: string, at: string, old: JsonSchema[], neu: JsonSchema[]): void {
   const kinds = (list: JsonSchema[]) => list.map(ownConstraints).sort();
@@ -162,7 +155,6 @@ function compareVariants(result: Classification, where: string, at: string, old:
 /**
  * Compares the flags (or positional arguments) of one command: inputs, so a new required one
  * breaks old command lines and a removed one breaks scripts that pass it.
- * @param result @param command @param old @param neu @param what
  */
 function compareInputs(result: Classification, command: string, old: CliInput[], neu: CliInput[], what: 'flag' | 'argument'): void {
   const show = (i: CliInput) => (what === 'flag' ? `--${i.name}${i.value === null ? '' : ` ${i.value}`}` : `<${i.name}>`);
@@ -199,7 +191,6 @@ function compareInputs(result: Classification, command: string, old: CliInput[],
 
 /**
  * Compares what one flag accepts and what it defaults to: its choices, its integer range, its default.
- * @param result @param display @param o @param n
  */
 function compareFlagValues(result: Classification, display: string, o: CliInput, n: CliInput): void {
   const oldChoices = o.choices === undefined ? undefined : new Set(o.choices);
@@ -226,10 +217,6 @@ function compareFlagValues(result: Classification, display: string, o: CliInput,
     record(result, 'changed', 'breaking', display, 'changed default: command lines without the flag behave differently', o.default ?? '(none)', n.default ?? '(none)');
   }
 }
-
-/**
- * @param text @param which
- */
 function parseSurface(text: string, which: string): CliSurfaceReport {
   try {
     return JSON.parse(text) as CliSurfaceReport;

@@ -14,7 +14,6 @@ const SQLITE_BINDING = path.join('build', 'Release', 'better_sqlite3.node');
 
 /**
  * Runs `npx --no -- runledger <args>` in the project (`--` so that npx leaves `--help` to runledger).
- * @param project @param args
  */
 function runledger(project: string, args: string[]) {
   const r = spawnSync('npx', ['--no', '--', 'runledger', ...args], { cwd: project, encoding: 'utf8', env: { ...process.env, RUNLEDGER_PG_URL: '', RUNLEDGER_TOKEN: '', INIT_CWD: '' } });

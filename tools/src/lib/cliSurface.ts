@@ -21,7 +21,7 @@ export const hasCliSurface = (pkg: { json: Record<string,any>; }) => pkg.json.bi
 
 /**
  * Sorts a CLI surface document into its stable form (see the file comment).
- * @param value @param key the property holding `value`
+ * @param key the property holding `value`
  */
 function stable(value: unknown, key?: string): unknown {
   if (Array.isArray(value)) {

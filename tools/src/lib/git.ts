@@ -2,7 +2,6 @@
 import { execFileSync } from 'node:child_process';
 
 /**
- * @param args @param cwd
  * @returns stdout, or undefined when git fails
  */
 export function git(args: string[], cwd: string): string|undefined {
@@ -21,7 +20,6 @@ export const revParse = (ref: string, cwd: string) => git(['rev-parse', '--verif
  * 2. the merge base with `origin/main` when that exists and differs from HEAD (a branch);
  * 3. `HEAD~1` (on main itself: the previous commit);
  * 4. none (the first commit): every report is the initial surface.
- * @param cwd @param env
  */
 export function resolveBase(cwd: string, env: NodeJS.ProcessEnv = process.env): { sha: string|undefined; how: string; } {
   if (env.API_GATE_BASE) {
@@ -43,7 +41,6 @@ export function resolveBase(cwd: string, env: NodeJS.ProcessEnv = process.env): 
 
 /**
  * A file's text at a commit, or undefined when it did not exist there.
- * @param sha @param relPath @param cwd
  */
 export function showFile(sha: string, relPath: string, cwd: string) {
   return git(['show', `${sha}:${relPath}`], cwd);
@@ -51,7 +48,6 @@ export function showFile(sha: string, relPath: string, cwd: string) {
 
 /**
  * Paths under a folder at a commit.
- * @param sha @param relDir @param cwd
  */
 export function listFiles(sha: string, relDir: string, cwd: string) {
   const out = git(['ls-tree', '-r', '--name-only', sha, '--', relDir], cwd);

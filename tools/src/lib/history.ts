@@ -110,7 +110,7 @@ export const WAIVERS = 'api-reports/history-waivers.txt';
 
 /**
  * The waivers: `<sha> <why>` per line (7 to 40 hex digits, a reason); `#` starts a comment.
- * @param root @param problems where a malformed line is reported
+ * @param problems where a malformed line is reported
  */
 function readWaivers(root: string, problems: string[]): { sha: string; why: string; }[] {
   const file = path.join(root, WAIVERS);
@@ -133,7 +133,6 @@ function readWaivers(root: string, problems: string[]): { sha: string; why: stri
 
 /**
  * The changesets a commit added (present in it, absent in its first parent), by file.
- * @param root @param sha @param parent
  */
 function changesetsAdded(root: string, sha: string, parent: string|undefined): Map<string,Changeset> {
   const before = new Set(parent ? listFiles(parent, '.changeset', root) : []);

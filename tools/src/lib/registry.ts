@@ -12,7 +12,6 @@ export interface PublishRegistry {
 
 /**
  * Asks npm, in `root`, for one config value (project and user `.npmrc`, `npm_config_*`).
- * @param key @param root @param env
  */
 function npmConfig(key: string, root: string, env: NodeJS.ProcessEnv): string|undefined {
   const r = spawnSync('npm', ['config', 'get', key], { cwd: root, env, encoding: 'utf8' });

@@ -3,6 +3,9 @@
  * has the packed tarballs installed: one ESM consumer and one CommonJS consumer, each as a
  * JavaScript file Node runs and a TypeScript file tsc type-checks under module "nodenext".
  *
+ * Each consumes every entry point of every package (the module specifiers it is given: a package's
+ * main entry and its subpaths, e.g. `@runledger/trace/store`).
+ *
  *   smoke.mjs  `import` of every package; prints each one's runtime exports
  *   smoke.cjs  `require()` of every package (require(esm), Node ≥ 20.19 / 22.12); fails unless
  *              each gives the very same exports as `import()` of it, and at least one
@@ -16,7 +19,7 @@ import path from 'node:path';
 const IS_ANY = 'type IsAny<T> = 0 extends 1 & T ? true : false;';
 
 export interface TypeGroup {
-  /** packages whose types are checked together */
+  /** module specifiers (packages and their subpath entries) whose types are checked together */
   names: string[];
   /** the tsconfig `types` they are checked with ([] for a library, whose types must stand without Node's; ["node"] for a package whose signatures take Node's types) */
   types: string[];

@@ -30,7 +30,7 @@ export function parseWorkflow(text: string): { jobs?: Record<string,any>; } {
 
 const stepsOf = (job: any): any[] => (Array.isArray(job?.steps) ? job.steps : []);
 
-/** @param step @param action e.g. `actions/checkout` */
+/** @param action e.g. `actions/checkout` */
 const uses = (step: any, action: string) => typeof step?.uses === 'string' && step.uses.startsWith(`${action}@`);
 
 /**

@@ -3,7 +3,6 @@ import type { ChangeItem, Classification } from './classify.ts';
 
 /**
  * Human-readable classification, capped at `limit` entries per section.
- * @param packageName @param c
  */
 export function formatClassification(packageName: string, c: Classification, opts: { limit?: number; advice?: string; } = {}) {
   const limit = opts.limit ?? 40;

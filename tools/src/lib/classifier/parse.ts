@@ -62,7 +62,6 @@ export const hasMod = (node: ts.Node, kind: ts.SyntaxKind): boolean => ts.canHav
 
 /**
  * The member-name part of an indexed access ("['name']" or "[typeof Symbol.x]").
- * @param name @param sf
  */
 function memberKey(name: ts.PropertyName, sf: ts.SourceFile) {
   if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name)) return { label: name.text, index: JSON.stringify(name.text) };
@@ -77,7 +76,6 @@ function memberKey(name: ts.PropertyName, sf: ts.SourceFile) {
 /**
  * Qualifies references to the report's own top-level names inside a type node's text with "$."
  * (so a type parameter constraint can be written outside the report module).
- * @param node @param sf @param topNames
  */
 function qualify(node: ts.Node, sf: ts.SourceFile, topNames: Set<string>) {
   const start = node.getStart(sf);
@@ -102,7 +100,6 @@ function qualify(node: ts.Node, sf: ts.SourceFile, topNames: Set<string>) {
 
 /**
  * Type parameter declarations for a check alias, and the matching type arguments.
- * @param sf @param topNames
  */
 function typeParamInfo(tps: ts.NodeArray<ts.TypeParameterDeclaration>|undefined, sf: ts.SourceFile, topNames: Set<string>) {
   if (!tps || tps.length === 0) return { typeParams: '', typeArgs: '', count: 0 };
@@ -115,7 +112,6 @@ function typeParamInfo(tps: ts.NodeArray<ts.TypeParameterDeclaration>|undefined,
 
 /**
  * Parses a report into entries.
- * @param code @param fileName
  */
 export function parseReport(code: string, fileName: string = 'report.d.ts'): { entries: Map<string,Entry>; sf: ts.SourceFile; topNames: Set<string>; } {
   const sf = ts.createSourceFile(fileName, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
@@ -141,7 +137,7 @@ export function parseReport(code: string, fileName: string = 'report.d.ts'): { e
 
   /**
    * Members of a class, interface or type literal.
-   * @param parent @param members @param owner type expression of the container
+   * @param owner type expression of the container
    * @param staticOwner type expression for static members
    */
   const addMembers = (parent: Entry, members: readonly ts.Node[], owner: string, staticOwner: string) => {
