@@ -8,7 +8,7 @@ const storePostgres = JSON.parse(readFileSync(new URL('../../packages/store-post
 
 // index: the app as a library (tests, benchmarks); cli: the `runledger` binary (keeps its
 // shebang); demo-server: the bundled demo MCP servers, started by `runledger demo` as children;
-// cli-surface: the CLI's frozen surface as JSON, read by the API gate (tools/src/lib/cliSurface.mjs).
+// cli-surface: the CLI's frozen surface as JSON, read by the API gate (tools/src/lib/cliSurface.ts).
 export default defineConfig({
   ...(packageTsupConfig({
     index: 'src/index.ts',

@@ -1,17 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runGate } from '../src/api-gate.mjs';
-import { classifyReports } from '../src/lib/classify.mjs';
-import { formatClassification } from '../src/lib/formatClassification.mjs';
+import { runGate } from '../src/api-gate.ts';
+import { classifyReports } from '../src/lib/classifier/classify.ts';
+import { formatClassification } from '../src/lib/classifier/format.ts';
 import { makeWorkspace } from './helpers.js';
 
 const ws = makeWorkspace(['clean', 'forgotten', 'internal-ref', 'untagged', 'beta', 'lib', 'app', 'third-party', 'deprecated', 'tags']);
 afterAll(() => ws.cleanup());
 
 const docs = path.join(ws.root, 'deprecations.md');
-function gate(name: string, mode: 'check' | 'update' = 'check', allowList: string[] = []) {
+/** The gate's results for a fixture package, one per entry point (these fixtures have one: the main entry). */
+function gateEntries(name: string, mode: 'check' | 'update' = 'check', allowList: string[] = []) {
   return runGate({ mode, packageDir: ws.dir(name), reportDir: path.join(ws.root, 'api-reports'), deprecationsDoc: docs, allowList, workspaceRoot: ws.root });
+}
+function gate(name: string, mode: 'check' | 'update' = 'check', allowList: string[] = []) {
+  const [main, ...more] = gateEntries(name, mode, allowList);
+  expect(more).toEqual([]);
+  return main!;
 }
 const text = (r: { problems: string[] }) => r.problems.join('\n');
 
@@ -132,7 +138,7 @@ describe('api-gate: deprecations', () => {
 
 describe('third-party types: untyped dependencies', () => {
   it('a dependency without its own declarations needs its @types package as a dependency', async () => {
-    const { thirdPartyProblems } = await import('../src/lib/checks.mjs');
+    const { thirdPartyProblems } = await import('../src/lib/checks.ts');
     const { mkdirSync, writeFileSync: write } = await import('node:fs');
     const d = path.join(ws.root, 'untyped');
     mkdirSync(path.join(d, 'node_modules', 'pg'), { recursive: true });

@@ -3,8 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, unlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runChangesetGate } from '../src/changeset-gate.mjs';
-import { parseChangeset, requiredBump, versionBump } from '../src/lib/changesets.mjs';
+import { runChangesetGate } from '../src/changeset-gate.ts';
+import { parseChangeset, requiredBump, versionBump } from '../src/lib/changesets.ts';
 import { gateRepo, TOOLS } from './helpers.js';
 
 const reports = path.join(TOOLS, 'test', 'fixtures', 'reports');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { classifyReports } from '../src/lib/classify.mjs';
-import { formatClassification } from '../src/lib/formatClassification.mjs';
+import { classifyReports } from '../src/lib/classifier/classify.ts';
+import { formatClassification } from '../src/lib/classifier/format.ts';
 import { TOOLS } from './helpers.js';
 
 const dir = path.join(TOOLS, 'test', 'fixtures', 'reports');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { classifyCliSurface } from '../src/lib/classifyCliSurface.mjs';
-import { cliSurfaceText } from '../src/lib/cliSurface.mjs';
+import { classifyCliSurface } from '../src/lib/classifyCliSurface.ts';
+import { cliSurfaceText } from '../src/lib/cliSurface.ts';
 import { ROOT } from './helpers.js';
 
 /** The committed CLI surface of @runledger/cli: the base every case below changes one thing of. */

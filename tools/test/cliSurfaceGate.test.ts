@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCliSurfaceGate } from '../src/api-gate.mjs';
-import { cliSurfaceText } from '../src/lib/cliSurface.mjs';
+import { runCliSurfaceGate } from '../src/api-gate.ts';
+import { cliSurfaceText } from '../src/lib/cliSurface.ts';
 import { gateRepo, ROOT } from './helpers.js';
 
 const BASE = readFileSync(path.join(ROOT, 'api-reports', 'cli.cli.json'), 'utf8');

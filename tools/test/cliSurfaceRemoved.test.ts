@@ -4,8 +4,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { leftoverCliReport } from '../src/api-gate.mjs';
-import { readPackage } from '../src/lib/workspace.mjs';
+import { leftoverCliReport } from '../src/api-gate.ts';
+import { readPackage } from '../src/lib/workspace.ts';
 import { gateRepo, ROOT } from './helpers.js';
 
 const BASE = readFileSync(path.join(ROOT, 'api-reports', 'cli.cli.json'), 'utf8');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exportConditionProblems } from '../src/lib/exportConditions.mjs';
+import { exportConditionProblems } from '../src/lib/exportConditions.ts';
 
 const pkg = (exports: unknown) => ({ name: '@fx/conditions', json: { name: '@fx/conditions', type: 'module', exports } });
 

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runChangesetGate } from '../src/changeset-gate.mjs';
+import { runChangesetGate } from '../src/changeset-gate.ts';
 
 export const TOOLS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const ROOT = path.resolve(TOOLS, '..');
@@ -11,7 +11,8 @@ const FIXTURES = path.join(TOOLS, 'test', 'fixtures', 'packages');
 
 /**
  * Lays out fixture packages as a tiny workspace under tools/temp (inside the repo, so the
- * tools' node_modules resolve): packages/<name>/dist/index.d.ts, tsconfig.json and an
+ * tools' node_modules resolve): packages/<name>/dist/index.d.ts (and the fixture's other
+ * types/<subpath>/index.d.ts), tsconfig.json and an
  * api-extractor.json extending the real api-extractor.base.json.
  */
 export function makeWorkspace(names: string[]): { root: string; dir: (name: string) => string; cleanup: () => void } {
@@ -22,13 +23,14 @@ export function makeWorkspace(names: string[]): { root: string; dir: (name: stri
     const d = dir(name);
     mkdirSync(path.join(d, 'dist'), { recursive: true });
     cpSync(path.join(FIXTURES, name, 'package.json'), path.join(d, 'package.json'));
-    cpSync(path.join(FIXTURES, name, 'types', 'index.d.ts'), path.join(d, 'dist', 'index.d.ts'));
+    // types/ becomes dist/: index.d.ts, and <subpath>/index.d.ts for a package with subpath entries
+    cpSync(path.join(FIXTURES, name, 'types'), path.join(d, 'dist'), { recursive: true });
     writeFileSync(path.join(d, 'dist', 'index.js'), 'export {};\n');
     writeFileSync(
       path.join(d, 'tsconfig.json'),
       JSON.stringify({
         compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, skipLibCheck: true, types: [], noEmit: true },
-        files: ['dist/index.d.ts'],
+        include: ['dist/**/*.d.ts'],
       }),
     );
     writeFileSync(

@@ -3,10 +3,10 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sweepStaleCopies } from '../src/node24.mjs';
-import { envForNode, registryNode } from '../src/lib/registryNode.mjs';
-import { formatSuiteCounts, readSuiteCounts } from '../src/lib/vitestResults.mjs';
-import { copyWorkingTree, workingTreeFiles } from '../src/lib/workspaceCopy.mjs';
+import { sweepStaleCopies } from '../src/node24.ts';
+import { envForNode, registryNode } from '../src/lib/registryNode.ts';
+import { formatSuiteCounts, readSuiteCounts } from '../src/lib/vitestResults.ts';
+import { copyWorkingTree, workingTreeFiles } from '../src/lib/workspaceCopy.ts';
 
 const temps: string[] = [];
 afterAll(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { publishRegistry } from '../src/lib/registry.mjs';
+import { publishRegistry } from '../src/lib/registry.ts';
 import { cleanEnv } from './commands.js';
 
 let dir: string | undefined;

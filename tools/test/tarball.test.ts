@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { lintPackage } from '../src/lint-package.mjs';
-import { forbiddenTarballFiles, tarballFiles, tarballProblems } from '../src/lib/tarball.mjs';
+import { lintPackage } from '../src/lint-package.ts';
+import { forbiddenTarballFiles, tarballFiles, tarballProblems } from '../src/lib/tarball.ts';
 import { makePackage } from './helpers.js';
 
 const made: Array<{ cleanup: () => void }> = [];

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ciWorkflowProblems, pnpmScriptsRun, readmeCommands, workflowScriptProblems } from '../src/lib/workflowDrift.mjs';
-import { formatWorkflowProblem, lintWorkflow, lintWorkflowDir, workflowFiles } from '../src/lib/workflowLint.mjs';
+import { ciWorkflowProblems, pnpmScriptsRun, readmeCommands, workflowScriptProblems } from '../src/lib/workflowDrift.ts';
+import { formatWorkflowProblem, lintWorkflow, lintWorkflowDir, workflowFiles } from '../src/lib/workflowLint.ts';
 import { ROOT } from './helpers.js';
 
 const WORKFLOWS = path.join(ROOT, '.github', 'workflows');

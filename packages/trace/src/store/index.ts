@@ -1,7 +1,9 @@
 // @runledger/trace/store — the entry point for store implementers: the input rules every store
-// applies (the `check…` functions and the normalized shapes they return) and the server-health
-// tally a store folds its rows into. An agent author needs none of this; it is the main entry's
-// business.
+// applies (the `check…` functions and the normalized shapes they return), the server-health tally
+// a store folds its rows into, and the one duration histogram and rollup levels of every store's
+// health rollup. An agent author needs none of this; it is the main entry's business.
+// The types those signatures mention are exported here too (they are the main entry's as well):
+// each entry point closes over its own surface, as the API gate checks (docs/api-surface.md).
 export {
   checkAppendStep,
   checkCreateRun,
@@ -27,7 +29,6 @@ export {
   type NormalizedStepQuery,
   recoveryReason,
   type RunCursorPosition,
-  RunStoreInput,
   sequencePastEndError,
 } from './RunStoreInput.js';
 export {
@@ -53,3 +54,8 @@ export {
   type RollupWindowPlan,
   rollupBucketStart,
 } from '../health/rollupLevels.js';
+export type { AppendStepInput, CreateRunInput, FinishRunInput, OutcomeCounts, RunQuery, StepQuery, StoredRun, StoredStep } from './RunStore.js';
+export { RunStoreError, RunStoreErrorCode } from './RunStoreError.js';
+export type { RunStatus, TerminalRunStatus } from '../recording/RunStatus.js';
+export { type FlakyThreshold, type ServerFailureCauseCount, type ServerHealth, type ServerHealthQuery, type ServerLatency, UNKNOWN_FAILURE_CAUSE } from '../health/ServerHealth.js';
+export type { ToolCallFacts, ToolCallSource } from '../health/ToolCallFacts.js';

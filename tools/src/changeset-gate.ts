@@ -1,0 +1,125 @@
+/**
+ * pnpm api:gate — every package whose API report or CLI surface report changed since the base
+ * needs a pending changeset that bumps it at least as far as the change requires:
+ *   breaking → major (minor while 0.x), additive → minor (patch while 0.x), identical → nothing.
+ *
+ * Base: API_GATE_BASE, else the merge base with origin/main, else HEAD~1, else none (see
+ * lib/git.ts). The current reports are the working-tree files, kept fresh by `api:check`.
+ * Changesets counted: those pending in the working tree (.changeset/*.md) that were not there at
+ * the base — a change brings its own changeset; one that was already pending before it (still
+ * waiting for a release) does not cover it, so a stale patch changeset cannot wave through later
+ * changes. Keep a report change and its changeset in the same commit. A version already raised in
+ * package.json since the base (a release commit) counts too. A report absent at the base is an
+ * initial surface.
+ *
+ * History: every mainline commit up to the base that changed a report is judged the same way,
+ * against its first parent, with the changesets it added itself (lib/history.ts). So a report
+ * change that landed without its changeset fails the gate whatever came after it, even where
+ * the base is only HEAD~1 (a clean clone in CI).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { formatClassification } from './lib/classifier/format.ts';
+import { compareReports } from './lib/compare.ts';
+import { coverage, readChangesets, versionBump } from './lib/changesets.ts';
+import { listFiles, resolveBase, showFile } from './lib/git.ts';
+import { checkReportHistory } from './lib/history.ts';
+import { parseDeprecationTable } from './lib/checks.ts';
+import { WORKSPACE_ROOT, workspacePackages, publishedPackages } from './lib/workspace.ts';
+import type { Changeset } from './lib/changesets.ts';
+export function runChangesetGate(opts: { root?: string; env?: NodeJS.ProcessEnv; } = {}): { ok: boolean; lines: string[]; problems: string[]; } {
+  const root = opts.root ?? WORKSPACE_ROOT;
+  const lines = [];
+  const problems = [];
+  const base = resolveBase(root, opts.env ?? process.env);
+  lines.push(`api:gate against ${base.sha ? base.sha.slice(0, 12) : '(nothing)'} — ${base.how}`);
+
+  let changesets: Changeset[] = [];
+  try {
+    changesets = readChangesets(path.join(root, '.changeset'));
+  } catch (e) {
+    problems.push((e as Error).message);
+  }
+  const atBase = new Set(base.sha ? listFiles(base.sha, '.changeset', root) : []);
+  const known = workspacePackages(root);
+  for (const cs of changesets) {
+    for (const name of cs.releases.keys()) {
+      if (!known.has(name)) problems.push(`${cs.file} names "${name}", which is not a package of this workspace`);
+    }
+  }
+
+  for (const r of compareReports({ root, baseSha: base.sha })) {
+    const { pkg, label } = r;
+    if (r.after === undefined) {
+      problems.push(`${label}: ${r.reportPath} is missing; run "pnpm build && pnpm api:update" and commit it`);
+      continue;
+    }
+    if (!r.classification) {
+      lines.push(`${label}: report unchanged`);
+      continue;
+    }
+    const c = r.classification;
+    if (c.initial) {
+      lines.push(`${label}: initial surface (${r.reportPath} did not exist at the base) — no changeset required`);
+      continue;
+    }
+    const all = changesets.filter((cs) => cs.releases.has(pkg.name));
+    const baseJson = base.sha ? showFile(base.sha, `${path.relative(root, pkg.dir).split(path.sep).join('/')}/package.json`, root) : undefined;
+    const released = versionBump(baseJson ? JSON.parse(baseJson).version : undefined, pkg.version);
+    const counted = all.filter((cs) => !atBase.has(cs.file));
+    const { need, covered } = coverage({ name: pkg.name, level: c.level, version: pkg.version, counted, released });
+    const found = [
+      ...all.map((cs) => `${cs.file} → ${cs.releases.get(pkg.name)}${atBase.has(cs.file) ? ' (already pending at the base: not counted)' : ''}`),
+      ...(released !== 'none' ? [`package.json version raised since the base → ${released}`] : []),
+    ];
+    const foundText = found.length ? found.join(', ') : 'no changeset for this package';
+    if (covered) {
+      lines.push(`${label}: ${c.level} — needs ${need}, covered by ${foundText}`);
+      continue;
+    }
+    problems.push(
+      `${label}: ${c.level} change to ${r.reportPath} needs a changeset bumping it at least "${need}"${pkg.version.startsWith('0.') ? ` (0.x: ${c.level === 'breaking' ? 'breaking → minor' : 'additive → patch'})` : ''}; found: ${foundText}. Run "pnpm changeset".\n` +
+        formatClassification(label, c, { limit: 10 }),
+    );
+  }
+
+  if (base.sha) {
+    const history = checkReportHistory({ root, until: base.sha, packages: publishedPackages(root) });
+    if (history.judged) {
+      lines.push(
+        `history up to the base: ${history.commits} commit${history.commits === 1 ? '' : 's'} changed a report; ${history.problems.length === 0 ? 'each brought its own changeset' : `${history.problems.length} problem${history.problems.length === 1 ? '' : 's'}`}`,
+        ...history.lines.map((line) => `  ${line}`),
+      );
+    } else {
+      lines.push(...history.lines);
+    }
+    problems.push(...history.problems);
+  }
+
+  // docs/deprecations.md rows must name published packages (rows of a package are checked by its api:check).
+  const docPath = path.join(root, 'docs', 'deprecations.md');
+  if (existsSync(docPath)) {
+    const names = new Set(publishedPackages(root).map((p) => p.name));
+    for (const row of parseDeprecationTable(readFileSync(docPath, 'utf8'))) {
+      if (!names.has(row.pkg)) problems.push(`docs/deprecations.md line ${row.line}: "${row.pkg}" is not a published package (stale row for "${row.item}")`);
+    }
+  }
+  return { ok: problems.length === 0, lines, problems };
+}
+
+function main() {
+  let result;
+  try {
+    result = runChangesetGate();
+  } catch (e) {
+    console.error(`✖ api:gate: ${(e as Error).message}`);
+    return 2;
+  }
+  for (const l of result.lines) console.log(l);
+  for (const p of result.problems) console.error(`✖ ${p}`);
+  console.log(result.ok ? '✔ api:gate passed' : `✖ api:gate failed (${result.problems.length} problem${result.problems.length === 1 ? '' : 's'})`);
+  return result.ok ? 0 : 1;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exit(main());

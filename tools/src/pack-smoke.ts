@@ -1,0 +1,118 @@
+/**
+ * pnpm api:pack — packs every published package once (`pnpm pack`, which turns workspace:*
+ * into real versions), installs the tarballs into a scratch project outside the workspace, and
+ * proves that each one, every entry point of it (`@runledger/trace/store` too), loads with `import`
+ * and with `require()` (require(esm)) under Node's own
+ * resolution, and that its types resolve from an ESM and from a CommonJS TypeScript file (tsc,
+ * module "nodenext", strict, skipLibCheck off for our packages): see lib/smokeConsumers.ts. The
+ * `runledger` command of `@runledger/cli` runs from that project (`npx runledger --help`,
+ * `migrate`, `runs list --json`), and once more from a project installed with plain npm, without
+ * the optional peer `@runledger/store-postgres` (lib/cliSmoke.ts). Run after `pnpm build`.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { checkInstalledCli, npmConsumer } from './lib/cliSmoke.ts';
+import { hasCliSurface } from './lib/cliSurface.ts';
+import { apiEntries } from './lib/entries.ts';
+import { writeSmokeConsumers } from './lib/smokeConsumers.ts';
+import { publishedPackages, WORKSPACE_ROOT } from './lib/workspace.ts';
+import type { PackageInfo } from './lib/workspace.ts';
+
+/**
+ * Peer dependencies whose own published declarations need more than they bring. `ai` 6's
+ * declarations import `node:http`, and through `@ai-sdk/provider` the module `json-schema`, whose
+ * declarations (`@types/json-schema`) it lists only as a devDependency (vercel/ai pull request
+ * 15874): with `skipLibCheck` off they fail without both. A package with such a peer is
+ * type-checked with Node's types and those declaration packages installed, as its consumers must
+ * (docs/ai-sdk.md).
+ */
+const PEER_TYPE_NEEDS: Readonly<Record<string,{ readonly install: Readonly<Record<string,string>>; }>> = { ai: { install: { '@types/json-schema': '7.0.15' } } };
+
+const peerTypeNeeds = (p: PackageInfo) => Object.keys(p.json.peerDependencies ?? {}).filter((name) => name in PEER_TYPE_NEEDS);
+export function packSmoke(opts: { root?: string; keep?: boolean; log?: (s: string) => void; } = {}): { ok: boolean; failures: string[]; dir: string; } {
+  const root = opts.root ?? WORKSPACE_ROOT;
+  const log = opts.log ?? ((s) => console.log(s));
+  const pkgs = publishedPackages(root);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'runledger-pack-'));
+  const tarballs = path.join(dir, 'tarballs');
+  const failures = [];
+  try {
+    const specs: Record<string, string> = {};
+    for (const p of pkgs) {
+      execFileSync('pnpm', ['pack', '--pack-destination', tarballs], { cwd: p.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+      const file = readdirSync(tarballs).find((f) => f.startsWith(`${p.name.replace('@', '').replace('/', '-')}-${p.version}`));
+      if (!file) throw new Error(`pnpm pack produced no tarball for ${p.name}`);
+      specs[p.name] = `file:${path.join(tarballs, file)}`;
+      log(`packed ${p.name} → ${file}`);
+    }
+    const project = path.join(dir, 'project');
+    execFileSync('mkdir', ['-p', project]);
+    writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify(
+        {
+          name: 'runledger-pack-smoke',
+          private: true,
+          type: 'module',
+          dependencies: specs,
+          devDependencies: {
+            '@types/node': JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).devDependencies['@types/node'],
+            ...Object.assign({}, ...pkgs.flatMap(peerTypeNeeds).map((peer) => PEER_TYPE_NEEDS[peer]?.install)),
+          },
+          pnpm: { overrides: specs, onlyBuiltDependencies: ['better-sqlite3', 'esbuild'] },
+        },
+        null,
+        2,
+      ),
+    );
+    // Types: a library package's types must stand without Node's (types: []); a package with a bin
+    // (the CLI and the runs app, whose signatures take node:http requests) is checked with
+    // @types/node installed, and so is a library with a peer of PEER_TYPE_NEEDS.
+    // Every entry point of a package is consumed: its main entry and each subpath of its exports
+    // (`@runledger/trace/store`), as lib/entries.ts lists them for the API gate.
+    const library = pkgs.filter((p) => !hasCliSurface(p));
+    const specifiers = (list: PackageInfo[]) => list.flatMap((p) => apiEntries(p).map((e) => e.specifier));
+    const consumers = writeSmokeConsumers(project, [
+      { names: specifiers(library.filter((p) => peerTypeNeeds(p).length === 0)), types: [] },
+      { names: specifiers(pkgs.filter(hasCliSurface)), types: ['node'] },
+      { names: specifiers(library.filter((p) => peerTypeNeeds(p).length > 0)), types: ['node'] },
+    ]);
+    const install = spawnSync('pnpm', ['install', '--prefer-offline', '--ignore-workspace', '--config.confirmModulesPurge=false', '--reporter=append-only'], { cwd: project, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+    if (install.status !== 0) {
+      failures.push(`pnpm install of the packed tarballs failed:\n${install.stdout}${install.stderr}`);
+      return { ok: false, failures, dir };
+    }
+    // Runtime: every package loads under Node's ESM resolution (import) and from CommonJS (require).
+    for (const [how, file] of [['import', consumers.esm], ['require()', consumers.cjs]] as const) {
+      const node = spawnSync(process.execPath, [file], { cwd: project, encoding: 'utf8' });
+      if (node.status !== 0) failures.push(`loading the installed packages with ${how} on Node ${process.version} failed (${file}):\n${node.stdout}${node.stderr}`);
+      else log(node.stdout.trim());
+    }
+    for (const c of consumers.typeChecks) {
+      const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', c.config], { cwd: project, encoding: 'utf8' });
+      const names = c.names.join(', ');
+      if (tsc.status !== 0) failures.push(`type-checking ${names} failed (nodenext, ${c.files.join(' and ')}, types: ${JSON.stringify(c.types)}):\n${tsc.stdout}${tsc.stderr}`);
+      else log(`types resolve for ${names} from ESM and CommonJS (${c.files.join(', ')}; tsc nodenext, skipLibCheck off, types: ${JSON.stringify(c.types)})`);
+    }
+    // The command line: from the pnpm project, then from a plain npm project without the optional peer.
+    for (const cli of pkgs.filter(hasCliSurface)) {
+      failures.push(...checkInstalledCli({ project, label: `${cli.name} (pnpm, every package)`, log }));
+      const npm = npmConsumer({ root, dir, specs, cli: cli.name });
+      if (npm.failure) failures.push(npm.failure);
+      else failures.push(...checkInstalledCli({ project: npm.project, label: `${cli.name} (npm, without @runledger/store-postgres)`, withoutPostgres: true, log }));
+    }
+    return { ok: failures.length === 0, failures, dir };
+  } finally {
+    if (!opts.keep) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const r = packSmoke({ keep: process.argv.includes('--keep') });
+  for (const f of r.failures) console.error(`✖ ${f}`);
+  console.log(r.ok ? '✔ api:pack: every published package installs from its tarball, imports and require()s with types' : '✖ api:pack failed');
+  process.exit(r.ok ? 0 : 1);
+}

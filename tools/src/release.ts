@@ -1,0 +1,124 @@
+/**
+ * pnpm release:version | release:publish | release — the release pipeline (docs/releasing.md).
+ *
+ *   version  1. the API gate on the commit as it stands (`pnpm api:gate`): a report change whose
+ *               changeset bumps too little is refused here, before any version moves;
+ *            2. `changeset version`: raises the versions, writes each CHANGELOG.md from the
+ *               changesets and consumes them;
+ *            3. `pnpm install --lockfile-only`, so the lockfile agrees with the new versions.
+ *   publish  1. `turbo run build typecheck lint api:check` (build, then every per-package gate);
+ *            2. `pnpm api:gate` again: after `changeset version` the changesets are gone, and the
+ *               gate counts the version raised in package.json instead (a patch raise does not
+ *               cover a breaking change);
+ *            3. `pnpm api:pack` (the tarballs install and import with types);
+ *            4. `changeset publish` to the registry of the normal npm config.
+ *   all      version, then a "Version Packages" commit (what the changesets action's version PR
+ *            holds), then publish. Needs a clean working tree.
+ *
+ * The changesets GitHub action calls `pnpm release:version` (for its version PR) and
+ * `pnpm release:publish` (once that PR is merged). Any step that fails stops the pipeline:
+ * nothing is published unless every gate passed.
+ */
+import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import { git } from './lib/git.ts';
+import { publishRegistry } from './lib/registry.ts';
+import { publishedPackages, WORKSPACE_ROOT } from './lib/workspace.ts';
+
+/** The commit message of the version step, as the changesets action titles its PR. */
+export const VERSION_COMMIT_MESSAGE = 'Version Packages';
+
+/** A release step that failed; the message names the step and says that nothing was published. */
+export class ReleaseError extends Error {}
+
+export interface ReleaseOptions {
+  /** the workspace root (default: this repository) */
+  root?: string;
+  /** environment of every step (default: process.env) */
+  env?: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+}
+
+/**
+ * Runs one command of the pipeline with inherited output.
+ * @param step what the step is, for the messages
+ */
+function run(step: string, command: string, args: string[], opts: Required<ReleaseOptions>, extraEnv: NodeJS.ProcessEnv = {}) {
+  opts.log(`release: ${step}: ${command} ${args.join(' ')}`);
+  const started = Date.now();
+  const r = spawnSync(command, args, { cwd: opts.root, stdio: 'inherit', env: { ...opts.env, ...extraEnv } });
+  if (r.error) throw new ReleaseError(`release: ${step} could not start "${command}": ${r.error.message}`);
+  if (r.status !== 0) throw new ReleaseError(`release: ${step} failed (${command} ${args.join(' ')} exited ${r.status ?? r.signal}); nothing was published`);
+  opts.log(`release: ${step} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+function withDefaults(opts: ReleaseOptions): Required<ReleaseOptions> {
+  return { root: opts.root ?? WORKSPACE_ROOT, env: opts.env ?? process.env, log: opts.log ?? ((s) => console.log(s)) };
+}
+
+/**
+ * The version step: gate, `changeset version`, lockfile.
+ */
+export function releaseVersion(options: ReleaseOptions = {}) {
+  const opts = withDefaults(options);
+  run('API gate before versioning', 'pnpm', ['api:gate'], opts);
+  run('version', 'pnpm', ['exec', 'changeset', 'version'], opts);
+  run('lockfile', 'pnpm', ['install', '--lockfile-only', '--ignore-scripts'], opts);
+}
+
+/**
+ * The publish step: build and every gate, then `changeset publish` to the configured registry.
+ */
+export function releasePublish(options: ReleaseOptions = {}) {
+  const opts = withDefaults(options);
+  const scopes = [...new Set(publishedPackages(opts.root).map((p) => (p.name.startsWith('@') ? p.name.split('/')[0] : undefined)))];
+  if (scopes.length !== 1 || scopes[0] === undefined) {
+    throw new ReleaseError(`release: the published packages must share one npm scope, found ${scopes.map(String).join(', ') || 'none'}`);
+  }
+  const registry = publishRegistry({ scope: scopes[0], root: opts.root, env: opts.env });
+  opts.log(`release: ${scopes[0]} packages go to ${registry.url} (from ${registry.from})`);
+  run('build and package gates', 'pnpm', ['exec', 'turbo', 'run', 'build', 'typecheck', 'lint', 'api:check'], opts);
+  run('API gate', 'pnpm', ['api:gate'], opts);
+  run('pack smoke test', 'pnpm', ['api:pack'], opts);
+  // changesets reads the registry from npm_config_* only (not from .npmrc): pass the one found.
+  run('publish', 'pnpm', ['exec', 'changeset', 'publish'], opts, { [registry.envName]: registry.url });
+}
+
+/**
+ * Version, commit, publish: a whole release from a clean working tree.
+ */
+export function releaseAll(options: ReleaseOptions = {}) {
+  const opts = withDefaults(options);
+  const dirty = git(['status', '--porcelain', '--untracked-files=no'], opts.root);
+  if (dirty === undefined) throw new ReleaseError(`release: ${opts.root} is not a git working tree; the API gate needs the history`);
+  if (dirty.trim() !== '') {
+    throw new ReleaseError(`release: the working tree has uncommitted changes; commit or stash them first:\n${dirty.trimEnd()}`);
+  }
+  releaseVersion(opts);
+  run('version commit (staging)', 'git', ['add', '--update', '--', '.'], opts);
+  const changelogs = (git(['ls-files', '--others', '--exclude-standard'], opts.root) ?? '').split('\n').filter((f) => /(^|\/)CHANGELOG\.md$/.test(f));
+  if (changelogs.length > 0) run('version commit (new changelogs)', 'git', ['add', '--', ...changelogs], opts);
+  const staged = git(['diff', '--cached', '--name-only'], opts.root) ?? '';
+  if (staged.trim() === '') opts.log('release: changeset version changed nothing; nothing to commit');
+  else run('version commit', 'git', ['commit', '--quiet', '--no-verify', '-m', VERSION_COMMIT_MESSAGE], opts);
+  releasePublish(opts);
+}
+
+const COMMANDS: Record<string, (options?: ReleaseOptions) => void> = { version: releaseVersion, publish: releasePublish, all: releaseAll };
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const command = process.argv[2] ?? '';
+  const action = COMMANDS[command];
+  if (!action) {
+    console.error(`usage: node tools/src/release.ts ${Object.keys(COMMANDS).join('|')} (got "${command}")`);
+    process.exit(2);
+  }
+  try {
+    action();
+    console.log(`✔ release ${command} done`);
+  } catch (e) {
+    if (!(e instanceof ReleaseError)) throw e;
+    console.error(`✖ ${e.message}`);
+    process.exit(1);
+  }
+}
