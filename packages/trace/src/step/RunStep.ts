@@ -135,37 +135,37 @@ const BRAND = Symbol.for('@runledger/trace/RunStep');
  * @public
  */
 export class RunStep {
-  declare readonly kind: RunStepKind;
-  declare readonly round: number;
+  readonly kind!: RunStepKind;
+  readonly round!: number;
   /** Rounded to 2 decimals. */
-  declare readonly durationMs: number;
-  declare readonly model: string | undefined;
-  declare readonly content: string | undefined;
-  declare readonly thinking: string | undefined;
-  declare readonly messages: readonly RunStepMessage[] | undefined;
-  declare readonly finishReason: string | undefined;
-  declare readonly promptTokens: number | undefined;
-  declare readonly completionTokens: number | undefined;
-  declare readonly costUsd: number | undefined;
-  declare readonly requestedToolCalls: readonly RunStepToolCall[] | undefined;
-  declare readonly raw: unknown;
-  declare readonly tokenBudget: number | undefined;
-  declare readonly tokensUsed: number | undefined;
-  declare readonly droppedSources: readonly string[] | undefined;
-  declare readonly toolName: string | undefined;
-  declare readonly toolServer: string | undefined;
-  declare readonly toolArguments: Readonly<Record<string, unknown>> | undefined;
-  declare readonly toolResult: string | undefined;
-  declare readonly toolIsError: boolean | undefined;
-  declare readonly toolOutcome: ToolOutcome | undefined;
+  readonly durationMs!: number;
+  readonly model!: string | undefined;
+  readonly content!: string | undefined;
+  readonly thinking!: string | undefined;
+  readonly messages!: readonly RunStepMessage[] | undefined;
+  readonly finishReason!: string | undefined;
+  readonly promptTokens!: number | undefined;
+  readonly completionTokens!: number | undefined;
+  readonly costUsd!: number | undefined;
+  readonly requestedToolCalls!: readonly RunStepToolCall[] | undefined;
+  readonly raw!: unknown;
+  readonly tokenBudget!: number | undefined;
+  readonly tokensUsed!: number | undefined;
+  readonly droppedSources!: readonly string[] | undefined;
+  readonly toolName!: string | undefined;
+  readonly toolServer!: string | undefined;
+  readonly toolArguments!: Readonly<Record<string, unknown>> | undefined;
+  readonly toolResult!: string | undefined;
+  readonly toolIsError!: boolean | undefined;
+  readonly toolOutcome!: ToolOutcome | undefined;
   /** Why the call failed, when known; only on a failed tool step. */
-  declare readonly toolFailureCause: ToolFailureCause | undefined;
-  declare readonly toolArtifacts: readonly ToolArtifact[] | undefined;
-  declare readonly toolWriteTarget: WriteTarget | undefined;
+  readonly toolFailureCause!: ToolFailureCause | undefined;
+  readonly toolArtifacts!: readonly ToolArtifact[] | undefined;
+  readonly toolWriteTarget!: WriteTarget | undefined;
   /** True when the tool is declared as writing (or wrote a target). */
-  declare readonly toolWrites: boolean | undefined;
+  readonly toolWrites!: boolean | undefined;
   /** The id pairing a `tool_start` step with the `tool` step that ends the call. */
-  declare readonly toolCallId: string | undefined;
+  readonly toolCallId!: string | undefined;
 
   private constructor(token: symbol, fields: RunStepFields) {
     if (token !== CONSTRUCT) throw new TypeError('RunStep is made through RunStep.of() or RunStep.fromPayload()');
