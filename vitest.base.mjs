@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
  * The export condition that points a runledger package at its TypeScript sources
  * (`"@runledger/source": "./src/index.ts"`, first in every `exports` subpath; `publishConfig.exports`
  * leaves it out of the published package.json). Tests resolve sibling packages through it, so an
- * edit to core is seen by trace's tests without rebuilding core (docs/api-surface.md, "Packaging").
+ * edit to core is seen by trace's tests without rebuilding core (docs/api-surface.md, "Sources in tests").
  */
 export const SOURCE_CONDITION = '@runledger/source';
 

@@ -4,6 +4,7 @@
 // package.json has no such condition (publishConfig.exports); tools' pack checks hold that.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type * as Core from '@runledger/core';
 import { ToolResult } from '@runledger/core';
 import { describe, expect, it } from 'vitest';
 
@@ -11,8 +12,8 @@ const coreDir = fileURLToPath(new URL('../../core/', import.meta.url));
 
 describe('tests resolve sibling packages through the "@runledger/source" export condition', () => {
   it("'@runledger/core' is the module at packages/core/src/index.ts, not dist/index.js", async () => {
-    const fromSource = (await import(path.join(coreDir, 'src/index.ts'))) as typeof import('@runledger/core');
-    const fromDist = (await import(path.join(coreDir, 'dist/index.js'))) as typeof import('@runledger/core');
+    const fromSource = (await import(path.join(coreDir, 'src/index.ts'))) as typeof Core;
+    const fromDist = (await import(path.join(coreDir, 'dist/index.js'))) as typeof Core;
     expect(ToolResult).toBe(fromSource.ToolResult);
     // Were it dist/index.js, a class would exist twice (the dual-package hazard) and this would fail.
     expect(ToolResult).not.toBe(fromDist.ToolResult);

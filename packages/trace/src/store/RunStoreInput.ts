@@ -9,7 +9,7 @@ import type {
   StoredRun,
   StoredStep,
 } from './RunStore.js';
-import { RunStoreError } from './RunStoreError.js';
+import type { RunStoreError } from './RunStoreError.js';
 import { count, duration, int32, invalid, nonEmptyText, object, show, storable, text, textOrNull, time, TIME_RULE, timeOrNow, timeProblem, UUID, uuid } from './storeValueRules.js';
 import { DEFAULT_FLAKY_THRESHOLD, type FlakyThreshold, type ServerHealthQuery } from '../health/ServerHealth.js';
 
