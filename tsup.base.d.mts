@@ -1,2 +1,5 @@
 import type { Options } from 'tsup';
-export declare function packageTsupConfig(entry?: Options['entry']): Options | Options[] | ((overrideOptions: Options) => Options | Options[] | Promise<Options | Options[]>);
+type Config = Options | Options[] | ((overrideOptions: Options) => Options | Options[] | Promise<Options | Options[]>);
+export declare function packageTsupConfig(entry?: Options['entry']): Config;
+declare const config: Config;
+export default config;

@@ -1,10 +1,20 @@
 // The one vitest configuration of every package: tests beside the code (src/) and in test/, type
-// tests (*.test-d.ts) checked against the package's tsconfig. A package passes what it adds.
+// tests (*.test-d.ts) checked against the package's tsconfig. A package without a
+// vitest.config.ts runs this file's default export (`vitest run --config ../../vitest.base.mjs`);
+// a package that adds something keeps a vitest.config.ts passing what it adds.
 import { defineConfig } from 'vitest/config';
+import { SOURCE_CONDITION } from './source-condition.mjs';
+
+export { SOURCE_CONDITION };
 
 /** @param {import('vitest/node').InlineConfig} [extra] */
 export function packageVitestConfig(extra = {}) {
   return defineConfig({
+    // Tests run in Vite's server (SSR) environment, whose conditions are ssr.resolve.conditions;
+    // setting them replaces Vite's defaults, so the rest is vitest's own default for Node tests
+    // (Vite's defaultServerConditions without "module"). Vitest also passes these to its worker
+    // processes as `--conditions`.
+    ssr: { resolve: { conditions: [SOURCE_CONDITION, 'node', 'development|production'] } },
     test: {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
       typecheck: { include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
@@ -15,3 +25,5 @@ export function packageVitestConfig(extra = {}) {
     },
   });
 }
+
+export default packageVitestConfig();

@@ -1,4 +1,4 @@
-import { TOOL_OUTCOMES, ToolOutcome } from '@runledger/core';
+import { TOOL_OUTCOMES, type ToolOutcome } from '@runledger/core';
 import { InMemoryRunStore, RunTimelineEntry, stepOutcome } from '@runledger/trace';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunsServer } from '../src/app/startRunsServer.js';

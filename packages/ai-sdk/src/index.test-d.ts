@@ -1,7 +1,7 @@
 import type { ActiveRun } from '@runledger/trace';
-import { generateText, type LanguageModelMiddleware, type ToolSet, wrapLanguageModel } from 'ai';
+import type { generateText, LanguageModelMiddleware, ToolSet, wrapLanguageModel } from 'ai';
 import { describe, expectTypeOf, it } from 'vitest';
-import { type AiSdkRun, McpToolCallError, mcpToolSet, recordingMiddleware } from './index.js';
+import { type AiSdkRun, type McpToolCallError, mcpToolSet, recordingMiddleware } from './index.js';
 
 describe('the surface fits the AI SDK it peers with', () => {
   it('takes an ActiveRun and gives the AI SDK its own types', () => {

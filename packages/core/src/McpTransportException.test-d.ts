@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { McpTransportErrorCode, McpTransportException } from './index.js';
+import { type McpTransportErrorCode, McpTransportException } from './index.js';
 
 describe('McpTransportException types', () => {
   it('code is the union of the stable codes; server a string; isCancellation a boolean', () => {

@@ -1,4 +1,4 @@
-import { createServer, type Server as HttpServer } from 'node:http';
+import { createServer, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { Server } from '@modelcontextprotocol/server';
@@ -265,7 +265,7 @@ describe('McpServerRegistry over HTTP: credentials and HTTP faults', () => {
     expect(wrong.serverProblems).toEqual([{ server: 'auth', reason: 'MCP server "auth" answered with HTTP status 401: {"error":"unauthorized"}' }]);
   });
 
-  async function rawServer(handler: (res: import('node:http').ServerResponse) => void): Promise<string> {
+  async function rawServer(handler: (res: ServerResponse) => void): Promise<string> {
     const server: HttpServer = createServer((req, res) => {
       req.resume();
       req.on('end', () => handler(res));
@@ -313,7 +313,7 @@ describe('McpServerRegistry over HTTP: credentials and HTTP faults', () => {
 
     // The server goes away; something else answers on its port.
     await http.stop();
-    const replace = async (handler: (res: import('node:http').ServerResponse) => void) => {
+    const replace = async (handler: (res: ServerResponse) => void) => {
       const server = createServer((req, res) => {
         req.resume();
         req.on('end', () => handler(res));

@@ -3,7 +3,7 @@ import { ExportResultCode } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import { PrivacyLevel, type RunStore, type StoredRun } from '@runledger/trace';
+import type { PrivacyLevel, RunStore, StoredRun } from '@runledger/trace';
 import { SCOPE_NAME } from './attributes.js';
 import { CollectingSpanProcessor } from './CollectingSpanProcessor.js';
 import { RunIdGenerator } from './RunIdGenerator.js';

@@ -1,8 +1,8 @@
-import { type ToolOutcome } from '@runledger/core';
-import {
-  type RunStatus,
-  type RunStore,
-  type StoredRun,
+import type { ToolOutcome } from '@runledger/core';
+import type {
+  RunStatus,
+  RunStore,
+  StoredRun,
 } from '@runledger/trace';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, listAll, llmStep, newestFirst, toolStep } from './contractSteps.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type ToolOutcome } from '@runledger/core';
+import type { ToolOutcome } from '@runledger/core';
 import {
   InMemoryRunStore,
   type RunStore,

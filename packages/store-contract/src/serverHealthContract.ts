@@ -1,4 +1,4 @@
-import { type ToolFailureCause, type ToolOutcome } from '@runledger/core';
+import type { ToolFailureCause, ToolOutcome } from '@runledger/core';
 import {
   type AppendStepInput,
   type RunStore,

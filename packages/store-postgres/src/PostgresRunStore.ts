@@ -192,6 +192,7 @@ export class PostgresRunStore implements RunStore {
       types: TYPES,
       connectionTimeoutMillis: 10_000,
       application_name: applicationName,
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg-pool awaits onConnect's promise (a rejection fails the connect); @types/pg says `=> void`
       onConnect: applySessionSettings,
     };
     const pool = new pg.Pool(config);

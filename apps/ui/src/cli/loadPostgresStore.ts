@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type * as StorePostgres from '@runledger/store-postgres';
 import { CliSetupError } from './CliSetupError.js';
 import { releaseLine } from './releaseLine.js';
 
@@ -63,7 +64,7 @@ function installedVersion(): string | null {
  * @throws CliSetupError from `loadPostgresStore` when the package is not installed, naming it and how to install it, or is of another release line.
  * @internal
  */
-export async function loadPostgresStore(): Promise<typeof import('@runledger/store-postgres')> {
+export async function loadPostgresStore(): Promise<typeof StorePostgres> {
   const built = builtWith();
   if (built !== null) {
     const installed = installedVersion();

@@ -1,4 +1,4 @@
-import { ToolOutcome } from '@runledger/core';
+import type { ToolOutcome } from '@runledger/core';
 import { RUN_STATUSES, type RunPage, type RunStatus, type StoredRun } from '@runledger/trace';
 import { Html, html } from '../html/Html.js';
 import type { Translator } from '../i18n/Translator.js';

@@ -270,7 +270,8 @@ async function serveHttpMain(port, expectBearer) {
     for (const socket of resetSockets) socket.destroy();
     resetSockets.clear();
   };
-  const http = createServer(async (req, res) => {
+  /** Answers one HTTP request; every failure becomes a 500, so the promise never rejects. */
+  const answer = async (req, res) => {
     try {
       if (expectBearer !== undefined && req.headers.authorization !== `Bearer ${expectBearer}`) {
         res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized' }));
@@ -303,7 +304,8 @@ async function serveHttpMain(port, expectBearer) {
     } catch (error) {
       if (!res.headersSent) res.writeHead(500).end(String(error));
     }
-  });
+  };
+  const http = createServer((req, res) => void answer(req, res));
   http.listen(port, '127.0.0.1', () => {
     process.stdout.write(`listening ${http.address().port}\n`);
   });

@@ -232,7 +232,8 @@ export function inMemoryFixture(options: { eventsFile?: string; intercept?: Serv
         const send = wrapped.send.bind(wrapped);
         wrapped.send = (message, sendOptions) =>
           new Promise<void>((resolve, reject) => {
-            intercept(message, () => send(message, sendOptions).then(resolve, reject));
+            // the send settles this promise (resolve or reject), so its own result is not needed
+            intercept(message, () => void send(message, sendOptions).then(resolve, reject));
           });
       }
       void server.connect(wrapped);

@@ -217,11 +217,11 @@ class LiveRun implements ActiveRun {
           step,
         ),
     });
-    this.#stopWatch = store.watchCancel(id, () => this.#cancel(STORE_CANCEL_REASON, 'store'));
+    this.#stopWatch = store.watchCancel(id, () => void this.#cancel(STORE_CANCEL_REASON, 'store')); // #cancel never rejects (store errors go to onError)
     const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     if (heartbeatMs > 0) {
       // kept until the final status is stored: a run whose finish waits in the spool is not stale
-      this.#heartbeat = setInterval(() => store.heartbeat(id).catch(this.#onError), heartbeatMs);
+      this.#heartbeat = setInterval(() => void store.heartbeat(id).catch(this.#onError), heartbeatMs);
       this.#heartbeat.unref?.();
     }
     const pollMs = options.cancelPollMs;

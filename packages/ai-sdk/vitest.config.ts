@@ -1,3 +1,0 @@
-import { packageVitestConfig } from '../../vitest.base.mjs';
-
-export default packageVitestConfig();

@@ -1,3 +1,0 @@
-import { packageTsupConfig } from '../../tsup.base.mjs';
-
-export default packageTsupConfig();
