@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const update = process.argv[2] === '--update';
-const filters = (update ? process.argv[3] ?? '' : process.argv[2] ?? '').split(',');
+const filters = (update ? (process.argv[3] ?? '') : (process.argv[2] ?? '')).split(',');
 const filter = filters.join(',');
 if (update && filter === '') throw new Error('pnpm bench --update needs the benchmarks to run, e.g. --update trace/record,otel/');
 const scripts = [];
@@ -20,7 +20,8 @@ for (const group of ['packages', 'apps']) {
     const dir = path.join(root, group, pkg, 'bench');
     if (!existsSync(dir)) continue;
     for (const file of readdirSync(dir).sort()) {
-      if (file.endsWith('.bench.mjs') && filters.some((f) => `${pkg}/${file}`.includes(f))) scripts.push({ dir: path.join(root, group, pkg), file: path.join(dir, file), name: `${pkg}/${file}` });
+      if (file.endsWith('.bench.mjs') && filters.some((f) => `${pkg}/${file}`.includes(f)))
+        scripts.push({ dir: path.join(root, group, pkg), file: path.join(dir, file), name: `${pkg}/${file}` });
     }
   }
 }
@@ -30,7 +31,13 @@ let failures = 0;
 for (const script of scripts) {
   process.stderr.write(`bench: ${script.name}\n`);
   try {
-    const out = execFileSync(process.execPath, ['--expose-gc', script.file], { cwd: script.dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NODE_ENV: 'production' } });
+    const out = execFileSync(process.execPath, ['--expose-gc', script.file], {
+      cwd: script.dir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
     sections.push(out.trim());
     if (/\bMISS\b/.test(out)) failures++;
   } catch (error) {
@@ -56,7 +63,10 @@ if (update) {
   const text = readFileSync(file, 'utf8');
   const start = text.indexOf('\n## ');
   let head = text.slice(0, start + 1);
-  const old = text.slice(start + 1).split(/\n(?=## )/).map((section) => section.trim());
+  const old = text
+    .slice(start + 1)
+    .split(/\n(?=## )/)
+    .map((section) => section.trim());
   const heading = (section) => section.split('\n')[0];
   const fresh = sections.flatMap((output) => output.split(/\n(?=## )/).map((section) => section.trim()));
   for (const section of fresh) {
@@ -64,7 +74,13 @@ if (update) {
     if (at >= 0) old[at] = section;
     else old.push(section);
   }
-  const note = `- Updated ${new Date().toISOString()} by \`pnpm bench --update ${filter}\` (${cpus.length} cores, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}): ${fresh.map(heading).map((h) => h.slice(3)).join('; ')}`;
+  const note = `- Updated ${new Date().toISOString()} by \`pnpm bench --update ${filter}\` (${cpus.length} cores, Node ${process.version}, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ')}): ${fresh
+    .map(heading)
+    .map((h) => h.slice(3))
+    .join('; ')}`;
   head = `${head.trimEnd()}\n${note}\n`;
   writeFileSync(file, `${head}\n${old.join('\n\n')}\n`);
   process.stderr.write(`bench: updated ${fresh.length} sections of docs/benchmarks.md (${failures} with a MISS or an error)\n`);

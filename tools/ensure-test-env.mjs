@@ -39,8 +39,14 @@ function canConnect(host, port) {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port });
     socket.setTimeout(2000);
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
-    socket.once('timeout', () => { socket.destroy(); resolve(false); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
     socket.once('error', () => resolve(false));
   });
 }
@@ -58,7 +64,9 @@ async function ensurePostgres() {
       await new Promise((r) => setTimeout(r, 500));
     }
   }
-  log(`PostgreSQL is not reachable on ${PG_HOST}:${PG_PORT}. The store tests run against a real server: start one (trust auth, database "test") or set PGHOST/PGPORT.`);
+  log(
+    `PostgreSQL is not reachable on ${PG_HOST}:${PG_PORT}. The store tests run against a real server: start one (trust auth, database "test") or set PGHOST/PGPORT.`,
+  );
   process.exit(1);
 }
 

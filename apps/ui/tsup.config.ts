@@ -4,7 +4,9 @@ import { packageTsupConfig } from '../../tsup.base.mjs';
 
 // The release line of the optional peer @runledger/store-postgres the CLI is built against: the
 // CLI refuses another line at load time (src/cli/loadPostgresStore.ts).
-const storePostgres = JSON.parse(readFileSync(new URL('../../packages/store-postgres/package.json', import.meta.url), 'utf8')) as { version: string };
+const storePostgres = JSON.parse(readFileSync(new URL('../../packages/store-postgres/package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 // index: the app as a library (tests, benchmarks); cli: the `runledger` binary (keeps its
 // shebang); demo-server: the bundled demo MCP servers, started by `runledger demo` as children;

@@ -21,12 +21,14 @@ import { WORKSPACE_ROOT } from './lib/workspace.ts';
 /**
  * One sentence on what to do.
  */
-export function advice(name: string, version: string, level: 'identical'|'additive'|'breaking', initial: boolean) {
+export function advice(name: string, version: string, level: 'identical' | 'additive' | 'breaking', initial: boolean) {
   if (initial) return `First report of ${name}: no changeset is required for the initial surface; commit the report.`;
   const bump = requiredBump(level, version);
   const zero = version.startsWith('0.') ? ` (${name} is ${version}: 0.x shifts semver down one place)` : '';
-  if (level === 'identical') return 'Nothing to release: the public surface is unchanged (reformatting or @internal-only edits); commit the report, no changeset needed.';
-  if (level === 'additive') return `Run "pnpm changeset" and bump ${name} at least "${bump}"${zero}; reviewers of api-reports/ must approve the new surface.`;
+  if (level === 'identical')
+    return 'Nothing to release: the public surface is unchanged (reformatting or @internal-only edits); commit the report, no changeset needed.';
+  if (level === 'additive')
+    return `Run "pnpm changeset" and bump ${name} at least "${bump}"${zero}; reviewers of api-reports/ must approve the new surface.`;
   return `This breaks existing callers: avoid it if you can (add beside, deprecate, remove later); otherwise run "pnpm changeset", bump ${name} "${bump}"${zero} and describe the migration.`;
 }
 

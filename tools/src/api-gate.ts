@@ -118,7 +118,17 @@ function runEntryGate(
     if (committed !== extracted.report) {
       mkdirSync(ctx.reportDir, { recursive: true });
       writeFileSync(reportPath, extracted.report);
-      return { result: { ok: true, problems, reportPath, report: extracted.report, written: true, diff: unifiedDiff(committed ?? '', extracted.report, `a/${rel}`, `b/${rel}`) }, model };
+      return {
+        result: {
+          ok: true,
+          problems,
+          reportPath,
+          report: extracted.report,
+          written: true,
+          diff: unifiedDiff(committed ?? '', extracted.report, `a/${rel}`, `b/${rel}`),
+        },
+        model,
+      };
     }
     return { result: { ok: true, problems, reportPath, report: extracted.report, written: false }, model };
   }
@@ -152,9 +162,18 @@ function builtEntrySpecifiers(sib: PackageInfo | undefined): string[] {
  * point removes its whole surface (breaking) — and `update` deletes the report, so the removal
  * shows in the diff and needs its changeset.
  */
-function leftoverEntryReports(mode: 'check' | 'update', pkg: PackageInfo, reportDir: string, workspace: Map<string, PackageInfo>): string[] {
+function leftoverEntryReports(
+  mode: 'check' | 'update',
+  pkg: PackageInfo,
+  reportDir: string,
+  workspace: Map<string, PackageInfo>,
+): string[] {
   if (!existsSync(reportDir)) return [];
-  const leftovers = formerEntryReports(pkg, readdirSync(reportDir).map((f) => `api-reports/${f}`), workspace.values());
+  const leftovers = formerEntryReports(
+    pkg,
+    readdirSync(reportDir).map((f) => `api-reports/${f}`),
+    workspace.values(),
+  );
   if (mode === 'update') {
     for (const file of leftovers) {
       rmSync(path.join(reportDir, path.basename(file)));
@@ -162,16 +181,19 @@ function leftoverEntryReports(mode: 'check' | 'update', pkg: PackageInfo, report
     }
     return [];
   }
-  return leftovers.map((file) => `${pkg.name}: ${file} exists but package.json "exports" has no such entry point: removing an entry point is breaking. Run "pnpm api:update" to delete the report and add a changeset`);
+  return leftovers.map(
+    (file) =>
+      `${pkg.name}: ${file} exists but package.json "exports" has no such entry point: removing an entry point is breaking. Run "pnpm api:update" to delete the report and add a changeset`,
+  );
 }
 
 /**
  * Workspace packages a package depends on (transitively), i.e. the siblings whose types may
  * appear on its surface.
  */
-export function workspaceDependencies(json: Record<string,any>, workspace: Map<string,PackageInfo>) {
+export function workspaceDependencies(json: Record<string, any>, workspace: Map<string, PackageInfo>) {
   const out = new Set<string>();
-    const visit = (j: Record<string,any>) => {
+  const visit = (j: Record<string, any>) => {
     for (const name of Object.keys({ ...j.dependencies, ...j.peerDependencies })) {
       const sib = workspace.get(name);
       if (!sib || out.has(name)) continue;
@@ -181,7 +203,7 @@ export function workspaceDependencies(json: Record<string,any>, workspace: Map<s
   };
   visit(json);
   return [...out].filter((n) => {
-    const sib = (workspace.get(n) as PackageInfo);
+    const sib = workspace.get(n) as PackageInfo;
     return existsSync(path.join(sib.dir, sib.json.types ?? 'dist/index.d.ts'));
   });
 }
@@ -191,7 +213,12 @@ export function workspaceDependencies(json: Record<string,any>, workspace: Map<s
  * `dist/cli-surface.js` against `api-reports/<name>.cli.json`. `check` fails on drift, printing the
  * diff and the classification; `update` rewrites the file.
  */
-export function runCliSurfaceGate(opts: { mode: 'check'|'update'; packageDir: string; reportDir?: string; workspaceRoot?: string; }): GateResult {
+export function runCliSurfaceGate(opts: {
+  mode: 'check' | 'update';
+  packageDir: string;
+  reportDir?: string;
+  workspaceRoot?: string;
+}): GateResult {
   const root = opts.workspaceRoot ?? WORKSPACE_ROOT;
   const pkg = readPackage(opts.packageDir);
   const reportPath = path.join(opts.reportDir ?? path.join(root, 'api-reports'), `${pkg.unscoped}.cli.json`);
@@ -203,9 +230,22 @@ export function runCliSurfaceGate(opts: { mode: 'check'|'update'; packageDir: st
     if (committed === fresh.text) return { ok: true, problems: [], reportPath, report: fresh.text, written: false };
     mkdirSync(path.dirname(reportPath), { recursive: true });
     writeFileSync(reportPath, fresh.text);
-    return { ok: true, problems: [], reportPath, report: fresh.text, written: true, diff: unifiedDiff(committed ?? '', fresh.text, `a/${rel}`, `b/${rel}`) };
+    return {
+      ok: true,
+      problems: [],
+      reportPath,
+      report: fresh.text,
+      written: true,
+      diff: unifiedDiff(committed ?? '', fresh.text, `a/${rel}`, `b/${rel}`),
+    };
   }
-  if (committed === undefined) return { ok: false, problems: [`${pkg.name} (CLI): ${rel} does not exist; run "pnpm api:update" and commit it`], reportPath, report: fresh.text };
+  if (committed === undefined)
+    return {
+      ok: false,
+      problems: [`${pkg.name} (CLI): ${rel} does not exist; run "pnpm api:update" and commit it`],
+      reportPath,
+      report: fresh.text,
+    };
   if (committed === fresh.text) return { ok: true, problems: [], reportPath, report: fresh.text };
   const c = classifyCliSurface(committed, fresh.text);
   return {
@@ -224,17 +264,33 @@ export function runCliSurfaceGate(opts: { mode: 'check'|'update'; packageDir: st
  * was removed, a breaking change the gate judges against the empty surface — and `update` deletes
  * the report, so the removal shows in the diff and needs its changeset.
  */
-export function leftoverCliReport({ mode, pkg, workspaceRoot = WORKSPACE_ROOT }: { mode: 'check'|'update'; pkg: PackageInfo; workspaceRoot?: string; }): GateResult[] {
+export function leftoverCliReport({
+  mode,
+  pkg,
+  workspaceRoot = WORKSPACE_ROOT,
+}: {
+  mode: 'check' | 'update';
+  pkg: PackageInfo;
+  workspaceRoot?: string;
+}): GateResult[] {
   const reportPath = path.join(workspaceRoot, cliReportPath(pkg));
   if (!existsSync(reportPath)) return [];
   if (mode === 'update') {
     rmSync(reportPath);
     return [{ ok: true, problems: [], reportPath, written: true, diff: `deleted ${cliReportPath(pkg)}: ${pkg.name} declares no "bin"` }];
   }
-  return [{ ok: false, problems: [`${pkg.name} (CLI): ${cliReportPath(pkg)} exists but the package declares no "bin": its command line was removed (breaking). Run "pnpm api:update" to delete the report and add a changeset`], reportPath }];
+  return [
+    {
+      ok: false,
+      problems: [
+        `${pkg.name} (CLI): ${cliReportPath(pkg)} exists but the package declares no "bin": its command line was removed (breaking). Run "pnpm api:update" to delete the report and add a changeset`,
+      ],
+      reportPath,
+    },
+  ];
 }
 
-function print(mode: 'check'|'update', result: GateResult) {
+function print(mode: 'check' | 'update', result: GateResult) {
   if (result.diff && mode === 'check') console.log(result.diff);
   for (const p of result.problems) console.error(`✖ ${p}`);
   if (mode === 'update' && result.ok) {

@@ -28,7 +28,11 @@ import { checkReportHistory } from './lib/history.ts';
 import { parseDeprecationTable } from './lib/checks.ts';
 import { WORKSPACE_ROOT, workspacePackages, publishedPackages } from './lib/workspace.ts';
 import type { Changeset } from './lib/changesets.ts';
-export function runChangesetGate(opts: { root?: string; env?: NodeJS.ProcessEnv; } = {}): { ok: boolean; lines: string[]; problems: string[]; } {
+export function runChangesetGate(opts: { root?: string; env?: NodeJS.ProcessEnv } = {}): {
+  ok: boolean;
+  lines: string[];
+  problems: string[];
+} {
   const root = opts.root ?? WORKSPACE_ROOT;
   const lines = [];
   const problems = [];
@@ -65,12 +69,16 @@ export function runChangesetGate(opts: { root?: string; env?: NodeJS.ProcessEnv;
       continue;
     }
     const all = changesets.filter((cs) => cs.releases.has(pkg.name));
-    const baseJson = base.sha ? showFile(base.sha, `${path.relative(root, pkg.dir).split(path.sep).join('/')}/package.json`, root) : undefined;
+    const baseJson = base.sha
+      ? showFile(base.sha, `${path.relative(root, pkg.dir).split(path.sep).join('/')}/package.json`, root)
+      : undefined;
     const released = versionBump(baseJson ? JSON.parse(baseJson).version : undefined, pkg.version);
     const counted = all.filter((cs) => !atBase.has(cs.file));
     const { need, covered } = coverage({ name: pkg.name, level: c.level, version: pkg.version, counted, released });
     const found = [
-      ...all.map((cs) => `${cs.file} → ${cs.releases.get(pkg.name)}${atBase.has(cs.file) ? ' (already pending at the base: not counted)' : ''}`),
+      ...all.map(
+        (cs) => `${cs.file} → ${cs.releases.get(pkg.name)}${atBase.has(cs.file) ? ' (already pending at the base: not counted)' : ''}`,
+      ),
       ...(released !== 'none' ? [`package.json version raised since the base → ${released}`] : []),
     ];
     const foundText = found.length ? found.join(', ') : 'no changeset for this package';
@@ -102,7 +110,8 @@ export function runChangesetGate(opts: { root?: string; env?: NodeJS.ProcessEnv;
   if (existsSync(docPath)) {
     const names = new Set(publishedPackages(root).map((p) => p.name));
     for (const row of parseDeprecationTable(readFileSync(docPath, 'utf8'))) {
-      if (!names.has(row.pkg)) problems.push(`docs/deprecations.md line ${row.line}: "${row.pkg}" is not a published package (stale row for "${row.item}")`);
+      if (!names.has(row.pkg))
+        problems.push(`docs/deprecations.md line ${row.line}: "${row.pkg}" is not a published package (stale row for "${row.item}")`);
     }
   }
   return { ok: problems.length === 0, lines, problems };
@@ -118,7 +127,9 @@ function main() {
   }
   for (const l of result.lines) console.log(l);
   for (const p of result.problems) console.error(`✖ ${p}`);
-  console.log(result.ok ? '✔ api:gate passed' : `✖ api:gate failed (${result.problems.length} problem${result.problems.length === 1 ? '' : 's'})`);
+  console.log(
+    result.ok ? '✔ api:gate passed' : `✖ api:gate failed (${result.problems.length} problem${result.problems.length === 1 ? '' : 's'})`,
+  );
   return result.ok ? 0 : 1;
 }
 

@@ -26,14 +26,18 @@ import { tarballProblems } from './lib/tarball.ts';
 import { readPackage, WORKSPACE_ROOT } from './lib/workspace.ts';
 
 const bin = (name: string) => path.join(WORKSPACE_ROOT, 'node_modules', '.bin', name);
-export function lintPackage(packageDir: string): { ok: boolean; failures: string[]; } {
+export function lintPackage(packageDir: string): { ok: boolean; failures: string[] } {
   const pkg = readPackage(packageDir);
   const failures: string[] = [];
   if (pkg.json.private) return { ok: true, failures };
   const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
   const steps = [
     { name: 'publint --strict', cmd: bin('publint'), args: ['--strict'] },
-    { name: 'attw --pack --ignore-rules cjs-resolves-to-esm', cmd: bin('attw'), args: ['--pack', '.', '--ignore-rules', 'cjs-resolves-to-esm', '--format', 'table-flipped'] },
+    {
+      name: 'attw --pack --ignore-rules cjs-resolves-to-esm',
+      cmd: bin('attw'),
+      args: ['--pack', '.', '--ignore-rules', 'cjs-resolves-to-esm', '--format', 'table-flipped'],
+    },
   ];
   for (const s of steps) {
     const r = spawnSync(s.cmd, s.args, { cwd: pkg.dir, env, encoding: 'utf8' });

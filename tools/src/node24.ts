@@ -36,15 +36,20 @@ const REPORT = 'node24-vitest.json';
  */
 const CONCURRENCY = process.env.RUNLEDGER_NODE24_CONCURRENCY ?? '1';
 
-const timings: Array<{ step: string, seconds: number }> = [];
+const timings: Array<{ step: string; seconds: number }> = [];
 
 /**
  * Runs one step as a child process, output streamed, and records its time. Throws on failure.
  */
-function run(step: string, cmd: string, args: string[], o: { cwd: string; env: NodeJS.ProcessEnv; capture?: boolean; }) {
+function run(step: string, cmd: string, args: string[], o: { cwd: string; env: NodeJS.ProcessEnv; capture?: boolean }) {
   console.log(`\nnode24: ${step}: ${cmd} ${args.join(' ')}`);
   const start = Date.now();
-  const r = spawnSync(cmd, args, { cwd: o.cwd, env: o.env, stdio: o.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit', encoding: 'utf8' });
+  const r = spawnSync(cmd, args, {
+    cwd: o.cwd,
+    env: o.env,
+    stdio: o.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit',
+    encoding: 'utf8',
+  });
   timings.push({ step, seconds: (Date.now() - start) / 1000 });
   if (r.error) throw new Error(`${step}: ${cmd} did not start: ${r.error.message}`);
   if (r.status !== 0) throw new Error(`${step}: ${cmd} ${args.join(' ')} exited ${r.status ?? r.signal}`);
@@ -102,17 +107,48 @@ function main() {
 
     run('pnpm on Node 24', 'pnpm', ['--version'], { cwd: copy, env });
     run('install', 'pnpm', ['install', '--frozen-lockfile', '--reporter=append-only'], { cwd: copy, env });
-    const inside = run('node inside', 'pnpm', ['--filter', '@runledger/store-sqlite', 'exec', 'node', '-e', "const D=require('better-sqlite3');new D(':memory:').close();console.log(process.version+' ABI '+process.versions.modules)"], { cwd: copy, env, capture: true });
+    const inside = run(
+      'node inside',
+      'pnpm',
+      [
+        '--filter',
+        '@runledger/store-sqlite',
+        'exec',
+        'node',
+        '-e',
+        "const D=require('better-sqlite3');new D(':memory:').close();console.log(process.version+' ABI '+process.versions.modules)",
+      ],
+      { cwd: copy, env, capture: true },
+    );
     console.log(`node24: node inside the copy (pnpm exec, better-sqlite3 loaded): ${inside}`);
     if (!inside.startsWith(`v${NODE24_VERSION} `)) throw new Error(`node inside the copy is "${inside}", expected v${NODE24_VERSION}`);
     run('test services', 'node', ['tools/ensure-test-env.mjs'], { cwd: copy, env });
 
-    const tested = [...workspacePackages(copy).values()].filter((p) => typeof p.json.scripts?.test === 'string').sort((a, b) => a.name.localeCompare(b.name));
+    const tested = [...workspacePackages(copy).values()]
+      .filter((p) => typeof p.json.scripts?.test === 'string')
+      .sort((a, b) => a.name.localeCompare(b.name));
     const filters = tested.map((p) => `--filter=${p.name}`);
     // One turbo run: each package's build runs as the dependency of its test (a separate
     // `turbo run build` before it was not reused here: every build ran twice, cache miss both times).
     try {
-      run('build and test', 'pnpm', ['exec', 'turbo', 'run', 'test', '--continue', `--concurrency=${CONCURRENCY}`, ...filters, '--', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORT}`], { cwd: copy, env });
+      run(
+        'build and test',
+        'pnpm',
+        [
+          'exec',
+          'turbo',
+          'run',
+          'test',
+          '--continue',
+          `--concurrency=${CONCURRENCY}`,
+          ...filters,
+          '--',
+          '--reporter=default',
+          '--reporter=json',
+          `--outputFile.json=${REPORT}`,
+        ],
+        { cwd: copy, env },
+      );
     } catch (e) {
       failures.push((e as Error).message);
     }
@@ -130,7 +166,11 @@ function main() {
   console.log(`  ${'total'.padEnd(20)} ${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s`);
   if (suites.length > 0) console.log(formatSuiteCounts(suites));
   for (const f of failures) console.error(`✖ node24: ${f}`);
-  console.log(failures.length === 0 ? `✔ node24: every package's tests pass on ${node.version}` : `✖ node24: ${failures.length} failure(s) on ${node.version}`);
+  console.log(
+    failures.length === 0
+      ? `✔ node24: every package's tests pass on ${node.version}`
+      : `✖ node24: ${failures.length} failure(s) on ${node.version}`,
+  );
   return failures.length === 0 ? 0 : 1;
 }
 

@@ -29,10 +29,16 @@ import type { PackageInfo } from './lib/workspace.ts';
  * type-checked with Node's types and those declaration packages installed, as its consumers must
  * (docs/ai-sdk.md).
  */
-const PEER_TYPE_NEEDS: Readonly<Record<string,{ readonly install: Readonly<Record<string,string>>; }>> = { ai: { install: { '@types/json-schema': '7.0.15' } } };
+const PEER_TYPE_NEEDS: Readonly<Record<string, { readonly install: Readonly<Record<string, string>> }>> = {
+  ai: { install: { '@types/json-schema': '7.0.15' } },
+};
 
 const peerTypeNeeds = (p: PackageInfo) => Object.keys(p.json.peerDependencies ?? {}).filter((name) => name in PEER_TYPE_NEEDS);
-export function packSmoke(opts: { root?: string; keep?: boolean; log?: (s: string) => void; } = {}): { ok: boolean; failures: string[]; dir: string; } {
+export function packSmoke(opts: { root?: string; keep?: boolean; log?: (s: string) => void } = {}): {
+  ok: boolean;
+  failures: string[];
+  dir: string;
+} {
   const root = opts.root ?? WORKSPACE_ROOT;
   const log = opts.log ?? ((s) => console.log(s));
   const pkgs = publishedPackages(root);
@@ -80,29 +86,56 @@ export function packSmoke(opts: { root?: string; keep?: boolean; log?: (s: strin
       { names: specifiers(pkgs.filter(hasCliSurface)), types: ['node'] },
       { names: specifiers(library.filter((p) => peerTypeNeeds(p).length > 0)), types: ['node'] },
     ]);
-    const install = spawnSync('pnpm', ['install', '--prefer-offline', '--ignore-workspace', '--config.confirmModulesPurge=false', '--reporter=append-only'], { cwd: project, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+    const install = spawnSync(
+      'pnpm',
+      ['install', '--prefer-offline', '--ignore-workspace', '--config.confirmModulesPurge=false', '--reporter=append-only'],
+      { cwd: project, encoding: 'utf8', env: { ...process.env, CI: 'true' } },
+    );
     if (install.status !== 0) {
       failures.push(`pnpm install of the packed tarballs failed:\n${install.stdout}${install.stderr}`);
       return { ok: false, failures, dir };
     }
     // Runtime: every package loads under Node's ESM resolution (import) and from CommonJS (require).
-    for (const [how, file] of [['import', consumers.esm], ['require()', consumers.cjs]] as const) {
+    for (const [how, file] of [
+      ['import', consumers.esm],
+      ['require()', consumers.cjs],
+    ] as const) {
       const node = spawnSync(process.execPath, [file], { cwd: project, encoding: 'utf8' });
-      if (node.status !== 0) failures.push(`loading the installed packages with ${how} on Node ${process.version} failed (${file}):\n${node.stdout}${node.stderr}`);
+      if (node.status !== 0)
+        failures.push(
+          `loading the installed packages with ${how} on Node ${process.version} failed (${file}):\n${node.stdout}${node.stderr}`,
+        );
       else log(node.stdout.trim());
     }
     for (const c of consumers.typeChecks) {
-      const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', c.config], { cwd: project, encoding: 'utf8' });
+      const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', c.config], {
+        cwd: project,
+        encoding: 'utf8',
+      });
       const names = c.names.join(', ');
-      if (tsc.status !== 0) failures.push(`type-checking ${names} failed (nodenext, ${c.files.join(' and ')}, types: ${JSON.stringify(c.types)}):\n${tsc.stdout}${tsc.stderr}`);
-      else log(`types resolve for ${names} from ESM and CommonJS (${c.files.join(', ')}; tsc nodenext, skipLibCheck off, types: ${JSON.stringify(c.types)})`);
+      if (tsc.status !== 0)
+        failures.push(
+          `type-checking ${names} failed (nodenext, ${c.files.join(' and ')}, types: ${JSON.stringify(c.types)}):\n${tsc.stdout}${tsc.stderr}`,
+        );
+      else
+        log(
+          `types resolve for ${names} from ESM and CommonJS (${c.files.join(', ')}; tsc nodenext, skipLibCheck off, types: ${JSON.stringify(c.types)})`,
+        );
     }
     // The command line: from the pnpm project, then from a plain npm project without the optional peer.
     for (const cli of pkgs.filter(hasCliSurface)) {
       failures.push(...checkInstalledCli({ project, label: `${cli.name} (pnpm, every package)`, log }));
       const npm = npmConsumer({ root, dir, specs, cli: cli.name });
       if (npm.failure) failures.push(npm.failure);
-      else failures.push(...checkInstalledCli({ project: npm.project, label: `${cli.name} (npm, without @runledger/store-postgres)`, withoutPostgres: true, log }));
+      else
+        failures.push(
+          ...checkInstalledCli({
+            project: npm.project,
+            label: `${cli.name} (npm, without @runledger/store-postgres)`,
+            withoutPostgres: true,
+            log,
+          }),
+        );
     }
     return { ok: failures.length === 0, failures, dir };
   } finally {
@@ -113,6 +146,8 @@ export function packSmoke(opts: { root?: string; keep?: boolean; log?: (s: strin
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const r = packSmoke({ keep: process.argv.includes('--keep') });
   for (const f of r.failures) console.error(`✖ ${f}`);
-  console.log(r.ok ? '✔ api:pack: every published package installs from its tarball, imports and require()s with types' : '✖ api:pack failed');
+  console.log(
+    r.ok ? '✔ api:pack: every published package installs from its tarball, imports and require()s with types' : '✖ api:pack failed',
+  );
   process.exit(r.ok ? 0 : 1);
 }

@@ -48,7 +48,8 @@ function run(step: string, command: string, args: string[], opts: Required<Relea
   const started = Date.now();
   const r = spawnSync(command, args, { cwd: opts.root, stdio: 'inherit', env: { ...opts.env, ...extraEnv } });
   if (r.error) throw new ReleaseError(`release: ${step} could not start "${command}": ${r.error.message}`);
-  if (r.status !== 0) throw new ReleaseError(`release: ${step} failed (${command} ${args.join(' ')} exited ${r.status ?? r.signal}); nothing was published`);
+  if (r.status !== 0)
+    throw new ReleaseError(`release: ${step} failed (${command} ${args.join(' ')} exited ${r.status ?? r.signal}); nothing was published`);
   opts.log(`release: ${step} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -96,7 +97,9 @@ export function releaseAll(options: ReleaseOptions = {}) {
   }
   releaseVersion(opts);
   run('version commit (staging)', 'git', ['add', '--update', '--', '.'], opts);
-  const changelogs = (git(['ls-files', '--others', '--exclude-standard'], opts.root) ?? '').split('\n').filter((f) => /(^|\/)CHANGELOG\.md$/.test(f));
+  const changelogs = (git(['ls-files', '--others', '--exclude-standard'], opts.root) ?? '')
+    .split('\n')
+    .filter((f) => /(^|\/)CHANGELOG\.md$/.test(f));
   if (changelogs.length > 0) run('version commit (new changelogs)', 'git', ['add', '--', ...changelogs], opts);
   const staged = git(['diff', '--cached', '--name-only'], opts.root) ?? '';
   if (staged.trim() === '') opts.log('release: changeset version changed nothing; nothing to commit');

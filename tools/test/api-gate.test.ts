@@ -12,7 +12,14 @@ afterAll(() => ws.cleanup());
 const docs = path.join(ws.root, 'deprecations.md');
 /** The gate's results for a fixture package, one per entry point (these fixtures have one: the main entry). */
 function gateEntries(name: string, mode: 'check' | 'update' = 'check', allowList: string[] = []) {
-  return runGate({ mode, packageDir: ws.dir(name), reportDir: path.join(ws.root, 'api-reports'), deprecationsDoc: docs, allowList, workspaceRoot: ws.root });
+  return runGate({
+    mode,
+    packageDir: ws.dir(name),
+    reportDir: path.join(ws.root, 'api-reports'),
+    deprecationsDoc: docs,
+    allowList,
+    workspaceRoot: ws.root,
+  });
 }
 function gate(name: string, mode: 'check' | 'update' = 'check', allowList: string[] = []) {
   const [main, ...more] = gateEntries(name, mode, allowList);
@@ -44,7 +51,9 @@ describe('api-gate: the closure rule', () => {
   it('a public signature that mentions an @internal type fails, naming both', () => {
     const r = gate('internal-ref');
     expect(r.ok).toBe(false);
-    expect(text(r)).toMatch(/\(ae-incompatible-release-tags\) The symbol "parse" is marked as @public, but its signature references "InternalShape" which is marked as @internal/);
+    expect(text(r)).toMatch(
+      /\(ae-incompatible-release-tags\) The symbol "parse" is marked as @public, but its signature references "InternalShape" which is marked as @internal/,
+    );
   });
 
   it('an untagged export fails, naming it', () => {
@@ -57,7 +66,9 @@ describe('api-gate: the closure rule', () => {
   it('an export tagged @beta fails, naming it', () => {
     const r = gate('beta', 'update');
     expect(r.ok).toBe(false);
-    expect(r.problems).toEqual([expect.stringMatching(/@fx\/beta: "experimentalThing" is tagged @beta; only @public and @internal are allowed/)]);
+    expect(r.problems).toEqual([
+      expect.stringMatching(/@fx\/beta: "experimentalThing" is tagged @beta; only @public and @internal are allowed/),
+    ]);
   });
 
   it('update refuses to write a report while closure errors remain', () => {
@@ -69,7 +80,10 @@ describe('api-gate: the closure rule', () => {
   it('a drifted report fails with a unified diff of committed vs fresh', () => {
     const file = path.join(ws.root, 'api-reports', 'clean.api.md');
     const good = readFileSync(file, 'utf8');
-    writeFileSync(file, good.replace('export function lookup(key: string): Answer;', 'export function lookup(key: string, strict: boolean): Answer;'));
+    writeFileSync(
+      file,
+      good.replace('export function lookup(key: string): Answer;', 'export function lookup(key: string, strict: boolean): Answer;'),
+    );
     try {
       const r = gate('clean');
       expect(r.ok).toBe(false);
@@ -91,25 +105,32 @@ describe('api-gate: the closure rule', () => {
 });
 
 describe('api-gate: across packages', () => {
-  it('a public signature mentioning a sibling package\'s @internal type fails (bundled second pass)', () => {
+  it("a public signature mentioning a sibling package's @internal type fails (bundled second pass)", () => {
     expect(gate('lib', 'update').ok).toBe(true);
     const r = gate('app', 'update');
     expect(r.ok).toBe(false);
-    expect(text(r)).toMatch(/across packages\) The symbol "openHandle" is marked as @public, but its signature references "LibInternal" which is marked as @internal/);
+    expect(text(r)).toMatch(
+      /across packages\) The symbol "openHandle" is marked as @public, but its signature references "LibInternal" which is marked as @internal/,
+    );
     expect(text(r)).not.toMatch(/makeThing/);
   });
 
   it('types from a devDependency on the surface fail; the allow-list or a dependency admits them', () => {
     const r = gate('third-party', 'update');
     expect(r.ok).toBe(false);
-    expect(r.problems).toEqual([expect.stringMatching(/@fx\/third-party: the surface exposes types from "typescript" \(it is only a devDependency\)/)]);
+    expect(r.problems).toEqual([
+      expect.stringMatching(/@fx\/third-party: the surface exposes types from "typescript" \(it is only a devDependency\)/),
+    ]);
     expect(gate('third-party', 'update', ['typescript']).ok).toBe(true);
   });
 });
 
 describe('api-gate: deprecations', () => {
   it('a @deprecated tag must name its replacement, and each deprecated item needs a row', () => {
-    writeFileSync(docs, '| Package | Item | Since | Use instead |\n| --- | --- | --- | --- |\n| @fx/deprecated | `getRun` | 1.2.0 | `fetchRun` |\n');
+    writeFileSync(
+      docs,
+      '| Package | Item | Since | Use instead |\n| --- | --- | --- | --- |\n| @fx/deprecated | `getRun` | 1.2.0 | `fetchRun` |\n',
+    );
     const r = gate('deprecated', 'update');
     expect(r.ok).toBe(false);
     expect(r.problems).toEqual([
@@ -183,7 +204,9 @@ describe('api-gate: release tags are surface', () => {
         ['Recorder.flush (method)', 'breaking', false],
         ['seam (function)', 'breaking', false],
       ]);
-      expect(formatClassification('@fx/tags', c)).toContain('~ Recorder.flush (method) — breaking: release tag changed @public → @internal');
+      expect(formatClassification('@fx/tags', c)).toContain(
+        '~ Recorder.flush (method) — breaking: release tag changed @public → @internal',
+      );
 
       writeFileSync(dts, original);
       const up = gate('tags');

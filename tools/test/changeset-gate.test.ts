@@ -42,7 +42,9 @@ describe('changeset gate', () => {
     r.report(fixture('removed-method', 'after'));
     const g = r.gate();
     expect(g.ok).toBe(false);
-    expect(problems(g)).toMatch(/@fx\/pkg: breaking change to api-reports\/pkg\.api\.md needs a changeset bumping it at least "major"; found: no changeset for this package/);
+    expect(problems(g)).toMatch(
+      /@fx\/pkg: breaking change to api-reports\/pkg\.api\.md needs a changeset bumping it at least "major"; found: no changeset for this package/,
+    );
     expect(problems(g)).toContain('RunTrace.recordToolExecution (method)');
   });
 
@@ -183,7 +185,9 @@ describe('changeset gate: the committed history', () => {
     const g = r.gate({});
     expect(g.problems).toEqual([]);
     expect(g.lines.join('\n')).toMatch(/history up to the base: 2 commits changed a report; each brought its own changeset/);
-    expect(g.lines.join('\n')).toMatch(/\("drop recordToolExecution, with its changeset"\): @fx\/pkg breaking, covered by \.changeset\/big-bang\.md → major/);
+    expect(g.lines.join('\n')).toMatch(
+      /\("drop recordToolExecution, with its changeset"\): @fx\/pkg breaking, covered by \.changeset\/big-bang\.md → major/,
+    );
   });
 
   it('excuses a commit listed in api-reports/history-waivers.txt, and names the reason', () => {
@@ -195,7 +199,9 @@ describe('changeset gate: the committed history', () => {
     r.commit('waive it');
     const g = r.gate({});
     expect(g.problems).toEqual([]);
-    expect(g.lines.join('\n')).toContain(`commit ${sha.slice(0, 12)} ("drop recordToolExecution"): waived in api-reports/history-waivers.txt: released in 3.0.0 by hand`);
+    expect(g.lines.join('\n')).toContain(
+      `commit ${sha.slice(0, 12)} ("drop recordToolExecution"): waived in api-reports/history-waivers.txt: released in 3.0.0 by hand`,
+    );
     writeFileSync(path.join(r.root, 'api-reports', 'history-waivers.txt'), 'not-a-sha because\n');
     expect(problems(r.gate({}))).toMatch(/history-waivers\.txt line 1: expected "<commit sha, 7 to 40 hex digits> <why it is waived>"/);
   });
@@ -233,7 +239,9 @@ describe('changeset gate: release tags are surface (0.x)', () => {
     r.report(fixture('tag-public-to-internal', 'after'));
     const g = r.gate();
     expect(g.ok).toBe(false);
-    expect(problems(g)).toMatch(/@fx\/pkg: breaking change to api-reports\/pkg\.api\.md needs a changeset bumping it at least "minor" \(0\.x: breaking → minor\); found: no changeset for this package/);
+    expect(problems(g)).toMatch(
+      /@fx\/pkg: breaking change to api-reports\/pkg\.api\.md needs a changeset bumping it at least "minor" \(0\.x: breaking → minor\); found: no changeset for this package/,
+    );
     expect(problems(g)).toContain('~ Recorder.flush (method) — breaking: release tag changed @public → @internal');
     expect(problems(g)).toContain('~ seam (function) — breaking: release tag changed @public → @internal');
     r.changeset('hide.md', 'patch');
@@ -266,8 +274,12 @@ describe('changeset gate: release tags are surface (0.x)', () => {
     const g = r.gate({}); // a clean clone in CI: HEAD~1
     expect(g.ok).toBe(false);
     const text = problems(g);
-    expect(text).toMatch(/commit [0-9a-f]{12} \("hide flush and seam"\): breaking change to api-reports\/pkg\.api\.md of @fx\/pkg needs a changeset bumping it at least "minor" added in the same commit; found: no changeset for this package added in that commit/);
-    expect(text).toMatch(/commit [0-9a-f]{12} \("expose them again"\): additive change to api-reports\/pkg\.api\.md of @fx\/pkg needs a changeset bumping it at least "patch" added in the same commit/);
+    expect(text).toMatch(
+      /commit [0-9a-f]{12} \("hide flush and seam"\): breaking change to api-reports\/pkg\.api\.md of @fx\/pkg needs a changeset bumping it at least "minor" added in the same commit; found: no changeset for this package added in that commit/,
+    );
+    expect(text).toMatch(
+      /commit [0-9a-f]{12} \("expose them again"\): additive change to api-reports\/pkg\.api\.md of @fx\/pkg needs a changeset bumping it at least "patch" added in the same commit/,
+    );
     expect(text).toContain('~ Recorder.flush (method) — breaking: release tag changed @public → @internal');
     expect(text).toContain('~ seam (function) — additive: release tag changed @internal → @public');
   });
@@ -293,13 +305,25 @@ describe('changeset gate: release tags are surface (0.x)', () => {
 describe('changesets', () => {
   it('parses front matter with quoted or bare names', () => {
     const cs = parseChangeset('---\n"@a/b": minor\n\'@a/c\': patch\nd: major\n---\n\nSummary.\n', 'x.md');
-    expect([...cs.releases]).toEqual([['@a/b', 'minor'], ['@a/c', 'patch'], ['d', 'major']]);
+    expect([...cs.releases]).toEqual([
+      ['@a/b', 'minor'],
+      ['@a/c', 'patch'],
+      ['d', 'major'],
+    ]);
     expect(cs.summary).toBe('Summary.');
     expect(() => parseChangeset('no front matter', 'y.md')).toThrow(/y\.md: not a changeset/);
   });
   it('maps a classification to the smallest bump, with the 0.x rule', () => {
-    expect([requiredBump('breaking', '1.2.3'), requiredBump('additive', '1.2.3'), requiredBump('identical', '1.2.3')]).toEqual(['major', 'minor', 'none']);
+    expect([requiredBump('breaking', '1.2.3'), requiredBump('additive', '1.2.3'), requiredBump('identical', '1.2.3')]).toEqual([
+      'major',
+      'minor',
+      'none',
+    ]);
     expect([requiredBump('breaking', '0.1.0'), requiredBump('additive', '0.1.0')]).toEqual(['minor', 'patch']);
-    expect([versionBump('0.1.0', '0.2.0'), versionBump('1.0.0', '1.0.1'), versionBump('1.0.0', '1.0.0')]).toEqual(['minor', 'patch', 'none']);
+    expect([versionBump('0.1.0', '0.2.0'), versionBump('1.0.0', '1.0.1'), versionBump('1.0.0', '1.0.0')]).toEqual([
+      'minor',
+      'patch',
+      'none',
+    ]);
   });
 });

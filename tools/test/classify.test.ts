@@ -21,16 +21,28 @@ describe('classify: breaking', () => {
   it('a required parameter added', () => {
     const c = classify('required-param');
     expect(c.level).toBe('breaking');
-    expect(c.changed[0]).toMatchObject({ display: 'startRun (function)', level: 'breaking', was: 'export function startRun(name: string): string;', now: 'export function startRun(name: string, owner: string): string;' });
+    expect(c.changed[0]).toMatchObject({
+      display: 'startRun (function)',
+      level: 'breaking',
+      was: 'export function startRun(name: string): string;',
+      now: 'export function startRun(name: string, owner: string): string;',
+    });
   });
   it('a parameter narrowed (on a method, despite method bivariance)', () => {
-    expect(classify('param-narrowed').changed[0]).toMatchObject({ display: 'Store.find (method)', level: 'breaking', reason: 'parameters no longer accept the old arguments' });
+    expect(classify('param-narrowed').changed[0]).toMatchObject({
+      display: 'Store.find (method)',
+      level: 'breaking',
+      reason: 'parameters no longer accept the old arguments',
+    });
   });
   it('a return type narrowed', () => {
     expect(classify('return-narrowed').changed[0]).toMatchObject({ level: 'breaking', reason: 'return type changed (narrowed)' });
   });
   it('a changed property type', () => {
-    expect(classify('property-type')).toMatchObject({ level: 'breaking', changed: [expect.objectContaining({ display: 'StoredRun.createdAt (property)' })] });
+    expect(classify('property-type')).toMatchObject({
+      level: 'breaking',
+      changed: [expect.objectContaining({ display: 'StoredRun.createdAt (property)' })],
+    });
   });
   it('a const value removed (and the union derived from it narrowed)', () => {
     const c = classify('const-value-removed');
@@ -42,7 +54,11 @@ describe('classify: breaking', () => {
     expect(classify('union-widened-output').level).toBe('breaking');
   });
   it('a class made abstract', () => {
-    expect(classify('class-made-abstract').changed[0]).toMatchObject({ display: 'Recorder (class)', level: 'breaking', reason: 'class made abstract' });
+    expect(classify('class-made-abstract').changed[0]).toMatchObject({
+      display: 'Recorder (class)',
+      level: 'breaking',
+      reason: 'class made abstract',
+    });
   });
   it('a required member on an interface users implement', () => {
     const c = classify('member-on-implemented-interface');
@@ -61,10 +77,16 @@ describe('classify: additive', () => {
     expect(classify('new-export')).toMatchObject({ level: 'additive', added: [expect.objectContaining({ display: 'b (function)' })] });
   });
   it('a new optional member on a type users only receive', () => {
-    expect(classify('optional-member-received')).toMatchObject({ level: 'additive', added: [expect.objectContaining({ display: 'RunPage.nextCursor (property)', level: 'additive' })] });
+    expect(classify('optional-member-received')).toMatchObject({
+      level: 'additive',
+      added: [expect.objectContaining({ display: 'RunPage.nextCursor (property)', level: 'additive' })],
+    });
   });
   it('a union widened in an input position', () => {
-    expect(classify('union-widened-input')).toMatchObject({ level: 'additive', changed: [expect.objectContaining({ display: 'PrivacyLevel (type)', level: 'additive' })] });
+    expect(classify('union-widened-input')).toMatchObject({
+      level: 'additive',
+      changed: [expect.objectContaining({ display: 'PrivacyLevel (type)', level: 'additive' })],
+    });
   });
   it('an optional member on an interface users implement', () => {
     expect(classify('optional-member-on-implemented-interface').level).toBe('additive');
@@ -97,8 +119,18 @@ describe('classify: release tags are surface', () => {
     expect(c.removed).toEqual([]);
     expect(c.added).toEqual([]);
     expect(c.changed).toEqual([
-      expect.objectContaining({ display: 'Recorder.flush (method)', level: 'breaking', internal: false, reason: expect.stringMatching(/^release tag changed @public → @internal/) }),
-      expect.objectContaining({ display: 'seam (function)', level: 'breaking', internal: false, reason: expect.stringMatching(/^release tag changed @public → @internal/) }),
+      expect.objectContaining({
+        display: 'Recorder.flush (method)',
+        level: 'breaking',
+        internal: false,
+        reason: expect.stringMatching(/^release tag changed @public → @internal/),
+      }),
+      expect.objectContaining({
+        display: 'seam (function)',
+        level: 'breaking',
+        internal: false,
+        reason: expect.stringMatching(/^release tag changed @public → @internal/),
+      }),
     ]);
     const out = formatClassification('@fx/tags', c);
     expect(out).toContain('~ Recorder.flush (method) — breaking: release tag changed @public → @internal');
@@ -109,8 +141,18 @@ describe('classify: release tags are surface', () => {
     const c = classify('tag-internal-to-public');
     expect(c.level).toBe('additive');
     expect(c.changed).toEqual([
-      expect.objectContaining({ display: 'Recorder.flush (method)', level: 'additive', internal: false, reason: expect.stringMatching(/^release tag changed @internal → @public/) }),
-      expect.objectContaining({ display: 'seam (function)', level: 'additive', internal: false, reason: expect.stringMatching(/^release tag changed @internal → @public/) }),
+      expect.objectContaining({
+        display: 'Recorder.flush (method)',
+        level: 'additive',
+        internal: false,
+        reason: expect.stringMatching(/^release tag changed @internal → @public/),
+      }),
+      expect.objectContaining({
+        display: 'seam (function)',
+        level: 'additive',
+        internal: false,
+        reason: expect.stringMatching(/^release tag changed @internal → @public/),
+      }),
     ]);
   });
   it('a container flipped @public → @internal is one breaking entry (its members are not listed again)', () => {
@@ -119,14 +161,20 @@ describe('classify: release tags are surface', () => {
     const c = classifyReports(before, after, { resolveDir: TOOLS });
     expect(c.level).toBe('breaking');
     expect(c.changed.map((i) => i.display)).toEqual(['Recorder (class)']);
-    expect(classifyReports(after, before, { resolveDir: TOOLS })).toMatchObject({ level: 'additive', changed: [expect.objectContaining({ display: 'Recorder (class)' })] });
+    expect(classifyReports(after, before, { resolveDir: TOOLS })).toMatchObject({
+      level: 'additive',
+      changed: [expect.objectContaining({ display: 'Recorder (class)' })],
+    });
   });
   it('a flip and a signature change together: @public → @internal stays breaking, @internal → @public additive', () => {
     const read = (f: string) => readFileSync(path.join(dir, 'tag-public-to-internal', f), 'utf8');
     const after = read('after.api.md').replace('export function seam(x: number): void;', 'export function seam(x: string): void;');
     expect(classifyReports(read('before.api.md'), after, { resolveDir: TOOLS }).level).toBe('breaking');
     const up = classifyReports(after, read('before.api.md'), { resolveDir: TOOLS });
-    expect(up.changed.find((i) => i.display === 'seam (function)')).toMatchObject({ level: 'additive', reason: expect.stringMatching(/@internal → @public/) });
+    expect(up.changed.find((i) => i.display === 'seam (function)')).toMatchObject({
+      level: 'additive',
+      reason: expect.stringMatching(/@internal → @public/),
+    });
   });
 });
 
@@ -138,7 +186,13 @@ describe('formatClassification', () => {
     expect(out).toContain('was: export function startRun(name: string): string;');
     expect(out).toContain('now: export function startRun(name: string, owner: string): string;');
     expect(out).toContain('→ do it');
-    const many = { level: 'additive' as const, initial: false, removed: [], changed: [], added: Array.from({ length: 45 }, (_, i) => ({ display: `x${i}`, level: 'additive' as const, internal: false })) };
+    const many = {
+      level: 'additive' as const,
+      initial: false,
+      removed: [],
+      changed: [],
+      added: Array.from({ length: 45 }, (_, i) => ({ display: `x${i}`, level: 'additive' as const, internal: false })),
+    };
     const text = formatClassification('@fx/x', many);
     expect(text).toContain('+ x39');
     expect(text).not.toContain('+ x40');

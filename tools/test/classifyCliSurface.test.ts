@@ -8,7 +8,16 @@ import { ROOT } from './helpers.js';
 /** The committed CLI surface of @runledger/cli: the base every case below changes one thing of. */
 const BASE = readFileSync(path.join(ROOT, 'api-reports', 'cli.cli.json'), 'utf8');
 
-type Flag = { name: string; value: string | null; required: boolean; env?: string; choices?: string[]; min?: number; max?: number; default?: string };
+type Flag = {
+  name: string;
+  value: string | null;
+  required: boolean;
+  env?: string;
+  choices?: string[];
+  min?: number;
+  max?: number;
+  default?: string;
+};
 type Surface = {
   program: string;
   exitCodes: { code: number; id: string; meaning: string }[];
@@ -27,88 +36,204 @@ const runsListRun = (s: Surface) => command(s, 'runs list').jsonOutput.propertie
 
 describe('classifyCliSurface: breaking', () => {
   it('a removed flag', () => {
-    const c = classifyCliSurface(BASE, edited((s) => (command(s, 'runs list').flags = command(s, 'runs list').flags.filter((f) => f.name !== 'limit'))));
+    const c = classifyCliSurface(
+      BASE,
+      edited((s) => (command(s, 'runs list').flags = command(s, 'runs list').flags.filter((f) => f.name !== 'limit'))),
+    );
     expect(c.level).toBe('breaking');
     expect(c.removed).toEqual([expect.objectContaining({ display: 'runs list --limit (flag)', level: 'breaking', was: '--limit <n>' })]);
   });
   it('a removed command', () => {
-    const c = classifyCliSurface(BASE, edited((s) => (s.commands = s.commands.filter((x) => x.name !== 'copy'))));
+    const c = classifyCliSurface(
+      BASE,
+      edited((s) => (s.commands = s.commands.filter((x) => x.name !== 'copy'))),
+    );
     expect(c.level).toBe('breaking');
     expect(c.removed.map((i) => i.display)).toEqual(['copy (command)']);
   });
   it('a removed exit code', () => {
-    const c = classifyCliSurface(BASE, edited((s) => (s.exitCodes = s.exitCodes.filter((x) => x.code !== 2))));
+    const c = classifyCliSurface(
+      BASE,
+      edited((s) => (s.exitCodes = s.exitCodes.filter((x) => x.code !== 2))),
+    );
     expect(c.level).toBe('breaking');
     expect(c.removed.map((i) => i.display)).toEqual(['exit code 2']);
   });
   it('a removed JSON output property', () => {
-    const c = classifyCliSurface(BASE, edited((s) => delete runsListRun(s).properties.heartbeatAt));
+    const c = classifyCliSurface(
+      BASE,
+      edited((s) => delete runsListRun(s).properties.heartbeatAt),
+    );
     expect(c.level).toBe('breaking');
     expect(c.removed.map((i) => i.display)).toEqual(['runs list --json runs[].heartbeatAt (JSON output property)']);
   });
   it('a JSON output property that became optional', () => {
-    const c = classifyCliSurface(BASE, edited((s) => (runsListRun(s).required = runsListRun(s).required.filter((n: string) => n !== 'status'))));
+    const c = classifyCliSurface(
+      BASE,
+      edited((s) => (runsListRun(s).required = runsListRun(s).required.filter((n: string) => n !== 'status'))),
+    );
     expect(c.level).toBe('breaking');
-    expect(c.changed).toEqual([expect.objectContaining({ display: 'runs list --json runs[].status (JSON output property)', level: 'breaking', was: 'required', now: 'optional' })]);
+    expect(c.changed).toEqual([
+      expect.objectContaining({
+        display: 'runs list --json runs[].status (JSON output property)',
+        level: 'breaking',
+        was: 'required',
+        now: 'optional',
+      }),
+    ]);
   });
   it('a changed output type: nullability, a new enum value, string → number', () => {
-    const nullable = classifyCliSurface(BASE, edited((s) => (runsListRun(s).properties.configuration = { type: ['string', 'null'] })));
+    const nullable = classifyCliSurface(
+      BASE,
+      edited((s) => (runsListRun(s).properties.configuration = { type: ['string', 'null'] })),
+    );
     expect(nullable.level).toBe('breaking');
-    expect(nullable.changed[0]).toMatchObject({ display: 'runs list --json runs[].configuration (JSON output)', reason: expect.stringMatching(/changed type/) });
-    const newStatus = classifyCliSurface(BASE, edited((s) => runsListRun(s).properties.status.enum.push('paused')));
+    expect(nullable.changed[0]).toMatchObject({
+      display: 'runs list --json runs[].configuration (JSON output)',
+      reason: expect.stringMatching(/changed type/),
+    });
+    const newStatus = classifyCliSurface(
+      BASE,
+      edited((s) => runsListRun(s).properties.status.enum.push('paused')),
+    );
     expect(newStatus.level).toBe('breaking');
-    const inVariant = classifyCliSurface(BASE, edited((s) => (runsListRun(s).properties.startedAt.anyOf[0] = { type: 'string' })));
+    const inVariant = classifyCliSurface(
+      BASE,
+      edited((s) => (runsListRun(s).properties.startedAt.anyOf[0] = { type: 'string' })),
+    );
     expect(inVariant.level).toBe('breaking');
     expect(inVariant.changed[0]?.display).toBe('runs list --json runs[].startedAt (JSON output)');
   });
   it('a flag that became required, or a new required flag, or a flag that takes a value now', () => {
-    expect(classifyCliSurface(BASE, edited((s) => (command(s, 'servers').flags.find((f) => f.name === 'window')!.required = true))).level).toBe('breaking');
-    const added = classifyCliSurface(BASE, edited((s) => command(s, 'servers').flags.push({ name: 'since', value: '<time>', required: true })));
+    expect(
+      classifyCliSurface(
+        BASE,
+        edited((s) => (command(s, 'servers').flags.find((f) => f.name === 'window')!.required = true)),
+      ).level,
+    ).toBe('breaking');
+    const added = classifyCliSurface(
+      BASE,
+      edited((s) => command(s, 'servers').flags.push({ name: 'since', value: '<time>', required: true })),
+    );
     expect(added.added).toEqual([expect.objectContaining({ display: 'servers --since (flag)', level: 'breaking' })]);
-    const valued = classifyCliSurface(BASE, edited((s) => (command(s, 'runs list').flags.find((f) => f.name === 'json')!.value = '<format>')));
+    const valued = classifyCliSurface(
+      BASE,
+      edited((s) => (command(s, 'runs list').flags.find((f) => f.name === 'json')!.value = '<format>')),
+    );
     expect(valued.changed[0]).toMatchObject({ level: 'breaking', reason: 'takes a value now' });
   });
   it('a --json output removed, an argument removed, a flag no longer read from its environment variable', () => {
-    expect(classifyCliSurface(BASE, edited((s) => (command(s, 'servers').jsonOutput = null))).removed.map((i) => i.display)).toEqual(['servers --json (JSON output)']);
-    expect(classifyCliSurface(BASE, edited((s) => (command(s, 'runs show').arguments = []))).level).toBe('breaking');
-    const env = classifyCliSurface(BASE, edited((s) => delete command(s, 'serve').flags.find((f) => f.name === 'token')!.env));
-    expect(env.changed[0]).toMatchObject({ display: 'serve --token (flag)', level: 'breaking', reason: 'no longer read from RUNLEDGER_TOKEN' });
+    expect(
+      classifyCliSurface(
+        BASE,
+        edited((s) => (command(s, 'servers').jsonOutput = null)),
+      ).removed.map((i) => i.display),
+    ).toEqual(['servers --json (JSON output)']);
+    expect(
+      classifyCliSurface(
+        BASE,
+        edited((s) => (command(s, 'runs show').arguments = [])),
+      ).level,
+    ).toBe('breaking');
+    const env = classifyCliSurface(
+      BASE,
+      edited((s) => delete command(s, 'serve').flags.find((f) => f.name === 'token')!.env),
+    );
+    expect(env.changed[0]).toMatchObject({
+      display: 'serve --token (flag)',
+      level: 'breaking',
+      reason: 'no longer read from RUNLEDGER_TOKEN',
+    });
   });
 });
 
 describe('classifyCliSurface: accepted flag values and defaults', () => {
   it('a removed choice is breaking (--has accepting only failed)', () => {
-    const c = classifyCliSurface(BASE, edited((s) => (flagOf(s, 'runs list', 'has').choices = ['failed'])));
+    const c = classifyCliSurface(
+      BASE,
+      edited((s) => (flagOf(s, 'runs list', 'has').choices = ['failed'])),
+    );
     expect(c.level).toBe('breaking');
-    expect(c.removed).toEqual([expect.objectContaining({ display: 'runs list --has (flag) value cancelled', level: 'breaking', was: 'cancelled' })]);
+    expect(c.removed).toEqual([
+      expect.objectContaining({ display: 'runs list --has (flag) value cancelled', level: 'breaking', was: 'cancelled' }),
+    ]);
   });
   it('a flag that now has choices where it had none is breaking; dropping its choices is additive', () => {
-    const now = classifyCliSurface(BASE, edited((s) => (flagOf(s, 'serve', 'host').choices = ['127.0.0.1', '::1'])));
+    const now = classifyCliSurface(
+      BASE,
+      edited((s) => (flagOf(s, 'serve', 'host').choices = ['127.0.0.1', '::1'])),
+    );
     expect(now.level).toBe('breaking');
     expect(now.changed).toEqual([expect.objectContaining({ display: 'serve --host (flag)', was: '(any value)', now: '127.0.0.1|::1' })]);
-    expect(classifyCliSurface(BASE, edited((s) => delete flagOf(s, 'servers', 'window').choices)).level).toBe('additive');
+    expect(
+      classifyCliSurface(
+        BASE,
+        edited((s) => delete flagOf(s, 'servers', 'window').choices),
+      ).level,
+    ).toBe('additive');
   });
   it('a narrower range is breaking (a higher min, a lower max, a new bound); a wider one additive', () => {
-    const narrower = classifyCliSurface(BASE, edited((s) => (flagOf(s, 'runs list', 'limit').max = 100)));
+    const narrower = classifyCliSurface(
+      BASE,
+      edited((s) => (flagOf(s, 'runs list', 'limit').max = 100)),
+    );
     expect(narrower.level).toBe('breaking');
-    expect(narrower.changed).toEqual([expect.objectContaining({ display: 'runs list --limit (flag)', level: 'breaking', was: '200', now: '100' })]);
-    expect(classifyCliSurface(BASE, edited((s) => (flagOf(s, 'runs list', 'limit').min = 5))).level).toBe('breaking');
-    expect(classifyCliSurface(BASE, edited((s) => Object.assign(flagOf(s, 'runs show', 'db'), { min: 0 }))).level).toBe('breaking');
-    const wider = classifyCliSurface(BASE, edited((s) => Object.assign(flagOf(s, 'runs list', 'limit'), { min: 0, max: 500 })));
+    expect(narrower.changed).toEqual([
+      expect.objectContaining({ display: 'runs list --limit (flag)', level: 'breaking', was: '200', now: '100' }),
+    ]);
+    expect(
+      classifyCliSurface(
+        BASE,
+        edited((s) => (flagOf(s, 'runs list', 'limit').min = 5)),
+      ).level,
+    ).toBe('breaking');
+    expect(
+      classifyCliSurface(
+        BASE,
+        edited((s) => Object.assign(flagOf(s, 'runs show', 'db'), { min: 0 })),
+      ).level,
+    ).toBe('breaking');
+    const wider = classifyCliSurface(
+      BASE,
+      edited((s) => Object.assign(flagOf(s, 'runs list', 'limit'), { min: 0, max: 500 })),
+    );
     expect(wider.level).toBe('additive');
     expect(wider.changed.map((i) => i.reason)).toEqual(['min widens the range', 'max widens the range']);
   });
   it('a new choice is additive', () => {
-    const c = classifyCliSurface(BASE, edited((s) => flagOf(s, 'servers', 'window').choices!.push('30d')));
+    const c = classifyCliSurface(
+      BASE,
+      edited((s) => flagOf(s, 'servers', 'window').choices!.push('30d')),
+    );
     expect(c).toMatchObject({ level: 'additive', removed: [], changed: [] });
     expect(c.added).toEqual([expect.objectContaining({ display: 'servers --window (flag) value 30d', now: '30d' })]);
   });
   it('a changed, new or removed default is breaking', () => {
-    const changed = classifyCliSurface(BASE, edited((s) => (flagOf(s, 'servers', 'window').default = '7d')));
+    const changed = classifyCliSurface(
+      BASE,
+      edited((s) => (flagOf(s, 'servers', 'window').default = '7d')),
+    );
     expect(changed.level).toBe('breaking');
-    expect(changed.changed).toEqual([expect.objectContaining({ display: 'servers --window (flag)', was: 'all', now: '7d', reason: expect.stringMatching(/changed default/) })]);
-    expect(classifyCliSurface(BASE, edited((s) => delete flagOf(s, 'serve', 'port').default)).level).toBe('breaking');
-    expect(classifyCliSurface(BASE, edited((s) => (flagOf(s, 'runs list', 'has').default = 'failed'))).level).toBe('breaking');
+    expect(changed.changed).toEqual([
+      expect.objectContaining({
+        display: 'servers --window (flag)',
+        was: 'all',
+        now: '7d',
+        reason: expect.stringMatching(/changed default/),
+      }),
+    ]);
+    expect(
+      classifyCliSurface(
+        BASE,
+        edited((s) => delete flagOf(s, 'serve', 'port').default),
+      ).level,
+    ).toBe('breaking');
+    expect(
+      classifyCliSurface(
+        BASE,
+        edited((s) => (flagOf(s, 'runs list', 'has').default = 'failed')),
+      ).level,
+    ).toBe('breaking');
   });
   it('the committed report freezes the values: --has, --window, --status choices, the --limit range and the defaults', () => {
     const s = JSON.parse(BASE) as Surface;
@@ -116,12 +241,12 @@ describe('classifyCliSurface: accepted flag values and defaults', () => {
     expect(flagOf(s, 'servers', 'window')).toMatchObject({ choices: ['24h', '7d', 'all'], default: 'all' });
     expect(flagOf(s, 'runs list', 'status').choices).toEqual(['cancelled', 'completed', 'failed', 'interrupted', 'running']);
     expect(flagOf(s, 'runs list', 'limit')).toMatchObject({ min: 1, max: 200, default: '20' });
-    expect([flagOf(s, 'serve', 'db').default, flagOf(s, 'serve', 'port').default, flagOf(s, 'serve', 'host').default, flagOf(s, 'runs recover', 'stale-after').default]).toEqual([
-      'runledger.db',
-      '4310',
-      '127.0.0.1',
-      '10m',
-    ]);
+    expect([
+      flagOf(s, 'serve', 'db').default,
+      flagOf(s, 'serve', 'port').default,
+      flagOf(s, 'serve', 'host').default,
+      flagOf(s, 'runs recover', 'stale-after').default,
+    ]).toEqual(['runledger.db', '4310', '127.0.0.1', '10m']);
   });
 });
 
@@ -151,7 +276,10 @@ describe('classifyCliSurface: exit code ids', () => {
     ]);
   });
   it('a reworded meaning with the same id is identical, and listed', () => {
-    const c = classifyCliSurface(BASE, edited((s) => (s.exitCodes[1]!.meaning = 'it did not work')));
+    const c = classifyCliSurface(
+      BASE,
+      edited((s) => (s.exitCodes[1]!.meaning = 'it did not work')),
+    );
     expect(c.level).toBe('identical');
     expect(c.changed).toEqual([expect.objectContaining({ display: 'exit code 1', level: 'identical', reason: 'meaning reworded' })]);
   });
@@ -159,22 +287,52 @@ describe('classifyCliSurface: exit code ids', () => {
 
 describe('classifyCliSurface: additive', () => {
   it('a new JSON output property', () => {
-    const c = classifyCliSurface(BASE, edited((s) => (runsListRun(s).properties.labels = { type: 'array', items: { type: 'string' } })));
+    const c = classifyCliSurface(
+      BASE,
+      edited((s) => (runsListRun(s).properties.labels = { type: 'array', items: { type: 'string' } })),
+    );
     expect(c.level).toBe('additive');
-    expect(c.added).toEqual([expect.objectContaining({ display: 'runs list --json runs[].labels (JSON output property)', level: 'additive' })]);
+    expect(c.added).toEqual([
+      expect.objectContaining({ display: 'runs list --json runs[].labels (JSON output property)', level: 'additive' }),
+    ]);
     expect(c.removed).toEqual([]);
     expect(c.changed).toEqual([]);
   });
   it('a new optional flag, a new command, a new exit code', () => {
-    expect(classifyCliSurface(BASE, edited((s) => command(s, 'runs list').flags.push({ name: 'configuration', value: '<name>', required: false }))).level).toBe('additive');
-    const cmd = classifyCliSurface(BASE, edited((s) => s.commands.push({ name: 'runs cancel', aliases: [], arguments: [{ name: 'id', required: true }], flags: [], jsonOutput: null })));
+    expect(
+      classifyCliSurface(
+        BASE,
+        edited((s) => command(s, 'runs list').flags.push({ name: 'configuration', value: '<name>', required: false })),
+      ).level,
+    ).toBe('additive');
+    const cmd = classifyCliSurface(
+      BASE,
+      edited((s) =>
+        s.commands.push({ name: 'runs cancel', aliases: [], arguments: [{ name: 'id', required: true }], flags: [], jsonOutput: null }),
+      ),
+    );
     expect(cmd.level).toBe('additive');
     expect(cmd.added.map((i) => i.display)).toEqual(['runs cancel (command)']);
-    expect(classifyCliSurface(BASE, edited((s) => s.exitCodes.push({ code: 3, id: 'PARTIAL', meaning: 'partly done' }))).added.map((i) => i.display)).toEqual(['exit code 3']);
+    expect(
+      classifyCliSurface(
+        BASE,
+        edited((s) => s.exitCodes.push({ code: 3, id: 'PARTIAL', meaning: 'partly done' })),
+      ).added.map((i) => i.display),
+    ).toEqual(['exit code 3']);
   });
   it('a required flag that became optional, a --json output on a command that had none', () => {
-    expect(classifyCliSurface(BASE, edited((s) => (command(s, 'copy').flags.find((f) => f.name === 'db')!.required = false))).level).toBe('additive');
-    expect(classifyCliSurface(BASE, edited((s) => (command(s, 'migrate').jsonOutput = { type: 'object', properties: {} }))).level).toBe('additive');
+    expect(
+      classifyCliSurface(
+        BASE,
+        edited((s) => (command(s, 'copy').flags.find((f) => f.name === 'db')!.required = false)),
+      ).level,
+    ).toBe('additive');
+    expect(
+      classifyCliSurface(
+        BASE,
+        edited((s) => (command(s, 'migrate').jsonOutput = { type: 'object', properties: {} })),
+      ).level,
+    ).toBe('additive');
   });
 });
 
@@ -192,7 +350,15 @@ describe('classifyCliSurface: identical', () => {
     expect(words.level).toBe('identical');
     expect(words.changed.map((i) => i.display)).toEqual(['exit code 0', 'serve --port (flag)']);
     const reverseKeys = (v: unknown): unknown =>
-      Array.isArray(v) ? v.map(reverseKeys) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reverseKeys(x)])) : v;
+      Array.isArray(v)
+        ? v.map(reverseKeys)
+        : v !== null && typeof v === 'object'
+          ? Object.fromEntries(
+              Object.entries(v)
+                .reverse()
+                .map(([k, x]) => [k, reverseKeys(x)]),
+            )
+          : v;
     const reordered = JSON.stringify(reverseKeys(JSON.parse(BASE)));
     expect(reordered).not.toBe(JSON.stringify(JSON.parse(BASE)));
     expect(classifyCliSurface(BASE, reordered)).toMatchObject({ level: 'identical', changed: [] });

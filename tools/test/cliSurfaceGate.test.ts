@@ -20,7 +20,10 @@ const WITHOUT_LIMIT = (() => {
 /** The base surface with a new `runs list --json` property: additive. */
 const WITH_LABELS = (() => {
   const s = JSON.parse(BASE);
-  s.commands.find((c: { name: string }) => c.name === 'runs list').jsonOutput.properties.runs.items.properties.labels = { type: 'array', items: { type: 'string' } };
+  s.commands.find((c: { name: string }) => c.name === 'runs list').jsonOutput.properties.runs.items.properties.labels = {
+    type: 'array',
+    items: { type: 'string' },
+  };
   return cliSurfaceText(s);
 })();
 
@@ -44,7 +47,11 @@ function repo(cli: string) {
     'api-reports/tool.cli.json': cli,
   });
   dirs.push(r.root);
-  return { ...r, cli: (text: string) => r.write('api-reports/tool.cli.json', text), changeset: (file: string, bump: string) => r.changeset(file, bump, '@fx/tool') };
+  return {
+    ...r,
+    cli: (text: string) => r.write('api-reports/tool.cli.json', text),
+    changeset: (file: string, bump: string) => r.changeset(file, bump, '@fx/tool'),
+  };
 }
 const problems = (g: { problems: string[] }) => g.problems.join('\n');
 
@@ -54,7 +61,9 @@ describe('api:gate on the CLI surface', () => {
     r.cli(WITHOUT_LIMIT);
     const g = r.gate();
     expect(g.ok).toBe(false);
-    expect(problems(g)).toMatch(/@fx\/tool \(CLI\): breaking change to api-reports\/tool\.cli\.json needs a changeset bumping it at least "minor" \(0\.x: breaking → minor\); found: no changeset for this package/);
+    expect(problems(g)).toMatch(
+      /@fx\/tool \(CLI\): breaking change to api-reports\/tool\.cli\.json needs a changeset bumping it at least "minor" \(0\.x: breaking → minor\); found: no changeset for this package/,
+    );
     expect(problems(g)).toContain('- runs list --limit (flag)');
   });
 
@@ -92,7 +101,9 @@ describe('api:gate on the CLI surface', () => {
     r.commit('an unrelated commit on top');
     const g = r.gate({});
     expect(g.problems).toEqual([]);
-    expect(g.lines.join('\n')).toMatch(/\("runs list --json: labels, with its changeset"\): @fx\/tool \(CLI\) additive, covered by \.changeset\/labels\.md → patch/);
+    expect(g.lines.join('\n')).toMatch(
+      /\("runs list --json: labels, with its changeset"\): @fx\/tool \(CLI\) additive, covered by \.changeset\/labels\.md → patch/,
+    );
   });
 });
 
@@ -102,22 +113,31 @@ describe('api:check / api:update on the CLI surface (runCliSurfaceGate)', () => 
     const root = temp();
     const dir = path.join(root, 'apps', 'tool');
     mkdirSync(path.join(dir, 'dist'), { recursive: true });
-    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: '@fx/tool', version: '0.3.0', type: 'module', bin: { tool: './dist/cli.js' } }));
+    writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: '@fx/tool', version: '0.3.0', type: 'module', bin: { tool: './dist/cli.js' } }),
+    );
     writeFileSync(path.join(dir, 'dist', 'cli-surface.js'), `export function cliSurfaceDocument() { return ${JSON.stringify(doc)}; }\n`);
     return { root, dir, reportDir: path.join(root, 'api-reports') };
   }
 
   it('update writes the stable report; check passes on it and fails on drift with a diff and the classification', () => {
     const p = builtPackage(JSON.parse(BASE));
-    expect(runCliSurfaceGate({ mode: 'check', packageDir: p.dir, reportDir: p.reportDir, workspaceRoot: p.root }).problems.join('\n')).toMatch(
-      /@fx\/tool \(CLI\): api-reports\/tool\.cli\.json does not exist; run "pnpm api:update"/,
-    );
+    expect(
+      runCliSurfaceGate({ mode: 'check', packageDir: p.dir, reportDir: p.reportDir, workspaceRoot: p.root }).problems.join('\n'),
+    ).toMatch(/@fx\/tool \(CLI\): api-reports\/tool\.cli\.json does not exist; run "pnpm api:update"/);
     const updated = runCliSurfaceGate({ mode: 'update', packageDir: p.dir, reportDir: p.reportDir, workspaceRoot: p.root });
     expect(updated).toMatchObject({ ok: true, written: true });
     expect(readFileSync(path.join(p.reportDir, 'tool.cli.json'), 'utf8')).toBe(BASE);
-    expect(runCliSurfaceGate({ mode: 'check', packageDir: p.dir, reportDir: p.reportDir, workspaceRoot: p.root })).toMatchObject({ ok: true, problems: [] });
+    expect(runCliSurfaceGate({ mode: 'check', packageDir: p.dir, reportDir: p.reportDir, workspaceRoot: p.root })).toMatchObject({
+      ok: true,
+      problems: [],
+    });
 
-    writeFileSync(path.join(p.dir, 'dist', 'cli-surface.js'), `export function cliSurfaceDocument() { return ${JSON.stringify(JSON.parse(WITHOUT_LIMIT))}; }\n`);
+    writeFileSync(
+      path.join(p.dir, 'dist', 'cli-surface.js'),
+      `export function cliSurfaceDocument() { return ${JSON.stringify(JSON.parse(WITHOUT_LIMIT))}; }\n`,
+    );
     const drift = runCliSurfaceGate({ mode: 'check', packageDir: p.dir, reportDir: p.reportDir, workspaceRoot: p.root });
     expect(drift.ok).toBe(false);
     expect(drift.problems.join('\n')).toMatch(/the CLI surface report api-reports\/tool\.cli\.json is out of date \(change: breaking\)/);
@@ -127,8 +147,8 @@ describe('api:check / api:update on the CLI surface (runCliSurfaceGate)', () => 
   it('a package with a bin but no dist/cli-surface.js fails, naming the file', () => {
     const p = builtPackage({});
     rmSync(path.join(p.dir, 'dist', 'cli-surface.js'));
-    expect(runCliSurfaceGate({ mode: 'check', packageDir: p.dir, reportDir: p.reportDir, workspaceRoot: p.root }).problems.join('\n')).toMatch(
-      /dist\/cli-surface\.js is missing: a package with a "bin" must build one exporting cliSurfaceDocument\(\)/,
-    );
+    expect(
+      runCliSurfaceGate({ mode: 'check', packageDir: p.dir, reportDir: p.reportDir, workspaceRoot: p.root }).problems.join('\n'),
+    ).toMatch(/dist\/cli-surface\.js is missing: a package with a "bin" must build one exporting cliSurfaceDocument\(\)/);
   });
 });

@@ -38,7 +38,9 @@ describe('a command line that goes away', () => {
     rmSync(path.join(r.root, 'api-reports', 'tool.cli.json'));
     const g = r.gate();
     expect(g.ok).toBe(false);
-    expect(problems(g)).toMatch(/@fx\/tool \(CLI\): breaking change to api-reports\/tool\.cli\.json needs a changeset bumping it at least "minor"/);
+    expect(problems(g)).toMatch(
+      /@fx\/tool \(CLI\): breaking change to api-reports\/tool\.cli\.json needs a changeset bumping it at least "minor"/,
+    );
     expect(problems(g)).toContain('- runs list (command)');
 
     r.changeset('drop-cli.md', 'minor', '@fx/tool');
@@ -69,7 +71,9 @@ describe('a command line that goes away', () => {
     r.commit('no more command line');
     r.write('apps/tool/notes.txt', 'later');
     r.commit('an unrelated commit on top');
-    expect(problems(r.gate({}))).toMatch(/\("no more command line"\): breaking change to api-reports\/tool\.cli\.json of @fx\/tool \(CLI\)/);
+    expect(problems(r.gate({}))).toMatch(
+      /\("no more command line"\): breaking change to api-reports\/tool\.cli\.json of @fx\/tool \(CLI\)/,
+    );
   });
 
   it('api:check fails on a CLI report of a package without a bin; api:update deletes it', () => {

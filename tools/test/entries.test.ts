@@ -11,8 +11,21 @@ const ws = makeWorkspace(['entries']);
 afterAll(() => ws.cleanup());
 const reports = path.join(ws.root, 'api-reports');
 const gate = (mode: 'check' | 'update') =>
-  runGate({ mode, packageDir: ws.dir('entries'), reportDir: reports, deprecationsDoc: path.join(ws.root, 'deprecations.md'), allowList: [], workspaceRoot: ws.root });
-const info = (name: string, json: Record<string, unknown> = {}): PackageInfo => ({ name: `@fx/${name}`, unscoped: name, dir: `/nowhere/${name}`, version: '1.0.0', json: { name: `@fx/${name}`, ...json } });
+  runGate({
+    mode,
+    packageDir: ws.dir('entries'),
+    reportDir: reports,
+    deprecationsDoc: path.join(ws.root, 'deprecations.md'),
+    allowList: [],
+    workspaceRoot: ws.root,
+  });
+const info = (name: string, json: Record<string, unknown> = {}): PackageInfo => ({
+  name: `@fx/${name}`,
+  unscoped: name,
+  dir: `/nowhere/${name}`,
+  version: '1.0.0',
+  json: { name: `@fx/${name}`, ...json },
+});
 
 describe('API entry points', () => {
   it('are the main entry and every exports subpath with declarations ("./package.json" is none)', () => {
@@ -26,10 +39,16 @@ describe('API entry points', () => {
     expect(apiEntries(info('plain')).map((e) => e.reportPath)).toEqual(['api-reports/plain.api.md']);
   });
 
-  it('a report of an entry point no longer exported is a former entry report; another package\'s report is not', () => {
+  it("a report of an entry point no longer exported is a former entry report; another package's report is not", () => {
     const store = info('store', { exports: { '.': { types: './dist/index.d.ts' }, './kept': { types: './dist/kept/index.d.ts' } } });
     const sqlite = info('store-sqlite');
-    const files = ['api-reports/store.api.md', 'api-reports/store-kept.api.md', 'api-reports/store-old.api.md', 'api-reports/store-sqlite.api.md', 'api-reports/store.cli.json'];
+    const files = [
+      'api-reports/store.api.md',
+      'api-reports/store-kept.api.md',
+      'api-reports/store-old.api.md',
+      'api-reports/store-sqlite.api.md',
+      'api-reports/store.cli.json',
+    ];
     expect(formerEntryReports(store, files, [store, sqlite])).toEqual(['api-reports/store-old.api.md']);
   });
 
@@ -52,12 +71,20 @@ describe('API entry points', () => {
     const file = path.join(reports, 'entries-extra.api.md');
     const good = readFileSync(file, 'utf8');
     // the committed report has one more function than the fresh surface: it was removed (breaking)
-    writeFileSync(file, good.replace('export function makeExtra(id: string): Extra;', 'export function makeExtra(id: string): Extra;\n\n// @public\nexport function dropExtra(extra: Extra): void;'));
+    writeFileSync(
+      file,
+      good.replace(
+        'export function makeExtra(id: string): Extra;',
+        'export function makeExtra(id: string): Extra;\n\n// @public\nexport function dropExtra(extra: Extra): void;',
+      ),
+    );
     try {
       const [main, extra] = gate('check');
       expect(main?.ok).toBe(true);
       expect(extra?.ok).toBe(false);
-      expect(extra?.problems.join('\n')).toMatch(/^@fx\/entries\/extra: the API report api-reports\/entries-extra\.api\.md is out of date \(change: breaking\)/);
+      expect(extra?.problems.join('\n')).toMatch(
+        /^@fx\/entries\/extra: the API report api-reports\/entries-extra\.api\.md is out of date \(change: breaking\)/,
+      );
       expect(extra?.diff).toContain('-export function dropExtra(extra: Extra): void;');
     } finally {
       writeFileSync(file, good);
@@ -69,16 +96,27 @@ describe('API entry points', () => {
     writeFileSync(leftover, '## API Report File for "@fx/entries/gone"\n\n```ts\n\n```\n');
     const [main] = gate('check');
     expect(main?.ok).toBe(false);
-    expect(main?.problems).toEqual([expect.stringMatching(/^@fx\/entries: api-reports\/entries-gone\.api\.md exists but package\.json "exports" has no such entry point: removing an entry point is breaking/)]);
+    expect(main?.problems).toEqual([
+      expect.stringMatching(
+        /^@fx\/entries: api-reports\/entries-gone\.api\.md exists but package\.json "exports" has no such entry point: removing an entry point is breaking/,
+      ),
+    ]);
     expect(gate('update').every((r) => r.ok)).toBe(true);
     expect(existsSync(leftover)).toBe(false);
   });
 });
 
 describe('API entry points in the changeset gate', () => {
-  const fixture = (name: string, f: 'before' | 'after') => readFileSync(path.join(TOOLS, 'test', 'fixtures', 'reports', name, `${f}.api.md`), 'utf8');
+  const fixture = (name: string, f: 'before' | 'after') =>
+    readFileSync(path.join(TOOLS, 'test', 'fixtures', 'reports', name, `${f}.api.md`), 'utf8');
   const exportsWith = (subpaths: string[]) =>
-    JSON.stringify({ name: '@fx/pkg', version: '1.0.0', exports: Object.fromEntries(['.', ...subpaths].map((s) => [s, { types: `./dist/${s === '.' ? '' : `${s.slice(2)}/`}index.d.ts`, default: './dist/index.js' }])) });
+    JSON.stringify({
+      name: '@fx/pkg',
+      version: '1.0.0',
+      exports: Object.fromEntries(
+        ['.', ...subpaths].map((s) => [s, { types: `./dist/${s === '.' ? '' : `${s.slice(2)}/`}index.d.ts`, default: './dist/index.js' }]),
+      ),
+    });
   let cleanup: (() => void)[] = [];
   afterEach(() => {
     for (const c of cleanup) c();
@@ -100,7 +138,9 @@ describe('API entry points in the changeset gate', () => {
     r.write('api-reports/pkg-extra.api.md', fixture('removed-method', 'after'));
     const g = r.gate();
     expect(g.ok).toBe(false);
-    expect(g.problems.join('\n')).toMatch(/^@fx\/pkg\/extra: breaking change to api-reports\/pkg-extra\.api\.md needs a changeset bumping it at least "major"/);
+    expect(g.problems.join('\n')).toMatch(
+      /^@fx\/pkg\/extra: breaking change to api-reports\/pkg-extra\.api\.md needs a changeset bumping it at least "major"/,
+    );
     expect(g.lines).toContain('@fx/pkg: report unchanged');
     r.changeset('extra-gone.md', 'major', '@fx/pkg');
     expect(r.gate().ok).toBe(true);
@@ -111,7 +151,9 @@ describe('API entry points in the changeset gate', () => {
     r.write('packages/pkg/package.json', exportsWith([]));
     rmSync(path.join(r.root, 'api-reports', 'pkg-extra.api.md'));
     const g = r.gate();
-    expect(g.problems.join('\n')).toMatch(/@fx\/pkg \(pkg-extra\.api\.md, entry point removed\): breaking change to api-reports\/pkg-extra\.api\.md/);
+    expect(g.problems.join('\n')).toMatch(
+      /@fx\/pkg \(pkg-extra\.api\.md, entry point removed\): breaking change to api-reports\/pkg-extra\.api\.md/,
+    );
     expect(g.problems.join('\n')).toContain('- RunTrace (class)');
   });
 
@@ -122,6 +164,8 @@ describe('API entry points in the changeset gate', () => {
     r.write('README.md', 'later\n');
     r.commit('a later commit');
     const g = r.gate({});
-    expect(g.problems.join('\n')).toMatch(/\("extra: a method removed, no changeset"\): breaking change to api-reports\/pkg-extra\.api\.md of @fx\/pkg\/extra needs a changeset/);
+    expect(g.problems.join('\n')).toMatch(
+      /\("extra: a method removed, no changeset"\): breaking change to api-reports\/pkg-extra\.api\.md of @fx\/pkg\/extra needs a changeset/,
+    );
   });
 });

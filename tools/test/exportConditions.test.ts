@@ -5,7 +5,14 @@ const pkg = (exports: unknown) => ({ name: '@fx/conditions', json: { name: '@fx/
 
 describe('exports conditions: "types" first, "default" last, so require() resolves', () => {
   it('types, import, default (the same file) and ./package.json pass', () => {
-    expect(exportConditionProblems(pkg({ '.': { types: './dist/index.d.ts', import: './dist/index.js', default: './dist/index.js' }, './package.json': './package.json' }))).toEqual([]);
+    expect(
+      exportConditionProblems(
+        pkg({
+          '.': { types: './dist/index.d.ts', import: './dist/index.js', default: './dist/index.js' },
+          './package.json': './package.json',
+        }),
+      ),
+    ).toEqual([]);
   });
 
   it('without "default", require() of the package fails: the problem names the field and the rule', () => {
@@ -16,7 +23,9 @@ describe('exports conditions: "types" first, "default" last, so require() resolv
   });
 
   it('a subpath without "default" names the subpath in require()', () => {
-    const problems = exportConditionProblems(pkg({ '.': { types: './a.d.ts', default: './a.js' }, './testing': { types: './t.d.ts', import: './t.js' } }));
+    const problems = exportConditionProblems(
+      pkg({ '.': { types: './a.d.ts', default: './a.js' }, './testing': { types: './t.d.ts', import: './t.js' } }),
+    );
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/exports\["\.\/testing"\] has no "default" condition: require\('@fx\/conditions\/testing'\)/);
   });
@@ -25,12 +34,18 @@ describe('exports conditions: "types" first, "default" last, so require() resolv
     expect(exportConditionProblems(pkg({ '.': { types: './a.d.ts', default: './a.js', import: './a.js' } }))).toEqual([
       '@fx/conditions: package.json exports["."] must list "default" last: the conditions after it are never reached',
     ]);
-    expect(exportConditionProblems(pkg({ '.': { import: './a.js', types: './a.d.ts', default: './a.js' } }))[0]).toMatch(/must list "types" first \(found "import", "types", "default"\)/);
-    expect(exportConditionProblems(pkg({ '.': { types: './a.d.ts', import: './a.mjs', default: './a.cjs' } }))[0]).toMatch(/default is \.\/a\.cjs but \.import is \.\/a\.mjs/);
+    expect(exportConditionProblems(pkg({ '.': { import: './a.js', types: './a.d.ts', default: './a.js' } }))[0]).toMatch(
+      /must list "types" first \(found "import", "types", "default"\)/,
+    );
+    expect(exportConditionProblems(pkg({ '.': { types: './a.d.ts', import: './a.mjs', default: './a.cjs' } }))[0]).toMatch(
+      /default is \.\/a\.cjs but \.import is \.\/a\.mjs/,
+    );
   });
 
   it('a package without an exports object fails', () => {
-    expect(exportConditionProblems(pkg(undefined))).toEqual(['@fx/conditions: package.json "exports" must be an object of subpaths (".": { "types", "import", "default" })']);
+    expect(exportConditionProblems(pkg(undefined))).toEqual([
+      '@fx/conditions: package.json "exports" must be an object of subpaths (".": { "types", "import", "default" })',
+    ]);
     expect(exportConditionProblems(pkg('./dist/index.js'))).toHaveLength(1);
   });
 });

@@ -29,7 +29,15 @@ export function makeWorkspace(names: string[]): { root: string; dir: (name: stri
     writeFileSync(
       path.join(d, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, skipLibCheck: true, types: [], noEmit: true },
+        compilerOptions: {
+          target: 'es2022',
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          skipLibCheck: true,
+          types: [],
+          noEmit: true,
+        },
         include: ['dist/**/*.d.ts'],
       }),
     );

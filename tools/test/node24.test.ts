@@ -1,5 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -82,14 +94,30 @@ describe('vitestResults: the counts of a JSON report, and when they count as a f
   };
 
   it('a passing report gives its counts and no problem', () => {
-    const file = report({ success: true, numPassedTests: 12, numFailedTests: 0, numPendingTests: 2, numTodoTests: 1, testResults: [{ name: 'a.test.ts', status: 'passed' }] });
+    const file = report({
+      success: true,
+      numPassedTests: 12,
+      numFailedTests: 0,
+      numPendingTests: 2,
+      numTodoTests: 1,
+      testResults: [{ name: 'a.test.ts', status: 'passed' }],
+    });
     expect(readSuiteCounts('@x/a', file)).toEqual({ name: '@x/a', passed: 12, failed: 0, skipped: 3, problem: undefined });
   });
 
   it('failed tests, a file that failed to run, no test at all, or no report are problems', () => {
-    expect(readSuiteCounts('@x/a', report({ success: false, numPassedTests: 3, numFailedTests: 2 })).problem).toBe('@x/a: 2 test(s) failed');
-    expect(readSuiteCounts('@x/a', report({ success: false, numPassedTests: 3, numFailedTests: 0, testResults: [{ name: '/p/b.test.ts', status: 'failed' }] })).problem).toBe('@x/a: test file(s) failed to run: /p/b.test.ts');
-    expect(readSuiteCounts('@x/a', report({ success: true, numPassedTests: 0, numFailedTests: 0 })).problem).toBe('@x/a: the suite ran no test (0 passed)');
+    expect(readSuiteCounts('@x/a', report({ success: false, numPassedTests: 3, numFailedTests: 2 })).problem).toBe(
+      '@x/a: 2 test(s) failed',
+    );
+    expect(
+      readSuiteCounts(
+        '@x/a',
+        report({ success: false, numPassedTests: 3, numFailedTests: 0, testResults: [{ name: '/p/b.test.ts', status: 'failed' }] }),
+      ).problem,
+    ).toBe('@x/a: test file(s) failed to run: /p/b.test.ts');
+    expect(readSuiteCounts('@x/a', report({ success: true, numPassedTests: 0, numFailedTests: 0 })).problem).toBe(
+      '@x/a: the suite ran no test (0 passed)',
+    );
     expect(readSuiteCounts('@x/a', '/nonexistent/r.json').problem).toMatch(/^@x\/a: vitest wrote no JSON report at \/nonexistent\/r\.json/);
   });
 
@@ -106,7 +134,8 @@ describe('vitestResults: the counts of a JSON report, and when they count as a f
 describe('sweepStaleCopies: what a killed run left behind', () => {
   it('removes copies older than 6 h and keeps recent ones and everything else', () => {
     const tmp = tempDir('node24-sweep-');
-    for (const name of ['runledger-node24-old', 'runledger-node24-new', 'other-old']) mkdirSync(path.join(tmp, name, 'node_modules'), { recursive: true });
+    for (const name of ['runledger-node24-old', 'runledger-node24-new', 'other-old'])
+      mkdirSync(path.join(tmp, name, 'node_modules'), { recursive: true });
     const sevenHoursAgo = (Date.now() - 7 * 3600_000) / 1000;
     for (const name of ['runledger-node24-old', 'other-old']) utimesSync(path.join(tmp, name), sevenHoursAgo, sevenHoursAgo);
     expect(sweepStaleCopies(tmp)).toBe(1);

@@ -123,7 +123,9 @@ describe('the release pipeline against Verdaccio', { timeout: 20 * MINUTES }, ()
       }
       expect(published(name), name).toEqual({ latest: version, versions: [version] });
     }
-    expect(mustRun('npm', ['view', '@runledger/core', 'version', `--registry=${registry.url}`], work, env).stdout.trim()).toBe(after.get('@runledger/core'));
+    expect(mustRun('npm', ['view', '@runledger/core', 'version', `--registry=${registry.url}`], work, env).stdout.trim()).toBe(
+      after.get('@runledger/core'),
+    );
   });
 
   it('a plain npm project installs the packages and the CLI, records a run against a real MCP server and lists it', () => {
@@ -137,7 +139,10 @@ describe('the release pipeline against Verdaccio', { timeout: 20 * MINUTES }, ()
     expect(versions.has(CONSUMER_CLI), `${CONSUMER_CLI} is not a published package of this repository`).toBe(true);
     timed('consumer npm i -D the CLI', () => consumer.installCli());
     expect(consumer.installedVersion(CONSUMER_CLI)).toBe(versions.get(CONSUMER_CLI));
-    const row = consumer.runsList().split('\n').find((line) => line.includes(run.runId));
+    const row = consumer
+      .runsList()
+      .split('\n')
+      .find((line) => line.includes(run.runId));
     expect(row, 'runledger runs list shows the run').toBeDefined();
     expect(row).toMatch(/\bcompleted\b/);
     expect(row).toMatch(/consumer-release-test/);
@@ -185,7 +190,9 @@ describe('the release pipeline against Verdaccio', { timeout: 20 * MINUTES }, ()
 
     const r = release();
     expect(r.status).not.toBe(0);
-    expect(r.output).toContain(`${PROBED.name}: breaking change to api-reports/${PROBED.folder}.api.md needs a changeset bumping it at least "minor"`);
+    expect(r.output).toContain(
+      `${PROBED.name}: breaking change to api-reports/${PROBED.folder}.api.md needs a changeset bumping it at least "minor"`,
+    );
     expect(r.output).toContain('release: API gate before versioning failed');
     expect(repoVersions()).toEqual(afterRelease2);
     for (const [name, version] of afterRelease2) {

@@ -89,7 +89,16 @@ try {
 `;
 
 const TSCONFIG = {
-  compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, skipLibCheck: false, types: ['node'], outDir: 'dist', rootDir: 'src' },
+  compilerOptions: {
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    target: 'es2022',
+    strict: true,
+    skipLibCheck: false,
+    types: ['node'],
+    outDir: 'dist',
+    rootDir: 'src',
+  },
   include: ['src'],
 };
 

@@ -22,7 +22,14 @@ function fixture(files: string[], extra: Record<string, string> = {}) {
     'src/testing/x.ts': 'export const helper = 1;\n',
     'dist/index.js': 'export const answer = 42;\n',
     'dist/index.d.ts': 'export declare const answer = 42;\n//# sourceMappingURL=index.d.ts.map\n',
-    'dist/index.d.ts.map': JSON.stringify({ version: 3, file: 'index.d.ts', sourceRoot: '', sources: ['../src/index.ts'], names: [], mappings: 'AAAA' }),
+    'dist/index.d.ts.map': JSON.stringify({
+      version: 3,
+      file: 'index.d.ts',
+      sourceRoot: '',
+      sources: ['../src/index.ts'],
+      names: [],
+      mappings: 'AAAA',
+    }),
     ...extra,
   });
   made.push(p);

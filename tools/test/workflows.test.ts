@@ -58,12 +58,17 @@ describe('actionlint rejects a broken workflow, naming the problem', () => {
   ].join('\n');
 
   it('a new file in the folder is linted: every problem with its file, line and rule', async () => {
-    const dir = workflowsDir({ 'ok.yml': 'on: [push]\njobs:\n  a:\n    runs-on: ubuntu-24.04\n    steps:\n      - run: "true"\n', 'broken.yaml': broken });
+    const dir = workflowsDir({
+      'ok.yml': 'on: [push]\njobs:\n  a:\n    runs-on: ubuntu-24.04\n    steps:\n      - run: "true"\n',
+      'broken.yaml': broken,
+    });
     const lines = (await lintWorkflowDir(dir)).map(formatWorkflowProblem);
     expect(lines.every((l) => l.startsWith('broken.yaml:'))).toBe(true);
     expect(lines).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^broken\.yaml:4:5: unexpected key "runs_on" for "job" section\. expected one of .*"runs-on".* \[syntax-check\]$/),
+        expect.stringMatching(
+          /^broken\.yaml:4:5: unexpected key "runs_on" for "job" section\. expected one of .*"runs-on".* \[syntax-check\]$/,
+        ),
         expect.stringMatching(/^broken\.yaml:3:3: "runs-on" section is missing in job "test" \[syntax-check\]$/),
         expect.stringMatching(/^broken\.yaml:3:3: job "test" needs job "build" which does not exist in this workflow \[job-needs\]$/),
         expect.stringMatching(/^broken\.yaml:12:\d+: property "nodes" is not defined in object type \{node: number\} \[expression\]$/),
@@ -107,7 +112,9 @@ describe('ci.yml runs the README test command on every tested Node line', () => 
     const readme = README.replace('--frozen-lockfile && pnpm test\n', '--frozen-lockfile && pnpm test:all\n');
     expect(readme).not.toBe(README);
     expect(ciWorkflowProblems({ workflow: ciText, file: 'ci.yml', readme, nodeLines: NODE_LINES })).toEqual([
-      expect.stringContaining('no step\'s run is the README\'s test command "npm install -g pnpm@10 && pnpm install --frozen-lockfile && pnpm test:all"'),
+      expect.stringContaining(
+        'no step\'s run is the README\'s test command "npm install -g pnpm@10 && pnpm install --frozen-lockfile && pnpm test:all"',
+      ),
     ]);
   });
 
@@ -144,9 +151,9 @@ describe('the workflows run only scripts the root package.json has', () => {
   });
 
   it('a workflow calling a script that does not exist is refused, naming it', () => {
-    expect(workflowScriptProblems({ workflow: 'jobs:\n  a:\n    steps:\n      - run: pnpm tset\n', file: 'x.yml', scripts: ROOT_SCRIPTS })).toEqual([
-      'x.yml: runs "pnpm tset", but the root package.json has no script "tset"',
-    ]);
+    expect(
+      workflowScriptProblems({ workflow: 'jobs:\n  a:\n    steps:\n      - run: pnpm tset\n', file: 'x.yml', scripts: ROOT_SCRIPTS }),
+    ).toEqual(['x.yml: runs "pnpm tset", but the root package.json has no script "tset"']);
   });
 
   it('every script the workflows run exists, the release scripts included', () => {

@@ -46,22 +46,79 @@ try {
   for (let i = 0; i < STEPS; i++) {
     const createdAt = T0 + i * 37;
     if (i % 5 === 0) {
-      steps.push({ runId: id, sequence: i, kind: 'llm', round: Math.floor(i / 5), durationMs: 812, createdAt, toolServer: null, toolOutcome: null,
-        payload: JSON.stringify({ kind: 'llm', round: Math.floor(i / 5), durationMs: 812, model: 'demo-model-1', promptTokens: 1200 + i, completionTokens: 88, finishReason: 'tool_calls' }) });
+      steps.push({
+        runId: id,
+        sequence: i,
+        kind: 'llm',
+        round: Math.floor(i / 5),
+        durationMs: 812,
+        createdAt,
+        toolServer: null,
+        toolOutcome: null,
+        payload: JSON.stringify({
+          kind: 'llm',
+          round: Math.floor(i / 5),
+          durationMs: 812,
+          model: 'demo-model-1',
+          promptTokens: 1200 + i,
+          completionTokens: 88,
+          finishReason: 'tool_calls',
+        }),
+      });
       continue;
     }
     const server = servers[i % servers.length];
     const outcome = i % 17 === 0 ? 'cancelled' : i % 7 === 0 ? 'failed' : 'ok';
     counts[outcome]++;
-    steps.push({ runId: id, sequence: i, kind: 'tool', round: Math.floor(i / 5), durationMs: 40 + (i % 300), createdAt, toolServer: server, toolOutcome: outcome,
-      payload: JSON.stringify({ kind: 'tool', round: Math.floor(i / 5), durationMs: 40 + (i % 300), toolName: `mcp_${server}_call_${i % 11}`, toolServer: server, toolIsError: outcome !== 'ok', toolOutcome: outcome }) });
+    steps.push({
+      runId: id,
+      sequence: i,
+      kind: 'tool',
+      round: Math.floor(i / 5),
+      durationMs: 40 + (i % 300),
+      createdAt,
+      toolServer: server,
+      toolOutcome: outcome,
+      payload: JSON.stringify({
+        kind: 'tool',
+        round: Math.floor(i / 5),
+        durationMs: 40 + (i % 300),
+        toolName: `mcp_${server}_call_${i % 11}`,
+        toolServer: server,
+        toolIsError: outcome !== 'ok',
+        toolOutcome: outcome,
+      }),
+    });
   }
-  const run = { id, status: 'completed', configuration: 'bench-agent', actor: 'bench', createdAt: T0, startedAt: T0, finishedAt: T0 + STEPS * 37, terminationReason: null,
-    cancelRequestedAt: null, heartbeatAt: null, stepCount: STEPS, outcomeCounts: counts };
+  const run = {
+    id,
+    status: 'completed',
+    configuration: 'bench-agent',
+    actor: 'bench',
+    createdAt: T0,
+    startedAt: T0,
+    finishedAt: T0 + STEPS * 37,
+    terminationReason: null,
+    cancelRequestedAt: null,
+    heartbeatAt: null,
+    stepCount: STEPS,
+    outcomeCounts: counts,
+  };
   await store.importRun(run, steps);
   for (let r = 0; r < 500; r++) {
     const at = T0 - (r + 1) * 60_000;
-    await store.importRun({ ...run, id: randomUUID(), createdAt: at, startedAt: at, finishedAt: at + 1000, stepCount: 0, outcomeCounts: { ok: 0, failed: 0, cancelled: 0 } }, []);
+    await store.importRun(
+      {
+        ...run,
+        id: randomUUID(),
+        createdAt: at,
+        startedAt: at,
+        finishedAt: at + 1000,
+        stepCount: 0,
+        outcomeCounts: { ok: 0, failed: 0, cancelled: 0 },
+      },
+      [],
+    );
   }
 
   const handler = createRunsApp({ store, timeZone: 'UTC' });

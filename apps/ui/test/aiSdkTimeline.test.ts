@@ -40,9 +40,17 @@ afterAll(async () => {
 
 function asks(calls: readonly [string, Record<string, unknown>][], tokens: number): GenerateResult {
   return {
-    content: calls.map(([toolName, input], index) => ({ type: 'tool-call' as const, toolCallId: `c${tokens}_${index}`, toolName, input: JSON.stringify(input) })),
+    content: calls.map(([toolName, input], index) => ({
+      type: 'tool-call' as const,
+      toolCallId: `c${tokens}_${index}`,
+      toolName,
+      input: JSON.stringify(input),
+    })),
     finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-    usage: { inputTokens: { total: tokens, noCache: tokens, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 10, text: 10, reasoning: undefined } },
+    usage: {
+      inputTokens: { total: tokens, noCache: tokens, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: 10, text: 10, reasoning: undefined },
+    },
     warnings: [],
   };
 }

@@ -24,7 +24,11 @@ function rowsOf(reply: Reply): string[] {
 describe('runs list', () => {
   it('shows runs newest first with status, configuration, times, duration and outcome counts', async () => {
     const store = InMemoryRunStore.create();
-    const older = await seedRun(store, { configuration: 'support-agent', createdAt: T0, calls: [{ server: 'docs', tool: 'search', outcome: 'ok' }] });
+    const older = await seedRun(store, {
+      configuration: 'support-agent',
+      createdAt: T0,
+      calls: [{ server: 'docs', tool: 'search', outcome: 'ok' }],
+    });
     const newer = await seedRun(store, {
       configuration: 'ops-agent',
       createdAt: T0 + 60_000,
@@ -55,8 +59,18 @@ describe('runs list', () => {
   it('filters by status and by has-failed / has-cancelled', async () => {
     const store = InMemoryRunStore.create();
     const ok = await seedRun(store, { configuration: 'a', createdAt: T0, calls: [{ server: 'docs', tool: 's', outcome: 'ok' }] });
-    const failed = await seedRun(store, { configuration: 'b', createdAt: T0 + 1, calls: [{ server: 'flaky', tool: 'f', outcome: 'failed' }], finish: 'failed' });
-    const cancelled = await seedRun(store, { configuration: 'c', createdAt: T0 + 2, calls: [{ server: 'slow', tool: 'e', outcome: 'cancelled' }], finish: 'cancelled' });
+    const failed = await seedRun(store, {
+      configuration: 'b',
+      createdAt: T0 + 1,
+      calls: [{ server: 'flaky', tool: 'f', outcome: 'failed' }],
+      finish: 'failed',
+    });
+    const cancelled = await seedRun(store, {
+      configuration: 'c',
+      createdAt: T0 + 2,
+      calls: [{ server: 'slow', tool: 'e', outcome: 'cancelled' }],
+      finish: 'cancelled',
+    });
     const running = await seedRun(store, { configuration: 'd', createdAt: T0 + 3, calls: [], finish: null });
     const server = await started(store);
     expect(rowsOf(await send(server, '/?status=running'))).toEqual([running.id]);
@@ -90,13 +104,17 @@ describe('runs list', () => {
     expect(pages).toBe(3);
     expect(seen).toEqual(ids);
   });
-
 });
 
 describe('languages', () => {
   it('speaks German for ?lang=de and for Accept-Language de, with a switch to the other language', async () => {
     const store = InMemoryRunStore.create();
-    await seedRun(store, { configuration: 'x', createdAt: T0, calls: [{ server: 'slow', tool: 'e', outcome: 'cancelled' }], finish: 'cancelled' });
+    await seedRun(store, {
+      configuration: 'x',
+      createdAt: T0,
+      calls: [{ server: 'slow', tool: 'e', outcome: 'cancelled' }],
+      finish: 'cancelled',
+    });
     const server = await started(store);
     const byQuery = await send(server, '/?lang=de', { headers: { 'accept-language': 'en-US' } });
     expect(byQuery.body).toContain('<html lang="de">');

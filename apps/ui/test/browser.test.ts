@@ -39,7 +39,9 @@ if (!available) {
       });
     });
   } else {
-    console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH, or install chromium); under CI=true they fail instead`);
+    console.warn(
+      `browser tests skipped: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH, or install chromium); under CI=true they fail instead`,
+    );
   }
 }
 
@@ -109,7 +111,9 @@ describe.skipIf(!available)('runs app in a real browser', () => {
     const badge = page.locator('td.outcome .badge-cancelled').first();
     const colours = await badge.evaluate((el) => {
       // runs in the page; the test's tsconfig has no DOM lib
-      const style = (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string; color: string } }).getComputedStyle(el);
+      const style = (
+        globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string; color: string } }
+      ).getComputedStyle(el);
       return `${style.backgroundColor} ${style.color}`;
     });
     expect(colours).toBe('rgb(234, 238, 242) rgb(66, 74, 83)');
@@ -157,7 +161,9 @@ describe.skipIf(!available)('runs app in a real browser', () => {
         return page.locator('section.wire tbody tr').count();
       })
       .toBe(1);
-    expect(await page.locator('section.wire tbody tr').innerText()).toMatch(/mcp_slow_export_report\s+slow\s+\d\d:\d\d:\d\d\.\d{3}\s+\d+(\.\d+)? (ms|s)/);
+    expect(await page.locator('section.wire tbody tr').innerText()).toMatch(
+      /mcp_slow_export_report\s+slow\s+\d\d:\d\d:\d\d\.\d{3}\s+\d+(\.\d+)? (ms|s)/,
+    );
     expect(await page.locator('tr[data-call-state="on_the_wire"] td.outcome').innerText()).toContain('on the wire');
     await shoot('run-live.png');
     await page.locator('button[data-action="cancel"]').click();
@@ -191,7 +197,9 @@ describe.skipIf(!available)('runs app in a real browser', () => {
         const outcomes = page.locator('table.timeline td.outcome .badge');
         expect(await outcomes.count()).toBe(3);
         for (const box of await outcomes.evaluateAll((els) =>
-          els.map((el) => (el as unknown as { getBoundingClientRect(): { left: number; right: number; width: number } }).getBoundingClientRect()),
+          els.map((el) =>
+            (el as unknown as { getBoundingClientRect(): { left: number; right: number; width: number } }).getBoundingClientRect(),
+          ),
         )) {
           expect(box.width).toBeGreaterThan(0);
           expect(box.left).toBeGreaterThanOrEqual(0);
@@ -206,7 +214,14 @@ describe.skipIf(!available)('runs app in a real browser', () => {
 
   it('renders a tool name containing <script> as text', async () => {
     const escaping = await startRun(store, { configuration: 'escaping <b>check</b>' });
-    await escaping.trace.recordToolExecution({ toolName: SCRIPT_TOOL, toolServer: 'docs', toolResult: 'fine', isError: false, round: 1, durationMs: 3 });
+    await escaping.trace.recordToolExecution({
+      toolName: SCRIPT_TOOL,
+      toolServer: 'docs',
+      toolResult: 'fine',
+      isError: false,
+      round: 1,
+      durationMs: 3,
+    });
     await escaping.complete();
     const scriptRunId = escaping.id;
     await page.goto(`${app.url}runs/${scriptRunId}`);

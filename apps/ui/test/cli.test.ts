@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_RUN_COUNT } from '../src/demo/runDemo.js';
 import { cli, pgClientOrSkip, runBin } from './cliHelpers.js';
 
-
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'runledger-ui-cli-'));
@@ -49,7 +48,9 @@ describe('runledger binary', () => {
     expect(first.stdout).toContain(`[1/${DEMO_RUN_COUNT}]`);
     expect(first.stdout).toContain(`[${DEMO_RUN_COUNT}/${DEMO_RUN_COUNT}]`);
     expect(first.stdout).toMatch(/→ cancelled: \d+ steps, tool calls 1 ok, 0 failed, 2 cancelled/);
-    expect(first.stdout).toContain(`recorded ${DEMO_RUN_COUNT} runs into ${join(dir, 'runledger.db')} (${DEMO_RUN_COUNT} runs in the file now)`);
+    expect(first.stdout).toContain(
+      `recorded ${DEMO_RUN_COUNT} runs into ${join(dir, 'runledger.db')} (${DEMO_RUN_COUNT} runs in the file now)`,
+    );
     const second = await cli(['demo', '--no-serve'], dir);
     expect(second.code).toBe(0);
     expect(second.stdout).toContain(`(${DEMO_RUN_COUNT * 2} runs in the file now)`);
@@ -114,8 +115,17 @@ describe('runledger binary', () => {
     expect(Number(flaky![1])).toBeLessThan(350);
     // slow: 4 answered calls, fewer than the 5 the flaky rule needs: no verdict
     expect(health.stdout).toMatch(/slow\s+\d+\s+4\s+0\s+2\s+0\s+0\.0%.*too few calls/);
-    const healthJson = JSON.parse((await cli(['servers', '--json'], dir)).stdout) as { server: string; failureCauses: unknown; answered: number; tooFewCalls: boolean }[];
-    expect(healthJson.find((row) => row.server === 'flaky')).toMatchObject({ failureCauses: [{ cause: 'server_error', calls: 6 }], answered: 18, tooFewCalls: false });
+    const healthJson = JSON.parse((await cli(['servers', '--json'], dir)).stdout) as {
+      server: string;
+      failureCauses: unknown;
+      answered: number;
+      tooFewCalls: boolean;
+    }[];
+    expect(healthJson.find((row) => row.server === 'flaky')).toMatchObject({
+      failureCauses: [{ cause: 'server_error', calls: 6 }],
+      answered: 18,
+      tooFewCalls: false,
+    });
 
     const migrate = await cli(['migrate', '--db', join(dir, 'fresh.db')], dir);
     expect(migrate.code).toBe(0);

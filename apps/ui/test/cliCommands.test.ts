@@ -15,7 +15,11 @@ import { BIN, BIN_ENV, cli, pgClientOrSkip, runBin } from './cliHelpers.js';
 const PG_URL = process.env['RUNLEDGER_PG_URL'] || 'postgres://postgres@127.0.0.1:5432/test';
 
 /** Starts the real binary, sends SIGINT once `ready` matches its stdout, and waits for the exit. */
-function interrupt(args: readonly string[], cwd: string, ready: RegExp): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+function interrupt(
+  args: readonly string[],
+  cwd: string,
+  ready: RegExp,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd, env: BIN_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -51,7 +55,8 @@ beforeAll(async () => {
   db = join(dir, 'runs.db');
   const store = await SqliteRunStore.open({ path: db });
   try {
-    for (const id of [FIRST, SECOND, THIRD]) await store.createRun({ id, configuration: 'prefix-test', actor: null, createdAt: Date.UTC(2026, 10, 30, 9) });
+    for (const id of [FIRST, SECOND, THIRD])
+      await store.createRun({ id, configuration: 'prefix-test', actor: null, createdAt: Date.UTC(2026, 10, 30, 9) });
   } finally {
     await store.close();
   }
@@ -91,21 +96,18 @@ describe('runs show <id prefix>', () => {
 });
 
 describe('read commands never create a store', () => {
-  it.each([
-    [['runs', 'list']],
-    [['runs', 'show', FIRST]],
-    [['runs', 'recover']],
-    [['servers']],
-    [['serve', '--port', '0']],
-  ])('%j on a missing SQLite file: a clear error naming the path, exit 1, no file', async (args) => {
-    const missing = join(dir, `missing-${args.join('-')}.db`);
-    const result = await runBin([...args, '--db', missing], dir);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(`there is no SQLite store at ${missing}`);
-    expect(result.stderr).toContain('nothing was created');
-    expect(existsSync(missing)).toBe(false);
-  });
+  it.each([[['runs', 'list']], [['runs', 'show', FIRST]], [['runs', 'recover']], [['servers']], [['serve', '--port', '0']]])(
+    '%j on a missing SQLite file: a clear error naming the path, exit 1, no file',
+    async (args) => {
+      const missing = join(dir, `missing-${args.join('-')}.db`);
+      const result = await runBin([...args, '--db', missing], dir);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`there is no SQLite store at ${missing}`);
+      expect(result.stderr).toContain('nothing was created');
+      expect(existsSync(missing)).toBe(false);
+    },
+  );
 
   it('on PostgreSQL: a schema without a store is refused and not created', async (ctx) => {
     const client = await pgClientOrSkip(PG_URL, ctx);
@@ -140,7 +142,9 @@ describe('migrate says what it did', () => {
     if (client === null) return;
     const schema = `rl_cli_upgrade_${process.pid}_${Date.now()}`;
     // The store's own migrations, read from its source (not part of its published surface).
-    const source = pathToFileURL(fileURLToPath(new URL('../../../packages/store-postgres/src/PostgresMigrations.ts', import.meta.url))).href;
+    const source = pathToFileURL(
+      fileURLToPath(new URL('../../../packages/store-postgres/src/PostgresMigrations.ts', import.meta.url)),
+    ).href;
     const { POSTGRES_MIGRATIONS } = (await import(source)) as {
       POSTGRES_MIGRATIONS: readonly { version: number; name: string; up(client: unknown): Promise<void> }[];
     };
@@ -154,12 +158,18 @@ describe('migrate says what it did', () => {
       await client.query('CREATE TABLE schema_version (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)');
       for (const migration of POSTGRES_MIGRATIONS.filter((m) => m.version <= older)) {
         await migration.up(client);
-        await client.query('INSERT INTO schema_version (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, Date.now()]);
+        await client.query('INSERT INTO schema_version (version, name, applied_at) VALUES ($1, $2, $3)', [
+          migration.version,
+          migration.name,
+          Date.now(),
+        ]);
       }
       await client.query('COMMIT');
       const upgraded = await cli(['migrate', '--pg', PG_URL, '--pg-schema', schema], dir);
       expect(upgraded.stderr).toBe('');
-      expect(upgraded.stdout).toMatch(new RegExp(`^PostgreSQL .*\\(schema ${schema}\\): upgraded from schema version ${older} to ${latest}\\n$`));
+      expect(upgraded.stdout).toMatch(
+        new RegExp(`^PostgreSQL .*\\(schema ${schema}\\): upgraded from schema version ${older} to ${latest}\\n$`),
+      );
       const again = await cli(['migrate', '--pg', PG_URL, '--pg-schema', schema], dir);
       expect(again.stdout).toContain(`already at schema version ${latest}; nothing to do`);
     } finally {
@@ -210,6 +220,8 @@ describe('demo and serve on the real binary', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).not.toContain('runledger app serving');
-    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe(`runledger demo: stopped (Ctrl+C) before all runs were recorded; the runs recorded so far are in ${file}; goodbye`);
+    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `runledger demo: stopped (Ctrl+C) before all runs were recorded; the runs recorded so far are in ${file}; goodbye`,
+    );
   }, 90_000);
 });

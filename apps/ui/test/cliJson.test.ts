@@ -41,7 +41,12 @@ beforeAll(async () => {
     });
     finishedId = finished.id;
     await store.requestCancel(finished.id);
-    await seedRun(store, { configuration: 'still-running', createdAt: at - 600_000, calls: [{ server: 'docs', tool: 'search', outcome: 'ok' }], finish: null });
+    await seedRun(store, {
+      configuration: 'still-running',
+      createdAt: at - 600_000,
+      calls: [{ server: 'docs', tool: 'search', outcome: 'ok' }],
+      finish: null,
+    });
   } finally {
     await store.close();
   }
@@ -49,7 +54,10 @@ beforeAll(async () => {
   // listed by `spool list`, kept by `spool deliver` (exit 1).
   mkdirSync(spool);
   const step = { kind: 'llm', round: 0, durationMs: 1, createdAt: 5, payload: { kind: 'llm' }, toolServer: null, toolOutcome: null };
-  writeFileSync(join(spool, 'spool-999999997-1-000000aa.jsonl'), `${JSON.stringify({ v: 1, type: 'step', runId: MISSING_RUN, sequence: 0, step })}\n`);
+  writeFileSync(
+    join(spool, 'spool-999999997-1-000000aa.jsonl'),
+    `${JSON.stringify({ v: 1, type: 'step', runId: MISSING_RUN, sequence: 0, step })}\n`,
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -68,7 +76,11 @@ describe('--json outputs and their schemas', () => {
   it('declares a schema for exactly the commands that take --json', () => {
     const withJson = CLI_COMMANDS.filter((c) => c.json).map((c) => c.name);
     expect(Object.keys(CLI_JSON_OUTPUTS).sort()).toEqual([...withJson].sort());
-    for (const command of CLI_COMMANDS) expect(command.flags.some((f) => f.name === 'json'), command.name).toBe(command.json);
+    for (const command of CLI_COMMANDS)
+      expect(
+        command.flags.some((f) => f.name === 'json'),
+        command.name,
+      ).toBe(command.json);
   });
 
   it('runs list: the store page, whole', async () => {
@@ -88,7 +100,9 @@ describe('--json outputs and their schemas', () => {
     try {
       const run = (await store.getRun(finishedId))!;
       const page = timelineSlice(run, await store.readSteps(run.id), 0);
-      expect(out).toEqual(asJson({ run, cancelRequestedAfterFinish: isLateCancel(run), callsOnTheWire: page.wire ?? [], timeline: page.entries }));
+      expect(out).toEqual(
+        asJson({ run, cancelRequestedAfterFinish: isLateCancel(run), callsOnTheWire: page.wire ?? [], timeline: page.entries }),
+      );
       expect((out as { cancelRequestedAfterFinish: boolean }).cancelRequestedAfterFinish).toBe(true);
     } finally {
       await store.close();

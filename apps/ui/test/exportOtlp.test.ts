@@ -66,13 +66,20 @@ const hex = (runId: string) => runId.replaceAll('-', '');
 
 describe('runledger export otlp', () => {
   it('sends every finished run of a SQLite file as a trace, a progress line per run on stderr; the same ids when repeated', async () => {
-    const result = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--headers', 'x-tenant=acme,authorization=Bearer%20t0k'], dir);
+    const result = await cli(
+      ['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--headers', 'x-tenant=acme,authorization=Bearer%20t0k'],
+      dir,
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`exported 3 runs (11 spans) from SQLite ${db} to ${receiver.url}/v1/traces; 1 still running, skipped\n`);
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(4);
-    expect(lines.filter((l) => /^runledger export otlp: \[\d\] run [0-9a-f-]{36}: \d+ spans sent \(\d runs, \d+ spans so far\)$/.test(l))).toHaveLength(3);
-    expect(lines).toContain(`runledger export otlp: [${lines.findIndex((l) => l.includes(runningId)) + 1}] run ${runningId}: skipped, still running`);
+    expect(
+      lines.filter((l) => /^runledger export otlp: \[\d\] run [0-9a-f-]{36}: \d+ spans sent \(\d runs, \d+ spans so far\)$/.test(l)),
+    ).toHaveLength(3);
+    expect(lines).toContain(
+      `runledger export otlp: [${lines.findIndex((l) => l.includes(runningId)) + 1}] run ${runningId}: skipped, still running`,
+    );
     expect(receiver.requests.every((r) => r.headers['x-tenant'] === 'acme' && r.headers['authorization'] === 'Bearer t0k')).toBe(true);
     const spans = receiver.spans();
     expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([runs.completed, runs.cancelled, runs.failed].map(hex)));
@@ -91,13 +98,24 @@ describe('runledger export otlp', () => {
     receiver.requests.length = 0;
     const again = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db], dir);
     expect(again.code).toBe(0);
-    expect(receiver.spans().map((s) => [s.traceId, s.spanId]).sort()).toEqual(spans.map((s) => [s.traceId, s.spanId]).sort());
+    expect(
+      receiver
+        .spans()
+        .map((s) => [s.traceId, s.spanId])
+        .sort(),
+    ).toEqual(spans.map((s) => [s.traceId, s.spanId]).sort());
   });
 
   it('exports one run with --run, the runs since a time with --since, and prints --json in its frozen shape', async () => {
     const one = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--run', runs.failed, '--json'], dir);
     expect(one.code).toBe(0);
-    expect(CLI_JSON_OUTPUTS['export otlp'].parse(JSON.parse(one.stdout))).toEqual({ url: `${receiver.url}/v1/traces`, runsSeen: 1, runsExported: 1, runsSkipped: 0, spansExported: 2 });
+    expect(CLI_JSON_OUTPUTS['export otlp'].parse(JSON.parse(one.stdout))).toEqual({
+      url: `${receiver.url}/v1/traces`,
+      runsSeen: 1,
+      runsExported: 1,
+      runsSkipped: 0,
+      spansExported: 2,
+    });
     expect(new Set(receiver.spans().map((s) => s.traceId))).toEqual(new Set([hex(runs.failed)]));
     const none = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--since', '2999-01-01', '--json'], dir);
     expect(JSON.parse(none.stdout)).toMatchObject({ runsSeen: 0, runsExported: 0 });
@@ -108,14 +126,19 @@ describe('runledger export otlp', () => {
   it('says what is wrong: a bad endpoint or flags (exit 2), an unknown run or a refusing endpoint (exit 1)', async () => {
     const bad = await cli(['export', 'otlp', '--endpoint', 'localhost:4318', '--db', db], dir);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('runledger export otlp: --endpoint must be an http(s) URL such as http://127.0.0.1:4318, got "localhost:4318"\n');
+    expect(bad.stderr).toBe(
+      'runledger export otlp: --endpoint must be an http(s) URL such as http://127.0.0.1:4318, got "localhost:4318"\n',
+    );
     const both = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--run', runs.failed, '--since', '1h'], dir);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('runledger export otlp: give either --run or --since, not both');
     const missing = await cli(['export', 'otlp', '--db', db], dir);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--endpoint <url> (the OTLP/HTTP endpoint, e.g. http://127.0.0.1:4318) is required');
-    const unknown = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--run', '00000000-0000-4000-8000-000000000000'], dir);
+    const unknown = await cli(
+      ['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--run', '00000000-0000-4000-8000-000000000000'],
+      dir,
+    );
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe('runledger export otlp: there is no run "00000000-0000-4000-8000-000000000000" in the store\n');
     receiver.failNext(1, 400);
@@ -128,7 +151,12 @@ describe('runledger export otlp', () => {
     const result = await runBin(['export', 'otlp', '--endpoint', `${receiver.url}/v1/traces`, '--db', db, '--run', runs.cancelled], dir);
     expect(result.stderr).toMatch(/^runledger export otlp: \[1\] run [0-9a-f-]{36}: 2 spans sent/);
     expect(result.code).toBe(0);
-    expect(receiver.spans().map((s) => s.name).sort()).toEqual(['execute_tool mcp_slow_export', 'invoke_agent report-agent']);
+    expect(
+      receiver
+        .spans()
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['execute_tool mcp_slow_export', 'invoke_agent report-agent']);
   });
 });
 

@@ -22,14 +22,37 @@ async function everyKind(s: RunStore): Promise<string> {
   const run = await startRun(s, { configuration: CONFIG, actor: 'prüferin', heartbeatMs: 0, spoolDir: false, privacy: 'metadata' });
   const trace = run.trace;
   await trace.recordRequest({ content: 'Bitte exportieren.' });
-  await trace.recordLlmCall({ round: 1, model: 'modell-1', content: 'Gut.', finishReason: 'halt', promptTokens: 10, completionTokens: 3, costUsd: 0.01, thinking: 'hm', requestedToolCalls: [{ name: 'mcp_dok_suche', arguments: {} }], raw: { a: 1 } });
+  await trace.recordLlmCall({
+    round: 1,
+    model: 'modell-1',
+    content: 'Gut.',
+    finishReason: 'halt',
+    promptTokens: 10,
+    completionTokens: 3,
+    costUsd: 0.01,
+    thinking: 'hm',
+    requestedToolCalls: [{ name: 'mcp_dok_suche', arguments: {} }],
+    raw: { a: 1 },
+  });
   await trace.recordContextBudget({ round: 1, tokenBudget: 1000, tokensUsed: 400 });
   await trace.recordDroppedSources({ round: 1, sources: ['quelle-1'] });
   await trace.recordAssembledMessages({ round: 1, messages: [{ role: 'user', content: 'x' }] });
   const start = await trace.recordToolStart({ toolName: 'mcp_dok_suche', toolArguments: { q: 'x' }, round: 1 });
-  await trace.recordToolResult({ toolName: 'mcp_dok_suche', result: ToolResult.text('ja'), toolCallId: start.toolCallId!, round: 1, durationMs: 5 });
+  await trace.recordToolResult({
+    toolName: 'mcp_dok_suche',
+    result: ToolResult.text('ja'),
+    toolCallId: start.toolCallId!,
+    round: 1,
+    durationMs: 5,
+  });
   await trace.recordToolResult({ toolName: 'mcp_dok_liste', result: ToolResult.error('nein'), round: 1, durationMs: 6 });
-  await trace.recordToolResult({ toolName: 'mcp_dok_schreiben', result: ToolResult.cancelled('halt'), round: 1, durationMs: 7, writes: true });
+  await trace.recordToolResult({
+    toolName: 'mcp_dok_schreiben',
+    result: ToolResult.cancelled('halt'),
+    round: 1,
+    durationMs: 7,
+    writes: true,
+  });
   await run.complete();
   return run.id;
 }
@@ -45,7 +68,13 @@ beforeAll(async () => {
   await fromApp.trace.recordToolStart({ toolName: 'mcp_lang_export', round: 1, writes: true });
   await peer.requestCancel(fromApp.id);
   for (let i = 0; i < 200 && !fromApp.cancelRequested; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  await fromApp.trace.recordToolResult({ toolName: 'mcp_lang_export', result: ToolResult.cancelled('abgebrochen'), round: 1, durationMs: 9, writes: true });
+  await fromApp.trace.recordToolResult({
+    toolName: 'mcp_lang_export',
+    result: ToolResult.cancelled('abgebrochen'),
+    round: 1,
+    durationMs: 9,
+    writes: true,
+  });
   await fromApp.complete();
   ids.push(fromApp.id);
 
@@ -62,7 +91,11 @@ beforeAll(async () => {
   ids.push(died.id);
 
   // the store decides: a cancel that crossed the finish, with and without a reason
-  for (const [status, reason] of [['completed', null], ['failed', 'Werkzeug kaputt'], ['completed', 'cancel requested through the store']] as const) {
+  for (const [status, reason] of [
+    ['completed', null],
+    ['failed', 'Werkzeug kaputt'],
+    ['completed', 'cancel requested through the store'],
+  ] as const) {
     const crossed = await store.createRun({ configuration: CONFIG, actor: null, createdAt: T0 });
     await store.requestCancel(crossed.id, T0 + 5);
     await store.finishRun(crossed.id, { status, finishedAt: T0 + 10, terminationReason: reason, unstoredSteps: 2 });
@@ -141,7 +174,9 @@ describe('German everywhere', () => {
       ]),
     );
     expect(new Set(runs.map((run) => run.status))).toEqual(new Set(['completed', 'failed', 'cancelled', 'interrupted', 'running']));
-    expect(Object.values(RunLifecycleEvent)).toEqual(expect.arrayContaining(['started', 'cancel_requested', 'completed', 'failed', 'cancelled', 'interrupted']));
+    expect(Object.values(RunLifecycleEvent)).toEqual(
+      expect.arrayContaining(['started', 'cancel_requested', 'completed', 'failed', 'cancelled', 'interrupted']),
+    );
   });
 
   it('the check finds English: the English pages do contain English catalog text', async () => {

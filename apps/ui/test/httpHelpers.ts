@@ -10,10 +10,20 @@ export interface Reply {
 }
 
 /** Sends a raw request (any header, Host included) to the server. */
-export function send(server: RunsServer, path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+export function send(
+  server: RunsServer,
+  path: string,
+  options: { method?: string; headers?: Record<string, string> } = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: server.port, path, method: options.method ?? 'GET', headers: { host: `127.0.0.1:${server.port}`, ...options.headers } },
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        path,
+        method: options.method ?? 'GET',
+        headers: { host: `127.0.0.1:${server.port}`, ...options.headers },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -26,7 +26,10 @@ describe('runledger spool', () => {
     const db = join(dir, 'spool.db');
     const spool = join(dir, 'spool');
     await (await SqliteRunStore.open({ path: db })).close();
-    const child = spawn(process.execPath, [WRITER, db, spool], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [WRITER, db, spool], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const line = await new Promise<string>((resolve, reject) => {
@@ -58,7 +61,9 @@ describe('runledger spool', () => {
       expect(delivered.stdout).toMatch(/^delivered .*spool-\d+-.*: 5 steps, 0 final statuses; file removed\n$/);
       expect(readdirSync(spool)).toEqual([]);
       const steps = await store.readSteps(runId!);
-      expect(steps.map((step) => [step.sequence, JSON.parse(step.payload).kind])).toEqual(Array.from({ length: 8 }, (_, i) => [i, 'request']));
+      expect(steps.map((step) => [step.sequence, JSON.parse(step.payload).kind])).toEqual(
+        Array.from({ length: 8 }, (_, i) => [i, 'request']),
+      );
       // again: nothing left to do
       expect((await cli(['spool', 'deliver', '--db', db, '--spool-dir', spool], dir)).stdout).toBe(`no spool files in ${spool}\n`);
     } finally {
@@ -75,10 +80,17 @@ describe('runledger spool', () => {
     mkdirSync(spool);
     const missing = '00000000-0000-4000-8000-000000000001';
     const step = { kind: 'llm', round: 0, durationMs: 1, createdAt: 5, payload: { kind: 'llm' }, toolServer: null, toolOutcome: null };
-    writeFileSync(join(spool, 'spool-999999997-1-000000aa.jsonl'), `${JSON.stringify({ v: 1, type: 'step', runId: missing, sequence: 0, step })}\n`);
+    writeFileSync(
+      join(spool, 'spool-999999997-1-000000aa.jsonl'),
+      `${JSON.stringify({ v: 1, type: 'step', runId: missing, sequence: 0, step })}\n`,
+    );
     const result = await cli(['spool', 'deliver', '--db', db, '--spool-dir', spool, '--json'], dir);
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout).files[0]).toMatchObject({ state: 'kept', steps: 0, problem: `step 0 of run ${missing}: run_not_found: run "${missing}" does not exist` });
+    expect(JSON.parse(result.stdout).files[0]).toMatchObject({
+      state: 'kept',
+      steps: 0,
+      problem: `step 0 of run ${missing}: run_not_found: run "${missing}" does not exist`,
+    });
     expect(readdirSync(spool)).toHaveLength(1);
   });
 

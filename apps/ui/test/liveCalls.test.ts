@@ -50,7 +50,9 @@ describe('calls on the wire', () => {
       .poll(async () => (page = (await send(app, `/runs/${run.id}`)).body), { timeout: 10_000 })
       .toContain('data-call-state="on_the_wire"');
     const wire = /<section class="card wire"[\s\S]*?<\/section>/.exec(page)?.[0] ?? '';
-    expect(textOf(wire)).toMatch(/^Calls on the wire Sent and not answered yet: these are the calls the Cancel button stops\. Tool Server Sent Running for mcp_slow_export_report slow \d\d:\d\d:\d\d\.\d{3} \d+ ms$/);
+    expect(textOf(wire)).toMatch(
+      /^Calls on the wire Sent and not answered yet: these are the calls the Cancel button stops\. Tool Server Sent Running for mcp_slow_export_report slow \d\d:\d\d:\d\d\.\d{3} \d+ ms$/,
+    );
     expect(page).toContain('data-action="cancel"');
     const row = /<tr id="step-\d+" class="row-on_the_wire"[\s\S]*?<\/tr>/.exec(page)?.[0] ?? '';
     expect(textOf(row)).toMatch(/slow tool_start 1 \d+ ◔ on the wire tool: mcp_slow_export_report arguments: 2$/);
@@ -58,10 +60,16 @@ describe('calls on the wire', () => {
     const show = await cli(['runs', 'show', run.id.slice(0, 8), '--db', file], dir);
     expect(show.stderr).toBe('');
     expect(show.code).toBe(0);
-    expect(show.stdout).toMatch(/calls on the wire \(sent, not answered yet; cancelling the run stops them\):\nTOOL\s+SERVER\s+SENT\s+RUNNING FOR\n[─ ]+\nmcp_slow_export_report\s+slow\s+\d\d:\d\d:\d\d\.\d{3}\s+\d+ ms\n/);
+    expect(show.stdout).toMatch(
+      /calls on the wire \(sent, not answered yet; cancelling the run stops them\):\nTOOL\s+SERVER\s+SENT\s+RUNNING FOR\n[─ ]+\nmcp_slow_export_report\s+slow\s+\d\d:\d\d:\d\d\.\d{3}\s+\d+ ms\n/,
+    );
     expect(show.stdout).toMatch(/slow\s+tool_start\s+1\s+\d+\s+on the wire\s+toolName=mcp_slow_export_report/);
-    const json = JSON.parse((await cli(['runs', 'show', run.id, '--db', file, '--json'], dir)).stdout) as { callsOnTheWire: { details: { toolName: string }; callState: string }[] };
-    expect(json.callsOnTheWire.map((entry) => [entry.details.toolName, entry.callState])).toEqual([['mcp_slow_export_report', 'on_the_wire']]);
+    const json = JSON.parse((await cli(['runs', 'show', run.id, '--db', file, '--json'], dir)).stdout) as {
+      callsOnTheWire: { details: { toolName: string }; callState: string }[];
+    };
+    expect(json.callsOnTheWire.map((entry) => [entry.details.toolName, entry.callState])).toEqual([
+      ['mcp_slow_export_report', 'on_the_wire'],
+    ]);
 
     // the operator presses Cancel in the app (another store on the same file)
     const press = await send(app, `/runs/${run.id}/cancel`, { method: 'POST', headers: { origin: `http://127.0.0.1:${app.port}` } });
@@ -75,7 +83,9 @@ describe('calls on the wire', () => {
     expect(after).not.toContain('data-section="wire"');
     const ended = /<tr id="step-\d+" class="row-cancelled"[\s\S]*?<\/tr>/.exec(after)?.[0] ?? '';
     expect(textOf(ended)).toMatch(/slow tool 1 \d+ ⊘ cancelled tool: mcp_slow_export_report/);
-    expect(textOf(after)).toContain('Reason cancelled by an operator from outside the run (the app’s Cancel button, or another process through the store)');
+    expect(textOf(after)).toContain(
+      'Reason cancelled by an operator from outside the run (the app’s Cancel button, or another process through the store)',
+    );
     const shown = await cli(['runs', 'show', run.id.slice(0, 8), '--db', file], dir);
     expect(shown.stdout).not.toContain('calls on the wire');
     expect(shown.stdout).not.toMatch(/tool_start/);
@@ -87,9 +97,13 @@ describe('calls on the wire', () => {
     await run.fail(new Error('the agent process lost its model connection'));
     const page = (await send(app, `/runs/${run.id}?lang=de`)).body;
     const row = /<tr id="step-\d+" class="row-interrupted"[\s\S]*?<\/tr>/.exec(page)?.[0] ?? '';
-    expect(textOf(row)).toMatch(/docs Tool-Aufruf gesendet 1 — ! unterbrochen Tool: mcp_docs_search Argumente: 1 ⚠ Der Lauf endete, während dieser Aufruf unterwegs war; es wurde kein Ergebnis aufgezeichnet\./);
+    expect(textOf(row)).toMatch(
+      /docs Tool-Aufruf gesendet 1 — ! unterbrochen Tool: mcp_docs_search Argumente: 1 ⚠ Der Lauf endete, während dieser Aufruf unterwegs war; es wurde kein Ergebnis aufgezeichnet\./,
+    );
     expect(page).not.toContain('data-section="wire"');
     const show = await cli(['runs', 'show', run.id, '--db', file], dir);
-    expect(show.stdout).toMatch(/docs\s+tool_start\s+1\s+INTERRUPTED\s+toolName=mcp_docs_search toolServer=docs toolArgumentCount=1\s+⚠ The run ended while this call was on the wire/);
+    expect(show.stdout).toMatch(
+      /docs\s+tool_start\s+1\s+INTERRUPTED\s+toolName=mcp_docs_search toolServer=docs toolArgumentCount=1\s+⚠ The run ended while this call was on the wire/,
+    );
   });
 });

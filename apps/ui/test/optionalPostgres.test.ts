@@ -14,7 +14,9 @@ import { BIN_ENV, type CliResult } from './cliHelpers.js';
 
 const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
 /** The version of @runledger/store-postgres the CLI is built against (the workspace's). */
-const BUILT_WITH = (JSON.parse(readFileSync(join(PACKAGE, '..', '..', 'packages', 'store-postgres', 'package.json'), 'utf8')) as { version: string }).version;
+const BUILT_WITH = (
+  JSON.parse(readFileSync(join(PACKAGE, '..', '..', 'packages', 'store-postgres', 'package.json'), 'utf8')) as { version: string }
+).version;
 const dirs: string[] = [];
 
 /**
@@ -29,7 +31,10 @@ function install(storePostgresVersion?: string): string {
   mkdirSync(installed, { recursive: true });
   cpSync(join(PACKAGE, 'dist'), join(installed, 'dist'), { recursive: true });
   cpSync(join(PACKAGE, 'package.json'), join(installed, 'package.json'));
-  const manifest = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
+  const manifest = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    peerDependencies: Record<string, string>;
+  };
   expect(Object.keys(manifest.peerDependencies)).toContain('@runledger/store-postgres');
   for (const dep of Object.keys(manifest.dependencies)) {
     const link = join(dir, 'node_modules', dep);
@@ -41,7 +46,10 @@ function install(storePostgresVersion?: string): string {
     const fake = join(dir, 'node_modules', '@runledger', 'store-postgres');
     mkdirSync(fake, { recursive: true });
     const exports = { '.': './index.js', './package.json': './package.json' };
-    writeFileSync(join(fake, 'package.json'), JSON.stringify({ name: '@runledger/store-postgres', version: storePostgresVersion, type: 'module', exports }));
+    writeFileSync(
+      join(fake, 'package.json'),
+      JSON.stringify({ name: '@runledger/store-postgres', version: storePostgresVersion, type: 'module', exports }),
+    );
     const loaded = `async () => { throw new Error('stand-in store-postgres ${storePostgresVersion} loaded'); }`;
     writeFileSync(join(fake, 'index.js'), `export const PostgresRunStore = new Proxy({}, { get: () => ${loaded} });\n`);
   }
@@ -98,7 +106,9 @@ describe('with @runledger/store-postgres of another release line than the CLI wa
     const result = await run(['runs', 'list', '--pg', 'postgres://127.0.0.1:1/none'], install(installed));
     expect(result.code).toBe(2);
     const line = BUILT_WITH.startsWith('0.') ? BUILT_WITH.split('.').slice(0, 2).join('.') : BUILT_WITH.split('.')[0];
-    expect(result.stderr).toContain(`runledger runs list: @runledger/cli was built against @runledger/store-postgres ${BUILT_WITH} (release line ${line}), but ${installed}`);
+    expect(result.stderr).toContain(
+      `runledger runs list: @runledger/cli was built against @runledger/store-postgres ${BUILT_WITH} (release line ${line}), but ${installed}`,
+    );
     expect(result.stderr).toContain(`(npm i -D @runledger/store-postgres@${line})`);
     expect(result.stderr).not.toContain('stand-in store-postgres');
   });

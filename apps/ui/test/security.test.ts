@@ -43,17 +43,31 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function request(server: RunsServer, path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+async function request(
+  server: RunsServer,
+  path: string,
+  options: { method?: string; headers?: Record<string, string> } = {},
+): Promise<Reply> {
   const reply = await send(server, path, options);
   replies.push({ what: `${options.method ?? 'GET'} ${path}`, reply });
   return reply;
 }
 
-async function started(store: RunStore, options: { token?: string | null; log?: (line: string) => void; host?: string } = {}): Promise<RunsServer> {
+async function started(
+  store: RunStore,
+  options: { token?: string | null; log?: (line: string) => void; host?: string } = {},
+): Promise<RunsServer> {
   const server =
     options.log === undefined && options.host === undefined
       ? await serve(store, options.token ?? null)
-      : await startRunsServer({ store, token: options.token ?? null, host: options.host ?? '127.0.0.1', port: 0, timeZone: 'UTC', log: options.log });
+      : await startRunsServer({
+          store,
+          token: options.token ?? null,
+          host: options.host ?? '127.0.0.1',
+          port: 0,
+          timeZone: 'UTC',
+          log: options.log,
+        });
   servers.push(server);
   return server;
 }
@@ -112,9 +126,50 @@ function textContent(node: Node): string {
 
 /** The tags the app's pages are made of; anything else in a page came from data. */
 const APP_TAGS = new Set([
-  'html', 'head', 'body', 'meta', 'title', 'style', 'a', 'small', 'header', 'nav', 'span', 'main', 'h1', 'h2', 'p', 'section', 'div',
-  'table', 'thead', 'tbody', 'tr', 'th', 'td', 'form', 'button', 'label', 'select', 'option', 'input', 'dl', 'dt', 'dd', 'strong', 'time',
-  'code', 'abbr', 'caption', 'ul', 'li', 'details', 'summary', 'footer', 'em', 'br',
+  'html',
+  'head',
+  'body',
+  'meta',
+  'title',
+  'style',
+  'a',
+  'small',
+  'header',
+  'nav',
+  'span',
+  'main',
+  'h1',
+  'h2',
+  'p',
+  'section',
+  'div',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'form',
+  'button',
+  'label',
+  'select',
+  'option',
+  'input',
+  'dl',
+  'dt',
+  'dd',
+  'strong',
+  'time',
+  'code',
+  'abbr',
+  'caption',
+  'ul',
+  'li',
+  'details',
+  'summary',
+  'footer',
+  'em',
+  'br',
 ]);
 
 /**
@@ -157,7 +212,15 @@ describe.each(STORES)('every displayed field is text on %s (XSS)', (_name, open)
         round: 1,
         durationMs: 5,
         createdAt: T0 + i * 1000 + 10,
-        payload: { kind: 'tool', toolName: `tool ${payload}`, toolServer: server, toolIsError: true, toolOutcome: 'failed', round: 1, durationMs: 5 },
+        payload: {
+          kind: 'tool',
+          toolName: `tool ${payload}`,
+          toolServer: server,
+          toolIsError: true,
+          toolOutcome: 'failed',
+          round: 1,
+          durationMs: 5,
+        },
         toolServer: server,
         toolOutcome: 'failed',
       });
@@ -170,7 +233,9 @@ describe.each(STORES)('every displayed field is text on %s (XSS)', (_name, open)
         toolServer: null,
         toolOutcome: null,
       });
-      created.push(await store.finishRun(run.id, { status: 'failed', finishedAt: T0 + i * 1000 + 30, terminationReason: `reason ${payload}` }));
+      created.push(
+        await store.finishRun(run.id, { status: 'failed', finishedAt: T0 + i * 1000 + 30, terminationReason: `reason ${payload}` }),
+      );
     }
     const app = await started(store);
     const list = await request(app, '/');
@@ -183,7 +248,15 @@ describe.each(STORES)('every displayed field is text on %s (XSS)', (_name, open)
       expect(page.status).toBe(200);
       const text = assertInertPage(page.body, `run page ${i}`);
       const payload = XSS[i]!;
-      for (const shown of [`cfg ${payload}`, `actor ${payload}`, `reason ${payload}`, `tool ${payload}`, `srv${i}${payload}`, `model ${payload}`, `finish ${payload}`]) {
+      for (const shown of [
+        `cfg ${payload}`,
+        `actor ${payload}`,
+        `reason ${payload}`,
+        `tool ${payload}`,
+        `srv${i}${payload}`,
+        `model ${payload}`,
+        `finish ${payload}`,
+      ]) {
         expect(text, `run page ${i}`).toContain(shown);
       }
     }
@@ -202,7 +275,10 @@ describe.each(STORES)('every displayed field is text on %s (XSS)', (_name, open)
       assertInertPage(badId.body, 'bad run id page');
       assertInertPage((await request(app, `/nope/${encodeURIComponent(payload)}`)).body, '404 page');
       assertInertPage((await request(app, `/?status=${encodeURIComponent(payload)}&has=${encodeURIComponent(payload)}`)).body, 'filters');
-      assertInertPage((await request(app, `/servers?sort=${encodeURIComponent(payload)}&dir=${encodeURIComponent(payload)}`)).body, 'servers sort');
+      assertInertPage(
+        (await request(app, `/servers?sort=${encodeURIComponent(payload)}&dir=${encodeURIComponent(payload)}`)).body,
+        'servers sort',
+      );
     }
   });
 });
@@ -215,10 +291,26 @@ describe.each(STORES)('malformed input is a 400 page, a failure a generic 500 pa
     const app = await started(store, { log: (line) => logs.push(line) });
     const b64 = (value: string) => Buffer.from(value).toString('base64url');
     // not a cursor at all: 400 on every store
-    const malformed = ['bm90IGEgY3Vyc29y', '%00', '!!!', 'a'.repeat(5000), b64('[]'), b64('{"a":1}'), b64(`["x","${run.id}"]`), b64('[1,"not-a-uuid"]'), b64(`[1,"${run.id}' OR 1=1 --"]`)];
+    const malformed = [
+      'bm90IGEgY3Vyc29y',
+      '%00',
+      '!!!',
+      'a'.repeat(5000),
+      b64('[]'),
+      b64('{"a":1}'),
+      b64(`["x","${run.id}"]`),
+      b64('[1,"not-a-uuid"]'),
+      b64(`[1,"${run.id}' OR 1=1 --"]`),
+    ];
     // decodable, with a time no store takes (negative, fractional, beyond 8.64e15): refused by the
     // one input rule before any store is touched, so a 400 on every store too
-    const crafted = [b64(`[-1,"${run.id}"]`), b64(`[1e300,"${run.id}"]`), b64(`[1.5,"${run.id}"]`), b64(`[${Number.MAX_SAFE_INTEGER + 2},"${run.id}"]`), b64(`[-1e300,"${run.id}"]`)];
+    const crafted = [
+      b64(`[-1,"${run.id}"]`),
+      b64(`[1e300,"${run.id}"]`),
+      b64(`[1.5,"${run.id}"]`),
+      b64(`[${Number.MAX_SAFE_INTEGER + 2},"${run.id}"]`),
+      b64(`[-1e300,"${run.id}"]`),
+    ];
     for (const cursor of [...malformed, ...crafted]) {
       const reply = await request(app, `/?cursor=${encodeURIComponent(cursor)}`);
       const what = `cursor ${cursor.slice(0, 60)} (${Buffer.from(cursor, 'base64url').toString('utf8').slice(0, 30)})`;
@@ -332,14 +424,21 @@ describe('CSRF: the cancel action', () => {
     expect((await store.getRun(run.id))!.cancelRequestedAt).toBe(requestedAt);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(noticed).toBe(1);
-    expect((await request(app, '/runs/00000000-0000-4000-8000-000000000000/cancel', { method: 'POST', headers: { origin } })).status).toBe(404);
+    expect((await request(app, '/runs/00000000-0000-4000-8000-000000000000/cancel', { method: 'POST', headers: { origin } })).status).toBe(
+      404,
+    );
   });
 });
 
 describe('token mode', () => {
   async function tokenApp(logs: string[] = []) {
     const store = InMemoryRunStore.create();
-    const run = await seedRun(store, { configuration: 'x', createdAt: T0, calls: [{ server: 'docs', tool: 's', outcome: 'ok' }], finish: null });
+    const run = await seedRun(store, {
+      configuration: 'x',
+      createdAt: T0,
+      calls: [{ server: 'docs', tool: 's', outcome: 'ok' }],
+      finish: null,
+    });
     const app = await started(store, { token: TOKEN, host: '0.0.0.0', log: (line) => logs.push(line) });
     return { store, run, app };
   }
@@ -425,7 +524,8 @@ describe('token mode', () => {
       // (a GET with the token is answered by the redirect that sets the cookie, checked above)
       const { 'set-cookie': _cookie, ...headers } = reply.headers;
       expect(JSON.stringify(headers), `${method} ${path}`).not.toContain(TOKEN);
-      if (reply.body !== '' && reply.headers['content-type']?.toString().startsWith('text/html')) assertInertPage(reply.body, `${method} ${path}`);
+      if (reply.body !== '' && reply.headers['content-type']?.toString().startsWith('text/html'))
+        assertInertPage(reply.body, `${method} ${path}`);
     }
     // with the cookie (the page a browser shows after the redirect) and with the header
     for (const path of ['/', '/servers', `/runs/${run.id}`, '/?lang=de', '/?cursor=bad']) {
@@ -480,7 +580,6 @@ describe('security headers', () => {
 // ---------------------------------------------------------------------------------------------
 // The CLI
 
-
 /** Anything a terminal would act on: C0 but LF, DEL, C1, bidi controls. */
 const TERMINAL_CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
@@ -521,7 +620,15 @@ describe('the CLI escapes control characters of stored text', () => {
         round: 1,
         durationMs: 5,
         createdAt: T0 + 10,
-        payload: { kind: 'tool', toolName: `tool ${STORED}`, toolServer: server, toolIsError: true, toolOutcome: 'failed', round: 1, durationMs: 5 },
+        payload: {
+          kind: 'tool',
+          toolName: `tool ${STORED}`,
+          toolServer: server,
+          toolIsError: true,
+          toolOutcome: 'failed',
+          round: 1,
+          durationMs: 5,
+        },
         toolServer: server,
         toolOutcome: 'failed',
       });

@@ -81,7 +81,11 @@ describe('run timeline page', () => {
 
   it('pages a long run by 200 steps with lifecycle rows on the pages their time falls in', async () => {
     const store = InMemoryRunStore.create();
-    const calls = Array.from({ length: 450 }, (_, i) => ({ server: 'docs', tool: 's', outcome: (i % 9 === 0 ? 'failed' : 'ok') as ToolOutcome }));
+    const calls = Array.from({ length: 450 }, (_, i) => ({
+      server: 'docs',
+      tool: 's',
+      outcome: (i % 9 === 0 ? 'failed' : 'ok') as ToolOutcome,
+    }));
     const running = await seedRun(store, { configuration: 'long', createdAt: T0, calls, finish: null });
     await store.requestCancel(running.id, T0 + 10 * 250 + 5); // between steps 249 and 250
     const run = await store.finishRun(running.id, { status: 'cancelled', finishedAt: T0 + 10 * 451 });
@@ -120,13 +124,27 @@ describe('run timeline page', () => {
 describe('the cancelled-write note', () => {
   const t = new Translator('en');
   const entry = (outcome: RunTimelineEntry['outcome'], details: RunTimelineEntry['details']) =>
-    RunTimelineEntry.of({ time: T0, sequence: 3, event: null, kind: 'tool', source: 'slow', round: 1, durationMs: 5, outcome, details, unreadable: false, unreadableReason: null });
+    RunTimelineEntry.of({
+      time: T0,
+      sequence: 3,
+      event: null,
+      kind: 'tool',
+      source: 'slow',
+      round: 1,
+      durationMs: 5,
+      outcome,
+      details,
+      unreadable: false,
+      unreadableReason: null,
+    });
 
   it('is shown on a cancelled call of a tool declared as writing, naming the record when known', () => {
     expect(writeUnknownNote(t, entry('cancelled', { toolName: 'mcp_slow_export', writes: true }))).toBe(
       'Cancelled write call: whether the server changed anything before the call was torn down is unknown. Check it on the server.',
     );
-    expect(writeUnknownNote(t, entry('cancelled', { writes: true, writeResource: 'report', writeId: 'q3' }))).toContain('changed report q3 before');
+    expect(writeUnknownNote(t, entry('cancelled', { writes: true, writeResource: 'report', writeId: 'q3' }))).toContain(
+      'changed report q3 before',
+    );
     expect(writeUnknownNote(new Translator('de'), entry('cancelled', { writes: true }))).toContain('Abgebrochener Schreibaufruf');
   });
 

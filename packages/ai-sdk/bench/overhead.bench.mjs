@@ -92,7 +92,15 @@ function report(runs) {
     const direct = median(wall.direct);
     const integration = median(wall.integration);
     const bare = median(wall.bare);
-    return { index, direct, integration, bare, ratio: integration / direct, perRound: median(wall.integration.map((t, i) => t / wall.direct[i])), bareRatio: integration / bare };
+    return {
+      index,
+      direct,
+      integration,
+      bare,
+      ratio: integration / direct,
+      perRound: median(wall.integration.map((t, i) => t / wall.direct[i])),
+      bareRatio: integration / bare,
+    };
   });
   const ratios = rows.map((r) => r.ratio);
   const ratio = median(ratios);
@@ -110,7 +118,15 @@ order rotating, a full GC before each batch. Wall time per call, median over a p
 the verdict is the median over the processes. Load average at the end: ${fmt(loadavg()[0], 1)}.
 
 ${table(
-  ['process', 'direct (recorded) ms/call', 'integration ms/call', 'bare McpTool ms/call', 'integration / direct', 'median of per-round ratios', 'integration / bare'],
+  [
+    'process',
+    'direct (recorded) ms/call',
+    'integration ms/call',
+    'bare McpTool ms/call',
+    'integration / direct',
+    'median of per-round ratios',
+    'integration / bare',
+  ],
   rows.map((r) => [String(r.index + 1), fmt(r.direct), fmt(r.integration), fmt(r.bare), fmt(r.ratio), fmt(r.perRound), fmt(r.bareRatio)]),
 )}
 

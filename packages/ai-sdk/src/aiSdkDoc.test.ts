@@ -46,7 +46,11 @@ describe('docs/ai-sdk.md', () => {
     const file = path.join(folder, 'aiSdkLoop.doc.ts');
     writeFileSync(file, `${PREAMBLE}\n${snippet}\nexport {};\n`);
 
-    const config = ts.getParsedCommandLineOfConfigFile(path.join(PACKAGE, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+    const config = ts.getParsedCommandLineOfConfigFile(
+      path.join(PACKAGE, 'tsconfig.json'),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+    );
     const program = ts.createProgram([file], { ...config!.options, noEmit: true, rootDir: PACKAGE });
     const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(problems).toEqual([]);
@@ -67,7 +71,11 @@ describe('docs/ai-sdk.md', () => {
     const store = await SqliteRunStore.open({ path: path.join(dir, 'runs.sqlite') });
     try {
       const [run] = (await store.listRuns()).runs;
-      expect(run).toMatchObject({ status: 'completed', configuration: 'support-agent@v3', outcomeCounts: { ok: 1, failed: 0, cancelled: 0 } });
+      expect(run).toMatchObject({
+        status: 'completed',
+        configuration: 'support-agent@v3',
+        outcomeCounts: { ok: 1, failed: 0, cancelled: 0 },
+      });
       expect((await store.readSteps(run!.id)).map((s) => [s.kind, s.round, s.toolOutcome])).toEqual([
         ['request', 0, null],
         ['llm', 1, null],

@@ -62,10 +62,24 @@ describe('an AI SDK agent loop with MCP tools of a real stdio server, recorded i
     const steps = await store.readSteps(run.id);
     expect(startsPaired(steps)).toBe(true);
     // Each tool step carries the model's own call id: it links to the LLM step that asked for it.
-    expect(steps.filter((s) => s.kind === 'tool').map((s) => (JSON.parse(s.payload) as { toolCallId?: string }).toolCallId).sort()).toEqual(['call-a', 'call-b', 'call-c']);
+    expect(
+      steps
+        .filter((s) => s.kind === 'tool')
+        .map((s) => (JSON.parse(s.payload) as { toolCallId?: string }).toolCallId)
+        .sort(),
+    ).toEqual(['call-a', 'call-b', 'call-c']);
     const echo = (text: string, round: number) => [
       { kind: 'tool_start', round, toolName: ECHO, toolServer: 'fixture', toolArguments: { text } },
-      { kind: 'tool', round, toolName: ECHO, toolServer: 'fixture', toolArguments: { text }, toolResult: text, toolIsError: false, toolOutcome: 'ok' },
+      {
+        kind: 'tool',
+        round,
+        toolName: ECHO,
+        toolServer: 'fixture',
+        toolArguments: { text },
+        toolResult: text,
+        toolIsError: false,
+        toolOutcome: 'ok',
+      },
     ];
     const view = viewSteps(steps);
     expect(view.slice(0, 3)).toEqual([
@@ -98,7 +112,16 @@ describe('an AI SDK agent loop with MCP tools of a real stdio server, recorded i
     expect(round2.filter((s) => s.kind === 'tool')).toEqual(expect.arrayContaining([echo('second', 2)[1], echo('third', 2)[1]]));
     expect(round2[0]?.kind).toBe('tool_start');
     expect(view.slice(8)).toEqual([
-      { kind: 'llm', round: 3, model: 'scripted-1', content: 'All three echoed.', finishReason: 'stop', promptTokens: 260, completionTokens: 9, requestedToolCalls: [] },
+      {
+        kind: 'llm',
+        round: 3,
+        model: 'scripted-1',
+        content: 'All three echoed.',
+        finishReason: 'stop',
+        promptTokens: 260,
+        completionTokens: 9,
+        requestedToolCalls: [],
+      },
     ]);
     expect(steps.every((s) => s.durationMs >= 0)).toBe(true);
     expect(steps.find((s) => s.kind === 'tool')!.durationMs).toBeGreaterThan(0);
@@ -124,7 +147,10 @@ describe('an AI SDK agent loop with MCP tools of a real stdio server, recorded i
     const stored = await run.complete();
 
     expect(result.text).toBe('Recovered with plan b.');
-    expect(result.steps[0]?.content.find((part) => part.type === 'tool-error')).toMatchObject({ toolName: FAIL, error: { name: 'McpToolCallError', outcome: 'failed' } });
+    expect(result.steps[0]?.content.find((part) => part.type === 'tool-error')).toMatchObject({
+      toolName: FAIL,
+      error: { name: 'McpToolCallError', outcome: 'failed' },
+    });
     expect(model.doGenerateCalls[1]?.prompt.at(-1)).toMatchObject({
       role: 'tool',
       content: [{ type: 'tool-result', toolCallId: 'call-1', output: { type: 'error-text', value: 'the fixture failed on purpose' } }],
@@ -141,6 +167,11 @@ describe('an AI SDK agent loop with MCP tools of a real stdio server, recorded i
       ['tool', 2, 'ok'],
       ['llm', 3, 'stop'],
     ]);
-    expect(view[2]).toMatchObject({ toolName: FAIL, toolResult: 'the fixture failed on purpose', toolIsError: true, toolFailureCause: 'server_error' });
+    expect(view[2]).toMatchObject({
+      toolName: FAIL,
+      toolResult: 'the fixture failed on purpose',
+      toolIsError: true,
+      toolFailureCause: 'server_error',
+    });
   });
 });

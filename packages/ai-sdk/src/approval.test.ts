@@ -33,7 +33,13 @@ describe('tools of a server that requires approval', () => {
     const toolSet = mcpToolSet(tools, { run });
     expect(toolSet[ECHO]?.needsApproval).toBe(true);
 
-    const first = await generateText({ model: wrapped, tools: toolSet, stopWhen: stepCountIs(5), abortSignal: run.signal, prompt: 'Echo it.' });
+    const first = await generateText({
+      model: wrapped,
+      tools: toolSet,
+      stopWhen: stepCountIs(5),
+      abortSignal: run.signal,
+      prompt: 'Echo it.',
+    });
     const request = first.content.find((part) => part.type === 'tool-approval-request');
     expect(request).toMatchObject({ toolCall: { toolName: ECHO, toolCallId: 'call-1' } });
     // nothing was sent: only the LLM call is recorded
@@ -88,7 +94,14 @@ describe('tools of a server that requires approval', () => {
     const refused = result.steps[0]?.content.find((part) => part.type === 'tool-error');
     expect(McpToolNotApprovedError.is(refused?.error)).toBe(true);
     expect(model.doGenerateCalls[1]?.prompt.at(-1)).toMatchObject({
-      content: [{ output: { type: 'error-text', value: `the call of ${ECHO} was not approved (MCP server "guarded" requires approval of each call); it was not sent` } }],
+      content: [
+        {
+          output: {
+            type: 'error-text',
+            value: `the call of ${ECHO} was not approved (MCP server "guarded" requires approval of each call); it was not sent`,
+          },
+        },
+      ],
     });
     expect(await kinds(store, run.id)).toEqual([
       ['llm', 1, null],

@@ -7,7 +7,17 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpToolSet } from './mcpToolSet.js';
 import { recordingMiddleware } from './recordingMiddleware.js';
-import { fixtureRegistry, openStore, scratch, stallingStream, startsPaired, textAnswer, toolCallsAnswer, toolNamed, viewSteps } from './testing/harness.js';
+import {
+  fixtureRegistry,
+  openStore,
+  scratch,
+  stallingStream,
+  startsPaired,
+  textAnswer,
+  toolCallsAnswer,
+  toolNamed,
+  viewSteps,
+} from './testing/harness.js';
 
 const SLOW = 'mcp_fixture_slow';
 const ECHO = 'mcp_fixture_echo';
@@ -42,56 +52,59 @@ describe('cancelling a run of an AI SDK loop', () => {
   it.each([
     ['from the store (the app’s Cancel button)', 'store'],
     ['in process (run.cancel)', 'local'],
-  ] as const)('%s stops the tool call on the wire: recorded cancelled, no further LLM call, the run ends cancelled, the server’s health untouched', async (_, source) => {
-    const tag = `${source}-cancel`;
-    const before = (await store.serverHealth()).find((h) => h.server === 'fixture') ?? { ok: 0, failed: 0, cancelled: 0 };
-    const model = new MockLanguageModelV3({
-      modelId: 'scripted-1',
-      doGenerate: [toolCallsAnswer([{ id: 'call-1', name: SLOW, input: { ms: 60_000, tag } }]), textAnswer('never reached')],
-    });
-    const run = await startRun(store, { configuration: 'ai-sdk-cancel', privacy: 'full', spoolDir: false });
-    const loop = generateText({
-      model: wrapLanguageModel({ model, middleware: recordingMiddleware(run) }),
-      tools: mcpToolSet(tools, { run }),
-      stopWhen: stepCountIs(10),
-      abortSignal: run.signal,
-      prompt: 'Run the slow export.',
-    });
-    const settled = loop.then(
-      () => null,
-      (error: unknown) => error,
-    );
-    // the call is on the wire once another reader of the store sees its start, and the server started it
-    await until(async () => (await store.readSteps(run.id)).some((s) => s.kind === 'tool_start'), 'the tool_start step');
-    await until(() => readFileSync(eventsFile, 'utf8').includes(`"${tag}"`), 'the server to start the call');
-    if (source === 'store') await store.requestCancel(run.id);
-    else await run.cancel();
+  ] as const)(
+    '%s stops the tool call on the wire: recorded cancelled, no further LLM call, the run ends cancelled, the server’s health untouched',
+    async (_, source) => {
+      const tag = `${source}-cancel`;
+      const before = (await store.serverHealth()).find((h) => h.server === 'fixture') ?? { ok: 0, failed: 0, cancelled: 0 };
+      const model = new MockLanguageModelV3({
+        modelId: 'scripted-1',
+        doGenerate: [toolCallsAnswer([{ id: 'call-1', name: SLOW, input: { ms: 60_000, tag } }]), textAnswer('never reached')],
+      });
+      const run = await startRun(store, { configuration: 'ai-sdk-cancel', privacy: 'full', spoolDir: false });
+      const loop = generateText({
+        model: wrapLanguageModel({ model, middleware: recordingMiddleware(run) }),
+        tools: mcpToolSet(tools, { run }),
+        stopWhen: stepCountIs(10),
+        abortSignal: run.signal,
+        prompt: 'Run the slow export.',
+      });
+      const settled = loop.then(
+        () => null,
+        (error: unknown) => error,
+      );
+      // the call is on the wire once another reader of the store sees its start, and the server started it
+      await until(async () => (await store.readSteps(run.id)).some((s) => s.kind === 'tool_start'), 'the tool_start step');
+      await until(() => readFileSync(eventsFile, 'utf8').includes(`"${tag}"`), 'the server to start the call');
+      if (source === 'store') await store.requestCancel(run.id);
+      else await run.cancel();
 
-    const error = await settled;
-    expect(RunCancelledError.is(error)).toBe(true);
-    expect(error).toBe(run.signal.reason);
-    expect((error as RunCancelledError).requestedBy).toBe(source);
-    const stored = await run.fail(error);
-    expect(model.doGenerateCalls).toHaveLength(1);
-    expect(stored.status).toBe('cancelled');
-    expect(stored.outcomeCounts).toEqual({ ok: 0, failed: 0, cancelled: 1 });
-    const steps = await store.readSteps(run.id);
-    expect(startsPaired(steps)).toBe(true);
-    expect(viewSteps(steps).map((s) => [s.kind, s.round, s.toolName ?? s.model, s.toolOutcome ?? s.finishReason])).toEqual([
-      ['llm', 1, 'scripted-1', 'tool-calls'],
-      ['tool_start', 1, SLOW, undefined],
-      ['tool', 1, SLOW, 'cancelled'],
-    ]);
-    expect(viewSteps(steps)[2]).toMatchObject({ toolIsError: true, toolOutcome: 'cancelled' });
-    // the server was told and stopped
-    await until(() => readFileSync(eventsFile, 'utf8').includes(`"event":"cancelled","tag":"${tag}"`), 'the server to cancel the call');
-    const health = (await store.serverHealth()).find((h) => h.server === 'fixture');
-    expect(health).toMatchObject({ ok: before.ok, failed: before.failed, cancelled: before.cancelled + 1 });
-    expect(health?.failureRate ?? 0).toBe(0);
-    // the server is as good as before: the next run's call answers
-    const next = await toolNamed(tools, ECHO).execute({ text: 'still here' });
-    expect(next.outcome).toBe('ok');
-  });
+      const error = await settled;
+      expect(RunCancelledError.is(error)).toBe(true);
+      expect(error).toBe(run.signal.reason);
+      expect((error as RunCancelledError).requestedBy).toBe(source);
+      const stored = await run.fail(error);
+      expect(model.doGenerateCalls).toHaveLength(1);
+      expect(stored.status).toBe('cancelled');
+      expect(stored.outcomeCounts).toEqual({ ok: 0, failed: 0, cancelled: 1 });
+      const steps = await store.readSteps(run.id);
+      expect(startsPaired(steps)).toBe(true);
+      expect(viewSteps(steps).map((s) => [s.kind, s.round, s.toolName ?? s.model, s.toolOutcome ?? s.finishReason])).toEqual([
+        ['llm', 1, 'scripted-1', 'tool-calls'],
+        ['tool_start', 1, SLOW, undefined],
+        ['tool', 1, SLOW, 'cancelled'],
+      ]);
+      expect(viewSteps(steps)[2]).toMatchObject({ toolIsError: true, toolOutcome: 'cancelled' });
+      // the server was told and stopped
+      await until(() => readFileSync(eventsFile, 'utf8').includes(`"event":"cancelled","tag":"${tag}"`), 'the server to cancel the call');
+      const health = (await store.serverHealth()).find((h) => h.server === 'fixture');
+      expect(health).toMatchObject({ ok: before.ok, failed: before.failed, cancelled: before.cancelled + 1 });
+      expect(health?.failureRate ?? 0).toBe(0);
+      // the server is as good as before: the next run's call answers
+      const next = await toolNamed(tools, ECHO).execute({ text: 'still here' });
+      expect(next.outcome).toBe('ok');
+    },
+  );
 
   it('in process stops a stream mid-answer: the LLM call is recorded with what was received and finish reason aborted, the run ends cancelled', async () => {
     const stalled = stallingStream([
@@ -132,7 +145,14 @@ describe('cancelling a run of an AI SDK loop', () => {
     expect(stored.terminationReason).toBe('operator pressed cancel');
     const steps = await store.readSteps(run.id);
     expect(viewSteps(steps)).toEqual([
-      { kind: 'llm', round: 1, model: 'scripted-stream-1', content: 'Exporting the Q3 report', finishReason: 'aborted', requestedToolCalls: [] },
+      {
+        kind: 'llm',
+        round: 1,
+        model: 'scripted-stream-1',
+        content: 'Exporting the Q3 report',
+        finishReason: 'aborted',
+        requestedToolCalls: [],
+      },
     ]);
   });
 });

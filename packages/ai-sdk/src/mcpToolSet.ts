@@ -114,7 +114,9 @@ function aiSdkTool(tool: McpTool, run: AiSdkRun, approve: McpToolSetOptions['app
 function argumentsOf(tool: McpTool, input: unknown): Readonly<Record<string, unknown>> {
   if (input === undefined || input === null) return {};
   if (typeof input !== 'object' || Array.isArray(input)) {
-    throw new TypeError(`the input of ${tool.name} must be a JSON object, got ${Array.isArray(input) ? 'an array' : typeof input}; the call was not sent`);
+    throw new TypeError(
+      `the input of ${tool.name} must be a JSON object, got ${Array.isArray(input) ? 'an array' : typeof input}; the call was not sent`,
+    );
   }
   return input as Readonly<Record<string, unknown>>;
 }

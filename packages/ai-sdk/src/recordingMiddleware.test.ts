@@ -17,10 +17,17 @@ describe('recordingMiddleware on generate calls', () => {
         }),
     });
     const reason = new Error('stop now');
-    const call = generateText({ model: wrapLanguageModel({ model, middleware: recordingMiddleware({ trace, signal: controller.signal }) }), prompt: 'x', abortSignal: controller.signal, maxRetries: 0 });
+    const call = generateText({
+      model: wrapLanguageModel({ model, middleware: recordingMiddleware({ trace, signal: controller.signal }) }),
+      prompt: 'x',
+      abortSignal: controller.signal,
+      maxRetries: 0,
+    });
     setTimeout(() => controller.abort(reason), 20);
     await expect(call).rejects.toBe(reason);
-    expect(trace.steps.map((s) => [s.kind, s.round, s.model, s.finishReason, s.durationMs > 0])).toEqual([['llm', 1, 'slow-model', 'aborted', true]]);
+    expect(trace.steps.map((s) => [s.kind, s.round, s.model, s.finishReason, s.durationMs > 0])).toEqual([
+      ['llm', 1, 'slow-model', 'aborted', true],
+    ]);
   });
 
   it('records a failed call with finish reason error, and numbers the rounds of one run across generateText calls', async () => {
@@ -31,10 +38,14 @@ describe('recordingMiddleware on generate calls', () => {
         throw new Error('the provider is down');
       },
     });
-    await expect(generateText({ model: wrapLanguageModel({ model: failing, middleware: recordingMiddleware(run) }), prompt: 'x', maxRetries: 0 })).rejects.toThrow('the provider is down');
+    await expect(
+      generateText({ model: wrapLanguageModel({ model: failing, middleware: recordingMiddleware(run) }), prompt: 'x', maxRetries: 0 }),
+    ).rejects.toThrow('the provider is down');
     const answering = new MockLanguageModelV3({ modelId: 'm2', doGenerate: textAnswer('fine', [7, 3]) });
     await generateText({ model: wrapLanguageModel({ model: answering, middleware: recordingMiddleware(run) }), prompt: 'x' });
-    expect(trace.steps.map((s) => [s.round, s.finishReason, s.content ?? null, s.promptTokens ?? null, s.completionTokens ?? null])).toEqual([
+    expect(
+      trace.steps.map((s) => [s.round, s.finishReason, s.content ?? null, s.promptTokens ?? null, s.completionTokens ?? null]),
+    ).toEqual([
       [1, 'error', null, null, null],
       [2, 'stop', 'fine', 7, 3],
     ]);

@@ -35,7 +35,9 @@ export function recordingMiddleware(run: AiSdkRun): LanguageModelMiddleware {
       try {
         result = await doGenerate();
       } catch (error) {
-        await run.trace.recordLlmCall(call.toOptions(round, performance.now() - started, params.abortSignal?.aborted === true ? ABORTED : ERRORED));
+        await run.trace.recordLlmCall(
+          call.toOptions(round, performance.now() - started, params.abortSignal?.aborted === true ? ABORTED : ERRORED),
+        );
         throw error;
       }
       call.addGenerateResult(result);
@@ -51,7 +53,9 @@ export function recordingMiddleware(run: AiSdkRun): LanguageModelMiddleware {
       try {
         result = await doStream();
       } catch (error) {
-        await run.trace.recordLlmCall(call.toOptions(round, performance.now() - started, params.abortSignal?.aborted === true ? ABORTED : ERRORED));
+        await run.trace.recordLlmCall(
+          call.toOptions(round, performance.now() - started, params.abortSignal?.aborted === true ? ABORTED : ERRORED),
+        );
         throw error;
       }
       const stream = recordedStream(result.stream, {

@@ -45,7 +45,9 @@ describe('streamText through the recording middleware', () => {
     ];
     const model = new MockLanguageModelV3({
       modelId: 'streamer-1',
-      doStream: chunks.map((parts) => ({ stream: simulateReadableStream({ chunks: parts, chunkDelayInMs: null, initialDelayInMs: null }) })),
+      doStream: chunks.map((parts) => ({
+        stream: simulateReadableStream({ chunks: parts, chunkDelayInMs: null, initialDelayInMs: null }),
+      })),
     });
     const result = streamText({
       model: wrapLanguageModel({ model, middleware: recordingMiddleware(run) }),
@@ -69,8 +71,26 @@ describe('streamText through the recording middleware', () => {
         requestedToolCalls: [{ id: 'call-s1', name: ECHO, arguments: { text: 'streamed' } }],
       },
       { kind: 'tool_start', round: 1, toolName: ECHO, toolServer: 'fixture', toolArguments: { text: 'streamed' } },
-      { kind: 'tool', round: 1, toolName: ECHO, toolServer: 'fixture', toolArguments: { text: 'streamed' }, toolResult: 'streamed', toolIsError: false, toolOutcome: 'ok' },
-      { kind: 'llm', round: 2, model: 'streamer-1', content: 'It said streamed.', finishReason: 'stop', promptTokens: 140, completionTokens: 6, requestedToolCalls: [] },
+      {
+        kind: 'tool',
+        round: 1,
+        toolName: ECHO,
+        toolServer: 'fixture',
+        toolArguments: { text: 'streamed' },
+        toolResult: 'streamed',
+        toolIsError: false,
+        toolOutcome: 'ok',
+      },
+      {
+        kind: 'llm',
+        round: 2,
+        model: 'streamer-1',
+        content: 'It said streamed.',
+        finishReason: 'stop',
+        promptTokens: 140,
+        completionTokens: 6,
+        requestedToolCalls: [],
+      },
     ]);
     expect((await store.readSteps(run.id))[0]?.payload).toContain('"thinking":"Need the echo."');
   });
@@ -95,7 +115,15 @@ describe('streamText through the recording middleware', () => {
   it('records a stream its consumer cancels once, with finish reason aborted', async () => {
     const trace = RunTrace.create({ privacy: 'full' });
     const model = new MockLanguageModelV3({
-      doStream: { stream: simulateReadableStream({ chunks: [{ type: 'text-delta', id: 't', delta: 'One' } as StreamPart, { type: 'text-delta', id: 't', delta: 'Two' } as StreamPart], chunkDelayInMs: null }) },
+      doStream: {
+        stream: simulateReadableStream({
+          chunks: [
+            { type: 'text-delta', id: 't', delta: 'One' } as StreamPart,
+            { type: 'text-delta', id: 't', delta: 'Two' } as StreamPart,
+          ],
+          chunkDelayInMs: null,
+        }),
+      },
     });
     const wrapped = wrapLanguageModel({ model, middleware: recordingMiddleware({ trace, signal: new AbortController().signal }) });
     const { stream } = await wrapped.doStream({ prompt: [] });

@@ -122,12 +122,20 @@ for (const bound of [
     const kept = result.withBoundedChannels(bound.bounds).artifacts[0];
     if ((kept === artifact) !== Boolean(bound.bounds)) throw new Error('bench: artifacts kept/omitted wrongly');
     const heavy = { heavy: Boolean(bound.bounds) };
-    const bounded = await measure(() => {
-      sink += result.withBoundedChannels(bound.bounds).artifacts.length;
-    }, size.bytes, heavy);
-    const baseline = await measure(() => {
-      sink += JSON.stringify([artifact]).length;
-    }, size.bytes, heavy);
+    const bounded = await measure(
+      () => {
+        sink += result.withBoundedChannels(bound.bounds).artifacts.length;
+      },
+      size.bytes,
+      heavy,
+    );
+    const baseline = await measure(
+      () => {
+        sink += JSON.stringify([artifact]).length;
+      },
+      size.bytes,
+      heavy,
+    );
     const mbs = Buffer.byteLength(json, 'utf8') / MB;
     perMb[size.name] = bounded.best / mbs;
     artifactRows.push([
@@ -160,7 +168,10 @@ const out = [
   'Per-MB figures and verdicts use the best of 40 runs: on a shared machine that is the run least disturbed by',
   `other work (load average when started: ${loadAtStart.map((load) => fmt(load, 1)).join(' / ')} on ${os.cpus().length} CPUs).`,
   '',
-  table(['text', 'bound', 'size', 'median ms', 'best ms', 'best ms per MB', 'byteLength best ms', 'byteLength ms per MB', 'ratio (best)'], rows),
+  table(
+    ['text', 'bound', 'size', 'median ms', 'best ms', 'best ms per MB', 'byteLength best ms', 'byteLength ms per MB', 'ratio (best)'],
+    rows,
+  ),
   '',
   'Artifacts: one `table` artifact of about 1 MB and 10 MB of JSON; baseline `JSON.stringify` of the same artifact.',
   'With the default limit the encoder stops at 50 000 bytes, so the time does not grow with the size.',

@@ -24,7 +24,12 @@ function bundle(): string {
   for (const file of readdirSync(SRC)) {
     if (!file.endsWith('.ts') || file.endsWith('.test.ts') || file.endsWith('.test-d.ts') || file.endsWith('.d.ts')) continue;
     const { outputText } = ts.transpileModule(readFileSync(join(SRC, file), 'utf8'), {
-      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false, esModuleInterop: false },
+      compilerOptions: {
+        module: ts.ModuleKind.CommonJS,
+        target: ts.ScriptTarget.ES2022,
+        verbatimModuleSyntax: false,
+        esModuleInterop: false,
+      },
       fileName: file,
     });
     modules.push(`${JSON.stringify(`./${file.replace(/\.ts$/, '.js')}`)}: function (exports, require, module) {\n${outputText}\n}`);

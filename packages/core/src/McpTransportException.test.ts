@@ -12,16 +12,76 @@ type Factory = {
 };
 
 const FACTORIES: readonly Factory[] = [
-  { name: 'forRefusedHost', make: (s, r) => McpTransportException.forRefusedHost(s, r), code: 'mcp_refused_host', says: /refused to connect to host/, repeatsRemote: true },
-  { name: 'forTransportFailure', make: (s, r) => McpTransportException.forTransportFailure(s, r), code: 'mcp_transport_failure', says: /transport failed/, repeatsRemote: true },
-  { name: 'forHttpStatus', make: (s, r) => McpTransportException.forHttpStatus(s, 502, r), code: 'mcp_http_status', says: /HTTP status 502/, repeatsRemote: true },
-  { name: 'forMalformedResponse', make: (s, r) => McpTransportException.forMalformedResponse(s, r), code: 'mcp_malformed_response', says: /malformed response/, repeatsRemote: true },
-  { name: 'forJsonRpcError', make: (s, r) => McpTransportException.forJsonRpcError(s, -32601, r), code: 'mcp_json_rpc_error', says: /JSON-RPC error -32601/, repeatsRemote: true },
-  { name: 'forUnsupportedContentType', make: (s, r) => McpTransportException.forUnsupportedContentType(s, r), code: 'mcp_unsupported_content_type', says: /unsupported content type/, repeatsRemote: true },
-  { name: 'forMissingCredential', make: (s, r) => McpTransportException.forMissingCredential(s, r), code: 'mcp_missing_credential', says: /credential .* not set/, repeatsRemote: true },
-  { name: 'forExhaustedDeadline', make: (s) => McpTransportException.forExhaustedDeadline(s, 30_000), code: 'mcp_deadline_exhausted', says: /deadline of 30000 ms/, repeatsRemote: false },
-  { name: 'forTimeout', make: (s) => McpTransportException.forTimeout(s, 1500), code: 'mcp_timeout', says: /did not answer within 1500 ms/, repeatsRemote: false },
-  { name: 'forCancelledCall', make: (s, r) => McpTransportException.forCancelledCall(s, r), code: 'mcp_cancelled', says: /was cancelled by the caller/, repeatsRemote: true },
+  {
+    name: 'forRefusedHost',
+    make: (s, r) => McpTransportException.forRefusedHost(s, r),
+    code: 'mcp_refused_host',
+    says: /refused to connect to host/,
+    repeatsRemote: true,
+  },
+  {
+    name: 'forTransportFailure',
+    make: (s, r) => McpTransportException.forTransportFailure(s, r),
+    code: 'mcp_transport_failure',
+    says: /transport failed/,
+    repeatsRemote: true,
+  },
+  {
+    name: 'forHttpStatus',
+    make: (s, r) => McpTransportException.forHttpStatus(s, 502, r),
+    code: 'mcp_http_status',
+    says: /HTTP status 502/,
+    repeatsRemote: true,
+  },
+  {
+    name: 'forMalformedResponse',
+    make: (s, r) => McpTransportException.forMalformedResponse(s, r),
+    code: 'mcp_malformed_response',
+    says: /malformed response/,
+    repeatsRemote: true,
+  },
+  {
+    name: 'forJsonRpcError',
+    make: (s, r) => McpTransportException.forJsonRpcError(s, -32601, r),
+    code: 'mcp_json_rpc_error',
+    says: /JSON-RPC error -32601/,
+    repeatsRemote: true,
+  },
+  {
+    name: 'forUnsupportedContentType',
+    make: (s, r) => McpTransportException.forUnsupportedContentType(s, r),
+    code: 'mcp_unsupported_content_type',
+    says: /unsupported content type/,
+    repeatsRemote: true,
+  },
+  {
+    name: 'forMissingCredential',
+    make: (s, r) => McpTransportException.forMissingCredential(s, r),
+    code: 'mcp_missing_credential',
+    says: /credential .* not set/,
+    repeatsRemote: true,
+  },
+  {
+    name: 'forExhaustedDeadline',
+    make: (s) => McpTransportException.forExhaustedDeadline(s, 30_000),
+    code: 'mcp_deadline_exhausted',
+    says: /deadline of 30000 ms/,
+    repeatsRemote: false,
+  },
+  {
+    name: 'forTimeout',
+    make: (s) => McpTransportException.forTimeout(s, 1500),
+    code: 'mcp_timeout',
+    says: /did not answer within 1500 ms/,
+    repeatsRemote: false,
+  },
+  {
+    name: 'forCancelledCall',
+    make: (s, r) => McpTransportException.forCancelledCall(s, r),
+    code: 'mcp_cancelled',
+    says: /was cancelled by the caller/,
+    repeatsRemote: true,
+  },
 ];
 
 describe('McpTransportException factories', () => {
@@ -58,33 +118,36 @@ describe('McpTransportException factories', () => {
     expect(String(error)).toBe(`McpTransportException: ${error.message}`);
   });
 
-  it.each(FACTORIES.filter((f) => f.repeatsRemote))('$name clips remote text to 200 characters and collapses control characters', ({ make }) => {
-    const flat = make('srv', 'line one\r\n\tline\u0000\u0007two\u001b[31m\u0085\u2028three\u007f');
-    expect(flat.message).toContain('line one line two [31m three');
-    expect(flat.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
+  it.each(FACTORIES.filter((f) => f.repeatsRemote))(
+    '$name clips remote text to 200 characters and collapses control characters',
+    ({ make }) => {
+      const flat = make('srv', 'line one\r\n\tline\u0000\u0007two\u001b[31m\u0085\u2028three\u007f');
+      expect(flat.message).toContain('line one line two [31m three');
+      expect(flat.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
 
-    const long = make('srv', 'x'.repeat(5000));
-    expect(long.message).toContain(`${'x'.repeat(200)}…`);
-    expect(long.message).not.toContain('x'.repeat(201));
+      const long = make('srv', 'x'.repeat(5000));
+      expect(long.message).toContain(`${'x'.repeat(200)}…`);
+      expect(long.message).not.toContain('x'.repeat(201));
 
-    const exact = make('srv', 'y'.repeat(200));
-    expect(exact.message).toContain('y'.repeat(200));
-    expect(exact.message).not.toContain('…');
+      const exact = make('srv', 'y'.repeat(200));
+      expect(exact.message).toContain('y'.repeat(200));
+      expect(exact.message).not.toContain('…');
 
-    // Bidirectional overrides cannot make the message read differently; lone surrogates are replaced.
-    const bidi = make('srv', 'safe\u202Eexe.txt\u2066x\u2069 \uD800end');
-    expect(bidi.message).toContain('safe exe.txt x  \uFFFDend');
-    expect(bidi.message).not.toMatch(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/);
-    expect(Buffer.from(bidi.message, 'utf8').toString('utf8')).toBe(bidi.message);
-    // Emoji joined by ZWJ stay intact.
-    expect(make('srv', 'team 👩‍👩‍👧').message).toContain('team 👩‍👩‍👧');
+      // Bidirectional overrides cannot make the message read differently; lone surrogates are replaced.
+      const bidi = make('srv', 'safe\u202Eexe.txt\u2066x\u2069 \uD800end');
+      expect(bidi.message).toContain('safe exe.txt x  \uFFFDend');
+      expect(bidi.message).not.toMatch(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/);
+      expect(Buffer.from(bidi.message, 'utf8').toString('utf8')).toBe(bidi.message);
+      // Emoji joined by ZWJ stay intact.
+      expect(make('srv', 'team 👩‍👩‍👧').message).toContain('team 👩‍👩‍👧');
 
-    // Clipping counts characters, never cutting a surrogate pair.
-    const emoji = make('srv', '😀'.repeat(300));
-    expect(emoji.message).toContain(`${'😀'.repeat(200)}…`);
-    expect(emoji.message).not.toContain('😀'.repeat(201));
-    expect(Buffer.from(emoji.message, 'utf8').toString('utf8')).toBe(emoji.message);
-  });
+      // Clipping counts characters, never cutting a surrogate pair.
+      const emoji = make('srv', '😀'.repeat(300));
+      expect(emoji.message).toContain(`${'😀'.repeat(200)}…`);
+      expect(emoji.message).not.toContain('😀'.repeat(201));
+      expect(Buffer.from(emoji.message, 'utf8').toString('utf8')).toBe(emoji.message);
+    },
+  );
 
   it('clips and flattens the server name in the message too, but keeps it whole in `server`', () => {
     const server = `evil\n${'s'.repeat(300)}`;
@@ -111,11 +174,18 @@ describe('McpTransportException factories', () => {
 
   it.each(FACTORIES)('$name keeps the cause when given, and has none otherwise', ({ name, make }) => {
     const cause = new Error('socket hang up');
-    const factory = (McpTransportException as unknown as Record<string, (...args: unknown[]) => McpTransportException>)[name] as (...args: unknown[]) => McpTransportException;
+    const factory = (McpTransportException as unknown as Record<string, (...args: unknown[]) => McpTransportException>)[name] as (
+      ...args: unknown[]
+    ) => McpTransportException;
     const withoutCause = make('s', 'r');
     expect('cause' in withoutCause).toBe(false);
     // The options object is the last parameter of every factory.
-    const args: unknown[] = name === 'forHttpStatus' ? ['s', 500, 'body'] : name === 'forJsonRpcError' ? ['s', -1, 'msg'] : ['s', name === 'forTimeout' || name === 'forExhaustedDeadline' ? 5 : 'r'];
+    const args: unknown[] =
+      name === 'forHttpStatus'
+        ? ['s', 500, 'body']
+        : name === 'forJsonRpcError'
+          ? ['s', -1, 'msg']
+          : ['s', name === 'forTimeout' || name === 'forExhaustedDeadline' ? 5 : 'r'];
     const withCause = factory.call(McpTransportException, ...args, { cause });
     expect(withCause.cause).toBe(cause);
     expect(withCause.code).toBe(withoutCause.code);
@@ -177,7 +247,9 @@ describe('McpTransportException cannot be constructed directly or subclassed', (
     expect(() => new Ctor(Symbol('McpTransportException.construct'), 'mcp_cancelled', 's', 'm', true, undefined)).toThrow(
       /made through its factories and cannot be subclassed/,
     );
-    expect(() => Reflect.construct(Ctor, [Symbol.for('McpTransportException.construct'), 'mcp_cancelled', 's', 'm', true])).toThrow(TypeError);
+    expect(() => Reflect.construct(Ctor, [Symbol.for('McpTransportException.construct'), 'mcp_cancelled', 's', 'm', true])).toThrow(
+      TypeError,
+    );
   });
 
   it('a subclass cannot be instantiated', () => {

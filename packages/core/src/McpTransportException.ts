@@ -126,18 +126,38 @@ export class McpTransportException extends Error {
   }
 
   /** The server answered with a JSON-RPC error instead of a result. */
-  static forJsonRpcError(server: string, errorCode: number, remoteMessage: string, options?: McpTransportExceptionOptions): McpTransportException {
-    return McpTransportException.make('JSON_RPC_ERROR', server, `answered with JSON-RPC error ${errorCode}: ${clipRemoteText(remoteMessage)}`, options);
+  static forJsonRpcError(
+    server: string,
+    errorCode: number,
+    remoteMessage: string,
+    options?: McpTransportExceptionOptions,
+  ): McpTransportException {
+    return McpTransportException.make(
+      'JSON_RPC_ERROR',
+      server,
+      `answered with JSON-RPC error ${errorCode}: ${clipRemoteText(remoteMessage)}`,
+      options,
+    );
   }
 
   /** The server answered with a content type MCP does not speak. */
   static forUnsupportedContentType(server: string, contentType: string, options?: McpTransportExceptionOptions): McpTransportException {
-    return McpTransportException.make('UNSUPPORTED_CONTENT_TYPE', server, `answered with unsupported content type "${clipRemoteText(contentType)}"`, options);
+    return McpTransportException.make(
+      'UNSUPPORTED_CONTENT_TYPE',
+      server,
+      `answered with unsupported content type "${clipRemoteText(contentType)}"`,
+      options,
+    );
   }
 
   /** The credential the configuration names is not set in the environment. */
   static forMissingCredential(server: string, variable: string, options?: McpTransportExceptionOptions): McpTransportException {
-    return McpTransportException.make('MISSING_CREDENTIAL', server, `needs a credential in the environment variable ${clipRemoteText(variable)}, which is not set`, options);
+    return McpTransportException.make(
+      'MISSING_CREDENTIAL',
+      server,
+      `needs a credential in the environment variable ${clipRemoteText(variable)}, which is not set`,
+      options,
+    );
   }
 
   /** The operation deadline was used up before the call could be sent or finished. */
@@ -169,7 +189,14 @@ export class McpTransportException extends Error {
     what: string,
     options: McpTransportExceptionOptions | undefined,
   ): McpTransportException {
-    return new McpTransportException(CONSTRUCT, McpTransportErrorCode[code], server, `MCP server "${clipRemoteText(server)}" ${what}`, false, options);
+    return new McpTransportException(
+      CONSTRUCT,
+      McpTransportErrorCode[code],
+      server,
+      `MCP server "${clipRemoteText(server)}" ${what}`,
+      false,
+      options,
+    );
   }
 }
 

@@ -18,7 +18,29 @@ describe('ToolOutcome', () => {
     for (const outcome of TOOL_OUTCOMES) {
       expect(isToolOutcome(outcome)).toBe(true);
     }
-    for (const value of ['OK', 'Ok', 'ok ', ' ok', 'fail', 'error', 'canceled', 'cancel', 'CANCELLED', '', 'true', true, false, 0, 1, null, undefined, {}, ['ok'], new String('ok'), Symbol('ok')]) {
+    for (const value of [
+      'OK',
+      'Ok',
+      'ok ',
+      ' ok',
+      'fail',
+      'error',
+      'canceled',
+      'cancel',
+      'CANCELLED',
+      '',
+      'true',
+      true,
+      false,
+      0,
+      1,
+      null,
+      undefined,
+      {},
+      ['ok'],
+      new String('ok'),
+      Symbol('ok'),
+    ]) {
       expect(isToolOutcome(value), String(typeof value === 'symbol' ? 'symbol' : JSON.stringify(value))).toBe(false);
     }
   });

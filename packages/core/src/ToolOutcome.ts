@@ -30,11 +30,7 @@ export type ToolOutcome = (typeof ToolOutcome)[keyof typeof ToolOutcome];
  *
  * @public
  */
-export const TOOL_OUTCOMES: readonly ToolOutcome[] = Object.freeze([
-  ToolOutcome.OK,
-  ToolOutcome.FAILED,
-  ToolOutcome.CANCELLED,
-]);
+export const TOOL_OUTCOMES: readonly ToolOutcome[] = Object.freeze([ToolOutcome.OK, ToolOutcome.FAILED, ToolOutcome.CANCELLED]);
 
 /**
  * Tells whether a value is one of the three outcome strings.

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_CHANNEL_BOUNDS,
-  isToolOutcome,
-  TOOL_OUTCOMES,
-  ToolArtifact,
-  ToolOutcome,
-  ToolResult,
-  WriteTarget,
-} from './index.js';
+import { DEFAULT_CHANNEL_BOUNDS, isToolOutcome, TOOL_OUTCOMES, ToolArtifact, ToolOutcome, ToolResult, WriteTarget } from './index.js';
 
 // Test files are ES modules, so strict mode holds: writing to a frozen object throws.
 
@@ -20,7 +12,13 @@ const FACTORIES: ReadonlyArray<{ name: string; make: () => ToolResult; outcome: 
   { name: 'text()', make: () => ToolResult.text('hello'), outcome: 'ok', artifacts: 0, target: false },
   { name: 'text() with artifacts', make: () => ToolResult.text('hello', table(), note()), outcome: 'ok', artifacts: 2, target: false },
   { name: 'written()', make: () => ToolResult.written('saved', target()), outcome: 'ok', artifacts: 0, target: true },
-  { name: 'written() with artifacts', make: () => ToolResult.written('saved', target(), table()), outcome: 'ok', artifacts: 1, target: true },
+  {
+    name: 'written() with artifacts',
+    make: () => ToolResult.written('saved', target(), table()),
+    outcome: 'ok',
+    artifacts: 1,
+    target: true,
+  },
   { name: 'error()', make: () => ToolResult.error('boom'), outcome: 'failed', artifacts: 0, target: false },
   { name: 'cancelled()', make: () => ToolResult.cancelled('stopped'), outcome: 'cancelled', artifacts: 0, target: false },
 ];
@@ -118,7 +116,9 @@ describe('ToolResult factories', () => {
 
   it('text() and written() refuse artifacts that are not ToolArtifacts, naming the index', () => {
     const fake = { type: 'table', label: 'rows', data: [] };
-    expect(() => ToolResult.text('x', table(), fake as unknown as ToolArtifact)).toThrow(/ToolResult\.artifacts\[1\] must be a ToolArtifact/);
+    expect(() => ToolResult.text('x', table(), fake as unknown as ToolArtifact)).toThrow(
+      /ToolResult\.artifacts\[1\] must be a ToolArtifact/,
+    );
     expect(() => ToolResult.written('x', target(), fake as unknown as ToolArtifact)).toThrow(/ToolResult\.artifacts\[0\]/);
   });
 
@@ -239,10 +239,15 @@ describe('ToolResult is fail-closed: failed and cancelled results never carry ar
       ToolResult.prototype,
     ) as ToolResult;
     expect(() => cancelled.withBoundedChannels()).toThrow(/fail-closed/);
-    const bogus = Object.setPrototypeOf({ content: 'x', outcome: 'maybe', artifacts: [], writeTarget: null }, ToolResult.prototype) as ToolResult;
+    const bogus = Object.setPrototypeOf(
+      { content: 'x', outcome: 'maybe', artifacts: [], writeTarget: null },
+      ToolResult.prototype,
+    ) as ToolResult;
     expect(() => bogus.withBoundedChannels()).toThrow(/ToolResult\.outcome must be one of "ok", "failed", "cancelled"/);
     const borrowed = ToolResult.prototype.withBoundedChannels;
-    expect(() => borrowed.call({ content: 'x', outcome: 'failed', artifacts: [note()], writeTarget: null } as unknown as ToolResult)).toThrow(TypeError);
+    expect(() =>
+      borrowed.call({ content: 'x', outcome: 'failed', artifacts: [note()], writeTarget: null } as unknown as ToolResult),
+    ).toThrow(TypeError);
   });
 
   it('a ToolResult.prototype-forged artifact or write target is refused', () => {

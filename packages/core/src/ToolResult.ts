@@ -80,12 +80,12 @@ export class ToolResult {
     }
     // Fail-closed, checked where every result is made, whatever path led here.
     if (outcome !== ToolOutcome.OK && (artifacts.length > 0 || writeTarget !== null)) {
-      throw new TypeError(
-        `ToolResult.artifacts and ToolResult.writeTarget must be empty on a "${outcome}" result: it is fail-closed`,
-      );
+      throw new TypeError(`ToolResult.artifacts and ToolResult.writeTarget must be empty on a "${outcome}" result: it is fail-closed`);
     }
     if (failureCause !== null && (outcome !== ToolOutcome.FAILED || !isToolFailureCause(failureCause))) {
-      throw new TypeError(`ToolResult.failureCause must be a ToolFailureCause on a "failed" result, got ${String(failureCause)} on "${outcome}"`);
+      throw new TypeError(
+        `ToolResult.failureCause must be a ToolFailureCause on a "failed" result, got ${String(failureCause)} on "${outcome}"`,
+      );
     }
     this.content = content;
     this.outcome = outcome;
@@ -167,7 +167,9 @@ export class ToolResult {
     // Made by this copy: its private field. Made by another copy (a second node_modules folder,
     // another vm realm): the registered brand on its prototype, on a frozen result with fields
     // of its own (which a bare Object.create(ToolResult.prototype) does not have).
-    return #checked in value || ((value as Record<symbol, unknown>)[BRAND] === true && Object.isFrozen(value) && Object.hasOwn(value, 'outcome'));
+    return (
+      #checked in value || ((value as Record<symbol, unknown>)[BRAND] === true && Object.isFrozen(value) && Object.hasOwn(value, 'outcome'))
+    );
   }
 
   /**

@@ -43,23 +43,28 @@ describe('withBoundedChannels keeps what it must', () => {
     ToolResult.cancelled('x'.repeat(100)),
   ];
 
-  it.each(results.map((result) => [result.outcome, result] as const))('keeps outcome "%s" and the write target, within every bound', (_, result) => {
-    for (const contentBytes of [1, 2, 3, 10, 99, 100, 101, 50_000]) {
-      for (const artifactBytes of [1, 10, 100, 50_000]) {
-        const bounded = result.withBoundedChannels({ contentBytes, artifactBytes });
-        // Immutable: a result already within the bounds is its own bounded result; else a new one.
-        const fits = bytes(result.content) <= contentBytes && (result.artifacts.length === 0 || bytes(JSON.stringify(result.artifacts)) <= artifactBytes);
-        if (fits) expect(bounded).toBe(result);
-        else expect(bounded).not.toBe(result);
-        expect(ToolResult.is(bounded)).toBe(true);
-        expect(bounded.outcome).toBe(result.outcome);
-        expect(bounded.isError).toBe(result.isError);
-        expect(bounded.writeTarget).toBe(result.writeTarget);
-        expect(bytes(bounded.content)).toBeLessThanOrEqual(contentBytes);
+  it.each(results.map((result) => [result.outcome, result] as const))(
+    'keeps outcome "%s" and the write target, within every bound',
+    (_, result) => {
+      for (const contentBytes of [1, 2, 3, 10, 99, 100, 101, 50_000]) {
+        for (const artifactBytes of [1, 10, 100, 50_000]) {
+          const bounded = result.withBoundedChannels({ contentBytes, artifactBytes });
+          // Immutable: a result already within the bounds is its own bounded result; else a new one.
+          const fits =
+            bytes(result.content) <= contentBytes &&
+            (result.artifacts.length === 0 || bytes(JSON.stringify(result.artifacts)) <= artifactBytes);
+          if (fits) expect(bounded).toBe(result);
+          else expect(bounded).not.toBe(result);
+          expect(ToolResult.is(bounded)).toBe(true);
+          expect(bounded.outcome).toBe(result.outcome);
+          expect(bounded.isError).toBe(result.isError);
+          expect(bounded.writeTarget).toBe(result.writeTarget);
+          expect(bytes(bounded.content)).toBeLessThanOrEqual(contentBytes);
+        }
       }
-    }
-    expect(results[1]?.withBoundedChannels().writeTarget).toBe(target);
-  });
+      expect(results[1]?.withBoundedChannels().writeTarget).toBe(target);
+    },
+  );
 
   it('leaves the original result untouched', () => {
     const original = ToolResult.text('y'.repeat(200), ToolArtifact.text('big', 'z'.repeat(500)));
@@ -104,14 +109,17 @@ describe('withBoundedChannels keeps what it must', () => {
 });
 
 describe('withBoundedChannels bounds the content inclusively, on character boundaries', () => {
-  it.each([1, 2, 3, 4, 5, 39, 40, 41, 64, 100, 1000, 50_000])('limit %i: limit−1 and limit bytes pass unchanged, limit+1 is cut', (limit) => {
-    expect(bound('a'.repeat(limit - 1), limit)).toBe('a'.repeat(limit - 1));
-    expect(bound('a'.repeat(limit), limit)).toBe('a'.repeat(limit));
-    const cut = bound('a'.repeat(limit + 1), limit);
-    expect(cut).not.toBe('a'.repeat(limit + 1));
-    expect(bytes(cut)).toBeLessThanOrEqual(limit);
-    expect('a'.repeat(limit + 1).startsWith(splitMarker(cut).head)).toBe(true);
-  });
+  it.each([1, 2, 3, 4, 5, 39, 40, 41, 64, 100, 1000, 50_000])(
+    'limit %i: limit−1 and limit bytes pass unchanged, limit+1 is cut',
+    (limit) => {
+      expect(bound('a'.repeat(limit - 1), limit)).toBe('a'.repeat(limit - 1));
+      expect(bound('a'.repeat(limit), limit)).toBe('a'.repeat(limit));
+      const cut = bound('a'.repeat(limit + 1), limit);
+      expect(cut).not.toBe('a'.repeat(limit + 1));
+      expect(bytes(cut)).toBeLessThanOrEqual(limit);
+      expect('a'.repeat(limit + 1).startsWith(splitMarker(cut).head)).toBe(true);
+    },
+  );
 
   it('multibyte content of exactly the limit passes unchanged (2-, 3- and 4-byte characters)', () => {
     expect(bound('é'.repeat(500), 1000)).toBe('é'.repeat(500));
@@ -246,7 +254,13 @@ describe('withBoundedChannels bounds the artifacts', () => {
   }
 
   it('passes artifacts whose JSON is exactly the limit, and omits them at one byte less', () => {
-    const artifacts = [ToolArtifact.table('rows', [{ id: 1, name: 'één' }, { id: 2, name: '😀' }]), ToolArtifact.text('note', 'ünïcödé')];
+    const artifacts = [
+      ToolArtifact.table('rows', [
+        { id: 1, name: 'één' },
+        { id: 2, name: '😀' },
+      ]),
+      ToolArtifact.text('note', 'ünïcödé'),
+    ];
     const exact = jsonBytes(artifacts);
     const result = ToolResult.text('x', ...artifacts);
     const kept = result.withBoundedChannels({ artifactBytes: exact });
@@ -254,7 +268,11 @@ describe('withBoundedChannels bounds the artifacts', () => {
     expect(kept.artifacts[0]).toBe(artifacts[0]);
     expect(kept.artifacts[1]).toBe(artifacts[1]);
     expect(result.withBoundedChannels({ artifactBytes: exact + 1 }).artifacts).toEqual(artifacts);
-    expectOmitted(result.withBoundedChannels({ artifactBytes: exact - 1 }), exact - 1, new RegExp(`2 artifacts take ${exact} bytes as JSON, over the limit of ${exact - 1} bytes`));
+    expectOmitted(
+      result.withBoundedChannels({ artifactBytes: exact - 1 }),
+      exact - 1,
+      new RegExp(`2 artifacts take ${exact} bytes as JSON, over the limit of ${exact - 1} bytes`),
+    );
   });
 
   it('replaces large artifacts whole by one "Artifacts omitted" text artifact, keeping the written target', () => {
@@ -274,17 +292,57 @@ describe('withBoundedChannels bounds the artifacts', () => {
   });
 
   it.each([
-    ['a cycle', () => { const row: Record<string, unknown> = { id: 1 }; row.self = row; return [row]; }, /cycle at \$\.data\[0\]\.self/],
-    ['a cycle through an array', () => { const list: unknown[] = []; list.push({ list }); return [{ list }]; }, /cycle at \$\.data\[0\]\.list\[0\]\.list/],
+    [
+      'a cycle',
+      () => {
+        const row: Record<string, unknown> = { id: 1 };
+        row.self = row;
+        return [row];
+      },
+      /cycle at \$\.data\[0\]\.self/,
+    ],
+    [
+      'a cycle through an array',
+      () => {
+        const list: unknown[] = [];
+        list.push({ list });
+        return [{ list }];
+      },
+      /cycle at \$\.data\[0\]\.list\[0\]\.list/,
+    ],
     ['a BigInt', () => [{ id: 10n }], /BigInt at \$\.data\[0\]\.id/],
     ['NaN', () => [{ ratio: Number.NaN }], /non-finite number NaN at \$\.data\[0\]\.ratio/],
     ['Infinity', () => [{ ratio: Number.POSITIVE_INFINITY }], /non-finite number Infinity/],
     ['-Infinity', () => [[1, Number.NEGATIVE_INFINITY]], /non-finite number -Infinity at \$\.data\[0\]\[1\]/],
     ['nesting deeper than 64 levels', () => [nest(64)], /nesting deeper than 64/],
-    ['a throwing getter', () => [{ get boom(): never { throw new Error('getter exploded'); } }], /an error was thrown: getter exploded/],
-    ['a throwing toJSON', () => [{ toJSON(): never { throw new Error('toJSON exploded'); } }], /toJSON exploded/],
+    [
+      'a throwing getter',
+      () => [
+        {
+          get boom(): never {
+            throw new Error('getter exploded');
+          },
+        },
+      ],
+      /an error was thrown: getter exploded/,
+    ],
+    [
+      'a throwing toJSON',
+      () => [
+        {
+          toJSON(): never {
+            throw new Error('toJSON exploded');
+          },
+        },
+      ],
+      /toJSON exploded/,
+    ],
   ])('omits artifacts that cannot be encoded: %s', (_, rows, reason) => {
-    const result = ToolResult.text('x', ToolArtifact.text('fine', 'ok'), ToolArtifact.table('bad "rows"', rows() as Record<string, unknown>[]));
+    const result = ToolResult.text(
+      'x',
+      ToolArtifact.text('fine', 'ok'),
+      ToolArtifact.table('bad "rows"', rows() as Record<string, unknown>[]),
+    );
     const bounded = result.withBoundedChannels();
     expectOmitted(bounded, 50_000, reason);
     expect(bounded.artifacts[0]?.data).toMatch(/artifact 2 \("bad "rows""\) cannot be encoded/);

@@ -58,7 +58,9 @@ export class WriteTarget {
       throw new TypeError('WriteTarget.id must be a non-empty string');
     }
     if (!isWriteKind(kind)) {
-      throw new TypeError(`WriteTarget.kind must be one of "created", "changed", "deleted", got ${typeof kind === 'string' ? JSON.stringify(kind) : String(kind as unknown)}`);
+      throw new TypeError(
+        `WriteTarget.kind must be one of "created", "changed", "deleted", got ${typeof kind === 'string' ? JSON.stringify(kind) : String(kind as unknown)}`,
+      );
     }
     return new WriteTarget(CONSTRUCT, resource, id, kind);
   }

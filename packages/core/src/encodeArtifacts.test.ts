@@ -48,7 +48,9 @@ describe('encodeArtifacts', () => {
     const next = random(424_242);
     for (let i = 0; i < 2000; i++) {
       const artifacts = Array.from({ length: 1 + Math.floor(next() * 3) }, (_, n) =>
-        next() < 0.3 ? ToolArtifact.text(`t${n}`, 'text ✓') : ToolArtifact.table(`rows ${n}`, [randomValue(next, 0) as Record<string, unknown>]),
+        next() < 0.3
+          ? ToolArtifact.text(`t${n}`, 'text ✓')
+          : ToolArtifact.table(`rows ${n}`, [randomValue(next, 0) as Record<string, unknown>]),
       );
       const expected = JSON.stringify(artifacts);
       const size = Buffer.byteLength(expected, 'utf8');
@@ -70,7 +72,10 @@ describe('encodeArtifacts', () => {
     const size = Buffer.byteLength(JSON.stringify(artifacts), 'utf8');
     expect(encodeArtifacts(artifacts, size)).toMatchObject({ ok: true, bytes: size });
     // The UTF-16 length is below the byte size here, so this is decided after encoding, with the exact size.
-    expect(encodeArtifacts(artifacts, size - 1)).toEqual({ ok: false, reason: `1 artifact takes ${size} bytes as JSON, over the limit of ${size - 1} bytes` });
+    expect(encodeArtifacts(artifacts, size - 1)).toEqual({
+      ok: false,
+      reason: `1 artifact takes ${size} bytes as JSON, over the limit of ${size - 1} bytes`,
+    });
     expect(encodeArtifacts([ToolArtifact.text('a', 'x'.repeat(1000))], 100)).toEqual({
       ok: false,
       reason: '1 artifact takes more than 100 bytes as JSON, over the limit of 100 bytes',
@@ -98,7 +103,9 @@ describe('checkArtifacts', () => {
     const next = random(737_373);
     for (let i = 0; i < 2000; i++) {
       const artifacts = Array.from({ length: 1 + Math.floor(next() * 3) }, (_, n) =>
-        next() < 0.3 ? ToolArtifact.text(`t${n}`, 'text ✓ \u0001 "q"') : ToolArtifact.table(`rows ${n}`, [randomValue(next, 0) as Record<string, unknown>]),
+        next() < 0.3
+          ? ToolArtifact.text(`t${n}`, 'text ✓ \u0001 "q"')
+          : ToolArtifact.table(`rows ${n}`, [randomValue(next, 0) as Record<string, unknown>]),
       );
       const size = Buffer.byteLength(JSON.stringify(artifacts), 'utf8');
       for (const limit of [size, size - 1, Math.max(1, Math.floor(size / 2)), size * 10]) {

@@ -11,8 +11,7 @@ const MAX_DEPTH = 64;
  * @internal
  */
 export type ArtifactEncoding =
-  | { readonly ok: true; readonly json: string; readonly bytes: number }
-  | { readonly ok: false; readonly reason: string };
+  { readonly ok: true; readonly json: string; readonly bytes: number } | { readonly ok: false; readonly reason: string };
 
 /**
  * Encodes artifacts as JSON within a byte limit, refusing what JSON would silently lose or cannot
@@ -78,7 +77,10 @@ function walkArtifacts(artifacts: readonly ToolArtifact[], maxBytes: number): st
       const artifact = artifacts[index] as ToolArtifact;
       // {"type":"…","label":"…"} and a comma between artifacts
       const comma = index === 0 ? 0 : 1;
-      check.add(comma + 21 + artifact.type.length + artifact.label.length, comma + 22 + (artifact.type.length + artifact.label.length) * MAX_UNIT_BYTES);
+      check.add(
+        comma + 21 + artifact.type.length + artifact.label.length,
+        comma + 22 + (artifact.type.length + artifact.label.length) * MAX_UNIT_BYTES,
+      );
       check.data(artifact.data);
     }
   } catch (error) {

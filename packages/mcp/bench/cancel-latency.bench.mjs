@@ -15,7 +15,9 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const bare = new Client({ name: 'bench', version: '1' });
 await bare.connect(new StdioClientTransport({ command: process.execPath, args: [fixture], stderr: 'ignore' }));
 
-const [config] = parseServerConfig({ servers: [{ id: 'bench', transport: { type: 'stdio', command: process.execPath, args: [fixture] } }] });
+const [config] = parseServerConfig({
+  servers: [{ id: 'bench', transport: { type: 'stdio', command: process.execPath, args: [fixture] } }],
+});
 const registry = McpServerRegistry.create([config]);
 await registry.tools();
 const slow = registry.tool('mcp_bench_slow');

@@ -97,7 +97,14 @@ function report(runs) {
   const rows = runs.map((run, index) => {
     const plain = median(run.plainWall);
     const traced = median(run.tracedWall);
-    return { index, plain, traced, ratio: traced / plain, addedUs: (traced - plain) * 1000, cpuRatio: run.tracedCpuPerCall / run.plainCpuPerCall };
+    return {
+      index,
+      plain,
+      traced,
+      ratio: traced / plain,
+      addedUs: (traced - plain) * 1000,
+      cpuRatio: run.tracedCpuPerCall / run.plainCpuPerCall,
+    };
   });
   const ratios = rows.map((r) => r.ratio);
   const ratio = median(ratios);

@@ -81,7 +81,10 @@ describe('HttpConnectionPool against a real HTTP server', () => {
     const pool = new HttpConnectionPool();
     const answers = await Promise.all(Array.from({ length: 40 }, () => pool.fetch(`${base}/ok`).then((r) => r.text())));
     expect(answers.every((a) => a === 'ok')).toBe(true);
-    expect(await waitFor(() => establishedConnectionsTo(port) <= MAX_IDLE_CONNECTIONS, 1000, 10), `${establishedConnectionsTo(port)} open`).toBe(true);
+    expect(
+      await waitFor(() => establishedConnectionsTo(port) <= MAX_IDLE_CONNECTIONS, 1000, 10),
+      `${establishedConnectionsTo(port)} open`,
+    ).toBe(true);
     await pool.close();
   });
 
@@ -90,7 +93,9 @@ describe('HttpConnectionPool against a real HTTP server', () => {
     const moved = await pool.fetch(`${base}/moved`);
     expect(moved.status).toBe(307);
     expect(moved.headers.get('location')).toBe('/ok');
-    await expect(pool.fetch(`${base}/ok`, { method: 'POST', body: new Blob(['x']) })).rejects.toThrow('body: a string or bytes, not [object Blob]');
+    await expect(pool.fetch(`${base}/ok`, { method: 'POST', body: new Blob(['x']) })).rejects.toThrow(
+      'body: a string or bytes, not [object Blob]',
+    );
     await expect(pool.fetch('ftp://127.0.0.1/x')).rejects.toThrow('url: only http: and https: are supported, not ftp:');
     await pool.close();
   });
@@ -106,7 +111,9 @@ describe('HttpConnectionPool against a real HTTP server', () => {
   it('sends it again past every stale idle connection, when the server dropped them all', async () => {
     const pool = new HttpConnectionPool();
     // MAX_IDLE_CONNECTIONS idle connections, each of which has served its one request.
-    const first = await Promise.all(Array.from({ length: MAX_IDLE_CONNECTIONS }, () => pool.fetch(`${base}/once-per-connection`).then((r) => r.text())));
+    const first = await Promise.all(
+      Array.from({ length: MAX_IDLE_CONNECTIONS }, () => pool.fetch(`${base}/once-per-connection`).then((r) => r.text())),
+    );
     expect(first.every((a) => a === 'ok')).toBe(true);
     expect(await waitFor(() => establishedConnectionsTo(port) === MAX_IDLE_CONNECTIONS, 1000, 10)).toBe(true);
     expect(await (await pool.fetch(`${base}/once-per-connection`, { method: 'POST', body: 'again' })).text()).toBe('ok');

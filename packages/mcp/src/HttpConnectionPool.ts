@@ -34,7 +34,8 @@ export class HttpConnectionPool {
   /** A fetch whose connections belong to this pool; after {@link close} it rejects. */
   readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = new URL(input instanceof Request ? input.url : input);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`url: only http: and https: are supported, not ${url.protocol}`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new TypeError(`url: only http: and https: are supported, not ${url.protocol}`);
     const sent: Sent = {
       url,
       method: (init?.method ?? 'GET').toUpperCase(),
@@ -74,14 +75,21 @@ export class HttpConnectionPool {
         for (let i = 0; i + 1 < response.rawHeaders.length; i += 2) headers.append(response.rawHeaders[i]!, response.rawHeaders[i + 1]!);
         if (signal !== undefined) {
           // Like fetch: a body read after the abort fails with the signal's reason, not "aborted".
-          const onAbort = () => response.destroy(signal.reason instanceof Error ? signal.reason : new DOMException('This operation was aborted', 'AbortError'));
+          const onAbort = () =>
+            response.destroy(signal.reason instanceof Error ? signal.reason : new DOMException('This operation was aborted', 'AbortError'));
           signal.addEventListener('abort', onAbort, { once: true });
           response.once('close', () => signal.removeEventListener('abort', onAbort));
         }
         const noBody = method === 'HEAD' || NULL_BODY_STATUSES.has(status);
         if (noBody) response.resume();
         try {
-          resolve(new Response(noBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, statusText: response.statusMessage ?? '', headers }));
+          resolve(
+            new Response(noBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), {
+              status,
+              statusText: response.statusMessage ?? '',
+              headers,
+            }),
+          );
         } catch (error) {
           // A status outside 200–599 has no Response.
           response.destroy();

@@ -5,7 +5,11 @@ function feed(framer: LineFramer, chunks: readonly string[]) {
   const lines: string[] = [];
   const oversized: { bytes: number; id: string | number | undefined }[] = [];
   for (const chunk of chunks) {
-    framer.push(Buffer.from(chunk), (line) => lines.push(line), (bytes, id) => oversized.push({ bytes, id }));
+    framer.push(
+      Buffer.from(chunk),
+      (line) => lines.push(line),
+      (bytes, id) => oversized.push({ bytes, id }),
+    );
   }
   return { lines, oversized };
 }

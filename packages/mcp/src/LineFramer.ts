@@ -102,7 +102,9 @@ const ID_AT_END = new RegExp(String.raw`"id"\s*:\s*${ID_VALUE}\s*\}\s*\r?$`);
 const ID_AT_START = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*${ID_VALUE}`);
 
 /** The start of a response: `result` or `error` first, or after `jsonrpc` and/or `id`. */
-const RESPONSE_START = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*${ID_VALUE}\s*,\s*)?"(?:result|error)"\s*:`);
+const RESPONSE_START = new RegExp(
+  String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*${ID_VALUE}\s*,\s*)?"(?:result|error)"\s*:`,
+);
 
 /**
  * The JSON-RPC id of a response of which only the first and last bytes are known; undefined for

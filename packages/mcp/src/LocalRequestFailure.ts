@@ -36,7 +36,11 @@ export class LocalRequestFailure {
   }
 
   /** The JSON-RPC error response that settles request `id` with this failure. */
-  toResponse(id: string | number): { jsonrpc: '2.0'; id: string | number; error: { code: number; message: string; data: LocalRequestFailure } } {
+  toResponse(id: string | number): {
+    jsonrpc: '2.0';
+    id: string | number;
+    error: { code: number; message: string; data: LocalRequestFailure };
+  } {
     return { jsonrpc: '2.0', id, error: { code: LOCAL_FAILURE_CODE, message: this.detail, data: this } };
   }
 }

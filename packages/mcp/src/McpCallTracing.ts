@@ -78,12 +78,20 @@ export class McpCallTracing {
    * Runs one listing of a server's tools (all its pages) inside a `tools/list` span, a child of the
    * active context; `errorType` names the class of what the listing rejects with.
    */
-  async traceListing<T>(config: McpServerConfig, run: (listing: TracedListing | undefined) => Promise<T>, errorType: (error: unknown) => string): Promise<T> {
+  async traceListing<T>(
+    config: McpServerConfig,
+    run: (listing: TracedListing | undefined) => Promise<T>,
+    errorType: (error: unknown) => string,
+  ): Promise<T> {
     let listing: TracedListing;
     try {
       const api = this.#api;
       const attributes = { ...serverAttributes(config), [ATTR_MCP_METHOD_NAME]: MCP_METHOD_NAME_VALUE_TOOLS_LIST };
-      const span = this.#tracer.startSpan(MCP_METHOD_NAME_VALUE_TOOLS_LIST, { kind: api.SpanKind.CLIENT, attributes }, api.context.active());
+      const span = this.#tracer.startSpan(
+        MCP_METHOD_NAME_VALUE_TOOLS_LIST,
+        { kind: api.SpanKind.CLIENT, attributes },
+        api.context.active(),
+      );
       listing = new TracedListing(api, span);
     } catch {
       return run(undefined);

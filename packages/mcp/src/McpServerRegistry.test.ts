@@ -48,7 +48,9 @@ function pagedServerFactory(pagesById: Record<string, string[][]>) {
           ...(index + 1 < pages.length && { nextCursor: String(index + 1) }),
         };
       });
-      server.setRequestHandler('tools/call', async (request) => ({ content: [{ type: 'text' as const, text: `called ${request.params.name}` }] }));
+      server.setRequestHandler('tools/call', async (request) => ({
+        content: [{ type: 'text' as const, text: `called ${request.params.name}` }],
+      }));
       void server.connect(serverEnd);
       return clientEnd;
     },
@@ -76,7 +78,9 @@ describe('McpServerRegistry: importing tools', () => {
     const tooMany = [Array.from({ length: 501 }, (_, t) => `t${t}`)];
     const paged = pagedServerFactory({ pages: fiftyOne, many: tooMany, fine: [['a', 'b']] });
     const registry = track(
-      McpServerRegistry.create([memoryConfig('pages'), memoryConfig('many'), memoryConfig('fine')], { transportFactory: paged.transportFactory }),
+      McpServerRegistry.create([memoryConfig('pages'), memoryConfig('many'), memoryConfig('fine')], {
+        transportFactory: paged.transportFactory,
+      }),
     );
     const tools = await registry.tools();
     expect(tools.map((t) => t.name)).toEqual(['mcp_fine_a', 'mcp_fine_b']);
@@ -89,12 +93,18 @@ describe('McpServerRegistry: importing tools', () => {
   it('skips a tool whose local name does not fit, with the reason, and never renames it', async () => {
     const long = 'x'.repeat(60);
     const paged = pagedServerFactory({ a: [['ok-tool', 'has space', long, 'dup', 'dup', 'b_c']], a_b: [['c']] });
-    const registry = track(McpServerRegistry.create([memoryConfig('a'), memoryConfig('a_b')], { transportFactory: paged.transportFactory }));
+    const registry = track(
+      McpServerRegistry.create([memoryConfig('a'), memoryConfig('a_b')], { transportFactory: paged.transportFactory }),
+    );
     const tools = await registry.tools();
     expect(tools.map((t) => t.name)).toEqual(['mcp_a_ok-tool', 'mcp_a_dup', 'mcp_a_b_c']);
     expect(tools.every((t) => MCP_LOCAL_TOOL_NAME_PATTERN.test(t.name))).toBe(true);
     expect(registry.skippedTools).toEqual([
-      { server: 'a', remoteName: 'has space', reason: 'local name "mcp_a_has space" must match ^[a-zA-Z0-9_-]{1,64}$ (only letters, digits, "_" and "-")' },
+      {
+        server: 'a',
+        remoteName: 'has space',
+        reason: 'local name "mcp_a_has space" must match ^[a-zA-Z0-9_-]{1,64}$ (only letters, digits, "_" and "-")',
+      },
       { server: 'a', remoteName: long, reason: `local name "mcp_a_${long}" must match ^[a-zA-Z0-9_-]{1,64}$ (it has 66 characters)` },
       { server: 'a', remoteName: 'dup', reason: 'the server lists the tool "dup" more than once' },
       { server: 'a_b', remoteName: 'c', reason: 'local name "mcp_a_b_c" is already taken by the tool "b_c" of server "a"' },
@@ -151,7 +161,9 @@ describe('McpServerRegistry: sessions', () => {
     const crashed = await registry.tool('mcp_kid_crash')!.execute({});
     expect(crashed.outcome).toBe(ToolOutcome.FAILED);
     // The message carries the server's last words from stderr.
-    expect(crashed.content).toMatch(/^MCP server "kid" transport failed: the connection closed before the server answered \(.*server stderr: fixture: crashing on purpose\)$/);
+    expect(crashed.content).toMatch(
+      /^MCP server "kid" transport failed: the connection closed before the server answered \(.*server stderr: fixture: crashing on purpose\)$/,
+    );
     expect(await waitFor(() => !isProcessAlive(firstPid))).toBe(true);
     expect((await registry.tool('mcp_kid_echo')!.execute({ text: 'back' })).content).toBe('back');
     expect(started()).toHaveLength(2);
@@ -174,10 +186,14 @@ describe('McpServerRegistry: sessions', () => {
   });
 
   it('a command that cannot start is a failed listing, not a crash', async () => {
-    const [config] = parseServerConfig({ servers: [{ id: 'nope', transport: { type: 'stdio', command: '/nonexistent/runledger-mcp-server' } }] });
+    const [config] = parseServerConfig({
+      servers: [{ id: 'nope', transport: { type: 'stdio', command: '/nonexistent/runledger-mcp-server' } }],
+    });
     const registry = track(McpServerRegistry.create([config!]));
     expect(await registry.tools()).toEqual([]);
-    expect(registry.serverProblems).toEqual([{ server: 'nope', reason: expect.stringMatching(/^MCP server "nope" transport failed: .*ENOENT/) }]);
+    expect(registry.serverProblems).toEqual([
+      { server: 'nope', reason: expect.stringMatching(/^MCP server "nope" transport failed: .*ENOENT/) },
+    ]);
   });
 });
 
@@ -214,7 +230,10 @@ describe('McpServerRegistry: an answer racing the abort (in memory, delivery hel
     });
     const contacts: McpHealthContact[] = [];
     const registry = track(
-      McpServerRegistry.create([memory.config({ id: 'r' })], { transportFactory: memory.transportFactory, onHealthContact: (c) => contacts.push(c) }),
+      McpServerRegistry.create([memory.config({ id: 'r' })], {
+        transportFactory: memory.transportFactory,
+        onHealthContact: (c) => contacts.push(c),
+      }),
     );
     await registry.tools();
     const controller = new AbortController();
@@ -260,9 +279,13 @@ describe('McpServerRegistry over HTTP: credentials and HTTP faults', () => {
       { server: 'auth', reason: 'MCP server "auth" needs a credential in the environment variable FIXTURE_TOKEN, which is not set' },
     ]);
 
-    const wrong = track(McpServerRegistry.create([http.config({ id: 'auth', bearerTokenEnv: 'FIXTURE_TOKEN' })], { env: { FIXTURE_TOKEN: 'nope' } }));
+    const wrong = track(
+      McpServerRegistry.create([http.config({ id: 'auth', bearerTokenEnv: 'FIXTURE_TOKEN' })], { env: { FIXTURE_TOKEN: 'nope' } }),
+    );
     await wrong.tools();
-    expect(wrong.serverProblems).toEqual([{ server: 'auth', reason: 'MCP server "auth" answered with HTTP status 401: {"error":"unauthorized"}' }]);
+    expect(wrong.serverProblems).toEqual([
+      { server: 'auth', reason: 'MCP server "auth" answered with HTTP status 401: {"error":"unauthorized"}' },
+    ]);
   });
 
   async function rawServer(handler: (res: ServerResponse) => void): Promise<string> {
@@ -281,7 +304,8 @@ describe('McpServerRegistry over HTTP: credentials and HTTP faults', () => {
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
   }
 
-  const httpConfig = (id: string, url: string) => parseServerConfig({ servers: [{ id, transport: { type: 'http', url }, deadlineMs: 2000 }] })[0]!;
+  const httpConfig = (id: string, url: string) =>
+    parseServerConfig({ servers: [{ id, transport: { type: 'http', url }, deadlineMs: 2000 }] })[0]!;
 
   it('an HTTP error status, an unsupported content type and a refused connection each end failed', async () => {
     const status = await rawServer((res) => res.writeHead(503, { 'content-type': 'text/plain' }).end('down for maintenance'));
@@ -293,7 +317,9 @@ describe('McpServerRegistry over HTTP: credentials and HTTP faults', () => {
       await new Promise<void>((resolve) => probe.close(() => resolve()));
       return `http://127.0.0.1:${port}/mcp`;
     })();
-    const registry = track(McpServerRegistry.create([httpConfig('status', status), httpConfig('html', html), httpConfig('refused', refusedUrl)]));
+    const registry = track(
+      McpServerRegistry.create([httpConfig('status', status), httpConfig('html', html), httpConfig('refused', refusedUrl)]),
+    );
     expect(await registry.tools()).toEqual([]);
     const reasons = Object.fromEntries(registry.serverProblems.map((p) => [p.server, p.reason]));
     expect(reasons.status).toBe('MCP server "status" answered with HTTP status 503: down for maintenance');
@@ -305,7 +331,9 @@ describe('McpServerRegistry over HTTP: credentials and HTTP faults', () => {
     const http = await startHttpFixture();
     cleanups.push(() => http.stop());
     const contacts: McpHealthContact[] = [];
-    const registry = track(McpServerRegistry.create([http.config({ id: 'web', deadlineMs: 3000 })], { onHealthContact: (c) => contacts.push(c) }));
+    const registry = track(
+      McpServerRegistry.create([http.config({ id: 'web', deadlineMs: 3000 })], { onHealthContact: (c) => contacts.push(c) }),
+    );
     await registry.tools();
     const echo = registry.tool('mcp_web_echo')!;
     expect((await echo.execute({ text: 'up' })).outcome).toBe(ToolOutcome.OK);

@@ -269,17 +269,26 @@ export class McpServerRegistry {
       listing?.connected(connection);
       const tools = await connection.listTools({ signal: controller.signal, timeoutMs: config.deadlineMs + 1_000 });
       if (tools.length > MCP_TOOL_IMPORT_LIMITS.maxTools) {
-        throw new ImportRefused(`refused: the server lists ${tools.length} tools, more than the limit of ${MCP_TOOL_IMPORT_LIMITS.maxTools}`, 'too_many_tools');
+        throw new ImportRefused(
+          `refused: the server lists ${tools.length} tools, more than the limit of ${MCP_TOOL_IMPORT_LIMITS.maxTools}`,
+          'too_many_tools',
+        );
       }
       return tools;
     } catch (error) {
       if (error instanceof ImportRefused) throw error;
       if (error === deadlineReason) {
         const what = connection === undefined ? 'connecting to it' : 'listing its tools';
-        throw new ImportRefused(`${what} took longer than its deadline of ${config.deadlineMs} ms`, McpTransportErrorCode.DEADLINE_EXHAUSTED);
+        throw new ImportRefused(
+          `${what} took longer than its deadline of ${config.deadlineMs} ms`,
+          McpTransportErrorCode.DEADLINE_EXHAUSTED,
+        );
       }
       if (isListPageLimit(error)) {
-        throw new ImportRefused(`refused: the server lists its tools on more than ${MCP_TOOL_IMPORT_LIMITS.maxPages} pages`, 'too_many_pages');
+        throw new ImportRefused(
+          `refused: the server lists its tools on more than ${MCP_TOOL_IMPORT_LIMITS.maxPages} pages`,
+          'too_many_pages',
+        );
       }
       throw toTransportException(config.id, error, { deadlineMs: config.deadlineMs, connection });
     } finally {

@@ -17,7 +17,10 @@ describe('McpTool failure causes over stdio', () => {
   beforeAll(async () => {
     const events = newEventsFile();
     registry = McpServerRegistry.create(
-      [stdioFixtureConfig({ id: 'fx', eventsFile: events, deadlineMs: 5000 }), stdioFixtureConfig({ id: 'fast', eventsFile: events, deadlineMs: 300 })],
+      [
+        stdioFixtureConfig({ id: 'fx', eventsFile: events, deadlineMs: 5000 }),
+        stdioFixtureConfig({ id: 'fast', eventsFile: events, deadlineMs: 300 }),
+      ],
       { onHealthContact: (c) => contacts.push(c) },
     );
     tools = await toolsOnceConnected(registry);

@@ -86,7 +86,10 @@ describe.each(Object.keys(transports))('McpTool.execute over %s', (transport) =>
     if (found === undefined) throw new Error(`no tool mcp_${server}_${remote}`);
     return found;
   };
-  const eventsFor = (tag: string) => readEvents(h.events).filter((e) => e.tag === tag).map((e) => e.event);
+  const eventsFor = (tag: string) =>
+    readEvents(h.events)
+      .filter((e) => e.tag === tag)
+      .map((e) => e.event);
   const contactsSince = (start: number) => h.contacts.slice(start);
 
   beforeAll(async () => {
@@ -99,7 +102,9 @@ describe.each(Object.keys(transports))('McpTool.execute over %s', (transport) =>
 
   it('imports the fixture tools with local names', () => {
     expect(tools.map((t) => t.name).filter((n) => n.startsWith('mcp_fx_'))).toEqual(
-      ['echo', 'fail', 'throws', 'slow', 'hang', 'crash', 'late', 'reset', 'huge', 'big', 'mixed', 'meta', 'malformed'].map((n) => `mcp_fx_${n}`),
+      ['echo', 'fail', 'throws', 'slow', 'hang', 'crash', 'late', 'reset', 'huge', 'big', 'mixed', 'meta', 'malformed'].map(
+        (n) => `mcp_fx_${n}`,
+      ),
     );
     const echo = tool('fx', 'echo');
     expect(echo.server).toBe('fx');
@@ -276,7 +281,12 @@ describe.each(Object.keys(transports))('McpTool.execute over %s', (transport) =>
       tool('fx', 'throws').execute({}, { signal }),
       tool('fast', 'hang').execute({}, { signal }),
     ]);
-    expect(results.map((r) => r.outcome)).toEqual([...Array<string>(10).fill(ToolOutcome.OK), ToolOutcome.FAILED, ToolOutcome.FAILED, ToolOutcome.FAILED]);
+    expect(results.map((r) => r.outcome)).toEqual([
+      ...Array<string>(10).fill(ToolOutcome.OK),
+      ToolOutcome.FAILED,
+      ToolOutcome.FAILED,
+      ToolOutcome.FAILED,
+    ]);
     expect(getEventListeners(signal, 'abort')).toHaveLength(0);
     const slow = tool('fx', 'slow').execute({ ms: 2000, tag: 'shared-slow' }, { signal });
     await waitFor(() => eventsFor('shared-slow').includes('started'));

@@ -48,9 +48,13 @@ describe('McpTool over HTTP: calls without an answer release their resources', (
     events = newEventsFile();
     http = await startHttpFixture({ eventsFile: events });
     // Two sessions with the same server: one whose calls time out, one patient enough to be cancelled.
-    registry = McpServerRegistry.create([http.config({ id: 'res', deadlineMs: DEADLINE_MS }), http.config({ id: 'patient', deadlineMs: 30_000 })]);
+    registry = McpServerRegistry.create([
+      http.config({ id: 'res', deadlineMs: DEADLINE_MS }),
+      http.config({ id: 'patient', deadlineMs: 30_000 }),
+    ]);
     // The deadline covers connecting, and a first listing compiles schemas: refresh until listed.
-    for (let attempt = 0; attempt < 10 && registry.tool('mcp_res_hang') === undefined; attempt++) await registry.tools({ refresh: attempt > 0 });
+    for (let attempt = 0; attempt < 10 && registry.tool('mcp_res_hang') === undefined; attempt++)
+      await registry.tools({ refresh: attempt > 0 });
     hang = registry.tool('mcp_res_hang')!;
     patientHang = registry.tool('mcp_patient_hang')!;
     expect(hang).toBeDefined();
@@ -78,7 +82,9 @@ describe('McpTool over HTTP: calls without an answer release their resources', (
     // Cancelled in flight: each batch is aborted once the server has seen every call of it.
     for (let batch = 0; batch < CALLS / CONCURRENCY; batch++) {
       const controller = new AbortController();
-      const calls = Array.from({ length: CONCURRENCY }, (_, i) => patientHang.execute({ tag: `c-${batch}-${i}` }, { signal: controller.signal }));
+      const calls = Array.from({ length: CONCURRENCY }, (_, i) =>
+        patientHang.execute({ tag: `c-${batch}-${i}` }, { signal: controller.signal }),
+      );
       expect(await waitFor(() => startedCount() === (batch + 1) * CONCURRENCY, 10_000, 20)).toBe(true);
       controller.abort();
       const results = await Promise.all(calls);
@@ -87,7 +93,9 @@ describe('McpTool over HTTP: calls without an answer release their resources', (
     // Timed out: the server never answers, each call fails at its deadline.
     for (let batch = 0; batch < CALLS / (2 * CONCURRENCY); batch++) {
       const results = await Promise.all(Array.from({ length: 2 * CONCURRENCY }, () => hang.execute({})));
-      expect(results.every((r) => r.outcome === ToolOutcome.FAILED && r.content.includes(`did not answer within ${DEADLINE_MS} ms`))).toBe(true);
+      expect(results.every((r) => r.outcome === ToolOutcome.FAILED && r.content.includes(`did not answer within ${DEADLINE_MS} ms`))).toBe(
+        true,
+      );
     }
 
     // An aborted POST's socket is destroyed at once, and each session keeps at most
@@ -102,7 +110,9 @@ describe('McpTool over HTTP: calls without an answer release their resources', (
       `descriptors ${fdsBefore} -> ${fdsAfter} (${fdsAfter - fdsBefore >= 0 ? '+' : ''}${fdsAfter - fdsBefore}); ` +
         `heap ${(heapBefore / MIB).toFixed(1)} -> ${(heapAfter / MIB).toFixed(1)} MiB`,
     );
-    expect(fdsSettled, `descriptors ${fdsBefore} -> ${fdsAfter}, ${establishedConnectionsTo(http.port)} connections to the server`).toBe(true);
+    expect(fdsSettled, `descriptors ${fdsBefore} -> ${fdsAfter}, ${establishedConnectionsTo(http.port)} connections to the server`).toBe(
+      true,
+    );
     expect(heapAfter - heapBefore).toBeLessThan(10 * MIB);
 
     // And the session still works.
@@ -117,7 +127,10 @@ describe('McpTool over HTTP: calls without an answer release their resources', (
     expect(await waitFor(() => readEvents(events).some((e) => e.tag === 'at-close'))).toBe(true);
     expect(establishedConnectionsTo(http.port)).toBeGreaterThan(0);
     await registry.close();
-    expect(await waitFor(() => establishedConnectionsTo(http.port) === 0, 1000, 10), `${establishedConnectionsTo(http.port)} still open`).toBe(true);
+    expect(
+      await waitFor(() => establishedConnectionsTo(http.port) === 0, 1000, 10),
+      `${establishedConnectionsTo(http.port)} still open`,
+    ).toBe(true);
     controller.abort();
     // As McpServerRegistry.close documents: a call still in flight ends failed.
     expect((await inFlight).outcome).toBe(ToolOutcome.FAILED);
@@ -140,10 +153,14 @@ async function startNoticeStallingProxy(target: HttpFixture): Promise<{ readonly
         res.on('close', () => held--);
         return;
       }
-      const upstream = httpRequest(`http://127.0.0.1:${target.port}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const upstream = httpRequest(
+        `http://127.0.0.1:${target.port}${req.url ?? '/'}`,
+        { method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       upstream.on('error', () => res.destroy());
       res.on('close', () => upstream.destroy());
       upstream.end(body);
@@ -167,11 +184,14 @@ describe('McpTool over HTTP: a server that never answers cancellation notices', 
     const http = await startHttpFixture({ eventsFile: events });
     const proxy = await startNoticeStallingProxy(http);
     const deadlineMs = 2000;
-    const [config] = parseServerConfig({ servers: [{ id: 'stall', transport: { type: 'http', url: `http://127.0.0.1:${proxy.port}/mcp` }, deadlineMs }] });
+    const [config] = parseServerConfig({
+      servers: [{ id: 'stall', transport: { type: 'http', url: `http://127.0.0.1:${proxy.port}/mcp` }, deadlineMs }],
+    });
     const registry = McpServerRegistry.create([config as McpServerConfig]);
     try {
       // The deadline covers connecting, and a first listing compiles schemas: refresh until listed.
-      for (let attempt = 0; attempt < 10 && registry.tool('mcp_stall_hang') === undefined; attempt++) await registry.tools({ refresh: attempt > 0 });
+      for (let attempt = 0; attempt < 10 && registry.tool('mcp_stall_hang') === undefined; attempt++)
+        await registry.tools({ refresh: attempt > 0 });
       const hang = registry.tool('mcp_stall_hang')!;
       expect(hang).toBeDefined();
       const controller = new AbortController();

@@ -38,7 +38,9 @@ describe('without @opentelemetry/api', () => {
     registry = McpServerRegistry.create([stdioFixtureConfig()], { tracing: { tracer: tracer as never } });
     const listing = registry.tools();
     await expect(listing).rejects.toThrow(McpConfigError);
-    await expect(listing).rejects.toThrow(/options\.tracing needs the package @opentelemetry\/api \(a peer dependency of @runledger\/mcp\)/);
+    await expect(listing).rejects.toThrow(
+      /options\.tracing needs the package @opentelemetry\/api \(a peer dependency of @runledger\/mcp\)/,
+    );
     expect(imports.count).toBeGreaterThan(0);
   });
 });

@@ -12,7 +12,16 @@ import type { McpServerConfig } from './McpServerConfig.js';
 import { McpServerRegistry, type McpServerRegistryOptions } from './McpServerRegistry.js';
 import type { McpTool } from './McpTool.js';
 import { parseServerConfig } from './parseServerConfig.js';
-import { type FixtureEvent, type HttpFixture, newEventsFile, readEvents, startHttpFixture, stdioFixtureConfig, toolsOnceConnected, waitFor } from './testing/fixtures.js';
+import {
+  type FixtureEvent,
+  type HttpFixture,
+  newEventsFile,
+  readEvents,
+  startHttpFixture,
+  stdioFixtureConfig,
+  toolsOnceConnected,
+  waitFor,
+} from './testing/fixtures.js';
 
 const SHORT_DEADLINE_MS = 300;
 const LONG_DEADLINE_MS = 15_000;
@@ -133,7 +142,12 @@ describe.each(Object.keys(fixtures))('tracing over %s', (kind) => {
       'runledger.tool.outcome': 'ok',
     };
     if (kind === 'http') {
-      Object.assign(expected, { 'mcp.session.id': seen.sessionId, 'server.address': '127.0.0.1', 'server.port': fixture.port, 'network.protocol.name': 'http' });
+      Object.assign(expected, {
+        'mcp.session.id': seen.sessionId,
+        'server.address': '127.0.0.1',
+        'server.port': fixture.port,
+        'network.protocol.name': 'http',
+      });
       expect(typeof seen.sessionId).toBe('string');
     }
     expect(span.attributes).toMatchObject(expected);
@@ -161,7 +175,11 @@ describe.each(Object.keys(fixtures))('tracing over %s', (kind) => {
     expect(result.failureCause).toBe('mcp_json_rpc_error');
     const span = spanNamed('tools/call throws');
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
-    expect(span.attributes).toMatchObject({ 'runledger.tool.outcome': 'failed', 'error.type': 'mcp_json_rpc_error', 'rpc.response.status_code': '-32001' });
+    expect(span.attributes).toMatchObject({
+      'runledger.tool.outcome': 'failed',
+      'error.type': 'mcp_json_rpc_error',
+      'rpc.response.status_code': '-32001',
+    });
   });
 
   it('failed, the server did not answer within the deadline: error.type mcp_timeout', async () => {
@@ -169,13 +187,19 @@ describe.each(Object.keys(fixtures))('tracing over %s', (kind) => {
     expect(result.outcome).toBe(ToolOutcome.FAILED);
     const span = spanNamed('tools/call hang');
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
-    expect(span.attributes).toMatchObject({ 'runledger.tool.outcome': 'failed', 'error.type': 'mcp_timeout', 'runledger.tool.server': 'fast' });
+    expect(span.attributes).toMatchObject({
+      'runledger.tool.outcome': 'failed',
+      'error.type': 'mcp_timeout',
+      'runledger.tool.server': 'fast',
+    });
   });
 
   it('cancelled by our own abort: never ERROR, no error.type, the outcome says cancelled', async () => {
     const controller = new AbortController();
     const call = tool('fx', 'slow').execute({ ms: 10_000, tag: 'cancel' }, { signal: controller.signal });
-    expect(await waitFor(() => readEvents(fixture.events).some((e) => e.tool === 'slow' && e.tag === 'cancel' && e.event === 'started'))).toBe(true);
+    expect(
+      await waitFor(() => readEvents(fixture.events).some((e) => e.tool === 'slow' && e.tag === 'cancel' && e.event === 'started')),
+    ).toBe(true);
     controller.abort();
     const result = await call;
     expect(result.outcome).toBe(ToolOutcome.CANCELLED);
@@ -263,7 +287,9 @@ describe.each(Object.keys(fixtures))('tracing over %s', (kind) => {
 
 describe('tools/list of a server that cannot be reached', () => {
   it('is an ERROR span with the failure class as error.type', async () => {
-    const [gone] = parseServerConfig({ servers: [{ id: 'gone', transport: { type: 'stdio', command: '/nonexistent/runledger-no-such-server' } }] });
+    const [gone] = parseServerConfig({
+      servers: [{ id: 'gone', transport: { type: 'stdio', command: '/nonexistent/runledger-no-such-server' } }],
+    });
     const unreachable = McpServerRegistry.create([gone as McpServerConfig], { tracing: { tracer } });
     try {
       expect(await unreachable.tools()).toEqual([]);
@@ -273,7 +299,11 @@ describe('tools/list of a server that cannot be reached', () => {
     }
     const span = spanNamed('tools/list');
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
-    expect(span.attributes).toMatchObject({ 'runledger.tool.server': 'gone', 'error.type': 'mcp_transport_failure', 'network.transport': 'pipe' });
+    expect(span.attributes).toMatchObject({
+      'runledger.tool.server': 'gone',
+      'error.type': 'mcp_transport_failure',
+      'network.transport': 'pipe',
+    });
   });
 });
 
@@ -287,7 +317,9 @@ describe('a broken tracer never changes a call', () => {
     ['every method of the span throws', { startSpan: () => brokenSpan }],
   ])('%s', async (_label, broken) => {
     const events = newEventsFile();
-    const faulty = McpServerRegistry.create([stdioFixtureConfig({ eventsFile: events })], { tracing: { tracer: broken as never, propagateContext: true } });
+    const faulty = McpServerRegistry.create([stdioFixtureConfig({ eventsFile: events })], {
+      tracing: { tracer: broken as never, propagateContext: true },
+    });
     try {
       const tools = await toolsOnceConnected(faulty);
       const named = (remote: string) => tools.find((t) => t.remoteName === remote) as McpTool;
@@ -304,7 +336,11 @@ describe('tracing options', () => {
     ['no tracer', {}, 'options.tracing must have exactly one of tracer and tracerProvider'],
     ['both', { tracer, tracerProvider: provider }, 'options.tracing must have exactly one of tracer and tracerProvider'],
     ['a tracer without startSpan', { tracer: {} }, 'options.tracing.tracer must be an OpenTelemetry Tracer (an object with startSpan)'],
-    ['a string provider', { tracerProvider: 'x' }, 'options.tracing.tracerProvider must be an OpenTelemetry TracerProvider (an object with getTracer)'],
+    [
+      'a string provider',
+      { tracerProvider: 'x' },
+      'options.tracing.tracerProvider must be an OpenTelemetry TracerProvider (an object with getTracer)',
+    ],
     ['a string flag', { tracer, propagateContext: 'yes' }, 'options.tracing.propagateContext must be a boolean'],
     ['null', null, 'options.tracing must be an object with a tracer or a tracerProvider'],
   ])('refuses %s', (_label, tracing, problem) => {

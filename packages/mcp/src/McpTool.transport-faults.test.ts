@@ -126,7 +126,9 @@ describe.each<Transport>(['stdio', 'http'])('an answer over the limit, over %s',
     ]);
     expect(tooBig.outcome).toBe(ToolOutcome.FAILED);
     expect(tooBig.content).toMatch(
-      new RegExp(`^MCP server "big" sent a malformed response: the answer has (\\d+ bytes|more than 10485760 bytes), over the limit of 10485760 bytes for one answer$`),
+      new RegExp(
+        `^MCP server "big" sent a malformed response: the answer has (\\d+ bytes|more than 10485760 bytes), over the limit of 10485760 bytes for one answer$`,
+      ),
     );
     expect(justRight.outcome).toBe(ToolOutcome.OK);
     expect(beside.outcome).toBe(ToolOutcome.OK);
@@ -160,7 +162,10 @@ describe.each<Transport>(['stdio', 'http'])('a server that answers after the cal
     // The deadline covers connecting: 1.5 s lets a loaded machine start the stdio child in time.
     const { registry, events } = await serverFor(transport, 'lt', 1500);
     const late = await listed(registry, 'mcp_lt_late');
-    const eventsOf = (tag: string) => readEvents(events).filter((e) => e.tag === tag).map((e) => e.event);
+    const eventsOf = (tag: string) =>
+      readEvents(events)
+        .filter((e) => e.tag === tag)
+        .map((e) => e.event);
 
     const controller = new AbortController();
     const aborted = late.execute({ ms: 150, tag: 'after-abort' }, { signal: controller.signal });

@@ -58,7 +58,11 @@ export class RemoteMcpTool implements McpTool {
     return tracer === undefined ? this.#execute(args, options, undefined) : tracer.trace((call) => this.#execute(args, options, call));
   }
 
-  #execute(args: Readonly<Record<string, unknown>>, options: McpExecuteOptions | undefined, call: TracedCall | undefined): Promise<ToolResult> {
+  #execute(
+    args: Readonly<Record<string, unknown>>,
+    options: McpExecuteOptions | undefined,
+    call: TracedCall | undefined,
+  ): Promise<ToolResult> {
     // Not async: a call on a live connection makes one promise of its own (the SDK's, with our
     // handlers on it). Every path resolves; nothing the server or the wire does becomes a rejection.
     let abort: CallerAbort | undefined;
@@ -71,12 +75,17 @@ export class RemoteMcpTool implements McpTool {
         const got = Array.isArray(args) ? 'an array' : args === null ? 'null' : typeof args;
         // Never sent: the caller's arguments are not an object, which is no fault of the server.
         return Promise.resolve(
-          ToolResult.failure(`McpTool.execute args of "${this.name}" must be a JSON object, got ${got}`, ToolFailureCause.INVALID_ARGUMENTS).withBoundedChannels(),
+          ToolResult.failure(
+            `McpTool.execute args of "${this.name}" must be a JSON object, got ${got}`,
+            ToolFailureCause.INVALID_ARGUMENTS,
+          ).withBoundedChannels(),
         );
       }
       abort = signal === undefined ? undefined : new CallerAbort(signal, this.name);
       const live = this.#session.live;
-      return live !== undefined ? this.#send(live, args, abort, this.deadlineMs, call) : this.#connectAndSend(args, abort, performance.now(), call);
+      return live !== undefined
+        ? this.#send(live, args, abort, this.deadlineMs, call)
+        : this.#connectAndSend(args, abort, performance.now(), call);
     } catch (error) {
       abort?.release();
       return Promise.resolve(this.#unexpected(error));
@@ -152,7 +161,12 @@ export class RemoteMcpTool implements McpTool {
   }
 
   /** The result of a call that did not get an answer: cancelled when the rejection is our own abort, else failed. */
-  #failure(error: unknown, abort: CallerAbort | undefined, connection: McpConnection | undefined, call: TracedCall | undefined): ToolResult {
+  #failure(
+    error: unknown,
+    abort: CallerAbort | undefined,
+    connection: McpConnection | undefined,
+    call: TracedCall | undefined,
+  ): ToolResult {
     try {
       if (abort?.isCancel(error) === true) {
         return this.#cancelled(error);
@@ -171,7 +185,10 @@ export class RemoteMcpTool implements McpTool {
   /** Defence in depth: what no path above should ever throw still ends the call failed. */
   #unexpected(error: unknown): ToolResult {
     const detail = error instanceof Error ? error.message : String(error);
-    return ToolResult.failure(McpTransportException.forTransportFailure(this.server, detail, { cause: error }).message, ToolFailureCause.TRANSPORT_FAILURE).withBoundedChannels();
+    return ToolResult.failure(
+      McpTransportException.forTransportFailure(this.server, detail, { cause: error }).message,
+      ToolFailureCause.TRANSPORT_FAILURE,
+    ).withBoundedChannels();
   }
 
   /** Waits for the session's connection within this call's deadline and the caller's signal. */

@@ -22,13 +22,28 @@ describe('parseServerConfig', () => {
     const servers = parseServerConfig(
       JSON.stringify({
         servers: [
-          { id: 'files', name: 'Files', transport: { type: 'stdio', command: 'node', args: ['fs.js'], env: { ROOT: '/srv' }, cwd: '/tmp' }, deadlineMs: 5000, requiresApproval: true },
-          { id: 'github', transport: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { 'X-Team': 'a' }, bearerTokenEnv: 'GITHUB_TOKEN' } },
+          {
+            id: 'files',
+            name: 'Files',
+            transport: { type: 'stdio', command: 'node', args: ['fs.js'], env: { ROOT: '/srv' }, cwd: '/tmp' },
+            deadlineMs: 5000,
+            requiresApproval: true,
+          },
+          {
+            id: 'github',
+            transport: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { 'X-Team': 'a' }, bearerTokenEnv: 'GITHUB_TOKEN' },
+          },
         ],
       }),
     );
     expect(servers).toEqual([
-      { id: 'files', name: 'Files', transport: { type: 'stdio', command: 'node', args: ['fs.js'], env: { ROOT: '/srv' }, cwd: '/tmp' }, deadlineMs: 5000, requiresApproval: true },
+      {
+        id: 'files',
+        name: 'Files',
+        transport: { type: 'stdio', command: 'node', args: ['fs.js'], env: { ROOT: '/srv' }, cwd: '/tmp' },
+        deadlineMs: 5000,
+        requiresApproval: true,
+      },
       {
         id: 'github',
         name: 'github',
@@ -84,13 +99,15 @@ describe('parseServerConfig', () => {
   it('never takes a credential in the file', () => {
     expect(
       problemsOf({ servers: [{ id: 'gh', transport: { type: 'http', url: 'https://h/mcp', headers: { authorization: 'Bearer abc' } } }] }),
-    ).toEqual(['servers[0].transport.headers.authorization must not be set here; name the environment variable that holds the token in bearerTokenEnv']);
+    ).toEqual([
+      'servers[0].transport.headers.authorization must not be set here; name the environment variable that holds the token in bearerTokenEnv',
+    ]);
     expect(problemsOf({ servers: [{ id: 'gh', transport: { type: 'http', url: 'https://u:p@h/mcp' } }] })).toEqual([
       'servers[0].transport.url must not contain credentials; name the variable that holds the token in bearerTokenEnv',
     ]);
-    expect(problemsOf({ servers: [{ id: 'gh', transport: { type: 'http', url: 'https://h/mcp', bearerTokenEnv: 'not a name' } }] })).toEqual([
-      'servers[0].transport.bearerTokenEnv must be an environment variable name matching ^[A-Za-z_][A-Za-z0-9_]*$',
-    ]);
+    expect(
+      problemsOf({ servers: [{ id: 'gh', transport: { type: 'http', url: 'https://h/mcp', bearerTokenEnv: 'not a name' } }] }),
+    ).toEqual(['servers[0].transport.bearerTokenEnv must be an environment variable name matching ^[A-Za-z_][A-Za-z0-9_]*$']);
   });
 
   it('refuses what is not a configuration at all', () => {

@@ -30,40 +30,42 @@ const stdioSchema = z.strictObject({
   cwd: nonEmpty('string').optional(),
 });
 
-const httpSchema = z
-  .strictObject({
-    type: z.literal(McpTransportType.HTTP),
-    url: z.string().superRefine((value, ctx) => {
-      let url: URL;
-      try {
-        url = new URL(value);
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be an absolute http: or https: URL' });
-        return;
-      }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        ctx.addIssue({ code: 'custom', message: `must use http: or https:, not ${url.protocol}` });
-      }
-      if (url.username !== '' || url.password !== '') {
-        ctx.addIssue({ code: 'custom', message: 'must not contain credentials; name the variable that holds the token in bearerTokenEnv' });
+const httpSchema = z.strictObject({
+  type: z.literal(McpTransportType.HTTP),
+  url: z.string().superRefine((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be an absolute http: or https: URL' });
+      return;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      ctx.addIssue({ code: 'custom', message: `must use http: or https:, not ${url.protocol}` });
+    }
+    if (url.username !== '' || url.password !== '') {
+      ctx.addIssue({ code: 'custom', message: 'must not contain credentials; name the variable that holds the token in bearerTokenEnv' });
+    }
+  }),
+  headers: z
+    .record(z.string().regex(HEADER_NAME_PATTERN, { error: 'must be a valid HTTP header name' }), z.string())
+    .default({})
+    .superRefine((headers, ctx) => {
+      for (const name of Object.keys(headers)) {
+        if (name.toLowerCase() === 'authorization') {
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: 'must not be set here; name the environment variable that holds the token in bearerTokenEnv',
+          });
+        }
       }
     }),
-    headers: z
-      .record(z.string().regex(HEADER_NAME_PATTERN, { error: 'must be a valid HTTP header name' }), z.string())
-      .default({})
-      .superRefine((headers, ctx) => {
-        for (const name of Object.keys(headers)) {
-          if (name.toLowerCase() === 'authorization') {
-            ctx.addIssue({
-              code: 'custom',
-              path: [name],
-              message: 'must not be set here; name the environment variable that holds the token in bearerTokenEnv',
-            });
-          }
-        }
-      }),
-    bearerTokenEnv: z.string().regex(ENV_NAME_PATTERN, { error: `must be an environment variable name matching ${ENV_NAME_PATTERN.source}` }).optional(),
-  });
+  bearerTokenEnv: z
+    .string()
+    .regex(ENV_NAME_PATTERN, { error: `must be an environment variable name matching ${ENV_NAME_PATTERN.source}` })
+    .optional(),
+});
 
 const serverSchema = z.strictObject({
   id: z.string().regex(ID_PATTERN, { error: `must match ${ID_PATTERN.source}` }),

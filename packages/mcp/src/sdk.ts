@@ -328,7 +328,11 @@ export function toTransportException(
         return McpTransportException.forMalformedResponse(server, error.message, cause);
       case SdkErrorCode.ClientHttpUnexpectedContent: {
         const data = (error.data ?? {}) as { contentType?: unknown };
-        return McpTransportException.forUnsupportedContentType(server, typeof data.contentType === 'string' ? data.contentType : 'unknown', cause);
+        return McpTransportException.forUnsupportedContentType(
+          server,
+          typeof data.contentType === 'string' ? data.contentType : 'unknown',
+          cause,
+        );
       }
       case SdkErrorCode.ConnectionClosed:
         return McpTransportException.forTransportFailure(server, withEvidence('the connection closed before the server answered'), cause);

@@ -5,7 +5,10 @@ import { toolResultFromAnswer } from './toolResultFromAnswer.js';
 describe('toolResultFromAnswer', () => {
   it('joins text blocks and keeps structuredContent as a run-only artifact', () => {
     const result = toolResultFromAnswer({
-      content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }],
+      content: [
+        { type: 'text', text: 'a' },
+        { type: 'text', text: 'b' },
+      ],
       isError: false,
       structuredContent: [{ id: 1 }, { id: 2 }],
     });
@@ -56,6 +59,8 @@ describe('toolResultFromAnswer', () => {
   it('keeps the text of a single text block as it is', () => {
     const text = 'one block\nwith lines';
     expect(toolResultFromAnswer({ content: [{ type: 'text', text }], isError: false }).content).toBe(text);
-    expect(toolResultFromAnswer({ content: [{ type: 'text', text: 42 }], isError: false }).content).toBe('[1 non-text block not shown: text]');
+    expect(toolResultFromAnswer({ content: [{ type: 'text', text: 42 }], isError: false }).content).toBe(
+      '[1 non-text block not shown: text]',
+    );
   });
 });

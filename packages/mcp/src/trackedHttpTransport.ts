@@ -131,7 +131,9 @@ export function trackedHttpTransport(
 
   const send = transport.send.bind(transport);
   const asNotice = (options: Parameters<Transport['send']>[1]): Parameters<Transport['send']>[1] =>
-    options?.requestSignal !== undefined || options?.resumptionToken !== undefined ? options : { ...options, requestSignal: AbortSignal.timeout(noticeDeadlineMs) };
+    options?.requestSignal !== undefined || options?.resumptionToken !== undefined
+      ? options
+      : { ...options, requestSignal: AbortSignal.timeout(noticeDeadlineMs) };
   transport.send = (message, options) => {
     const m = message as { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
     if (m.method === 'notifications/cancelled') {

@@ -10,7 +10,11 @@ import { performance } from 'node:perf_hooks';
 import { fmt, median, rssMb, table, verdict } from '../../../bench/lib.mjs';
 import { otelRunStore } from '../dist/index.js';
 
-const RESULTS = [ToolResult.text('3 issues found'), ToolResult.error('HTTP 502 from server'), ToolResult.cancelled('the run was cancelled')];
+const RESULTS = [
+  ToolResult.text('3 issues found'),
+  ToolResult.error('HTTP 502 from server'),
+  ToolResult.cancelled('the run was cancelled'),
+];
 const ARGS = { query: 'is:open label:bug', limit: 20 };
 const TARGET = 1.5;
 
@@ -25,7 +29,14 @@ async function recordSteps(n, live) {
   const cpu = process.cpuUsage();
   const start = performance.now();
   for (let i = 0; i < n; i++) {
-    await run.trace.recordToolResult({ toolName: 'mcp_github_search_issues', toolServer: 'github', toolArguments: ARGS, result: RESULTS[i % 3], round: i % 8, durationMs: 12.345 });
+    await run.trace.recordToolResult({
+      toolName: 'mcp_github_search_issues',
+      toolServer: 'github',
+      toolArguments: ARGS,
+      result: RESULTS[i % 3],
+      round: i % 8,
+      durationMs: 12.345,
+    });
   }
   await run.trace.flush();
   const elapsed = performance.now() - start;
@@ -68,7 +79,10 @@ const at100k = await measure(100_000, 5);
 const [plain10k, live10k, plain100k, live100k] = [at10k.plain, at10k.live, at100k.plain, at100k.live];
 const ratio10k = at10k.ratio;
 const ratio100k = at100k.ratio;
-const load = os.loadavg().map((l) => l.toFixed(1)).join(' / ');
+const load = os
+  .loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' / ');
 
 console.log(`## otel: live export cost
 

@@ -44,7 +44,11 @@ export class RunSpanWriter {
     const plan = planStepAt(sequence, step, this.#privacy);
     if (plan.type === 'span') {
       this.#beforeSpan?.(sequence);
-      const span = this.#tracer.startSpan(plan.name, { kind: plan.kind, startTime: plan.start, attributes: plan.attributes }, this.#context);
+      const span = this.#tracer.startSpan(
+        plan.name,
+        { kind: plan.kind, startTime: plan.start, attributes: plan.attributes },
+        this.#context,
+      );
       if (plan.status !== null && plan.status.code !== SpanStatusCode.UNSET) span.setStatus(plan.status);
       span.end(plan.end);
       const callId = plan.attributes[Attr.TOOL_CALL_ID];

@@ -109,7 +109,13 @@ export async function exportRuns(store: RunStore, exporter: SpanExporter, select
       for (;;) {
         const steps = await store.readSteps(run.id, { fromSequence: from, limit: STEP_PAGE });
         for (const stored of steps) {
-          writer.step(stored.sequence, { kind: stored.kind, round: stored.round, durationMs: stored.durationMs, createdAt: stored.createdAt, payload: parse(stored.payload) });
+          writer.step(stored.sequence, {
+            kind: stored.kind,
+            round: stored.round,
+            durationMs: stored.durationMs,
+            createdAt: stored.createdAt,
+            payload: parse(stored.payload),
+          });
           if (collector.size >= SPANS_PER_REQUEST) await flush();
         }
         if (steps.length < STEP_PAGE) break;
@@ -118,7 +124,15 @@ export async function exportRuns(store: RunStore, exporter: SpanExporter, select
       writer.finish(run);
       await flush();
       runsExported++;
-      selection.onRun?.({ runId: run.id, exported: true, spans: spansExported - before, runsSeen, runsExported, runsSkipped, spansExported });
+      selection.onRun?.({
+        runId: run.id,
+        exported: true,
+        spans: spansExported - before,
+        runsSeen,
+        runsExported,
+        runsSkipped,
+        spansExported,
+      });
     }
   } finally {
     await provider.shutdown();

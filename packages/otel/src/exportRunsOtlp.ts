@@ -98,11 +98,15 @@ function tracesUrl(endpoint: unknown): string {
 export async function exportRunsOtlp(store: RunStore, options: ExportRunsOtlpOptions): Promise<ExportRunsOtlpResult> {
   const url = tracesUrl(options.endpoint);
   const chosen = (['runId', 'runIds', 'since'] as const).filter((key) => options[key] !== undefined);
-  if (chosen.length > 1) throw new TypeError(`ExportRunsOtlpOptions: give at most one of runId, runIds and since, got ${chosen.join(' and ')}`);
+  if (chosen.length > 1)
+    throw new TypeError(`ExportRunsOtlpOptions: give at most one of runId, runIds and since, got ${chosen.join(' and ')}`);
   if (options.runId !== undefined && (typeof options.runId !== 'string' || options.runId === '')) {
     throw new TypeError(`ExportRunsOtlpOptions.runId must be a non-empty string, got ${JSON.stringify(options.runId)}`);
   }
-  if (options.runIds !== undefined && (!Array.isArray(options.runIds) || options.runIds.some((id) => typeof id !== 'string' || id === ''))) {
+  if (
+    options.runIds !== undefined &&
+    (!Array.isArray(options.runIds) || options.runIds.some((id) => typeof id !== 'string' || id === ''))
+  ) {
     throw new TypeError('ExportRunsOtlpOptions.runIds must be an array of non-empty strings');
   }
   if (options.since !== undefined && !Number.isFinite(options.since)) {
@@ -110,10 +114,13 @@ export async function exportRunsOtlp(store: RunStore, options: ExportRunsOtlpOpt
   }
   const privacy = options.privacy ?? PrivacyLevel.METADATA;
   if (!isPrivacyLevel(privacy)) {
-    throw new TypeError(`ExportRunsOtlpOptions.privacy must be one of "none", "metadata", "redacted", "full", got ${JSON.stringify(privacy)}`);
+    throw new TypeError(
+      `ExportRunsOtlpOptions.privacy must be one of "none", "metadata", "redacted", "full", got ${JSON.stringify(privacy)}`,
+    );
   }
   const timeoutMs = options.timeoutMs ?? 10_000;
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) throw new TypeError(`ExportRunsOtlpOptions.timeoutMs must be a positive integer, got ${String(timeoutMs)}`);
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1)
+    throw new TypeError(`ExportRunsOtlpOptions.timeoutMs must be a positive integer, got ${String(timeoutMs)}`);
   for (const [key, value] of Object.entries(options.headers ?? {})) {
     if (typeof value !== 'string') throw new TypeError(`ExportRunsOtlpOptions.headers["${key}"] must be a string, got ${typeof value}`);
   }
@@ -131,4 +138,3 @@ export async function exportRunsOtlp(store: RunStore, options: ExportRunsOtlpOpt
     await exporter.shutdown();
   }
 }
-

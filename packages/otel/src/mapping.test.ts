@@ -20,10 +20,13 @@ async function exportLive(privacy?: PrivacyLevel) {
   return { spans: exporter.getFinishedSpans(), runs, store: inner as RunStore };
 }
 
-const root = (spans: readonly ReadableSpan[], runId: string) => spans.find((s) => s.parentSpanContext === undefined && s.attributes['runledger.run.id'] === runId)!;
+const root = (spans: readonly ReadableSpan[], runId: string) =>
+  spans.find((s) => s.parentSpanContext === undefined && s.attributes['runledger.run.id'] === runId)!;
 /** The run's spans: its root span and those of the same trace. */
-const ofRun = (spans: readonly ReadableSpan[], runId: string) => spans.filter((s) => s.spanContext().traceId === root(spans, runId).spanContext().traceId);
-const bySeq = (spans: readonly ReadableSpan[], runId: string, sequence: number) => ofRun(spans, runId).find((s) => s.attributes['runledger.step.sequence'] === sequence)!;
+const ofRun = (spans: readonly ReadableSpan[], runId: string) =>
+  spans.filter((s) => s.spanContext().traceId === root(spans, runId).spanContext().traceId);
+const bySeq = (spans: readonly ReadableSpan[], runId: string, sequence: number) =>
+  ofRun(spans, runId).find((s) => s.attributes['runledger.step.sequence'] === sequence)!;
 const stepOf = (steps: readonly StoredStep[], kind: string, nth = 0) => steps.filter((s) => s.kind === kind)[nth]!;
 
 describe('the mapping (docs/otel.md)', () => {
@@ -84,8 +87,15 @@ describe('the mapping (docs/otel.md)', () => {
     ]);
     const event = (name: string) => events.find((e) => e.name === name)!;
     expect(event('runledger.request').time).toEqual(hrTimeOf(stepOf(steps, 'request').createdAt));
-    expect(event('runledger.request').attributes).toEqual({ 'runledger.step.sequence': 0, 'runledger.round': 0, 'runledger.content_length': 24 });
-    expect(event('runledger.context.budget').attributes).toMatchObject({ 'runledger.context.token_budget': 8000, 'runledger.context.tokens_used': 1200 });
+    expect(event('runledger.request').attributes).toEqual({
+      'runledger.step.sequence': 0,
+      'runledger.round': 0,
+      'runledger.content_length': 24,
+    });
+    expect(event('runledger.context.budget').attributes).toMatchObject({
+      'runledger.context.token_budget': 8000,
+      'runledger.context.tokens_used': 1200,
+    });
     expect(event('runledger.context.dropped').attributes).toMatchObject({ 'runledger.context.dropped_sources': ['old-ticket-17'] });
     expect(event('runledger.context.assembled').attributes).toMatchObject({ 'runledger.context.message_count': 2 });
     const never = stepOf(steps, 'tool_start', 3);
@@ -122,13 +132,27 @@ describe('the mapping (docs/otel.md)', () => {
     const steps = await store.readSteps(runs.completed);
     const [ok, failed, cancelled, legacy] = [0, 1, 2, 3].map((n) => bySeq(spans, runs.completed, stepOf(steps, 'tool', n).sequence));
     const starts = steps.filter((s) => s.kind === 'tool_start').map((s) => JSON.parse(s.payload).toolCallId as string);
-    expect(ok!.attributes).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'mcp_github_search', 'gen_ai.tool.call.id': starts[0], 'runledger.tool.server': 'github', 'runledger.tool.outcome': 'ok' });
+    expect(ok!.attributes).toMatchObject({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'mcp_github_search',
+      'gen_ai.tool.call.id': starts[0],
+      'runledger.tool.server': 'github',
+      'runledger.tool.outcome': 'ok',
+    });
     expect(ok!.status).toEqual({ code: SpanStatusCode.OK });
     expect(ok!.kind).toBe(SpanKind.INTERNAL);
     expect(ok!.attributes['error.type']).toBeUndefined();
-    expect(failed!.attributes).toMatchObject({ 'runledger.tool.outcome': 'failed', 'error.type': 'mcp_timeout', 'gen_ai.tool.call.id': starts[1] });
+    expect(failed!.attributes).toMatchObject({
+      'runledger.tool.outcome': 'failed',
+      'error.type': 'mcp_timeout',
+      'gen_ai.tool.call.id': starts[1],
+    });
     expect(failed!.status).toEqual({ code: SpanStatusCode.ERROR, message: 'mcp_timeout' });
-    expect(cancelled!.attributes).toMatchObject({ 'runledger.tool.outcome': 'cancelled', 'runledger.tool.writes': true, 'gen_ai.tool.call.id': starts[2] });
+    expect(cancelled!.attributes).toMatchObject({
+      'runledger.tool.outcome': 'cancelled',
+      'runledger.tool.writes': true,
+      'gen_ai.tool.call.id': starts[2],
+    });
     expect(cancelled!.attributes['error.type']).toBeUndefined();
     expect(cancelled!.status.code).toBe(SpanStatusCode.UNSET);
     // a boolean-only call with no recorded cause, no call id and no server
@@ -148,7 +172,12 @@ describe('the mapping (docs/otel.md)', () => {
     expect(cancelled.status.code).toBe(SpanStatusCode.UNSET);
     expect(cancelled.attributes['runledger.run.status']).toBe('cancelled');
     expect(cancelled.attributes['error.type']).toBeUndefined();
-    expect(cancelled.events.map((e) => e.name)).toEqual(['runledger.run.started', 'runledger.request', 'runledger.run.cancel_requested', 'runledger.run.cancelled']);
+    expect(cancelled.events.map((e) => e.name)).toEqual([
+      'runledger.run.started',
+      'runledger.request',
+      'runledger.run.cancel_requested',
+      'runledger.run.cancelled',
+    ]);
     expect(cancelled.events[2]!.time).toEqual(hrTimeOf(cancelledRun.cancelRequestedAt!));
     expect(cancelled.events[3]!.attributes).toEqual({ 'runledger.run.termination_reason': 'cancelled by the operator' });
     const failed = root(spans, runs.failed);
@@ -184,7 +213,19 @@ describe('the mapping (docs/otel.md)', () => {
   it('at the default metadata level lets no prompt, answer, argument or result text out', async () => {
     const { spans } = await exportLive();
     const all = JSON.stringify(spans.map((s) => [s.name, s.attributes, s.status, s.events.map((e) => [e.name, e.attributes])]));
-    for (const text of ['Why did the export fail', 'be brief', 'ada@example.com', 'sk-abcdefghijklmnop', '3 issues found', 'no answer within', 'Billing timed out', 'billing', 'q3', 'the run was cancelled', 'abcdefgh12345678']) {
+    for (const text of [
+      'Why did the export fail',
+      'be brief',
+      'ada@example.com',
+      'sk-abcdefghijklmnop',
+      '3 issues found',
+      'no answer within',
+      'Billing timed out',
+      'billing',
+      'q3',
+      'the run was cancelled',
+      'abcdefgh12345678',
+    ]) {
       expect(all).not.toContain(text);
     }
     expect(all).toContain('runledger.content_length');
@@ -194,14 +235,18 @@ describe('the mapping (docs/otel.md)', () => {
     const full = await exportLive(PrivacyLevel.FULL);
     const steps = await full.store.readSteps(full.runs.completed);
     const okTool = bySeq(full.spans, full.runs.completed, stepOf(steps, 'tool').sequence);
-    expect(okTool.attributes['gen_ai.tool.call.arguments']).toBe(JSON.stringify({ query: 'mail ada@example.com', token: 'sk-abcdefghijklmnop1234' }));
+    expect(okTool.attributes['gen_ai.tool.call.arguments']).toBe(
+      JSON.stringify({ query: 'mail ada@example.com', token: 'sk-abcdefghijklmnop1234' }),
+    );
     expect(okTool.attributes['gen_ai.tool.call.result']).toBe('3 issues found for ada@example.com');
     const answer = bySeq(full.spans, full.runs.completed, stepOf(steps, 'llm', 1).sequence);
     expect(JSON.parse(answer.attributes['gen_ai.output.messages'] as string)).toEqual([
       { role: 'assistant', parts: [{ type: 'text', content: 'Billing timed out; ask ada@example.com.' }], finish_reason: 'stop' },
     ]);
     const request = root(full.spans, full.runs.completed).events.find((e) => e.name === 'runledger.request')!;
-    expect(JSON.parse(request.attributes!['gen_ai.input.messages'] as string)).toEqual([{ role: 'user', parts: [{ type: 'text', content: 'Why did the export fail?' }] }]);
+    expect(JSON.parse(request.attributes!['gen_ai.input.messages'] as string)).toEqual([
+      { role: 'user', parts: [{ type: 'text', content: 'Why did the export fail?' }] },
+    ]);
     expect(root(full.spans, full.runs.completed).attributes['runledger.run.actor']).toBe('ops@example.com');
 
     const redacted = await exportLive(PrivacyLevel.REDACTED);
@@ -211,16 +256,44 @@ describe('the mapping (docs/otel.md)', () => {
 
     const none = await exportLive(PrivacyLevel.NONE);
     const bare = bySeq(none.spans, none.runs.completed, stepOf(steps, 'tool', 1).sequence);
-    expect(bare.attributes).toMatchObject({ 'runledger.tool.outcome': 'failed', 'error.type': '_OTHER', 'gen_ai.tool.name': 'mcp_flaky_fetch' });
-    expect(Object.keys(bare.attributes).some((key) => key.startsWith('gen_ai.tool.call.a') || key.startsWith('gen_ai.tool.call.r'))).toBe(false);
+    expect(bare.attributes).toMatchObject({
+      'runledger.tool.outcome': 'failed',
+      'error.type': '_OTHER',
+      'gen_ai.tool.name': 'mcp_flaky_fetch',
+    });
+    expect(Object.keys(bare.attributes).some((key) => key.startsWith('gen_ai.tool.call.a') || key.startsWith('gen_ai.tool.call.r'))).toBe(
+      false,
+    );
     expect(root(none.spans, none.runs.completed).attributes['runledger.run.actor']).toBeUndefined();
     expect(root(none.spans, none.runs.failed).status).toEqual({ code: SpanStatusCode.ERROR });
   });
 
   it('knows exactly the keys the metadata filter replaces (so it may skip the filter on a payload without them)', () => {
-    const everything = { ...RunStep.of({ kind: 'tool', round: 0, durationMs: 1, toolName: 't', toolArguments: { a: 1 }, toolResult: 'r', toolOutcome: 'ok', toolArtifacts: [ToolArtifact.of('text', 'l', 'd')] }).toPayload(),
-      ...RunStep.of({ kind: 'llm', round: 0, durationMs: 1, content: 'c', thinking: 't', messages: [{ role: 'user', content: 'm' }], requestedToolCalls: [{ name: 'n', arguments: {} }], raw: { x: 1 } }).toPayload() };
-    const replaced = Object.keys(everything).filter((key) => !(key in applyPrivacy({ [key]: (everything as Record<string, unknown>)[key] }, PrivacyLevel.METADATA)));
+    const everything = {
+      ...RunStep.of({
+        kind: 'tool',
+        round: 0,
+        durationMs: 1,
+        toolName: 't',
+        toolArguments: { a: 1 },
+        toolResult: 'r',
+        toolOutcome: 'ok',
+        toolArtifacts: [ToolArtifact.of('text', 'l', 'd')],
+      }).toPayload(),
+      ...RunStep.of({
+        kind: 'llm',
+        round: 0,
+        durationMs: 1,
+        content: 'c',
+        thinking: 't',
+        messages: [{ role: 'user', content: 'm' }],
+        requestedToolCalls: [{ name: 'n', arguments: {} }],
+        raw: { x: 1 },
+      }).toPayload(),
+    };
+    const replaced = Object.keys(everything).filter(
+      (key) => !(key in applyPrivacy({ [key]: (everything as Record<string, unknown>)[key] }, PrivacyLevel.METADATA)),
+    );
     expect(replaced.sort()).toEqual([...CONTENT_KEYS].sort());
   });
 

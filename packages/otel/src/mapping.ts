@@ -1,6 +1,15 @@
 import { type Attributes, type HrTime, SpanKind, type SpanStatus, SpanStatusCode } from '@opentelemetry/api';
 import { isToolFailureCause, ToolOutcome } from '@runledger/core';
-import { applyPrivacy, isLateCancel, PrivacyLevel, redactText, RunStatus, RunStepKind, stepOutcome, type StoredRun } from '@runledger/trace';
+import {
+  applyPrivacy,
+  isLateCancel,
+  PrivacyLevel,
+  redactText,
+  RunStatus,
+  RunStepKind,
+  stepOutcome,
+  type StoredRun,
+} from '@runledger/trace';
 import { Attr, EventName, Operation, OTHER_ERROR } from './attributes.js';
 import { hrTimeOf } from './spanTime.js';
 
@@ -59,7 +68,16 @@ function runText(text: string | null, level: PrivacyLevel, max: number): string 
 }
 
 /** The payload keys `applyPrivacy` replaces at `metadata`. */
-export const CONTENT_KEYS = ['content', 'thinking', 'messages', 'requestedToolCalls', 'raw', 'toolArguments', 'toolResult', 'toolArtifacts'] as const;
+export const CONTENT_KEYS = [
+  'content',
+  'thinking',
+  'messages',
+  'requestedToolCalls',
+  'raw',
+  'toolArguments',
+  'toolResult',
+  'toolArtifacts',
+] as const;
 
 function hasContent(payload: Readonly<Record<string, unknown>>): boolean {
   for (const key of CONTENT_KEYS) if (payload[key] !== undefined) return true;
@@ -87,7 +105,10 @@ export function startedEvent(run: StoredRun): EventPlan {
 }
 
 /** What the root span gets when the run's final status is known. */
-export function rootEnd(run: StoredRun, level: PrivacyLevel): { attributes: Attributes; status: SpanStatus; events: EventPlan[]; end: HrTime } {
+export function rootEnd(
+  run: StoredRun,
+  level: PrivacyLevel,
+): { attributes: Attributes; status: SpanStatus; events: EventPlan[]; end: HrTime } {
   const finishedAt = run.finishedAt ?? run.startedAt ?? run.createdAt;
   const counts = run.outcomeCounts;
   const attributes: Attributes = {
@@ -108,7 +129,12 @@ export function rootEnd(run: StoredRun, level: PrivacyLevel): { attributes: Attr
   if (run.cancelRequestedAt !== null && !isLateCancel(run)) {
     events.push({ type: 'event', name: `${EventName.RUN_PREFIX}cancel_requested`, time: hrTimeOf(run.cancelRequestedAt), attributes: {} });
   }
-  events.push({ type: 'event', name: `${EventName.RUN_PREFIX}${run.status}`, time: hrTimeOf(finishedAt), attributes: reason === null ? {} : { [Attr.RUN_REASON]: reason } });
+  events.push({
+    type: 'event',
+    name: `${EventName.RUN_PREFIX}${run.status}`,
+    time: hrTimeOf(finishedAt),
+    attributes: reason === null ? {} : { [Attr.RUN_REASON]: reason },
+  });
   return { attributes, status, events, end: hrTimeOf(finishedAt) };
 }
 
@@ -128,10 +154,18 @@ export function planStep(step: StepRecord, level: PrivacyLevel): StepPlan {
 /** {@link planStep} with the sequence apart (the live path passes the store's input as it is). */
 export function planStepAt(sequence: number, step: StepFields, level: PrivacyLevel): StepPlan {
   if (step.payload === null) {
-    return { type: 'event', name: EventName.UNREADABLE, time: hrTimeOf(step.createdAt), attributes: { [Attr.SEQUENCE]: sequence, [Attr.ROUND]: step.round, [Attr.STEP_KIND]: step.kind } };
+    return {
+      type: 'event',
+      name: EventName.UNREADABLE,
+      time: hrTimeOf(step.createdAt),
+      attributes: { [Attr.SEQUENCE]: sequence, [Attr.ROUND]: step.round, [Attr.STEP_KIND]: step.kind },
+    };
   }
   // a payload stored at `metadata` (the default) holds no content key: the filter would copy it unchanged
-  const p = level === PrivacyLevel.METADATA && !hasContent(step.payload) ? (step.payload as Record<string, unknown>) : applyPrivacy(step.payload, level);
+  const p =
+    level === PrivacyLevel.METADATA && !hasContent(step.payload)
+      ? (step.payload as Record<string, unknown>)
+      : applyPrivacy(step.payload, level);
   const text = showsText(level);
   // spans carry the sequence only (each attribute costs the SDK a validation); events the round too
   if (step.kind === RunStepKind.TOOL) return toolSpan(step, p, { [Attr.SEQUENCE]: sequence }, text);
@@ -153,7 +187,8 @@ export function planStepAt(sequence: number, step: StepFields, level: PrivacyLev
     case RunStepKind.REQUEST: {
       const content = str(p['content']);
       const length = num(p['contentLength']);
-      if (text && content !== undefined) common[Attr.INPUT_MESSAGES] = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content }] }]);
+      if (text && content !== undefined)
+        common[Attr.INPUT_MESSAGES] = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content }] }]);
       else if (length !== undefined) common[Attr.CONTENT_LENGTH] = length;
       return { type: 'event', name: EventName.REQUEST, time, attributes: common };
     }

@@ -25,7 +25,9 @@ async function recordThrough(provider: TracerProvider, onError?: (error: unknown
   const inner = InMemoryRunStore.create({ clock });
   const store = otelRunStore(inner, { tracerProvider: provider, ...(onError === undefined ? {} : { onError }) });
   const runs = await recordSampleRuns(store, clock);
-  const held = await Promise.all(Object.values(runs).map(async (id) => ({ run: await inner.getRun(id), steps: await inner.readSteps(id) })));
+  const held = await Promise.all(
+    Object.values(runs).map(async (id) => ({ run: await inner.getRun(id), steps: await inner.readSteps(id) })),
+  );
   return { runs, held };
 }
 
@@ -51,7 +53,9 @@ describe('otelRunStore', () => {
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
     const store = otelRunStore(InMemoryRunStore.create(), { tracerProvider: provider });
     const request = provider.getTracer('app').startSpan('POST /ask');
-    const run = await context.with(trace.setSpan(context.active(), request), () => startRun(store, { configuration: 'nested', heartbeatMs: 0, spoolDir: false }));
+    const run = await context.with(trace.setSpan(context.active(), request), () =>
+      startRun(store, { configuration: 'nested', heartbeatMs: 0, spoolDir: false }),
+    );
     await run.complete();
     request.end();
     const root = exporter.getFinishedSpans().find((s) => s.name === 'invoke_agent nested')!;
@@ -77,7 +81,8 @@ describe('otelRunStore', () => {
     expect(recorded.held.map((h) => [h.run?.status, h.run?.stepCount, h.run?.outcomeCounts])).toEqual(
       clean.held.map((h) => [h.run?.status, h.run?.stepCount, h.run?.outcomeCounts]),
     );
-    const payloads = (held: typeof clean.held) => held.map((h) => h.steps.map((s) => s.payload.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<uuid>')));
+    const payloads = (held: typeof clean.held) =>
+      held.map((h) => h.steps.map((s) => s.payload.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<uuid>')));
     expect(payloads(recorded.held)).toEqual(payloads(clean.held));
   });
 
@@ -94,7 +99,10 @@ describe('otelRunStore', () => {
     };
     const clean = await recordThrough(new BasicTracerProvider());
     for (const exporter of [failing, throwing]) {
-      for (const processor of [new SimpleSpanProcessor(exporter), new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1, maxExportBatchSize: 2 })]) {
+      for (const processor of [
+        new SimpleSpanProcessor(exporter),
+        new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1, maxExportBatchSize: 2 }),
+      ]) {
         const provider = new BasicTracerProvider({ spanProcessors: [processor] });
         const recorded = await recordThrough(provider);
         await provider.forceFlush().catch(() => undefined);
@@ -110,6 +118,8 @@ describe('otelRunStore', () => {
     expect(() => otelRunStore(store, { privacy: 'secret' as PrivacyLevel })).toThrow(
       'OtelRunStoreOptions.privacy must be one of "none", "metadata", "redacted", "full", got "secret"',
     );
-    expect(() => otelRunStore(store, { tracerProvider: {} as TracerProvider })).toThrow('OtelRunStoreOptions.tracerProvider must be an OpenTelemetry TracerProvider');
+    expect(() => otelRunStore(store, { tracerProvider: {} as TracerProvider })).toThrow(
+      'OtelRunStoreOptions.tracerProvider must be an OpenTelemetry TracerProvider',
+    );
   });
 });

@@ -50,7 +50,9 @@ export interface OtelRunStoreOptions {
 export function otelRunStore(store: RunStore, options: OtelRunStoreOptions = {}): RunStore {
   const privacy = options.privacy ?? PrivacyLevel.METADATA;
   if (!isPrivacyLevel(privacy)) {
-    throw new TypeError(`OtelRunStoreOptions.privacy must be one of "none", "metadata", "redacted", "full", got ${JSON.stringify(privacy)}`);
+    throw new TypeError(
+      `OtelRunStoreOptions.privacy must be one of "none", "metadata", "redacted", "full", got ${JSON.stringify(privacy)}`,
+    );
   }
   const provider = options.tracerProvider ?? trace.getTracerProvider();
   if (typeof (provider as Partial<TracerProvider> | null)?.getTracer !== 'function') {
@@ -65,7 +67,9 @@ function reportOnce(): (error: unknown) => void {
     if (told) return;
     told = true;
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`runledger otel: the tracer failed (${message}); the runs are recorded as before, their spans may be incomplete\n`);
+    process.stderr.write(
+      `runledger otel: the tracer failed (${message}); the runs are recorded as before, their spans may be incomplete\n`,
+    );
   };
 }
 

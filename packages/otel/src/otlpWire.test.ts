@@ -17,7 +17,9 @@ let runs: SampleRuns;
 
 beforeEach(async () => {
   [live, batch] = await Promise.all([startOtlpReceiver(), startOtlpReceiver()]);
-  const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${live.url}/v1/traces` }))] });
+  const provider = new BasicTracerProvider({
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${live.url}/v1/traces` }))],
+  });
   const clock = steppingClock();
   store = InMemoryRunStore.create({ clock });
   runs = await recordSampleRuns(otelRunStore(store, { tracerProvider: provider }), clock);
@@ -56,7 +58,11 @@ describe('OTLP/HTTP on the wire', () => {
   it('batch export sends each run as a trace whose ids come from the run id and the sequence', async () => {
     const result = await exportRunsOtlp(store, { endpoint: batch.url, headers: { 'x-tenant': 'acme' } });
     expect(result).toEqual({ url: `${batch.url}/v1/traces`, runsSeen: 3, runsExported: 3, runsSkipped: 0, spansExported: 11 });
-    expect(batch.requests.every((r) => r.path === '/v1/traces' && r.headers['x-tenant'] === 'acme' && r.headers['content-type'] === 'application/x-protobuf')).toBe(true);
+    expect(
+      batch.requests.every(
+        (r) => r.path === '/v1/traces' && r.headers['x-tenant'] === 'acme' && r.headers['content-type'] === 'application/x-protobuf',
+      ),
+    ).toBe(true);
     const spans = batch.spans();
     for (const runId of Object.values(runs)) {
       const run = (await store.getRun(runId))!;
@@ -85,7 +91,11 @@ describe('OTLP/HTTP on the wire', () => {
     const tools = spans.filter((s) => s.attributes['gen_ai.operation.name'] === 'execute_tool');
     const outcome = (o: string) => tools.filter((s) => s.attributes['runledger.tool.outcome'] === o);
     expect(outcome('ok').map((s) => s.status)).toEqual([{ code: 1, message: '' }]);
-    expect(outcome('failed').map((s) => [s.status.code, s.attributes['error.type']]).sort()).toEqual([
+    expect(
+      outcome('failed')
+        .map((s) => [s.status.code, s.attributes['error.type']])
+        .sort(),
+    ).toEqual([
       [2, '_OTHER'],
       [2, 'mcp_timeout'],
       [2, 'server_error'],
@@ -120,11 +130,18 @@ describe('OTLP/HTTP on the wire', () => {
   it('exports one run, or the runs since a time, and skips a run still running', async () => {
     const one = await exportRunsOtlp(store, { endpoint: batch.url, runId: runs.failed });
     expect(one).toMatchObject({ runsSeen: 1, runsExported: 1, spansExported: 2 });
-    const running = await startRun(store, { configuration: 'still-running', heartbeatMs: 0, spoolDir: false, clock: () => 4_000_000_000_000 });
+    const running = await startRun(store, {
+      configuration: 'still-running',
+      heartbeatMs: 0,
+      spoolDir: false,
+      clock: () => 4_000_000_000_000,
+    });
     const progress: unknown[] = [];
     const since = await exportRunsOtlp(store, { endpoint: batch.url, since: 4_000_000_000_000, onProgress: (p) => progress.push(p) });
     expect(since).toMatchObject({ runsSeen: 1, runsExported: 0, runsSkipped: 1, spansExported: 0 });
-    expect(progress).toEqual([{ runId: running.id, exported: false, spans: 0, runsSeen: 1, runsExported: 0, runsSkipped: 1, spansExported: 0 }]);
+    expect(progress).toEqual([
+      { runId: running.id, exported: false, spans: 0, runsSeen: 1, runsExported: 0, runsSkipped: 1, spansExported: 0 },
+    ]);
     await expect(exportRunsOtlp(store, { endpoint: batch.url, runId: '00000000-0000-4000-8000-000000000000' })).rejects.toThrow(
       'there is no run "00000000-0000-4000-8000-000000000000" in the store',
     );
@@ -137,7 +154,9 @@ describe('OTLP/HTTP on the wire', () => {
   });
 
   it('refuses bad options, naming the option', async () => {
-    await expect(exportRunsOtlp(store, { endpoint: 'ftp://x' })).rejects.toThrow('ExportRunsOtlpOptions.endpoint must be an http(s) URL, got "ftp://x"');
+    await expect(exportRunsOtlp(store, { endpoint: 'ftp://x' })).rejects.toThrow(
+      'ExportRunsOtlpOptions.endpoint must be an http(s) URL, got "ftp://x"',
+    );
     await expect(exportRunsOtlp(store, { endpoint: batch.url, runId: runs.failed, since: 0 })).rejects.toThrow(
       'ExportRunsOtlpOptions: give at most one of runId, runIds and since, got runId and since',
     );

@@ -9,7 +9,9 @@ function nonZero(hex: string): string {
 
 /** The trace id of a run in batch export: its UUID's 32 hex digits, else the first 16 bytes of SHA-256 of the id. */
 export function traceIdOf(runId: string): string {
-  const hex = UUID.test(runId) ? runId.replaceAll('-', '').toLowerCase() : createHash('sha256').update(`runledger/${runId}`).digest('hex').slice(0, 32);
+  const hex = UUID.test(runId)
+    ? runId.replaceAll('-', '').toLowerCase()
+    : createHash('sha256').update(`runledger/${runId}`).digest('hex').slice(0, 32);
   return nonZero(hex);
 }
 

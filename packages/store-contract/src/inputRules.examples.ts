@@ -62,9 +62,19 @@ export function runInputRuleExamples(name: string, harness: RunStoreContractHarn
       const run2 = await store.createRun({ configuration: 'c', createdAt: BASE });
       expect(
         await refusal(
-          store.appendStep(run2.id, { kind: 'tool', round: 0, durationMs: 1, createdAt: BASE, payload: {}, toolServer: 'gh\uDBFF', toolOutcome: 'ok' }),
+          store.appendStep(run2.id, {
+            kind: 'tool',
+            round: 0,
+            durationMs: 1,
+            createdAt: BASE,
+            payload: {},
+            toolServer: 'gh\uDBFF',
+            toolOutcome: 'ok',
+          }),
         ),
-      ).toEqual(invalid('AppendStepInput.toolServer must be well-formed UTF-16 (no lone surrogate), found U+DBFF at index 2, got "gh\\udbff"'));
+      ).toEqual(
+        invalid('AppendStepInput.toolServer must be well-formed UTF-16 (no lone surrogate), found U+DBFF at index 2, got "gh\\udbff"'),
+      );
     });
 
     it('keeps round 2^31−1 and refuses 2^31 (PostgreSQL integer)', async () => {
@@ -102,7 +112,9 @@ export function runInputRuleExamples(name: string, harness: RunStoreContractHarn
       expect(await refusal(store.appendStep(run.id, { ...step, createdAt: 2 ** 63 }))).toEqual(
         invalid(`AppendStepInput.createdAt must be ${TIME_RULE}, got 9223372036854776000`),
       );
-      expect(await refusal(store.listRuns({ createdFrom: 1e300 }))).toEqual(invalid(`RunQuery.createdFrom must be ${TIME_RULE}, got 1e+300`));
+      expect(await refusal(store.listRuns({ createdFrom: 1e300 }))).toEqual(
+        invalid(`RunQuery.createdFrom must be ${TIME_RULE}, got 1e+300`),
+      );
       expect(await refusal(store.serverHealth({ until: 2 ** 63 }))).toEqual(
         invalid(`ServerHealthQuery.until must be ${TIME_RULE}, got 9223372036854776000`),
       );
@@ -138,9 +150,13 @@ export function runInputRuleExamples(name: string, harness: RunStoreContractHarn
       expect(await refusal(store.recoverInterrupted(Number.POSITIVE_INFINITY))).toEqual(
         invalid(`recoverInterrupted staleBefore must be ${TIME_RULE}, got Infinity`),
       );
-      expect(await refusal(store.recoverInterrupted(Number.NaN))).toEqual(invalid(`recoverInterrupted staleBefore must be ${TIME_RULE}, got NaN`));
+      expect(await refusal(store.recoverInterrupted(Number.NaN))).toEqual(
+        invalid(`recoverInterrupted staleBefore must be ${TIME_RULE}, got NaN`),
+      );
       expect(await refusal(store.requestCancel(run.id, 1e300))).toEqual(invalid(`requestCancel at must be ${TIME_RULE}, got 1e+300`));
-      expect(await refusal(store.heartbeat(run.id, 2 ** 63))).toEqual(invalid(`heartbeat at must be ${TIME_RULE}, got 9223372036854776000`));
+      expect(await refusal(store.heartbeat(run.id, 2 ** 63))).toEqual(
+        invalid(`heartbeat at must be ${TIME_RULE}, got 9223372036854776000`),
+      );
       expect(await store.getRun(run.id)).toMatchObject({ status: 'running', cancelRequestedAt: null });
       expect(await store.recoverInterrupted(8.64e15)).toEqual([run.id]);
     });
@@ -187,7 +203,17 @@ export function runInputRuleExamples(name: string, harness: RunStoreContractHarn
         outcomeCounts: { ok: 0, failed: 0, cancelled: 0 },
         unstoredSteps: 0,
       };
-      const step = { runId: id, sequence: 0, kind: 'llm', round: 0, durationMs: 1, createdAt: BASE + 1, payload: '{}', toolServer: null, toolOutcome: null };
+      const step = {
+        runId: id,
+        sequence: 0,
+        kind: 'llm',
+        round: 0,
+        durationMs: 1,
+        createdAt: BASE + 1,
+        payload: '{}',
+        toolServer: null,
+        toolOutcome: null,
+      };
       expect(await refusal(store.importRun({ ...run, actor: 'a\0' }, [step]))).toEqual(
         invalid('StoredRun.actor must not contain NUL (U+0000), found at index 1, got "a\\u0000"'),
       );

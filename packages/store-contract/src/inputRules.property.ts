@@ -140,8 +140,16 @@ function encode(value: unknown): string {
 const anyCursor: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.tuple(goodTime, fc.integer({ min: 0, max: 5 })).map(([at, n]) => encode([at, uuidOf(n)])), weight: 4 },
   { arbitrary: fc.tuple(anyNumber, fc.integer({ min: 0, max: 5 })).map(([at, n]) => encode([at, uuidOf(n)])), weight: 4 },
-  { arbitrary: fc.tuple(anyNumber, fc.integer({ min: 0, max: 5 })).map(([at, n]) => encode([at, uuidOf(n).toUpperCase().replace('0000-4000', 'ABCD-4000')])), weight: 1 },
-  { arbitrary: fc.integer({ min: 0, max: 5 }).map((n) => encode([BASE + n, `ffffffff-ffff-4fff-bfff-${n.toString(16).padStart(12, 'f')}`])), weight: 1 },
+  {
+    arbitrary: fc
+      .tuple(anyNumber, fc.integer({ min: 0, max: 5 }))
+      .map(([at, n]) => encode([at, uuidOf(n).toUpperCase().replace('0000-4000', 'ABCD-4000')])),
+    weight: 1,
+  },
+  {
+    arbitrary: fc.integer({ min: 0, max: 5 }).map((n) => encode([BASE + n, `ffffffff-ffff-4fff-bfff-${n.toString(16).padStart(12, 'f')}`])),
+    weight: 1,
+  },
   { arbitrary: fc.jsonValue().map(encode), weight: 1 },
   { arbitrary: anyText, weight: 1 },
 );
@@ -157,7 +165,8 @@ function expectBothSides(): void {
   expect(tally.refused, 'refused actions (a property must test values that are refused)').toBeGreaterThanOrEqual(NUM_RUNS / 5);
 }
 
-type Verdict<T> = { readonly accepted: true; readonly value: T } | { readonly accepted: false; readonly code: string; readonly message: string };
+type Verdict<T> =
+  { readonly accepted: true; readonly value: T } | { readonly accepted: false; readonly code: string; readonly message: string };
 
 async function attempt<T>(action: () => Promise<T>): Promise<Verdict<T>> {
   try {
@@ -183,7 +192,11 @@ async function alike<T>(
   const expected = await attempt(() => action(reference));
   const actual = await attempt(() => action(store));
   if (!expected.accepted) {
-    expect(actual, `${what}: both must refuse with the same error`).toEqual({ accepted: false, code: expected.code, message: expected.message });
+    expect(actual, `${what}: both must refuse with the same error`).toEqual({
+      accepted: false,
+      code: expected.code,
+      message: expected.message,
+    });
     expect(expected.code, `${what}: a refusal of an input is invalid_input`).toBe('invalid_input');
     tally.refused++;
     return null;
@@ -248,9 +261,9 @@ export function runInputRulesContract(name: string, harness: RunStoreContractHar
               store,
               reference,
               async (s) =>
-                (await s.listRuns({ configuration: input.configuration, createdFrom: input.from, createdTo: input.to, limit: 200 })).runs.map(
-                  (run) => run.id,
-                ),
+                (
+                  await s.listRuns({ configuration: input.configuration, createdFrom: input.from, createdTo: input.to, limit: 200 })
+                ).runs.map((run) => run.id),
               true,
             );
             if (created === null) return;
@@ -336,12 +349,19 @@ export function runInputRulesContract(name: string, harness: RunStoreContractHar
               };
               expect(await store.readSteps(id)).toEqual([expected]);
             }
-            await alike('readSteps', store, reference, (s) => s.readSteps(id, { fromSequence: input.fromSequence, limit: input.limit }), true);
+            await alike(
+              'readSteps',
+              store,
+              reference,
+              (s) => s.readSteps(id, { fromSequence: input.fromSequence, limit: input.limit }),
+              true,
+            );
             await alike(
               'serverHealth',
               store,
               reference,
-              async (s) => (await s.serverHealth({ since: input.since, until: input.until })).map((h) => [h.server, h.ok, h.failed, h.cancelled]),
+              async (s) =>
+                (await s.serverHealth({ since: input.since, until: input.until })).map((h) => [h.server, h.ok, h.failed, h.cancelled]),
               true,
             );
           },
@@ -380,7 +400,13 @@ export function runInputRulesContract(name: string, harness: RunStoreContractHar
         fc.asyncProperty(anyNumber, async (staleBefore) => {
           const id = uuidOf(next++);
           for (const s of [store, reference]) await s.createRun({ id, configuration: 'stale', createdAt: BASE });
-          const recovered = await alike('recoverInterrupted', store, reference, async (s) => [...(await s.recoverInterrupted(staleBefore))].sort(), true);
+          const recovered = await alike(
+            'recoverInterrupted',
+            store,
+            reference,
+            async (s) => [...(await s.recoverInterrupted(staleBefore))].sort(),
+            true,
+          );
           if (recovered !== null) expect((await store.getRun(id))?.status).toBe(BASE < staleBefore ? 'interrupted' : 'running');
         }),
         { seed: SEED, numRuns: NUM_RUNS },
@@ -438,9 +464,9 @@ export function runInputRulesContract(name: string, harness: RunStoreContractHar
       );
       await fc.assert(
         fc.asyncProperty(
-          fc.tuple(fc.record(good), fc.option(broken, { nil: null })).map(([record, replaced]) =>
-            replaced === null ? record : { ...record, [replaced[0]]: replaced[1] },
-          ),
+          fc
+            .tuple(fc.record(good), fc.option(broken, { nil: null }))
+            .map(([record, replaced]) => (replaced === null ? record : { ...record, [replaced[0]]: replaced[1] })),
           async (input) => {
             const id = uuidOf(next++);
             const run: StoredRun = {

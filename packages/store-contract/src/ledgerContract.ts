@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type AppendStepInput,
-  type RunStore,
-  isLateCancel,
-  serverHealth,
-} from '@runledger/trace';
+import { type AppendStepInput, type RunStore, isLateCancel, serverHealth } from '@runledger/trace';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, llmStep, sleep, toolStep } from './contractSteps.js';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
@@ -50,10 +45,22 @@ export function runLedgerContract(name: string, harness: RunStoreContractHarness
         const store = await open();
         const run = await store.createRun({ configuration: 'c', createdAt: BASE });
         await store.appendStep(run.id, { ...llmStep(BASE + 1), sequence: 0 });
-        const error = await expectStoreError(store.appendStep(run.id, { ...llmStep(BASE + 9), sequence: 0 }), 'sequence_conflict', /sequence 0/);
+        const error = await expectStoreError(
+          store.appendStep(run.id, { ...llmStep(BASE + 9), sequence: 0 }),
+          'sequence_conflict',
+          /sequence 0/,
+        );
         expect(error.message).toContain(run.id);
-        await expectStoreError(store.appendStep(run.id, { ...llmStep(BASE + 1), sequence: 5 }), 'invalid_input', /AppendStepInput\.sequence.*gap-free/);
-        await expectStoreError(store.appendStep(run.id, { ...llmStep(BASE + 1), sequence: -1 }), 'invalid_input', /AppendStepInput\.sequence/);
+        await expectStoreError(
+          store.appendStep(run.id, { ...llmStep(BASE + 1), sequence: 5 }),
+          'invalid_input',
+          /AppendStepInput\.sequence.*gap-free/,
+        );
+        await expectStoreError(
+          store.appendStep(run.id, { ...llmStep(BASE + 1), sequence: -1 }),
+          'invalid_input',
+          /AppendStepInput\.sequence/,
+        );
         await expectStoreError(store.appendStep(randomUUID(), { ...llmStep(BASE + 1), sequence: 0 }), 'run_not_found');
         expect((await store.getRun(run.id))?.stepCount).toBe(1);
         expect(await store.appendStep(run.id, { ...llmStep(BASE + 2), sequence: 1 })).toBe(1);
@@ -120,8 +127,16 @@ export function runLedgerContract(name: string, harness: RunStoreContractHarness
         expect((await store.getRun(run.id))?.unstoredSteps).toBe(4);
         expect((await store.listRuns()).runs[0]?.unstoredSteps).toBe(4);
         const other = await store.createRun({ configuration: 'c', createdAt: BASE });
-        await expectStoreError(store.finishRun(other.id, { status: 'completed', unstoredSteps: -1 }), 'invalid_input', /FinishRunInput\.unstoredSteps/);
-        await expectStoreError(store.finishRun(other.id, { status: 'completed', unstoredSteps: 1.5 }), 'invalid_input', /FinishRunInput\.unstoredSteps/);
+        await expectStoreError(
+          store.finishRun(other.id, { status: 'completed', unstoredSteps: -1 }),
+          'invalid_input',
+          /FinishRunInput\.unstoredSteps/,
+        );
+        await expectStoreError(
+          store.finishRun(other.id, { status: 'completed', unstoredSteps: 1.5 }),
+          'invalid_input',
+          /FinishRunInput\.unstoredSteps/,
+        );
         expect((await store.getRun(other.id))?.status).toBe('running');
       });
     });

@@ -1,9 +1,5 @@
 import type { ToolOutcome } from '@runledger/core';
-import type {
-  RunStatus,
-  RunStore,
-  StoredRun,
-} from '@runledger/trace';
+import type { RunStatus, RunStore, StoredRun } from '@runledger/trace';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, listAll, llmStep, newestFirst, toolStep } from './contractSteps.js';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
@@ -128,7 +124,12 @@ export function runListRunsContract(name: string, harness: RunStoreContractHarne
         expect(seen).toEqual(expected);
 
         const odd = await listAll(store, { configuration: 'odd', limit: 40 });
-        expect(odd.map((r) => r.id)).toEqual([...created].filter((r) => r.configuration === 'odd').sort(newestFirst).map((r) => r.id));
+        expect(odd.map((r) => r.id)).toEqual(
+          [...created]
+            .filter((r) => r.configuration === 'odd')
+            .sort(newestFirst)
+            .map((r) => r.id),
+        );
 
         const exact = await store.listRuns({ limit: 101, configuration: 'odd', createdTo: BASE + 10_000 });
         expect(exact.runs).toHaveLength(101);

@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolOutcome } from '@runledger/core';
-import {
-  InMemoryRunStore,
-  type RunStore,
-  isLateCancel,
-  serverHealth,
-} from '@runledger/trace';
+import { InMemoryRunStore, type RunStore, isLateCancel, serverHealth } from '@runledger/trace';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, llmStep, sleep, toolStep, waitFor } from './contractSteps.js';
 import { runInputRuleExamples } from './inputRules.examples.js';
@@ -137,8 +132,16 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
         const store = await open();
         const run = await store.createRun({ configuration: 'c', createdAt: BASE });
         const good = llmStep(BASE);
-        await expectStoreError(store.appendStep(run.id, { ...good, payload: [] as unknown as Record<string, unknown> }), 'invalid_input', /payload/);
-        await expectStoreError(store.appendStep(run.id, { ...good, toolOutcome: 'timeout' as ToolOutcome }), 'invalid_input', /toolOutcome/);
+        await expectStoreError(
+          store.appendStep(run.id, { ...good, payload: [] as unknown as Record<string, unknown> }),
+          'invalid_input',
+          /payload/,
+        );
+        await expectStoreError(
+          store.appendStep(run.id, { ...good, toolOutcome: 'timeout' as ToolOutcome }),
+          'invalid_input',
+          /toolOutcome/,
+        );
         await expectStoreError(store.appendStep(run.id, { ...good, round: -1 }), 'invalid_input', /round/);
         await expectStoreError(store.appendStep(run.id, { ...good, durationMs: Number.NaN }), 'invalid_input', /durationMs/);
         await expectStoreError(store.appendStep(run.id, { ...good, kind: '' }), 'invalid_input', /kind/);
@@ -202,7 +205,9 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
 
       it('keeps sequences gap-free per run with 16 concurrent writers on 16 runs', async () => {
         const store = await open();
-        const runs = await Promise.all(Array.from({ length: 16 }, (_, i) => store.createRun({ configuration: `c${i}`, createdAt: BASE + i })));
+        const runs = await Promise.all(
+          Array.from({ length: 16 }, (_, i) => store.createRun({ configuration: `c${i}`, createdAt: BASE + i })),
+        );
         await Promise.all(
           runs.map(async (run) => {
             for (let i = 0; i < 10; i++) {
@@ -242,7 +247,12 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
         const run = await store.createRun({ configuration: 'c', createdAt: BASE });
         const done = await store.finishRun(run.id, { status: 'completed', finishedAt: BASE + 100, terminationReason: 'all done' });
         expect(done).toMatchObject({ status: 'completed', finishedAt: BASE + 100, terminationReason: 'all done' });
-        const again = await store.finishRun(run.id, { status: 'failed', finishedAt: BASE + 200, terminationReason: 'boom', unstoredSteps: 3 });
+        const again = await store.finishRun(run.id, {
+          status: 'failed',
+          finishedAt: BASE + 200,
+          terminationReason: 'boom',
+          unstoredSteps: 3,
+        });
         expect(again).toEqual(done);
         // a cancel after the finish changes nothing but is kept, as a late one
         const late = { ...done, cancelRequestedAt: BASE + 300 };
@@ -358,7 +368,7 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
         expect(calls).toBe(0);
       });
 
-      withPeer("calls watchCancel when another store instance requests the cancel", async () => {
+      withPeer('calls watchCancel when another store instance requests the cancel', async () => {
         const store = await open();
         const peer = await openPeer();
         const run = await store.createRun({ configuration: 'c', createdAt: BASE });

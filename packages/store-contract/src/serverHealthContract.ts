@@ -1,10 +1,5 @@
 import type { ToolFailureCause, ToolOutcome } from '@runledger/core';
-import {
-  type AppendStepInput,
-  type RunStore,
-  type StoredStep,
-  serverHealth,
-} from '@runledger/trace';
+import { type AppendStepInput, type RunStore, type StoredStep, serverHealth } from '@runledger/trace';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, listAll, llmStep, toolStep } from './contractSteps.js';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
@@ -41,8 +36,21 @@ export function runServerHealthContract(name: string, harness: RunStoreContractH
           [three.id, toolStep({ server: 'alpha', outcome: 'ok', createdAt: t(1400), durationMs: 50 })],
           [three.id, toolStep({ server: 'delta', outcome: 'cancelled', createdAt: t(1450), durationMs: 15 })],
           // legacy rows: no columns, only toolName and toolIsError in the payload
-          [one.id, toolStep({ server: 'alpha', outcome: 'failed', createdAt: t(1500), durationMs: 60, toolName: 'mcp_alpha_lookup', legacy: true })],
-          [one.id, toolStep({ server: 'alpha', outcome: 'ok', createdAt: t(1600), durationMs: 70, toolName: 'mcp_alpha_get_item', legacy: true })],
+          [
+            one.id,
+            toolStep({
+              server: 'alpha',
+              outcome: 'failed',
+              createdAt: t(1500),
+              durationMs: 60,
+              toolName: 'mcp_alpha_lookup',
+              legacy: true,
+            }),
+          ],
+          [
+            one.id,
+            toolStep({ server: 'alpha', outcome: 'ok', createdAt: t(1600), durationMs: 70, toolName: 'mcp_alpha_get_item', legacy: true }),
+          ],
           // not counted: no server anywhere; no outcome; not a tool step
           [two.id, toolStep({ server: null, outcome: 'failed', createdAt: t(1100), durationMs: 999, toolName: 'search', legacy: true })],
           [two.id, toolStep({ server: 'beta', outcome: null, createdAt: t(1100), durationMs: 999 })],
@@ -131,7 +139,15 @@ export function runServerHealthContract(name: string, harness: RunStoreContractH
           flaky: false,
           tooFewCalls: true,
         });
-        expect(zeta).toMatchObject({ calls: 1, ok: 1, failureRate: 0, p50DurationMs: 1, p95DurationMs: 1, flaky: false, tooFewCalls: true });
+        expect(zeta).toMatchObject({
+          calls: 1,
+          ok: 1,
+          failureRate: 0,
+          p50DurationMs: 1,
+          p95DurationMs: 1,
+          flaky: false,
+          tooFewCalls: true,
+        });
       });
 
       it('keeps to the time window: since inclusive, until exclusive', async () => {
@@ -185,7 +201,13 @@ export function runServerHealthContract(name: string, harness: RunStoreContractH
         await seedHealth(store);
         const run = await store.createRun({ configuration: 'c', createdAt: BASE });
         const outcomes: ToolOutcome[] = ['ok', 'failed', 'cancelled'];
-        const causes: (ToolFailureCause | undefined)[] = [undefined, 'server_error', 'invalid_arguments', 'mcp_timeout', 'mcp_transport_failure'];
+        const causes: (ToolFailureCause | undefined)[] = [
+          undefined,
+          'server_error',
+          'invalid_arguments',
+          'mcp_timeout',
+          'mcp_transport_failure',
+        ];
         for (let i = 0; i < 120; i++) {
           const server = `srv${i % 7}`;
           const outcome = outcomes[(i * 7) % 3]!;

@@ -109,7 +109,11 @@ try {
           const v = values[k];
           const sequence = plainSequence.get(runId);
           plainSequence.set(runId, sequence + 1);
-          await bare.query({ name: 'bare_plain_step', text: plainText, values: [runId, sequence, v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[9], v[8]] });
+          await bare.query({
+            name: 'bare_plain_step',
+            text: plainText,
+            values: [runId, sequence, v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[9], v[8]],
+          });
         }
       }),
     );

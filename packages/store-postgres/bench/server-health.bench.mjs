@@ -33,17 +33,17 @@ try {
   const loadStart = performance.now();
   const phase = (name) => process.stderr.write(`server-health: ${name} after ${fmt((performance.now() - loadStart) / 1000, 1)} s\n`);
   if (!reuse) {
-  const runIds = Array.from({ length: RUNS }, () => randomUUID());
-  await admin.query(
-    `INSERT INTO ${q}.runs (id, status, configuration, created_at, started_at, finished_at)
-     SELECT id, 'completed', 'bench', $2::bigint, $2::bigint, $3::bigint FROM unnest($1::uuid[]) AS id`,
-    [runIds, start, now],
-  );
-  // step i of run r: created evenly over the span, server (i*7+r) % 20, outcome by a per-server
-  // failure rate, duration log-uniform-ish from 1 ms to ~3 s.
-  for (let r = 0; r < RUNS; r += 10) {
+    const runIds = Array.from({ length: RUNS }, () => randomUUID());
     await admin.query(
-      `INSERT INTO ${q}.steps (run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome, call_server, call_outcome)
+      `INSERT INTO ${q}.runs (id, status, configuration, created_at, started_at, finished_at)
+     SELECT id, 'completed', 'bench', $2::bigint, $2::bigint, $3::bigint FROM unnest($1::uuid[]) AS id`,
+      [runIds, start, now],
+    );
+    // step i of run r: created evenly over the span, server (i*7+r) % 20, outcome by a per-server
+    // failure rate, duration log-uniform-ish from 1 ms to ~3 s.
+    for (let r = 0; r < RUNS; r += 10) {
+      await admin.query(
+        `INSERT INTO ${q}.steps (run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome, call_server, call_outcome)
        SELECT run_id, i, 'tool', i / 10, d, t,
               json_build_object('kind', 'tool', 'round', i / 10, 'durationMs', d, 'toolName', 'mcp_' || s || '_op',
                                 'toolServer', s, 'toolIsError', o <> 'ok', 'toolOutcome', o)::text,
@@ -58,25 +58,27 @@ try {
          FROM (SELECT id AS run_id, ord - 1 AS rn FROM unnest($1::uuid[]) WITH ORDINALITY AS u(id, ord)) r,
               generate_series(0, ${perRun - 1}) AS i
        ) g`,
-      [runIds.slice(r, r + 10), start],
-    );
-  }
-  phase('steps');
-  await admin.query(
-    `UPDATE ${q}.runs r SET next_sequence = ${perRun},
+        [runIds.slice(r, r + 10), start],
+      );
+    }
+    phase('steps');
+    await admin.query(
+      `UPDATE ${q}.runs r SET next_sequence = ${perRun},
        ok_count = c.ok, failed_count = c.failed, cancelled_count = c.cancelled
      FROM (SELECT run_id, count(*) FILTER (WHERE call_outcome = 'ok') ok, count(*) FILTER (WHERE call_outcome = 'failed') failed,
                   count(*) FILTER (WHERE call_outcome = 'cancelled') cancelled FROM ${q}.steps GROUP BY run_id) c
      WHERE c.run_id = r.id`,
-  );
-  phase('counters');
-  await admin.query(`SELECT ${q}.rollup_add_runs($1::uuid[])`, [runIds]);
-  phase('rollup');
-  await admin.query(`ANALYZE ${q}.steps; ANALYZE ${q}.health_rollup; ANALYZE ${q}.runs`);
-  phase('analyze');
+    );
+    phase('counters');
+    await admin.query(`SELECT ${q}.rollup_add_runs($1::uuid[])`, [runIds]);
+    phase('rollup');
+    await admin.query(`ANALYZE ${q}.steps; ANALYZE ${q}.health_rollup; ANALYZE ${q}.runs`);
+    phase('analyze');
   }
   const loadSeconds = (performance.now() - loadStart) / 1000;
-  const counts = (await admin.query(`SELECT count(*)::int AS steps, (SELECT count(*)::int FROM ${q}.health_rollup) AS rollup FROM ${q}.steps`)).rows[0];
+  const counts = (
+    await admin.query(`SELECT count(*)::int AS steps, (SELECT count(*)::int FROM ${q}.health_rollup) AS rollup FROM ${q}.steps`)
+  ).rows[0];
 
   const rows = [];
   let allPass = true;
@@ -97,7 +99,14 @@ try {
     medians[label] = p50;
     const ok = p50 <= TARGET_MS;
     allPass &&= ok;
-    rows.push([label, calls.toLocaleString('en-US'), String(health.length), fmt(p50, 2), fmt(p95, 2), verdict(ok, `median ≤ ${TARGET_MS} ms`)]);
+    rows.push([
+      label,
+      calls.toLocaleString('en-US'),
+      String(health.length),
+      fmt(p50, 2),
+      fmt(p95, 2),
+      verdict(ok, `median ≤ ${TARGET_MS} ms`),
+    ]);
   }
   const growth = medians['100 %'] / medians['10 %'];
   const flat = growth <= 2;

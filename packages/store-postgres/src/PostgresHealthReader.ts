@@ -1,10 +1,4 @@
-import {
-  healthOf,
-  type NormalizedHealthQuery,
-  newServerHealthTally,
-  type ServerHealth,
-  UNKNOWN_FAILURE_CAUSE,
-} from '@runledger/trace';
+import { healthOf, type NormalizedHealthQuery, newServerHealthTally, type ServerHealth, UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
 import type pg from 'pg';
 import { DURATION_HISTOGRAM_SLOTS, histogramPercentile, planRollupWindow } from '@runledger/trace/store';
 import { storageFailure } from './storageFailure.js';

@@ -128,7 +128,12 @@ describe('a version 1 store (legacy rows: only toolIsError, no server or outcome
       ]);
       expect((await store.listRuns({ hasOutcome: 'failed' })).runs.map((r) => r.id)).toEqual([RUN2, RUN1]);
       const run1 = await store.getRun(RUN1);
-      expect(run1).toMatchObject({ actor: 'ops@example.com', createdAt: 1748772000000, finishedAt: 1748772005000, heartbeatAt: 1748772004000 });
+      expect(run1).toMatchObject({
+        actor: 'ops@example.com',
+        createdAt: 1748772000000,
+        finishedAt: 1748772005000,
+        heartbeatAt: 1748772004000,
+      });
 
       const steps = await store.readSteps(RUN1);
       expect(steps.map((s) => s.sequence)).toEqual([0, 1, 2, 3, 4, 5]);
@@ -177,15 +182,25 @@ describe('a version 1 store (legacy rows: only toolIsError, no server or outcome
       expect(health).toEqual(serverHealth(all));
 
       // and the migrated store goes on: sequences continue gap-free, new calls count
-      expect(await store.appendStep(RUN3, {
-        kind: 'tool',
-        round: 1,
-        durationMs: 42,
-        createdAt: 1748772202000,
-        payload: { kind: 'tool', round: 1, durationMs: 42, toolName: 'mcp_github_x', toolServer: 'github', toolIsError: true, toolOutcome: 'failed' },
-        toolServer: 'github',
-        toolOutcome: 'failed',
-      })).toBe(2);
+      expect(
+        await store.appendStep(RUN3, {
+          kind: 'tool',
+          round: 1,
+          durationMs: 42,
+          createdAt: 1748772202000,
+          payload: {
+            kind: 'tool',
+            round: 1,
+            durationMs: 42,
+            toolName: 'mcp_github_x',
+            toolServer: 'github',
+            toolIsError: true,
+            toolOutcome: 'failed',
+          },
+          toolServer: 'github',
+          toolOutcome: 'failed',
+        }),
+      ).toBe(2);
       const after = (await store.serverHealth()).find((h) => h.server === 'github');
       expect(after).toMatchObject({ ok: 3, failed: 1, lastFailureAt: 1748772202000 });
       expect((await store.getRun(RUN3))?.outcomeCounts).toEqual({ ok: 1, failed: 1, cancelled: 0 });
@@ -210,17 +225,28 @@ describe('a version 3 store (rollup of every call, no failure causes)', () => {
         await migration.up(client);
         await client.query('INSERT INTO schema_version VALUES ($1, $2, 0)', [migration.version, migration.name]);
       }
-      await client.query(`INSERT INTO runs (id, status, configuration, created_at, next_sequence) VALUES ($1, 'completed', 'c', $2, 12)`, [RUN, T]);
+      await client.query(`INSERT INTO runs (id, status, configuration, created_at, next_sequence) VALUES ($1, 'completed', 'c', $2, 12)`, [
+        RUN,
+        T,
+      ]);
       // the demo's flaky server: nine answered calls of 1–9 ms (three of them error answers), one
       // cancelled call of 410 ms, a failure without a cause and one refused for invalid arguments
       const calls: [string, number, string | undefined][] = [
-        ...Array.from({ length: 9 }, (_, i): [string, number, string | undefined] => (i % 3 === 2 ? ['failed', i + 1, 'server_error'] : ['ok', i + 1, undefined])),
+        ...Array.from({ length: 9 }, (_, i): [string, number, string | undefined] =>
+          i % 3 === 2 ? ['failed', i + 1, 'server_error'] : ['ok', i + 1, undefined],
+        ),
         ['cancelled', 410, undefined],
         ['failed', 2000, undefined],
         ['failed', 3, 'invalid_arguments'],
       ];
       for (const [i, [outcome, ms, cause]] of calls.entries()) {
-        const payload = JSON.stringify({ kind: 'tool', toolServer: 'flaky', toolIsError: outcome !== 'ok', toolOutcome: outcome, ...(cause ? { toolFailureCause: cause } : {}) });
+        const payload = JSON.stringify({
+          kind: 'tool',
+          toolServer: 'flaky',
+          toolIsError: outcome !== 'ok',
+          toolOutcome: outcome,
+          ...(cause ? { toolFailureCause: cause } : {}),
+        });
         await client.query(
           `INSERT INTO steps (run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome, call_server, call_outcome)
            VALUES ($1, $2, 'tool', 0, $3, $4, $5, 'flaky', $6, 'flaky', $6)`,
@@ -235,14 +261,25 @@ describe('a version 3 store (rollup of every call, no failure causes)', () => {
     const store = await connectTestStore(schema);
     try {
       const [health] = await store.serverHealth();
-      expect(health).toMatchObject({ calls: 12, ok: 6, failed: 5, cancelled: 1, invalidArguments: 1, answered: 10, p95DurationMs: 9, failureRate: 4 / 10 });
+      expect(health).toMatchObject({
+        calls: 12,
+        ok: 6,
+        failed: 5,
+        cancelled: 1,
+        invalidArguments: 1,
+        answered: 10,
+        p95DurationMs: 9,
+        failureRate: 4 / 10,
+      });
       expect(health!.failureCauses).toEqual([
         { cause: 'server_error', calls: 3 },
         { cause: 'invalid_arguments', calls: 1 },
         { cause: 'unknown', calls: 1 },
       ]);
       expect(health).toEqual(serverHealth(await store.readSteps(RUN))[0]);
-      const causes = await adminQuery(`SELECT call_cause, call_answered, call_counted FROM "${schema}".steps WHERE call_outcome = 'failed' ORDER BY sequence`);
+      const causes = await adminQuery(
+        `SELECT call_cause, call_answered, call_counted FROM "${schema}".steps WHERE call_outcome = 'failed' ORDER BY sequence`,
+      );
       expect(causes.rows.map((r) => [r['call_cause'], r['call_answered'], r['call_counted']])).toEqual([
         ['server_error', true, true],
         ['server_error', true, true],

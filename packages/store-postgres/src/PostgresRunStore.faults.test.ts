@@ -85,7 +85,12 @@ describe('PostgreSQL faults', () => {
     const recorded = new Map<string, number>();
     const runs = await Promise.all(
       Array.from({ length: 8 }, () =>
-        startRun(store, { configuration: 'killed-backends', heartbeatMs: 0, spoolDir: spool, retry: { initialDelayMs: 5, maxDelayMs: 200 } }),
+        startRun(store, {
+          configuration: 'killed-backends',
+          heartbeatMs: 0,
+          spoolDir: spool,
+          retry: { initialDelayMs: 5, maxDelayMs: 200 },
+        }),
       ),
     );
     await Promise.all(
@@ -129,10 +134,7 @@ describe('PostgreSQL faults', () => {
     expect(await cut).toBe(true);
     expect(RunStoreError.is(error) && error.code).toBe('storage_failure');
     // the server committed it although the writer never heard so
-    const direct = await adminQuery<{ n: string }>(
-      `SELECT count(*) AS n FROM "${schemas.at(-1)}".steps WHERE run_id = $1`,
-      [run.id],
-    );
+    const direct = await adminQuery<{ n: string }>(`SELECT count(*) AS n FROM "${schemas.at(-1)}".steps WHERE run_id = $1`, [run.id]);
     expect(Number(direct.rows[0]!.n)).toBe(2);
     // the retry finds it stored: same sequence, nothing twice
     expect(await store.appendStep(run.id, { ...step(1), sequence: 1 })).toBe(1);
@@ -158,7 +160,12 @@ describe('PostgreSQL faults', () => {
     const spool = spoolDir();
     const runs = await Promise.all(
       Array.from({ length: 16 }, () =>
-        startRun(store, { configuration: 'outage', heartbeatMs: 1_000, spoolDir: spool, retry: { attempts: 4, initialDelayMs: 50, maxDelayMs: 500 } }),
+        startRun(store, {
+          configuration: 'outage',
+          heartbeatMs: 1_000,
+          spoolDir: spool,
+          retry: { attempts: 4, initialDelayMs: 50, maxDelayMs: 500 },
+        }),
       ),
     );
     const recorded = new Map<string, number>();

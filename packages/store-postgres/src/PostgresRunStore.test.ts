@@ -36,7 +36,15 @@ function tool(server: string, outcome: ToolOutcome, createdAt: number, durationM
     round: 0,
     durationMs,
     createdAt,
-    payload: { kind: 'tool', round: 0, durationMs, toolName: `mcp_${server}_call`, toolServer: server, toolIsError: outcome !== 'ok', toolOutcome: outcome },
+    payload: {
+      kind: 'tool',
+      round: 0,
+      durationMs,
+      toolName: `mcp_${server}_call`,
+      toolServer: server,
+      toolIsError: outcome !== 'ok',
+      toolOutcome: outcome,
+    },
     toolServer: server,
     toolOutcome: outcome,
   };
@@ -75,7 +83,8 @@ describe('server health from the rollup', () => {
       const base = tool(server, outcome, createdAt, durationMs);
       // failed calls of every kind: answered (server error, invalid arguments), unanswered, unknown
       const cause = outcome === 'failed' ? [undefined, 'server_error', 'invalid_arguments', 'mcp_timeout'][i % 4] : undefined;
-      const step = cause === undefined ? base : { ...base, payload: { ...(base.payload as Record<string, unknown>), toolFailureCause: cause } };
+      const step =
+        cause === undefined ? base : { ...base, payload: { ...(base.payload as Record<string, unknown>), toolFailureCause: cause } };
       planned.push({ runIndex: i % 16, step });
     }
     // 16 writers at once, one per run
@@ -121,7 +130,7 @@ describe('server health from the rollup', () => {
     // 1 500 appends, six windows and an import: tens of seconds on a busy machine, not a time under test.
   }, 90_000);
 
-  it("puts each duration in a histogram slot whose representative is within the documented error", async () => {
+  it('puts each duration in a histogram slot whose representative is within the documented error', async () => {
     const { schema } = await freshStore();
     const durations = [0.0625, 0.1, 0.99, 1, 1.5, 2, 3, 10, 30, 99.99, 100, 1_000, 12_345.67, 3_600_000, 16_777_215];
     const result = await adminQuery<{ d: number; slot: number }>(
@@ -131,7 +140,9 @@ describe('server health from the rollup', () => {
     for (const row of result.rows) {
       expect(durationSlot(row.d), `trace's slot of d=${row.d}`).toBe(row.slot - 1);
       const rep = durationSlotValue(row.slot - 1);
-      expect(Math.abs(rep - row.d) / row.d, `d=${row.d} slot=${row.slot}`).toBeLessThanOrEqual(DURATION_HISTOGRAM_MAX_RELATIVE_ERROR + 1e-9);
+      expect(Math.abs(rep - row.d) / row.d, `d=${row.d} slot=${row.slot}`).toBeLessThanOrEqual(
+        DURATION_HISTOGRAM_MAX_RELATIVE_ERROR + 1e-9,
+      );
     }
   });
 });

@@ -181,7 +181,12 @@ export class PostgresRunStore implements RunStore {
       throw RunStoreError.invalidInput(`PostgresRunStoreOptions.cancelPollMs must be a number ≥ 1, got ${String(cancelPollMs)}`);
     }
     const applicationName = options.applicationName ?? 'runledger';
-    if (typeof applicationName !== 'string' || applicationName === '' || applicationName.length > 48 || !/^[\x20-\x7e]+$/.test(applicationName)) {
+    if (
+      typeof applicationName !== 'string' ||
+      applicationName === '' ||
+      applicationName.length > 48 ||
+      !/^[\x20-\x7e]+$/.test(applicationName)
+    ) {
       throw RunStoreError.invalidInput(
         `PostgresRunStoreOptions.applicationName must be 1 to 48 printable ASCII characters, got ${JSON.stringify(applicationName)}`,
       );
@@ -278,7 +283,17 @@ export class PostgresRunStore implements RunStore {
                  AND s.tool_server IS NOT DISTINCT FROM $8 AND s.tool_outcome IS NOT DISTINCT FROM $9) AS same
          FROM ${this.#q}.runs r LEFT JOIN ${this.#q}.steps s ON s.run_id = r.id AND s.sequence = $2
          WHERE r.id = $1`,
-        [runId, sequence, input.kind, input.round, input.durationMs, ms(input.createdAt), input.payloadText, input.toolServer, input.toolOutcome],
+        [
+          runId,
+          sequence,
+          input.kind,
+          input.round,
+          input.durationMs,
+          ms(input.createdAt),
+          input.payloadText,
+          input.toolServer,
+          input.toolOutcome,
+        ],
       );
       found = result.rows[0];
     } catch (error) {
@@ -347,10 +362,7 @@ export class PostgresRunStore implements RunStore {
     const when = checkHeartbeatAt(at, Date.now());
     if (checkRunId(runId) === null) return;
     try {
-      await this.#pool.query(`UPDATE ${this.#q}.runs SET heartbeat_at = $2 WHERE id = $1 AND status = 'running'`, [
-        runId,
-        when,
-      ]);
+      await this.#pool.query(`UPDATE ${this.#q}.runs SET heartbeat_at = $2 WHERE id = $1 AND status = 'running'`, [runId, when]);
     } catch (error) {
       throw storageFailure('heartbeat', error);
     }
@@ -420,8 +432,7 @@ export class PostgresRunStore implements RunStore {
     }
     const page = rows.slice(0, q.limit).map(toStoredRun);
     const last = page[page.length - 1];
-    const nextCursor =
-      rows.length > q.limit && last !== undefined ? encodeRunCursor({ createdAt: last.createdAt, id: last.id }) : null;
+    const nextCursor = rows.length > q.limit && last !== undefined ? encodeRunCursor({ createdAt: last.createdAt, id: last.id }) : null;
     return { runs: page, nextCursor };
   }
 
@@ -474,4 +485,3 @@ export class PostgresRunStore implements RunStore {
     if (this.#closed) throw RunStoreError.storageFailure('the store is closed');
   }
 }
-

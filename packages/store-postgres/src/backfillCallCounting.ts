@@ -21,13 +21,14 @@ export async function backfillCallCounting(client: PoolClient): Promise<number> 
   for (;;) {
     const select = `SELECT run_id, sequence, call_server, call_outcome, CASE WHEN call_outcome = 'failed' THEN payload END AS payload
       FROM steps WHERE call_outcome IS NOT NULL`;
-    const batch: { rows: { run_id: string; sequence: number; call_server: string | null; call_outcome: string; payload: string | null }[] } =
-      await client.query(
-        after === null
-          ? `${select} ORDER BY run_id, sequence LIMIT ${BATCH}`
-          : `${select} AND (run_id, sequence) > ($1::uuid, $2::integer) ORDER BY run_id, sequence LIMIT ${BATCH}`,
-        after === null ? [] : [after.runId, after.sequence],
-      );
+    const batch: {
+      rows: { run_id: string; sequence: number; call_server: string | null; call_outcome: string; payload: string | null }[];
+    } = await client.query(
+      after === null
+        ? `${select} ORDER BY run_id, sequence LIMIT ${BATCH}`
+        : `${select} AND (run_id, sequence) > ($1::uuid, $2::integer) ORDER BY run_id, sequence LIMIT ${BATCH}`,
+      after === null ? [] : [after.runId, after.sequence],
+    );
     if (batch.rows.length === 0) return updated;
     const runIds: string[] = [];
     const sequences: number[] = [];
@@ -36,7 +37,12 @@ export async function backfillCallCounting(client: PoolClient): Promise<number> 
     const counted: boolean[] = [];
     for (const row of batch.rows) {
       if (!isToolOutcome(row.call_outcome)) continue;
-      const call = toolCallOf({ kind: 'tool', payload: row.payload, toolServer: row.call_server, toolOutcome: row.call_outcome as ToolOutcome });
+      const call = toolCallOf({
+        kind: 'tool',
+        payload: row.payload,
+        toolServer: row.call_server,
+        toolOutcome: row.call_outcome as ToolOutcome,
+      });
       if (call === null) continue;
       runIds.push(row.run_id);
       sequences.push(row.sequence);

@@ -34,20 +34,41 @@ describe('copying a SQLite store into PostgreSQL', () => {
     try {
       // runs recorded the way the app records them: startRun → RunTrace → store
       for (let r = 0; r < 12; r++) {
-        const run = await startRun(sqlite, { configuration: r % 3 === 0 ? 'triage' : 'support', actor: r % 2 ? 'ops' : null, heartbeatMs: 0 });
+        const run = await startRun(sqlite, {
+          configuration: r % 3 === 0 ? 'triage' : 'support',
+          actor: r % 2 ? 'ops' : null,
+          heartbeatMs: 0,
+        });
         for (let i = 0; i < 25; i++) {
           const server = ['github', 'jira', 'slack'][i % 3]!;
           const result =
-            i % 11 === 5 ? ToolResult.cancelled('stopped') : i % 4 === 1 ? ToolResult.error('HTTP 502 from upstream') : ToolResult.text(`ok ${i} ünïcödé`);
-          await run.trace.recordToolResult({ toolName: `mcp_${server}_op${i}`, toolServer: server, result, round: Math.floor(i / 5), durationMs: 3 + ((i * 37 + r) % 400) });
-          if (i % 6 === 0) await run.trace.recordLlmCall({ round: Math.floor(i / 5), durationMs: 800, model: 'm', promptTokens: 100 + i, completionTokens: 20, finishReason: 'tool_calls' });
+            i % 11 === 5
+              ? ToolResult.cancelled('stopped')
+              : i % 4 === 1
+                ? ToolResult.error('HTTP 502 from upstream')
+                : ToolResult.text(`ok ${i} ünïcödé`);
+          await run.trace.recordToolResult({
+            toolName: `mcp_${server}_op${i}`,
+            toolServer: server,
+            result,
+            round: Math.floor(i / 5),
+            durationMs: 3 + ((i * 37 + r) % 400),
+          });
+          if (i % 6 === 0)
+            await run.trace.recordLlmCall({
+              round: Math.floor(i / 5),
+              durationMs: 800,
+              model: 'm',
+              promptTokens: 100 + i,
+              completionTokens: 20,
+              finishReason: 'tool_calls',
+            });
         }
         if (r % 4 === 0) await run.fail(new Error('boom'));
         else if (r % 4 === 1) {
           await run.cancel('operator');
           expect((await run.complete()).status).toBe('cancelled');
-        }
-        else if (r % 4 === 2) await run.complete();
+        } else if (r % 4 === 2) await run.complete();
         // r % 4 === 3 stays running
         if (r % 4 !== 3) await run.finished;
       }

@@ -102,10 +102,13 @@ export async function importRunInto(pool: pg.Pool, q: string, run: StoredRun, st
         ],
       );
     }
-    await client.query(
-      `UPDATE ${q}.runs SET next_sequence = $2, ok_count = $3, failed_count = $4, cancelled_count = $5 WHERE id = $1`,
-      [id, steps.length, counts.ok, counts.failed, counts.cancelled],
-    );
+    await client.query(`UPDATE ${q}.runs SET next_sequence = $2, ok_count = $3, failed_count = $4, cancelled_count = $5 WHERE id = $1`, [
+      id,
+      steps.length,
+      counts.ok,
+      counts.failed,
+      counts.cancelled,
+    ]);
     await client.query(`SELECT ${q}.rollup_add_runs(ARRAY[$1::uuid])`, [id]);
     await client.query('COMMIT');
     broken = false;

@@ -21,7 +21,10 @@ export async function readPostgresSchemaVersion(connectionString: string, schema
     const version = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${quoted}.schema_version`);
     return version.rows[0]?.version ?? 0;
   } catch (error) {
-    throw RunStoreError.storageFailure(`cannot read the schema version of schema ${schema}: ${error instanceof Error ? error.message : String(error)}`, error);
+    throw RunStoreError.storageFailure(
+      `cannot read the schema version of schema ${schema}: ${error instanceof Error ? error.message : String(error)}`,
+      error,
+    );
   } finally {
     await client.end().catch(() => undefined);
   }

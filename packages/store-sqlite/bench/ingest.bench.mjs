@@ -144,12 +144,18 @@ try {
 
     // the two bare paths in alternating order, so that neither always runs right after ours
     const bareSides = [
-      ['same', () => {
-        for (let k = 0; k < ops.length; k++) replay(ops[k]);
-      }],
-      ['plain', () => {
-        for (let k = 0; k < stepRows.length; k++) appendPlain(stepRows[k]);
-      }],
+      [
+        'same',
+        () => {
+          for (let k = 0; k < ops.length; k++) replay(ops[k]);
+        },
+      ],
+      [
+        'plain',
+        () => {
+          for (let k = 0; k < stepRows.length; k++) appendPlain(stepRows[k]);
+        },
+      ],
     ];
     if (slice % 2 === 1) bareSides.reverse();
     for (const [side, fn] of bareSides) await measure(side, fn);

@@ -23,10 +23,43 @@ if (process.argv[2] === '--write') {
   for (let i = 0; i < STEPS; i++) {
     const server = `server${i % 20}`;
     const outcome = i % 13 === 0 ? 'failed' : 'ok';
-    const payload = { kind: 'tool', round: Math.floor(i / 4), durationMs: 40.5, toolName: `mcp_${server}_read`, toolServer: server, toolArguments: { path: `/docs/${i}.md` }, toolResult: `line ${i} `.repeat(90).slice(0, 900), toolIsError: outcome !== 'ok', toolOutcome: outcome };
-    steps.push({ runId: id, sequence: i, kind: 'tool', round: payload.round, durationMs: 40.5, createdAt: T0 + i * 10, payload: JSON.stringify(payload), toolServer: server, toolOutcome: outcome });
+    const payload = {
+      kind: 'tool',
+      round: Math.floor(i / 4),
+      durationMs: 40.5,
+      toolName: `mcp_${server}_read`,
+      toolServer: server,
+      toolArguments: { path: `/docs/${i}.md` },
+      toolResult: `line ${i} `.repeat(90).slice(0, 900),
+      toolIsError: outcome !== 'ok',
+      toolOutcome: outcome,
+    };
+    steps.push({
+      runId: id,
+      sequence: i,
+      kind: 'tool',
+      round: payload.round,
+      durationMs: 40.5,
+      createdAt: T0 + i * 10,
+      payload: JSON.stringify(payload),
+      toolServer: server,
+      toolOutcome: outcome,
+    });
   }
-  const run = { id, status: 'completed', configuration: 'bench', actor: null, createdAt: T0, startedAt: T0, finishedAt: T0 + STEPS * 10, terminationReason: null, cancelRequestedAt: null, heartbeatAt: null, stepCount: STEPS, outcomeCounts: { ok: 0, failed: 0, cancelled: 0 } };
+  const run = {
+    id,
+    status: 'completed',
+    configuration: 'bench',
+    actor: null,
+    createdAt: T0,
+    startedAt: T0,
+    finishedAt: T0 + STEPS * 10,
+    terminationReason: null,
+    cancelRequestedAt: null,
+    heartbeatAt: null,
+    stepCount: STEPS,
+    outcomeCounts: { ok: 0, failed: 0, cancelled: 0 },
+  };
   await store.importRun(run, steps);
   await store.close();
   process.exit(0);

@@ -22,7 +22,7 @@ const file = path.join(dir, 'health.db');
 try {
   const store = await SqliteRunStore.open({ path: file });
   let seed = 1;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const perRun = STEPS / RUNS;
   const setupStart = performance.now();
   for (let r = 0; r < RUNS; r++) {
@@ -43,12 +43,32 @@ try {
         round: Math.floor(i / 10),
         durationMs,
         createdAt: createdAt + Math.floor((i / perRun) * slice),
-        payload: JSON.stringify({ kind: 'tool', durationMs, toolName: `mcp_${server}_call`, toolServer: server, toolIsError: outcome !== 'ok', toolOutcome: outcome }),
+        payload: JSON.stringify({
+          kind: 'tool',
+          durationMs,
+          toolName: `mcp_${server}_call`,
+          toolServer: server,
+          toolIsError: outcome !== 'ok',
+          toolOutcome: outcome,
+        }),
         toolServer: server,
         toolOutcome: outcome,
       });
     }
-    const run = { id, status: 'completed', configuration: 'bench', actor: null, createdAt, startedAt: createdAt, finishedAt: createdAt + 1, terminationReason: null, cancelRequestedAt: null, heartbeatAt: null, stepCount: perRun, outcomeCounts: { ok: 0, failed: 0, cancelled: 0 } };
+    const run = {
+      id,
+      status: 'completed',
+      configuration: 'bench',
+      actor: null,
+      createdAt,
+      startedAt: createdAt,
+      finishedAt: createdAt + 1,
+      terminationReason: null,
+      cancelRequestedAt: null,
+      heartbeatAt: null,
+      stepCount: perRun,
+      outcomeCounts: { ok: 0, failed: 0, cancelled: 0 },
+    };
     await store.importRun(run, steps);
   }
   const setupMs = performance.now() - setupStart;
@@ -78,7 +98,9 @@ try {
   const db = new Database(file, { readonly: true });
   const scanStart = performance.now();
   const scanned = db
-    .prepare('SELECT call_server, count(*) FROM steps WHERE created_at >= ? AND created_at < ? AND call_server IS NOT NULL GROUP BY call_server')
+    .prepare(
+      'SELECT call_server, count(*) FROM steps WHERE created_at >= ? AND created_at < ? AND call_server IS NOT NULL GROUP BY call_server',
+    )
     .all(Math.floor(T0 + SPAN + 1 - SPAN) + 7_777, T0 + SPAN + 1);
   const scanMs = performance.now() - scanStart;
   db.close();
@@ -103,12 +125,32 @@ try {
         round: 0,
         durationMs: 42,
         createdAt: createdAt + steps.length * 1_000,
-        payload: JSON.stringify({ kind: 'tool', durationMs: 42, toolName: `mcp_${server}_call`, toolServer: server, toolIsError: false, toolOutcome: 'ok' }),
+        payload: JSON.stringify({
+          kind: 'tool',
+          durationMs: 42,
+          toolName: `mcp_${server}_call`,
+          toolServer: server,
+          toolIsError: false,
+          toolOutcome: 'ok',
+        }),
         toolServer: server,
         toolOutcome: 'ok',
       });
     }
-    const run = { id, status: 'completed', configuration: 'bench', actor: null, createdAt, startedAt: createdAt, finishedAt: createdAt + 1, terminationReason: null, cancelRequestedAt: null, heartbeatAt: null, stepCount: steps.length, outcomeCounts: { ok: 0, failed: 0, cancelled: 0 } };
+    const run = {
+      id,
+      status: 'completed',
+      configuration: 'bench',
+      actor: null,
+      createdAt,
+      startedAt: createdAt,
+      finishedAt: createdAt + 1,
+      terminationReason: null,
+      cancelRequestedAt: null,
+      heartbeatAt: null,
+      stepCount: steps.length,
+      outcomeCounts: { ok: 0, failed: 0, cancelled: 0 },
+    };
     await store.importRun(run, steps);
   }
   const churnUntil = T0 + SPAN + 1;

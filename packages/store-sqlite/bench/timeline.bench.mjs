@@ -18,13 +18,55 @@ export function makeSteps(runId, count, t0) {
     const round = Math.floor(i / 4);
     const createdAt = t0 + i * 25;
     if (i % 4 === 0) {
-      const payload = { kind: 'llm', round, durationMs: 812.25, model: 'gpt-x', finishReason: 'tool_calls', promptTokens: 1200 + i, completionTokens: 80, costUsd: 0.0021, contentLength: 312, requestedToolCallCount: 3 };
-      steps.push({ runId, sequence: i, kind: 'llm', round, durationMs: 812.25, createdAt, payload: JSON.stringify(payload), toolServer: null, toolOutcome: null });
+      const payload = {
+        kind: 'llm',
+        round,
+        durationMs: 812.25,
+        model: 'gpt-x',
+        finishReason: 'tool_calls',
+        promptTokens: 1200 + i,
+        completionTokens: 80,
+        costUsd: 0.0021,
+        contentLength: 312,
+        requestedToolCallCount: 3,
+      };
+      steps.push({
+        runId,
+        sequence: i,
+        kind: 'llm',
+        round,
+        durationMs: 812.25,
+        createdAt,
+        payload: JSON.stringify(payload),
+        toolServer: null,
+        toolOutcome: null,
+      });
     } else {
       const server = `server${i % 20}`;
       const outcome = i % 13 === 0 ? 'failed' : i % 97 === 0 ? 'cancelled' : 'ok';
-      const payload = { kind: 'tool', round, durationMs: 40.5, toolName: `mcp_${server}_search_issues`, toolServer: server, toolArgumentsLength: 48, toolResultLength: 2048, toolIsError: outcome !== 'ok', toolOutcome: outcome, toolArtifactCount: 1 };
-      steps.push({ runId, sequence: i, kind: 'tool', round, durationMs: 40.5, createdAt, payload: JSON.stringify(payload), toolServer: server, toolOutcome: outcome });
+      const payload = {
+        kind: 'tool',
+        round,
+        durationMs: 40.5,
+        toolName: `mcp_${server}_search_issues`,
+        toolServer: server,
+        toolArgumentsLength: 48,
+        toolResultLength: 2048,
+        toolIsError: outcome !== 'ok',
+        toolOutcome: outcome,
+        toolArtifactCount: 1,
+      };
+      steps.push({
+        runId,
+        sequence: i,
+        kind: 'tool',
+        round,
+        durationMs: 40.5,
+        createdAt,
+        payload: JSON.stringify(payload),
+        toolServer: server,
+        toolOutcome: outcome,
+      });
     }
   }
   return steps;
@@ -34,7 +76,20 @@ const dir = mkdtempSync(path.join(tmpdir(), 'runledger-bench-timeline-'));
 try {
   const store = await SqliteRunStore.open({ path: path.join(dir, 'timeline.db') });
   const id = randomUUID();
-  const run = { id, status: 'completed', configuration: 'bench', actor: null, createdAt: T0, startedAt: T0, finishedAt: T0 + STEPS * 25, terminationReason: null, cancelRequestedAt: null, heartbeatAt: null, stepCount: STEPS, outcomeCounts: { ok: 0, failed: 0, cancelled: 0 } };
+  const run = {
+    id,
+    status: 'completed',
+    configuration: 'bench',
+    actor: null,
+    createdAt: T0,
+    startedAt: T0,
+    finishedAt: T0 + STEPS * 25,
+    terminationReason: null,
+    cancelRequestedAt: null,
+    heartbeatAt: null,
+    stepCount: STEPS,
+    outcomeCounts: { ok: 0, failed: 0, cancelled: 0 },
+  };
   await store.importRun(run, makeSteps(id, STEPS, T0));
   // other runs around it, so the run is not alone in the file
   for (let r = 0; r < 5; r++) {

@@ -50,14 +50,20 @@ describe('server health from the rollup', () => {
       // clustered times over three days, many in the same minute
       const createdAt = T0 + Math.floor(random() * 3) * DAY + Math.floor(random() * 40) * 3_600_000 + Math.floor(random() * 120_000);
       // failed calls of every kind: answered (server error, invalid arguments), unanswered, unknown
-      const cause = outcome === 'failed' ? [undefined, 'server_error', 'invalid_arguments', 'mcp_timeout'][Math.floor(random() * 4)] : undefined;
+      const cause =
+        outcome === 'failed' ? [undefined, 'server_error', 'invalid_arguments', 'mcp_timeout'][Math.floor(random() * 4)] : undefined;
       steps.push(toolStep(server, outcome, duration, createdAt, 0, cause));
     }
     for (const [i, step] of steps.entries()) await rollup.appendStep(runs[i % 3]!.id, step);
     const rows: StoredStep[] = [];
     for (const run of runs) rows.push(...(await rollup.readSteps(run.id)));
     const random2 = rng(99);
-    const windows: ServerHealthQuery[] = [{}, { since: T0 }, { until: T0 + 2 * DAY }, { flaky: { failureRate: 0.15, minAnsweredCalls: 3 } }];
+    const windows: ServerHealthQuery[] = [
+      {},
+      { since: T0 },
+      { until: T0 + 2 * DAY },
+      { flaky: { failureRate: 0.15, minAnsweredCalls: 3 } },
+    ];
     for (let i = 0; i < 40; i++) {
       const since = T0 + Math.floor(random2() * 4 * DAY);
       windows.push({ since, until: since + Math.floor(random2() * 2 * DAY) });
@@ -96,7 +102,9 @@ describe('server health from the rollup', () => {
       db.close();
     }
     // 'gone' spans the window below but was not called in it: it is not in the answer
-    expect((await other.serverHealth({ since: T0 + 3 * DAY, until: T0 + 13 * DAY })).map((h) => [h.server, h.calls])).toEqual([['late', 4]]);
+    expect((await other.serverHealth({ since: T0 + 3 * DAY, until: T0 + 13 * DAY })).map((h) => [h.server, h.calls])).toEqual([
+      ['late', 4],
+    ]);
     expect((await other.serverHealth({ since: T0 + 13 * DAY })).map((h) => [h.server, h.calls])).toEqual([['gone', 1]]);
     expect((await other.serverHealth({ until: T0 + DAY })).map((h) => [h.server, h.calls])).toEqual([['gone', 1]]);
     await other.close();

@@ -75,7 +75,9 @@ export class SqliteHealthReader {
       )
       .raw();
     this.#causes = db
-      .prepare('SELECT cause, sum(calls) FROM health_causes WHERE server = ? AND level = ? AND bucket_start >= ? AND bucket_start < ? GROUP BY cause')
+      .prepare(
+        'SELECT cause, sum(calls) FROM health_causes WHERE server = ? AND level = ? AND bucket_start >= ? AND bucket_start < ? GROUP BY cause',
+      )
       .raw();
     // Only the servers called on a day the window touches: a server seen once long ago (or only
     // after the window) costs a row of this small table, not a range read per level.

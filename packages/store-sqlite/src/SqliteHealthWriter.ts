@@ -66,7 +66,8 @@ ON CONFLICT (server, level, bucket_start, cause) DO UPDATE SET calls = calls + 1
     const h = bucket === NO_LATENCY ? '' : `, h${bucket}`;
     const one = bucket === NO_LATENCY ? '' : ', 1';
     const values = ROLLUP_LEVEL_SIZES.map(
-      (_, level) => `(${level}, @b${level}, @server, @ok, @failed, @cancelled, @notCounted, @answered, @lastFailure, @duration, @duration${one})`,
+      (_, level) =>
+        `(${level}, @b${level}, @server, @ok, @failed, @cancelled, @notCounted, @answered, @lastFailure, @duration, @duration${one})`,
     ).join(', ');
     const statement = this.#db.prepare(`
 INSERT INTO health_rollup (level, bucket_start, server, ok, failed, cancelled, not_counted, answered, last_failure_at, min_ms, max_ms${h})
@@ -86,4 +87,3 @@ ON CONFLICT (server, level, bucket_start) DO UPDATE SET
     return statement;
   }
 }
-

@@ -42,7 +42,10 @@ describe('migrations', () => {
     const store = await SqliteRunStore.open({ path });
     await store.close();
     const db = new Database(path, { readonly: true });
-    const versions = db.prepare('SELECT version, applied_at FROM schema_version ORDER BY version').all() as { version: number; applied_at: number }[];
+    const versions = db.prepare('SELECT version, applied_at FROM schema_version ORDER BY version').all() as {
+      version: number;
+      applied_at: number;
+    }[];
     expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(versions[0]!.applied_at).toBe(1735689600000); // the old row is kept as it was
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
@@ -65,7 +68,18 @@ describe('migrations', () => {
       const at = T + i * 45_000;
       const failed = i % 5 === 0 ? 1 : 0;
       for (const [level, size] of [60_000, 3_600_000, DAY, 32 * DAY].entries()) {
-        insert.run(level, Math.floor(at / size) * size * 0 + i * 1_000_000 + level, `s${i % 7}`, 1 - failed, failed, 0, failed ? at : null, 2, 2, 1);
+        insert.run(
+          level,
+          Math.floor(at / size) * size * 0 + i * 1_000_000 + level,
+          `s${i % 7}`,
+          1 - failed,
+          failed,
+          0,
+          failed ? at : null,
+          2,
+          2,
+          1,
+        );
       }
       void at;
     }
@@ -81,7 +95,10 @@ describe('migrations', () => {
     expect(before).toHaveLength(1200);
     for (const migration of SQLITE_MIGRATIONS.slice(4, 7)) migration.up(db);
     expect(rows(db)).toEqual(before);
-    const key = db.prepare("SELECT name FROM pragma_index_info((SELECT name FROM pragma_index_list('health_rollup') WHERE origin = 'pk'))").pluck().all();
+    const key = db
+      .prepare("SELECT name FROM pragma_index_info((SELECT name FROM pragma_index_list('health_rollup') WHERE origin = 'pk'))")
+      .pluck()
+      .all();
     expect(key).toEqual(['server', 'level', 'bucket_start']);
     // version 6 filled health_servers from the rollup's day buckets
     expect(db.prepare('SELECT count(*) FROM health_servers').pluck().get()).toBe(7);
@@ -103,7 +120,9 @@ describe('migrations', () => {
     );
     // the demo's flaky server: nine answered calls of 1–9 ms, one cancelled call of 410 ms
     const calls: [string, number, Record<string, unknown>][] = [
-      ...Array.from({ length: 9 }, (_, i): [string, number, Record<string, unknown>] => i % 3 === 2 ? ['failed', i + 1, { toolFailureCause: 'server_error' }] : ['ok', i + 1, {}]),
+      ...Array.from({ length: 9 }, (_, i): [string, number, Record<string, unknown>] =>
+        i % 3 === 2 ? ['failed', i + 1, { toolFailureCause: 'server_error' }] : ['ok', i + 1, {}],
+      ),
       ['cancelled', 410, {}],
       ['failed', 2000, {}], // a row without a cause: unknown, and not an answer
       ['failed', 3, { toolFailureCause: 'invalid_arguments' }],
@@ -149,7 +168,13 @@ describe('migrations', () => {
     }
     expect(steps[7]!.payload).toBe('{"kind":"tool","toolName":"mcp_github_x", trunc');
     const done = (await store.getRun(DONE))!;
-    expect(done).toMatchObject({ status: 'completed', configuration: 'support-bot', actor: 'ops@example.com', stepCount: 8, heartbeatAt: null });
+    expect(done).toMatchObject({
+      status: 'completed',
+      configuration: 'support-bot',
+      actor: 'ops@example.com',
+      stepCount: 8,
+      heartbeatAt: null,
+    });
     // ok: github search + calculator; failed: github get_file + jira; the damaged row and the llm row count nowhere
     expect(done.outcomeCounts).toEqual({ ok: 2, failed: 2, cancelled: 0 });
     expect((await store.listRuns({ hasOutcome: 'failed' })).runs.map((r) => r.id)).toEqual([OPEN, DONE]);

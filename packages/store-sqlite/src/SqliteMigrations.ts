@@ -72,8 +72,7 @@ CREATE TABLE steps (
   },
   {
     version: 2,
-    name:
-      'steps clustered by run and sequence; tool_server and tool_outcome as recorded; call_server and call_outcome as health counts them, filled in for older rows from their payloads',
+    name: 'steps clustered by run and sequence; tool_server and tool_outcome as recorded; call_server and call_outcome as health counts them, filled in for older rows from their payloads',
     up(db) {
       // Each run gets a number; a step's rowid is (run number << 32) + sequence, so a run's steps
       // sit together in rowid order and reading them is one range scan of the table itself.
@@ -107,7 +106,12 @@ ALTER TABLE steps_v2 RENAME TO steps;`);
       const update = db.prepare('UPDATE steps SET call_server = ?, call_outcome = ? WHERE id = ?');
       const rows = db.prepare("SELECT id, kind, payload FROM steps WHERE kind = 'tool'").raw().all() as [number, string, unknown][];
       for (const [id, kind, payload] of rows) {
-        const call = toolCallOf({ kind, payload: typeof payload === 'string' ? payload : String(payload), toolServer: null, toolOutcome: null });
+        const call = toolCallOf({
+          kind,
+          payload: typeof payload === 'string' ? payload : String(payload),
+          toolServer: null,
+          toolOutcome: null,
+        });
         if (call !== null) update.run(call.server, call.outcome, id);
       }
       db.exec(`
@@ -208,8 +212,7 @@ INSERT INTO health_servers (server, first_day, last_day)
   },
   {
     version: 8,
-    name:
-      'steps.call_cause (why a failed call failed); health rollup rebuilt from the steps: latency over answered calls only, invalid-argument calls kept out of the failure rate, failures by cause',
+    name: 'steps.call_cause (why a failed call failed); health rollup rebuilt from the steps: latency over answered calls only, invalid-argument calls kept out of the failure rate, failures by cause',
     up(db) {
       // Before: the histogram and min/max held every call, cancelled ones and calls that never got
       // an answer included, and every failure counted in the failure rate. The rollup cannot be
@@ -298,7 +301,7 @@ DELETE FROM health_servers;`);
            WHERE call_server IS NOT NULL AND id > ? ORDER BY id LIMIT ${REBUILD_BATCH}`,
         )
         .raw();
-      for (let after = -1; ; ) {
+      for (let after = -1; ;) {
         const rows = batch.all(after) as [number, string, ToolOutcome, number, number, string | null][];
         for (const [, server, outcome, durationMs, createdAt, cause] of rows) {
           // the call as a health read counts it: from the call columns and the stored cause

@@ -108,13 +108,23 @@ describe('migration 9: the health rollup rebuilt in the shared layout', () => {
           round: i,
           durationMs: Math.round(0.01 * 1.07 ** ((n * 37) % 251) * 1000) / 1000,
           createdAt: T + n * 997_003,
-          payload: { kind: 'tool', toolServer: `s${n % 3}`, toolOutcome: outcome, ...(toolFailureCause === undefined ? {} : { toolFailureCause }) },
+          payload: {
+            kind: 'tool',
+            toolServer: `s${n % 3}`,
+            toolOutcome: outcome,
+            ...(toolFailureCause === undefined ? {} : { toolFailureCause }),
+          },
           toolServer: `s${n % 3}`,
           toolOutcome: outcome,
         });
       }
     }
-    const windows: ServerHealthQuery[] = [{}, { since: T + 90_000, until: T + 2 * DAY + 7_777_777 }, { since: T + 3 * DAY + 1 }, { until: T + 5 * 60_000 }];
+    const windows: ServerHealthQuery[] = [
+      {},
+      { since: T + 90_000, until: T + 2 * DAY + 7_777_777 },
+      { since: T + 3 * DAY + 1 },
+      { until: T + 5 * 60_000 },
+    ];
     const want = [];
     for (const window of windows) want.push(await store.serverHealth(window));
     await store.close();

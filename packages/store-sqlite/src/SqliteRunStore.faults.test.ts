@@ -65,7 +65,12 @@ describe.skipIf(!isRoot)('SQLite on a full disk', () => {
     cleanups.push(() => rmSync(spool, { recursive: true, force: true }));
     const store = await SqliteRunStore.open({ path: join(disk, 'runs.db'), busyTimeoutMs: 200 });
     cleanups.push(() => store.close());
-    const run = await startRun(store, { configuration: 'full-disk', heartbeatMs: 0, spoolDir: spool, retry: { attempts: 3, initialDelayMs: 5 } });
+    const run = await startRun(store, {
+      configuration: 'full-disk',
+      heartbeatMs: 0,
+      spoolDir: spool,
+      retry: { attempts: 3, initialDelayMs: 5 },
+    });
     const free = fill(disk);
     const content = 'x'.repeat(1_000);
     for (let i = 0; i < 300; i++) await run.trace.recordRequest({ content: `${i} ${content}` });
@@ -89,7 +94,12 @@ describe.skipIf(!isRoot)('SQLite on a full disk', () => {
     const store = await SqliteRunStore.open({ path: join(disk, 'runs.db'), busyTimeoutMs: 200 });
     cleanups.push(() => store.close());
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    const run = await startRun(store, { configuration: 'full-disk', heartbeatMs: 0, spoolDir: spool, retry: { attempts: 2, initialDelayMs: 5 } });
+    const run = await startRun(store, {
+      configuration: 'full-disk',
+      heartbeatMs: 0,
+      spoolDir: spool,
+      retry: { attempts: 2, initialDelayMs: 5 },
+    });
     const free = fill(disk);
     const content = 'x'.repeat(1_000);
     for (let i = 0; i < 300; i++) await run.trace.recordRequest({ content: `${i} ${content}` });

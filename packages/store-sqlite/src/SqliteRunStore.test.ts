@@ -71,14 +71,31 @@ describe('runs and steps', () => {
     const outcomes = ['ok', 'failed', 'cancelled', 'ok'] as const;
     const sequences: number[] = [];
     for (const [i, outcome] of outcomes.entries()) sequences.push(await store.appendStep(run.id, toolStep('github', outcome, 10, T0 + i)));
-    sequences.push(await store.appendStep(run.id, { kind: 'llm', round: 1, durationMs: 5.5, createdAt: T0 + 9, payload: { kind: 'llm' }, toolServer: null, toolOutcome: null }));
+    sequences.push(
+      await store.appendStep(run.id, {
+        kind: 'llm',
+        round: 1,
+        durationMs: 5.5,
+        createdAt: T0 + 9,
+        payload: { kind: 'llm' },
+        toolServer: null,
+        toolOutcome: null,
+      }),
+    );
     expect(sequences).toEqual([0, 1, 2, 3, 4]);
     const stored = (await store.getRun(run.id)) as StoredRun;
     expect(stored.stepCount).toBe(5);
     expect(stored.outcomeCounts).toEqual({ ok: 2, failed: 1, cancelled: 1 });
     const steps = await store.readSteps(run.id);
     expect(steps.map((s) => s.sequence)).toEqual([0, 1, 2, 3, 4]);
-    expect(steps[1]).toMatchObject({ runId: run.id, kind: 'tool', toolServer: 'github', toolOutcome: 'failed', durationMs: 10, createdAt: T0 + 1 });
+    expect(steps[1]).toMatchObject({
+      runId: run.id,
+      kind: 'tool',
+      toolServer: 'github',
+      toolOutcome: 'failed',
+      durationMs: 10,
+      createdAt: T0 + 1,
+    });
     expect(JSON.parse(steps[1]!.payload)).toMatchObject({ toolIsError: true, toolOutcome: 'failed' });
     expect(steps[4]).toMatchObject({ kind: 'llm', round: 1, durationMs: 5.5, toolServer: null, toolOutcome: null });
     expect((await store.readSteps(run.id, { fromSequence: 2, limit: 2 })).map((s) => s.sequence)).toEqual([2, 3]);
@@ -92,9 +109,15 @@ describe('runs and steps', () => {
     await expect(store.createRun({ configuration: 'a', id: run.id })).rejects.toThrow('CreateRunInput.id must be new');
     await expect(store.createRun({ configuration: '' })).rejects.toThrow('CreateRunInput.configuration must be a non-empty string');
     const good = toolStep('s', 'ok', 1, T0);
-    await expect(store.appendStep(run.id, { ...good, round: -1 })).rejects.toThrow('AppendStepInput.round must be an integer from 0 to 2147483647, got -1');
-    await expect(store.appendStep(run.id, { ...good, toolOutcome: 'maybe' as 'ok' })).rejects.toThrow('AppendStepInput.toolOutcome must be');
-    await expect(store.appendStep(run.id, { ...good, payload: [] as unknown as Record<string, unknown> })).rejects.toThrow('AppendStepInput.payload must be a plain object');
+    await expect(store.appendStep(run.id, { ...good, round: -1 })).rejects.toThrow(
+      'AppendStepInput.round must be an integer from 0 to 2147483647, got -1',
+    );
+    await expect(store.appendStep(run.id, { ...good, toolOutcome: 'maybe' as 'ok' })).rejects.toThrow(
+      'AppendStepInput.toolOutcome must be',
+    );
+    await expect(store.appendStep(run.id, { ...good, payload: [] as unknown as Record<string, unknown> })).rejects.toThrow(
+      'AppendStepInput.payload must be a plain object',
+    );
     const missing = randomUUID();
     const error = await store.appendStep(missing, good).catch((e: unknown) => e);
     expect(RunStoreError.is(error) && error.code).toBe('run_not_found');
@@ -167,7 +190,9 @@ describe('listRuns', () => {
     expect((await store.listRuns({ configuration: 'even', limit: 200 })).runs).toHaveLength(13);
     expect((await store.listRuns({ status: 'completed', limit: 200 })).runs).toHaveLength(9);
     expect((await store.listRuns({ status: ['completed', 'running'], limit: 200 })).runs).toHaveLength(25);
-    expect((await store.listRuns({ hasOutcome: 'failed' })).runs.map((r) => r.id).sort()).toEqual([ids[0], ids[5], ids[10], ids[15], ids[20]].sort());
+    expect((await store.listRuns({ hasOutcome: 'failed' })).runs.map((r) => r.id).sort()).toEqual(
+      [ids[0], ids[5], ids[10], ids[15], ids[20]].sort(),
+    );
     expect((await store.listRuns({ hasOutcome: 'ok' })).runs).toEqual([]);
     const window = await store.listRuns({ createdFrom: T0 + 2000, createdTo: T0 + 4000 });
     expect(window.runs.map((r) => r.createdAt)).toEqual([T0 + 3000, T0 + 3000, T0 + 2000, T0 + 2000]);

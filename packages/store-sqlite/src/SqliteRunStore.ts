@@ -40,7 +40,16 @@ import { SqliteCancelWatch } from './SqliteCancelWatch.js';
 import { WriteQueue } from './WriteQueue.js';
 import { migrate } from './migrateSchema.js';
 import { messageOf, storageError } from './storageFailure.js';
-import { NEXT_RUN_NO, READ_STEP_COLUMNS, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepRow, toStoredRun, toStoredStep } from './sqliteRows.js';
+import {
+  NEXT_RUN_NO,
+  READ_STEP_COLUMNS,
+  RUN_COLUMNS,
+  type RunRow,
+  STEP_COLUMNS,
+  type StepRow,
+  toStoredRun,
+  toStoredStep,
+} from './sqliteRows.js';
 import { SqliteHealthReader } from './SqliteHealthReader.js';
 import { SqliteHealthWriter } from './SqliteHealthWriter.js';
 import { prepareImportRun, type WriteStep } from './importRun.js';
@@ -89,9 +98,7 @@ export class SqliteRunStore implements RunStore {
     this.#path = options.path;
     this.#writes = new WriteQueue(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
     // a late cancel (requested after the run finished) is no cancel to act on
-    const cancelRequested = db
-      .prepare("SELECT cancel_requested_at FROM runs WHERE id = ? AND status IN ('running', 'cancelled')")
-      .pluck();
+    const cancelRequested = db.prepare("SELECT cancel_requested_at FROM runs WHERE id = ? AND status IN ('running', 'cancelled')").pluck();
     this.#cancels = new SqliteCancelWatch({
       pollMs: options.cancelPollMs ?? DEFAULT_CANCEL_POLL_MS,
       requested: (runId) => (cancelRequested.get(runId) ?? null) !== null,
@@ -138,7 +145,15 @@ export class SqliteRunStore implements RunStore {
         if (step.sequence > next) throw sequencePastEndError(runId, step.sequence, next);
         if (step.sequence < next) {
           const stored = storedAt.get(runId, step.sequence) as
-            | { kind: string; round: number; durationMs: number; createdAt: number; payload: string; toolServer: string | null; toolOutcome: ToolOutcome | null }
+            | {
+                kind: string;
+                round: number;
+                durationMs: number;
+                createdAt: number;
+                payload: string;
+                toolServer: string | null;
+                toolOutcome: ToolOutcome | null;
+              }
             | undefined;
           if (stored !== undefined && isSameStep(stored, step)) return step.sequence;
           throw RunStoreError.sequenceConflict(runId, step.sequence);
@@ -147,8 +162,7 @@ export class SqliteRunStore implements RunStore {
       const call = toolCallOf(step);
       const outcome = call?.outcome;
       const bumped = bump.get(outcome === 'ok' ? 1 : 0, outcome === 'failed' ? 1 : 0, outcome === 'cancelled' ? 1 : 0, runId) as
-        | [number, number]
-        | undefined;
+        [number, number] | undefined;
       if (bumped === undefined) throw RunStoreError.runNotFound(runId);
       const [sequence, runNo] = bumped;
       writeStep(runNo, runId, sequence, step, step.payloadText, call);
@@ -256,19 +270,21 @@ export class SqliteRunStore implements RunStore {
     const input = checkFinishRun(finish, Date.now());
     const key = runKey(runId);
     return this.#write(() =>
-      this.#db.transaction(() => {
-        // The cancel and the finish are decided here, in one transaction: a cancel requested while
-        // the run was running makes it end cancelled, whatever the finish asked for.
-        this.#stmt(
-          `UPDATE runs SET
+      this.#db
+        .transaction(() => {
+          // The cancel and the finish are decided here, in one transaction: a cancel requested while
+          // the run was running makes it end cancelled, whatever the finish asked for.
+          this.#stmt(
+            `UPDATE runs SET
              status = CASE WHEN cancel_requested_at IS NULL THEN ? ELSE 'cancelled' END,
              finished_at = ?,
              termination_reason = CASE WHEN cancel_requested_at IS NULL THEN ? ELSE ? END,
              unstored_steps = unstored_steps + ?
            WHERE id = ? AND status = 'running'`,
-        ).run(input.status, input.finishedAt, input.terminationReason, input.cancelledTerminationReason, input.unstoredSteps, key);
-        return this.#requireRun(key);
-      }).immediate(),
+          ).run(input.status, input.finishedAt, input.terminationReason, input.cancelledTerminationReason, input.unstoredSteps, key);
+          return this.#requireRun(key);
+        })
+        .immediate(),
     );
   }
 
@@ -277,11 +293,13 @@ export class SqliteRunStore implements RunStore {
     const when = checkRequestCancelAt(at, Date.now());
     const key = runKey(runId);
     const run = await this.#write(() =>
-      this.#db.transaction(() => {
-        // on a finished run the request is kept as a late one (isLateCancel)
-        this.#stmt(`UPDATE runs SET cancel_requested_at = coalesce(cancel_requested_at, ?) WHERE id = ?`).run(when, key);
-        return this.#requireRun(key);
-      }).immediate(),
+      this.#db
+        .transaction(() => {
+          // on a finished run the request is kept as a late one (isLateCancel)
+          this.#stmt(`UPDATE runs SET cancel_requested_at = coalesce(cancel_requested_at, ?) WHERE id = ?`).run(when, key);
+          return this.#requireRun(key);
+        })
+        .immediate(),
     );
     if (run.cancelRequestedAt !== null && run.status === RunStatus.RUNNING) this.#cancels.fire(key);
     return run;
@@ -292,9 +310,7 @@ export class SqliteRunStore implements RunStore {
     const when = checkHeartbeatAt(at, Date.now());
     const key = runKey(runId);
     await this.#write(() =>
-      this.#stmt(
-        `UPDATE runs SET heartbeat_at = max(coalesce(heartbeat_at, 0), ?) WHERE id = ? AND status = 'running'`,
-      ).run(when, key),
+      this.#stmt(`UPDATE runs SET heartbeat_at = max(coalesce(heartbeat_at, 0), ?) WHERE id = ? AND status = 'running'`).run(when, key),
     );
   }
 
@@ -302,17 +318,18 @@ export class SqliteRunStore implements RunStore {
   async recoverInterrupted(staleBefore: number): Promise<readonly string[]> {
     const stale = checkStaleBefore(staleBefore);
     const now = Date.now();
-    return this.#write(() =>
-      this.#stmt(
-        `UPDATE runs SET status = CASE WHEN cancel_requested_at IS NULL THEN 'interrupted' ELSE 'cancelled' END,
+    return this.#write(
+      () =>
+        this.#stmt(
+          `UPDATE runs SET status = CASE WHEN cancel_requested_at IS NULL THEN 'interrupted' ELSE 'cancelled' END,
            finished_at = max(?, coalesce(heartbeat_at, started_at, created_at)),
            termination_reason = CASE WHEN cancel_requested_at IS NULL THEN '' ELSE 'cancel requested; ' END ||
              'no sign of life since ' ||
              strftime('%Y-%m-%dT%H:%M:%fZ', coalesce(heartbeat_at, started_at, created_at) / 1000.0, 'unixepoch')
          WHERE status = 'running' AND coalesce(heartbeat_at, started_at, created_at) < ? RETURNING id`,
-      )
-        .pluck()
-        .all(now, stale) as string[],
+        )
+          .pluck()
+          .all(now, stale) as string[],
     );
   }
 
@@ -354,8 +371,7 @@ export class SqliteRunStore implements RunStore {
       const rows = this.#stmt(sql).all(...params, q.limit + 1) as RunRow[];
       const runs = rows.slice(0, q.limit).map(toStoredRun);
       const last = runs[runs.length - 1];
-      const nextCursor =
-        rows.length > q.limit && last !== undefined ? encodeRunCursor({ createdAt: last.createdAt, id: last.id }) : null;
+      const nextCursor = rows.length > q.limit && last !== undefined ? encodeRunCursor({ createdAt: last.createdAt, id: last.id }) : null;
       return { runs, nextCursor };
     });
   }
@@ -474,4 +490,3 @@ function runKey(runId: string): string {
   // a string that is not a UUID is no run's key: looked up as it is, it finds nothing
   return checkRunId(runId) ?? runId;
 }
-

@@ -6,7 +6,14 @@ import type Database from 'better-sqlite3';
 import { NEXT_RUN_NO, RUN_COLUMNS, type StepColumns } from './sqliteRows.js';
 
 /** Inserts a step row and adds its tool call, if it is one, to the health rollup. */
-export type WriteStep = (runNo: number, runId: string, sequence: number, step: StepColumns, payload: string, call: ToolCallFacts | null) => void;
+export type WriteStep = (
+  runNo: number,
+  runId: string,
+  sequence: number,
+  step: StepColumns,
+  payload: string,
+  call: ToolCallFacts | null,
+) => void;
 
 /**
  * The import transaction (`BEGIN IMMEDIATE`) of a run checked by `checkImportRun`: false, and

@@ -19,22 +19,24 @@ export async function migrate(db: Database.Database, busyTimeoutMs: number): Pro
   for (;;) {
     const applied = await retryBusy(
       () =>
-        db.transaction(() => {
-          db.exec(
-            'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at INTEGER NOT NULL)',
-          );
-          const version = current();
-          if (version > SQLITE_SCHEMA_VERSION) throw RunStoreError.schemaTooNew(version, SQLITE_SCHEMA_VERSION);
-          const next = SQLITE_MIGRATIONS[version];
-          if (next === undefined) return false;
-          next.up(db);
-          db.prepare('INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)').run(
-            next.version,
-            next.name,
-            Date.now(),
-          );
-          return true;
-        }).immediate(),
+        db
+          .transaction(() => {
+            db.exec(
+              'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+            );
+            const version = current();
+            if (version > SQLITE_SCHEMA_VERSION) throw RunStoreError.schemaTooNew(version, SQLITE_SCHEMA_VERSION);
+            const next = SQLITE_MIGRATIONS[version];
+            if (next === undefined) return false;
+            next.up(db);
+            db.prepare('INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)').run(
+              next.version,
+              next.name,
+              Date.now(),
+            );
+            return true;
+          })
+          .immediate(),
       busyTimeoutMs,
     );
     if (!applied) return;

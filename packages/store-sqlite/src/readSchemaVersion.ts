@@ -14,14 +14,20 @@ export function readSqliteSchemaVersion(path: string): number | null {
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
   } catch (error) {
-    throw RunStoreError.storageFailure(`cannot open the SQLite file ${path}: ${error instanceof Error ? error.message : String(error)}`, error);
+    throw RunStoreError.storageFailure(
+      `cannot open the SQLite file ${path}: ${error instanceof Error ? error.message : String(error)}`,
+      error,
+    );
   }
   try {
     const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").get();
     if (table === undefined) return 0;
     return (db.prepare('SELECT max(version) FROM schema_version').pluck().get() as number | null) ?? 0;
   } catch (error) {
-    throw RunStoreError.storageFailure(`cannot read the schema version of the SQLite file ${path}: ${error instanceof Error ? error.message : String(error)}`, error);
+    throw RunStoreError.storageFailure(
+      `cannot read the schema version of the SQLite file ${path}: ${error instanceof Error ? error.message : String(error)}`,
+      error,
+    );
   } finally {
     db.close();
   }

@@ -7,7 +7,11 @@ import { performance } from 'node:perf_hooks';
 import { fmt, median, rssMb, table, verdict } from '../../../bench/lib.mjs';
 import { InMemoryRunStore, startRun } from '../dist/index.js';
 
-const RESULTS = [ToolResult.text('3 issues found'), ToolResult.error('HTTP 502 from server'), ToolResult.cancelled('the run was cancelled')];
+const RESULTS = [
+  ToolResult.text('3 issues found'),
+  ToolResult.error('HTTP 502 from server'),
+  ToolResult.cancelled('the run was cancelled'),
+];
 const ARGS = { query: 'is:open label:bug', limit: 20 };
 
 async function recordSteps(n) {
@@ -16,7 +20,14 @@ async function recordSteps(n) {
   globalThis.gc?.();
   const start = performance.now();
   for (let i = 0; i < n; i++) {
-    await run.trace.recordToolResult({ toolName: 'mcp_github_search_issues', toolServer: 'github', toolArguments: ARGS, result: RESULTS[i % 3], round: i % 8, durationMs: 12.345 });
+    await run.trace.recordToolResult({
+      toolName: 'mcp_github_search_issues',
+      toolServer: 'github',
+      toolArguments: ARGS,
+      result: RESULTS[i % 3],
+      round: i % 8,
+      durationMs: 12.345,
+    });
   }
   await run.trace.flush();
   const elapsed = performance.now() - start;

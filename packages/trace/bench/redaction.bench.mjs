@@ -7,7 +7,12 @@ import { redactText } from '../dist/index.js';
 
 const KB = 1024;
 const MB = 1024 * KB;
-const SIZES = [['10 KB', 10 * KB], ['100 KB', 100 * KB], ['1 MB', MB], ['10 MB', 10 * MB]];
+const SIZES = [
+  ['10 KB', 10 * KB],
+  ['100 KB', 100 * KB],
+  ['1 MB', MB],
+  ['10 MB', 10 * MB],
+];
 
 /** Each shape repeats its unit up to the size. */
 const SHAPES = [
@@ -58,7 +63,9 @@ for (const [name, unit] of SHAPES) {
   const spread = Math.max(...perMb) / Math.min(...perMb);
   cells.push(fmt(spread, 2));
   rows.push(cells);
-  verdicts.push(`- ${name}: largest / smallest per-MB time from 10 KB to 10 MB = ${fmt(spread, 2)} — ${verdict(spread <= 3, 'flat per-MB time (≤ 3×, linear; a quadratic pattern grows 1000× over this range)')}`);
+  verdicts.push(
+    `- ${name}: largest / smallest per-MB time from 10 KB to 10 MB = ${fmt(spread, 2)} — ${verdict(spread <= 3, 'flat per-MB time (≤ 3×, linear; a quadratic pattern grows 1000× over this range)')}`,
+  );
 }
 
 console.log(`## trace: redaction in linear time

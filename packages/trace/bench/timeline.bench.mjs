@@ -5,16 +5,33 @@ import { performance } from 'node:perf_hooks';
 import { fmt, median, rssMb, table, verdict } from '../../../bench/lib.mjs';
 import { buildRunTimeline, InMemoryRunStore, startRun } from '../dist/index.js';
 
-const RESULTS = [ToolResult.text('3 issues found'), ToolResult.error('HTTP 502 from server'), ToolResult.cancelled('the run was cancelled')];
+const RESULTS = [
+  ToolResult.text('3 issues found'),
+  ToolResult.error('HTTP 502 from server'),
+  ToolResult.cancelled('the run was cancelled'),
+];
 
 async function makeRun(n) {
   const store = InMemoryRunStore.create();
   const run = await startRun(store, { configuration: 'bench', heartbeatMs: 0 });
   for (let i = 0; i < n; i++) {
     if (i % 10 === 0) {
-      void run.trace.recordLlmCall({ round: i / 10, durationMs: 800.5, model: 'gpt-x', content: 'answer', promptTokens: 1200, completionTokens: 80 });
+      void run.trace.recordLlmCall({
+        round: i / 10,
+        durationMs: 800.5,
+        model: 'gpt-x',
+        content: 'answer',
+        promptTokens: 1200,
+        completionTokens: 80,
+      });
     } else {
-      void run.trace.recordToolResult({ toolName: 'mcp_github_search_issues', toolArguments: { query: 'is:open', limit: 20 }, result: RESULTS[i % 3], round: Math.floor(i / 10), durationMs: 12.3 });
+      void run.trace.recordToolResult({
+        toolName: 'mcp_github_search_issues',
+        toolArguments: { query: 'is:open', limit: 20 },
+        result: RESULTS[i % 3],
+        round: Math.floor(i / 10),
+        durationMs: 12.3,
+      });
     }
   }
   await run.cancel('bench');
@@ -29,7 +46,10 @@ function timePair(a, b, repeats) {
   const ta = [];
   const tb = [];
   for (let i = 0; i < repeats; i++) {
-    for (const [fn, times] of [[a, ta], [b, tb]]) {
+    for (const [fn, times] of [
+      [a, ta],
+      [b, tb],
+    ]) {
       globalThis.gc?.();
       const start = performance.now();
       fn();
@@ -42,12 +62,16 @@ function timePair(a, b, repeats) {
 const small = await makeRun(10_000);
 const large = await makeRun(100_000);
 let sink = 0;
-const build = ({ stored, steps }) => () => {
-  sink += buildRunTimeline(stored, steps).length;
-};
-const parse = ({ steps }) => () => {
-  for (const step of steps) sink += JSON.parse(step.payload).round;
-};
+const build =
+  ({ stored, steps }) =>
+  () => {
+    sink += buildRunTimeline(stored, steps).length;
+  };
+const parse =
+  ({ steps }) =>
+  () => {
+    for (const step of steps) sink += JSON.parse(step.payload).round;
+  };
 timePair(build(small), parse(small), 5);
 const [build10k, parse10k] = timePair(build(small), parse(small), 21);
 const [build100k, parse100k] = timePair(build(large), parse(large), 11);

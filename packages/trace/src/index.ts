@@ -35,13 +35,7 @@ export { RunRecordError } from './recording/RunRecordError.js';
 // ── Steps (src/step) ────────────────────────────────────────────────────────────────────────────
 // One recorded step: made by RunStep.of, stored as its payload (toPayload), read back by
 // RunStep.fromPayload. Its fields, keys and reader come from one schema (step/RunStepSchema.ts).
-export {
-  RunStep,
-  type RunStepFields,
-  type RunStepMessage,
-  type RunStepPayload,
-  type RunStepToolCall,
-} from './step/RunStep.js';
+export { RunStep, type RunStepFields, type RunStepMessage, type RunStepPayload, type RunStepToolCall } from './step/RunStep.js';
 export { RunStepError } from './step/RunStepError.js';
 export { RunStepReadError } from './step/RunStepReadError.js';
 

@@ -24,7 +24,7 @@ export function parseChangeset(text: string, file: string): Changeset {
     if (!line || line.startsWith('#')) continue;
     const r = /^(['"]?)([^'"]+)\1\s*:\s*(['"]?)(patch|minor|major|none)\3\s*$/.exec(line);
     if (!r) throw new Error(`${file}: cannot read the release line "${line}" (expected "\\"@scope/pkg\\": patch|minor|major")`);
-    if (r[4] !== 'none') releases.set((r[2] as string), (r[4] as Bump));
+    if (r[4] !== 'none') releases.set(r[2] as string, r[4] as Bump);
   }
   return { file, releases, summary: (m[2] ?? '').trim() };
 }
@@ -45,17 +45,17 @@ export function readChangesets(dir: string, relPrefix: string = '.changeset'): C
  * The smallest bump a classification needs. While the version is 0.x, changesets' own rule
  * shifts it down one place: breaking → minor, additive → patch.
  */
-export function requiredBump(level: 'identical'|'additive'|'breaking', version: string): Bump|'none' {
+export function requiredBump(level: 'identical' | 'additive' | 'breaking', version: string): Bump | 'none' {
   const zeroMajor = /^0\./.test(version);
   if (level === 'breaking') return zeroMajor ? 'minor' : 'major';
   if (level === 'additive') return zeroMajor ? 'patch' : 'minor';
   return 'none';
 }
 
-export const bumpCovers = (a: Bump|'none', b: Bump|'none') => RANK[a] >= RANK[b];
+export const bumpCovers = (a: Bump | 'none', b: Bump | 'none') => RANK[a] >= RANK[b];
 
-export function maxBump(bumps: (Bump|'none')[]): Bump|'none' {
-  return bumps.reduce((acc, b) => (RANK[b] > RANK[acc] ? b : acc), ('none' as Bump | 'none'));
+export function maxBump(bumps: (Bump | 'none')[]): Bump | 'none' {
+  return bumps.reduce((acc, b) => (RANK[b] > RANK[acc] ? b : acc), 'none' as Bump | 'none');
 }
 
 /**
@@ -63,7 +63,19 @@ export function maxBump(bumps: (Bump|'none')[]): Bump|'none' {
  * a version already raised cover that.
  *   `counted`: the changesets that may cover the change (those naming other packages are ignored)
  */
-export function coverage({ name, level, version, counted, released }: { name: string; level: 'breaking'|'additive'|'identical'; version: string; counted: Changeset[]; released: Bump|'none'; }): { need: Bump|'none'; covered: boolean; } {
+export function coverage({
+  name,
+  level,
+  version,
+  counted,
+  released,
+}: {
+  name: string;
+  level: 'breaking' | 'additive' | 'identical';
+  version: string;
+  counted: Changeset[];
+  released: Bump | 'none';
+}): { need: Bump | 'none'; covered: boolean } {
   const need = requiredBump(level, version);
   const bumps = counted.flatMap((cs) => {
     const bump = cs.releases.get(name);
@@ -76,7 +88,7 @@ export function coverage({ name, level, version, counted, released }: { name: st
  * The bump already applied to package.json between base and now (a release commit made by
  * `changeset version` consumes the changesets but raises the version).
  */
-export function versionBump(before: string|undefined, after: string): Bump|'none' {
+export function versionBump(before: string | undefined, after: string): Bump | 'none' {
   if (!before) return 'none';
   const p = (v: string) => v.split('-')[0]?.split('.').map(Number) ?? [];
   const [a0 = 0, a1 = 0, a2 = 0] = p(before);

@@ -36,9 +36,16 @@ export interface ModelItem {
  */
 export function modelItems(model: any): ModelItem[] {
   const out: ModelItem[] = [];
-    const walk = (item: any, prefix: string, inherited: string) => {
+  const walk = (item: any, prefix: string, inherited: string) => {
     for (const m of item.members ?? []) {
-      const name = m.kind === 'Constructor' || m.kind === 'ConstructSignature' ? '(constructor)' : m.kind === 'CallSignature' ? '(call)' : m.kind === 'IndexSignature' ? '[index]' : m.name;
+      const name =
+        m.kind === 'Constructor' || m.kind === 'ConstructSignature'
+          ? '(constructor)'
+          : m.kind === 'CallSignature'
+            ? '(call)'
+            : m.kind === 'IndexSignature'
+              ? '[index]'
+              : m.name;
       const display = prefix ? `${prefix}.${name}` : name;
       const releaseTag = m.releaseTag ?? inherited;
       out.push({ display, kind: m.kind, releaseTag, docComment: m.docComment ?? '' });
@@ -91,16 +98,19 @@ export function namesReplacement(text: string) {
 /**
  * Parses docs/deprecations.md: every table row with four cells (package, item, since, use instead).
  */
-export function parseDeprecationTable(markdown: string): { pkg: string; item: string; since: string; useInstead: string; line: number; }[] {
+export function parseDeprecationTable(markdown: string): { pkg: string; item: string; since: string; useInstead: string; line: number }[] {
   const rows = [];
   const lines = markdown.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]?.trim() ?? '';
     if (!line.startsWith('|')) continue;
-    const cells = line.replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+    const cells = line
+      .replace(/^\||\|$/g, '')
+      .split('|')
+      .map((c) => c.trim());
     if (cells.length < 4) continue;
     if (/^:?-+:?$/.test(cells[0] ?? '') || /^package$/i.test(cells[0] ?? '')) continue;
-    const clean = (c: string|undefined) => (c ?? '').replace(/`/g, '').trim();
+    const clean = (c: string | undefined) => (c ?? '').replace(/`/g, '').trim();
     rows.push({ pkg: clean(cells[0]), item: clean(cells[1]), since: clean(cells[2]), useInstead: clean(cells[3]), line: i + 1 });
   }
   return rows;
@@ -136,11 +146,15 @@ export function deprecationProblems(packageName: string, models: unknown[], depr
   for (const [display] of deprecated) {
     const row = rows.find((r) => r.item === display);
     if (!row) {
-      problems.push(`${packageName}: "${display}" is @deprecated but has no row in docs/deprecations.md (package | item | since | use instead)`);
+      problems.push(
+        `${packageName}: "${display}" is @deprecated but has no row in docs/deprecations.md (package | item | since | use instead)`,
+      );
       continue;
     }
     if (EMPTY_CELL.test(row.since) || !/^\d+\.\d+\.\d+/.test(row.since)) {
-      problems.push(`${packageName}: docs/deprecations.md line ${row.line}: "${display}" needs a "since" version (e.g. 0.3.0), found "${row.since}"`);
+      problems.push(
+        `${packageName}: docs/deprecations.md line ${row.line}: "${display}" needs a "since" version (e.g. 0.3.0), found "${row.since}"`,
+      );
     }
     if (EMPTY_CELL.test(row.useInstead)) {
       problems.push(`${packageName}: docs/deprecations.md line ${row.line}: "${display}" needs a "use instead" entry`);
@@ -186,7 +200,13 @@ export function reportExternalModules(report: string) {
  * @param packageDir  when given, a dependency without its own declarations must
  *   bring its `@types/*` package as a dependency too (consumers get no devDependencies)
  */
-export function thirdPartyProblems(packageName: string, report: string, packageJson: Record<string,any>, allowList: string[], packageDir: string) {
+export function thirdPartyProblems(
+  packageName: string,
+  report: string,
+  packageJson: Record<string, any>,
+  allowList: string[],
+  packageDir: string,
+) {
   const deps = new Set([...Object.keys(packageJson.dependencies ?? {}), ...Object.keys(packageJson.peerDependencies ?? {})]);
   const allowed = (name: string) =>
     deps.has(name) ||

@@ -89,7 +89,15 @@ function ownConstraints(node: JsonSchema): string {
   }
   return canonical(rest);
 }
-function record(result: Classification, list: 'removed'|'changed'|'added', level: Level, display: string, reason: string, was?: unknown, now?: unknown): void {
+function record(
+  result: Classification,
+  list: 'removed' | 'changed' | 'added',
+  level: Level,
+  display: string,
+  reason: string,
+  was?: unknown,
+  now?: unknown,
+): void {
   const item: ChangeItem = { display, level, reason, internal: false };
   if (was !== undefined) item.was = typeof was === 'string' ? was : canonical(was);
   if (now !== undefined) item.now = typeof now === 'string' ? now : canonical(now);
@@ -104,7 +112,15 @@ function record(result: Classification, list: 'removed'|'changed'|'added', level
 function compareOutput(result: Classification, where: string, at: string, old: JsonSchema, neu: JsonSchema): void {
   const label = `${where}${at === '' ? '' : ` ${at}`}`;
   if (ownConstraints(old) !== ownConstraints(neu)) {
-    record(result, 'changed', 'breaking', `${label} (JSON output)`, 'changed type: scripts reading the output see another type', ownConstraints(old), ownConstraints(neu));
+    record(
+      result,
+      'changed',
+      'breaking',
+      `${label} (JSON output)`,
+      'changed type: scripts reading the output see another type',
+      ownConstraints(old),
+      ownConstraints(neu),
+    );
     return;
   }
   if (old === null || typeof old !== 'object' || neu === null || typeof neu !== 'object') return;
@@ -115,22 +131,47 @@ function compareOutput(result: Classification, where: string, at: string, old: J
   const path = (name: string) => (at === '' ? name : `${at}.${name}`);
   for (const name of Object.keys(oldProps).sort()) {
     if (!(name in newProps)) {
-      record(result, 'removed', 'breaking', `${where} ${path(name)} (JSON output property)`, 'removed: scripts that read it break', oldProps[name]);
+      record(
+        result,
+        'removed',
+        'breaking',
+        `${where} ${path(name)} (JSON output property)`,
+        'removed: scripts that read it break',
+        oldProps[name],
+      );
       continue;
     }
     if (oldRequired.has(name) && !newRequired.has(name)) {
-      record(result, 'changed', 'breaking', `${where} ${path(name)} (JSON output property)`, 'became optional: scripts that read it may find it missing', 'required', 'optional');
+      record(
+        result,
+        'changed',
+        'breaking',
+        `${where} ${path(name)} (JSON output property)`,
+        'became optional: scripts that read it may find it missing',
+        'required',
+        'optional',
+      );
     } else if (!oldRequired.has(name) && newRequired.has(name)) {
-      record(result, 'changed', 'additive', `${where} ${path(name)} (JSON output property)`, 'became required: now always present', 'optional', 'required');
+      record(
+        result,
+        'changed',
+        'additive',
+        `${where} ${path(name)} (JSON output property)`,
+        'became required: now always present',
+        'optional',
+        'required',
+      );
     }
     compareOutput(result, where, path(name), oldProps[name], newProps[name]);
   }
   for (const name of Object.keys(newProps).sort()) {
-    if (!(name in oldProps)) record(result, 'added', 'additive', `${where} ${path(name)} (JSON output property)`, 'new property', undefined, newProps[name]);
+    if (!(name in oldProps))
+      record(result, 'added', 'additive', `${where} ${path(name)} (JSON output property)`, 'new property', undefined, newProps[name]);
   }
   if (old.items !== undefined || neu.items !== undefined) compareOutput(result, where, `${at}[]`, old.items, neu.items);
   for (const key of ['additionalProperties', 'propertyNames']) {
-    if (typeof old[key] === 'object' || typeof neu[key] === 'object') compareOutput(result, where, `${at}{${key === 'propertyNames' ? 'key' : ''}}`, old[key], neu[key]);
+    if (typeof old[key] === 'object' || typeof neu[key] === 'object')
+      compareOutput(result, where, `${at}{${key === 'propertyNames' ? 'key' : ''}}`, old[key], neu[key]);
   }
   if (old.anyOf !== undefined || neu.anyOf !== undefined) compareVariants(result, where, at, old.anyOf ?? [], neu.anyOf ?? []);
 }
@@ -142,7 +183,15 @@ function compareOutput(result: Classification, where: string, at: string, old: J
 function compareVariants(result: Classification, where: string, at: string, old: JsonSchema[], neu: JsonSchema[]): void {
   const kinds = (list: JsonSchema[]) => list.map(ownConstraints).sort();
   if (canonical(kinds(old)) !== canonical(kinds(neu))) {
-    record(result, 'changed', 'breaking', `${where}${at === '' ? '' : ` ${at}`} (JSON output)`, 'changed type: the variants of the value differ', kinds(old).join(' | '), kinds(neu).join(' | '));
+    record(
+      result,
+      'changed',
+      'breaking',
+      `${where}${at === '' ? '' : ` ${at}`} (JSON output)`,
+      'changed type: the variants of the value differ',
+      kinds(old).join(' | '),
+      kinds(neu).join(' | '),
+    );
     return;
   }
   const remaining = [...neu];
@@ -167,24 +216,55 @@ function compareInputs(result: Classification, command: string, old: CliInput[],
       return;
     }
     const n = found.i;
-    if (what === 'argument' && found.index !== index) record(result, 'changed', 'breaking', display(o), `moved from position ${index + 1} to ${found.index + 1}`);
+    if (what === 'argument' && found.index !== index)
+      record(result, 'changed', 'breaking', display(o), `moved from position ${index + 1} to ${found.index + 1}`);
     if (what === 'flag' && (o.value === null) !== (n.value === null)) {
-      record(result, 'changed', 'breaking', display(o), n.value === null ? 'no longer takes a value' : 'takes a value now', show(o), show(n));
+      record(
+        result,
+        'changed',
+        'breaking',
+        display(o),
+        n.value === null ? 'no longer takes a value' : 'takes a value now',
+        show(o),
+        show(n),
+      );
     } else if (what === 'flag' && o.value !== n.value) {
       record(result, 'changed', 'identical', display(o), 'placeholder renamed', show(o), show(n));
     }
-    if (!o.required && n.required) record(result, 'changed', 'breaking', display(o), 'became required: old command lines without it are refused', 'optional', 'required');
+    if (!o.required && n.required)
+      record(
+        result,
+        'changed',
+        'breaking',
+        display(o),
+        'became required: old command lines without it are refused',
+        'optional',
+        'required',
+      );
     if (o.required && !n.required) record(result, 'changed', 'additive', display(o), 'became optional', 'required', 'optional');
     if (what === 'flag') compareFlagValues(result, display(o), o, n);
     if (o.env !== n.env) {
       const level = o.env === undefined ? 'additive' : 'breaking';
-      record(result, 'changed', level, display(o), o.env === undefined ? `now also read from ${n.env}` : n.env === undefined ? `no longer read from ${o.env}` : `read from ${n.env} instead of ${o.env}`, o.env ?? '(none)', n.env ?? '(none)');
+      record(
+        result,
+        'changed',
+        level,
+        display(o),
+        o.env === undefined
+          ? `now also read from ${n.env}`
+          : n.env === undefined
+            ? `no longer read from ${o.env}`
+            : `read from ${n.env} instead of ${o.env}`,
+        o.env ?? '(none)',
+        n.env ?? '(none)',
+      );
     }
   });
   const oldNames = new Set(old.map((i) => i.name));
   for (const n of neu) {
     if (oldNames.has(n.name)) continue;
-    if (n.required) record(result, 'added', 'breaking', display(n), `new required ${what}: old command lines are refused`, undefined, show(n));
+    if (n.required)
+      record(result, 'added', 'breaking', display(n), `new required ${what}: old command lines are refused`, undefined, show(n));
     else record(result, 'added', 'additive', display(n), `new optional ${what}`, undefined, show(n));
   }
 }
@@ -196,25 +276,52 @@ function compareFlagValues(result: Classification, display: string, o: CliInput,
   const oldChoices = o.choices === undefined ? undefined : new Set(o.choices);
   const newChoices = n.choices === undefined ? undefined : new Set(n.choices);
   if (oldChoices === undefined && newChoices !== undefined) {
-    record(result, 'changed', 'breaking', display, 'accepts only its choices now: other values old command lines pass are refused', '(any value)', [...newChoices].join('|'));
+    record(
+      result,
+      'changed',
+      'breaking',
+      display,
+      'accepts only its choices now: other values old command lines pass are refused',
+      '(any value)',
+      [...newChoices].join('|'),
+    );
   } else if (oldChoices !== undefined && newChoices === undefined) {
     record(result, 'changed', 'additive', display, 'accepts any value now', [...oldChoices].join('|'), '(any value)');
   } else if (oldChoices !== undefined && newChoices !== undefined) {
-    for (const c of oldChoices) if (!newChoices.has(c)) record(result, 'removed', 'breaking', `${display} value ${c}`, 'choice removed: old command lines passing it are refused', c);
-    for (const c of newChoices) if (!oldChoices.has(c)) record(result, 'added', 'additive', `${display} value ${c}`, 'new choice', undefined, c);
+    for (const c of oldChoices)
+      if (!newChoices.has(c))
+        record(result, 'removed', 'breaking', `${display} value ${c}`, 'choice removed: old command lines passing it are refused', c);
+    for (const c of newChoices)
+      if (!oldChoices.has(c)) record(result, 'added', 'additive', `${display} value ${c}`, 'new choice', undefined, c);
   }
-  for (const [bound, narrower] of ([
+  for (const [bound, narrower] of [
     ['min', (was: number, now: number) => now > was],
     ['max', (was: number, now: number) => now < was],
-  ] as const)) {
+  ] as const) {
     const was = o[bound];
     const now = n[bound];
     if (was === now) continue;
     const breaking = was === undefined || (now !== undefined && narrower(was, now));
-    record(result, 'changed', breaking ? 'breaking' : 'additive', display, `${bound} ${breaking ? 'narrows the range: old values are refused' : 'widens the range'}`, was === undefined ? '(none)' : String(was), now === undefined ? '(none)' : String(now));
+    record(
+      result,
+      'changed',
+      breaking ? 'breaking' : 'additive',
+      display,
+      `${bound} ${breaking ? 'narrows the range: old values are refused' : 'widens the range'}`,
+      was === undefined ? '(none)' : String(was),
+      now === undefined ? '(none)' : String(now),
+    );
   }
   if (o.default !== n.default) {
-    record(result, 'changed', 'breaking', display, 'changed default: command lines without the flag behave differently', o.default ?? '(none)', n.default ?? '(none)');
+    record(
+      result,
+      'changed',
+      'breaking',
+      display,
+      'changed default: command lines without the flag behave differently',
+      o.default ?? '(none)',
+      n.default ?? '(none)',
+    );
   }
 }
 function parseSurface(text: string, which: string): CliSurfaceReport {
@@ -229,22 +336,34 @@ function parseSurface(text: string, which: string): CliSurfaceReport {
  * Classifies two CLI surface reports.
  * @param oldText  undefined: there was no CLI report (initial surface)
  */
-export function classifyCliSurface(oldText: string|undefined, newText: string): Classification {
+export function classifyCliSurface(oldText: string | undefined, newText: string): Classification {
   const result: Classification = { level: 'identical', removed: [], changed: [], added: [], initial: oldText === undefined };
   const old: CliSurfaceReport = oldText === undefined ? { program: undefined, exitCodes: [], commands: [] } : parseSurface(oldText, 'old');
   const neu = parseSurface(newText, 'new');
-  if (oldText !== undefined && old.program !== neu.program) record(result, 'changed', 'breaking', 'program name', 'the command users type changed', old.program, neu.program);
+  if (oldText !== undefined && old.program !== neu.program)
+    record(result, 'changed', 'breaking', 'program name', 'the command users type changed', old.program, neu.program);
 
   const newCodes = new Map((neu.exitCodes ?? []).map((c) => [c.code, c]));
   const oldCodes = new Map((old.exitCodes ?? []).map((c) => [c.code, c]));
   for (const [code, o] of oldCodes) {
     const n = newCodes.get(code);
     if (!n) record(result, 'removed', 'breaking', `exit code ${code}`, 'removed', o.meaning);
-    else if (o.id === undefined && n.id !== undefined) record(result, 'changed', 'identical', `exit code ${code}`, 'id given (a report from before exit code ids)', '(no id)', n.id);
-    else if (n.id !== o.id) record(result, 'changed', 'breaking', `exit code ${code}`, `means ${n.id} now, not ${o.id}: scripts checking it act wrongly`, o.id ?? '(no id)', n.id ?? '(no id)');
+    else if (o.id === undefined && n.id !== undefined)
+      record(result, 'changed', 'identical', `exit code ${code}`, 'id given (a report from before exit code ids)', '(no id)', n.id);
+    else if (n.id !== o.id)
+      record(
+        result,
+        'changed',
+        'breaking',
+        `exit code ${code}`,
+        `means ${n.id} now, not ${o.id}: scripts checking it act wrongly`,
+        o.id ?? '(no id)',
+        n.id ?? '(no id)',
+      );
     else if (n.meaning !== o.meaning) record(result, 'changed', 'identical', `exit code ${code}`, 'meaning reworded', o.meaning, n.meaning);
   }
-  for (const [code, n] of newCodes) if (!oldCodes.has(code)) record(result, 'added', 'additive', `exit code ${code}`, 'new exit code', undefined, n.meaning);
+  for (const [code, n] of newCodes)
+    if (!oldCodes.has(code)) record(result, 'added', 'additive', `exit code ${code}`, 'new exit code', undefined, n.meaning);
 
   const newCommands = new Map((neu.commands ?? []).map((c) => [c.name, c]));
   const oldCommands = new Map((old.commands ?? []).map((c) => [c.name, c]));

@@ -16,7 +16,11 @@ const SQLITE_BINDING = path.join('build', 'Release', 'better_sqlite3.node');
  * Runs `npx --no -- runledger <args>` in the project (`--` so that npx leaves `--help` to runledger).
  */
 function runledger(project: string, args: string[]) {
-  const r = spawnSync('npx', ['--no', '--', 'runledger', ...args], { cwd: project, encoding: 'utf8', env: { ...process.env, RUNLEDGER_PG_URL: '', RUNLEDGER_TOKEN: '', INIT_CWD: '' } });
+  const r = spawnSync('npx', ['--no', '--', 'runledger', ...args], {
+    cwd: project,
+    encoding: 'utf8',
+    env: { ...process.env, RUNLEDGER_PG_URL: '', RUNLEDGER_TOKEN: '', INIT_CWD: '' },
+  });
   return { code: r.status, out: `${r.stdout ?? ''}`, err: `${r.stderr ?? ''}`, line: `npx runledger ${args.join(' ')}` };
 }
 
@@ -24,7 +28,17 @@ function runledger(project: string, args: string[]) {
  * Checks the CLI installed in a consumer project.
  * @returns failures, each naming the command line and what it printed
  */
-export function checkInstalledCli({ project, label, withoutPostgres = false, log }: { project: string; label: string; withoutPostgres?: boolean; log: (s: string) => void; }): string[] {
+export function checkInstalledCli({
+  project,
+  label,
+  withoutPostgres = false,
+  log,
+}: {
+  project: string;
+  label: string;
+  withoutPostgres?: boolean;
+  log: (s: string) => void;
+}): string[] {
   const failures: string[] = [];
   const fail = (r: ReturnType<typeof runledger>, what: string) =>
     failures.push(`${label}: ${r.line} ${what} (exit ${r.code})\nstdout: ${r.out}\nstderr: ${r.err}`);
@@ -41,12 +55,17 @@ export function checkInstalledCli({ project, label, withoutPostgres = false, log
   } catch {
     listed = undefined;
   }
-  if (list.code !== 0 || JSON.stringify(listed) !== JSON.stringify({ runs: [], nextCursor: null })) fail(list, 'should print {"runs":[],"nextCursor":null}');
+  if (list.code !== 0 || JSON.stringify(listed) !== JSON.stringify({ runs: [], nextCursor: null }))
+    fail(list, 'should print {"runs":[],"nextCursor":null}');
   if (withoutPostgres) {
     const pg = runledger(project, ['runs', 'list', '--pg', 'postgres://127.0.0.1:1/none']);
-    if (pg.code !== 2 || !pg.err.includes('npm i -D @runledger/store-postgres')) fail(pg, 'should exit 2 naming the optional package @runledger/store-postgres');
+    if (pg.code !== 2 || !pg.err.includes('npm i -D @runledger/store-postgres'))
+      fail(pg, 'should exit 2 naming the optional package @runledger/store-postgres');
   }
-  if (failures.length === 0) log(`${label}: runledger --help, migrate, runs list --json${withoutPostgres ? ', --pg without store-postgres (exit 2)' : ''} work from the installed tarball`);
+  if (failures.length === 0)
+    log(
+      `${label}: runledger --help, migrate, runs list --json${withoutPostgres ? ', --pg without store-postgres (exit 2)' : ''} work from the installed tarball`,
+    );
   return failures;
 }
 
@@ -58,7 +77,7 @@ export function checkInstalledCli({ project, label, withoutPostgres = false, log
  * @param root the workspace @param project the consumer
  * @returns a failure
  */
-function provideSqliteBinding(root: string, project: string): string|undefined {
+function provideSqliteBinding(root: string, project: string): string | undefined {
   const installed = path.join(project, 'node_modules', 'better-sqlite3');
   if (!existsSync(installed)) return undefined; // not a dependency: nothing to build
   const version = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).version;
@@ -83,16 +102,33 @@ function provideSqliteBinding(root: string, project: string): string|undefined {
  * and better-sqlite3's native module provided by {@link provideSqliteBinding}.
  *   root: the workspace; specs: package name → `file:<tarball>`; cli: the CLI package's name
  */
-export function npmConsumer({ root, dir, specs, cli }: { root: string; dir: string; specs: Record<string,string>; cli: string; }): { project: string; failure?: string; } {
+export function npmConsumer({ root, dir, specs, cli }: { root: string; dir: string; specs: Record<string, string>; cli: string }): {
+  project: string;
+  failure?: string;
+} {
   const project = path.join(dir, 'npm-consumer');
   spawnSync('mkdir', ['-p', project]);
   const dependencies = Object.fromEntries(Object.entries(specs).filter(([name]) => name !== '@runledger/store-postgres'));
   writeFileSync(
     path.join(project, 'package.json'),
-    JSON.stringify({ name: 'runledger-npm-consumer', private: true, type: 'module', devDependencies: { [cli]: dependencies[cli] }, dependencies: Object.fromEntries(Object.entries(dependencies).filter(([n]) => n !== cli)) }, null, 2),
+    JSON.stringify(
+      {
+        name: 'runledger-npm-consumer',
+        private: true,
+        type: 'module',
+        devDependencies: { [cli]: dependencies[cli] },
+        dependencies: Object.fromEntries(Object.entries(dependencies).filter(([n]) => n !== cli)),
+      },
+      null,
+      2,
+    ),
   );
-  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], { cwd: project, encoding: 'utf8' });
-  if (r.status !== 0) return { project, failure: `npm install of the packed tarballs (without @runledger/store-postgres) failed:\n${r.stdout}${r.stderr}` };
+  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'], {
+    cwd: project,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0)
+    return { project, failure: `npm install of the packed tarballs (without @runledger/store-postgres) failed:\n${r.stdout}${r.stderr}` };
   const failure = provideSqliteBinding(root, project);
   return failure === undefined ? { project } : { project, failure };
 }

@@ -17,7 +17,8 @@ export const CLI_SURFACE_MODULE = 'dist/cli-surface.js';
 /**
  * Whether a package has a CLI surface to freeze: it declares a `bin`.
  */
-export const hasCliSurface = (pkg: { json: Record<string,any>; }) => pkg.json.bin !== undefined && Object.keys(typeof pkg.json.bin === 'string' ? { bin: pkg.json.bin } : pkg.json.bin).length > 0;
+export const hasCliSurface = (pkg: { json: Record<string, any> }) =>
+  pkg.json.bin !== undefined && Object.keys(typeof pkg.json.bin === 'string' ? { bin: pkg.json.bin } : pkg.json.bin).length > 0;
 
 /**
  * Sorts a CLI surface document into its stable form (see the file comment).
@@ -28,7 +29,8 @@ function stable(value: unknown, key?: string): unknown {
     const items = value.map((v) => stable(v));
     if (key === 'commands' || key === 'flags') return items.sort((a, b) => String((a as any).name).localeCompare(String((b as any).name)));
     if (key === 'exitCodes') return items.sort((a, b) => (a as any).code - (b as any).code);
-    if (key === 'required' || key === 'aliases' || key === 'enum') return items.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    if (key === 'required' || key === 'aliases' || key === 'enum')
+      return items.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
     return items;
   }
   if (value !== null && typeof value === 'object') {
@@ -50,11 +52,18 @@ export function cliSurfaceText(document: unknown) {
  * The fresh CLI surface report of a built package, or an error naming what is missing. The module
  * is loaded in a child Node process (it brings its own zod and workspace dependencies).
  */
-export function freshCliSurface(packageDir: string): { text: string; }|{ error: string; } {
+export function freshCliSurface(packageDir: string): { text: string } | { error: string } {
   const file = path.join(packageDir, CLI_SURFACE_MODULE);
-  if (!existsSync(file)) return { error: `${CLI_SURFACE_MODULE} is missing: a package with a "bin" must build one exporting cliSurfaceDocument() (run "pnpm build")` };
+  if (!existsSync(file))
+    return {
+      error: `${CLI_SURFACE_MODULE} is missing: a package with a "bin" must build one exporting cliSurfaceDocument() (run "pnpm build")`,
+    };
   const script = `const m = await import(${JSON.stringify(pathToFileURL(file).href)}); if (typeof m.cliSurfaceDocument !== 'function') { console.error('it does not export cliSurfaceDocument()'); process.exit(3); } process.stdout.write(JSON.stringify(m.cliSurfaceDocument()));`;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: packageDir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: packageDir,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (r.status !== 0) return { error: `loading ${CLI_SURFACE_MODULE} failed: ${`${r.stderr}`.trim().split('\n').slice(-3).join(' ')}` };
   return { text: cliSurfaceText(JSON.parse(r.stdout)) };
 }

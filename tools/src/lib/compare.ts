@@ -28,21 +28,35 @@ export interface PackageComparison {
 /**
  *   `current` returns the report to compare with (default: the working-tree file)
  */
-export function compareReports({ root, baseSha, current }: { root: string; baseSha: string|undefined; current?: (pkg: PackageInfo,committedPath: string,surface: Surface) => string|undefined; }): PackageComparison[] {
+export function compareReports({
+  root,
+  baseSha,
+  current,
+}: {
+  root: string;
+  baseSha: string | undefined;
+  current?: (pkg: PackageInfo, committedPath: string, surface: Surface) => string | undefined;
+}): PackageComparison[] {
   const packages = publishedPackages(root);
   // every report at the base and in the working tree: an entry point's report seen there whose
   // entry the package no longer exports is judged as removed
   const reportsDir = path.join(root, 'api-reports');
-  const reports = [...(baseSha ? listFiles(baseSha, 'api-reports', root) : []), ...(existsSync(reportsDir) ? readdirSync(reportsDir).map((f) => `api-reports/${f}`) : [])];
+  const reports = [
+    ...(baseSha ? listFiles(baseSha, 'api-reports', root) : []),
+    ...(existsSync(reportsDir) ? readdirSync(reportsDir).map((f) => `api-reports/${f}`) : []),
+  ];
   return packages.flatMap((pkg) => {
     const cliReport = cliReportPath(pkg);
-    const cliReportSeen = existsSync(path.join(root, cliReport)) || (baseSha !== undefined && showFile(baseSha, cliReport, root) !== undefined);
+    const cliReportSeen =
+      existsSync(path.join(root, cliReport)) || (baseSha !== undefined && showFile(baseSha, cliReport, root) !== undefined);
     return packageSurfaces(pkg, { cliReportSeen, formerEntryReports: formerEntryReports(pkg, reports, packages) }).map((surface) => {
       const { reportPath } = surface;
       const abs = path.join(root, reportPath);
       const before = baseSha ? showFile(baseSha, reportPath, root)?.replace(/\r\n/g, '\n') : undefined;
       // a package without a bin has no CLI surface, nor an entry point it no longer exports a report, whatever a leftover file says
-      const after = surface.gone ?? (current ? current(pkg, abs, surface) : existsSync(abs) ? readFileSync(abs, 'utf8').replace(/\r\n/g, '\n') : undefined);
+      const after =
+        surface.gone ??
+        (current ? current(pkg, abs, surface) : existsSync(abs) ? readFileSync(abs, 'utf8').replace(/\r\n/g, '\n') : undefined);
       const classification = after !== undefined && before !== after ? surface.classify(before, after) : undefined;
       return { pkg, surface, label: surface.label, reportPath, before, after, classification };
     });

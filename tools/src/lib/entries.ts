@@ -42,14 +42,26 @@ function typesOf(target: unknown): string | undefined {
  * stylesheet) is not an API entry point.
  */
 export function apiEntries(pkg: Pick<PackageInfo, 'name' | 'unscoped' | 'json'>): ApiEntry[] {
-  const main: ApiEntry = { subpath: '.', specifier: pkg.name, types: undefined, reportPath: `api-reports/${entryReportFile(pkg.unscoped, '.')}` };
+  const main: ApiEntry = {
+    subpath: '.',
+    specifier: pkg.name,
+    types: undefined,
+    reportPath: `api-reports/${entryReportFile(pkg.unscoped, '.')}`,
+  };
   const exportsField: unknown = pkg.json.exports;
   if (exportsField === null || typeof exportsField !== 'object' || Array.isArray(exportsField)) return [main];
   const subpaths = Object.entries(exportsField as Record<string, unknown>).flatMap(([subpath, target]): ApiEntry[] => {
     if (subpath === '.' || subpath === './package.json' || !subpath.startsWith('./') || subpath.includes('*')) return [];
     const types = typesOf(target);
     if (types === undefined) return [];
-    return [{ subpath, specifier: `${pkg.name}${subpath.slice(1)}`, types: types.replace(/^\.\//, ''), reportPath: `api-reports/${entryReportFile(pkg.unscoped, subpath)}` }];
+    return [
+      {
+        subpath,
+        specifier: `${pkg.name}${subpath.slice(1)}`,
+        types: types.replace(/^\.\//, ''),
+        reportPath: `api-reports/${entryReportFile(pkg.unscoped, subpath)}`,
+      },
+    ];
   });
   return [main, ...subpaths];
 }
@@ -67,5 +79,9 @@ export function formerEntryReports(pkg: PackageInfo, files: Iterable<string>, pa
   const current = new Set(apiEntries(pkg).map((e) => e.reportPath));
   const others = new Set([...packages].filter((p) => p.name !== pkg.name).flatMap((p) => apiEntries(p).map((e) => e.reportPath)));
   const prefix = `api-reports/${pkg.unscoped}-`;
-  return [...new Set(files)].filter((f) => f.startsWith(prefix) && f.endsWith('.api.md') && !f.slice(prefix.length).includes('/') && !current.has(f) && !others.has(f)).sort();
+  return [...new Set(files)]
+    .filter(
+      (f) => f.startsWith(prefix) && f.endsWith('.api.md') && !f.slice(prefix.length).includes('/') && !current.has(f) && !others.has(f),
+    )
+    .sort();
 }

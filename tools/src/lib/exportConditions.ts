@@ -9,7 +9,7 @@
 /**
  * @returns one sentence per problem, naming the package, the field and the rule
  */
-export function exportConditionProblems(pkg: { name: string; json: Record<string,any>; }): string[] {
+export function exportConditionProblems(pkg: { name: string; json: Record<string, any> }): string[] {
   const exportsField = pkg.json.exports;
   if (exportsField === null || typeof exportsField !== 'object' || Array.isArray(exportsField)) {
     return [`${pkg.name}: package.json "exports" must be an object of subpaths (".": { "types", "import", "default" })`];
@@ -24,13 +24,20 @@ export function exportConditionProblems(pkg: { name: string; json: Record<string
     }
     const conditions = target as Record<string, unknown>;
     const keys = Object.keys(target);
-    if (keys[0] !== 'types') problems.push(`${pkg.name}: package.json ${field} must list "types" first (found ${keys.map((k) => `"${k}"`).join(', ') || 'no condition'}): TypeScript takes the first condition that matches`);
+    if (keys[0] !== 'types')
+      problems.push(
+        `${pkg.name}: package.json ${field} must list "types" first (found ${keys.map((k) => `"${k}"`).join(', ') || 'no condition'}): TypeScript takes the first condition that matches`,
+      );
     if (!('default' in target)) {
-      problems.push(`${pkg.name}: package.json ${field} has no "default" condition: require('${pkg.name}${subpath === '.' ? '' : subpath.slice(1)}') fails with ERR_PACKAGE_PATH_NOT_EXPORTED (add "default" after "import", the same file)`);
+      problems.push(
+        `${pkg.name}: package.json ${field} has no "default" condition: require('${pkg.name}${subpath === '.' ? '' : subpath.slice(1)}') fails with ERR_PACKAGE_PATH_NOT_EXPORTED (add "default" after "import", the same file)`,
+      );
     } else if (keys[keys.length - 1] !== 'default') {
       problems.push(`${pkg.name}: package.json ${field} must list "default" last: the conditions after it are never reached`);
     } else if (typeof conditions.import === 'string' && conditions.default !== conditions.import) {
-      problems.push(`${pkg.name}: package.json ${field}.default is ${String(conditions.default)} but .import is ${conditions.import}: require() and import must load the same file (one ESM build, no dual package)`);
+      problems.push(
+        `${pkg.name}: package.json ${field}.default is ${String(conditions.default)} but .import is ${conditions.import}: require() and import must load the same file (one ESM build, no dual package)`,
+      );
     }
   }
   return problems;

@@ -78,7 +78,7 @@ export function extractPackage(packageDir: string, entryTypes?: string): Extract
     rmSync(scratch, { recursive: true, force: true });
   }
 }
-function invoke(config: ExtractorConfig): { errors: GateMessage[]; warnings: GateMessage[]; } {
+function invoke(config: ExtractorConfig): { errors: GateMessage[]; warnings: GateMessage[] } {
   const errors: GateMessage[] = [];
   const warnings: GateMessage[] = [];
   Extractor.invoke(config, {
@@ -104,7 +104,11 @@ function invoke(config: ExtractorConfig): { errors: GateMessage[]; warnings: Gat
  * @param entryTypes this package's entry point (see {@link extractPackage}); default: the main entry
  * @returns errors found in this package's declarations
  */
-export function crossPackageClosure(packageDir: string, siblings: { names: string[]; specifiers: string[] }, entryTypes?: string): GateMessage[] {
+export function crossPackageClosure(
+  packageDir: string,
+  siblings: { names: string[]; specifiers: string[] },
+  entryTypes?: string,
+): GateMessage[] {
   packageDir = path.resolve(packageDir);
   const siblingNames = siblings.names;
   if (siblingNames.length === 0) return [];
@@ -118,12 +122,12 @@ export function crossPackageClosure(packageDir: string, siblings: { names: strin
     packageJsonFullPath: path.join(packageDir, 'package.json'),
   }).mainEntryPointFilePath;
   const analysed = entryTypes === undefined ? mainEntry : path.join(packageDir, entryTypes);
-  const ownEntry = path.relative(entryDir, analysed.replace(/\.d\.(m?)ts$/, '.$1js')).split(path.sep).join('/');
+  const ownEntry = path
+    .relative(entryDir, analysed.replace(/\.d\.(m?)ts$/, '.$1js'))
+    .split(path.sep)
+    .join('/');
   const ownDist = path.dirname(mainEntry) + path.sep;
-  writeFileSync(
-    entry,
-    [`export * from '${ownEntry}';`, ...siblings.specifiers.map((s) => `export * from '${s}';`), ''].join('\n'),
-  );
+  writeFileSync(entry, [`export * from '${ownEntry}';`, ...siblings.specifiers.map((s) => `export * from '${s}';`), ''].join('\n'));
   try {
     const config = ExtractorConfig.prepare({
       configObject: {

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 /**
  * @returns stdout, or undefined when git fails
  */
-export function git(args: string[], cwd: string): string|undefined {
+export function git(args: string[], cwd: string): string | undefined {
   try {
     return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 * 1024 * 1024 });
   } catch {
@@ -12,7 +12,8 @@ export function git(args: string[], cwd: string): string|undefined {
   }
 }
 
-export const revParse = (ref: string, cwd: string) => git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], cwd)?.trim() || undefined;
+export const revParse = (ref: string, cwd: string) =>
+  git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], cwd)?.trim() || undefined;
 
 /**
  * The commit to compare against:
@@ -21,7 +22,7 @@ export const revParse = (ref: string, cwd: string) => git(['rev-parse', '--verif
  * 3. `HEAD~1` (on main itself: the previous commit);
  * 4. none (the first commit): every report is the initial surface.
  */
-export function resolveBase(cwd: string, env: NodeJS.ProcessEnv = process.env): { sha: string|undefined; how: string; } {
+export function resolveBase(cwd: string, env: NodeJS.ProcessEnv = process.env): { sha: string | undefined; how: string } {
   if (env.API_GATE_BASE) {
     const sha = revParse(env.API_GATE_BASE, cwd);
     if (!sha) throw new Error(`API_GATE_BASE=${env.API_GATE_BASE} is not a commit in this repository`);

@@ -36,7 +36,7 @@ export interface HistoryVerdict {
 /**
  *   `until`: the last commit to judge (the gate's base: what comes after it is judged against it)
  */
-export function checkReportHistory({ root, until, packages }: { root: string; until: string; packages: PackageInfo[]; }): HistoryVerdict {
+export function checkReportHistory({ root, until, packages }: { root: string; until: string; packages: PackageInfo[] }): HistoryVerdict {
   const lines: string[] = [];
   const problems: string[] = [];
   if (git(['rev-parse', '--is-shallow-repository'], root)?.trim() === 'true') {
@@ -48,10 +48,13 @@ export function checkReportHistory({ root, until, packages }: { root: string; un
     problems.push(`history: git could not list the commits up to ${until.slice(0, 12)} that changed api-reports/`);
     return { commits: 0, lines, problems, judged: false };
   }
-  const commits = out.split('\n').filter(Boolean).map((line) => {
-    const tab = line.indexOf('\t');
-    return { sha: line.slice(0, tab), subject: line.slice(tab + 1) };
-  });
+  const commits = out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const tab = line.indexOf('\t');
+      return { sha: line.slice(0, tab), subject: line.slice(tab + 1) };
+    });
   const waivers = readWaivers(root, problems);
   for (const { sha, subject } of commits) {
     const waiver = waivers.find((w) => sha.startsWith(w.sha));
@@ -65,7 +68,9 @@ export function checkReportHistory({ root, until, packages }: { root: string; un
     // every package's CLI surface too: a commit that deletes a CLI report removed that command line
     // an entry point's report in the commit or its parent whose entry the package no longer exports: judged as removed
     const reports = [...listFiles(sha, 'api-reports', root), ...(parent ? listFiles(parent, 'api-reports', root) : [])];
-    const surfaces = packages.flatMap((p) => packageSurfaces(p, { cliReportSeen: true, formerEntryReports: formerEntryReports(p, reports, packages) }).map((s) => [p, s] as const));
+    const surfaces = packages.flatMap((p) =>
+      packageSurfaces(p, { cliReportSeen: true, formerEntryReports: formerEntryReports(p, reports, packages) }).map((s) => [p, s] as const),
+    );
     for (const [pkg, surface] of surfaces) {
       const { reportPath } = surface;
       const label = surface.label;
@@ -77,7 +82,7 @@ export function checkReportHistory({ root, until, packages }: { root: string; un
       if (before === undefined || after === undefined || before === after) continue; // initial, an API report removed, or untouched
       const classification = surface.classify(before, after);
       const packageJson = `${path.relative(root, pkg.dir).split(path.sep).join('/')}/package.json`;
-      const versionAt = (commit: string|undefined) => {
+      const versionAt = (commit: string | undefined) => {
         const text = commit ? showFile(commit, packageJson, root) : undefined;
         return text ? (JSON.parse(text).version as string | undefined) : undefined;
       };
@@ -112,10 +117,10 @@ export const WAIVERS = 'api-reports/history-waivers.txt';
  * The waivers: `<sha> <why>` per line (7 to 40 hex digits, a reason); `#` starts a comment.
  * @param problems where a malformed line is reported
  */
-function readWaivers(root: string, problems: string[]): { sha: string; why: string; }[] {
+function readWaivers(root: string, problems: string[]): { sha: string; why: string }[] {
   const file = path.join(root, WAIVERS);
   if (!existsSync(file)) return [];
-  const waivers: { sha: string, why: string }[] = [];
+  const waivers: { sha: string; why: string }[] = [];
   readFileSync(file, 'utf8')
     .split(/\r?\n/)
     .forEach((raw, index) => {
@@ -126,7 +131,7 @@ function readWaivers(root: string, problems: string[]): { sha: string; why: stri
         problems.push(`${WAIVERS} line ${index + 1}: expected "<commit sha, 7 to 40 hex digits> <why it is waived>", got "${line}"`);
         return;
       }
-      waivers.push({ sha: (m[1] as string), why: (m[2] as string) });
+      waivers.push({ sha: m[1] as string, why: m[2] as string });
     });
   return waivers;
 }
@@ -134,7 +139,7 @@ function readWaivers(root: string, problems: string[]): { sha: string; why: stri
 /**
  * The changesets a commit added (present in it, absent in its first parent), by file.
  */
-function changesetsAdded(root: string, sha: string, parent: string|undefined): Map<string,Changeset> {
+function changesetsAdded(root: string, sha: string, parent: string | undefined): Map<string, Changeset> {
   const before = new Set(parent ? listFiles(parent, '.changeset', root) : []);
   const added: Map<string, Changeset> = new Map();
   for (const file of listFiles(sha, '.changeset', root)) {

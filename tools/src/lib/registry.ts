@@ -13,7 +13,7 @@ export interface PublishRegistry {
 /**
  * Asks npm, in `root`, for one config value (project and user `.npmrc`, `npm_config_*`).
  */
-function npmConfig(key: string, root: string, env: NodeJS.ProcessEnv): string|undefined {
+function npmConfig(key: string, root: string, env: NodeJS.ProcessEnv): string | undefined {
   const r = spawnSync('npm', ['config', 'get', key], { cwd: root, env, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`"npm config get ${key}" failed in ${root}: ${r.stderr.trim()}`);
   const value = r.stdout.trim();
@@ -26,7 +26,7 @@ function npmConfig(key: string, root: string, env: NodeJS.ProcessEnv): string|un
  * (`--registry` through `npm_config_registry`, or the `.npmrc` default). Never a hard-coded one.
  * @param opts  scope like "@runledger"
  */
-export function publishRegistry({ scope, root, env }: { scope: string; root: string; env: NodeJS.ProcessEnv; }): PublishRegistry {
+export function publishRegistry({ scope, root, env }: { scope: string; root: string; env: NodeJS.ProcessEnv }): PublishRegistry {
   const scoped = npmConfig(`${scope}:registry`, root, env);
   if (scoped) return { url: scoped, envName: `npm_config_${scope}:registry`, from: `npm config ${scope}:registry` };
   const general = npmConfig('registry', root, env);

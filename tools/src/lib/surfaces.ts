@@ -41,7 +41,7 @@ export interface Surface {
   gone: string | undefined;
 }
 
-export const cliReportPath = (pkg: { unscoped: string; }) => `api-reports/${pkg.unscoped}.cli.json`;
+export const cliReportPath = (pkg: { unscoped: string }) => `api-reports/${pkg.unscoped}.cli.json`;
 
 /**
  * The surfaces of a package. The CLI surface is there when the package declares a `bin`, or when a
@@ -52,11 +52,31 @@ export const cliReportPath = (pkg: { unscoped: string; }) => `api-reports/${pkg.
  */
 export function packageSurfaces(pkg: PackageInfo, opts: { cliReportSeen?: boolean; formerEntryReports?: string[] } = {}): Surface[] {
   const classify = (before: string | undefined, after: string) => classifyReports(before, after, { resolveDir: pkg.dir });
-  const surfaces: Surface[] = apiEntries(pkg).map((entry) => ({ kind: 'api', entry, label: entry.subpath === '.' ? pkg.name : entry.specifier, reportPath: entry.reportPath, classify, gone: undefined }));
+  const surfaces: Surface[] = apiEntries(pkg).map((entry) => ({
+    kind: 'api',
+    entry,
+    label: entry.subpath === '.' ? pkg.name : entry.specifier,
+    reportPath: entry.reportPath,
+    classify,
+    gone: undefined,
+  }));
   for (const reportPath of opts.formerEntryReports ?? []) {
-    surfaces.push({ kind: 'api', label: `${pkg.name} (${reportPath.slice('api-reports/'.length)}, entry point removed)`, reportPath, classify, gone: NO_API_SURFACE });
+    surfaces.push({
+      kind: 'api',
+      label: `${pkg.name} (${reportPath.slice('api-reports/'.length)}, entry point removed)`,
+      reportPath,
+      classify,
+      gone: NO_API_SURFACE,
+    });
   }
   const hasBin = hasCliSurface(pkg);
-  if (hasBin || opts.cliReportSeen) surfaces.push({ kind: 'cli', label: `${pkg.name} (CLI)`, reportPath: cliReportPath(pkg), classify: classifyCliSurface, gone: hasBin ? undefined : NO_CLI_SURFACE });
+  if (hasBin || opts.cliReportSeen)
+    surfaces.push({
+      kind: 'cli',
+      label: `${pkg.name} (CLI)`,
+      reportPath: cliReportPath(pkg),
+      classify: classifyCliSurface,
+      gone: hasBin ? undefined : NO_CLI_SURFACE,
+    });
   return surfaces;
 }

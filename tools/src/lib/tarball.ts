@@ -11,7 +11,7 @@ import path from 'node:path';
  * Files a published tarball must not ship, each with the reason the message gives.
  * Paths are the tarball's, relative to the package folder, with `/` separators.
  */
-export const FORBIDDEN_TARBALL_FILES: ReadonlyArray<{ pattern: RegExp; what: string; }> = [
+export const FORBIDDEN_TARBALL_FILES: ReadonlyArray<{ pattern: RegExp; what: string }> = [
   { pattern: /(^|\/)testing\//, what: 'a test helper (under testing/)' },
   { pattern: /(^|\/)(__fixtures__|fixtures)\//, what: 'a test fixture (under fixtures/)' },
   { pattern: /(^|\/)bench\//, what: 'a benchmark (under bench/)' },
@@ -33,15 +33,15 @@ export function tarballFiles(packageDir: string): string[] {
   if (r.status !== 0) throw new Error(`pnpm pack --dry-run failed in ${packageDir}:\n${r.stdout}${r.stderr}`);
   const out = r.stdout;
   const json = JSON.parse(out.slice(out.indexOf('{'), out.lastIndexOf('}') + 1));
-  return json.files.map((f: { path: string; }) => f.path.split(path.sep).join('/')).sort();
+  return json.files.map((f: { path: string }) => f.path.split(path.sep).join('/')).sort();
 }
 
 /**
  * The shipped files that are test helpers, fixtures or benchmarks.
  * @param files tarball paths
  */
-export function forbiddenTarballFiles(files: string[]): { file: string; what: string; }[] {
-  const found: { file: string, what: string }[] = [];
+export function forbiddenTarballFiles(files: string[]): { file: string; what: string }[] {
+  const found: { file: string; what: string }[] = [];
   for (const file of files) {
     const rule = FORBIDDEN_TARBALL_FILES.find((r) => r.pattern.test(file));
     if (rule) found.push({ file, what: rule.what });
@@ -55,13 +55,13 @@ export function forbiddenTarballFiles(files: string[]): { file: string; what: st
  * embed (`sourcesContent`).
  * @param files tarball paths
  */
-export function missingMapSources(packageDir: string, files: string[]): { map: string; source: string; }[] {
+export function missingMapSources(packageDir: string, files: string[]): { map: string; source: string }[] {
   const shipped = new Set(files);
-  const missing: { map: string, source: string }[] = [];
+  const missing: { map: string; source: string }[] = [];
   for (const map of files.filter((f) => f.endsWith('.map'))) {
     const full = path.join(packageDir, map);
     if (!existsSync(full)) continue;
-    let json: { sources?: string[], sourcesContent?: (string | null)[], sourceRoot?: string };
+    let json: { sources?: string[]; sourcesContent?: (string | null)[]; sourceRoot?: string };
     try {
       json = JSON.parse(readFileSync(full, 'utf8'));
     } catch {
@@ -86,7 +86,7 @@ export function missingMapSources(packageDir: string, files: string[]): { map: s
  * @param files tarball paths (default: asks `pnpm pack --dry-run`)
  * @returns one message per offending file, naming the package and the file
  */
-export function tarballProblems(pkg: { name: string; dir: string; }, files: string[] = tarballFiles(pkg.dir)): string[] {
+export function tarballProblems(pkg: { name: string; dir: string }, files: string[] = tarballFiles(pkg.dir)): string[] {
   const problems = forbiddenTarballFiles(files).map(
     ({ file, what }) =>
       `${pkg.name}: the tarball ships ${file}, ${what}; published tarballs ship no test helpers, fixtures or benchmarks — exclude it in package.json "files" (e.g. "!src/testing/**")`,

@@ -22,17 +22,27 @@ export interface SuiteCounts {
  * @param file  the JSON report's path
  */
 export function readSuiteCounts(name: string, file: string): SuiteCounts {
-  if (!existsSync(file)) return { name, passed: 0, failed: 0, skipped: 0, problem: `${name}: vitest wrote no JSON report at ${file} (the suite did not run to its end)` };
+  if (!existsSync(file))
+    return {
+      name,
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      problem: `${name}: vitest wrote no JSON report at ${file} (the suite did not run to its end)`,
+    };
   const report: any = JSON.parse(readFileSync(file, 'utf8'));
   const num = (key: string) => (typeof report[key] === 'number' ? report[key] : 0);
   const passed = num('numPassedTests');
   const failed = num('numFailedTests');
   const skipped = num('numPendingTests') + num('numTodoTests');
-  const failedFiles = (Array.isArray(report.testResults) ? report.testResults : []).filter((r: any) => r.status === 'failed').map((r: any) => r.name);
+  const failedFiles = (Array.isArray(report.testResults) ? report.testResults : [])
+    .filter((r: any) => r.status === 'failed')
+    .map((r: any) => r.name);
   let problem;
   if (failed > 0) problem = `${name}: ${failed} test(s) failed`;
   else if (failedFiles.length > 0) problem = `${name}: test file(s) failed to run: ${failedFiles.join(', ')}`;
-  else if (report.success === false) problem = `${name}: vitest reported the run as failed (numFailedTestSuites ${num('numFailedTestSuites')})`;
+  else if (report.success === false)
+    problem = `${name}: vitest reported the run as failed (numFailedTestSuites ${num('numFailedTestSuites')})`;
   else if (passed === 0) problem = `${name}: the suite ran no test (0 passed)`;
   return { name, passed, failed, skipped, problem };
 }
@@ -42,7 +52,14 @@ export function readSuiteCounts(name: string, file: string): SuiteCounts {
  */
 export function formatSuiteCounts(suites: SuiteCounts[]) {
   const width = Math.max(...suites.map((s) => s.name.length), 7);
-  const lines = suites.map((s) => `  ${s.name.padEnd(width)}  ${String(s.passed).padStart(5)} passed  ${String(s.failed).padStart(3)} failed  ${String(s.skipped).padStart(3)} skipped`);
-  const total = suites.reduce((t, s) => ({ passed: t.passed + s.passed, failed: t.failed + s.failed, skipped: t.skipped + s.skipped }), { passed: 0, failed: 0, skipped: 0 });
+  const lines = suites.map(
+    (s) =>
+      `  ${s.name.padEnd(width)}  ${String(s.passed).padStart(5)} passed  ${String(s.failed).padStart(3)} failed  ${String(s.skipped).padStart(3)} skipped`,
+  );
+  const total = suites.reduce((t, s) => ({ passed: t.passed + s.passed, failed: t.failed + s.failed, skipped: t.skipped + s.skipped }), {
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+  });
   return [...lines, `node24: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`].join('\n');
 }

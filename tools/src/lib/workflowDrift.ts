@@ -23,7 +23,7 @@ export function readmeCommands(readme: string): string[] {
 /**
  * A workflow file's text as an object (js-yaml: `on` stays a string key).
  */
-export function parseWorkflow(text: string): { jobs?: Record<string,any>; } {
+export function parseWorkflow(text: string): { jobs?: Record<string, any> } {
   const doc = yaml.load(text);
   return doc && typeof doc === 'object' ? (doc as any) : {};
 }
@@ -41,13 +41,25 @@ const uses = (step: any, action: string) => typeof step?.uses === 'string' && st
  *   `workflow` is the YAML text, `file` its path for the messages
  * @returns problems; empty when the workflow follows the README
  */
-export function ciWorkflowProblems({ workflow, file, readme, nodeLines }: { workflow: string; file: string; readme: string; nodeLines: number[]; }): string[] {
+export function ciWorkflowProblems({
+  workflow,
+  file,
+  readme,
+  nodeLines,
+}: {
+  workflow: string;
+  file: string;
+  readme: string;
+  nodeLines: number[];
+}): string[] {
   const command = readmeCommands(readme)[1];
   if (!command) return ['README.md: the first sh block has no second command (the test command)'];
   const jobs = Object.entries(parseWorkflow(workflow).jobs ?? {});
   const runsIt = jobs.filter(([, job]) => stepsOf(job).some((s) => typeof s?.run === 'string' && s.run.trim() === command));
   if (runsIt.length === 0) {
-    return [`${file}: no step's run is the README's test command "${command}" (jobs.<id>.steps[].run must equal it, so CI runs what the README documents)`];
+    return [
+      `${file}: no step's run is the README's test command "${command}" (jobs.<id>.steps[].run must equal it, so CI runs what the README documents)`,
+    ];
   }
   const problems = [];
   for (const [id, job] of runsIt) {
@@ -55,7 +67,9 @@ export function ciWorkflowProblems({ workflow, file, readme, nodeLines }: { work
     const checkout = steps.find((s) => uses(s, 'actions/checkout'));
     if (!checkout) problems.push(`${file}: jobs.${id} runs the test command without an actions/checkout step`);
     else if (String(checkout.with?.['fetch-depth']) !== '0') {
-      problems.push(`${file}: jobs.${id}: actions/checkout must set fetch-depth: 0 (the API gate reads the history); found ${checkout.with?.['fetch-depth'] ?? 'none (a shallow clone)'}`);
+      problems.push(
+        `${file}: jobs.${id}: actions/checkout must set fetch-depth: 0 (the API gate reads the history); found ${checkout.with?.['fetch-depth'] ?? 'none (a shallow clone)'}`,
+      );
     }
     const setupNode = steps.find((s) => uses(s, 'actions/setup-node'));
     if (String(setupNode?.with?.['node-version'] ?? '').replace(/\s/g, '') !== '${{matrix.node}}') {
@@ -65,7 +79,9 @@ export function ciWorkflowProblems({ workflow, file, readme, nodeLines }: { work
     const listed = (Array.isArray(matrix) ? matrix : []).map(String);
     const missing = nodeLines.filter((n) => !listed.includes(String(n)));
     if (missing.length > 0) {
-      problems.push(`${file}: jobs.${id}.strategy.matrix.node is [${listed.join(', ')}]: Node ${missing.join(', ')} missing (every tested line: ${nodeLines.join(', ')})`);
+      problems.push(
+        `${file}: jobs.${id}.strategy.matrix.node is [${listed.join(', ')}]: Node ${missing.join(', ')} missing (every tested line: ${nodeLines.join(', ')})`,
+      );
     }
   }
   return problems;
@@ -73,7 +89,9 @@ export function ciWorkflowProblems({ workflow, file, readme, nodeLines }: { work
 
 // pnpm's own commands: `pnpm install` is not a script.
 const PNPM_COMMANDS = new Set(
-  'add audit config create deploy dlx env exec fetch i import install licenses link list ls outdated pack patch patch-commit prune publish rebuild remove rm root setup store unlink up update why'.split(' '),
+  'add audit config create deploy dlx env exec fetch i import install licenses link list ls outdated pack patch patch-commit prune publish rebuild remove rm root setup store unlink up update why'.split(
+    ' ',
+  ),
 );
 
 /**
@@ -104,7 +122,15 @@ export function pnpmScriptsRun(workflow: string): string[] {
  *   `scripts` is the root package.json's `scripts`
  * @returns problems naming the file and the missing script
  */
-export function workflowScriptProblems({ workflow, file, scripts }: { workflow: string; file: string; scripts: Record<string,string>; }): string[] {
+export function workflowScriptProblems({
+  workflow,
+  file,
+  scripts,
+}: {
+  workflow: string;
+  file: string;
+  scripts: Record<string, string>;
+}): string[] {
   return pnpmScriptsRun(workflow)
     .filter((name) => !Object.hasOwn(scripts, name))
     .map((name) => `${file}: runs "pnpm ${name}", but the root package.json has no script "${name}"`);

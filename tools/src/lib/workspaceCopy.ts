@@ -12,8 +12,14 @@ import path from 'node:path';
  * A tracked file deleted in the working tree is left out.
  */
 export function workingTreeFiles(root: string): string[] {
-  const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  return [...new Set(out.split('\0').filter((f) => f !== ''))].filter((f) => existsSync(path.join(root, f)) || isSymlink(path.join(root, f)));
+  const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return [...new Set(out.split('\0').filter((f) => f !== ''))].filter(
+    (f) => existsSync(path.join(root, f)) || isSymlink(path.join(root, f)),
+  );
 }
 
 function isSymlink(p: string) {

@@ -8,7 +8,14 @@ import { renderErrorView } from '../views/errorView.js';
 import { ViewContext } from '../views/ViewContext.js';
 import { renderRunView, TIMELINE_PAGE_SIZE } from '../views/runView.js';
 import { type RunsFilter, renderRunsView } from '../views/runsView.js';
-import { DEFAULT_SERVERS_QUERY, type ServersQuery, renderServersView, type ServerSortKey, type ServerWindow, windowSince } from '../views/serversView.js';
+import {
+  DEFAULT_SERVERS_QUERY,
+  type ServersQuery,
+  renderServersView,
+  type ServerSortKey,
+  type ServerWindow,
+  windowSince,
+} from '../views/serversView.js';
 import { carriesToken, hostIsLoopback, isSameOrigin, TOKEN_COOKIE } from './AccessPolicy.js';
 import { readTimelineSlice } from './timelineSlice.js';
 
@@ -116,10 +123,15 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
     const carriedTokenInQuery = url.searchParams.has('token');
     if (token !== null) {
       if (!carriesToken(req, url, token)) {
-        send(res, 401, 'Unauthorized: this runledger app needs its access token (Authorization: Bearer <token>, or open it once with ?token=<token>).\n', {
-          'content-type': 'text/plain; charset=utf-8',
-          'www-authenticate': 'Bearer realm="runledger"',
-        });
+        send(
+          res,
+          401,
+          'Unauthorized: this runledger app needs its access token (Authorization: Bearer <token>, or open it once with ?token=<token>).\n',
+          {
+            'content-type': 'text/plain; charset=utf-8',
+            'www-authenticate': 'Bearer realm="runledger"',
+          },
+        );
         return;
       }
       if (url.searchParams.has('token')) {
@@ -136,7 +148,9 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
         return;
       }
     } else if (loopbackOnly && !hostIsLoopback(req)) {
-      send(res, 403, 'Forbidden: this runledger app answers only to localhost or 127.0.0.1.\n', { 'content-type': 'text/plain; charset=utf-8' });
+      send(res, 403, 'Forbidden: this runledger app answers only to localhost or 127.0.0.1.\n', {
+        'content-type': 'text/plain; charset=utf-8',
+      });
       return;
     }
 
@@ -236,7 +250,12 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
         return badRequest(error.message);
       }
       // the page says only that something failed; the details (SQL, stack) go to the log
-      log(`runledger app: ${method} ${path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`.replace(/\n\s*/g, ' | '));
+      log(
+        `runledger app: ${method} ${path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`.replace(
+          /\n\s*/g,
+          ' | ',
+        ),
+      );
       if (!res.headersSent) {
         sendView(res, 500, renderErrorView(ctx, t.t('error.server'), t.t('error.server.text')), lang);
       } else {

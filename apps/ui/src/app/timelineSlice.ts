@@ -41,7 +41,9 @@ export function timelineSlice(
   let wire: RunTimelineEntry[] = [];
   if (run.status === 'running') {
     const all = [...(context.before ?? []), ...steps, ...later];
-    wire = (all.length === steps.length ? entries : buildRunTimeline(run, all)).filter((entry) => entry.callState === RunCallState.ON_THE_WIRE);
+    wire = (all.length === steps.length ? entries : buildRunTimeline(run, all)).filter(
+      (entry) => entry.callState === RunCallState.ON_THE_WIRE,
+    );
   }
   return { from, entries, stepsShown: steps.length, wire };
 }
@@ -57,7 +59,8 @@ export async function readTimelineSlice(store: RunStore, run: StoredRun, from: n
   const read = await store.readSteps(run.id, { fromSequence: from, limit: pageSize + 1 });
   const running = run.status === 'running';
   const startsOnPage = read.slice(0, pageSize).some((step) => step.kind === 'tool_start');
-  const after = read.length > pageSize && (running || startsOnPage) ? await store.readSteps(run.id, { fromSequence: from + pageSize + 1 }) : [];
+  const after =
+    read.length > pageSize && (running || startsOnPage) ? await store.readSteps(run.id, { fromSequence: from + pageSize + 1 }) : [];
   const before = running && from > 0 ? await store.readSteps(run.id, { fromSequence: 0, limit: from }) : [];
   return timelineSlice(run, read, from, pageSize, { before, after });
 }

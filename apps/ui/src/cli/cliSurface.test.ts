@@ -19,7 +19,21 @@ function line(name: string, extra: readonly string[] = []): string[] {
 }
 
 /** A value the parser accepts for a flag. */
-const VALUES: Record<string, string> = { port: '0', limit: '5', status: 'failed', has: 'failed', window: '7d', 'stale-after': '10m', 'pg-schema': 'team_a', host: '127.0.0.1', token: 'abcdefgh1', since: '24h', headers: 'x-tenant=acme', privacy: 'full', otlp: 'http://127.0.0.1:4318' };
+const VALUES: Record<string, string> = {
+  port: '0',
+  limit: '5',
+  status: 'failed',
+  has: 'failed',
+  window: '7d',
+  'stale-after': '10m',
+  'pg-schema': 'team_a',
+  host: '127.0.0.1',
+  token: 'abcdefgh1',
+  since: '24h',
+  headers: 'x-tenant=acme',
+  privacy: 'full',
+  otlp: 'http://127.0.0.1:4318',
+};
 
 describe('the CLI surface is what the parser and the usage do', () => {
   it('the parser takes every declared flag of every command, and nothing else', () => {
@@ -28,7 +42,10 @@ describe('the CLI surface is what the parser and the usage do', () => {
       for (const flag of command.flags) {
         if (flag.required || (command.name === 'copy' && flag.name === 'pg')) continue;
         const args = flag.value === null ? [`--${flag.name}`] : [`--${flag.name}`, VALUES[flag.name] ?? 'x'];
-        const skipConflicts = flag.name === 'pg' || flag.name === 'pg-schema' ? args.concat(flag.name === 'pg-schema' ? ['--pg', 'postgres://h/db'] : []) : args;
+        const skipConflicts =
+          flag.name === 'pg' || flag.name === 'pg-schema'
+            ? args.concat(flag.name === 'pg-schema' ? ['--pg', 'postgres://h/db'] : [])
+            : args;
         expect(() => parseCommand(line(command.name, skipConflicts), env), `${command.name} --${flag.name}`).not.toThrow();
       }
       expect(() => parseCommand(line(command.name, ['--undeclared']), env), command.name).toThrow(/Unknown option '--undeclared'/);
@@ -37,7 +54,10 @@ describe('the CLI surface is what the parser and the usage do', () => {
 
   it('a required flag or argument missing is a usage error', () => {
     for (const command of CLI_COMMANDS) {
-      for (const required of [...command.flags.filter((f) => f.required).map((f) => `--${f.name}`), ...command.arguments.filter((a) => a.required).map((a) => a.name)]) {
+      for (const required of [
+        ...command.flags.filter((f) => f.required).map((f) => `--${f.name}`),
+        ...command.arguments.filter((a) => a.required).map((a) => a.name),
+      ]) {
         const args = line(command.name).filter((a, i, all) => a !== required && all[i - 1] !== required && a !== 'abcdef12');
         expect(() => parseCommand(args, env), `${command.name} without ${required}`).toThrow(/required|missing/);
       }
@@ -57,14 +77,26 @@ describe('the CLI surface is what the parser and the usage do', () => {
   });
 
   it('every flag accepts exactly its declared choices and integer range, naming the flag and what it accepts', () => {
-    const valued = CLI_COMMANDS.flatMap((command) => command.flags.filter((f) => f.choices !== undefined || f.min !== undefined).map((f) => [command, f] as const));
-    expect(valued.map(([c, f]) => `${c.name} --${f.name}`)).toEqual(['serve --port', 'demo --port', 'runs list --status', 'runs list --has', 'runs list --limit', 'servers --window', 'export otlp --privacy']);
+    const valued = CLI_COMMANDS.flatMap((command) =>
+      command.flags.filter((f) => f.choices !== undefined || f.min !== undefined).map((f) => [command, f] as const),
+    );
+    expect(valued.map(([c, f]) => `${c.name} --${f.name}`)).toEqual([
+      'serve --port',
+      'demo --port',
+      'runs list --status',
+      'runs list --has',
+      'runs list --limit',
+      'servers --window',
+      'export otlp --privacy',
+    ]);
     for (const [command, f] of valued) {
       const parse = (value: string) => parseCommand(line(command.name, [`--${f.name}=${value}`]), env);
-      for (const ok of f.choices ?? [String(f.min), String(f.max)]) expect(() => parse(ok), `${command.name} --${f.name} ${ok}`).not.toThrow();
+      for (const ok of f.choices ?? [String(f.min), String(f.max)])
+        expect(() => parse(ok), `${command.name} --${f.name} ${ok}`).not.toThrow();
       const bad = f.choices === undefined ? [String(f.min! - 1), String(f.max! + 1)] : [`${f.choices[0]}x`];
       const rule = f.choices === undefined ? `an integer from ${f.min} to ${f.max}` : `one of ${f.choices.join(', ')}`;
-      for (const value of bad) expect(() => parse(value), `${command.name} --${f.name} ${value}`).toThrow(`--${f.name} must be ${rule}, got "${value}"`);
+      for (const value of bad)
+        expect(() => parse(value), `${command.name} --${f.name} ${value}`).toThrow(`--${f.name} must be ${rule}, got "${value}"`);
     }
   });
 
@@ -75,20 +107,25 @@ describe('the CLI surface is what the parser and the usage do', () => {
   });
 
   it('a flag not given takes its declared default: the same command as giving the default', () => {
-    const defaulted = CLI_COMMANDS.flatMap((command) => command.flags.filter((f): f is CliFlag & { default: string } => f.default !== undefined).map((f) => [command, f] as const));
+    const defaulted = CLI_COMMANDS.flatMap((command) =>
+      command.flags.filter((f): f is CliFlag & { default: string } => f.default !== undefined).map((f) => [command, f] as const),
+    );
     expect(defaulted.length).toBeGreaterThanOrEqual(9);
     for (const [command, f] of defaulted) {
-      expect(parseCommand(line(command.name), env), `${command.name} --${f.name}`).toEqual(parseCommand(line(command.name, [`--${f.name}`, f.default]), env));
+      expect(parseCommand(line(command.name), env), `${command.name} --${f.name}`).toEqual(
+        parseCommand(line(command.name, [`--${f.name}`, f.default]), env),
+      );
     }
-    const given = (command: string, name: string) => CLI_COMMANDS.find((c) => c.name === command)!.flags.find((f) => f.name === name)!.default;
-    expect([given('runs list', 'limit'), given('servers', 'window'), given('serve', 'port'), given('serve', 'host'), given('serve', 'db'), given('runs recover', 'stale-after')]).toEqual([
-      '20',
-      'all',
-      '4310',
-      '127.0.0.1',
-      'runledger.db',
-      '10m',
-    ]);
+    const given = (command: string, name: string) =>
+      CLI_COMMANDS.find((c) => c.name === command)!.flags.find((f) => f.name === name)!.default;
+    expect([
+      given('runs list', 'limit'),
+      given('servers', 'window'),
+      given('serve', 'port'),
+      given('serve', 'host'),
+      given('serve', 'db'),
+      given('runs recover', 'stale-after'),
+    ]).toEqual(['20', 'all', '4310', '127.0.0.1', 'runledger.db', '10m']);
   });
 
   it('the surface document carries the choices (sorted), ranges, defaults and the exit code ids', () => {
@@ -100,7 +137,9 @@ describe('the CLI surface is what the parser and the usage do', () => {
     ]);
     const flags = doc.commands.find((c) => c.name === 'runs list')!.flags;
     expect(flags.find((f) => f.name === 'has')).toMatchObject({ choices: ['cancelled', 'failed'] });
-    expect(flags.find((f) => f.name === 'status')).toMatchObject({ choices: ['cancelled', 'completed', 'failed', 'interrupted', 'running'] });
+    expect(flags.find((f) => f.name === 'status')).toMatchObject({
+      choices: ['cancelled', 'completed', 'failed', 'interrupted', 'running'],
+    });
     expect(flags.find((f) => f.name === 'limit')).toMatchObject({ min: 1, max: 200, default: '20' });
   });
 

@@ -73,7 +73,11 @@ export interface CliCommand {
   readonly json: boolean;
 }
 
-const flag = (name: string, value: string | null, extra: Omit<CliFlag, 'name' | 'value' | 'required'> & { required?: boolean } = {}): CliFlag => ({
+const flag = (
+  name: string,
+  value: string | null,
+  extra: Omit<CliFlag, 'name' | 'value' | 'required'> & { required?: boolean } = {},
+): CliFlag => ({
   ...extra,
   name,
   value,
@@ -113,12 +117,27 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     json: true,
   },
   { name: 'runs show', arguments: [{ name: 'id', required: true }], flags: [...STORE_FLAGS, JSON_FLAG], json: true },
-  { name: 'runs recover', arguments: [], flags: [...STORE_FLAGS, flag('stale-after', '<duration>', { default: '10m' }), JSON_FLAG], json: true },
-  { name: 'servers', arguments: [], flags: [...STORE_FLAGS, flag('window', '24h|7d|all', { choices: WINDOW_CHOICES, default: 'all' }), JSON_FLAG], json: true },
+  {
+    name: 'runs recover',
+    arguments: [],
+    flags: [...STORE_FLAGS, flag('stale-after', '<duration>', { default: '10m' }), JSON_FLAG],
+    json: true,
+  },
+  {
+    name: 'servers',
+    arguments: [],
+    flags: [...STORE_FLAGS, flag('window', '24h|7d|all', { choices: WINDOW_CHOICES, default: 'all' }), JSON_FLAG],
+    json: true,
+  },
   { name: 'migrate', arguments: [], flags: STORE_FLAGS, json: false },
   { name: 'spool list', arguments: [], flags: [SPOOL_DIR, JSON_FLAG], json: true },
   { name: 'spool deliver', arguments: [], flags: [...STORE_FLAGS, SPOOL_DIR, flag('all', null), JSON_FLAG], json: true },
-  { name: 'copy', arguments: [], flags: [flag('db', '<file>', { required: true }), flag('pg', '<url>', { env: 'RUNLEDGER_PG_URL' }), flag('pg-schema', '<name>')], json: false },
+  {
+    name: 'copy',
+    arguments: [],
+    flags: [flag('db', '<file>', { required: true }), flag('pg', '<url>', { env: 'RUNLEDGER_PG_URL' }), flag('pg-schema', '<name>')],
+    json: false,
+  },
   {
     name: 'export otlp',
     arguments: [],

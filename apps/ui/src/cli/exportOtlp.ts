@@ -89,8 +89,12 @@ export async function exportDemoRuns(io: CliIo, store: RunStore, runIds: readonl
   const { exportRunsOtlp } = await import('@runledger/otel');
   try {
     const result = await exportRunsOtlp(store, { endpoint, runIds });
-    io.stdout.write(terminalLine`sent the ${result.runsExported} demo runs (${result.spansExported} spans) to ${result.url} as OpenTelemetry traces\n`);
+    io.stdout.write(
+      terminalLine`sent the ${result.runsExported} demo runs (${result.spansExported} spans) to ${result.url} as OpenTelemetry traces\n`,
+    );
   } catch (error) {
-    io.stderr.write(terminalLine`runledger demo: ${refused(error, endpoint).message}; the runs are in the file (runledger export otlp sends them again)\n`);
+    io.stderr.write(
+      terminalLine`runledger demo: ${refused(error, endpoint).message}; the runs are in the file (runledger export otlp sends them again)\n`,
+    );
   }
 }

@@ -75,7 +75,8 @@ export async function loadPostgresStore(): Promise<typeof StorePostgres> {
     return await import('@runledger/store-postgres');
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
-    if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && message.includes(`'${POSTGRES_STORE_PACKAGE}'`)) throw notInstalled();
+    if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && message.includes(`'${POSTGRES_STORE_PACKAGE}'`))
+      throw notInstalled();
     throw error;
   }
 }

@@ -11,7 +11,9 @@ export async function openStore(target: StoreTarget): Promise<RunStore> {
   // Loaded on demand: `runledger help` or a bad command line should not load pg or SQLite.
   if (target.kind === 'postgres') {
     const { PostgresRunStore } = await loadPostgresStore();
-    return PostgresRunStore.connect(target.schema === undefined ? { connectionString: target.url } : { connectionString: target.url, schema: target.schema });
+    return PostgresRunStore.connect(
+      target.schema === undefined ? { connectionString: target.url } : { connectionString: target.url, schema: target.schema },
+    );
   }
   const { SqliteRunStore } = await import('@runledger/store-sqlite');
   return SqliteRunStore.open({ path: target.path });
@@ -38,7 +40,9 @@ export class MissingStoreError extends Error {
 export async function storeSchemaVersion(target: StoreTarget): Promise<number | null> {
   if (target.kind === 'postgres') {
     const { PostgresRunStore } = await loadPostgresStore();
-    return PostgresRunStore.schemaVersionOf(target.schema === undefined ? { connectionString: target.url } : { connectionString: target.url, schema: target.schema });
+    return PostgresRunStore.schemaVersionOf(
+      target.schema === undefined ? { connectionString: target.url } : { connectionString: target.url, schema: target.schema },
+    );
   }
   const { SqliteRunStore } = await import('@runledger/store-sqlite');
   return SqliteRunStore.schemaVersionOf(target.path);

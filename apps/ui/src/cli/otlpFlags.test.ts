@@ -23,13 +23,16 @@ describe('export otlp flags', () => {
     expect(parseHeaders('Authorization=Bearer%20abc,x-tenant=acme')).toEqual({ authorization: 'Bearer abc', 'x-tenant': 'acme' });
     fc.assert(
       fc.property(fc.dictionary(fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/), fc.string()), (headers) => {
-        const text = Object.entries(headers).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join(',');
+        const text = Object.entries(headers)
+          .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+          .join(',');
         expect(parseHeaders(text)).toEqual(headers);
       }),
     );
   });
 
   it('--headers refuses a pair without a header name', () => {
-    for (const bad of ['novalue', '=x', 'a b=c', 'k=%zz']) expect(() => parseHeaders(bad), bad).toThrow(/^runledger export otlp: --headers /);
+    for (const bad of ['novalue', '=x', 'a b=c', 'k=%zz'])
+      expect(() => parseHeaders(bad), bad).toThrow(/^runledger export otlp: --headers /);
   });
 });

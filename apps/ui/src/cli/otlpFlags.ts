@@ -35,7 +35,9 @@ export function parseHeaders(value: string): Record<string, string> {
     const at = pair.indexOf('=');
     const key = at < 0 ? '' : pair.slice(0, at).trim();
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key)) {
-      throw new UsageError(`runledger export otlp: --headers must be key=value pairs separated by commas, with header names as keys; got ${JSON.stringify(pair)}`);
+      throw new UsageError(
+        `runledger export otlp: --headers must be key=value pairs separated by commas, with header names as keys; got ${JSON.stringify(pair)}`,
+      );
     }
     let decoded: string;
     try {

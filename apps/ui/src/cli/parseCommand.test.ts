@@ -16,25 +16,44 @@ describe('parseCommand', () => {
   });
 
   it('parses serve with every option, and takes the token from RUNLEDGER_TOKEN', () => {
-    expect(parseCommand(['serve', '--pg', 'postgres://u@h/db', '--pg-schema', 'team_a', '--port', '0', '--host', '0.0.0.0', '--token', 'abcdefgh1'], env)).toEqual({
+    expect(
+      parseCommand(
+        ['serve', '--pg', 'postgres://u@h/db', '--pg-schema', 'team_a', '--port', '0', '--host', '0.0.0.0', '--token', 'abcdefgh1'],
+        env,
+      ),
+    ).toEqual({
       name: 'serve',
       store: { kind: 'postgres', url: 'postgres://u@h/db', schema: 'team_a' },
       port: 0,
       host: '0.0.0.0',
       token: 'abcdefgh1',
     });
-    expect(parseCommand(['serve', '--db', 'x.db'], { ...env, token: 'from-env-123' })).toMatchObject({ token: 'from-env-123', store: { path: '/work/here/x.db' } });
-    expect(parseCommand(['serve'], { ...env, pgUrl: 'postgres://x/y' })).toMatchObject({ store: { kind: 'postgres', url: 'postgres://x/y' } });
+    expect(parseCommand(['serve', '--db', 'x.db'], { ...env, token: 'from-env-123' })).toMatchObject({
+      token: 'from-env-123',
+      store: { path: '/work/here/x.db' },
+    });
+    expect(parseCommand(['serve'], { ...env, pgUrl: 'postgres://x/y' })).toMatchObject({
+      store: { kind: 'postgres', url: 'postgres://x/y' },
+    });
   });
 
   it('applies the declared defaults: runs list --limit 20, servers --window all, runs recover --stale-after 10m', () => {
-    expect(parseCommand(['runs', 'list'], env)).toMatchObject({ limit: 20, status: null, has: null, store: { path: '/work/here/runledger.db' } });
+    expect(parseCommand(['runs', 'list'], env)).toMatchObject({
+      limit: 20,
+      status: null,
+      has: null,
+      store: { path: '/work/here/runledger.db' },
+    });
     expect(parseCommand(['servers'], env)).toMatchObject({ window: 'all' });
     expect(parseCommand(['runs', 'recover'], env)).toMatchObject({ staleAfterMs: 600_000 });
   });
 
   it('parses demo, runs list|show, servers, migrate and copy', () => {
-    expect(parseCommand(['demo', '--no-serve', '--db', 'd.db'], env)).toMatchObject({ name: 'demo', serve: false, dbPath: '/work/here/d.db' });
+    expect(parseCommand(['demo', '--no-serve', '--db', 'd.db'], env)).toMatchObject({
+      name: 'demo',
+      serve: false,
+      dbPath: '/work/here/d.db',
+    });
     expect(parseCommand(['demo'], env)).toMatchObject({ name: 'demo', serve: true, port: DEFAULT_PORT });
     expect(parseCommand(['runs', 'list', '--status', 'cancelled', '--has', 'failed', '--limit', '5', '--json'], env)).toMatchObject({
       name: 'runs-list',

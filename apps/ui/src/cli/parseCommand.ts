@@ -6,7 +6,8 @@ import { parseHeaders, parseSince } from './otlpFlags.js';
 import { UsageError } from './UsageError.js';
 
 /** Where a command's runs are stored. @internal */
-export type StoreTarget = { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string };
+export type StoreTarget =
+  { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly url: string; readonly schema?: string };
 
 /** A parsed command line. @internal */
 export type Command =
@@ -35,7 +36,13 @@ export type Command =
   | { readonly name: 'servers'; readonly store: StoreTarget; readonly window: (typeof WINDOW_CHOICES)[number]; readonly json: boolean }
   | { readonly name: 'migrate'; readonly store: StoreTarget }
   | { readonly name: 'spool-list'; readonly spoolDir: string; readonly json: boolean }
-  | { readonly name: 'spool-deliver'; readonly store: StoreTarget; readonly spoolDir: string; readonly all: boolean; readonly json: boolean }
+  | {
+      readonly name: 'spool-deliver';
+      readonly store: StoreTarget;
+      readonly spoolDir: string;
+      readonly all: boolean;
+      readonly json: boolean;
+    }
   | { readonly name: 'copy'; readonly dbPath: string; readonly target: StoreTarget & { readonly kind: 'postgres' } }
   | {
       readonly name: 'export-otlp';
@@ -92,7 +99,9 @@ function integer(values: Record<string, unknown>, command: string, name: string)
   }
   const n = Number(value);
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < declared.min || n > declared.max) {
-    throw new UsageError(`runledger ${command}: --${name} must be an integer from ${declared.min} to ${declared.max}, got ${JSON.stringify(value)}`);
+    throw new UsageError(
+      `runledger ${command}: --${name} must be an integer from ${declared.min} to ${declared.max}, got ${JSON.stringify(value)}`,
+    );
   }
   return n;
 }
@@ -198,7 +207,9 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
       if (sub === 'show') {
         const { values, positionals } = parse(subRest, 'runs show');
         if (positionals.length !== 1 || positionals[0] === undefined || positionals[0] === '') {
-          throw new UsageError(positionals.length === 0 ? 'runledger runs show: missing run id' : 'runledger runs show: give exactly one run id');
+          throw new UsageError(
+            positionals.length === 0 ? 'runledger runs show: missing run id' : 'runledger runs show: give exactly one run id',
+          );
         }
         return { name: 'runs-show', store: store(values, env, 'runs show'), id: positionals[0], json: values['json'] === true };
       }
@@ -209,12 +220,16 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
         const match = /^(\d+)(s|m|h)$/.exec(duration);
         const staleAfterMs = match === null ? NaN : Number(match[1]) * { s: 1_000, m: 60_000, h: 3_600_000 }[match[2] as 's' | 'm' | 'h'];
         if (!(staleAfterMs >= 60_000)) {
-          throw new UsageError(`runledger runs recover: --stale-after must be a duration of at least 1 minute such as 90s, 10m or 2h, got ${JSON.stringify(duration)}`);
+          throw new UsageError(
+            `runledger runs recover: --stale-after must be a duration of at least 1 minute such as 90s, 10m or 2h, got ${JSON.stringify(duration)}`,
+          );
         }
         return { name: 'runs-recover', store: store(values, env, 'runs recover'), staleAfterMs, json: values['json'] === true };
       }
       throw new UsageError(
-        sub === undefined ? 'runledger runs: missing subcommand (list, show or recover)' : `runledger runs: unknown subcommand ${JSON.stringify(sub)} (list, show or recover)`,
+        sub === undefined
+          ? 'runledger runs: missing subcommand (list, show or recover)'
+          : `runledger runs: unknown subcommand ${JSON.stringify(sub)} (list, show or recover)`,
       );
     }
     case 'servers': {
@@ -247,7 +262,9 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
         };
       }
       throw new UsageError(
-        sub === undefined ? 'runledger spool: missing subcommand (list or deliver)' : `runledger spool: unknown subcommand ${JSON.stringify(sub)} (list or deliver)`,
+        sub === undefined
+          ? 'runledger spool: missing subcommand (list or deliver)'
+          : `runledger spool: unknown subcommand ${JSON.stringify(sub)} (list or deliver)`,
       );
     }
     case 'copy': {
@@ -258,18 +275,27 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
       if (db === undefined) throw new UsageError('runledger copy: --db <file> (the SQLite source) is required');
       if (pg === undefined) throw new UsageError('runledger copy: --pg <url> (the PostgreSQL target) is required');
       const schema = pgSchema(values, name);
-      return { name, dbPath: resolve(env.cwd, db), target: schema === undefined ? { kind: 'postgres', url: pg } : { kind: 'postgres', url: pg, schema } };
+      return {
+        name,
+        dbPath: resolve(env.cwd, db),
+        target: schema === undefined ? { kind: 'postgres', url: pg } : { kind: 'postgres', url: pg, schema },
+      };
     }
     case 'export': {
       const [sub, ...subRest] = rest;
       if (sub !== 'otlp') {
-        throw new UsageError(sub === undefined ? 'runledger export: missing subcommand (otlp)' : `runledger export: unknown subcommand ${JSON.stringify(sub)} (otlp)`);
+        throw new UsageError(
+          sub === undefined
+            ? 'runledger export: missing subcommand (otlp)'
+            : `runledger export: unknown subcommand ${JSON.stringify(sub)} (otlp)`,
+        );
       }
       const command = 'export otlp';
       const { values, positionals } = parse(subRest, command);
       noPositionals(positionals, command);
       const endpoint = nonEmpty(values['endpoint'], '--endpoint', command);
-      if (endpoint === undefined) throw new UsageError('runledger export otlp: --endpoint <url> (the OTLP/HTTP endpoint, e.g. http://127.0.0.1:4318) is required');
+      if (endpoint === undefined)
+        throw new UsageError('runledger export otlp: --endpoint <url> (the OTLP/HTTP endpoint, e.g. http://127.0.0.1:4318) is required');
       const runId = nonEmpty(values['run'], '--run', command);
       const since = nonEmpty(values['since'], '--since', command);
       if (runId !== undefined && since !== undefined) throw new UsageError('runledger export otlp: give either --run or --since, not both');

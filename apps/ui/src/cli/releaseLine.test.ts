@@ -5,7 +5,15 @@ import { CliSetupError } from './CliSetupError.js';
 
 describe('releaseLine', () => {
   it('is major.minor below 1.0 and major from 1.0 on', () => {
-    expect(['0.1.0', '0.1.7', '0.2.0', '1.0.0', '1.4.2', '2.0.0-rc.1', '0.10.3+build'].map(releaseLine)).toEqual(['0.1', '0.1', '0.2', '1', '1', '2', '0.10']);
+    expect(['0.1.0', '0.1.7', '0.2.0', '1.0.0', '1.4.2', '2.0.0-rc.1', '0.10.3+build'].map(releaseLine)).toEqual([
+      '0.1',
+      '0.1',
+      '0.2',
+      '1',
+      '1',
+      '2',
+      '0.10',
+    ]);
   });
   it('refuses what is not major.minor.patch, naming the value', () => {
     expect(() => releaseLine('1.2')).toThrow('releaseLine: version must be major.minor.patch, got "1.2"');

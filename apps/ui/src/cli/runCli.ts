@@ -48,7 +48,11 @@ async function findRun(store: RunStore, id: string): Promise<FoundRun> {
 }
 
 /** Opens the store a read command names (never creating it), uses it, closes it. */
-async function withStore<T>(target: StoreTarget, use: (store: RunStore) => Promise<T>, open: (target: StoreTarget) => Promise<RunStore> = openExistingStore): Promise<T> {
+async function withStore<T>(
+  target: StoreTarget,
+  use: (store: RunStore) => Promise<T>,
+  open: (target: StoreTarget) => Promise<RunStore> = openExistingStore,
+): Promise<T> {
   const store = await open(target);
   try {
     return await use(store);
@@ -66,7 +70,11 @@ function whenAborted(signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-async function serve(io: CliIo, store: RunStore, options: { host: string; port: number; token: string | null; what: string }): Promise<void> {
+async function serve(
+  io: CliIo,
+  store: RunStore,
+  options: { host: string; port: number; token: string | null; what: string },
+): Promise<void> {
   let server: Awaited<ReturnType<typeof startRunsServer>>;
   try {
     server = await startRunsServer({ store, host: options.host, port: options.port, token: options.token });
@@ -77,7 +85,8 @@ async function serve(io: CliIo, store: RunStore, options: { host: string; port: 
     throw error;
   }
   io.stdout.write(terminalLine`runledger app serving ${options.what} at ${server.url}\n`);
-  if (options.token !== null) io.stdout.write(terminalLine`open it once with ${server.url}?token=<your token> (or send Authorization: Bearer <token>)\n`);
+  if (options.token !== null)
+    io.stdout.write(terminalLine`open it once with ${server.url}?token=<your token> (or send Authorization: Bearer <token>)\n`);
   io.stdout.write('press Ctrl+C to stop\n');
   io.onListening?.(server.url);
   await whenAborted(io.signal);
@@ -127,10 +136,16 @@ async function execute(command: Command, io: CliIo): Promise<CliExitCode> {
       const { runDemo } = await import('../demo/runDemo.js');
       let result: Awaited<ReturnType<typeof runDemo>>;
       try {
-        result = await runDemo({ dbPath: command.dbPath, progress: (line) => io.stdout.write(`${terminalText(line)}\n`), signal: io.signal });
+        result = await runDemo({
+          dbPath: command.dbPath,
+          progress: (line) => io.stdout.write(`${terminalText(line)}\n`),
+          signal: io.signal,
+        });
       } catch (error) {
         if (io.signal?.aborted !== true) throw error;
-        io.stdout.write(terminalLine`runledger demo: stopped (Ctrl+C) before all runs were recorded; the runs recorded so far are in ${command.dbPath}; goodbye\n`);
+        io.stdout.write(
+          terminalLine`runledger demo: stopped (Ctrl+C) before all runs were recorded; the runs recorded so far are in ${command.dbPath}; goodbye\n`,
+        );
         return CliExitCode.OK;
       }
       try {
@@ -138,7 +153,8 @@ async function execute(command: Command, io: CliIo): Promise<CliExitCode> {
           terminalLine`recorded ${result.runIds.length} runs into ${command.dbPath} (${result.totalRuns} runs in the file now)\n`,
         );
         if (command.otlp !== null) await exportDemoRuns(io, result.store, result.runIds, command.otlp);
-        if (command.serve) await serve(io, result.store, { host: command.host, port: command.port, token: command.token, what: `SQLite ${command.dbPath}` });
+        if (command.serve)
+          await serve(io, result.store, { host: command.host, port: command.port, token: command.token, what: `SQLite ${command.dbPath}` });
       } finally {
         await result.store.close();
       }
@@ -146,7 +162,11 @@ async function execute(command: Command, io: CliIo): Promise<CliExitCode> {
     }
     case 'runs-list':
       return withStore(command.store, async (store) => {
-        const page = await store.listRuns({ status: command.status ?? undefined, hasOutcome: command.has ?? undefined, limit: command.limit });
+        const page = await store.listRuns({
+          status: command.status ?? undefined,
+          hasOutcome: command.has ?? undefined,
+          limit: command.limit,
+        });
         if (command.json) {
           writeCliJson(io, 'runs list', page);
           return CliExitCode.OK;
@@ -215,7 +235,9 @@ async function execute(command: Command, io: CliIo): Promise<CliExitCode> {
             terminalLine` · duration ${duration === null ? '—' : t.duration(duration)}\n` +
             terminalLine`tool calls: ${run.outcomeCounts.ok} ok, ${run.outcomeCounts.failed} failed, ${run.outcomeCounts.cancelled} cancelled` +
             (run.terminationReason !== null ? terminalLine`\nreason: ${reasonText(t, run.terminationReason)}` : '') +
-            (lateCancel ? terminalLine`\ncancel requested after the run finished (${t.date(run.cancelRequestedAt!)}): it did not change how the run ended` : '') +
+            (lateCancel
+              ? terminalLine`\ncancel requested after the run finished (${t.date(run.cancelRequestedAt!)}): it did not change how the run ended`
+              : '') +
             (unstored > 0 ? terminalLine`\nWARNING: ${unstored} steps were not stored (the timeline misses them)` : '') +
             '\n(metadata only: prompts, answers, tool arguments and results are never shown)\n\n',
         );
@@ -226,7 +248,12 @@ async function execute(command: Command, io: CliIo): Promise<CliExitCode> {
             io.stdout.write(
               terminalTable(
                 ['TOOL', 'SERVER', 'SENT', 'RUNNING FOR'],
-                wire.map((entry) => [String(entry.details['toolName'] ?? ''), entry.source === '' ? '—' : entry.source, t.time(entry.time), t.duration(wireMs(entry, now) ?? 0)]),
+                wire.map((entry) => [
+                  String(entry.details['toolName'] ?? ''),
+                  entry.source === '' ? '—' : entry.source,
+                  t.time(entry.time),
+                  t.duration(wireMs(entry, now) ?? 0),
+                ]),
                 [3],
               ),
             );
@@ -247,7 +274,8 @@ async function execute(command: Command, io: CliIo): Promise<CliExitCode> {
                 ms === null ? '' : String(ms),
                 entry.callState === null ? entry.outcome : entry.callState === 'on_the_wire' ? 'on the wire' : 'INTERRUPTED',
                 entry.event !== null
-                  ? t.t(`runs.detail.lifecycle.${entry.event}`) + (entry.details['reason'] !== undefined ? ` — ${reasonText(t, String(entry.details['reason']))}` : '')
+                  ? t.t(`runs.detail.lifecycle.${entry.event}`) +
+                    (entry.details['reason'] !== undefined ? ` — ${reasonText(t, String(entry.details['reason']))}` : '')
                   : entry.unreadable
                     ? `${t.t('runs.detail.unreadable')} ${entry.unreadableReason ?? ''}`.trim()
                     : Object.entries(entry.details)
@@ -268,7 +296,11 @@ async function execute(command: Command, io: CliIo): Promise<CliExitCode> {
           writeCliJson(io, 'runs recover', { recovered: ids });
           return CliExitCode.OK;
         }
-        io.stdout.write(ids.length === 0 ? 'no stale running runs\n' : `${ids.map((id) => terminalLine`recovered ${id}\n`).join('')}${ids.length} runs ended\n`);
+        io.stdout.write(
+          ids.length === 0
+            ? 'no stale running runs\n'
+            : `${ids.map((id) => terminalLine`recovered ${id}\n`).join('')}${ids.length} runs ended\n`,
+        );
         return CliExitCode.OK;
       });
     case 'servers':
@@ -285,7 +317,19 @@ async function execute(command: Command, io: CliIo): Promise<CliExitCode> {
         }
         io.stdout.write(
           terminalTable(
-            ['SERVER', 'CALLS', 'OK', 'FAILED', 'CANCELLED', 'INVALID ARGS', 'FAILURE RATE', 'FAILURES BY CAUSE', 'LAST FAILURE', 'P95 MS', 'HEALTH'],
+            [
+              'SERVER',
+              'CALLS',
+              'OK',
+              'FAILED',
+              'CANCELLED',
+              'INVALID ARGS',
+              'FAILURE RATE',
+              'FAILURES BY CAUSE',
+              'LAST FAILURE',
+              'P95 MS',
+              'HEALTH',
+            ],
             rows.map((row) => {
               const verdict = healthVerdict(row);
               return [
@@ -337,33 +381,43 @@ async function execute(command: Command, io: CliIo): Promise<CliExitCode> {
       io.stdout.write(
         terminalTable(
           ['FILE', 'PROCESS', 'STEPS', 'FINAL STATUSES', 'RUNS'],
-          files.map((file) => [file.path, `${file.pid ?? '?'}${file.alive ? ' (alive)' : ''}`, String(file.steps), String(file.finishes), String(file.runs)]),
+          files.map((file) => [
+            file.path,
+            `${file.pid ?? '?'}${file.alive ? ' (alive)' : ''}`,
+            String(file.steps),
+            String(file.finishes),
+            String(file.runs),
+          ]),
           [2, 3, 4],
         ),
       );
       return CliExitCode.OK;
     }
     case 'spool-deliver':
-      return withStore(command.store, async (store) => {
-        const result = await deliverSpool(store, { dir: command.spoolDir, includeLiveProcesses: command.all });
-        if (command.json) {
-          writeCliJson(io, 'spool deliver', result);
-        } else if (result.files.length === 0) {
-          io.stdout.write(terminalLine`no spool files in ${result.dir}\n`);
-        } else {
-          for (const file of result.files) {
-            const what = `${file.steps} steps, ${file.finishes} final statuses${file.torn > 0 ? `, ${file.torn} torn last line skipped (never acknowledged)` : ''}`;
-            io.stdout.write(
-              file.state === 'delivered'
-                ? terminalLine`delivered ${file.path}: ${what}; ${file.problem ?? 'file removed'}\n`
-                : file.state === 'skipped'
-                  ? terminalLine`skipped ${file.path}: ${file.problem} (it delivers its own; --all to deliver anyway)\n`
-                  : terminalLine`KEPT ${file.path}: ${what} delivered, then ${file.problem}\n`,
-            );
+      return withStore(
+        command.store,
+        async (store) => {
+          const result = await deliverSpool(store, { dir: command.spoolDir, includeLiveProcesses: command.all });
+          if (command.json) {
+            writeCliJson(io, 'spool deliver', result);
+          } else if (result.files.length === 0) {
+            io.stdout.write(terminalLine`no spool files in ${result.dir}\n`);
+          } else {
+            for (const file of result.files) {
+              const what = `${file.steps} steps, ${file.finishes} final statuses${file.torn > 0 ? `, ${file.torn} torn last line skipped (never acknowledged)` : ''}`;
+              io.stdout.write(
+                file.state === 'delivered'
+                  ? terminalLine`delivered ${file.path}: ${what}; ${file.problem ?? 'file removed'}\n`
+                  : file.state === 'skipped'
+                    ? terminalLine`skipped ${file.path}: ${file.problem} (it delivers its own; --all to deliver anyway)\n`
+                    : terminalLine`KEPT ${file.path}: ${what} delivered, then ${file.problem}\n`,
+              );
+            }
           }
-        }
-        return result.files.some((file) => file.state === 'kept') ? CliExitCode.FAILED : CliExitCode.OK;
-      }, openStore);
+          return result.files.some((file) => file.state === 'kept') ? CliExitCode.FAILED : CliExitCode.OK;
+        },
+        openStore,
+      );
     case 'copy': {
       const source = await openExistingStore({ kind: 'sqlite', path: command.dbPath });
       try {
@@ -372,7 +426,9 @@ async function execute(command: Command, io: CliIo): Promise<CliExitCode> {
           io.stdout.write(terminalLine`copying runs from SQLite ${command.dbPath} to ${describeStore(command.target)} …\n`);
           const result = await copyRuns(source, target, {
             onProgress: (p) =>
-              io.stdout.write(terminalLine`  [${p.runsSeen}] run ${p.runId}: ${p.runsCopied} copied, ${p.runsSkipped} already there, ${p.stepsCopied} steps so far\n`),
+              io.stdout.write(
+                terminalLine`  [${p.runsSeen}] run ${p.runId}: ${p.runsCopied} copied, ${p.runsSkipped} already there, ${p.stepsCopied} steps so far\n`,
+              ),
           });
           io.stdout.write(
             `copy finished: ${result.runsCopied} runs copied (${result.stepsCopied} steps), ${result.runsSkipped} already there and skipped, ${result.runsSeen} seen\n`,

@@ -12,7 +12,11 @@ function width(text: string): number {
  *
  * @internal
  */
-export function terminalTable(header: readonly string[], unsafeRows: readonly (readonly string[])[], right: readonly number[] = []): string {
+export function terminalTable(
+  header: readonly string[],
+  unsafeRows: readonly (readonly string[])[],
+  right: readonly number[] = [],
+): string {
   const rows = unsafeRows.map((row) => row.map(terminalText));
   const widths = header.map((cell, i) => Math.max(width(cell), ...rows.map((row) => width(row[i] ?? ''))));
   const line = (cells: readonly string[]) =>

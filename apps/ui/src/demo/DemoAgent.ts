@@ -54,7 +54,10 @@ export class DemoAgent {
   }
 
   /** One LLM call of the recorded model, outside a loop (a run driven step by step). */
-  async think(answer: string, options: { readonly promptTokens: number; readonly completionTokens: number; readonly tools?: readonly string[] }): Promise<void> {
+  async think(
+    answer: string,
+    options: { readonly promptTokens: number; readonly completionTokens: number; readonly tools?: readonly string[] },
+  ): Promise<void> {
     this.#scripted.script([{ answer, ...options, calls: (options.tools ?? []).map((tool) => ({ tool, input: {} })) }]);
     await this.#model.doGenerate({ prompt: [{ role: 'user', content: [{ type: 'text', text: answer }] }], abortSignal: this.#signal });
   }

@@ -18,7 +18,9 @@ export function demoServerScript(): string {
     const path = fileURLToPath(candidate);
     if (existsSync(path)) return path;
   }
-  throw new Error('the demo MCP server script dist/demo-server.js is missing: build @runledger/cli first (pnpm --filter @runledger/cli build)');
+  throw new Error(
+    'the demo MCP server script dist/demo-server.js is missing: build @runledger/cli first (pnpm --filter @runledger/cli build)',
+  );
 }
 
 /** The running demo servers and their tools by local name. @internal */

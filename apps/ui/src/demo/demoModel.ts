@@ -43,7 +43,12 @@ export function demoModel(): DemoModel {
       const result: GenerateResult = {
         content: [
           { type: 'text', text: turn.answer },
-          ...toolCalls.map((call, index) => ({ type: 'tool-call' as const, toolCallId: `call_${calls}_${index}`, toolName: call.tool, input: JSON.stringify(call.input) })),
+          ...toolCalls.map((call, index) => ({
+            type: 'tool-call' as const,
+            toolCallId: `call_${calls}_${index}`,
+            toolName: call.tool,
+            input: JSON.stringify(call.input),
+          })),
         ],
         finishReason: toolCalls.length > 0 ? { unified: 'tool-calls', raw: 'tool_calls' } : { unified: 'stop', raw: 'stop' },
         usage: {

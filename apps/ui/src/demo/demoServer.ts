@@ -75,10 +75,8 @@ function build(kind: Kind): McpServer {
         return text(`exported ${report} as archive record report-${exports}`);
       },
     );
-    server.registerTool(
-      'status',
-      { description: 'Says whether the archive is reachable.', inputSchema: z.object({}) },
-      async () => text('archive reachable'),
+    server.registerTool('status', { description: 'Says whether the archive is reachable.', inputSchema: z.object({}) }, async () =>
+      text('archive reachable'),
     );
   }
   return server;

@@ -30,7 +30,13 @@ export interface DemoResult {
 interface Script {
   readonly configuration: string;
   readonly title: string;
-  readonly play: (agent: DemoAgent, servers: DemoServers, run: ActiveRun, store: RunStore, progress: (line: string) => void) => Promise<'complete' | Error>;
+  readonly play: (
+    agent: DemoAgent,
+    servers: DemoServers,
+    run: ActiveRun,
+    store: RunStore,
+    progress: (line: string) => void,
+  ) => Promise<'complete' | Error>;
 }
 
 const metrics = (service: string, promptTokens: number): DemoTurn => ({
@@ -52,19 +58,28 @@ const SCRIPTS: readonly Script[] = [
     play: async (agent, servers) => {
       const question = 'How do I cancel a running agent run?';
       await agent.request(question);
-      await agent.play(question, [...servers.tools.values()], [
-        { answer: 'Searching the docs.', promptTokens: 412, completionTokens: 38, calls: [{ tool: 'mcp_docs_search', input: { query: 'cancel a run' } }] },
-        {
-          answer: 'Reading the two best pages.',
-          promptTokens: 655,
-          completionTokens: 41,
-          calls: [
-            { tool: 'mcp_docs_read_page', input: { page: 'cancel.md' } },
-            { tool: 'mcp_docs_read_page', input: { page: 'outcomes.md' } },
-          ],
-        },
-        { answer: 'Press "Cancel run" on the run page.', promptTokens: 1204, completionTokens: 96 },
-      ]);
+      await agent.play(
+        question,
+        [...servers.tools.values()],
+        [
+          {
+            answer: 'Searching the docs.',
+            promptTokens: 412,
+            completionTokens: 38,
+            calls: [{ tool: 'mcp_docs_search', input: { query: 'cancel a run' } }],
+          },
+          {
+            answer: 'Reading the two best pages.',
+            promptTokens: 655,
+            completionTokens: 41,
+            calls: [
+              { tool: 'mcp_docs_read_page', input: { page: 'cancel.md' } },
+              { tool: 'mcp_docs_read_page', input: { page: 'outcomes.md' } },
+            ],
+          },
+          { answer: 'Press "Cancel run" on the run page.', promptTokens: 1204, completionTokens: 96 },
+        ],
+      );
       return 'complete';
     },
   },
@@ -74,10 +89,14 @@ const SCRIPTS: readonly Script[] = [
     play: async (agent, servers) => {
       const question = 'Summarise last week’s service metrics.';
       await agent.request(question);
-      await agent.play(question, [...servers.tools.values()], [
-        ...['api', 'web', 'worker', 'billing', 'search'].map((service, index) => metrics(service, 380 + 190 * index)),
-        { answer: 'Four of five services reported; the backend failed for one of them.', promptTokens: 1530, completionTokens: 210 },
-      ]);
+      await agent.play(
+        question,
+        [...servers.tools.values()],
+        [
+          ...['api', 'web', 'worker', 'billing', 'search'].map((service, index) => metrics(service, 380 + 190 * index)),
+          { answer: 'Four of five services reported; the backend failed for one of them.', promptTokens: 1530, completionTokens: 210 },
+        ],
+      );
       return 'complete';
     },
   },
@@ -87,10 +106,14 @@ const SCRIPTS: readonly Script[] = [
     play: async (agent, servers, run) => {
       const question = 'Is the billing service healthy in every region?';
       await agent.request(question);
-      await agent.play(question, [...servers.tools.values()], [
-        ...['billing-eu', 'billing-us', 'billing-apac', 'billing-latam'].map((service, index) => metrics(service, 402 + 150 * index)),
-        { answer: 'No metrics for billing-latam.', promptTokens: 1010, completionTokens: 30 },
-      ]);
+      await agent.play(
+        question,
+        [...servers.tools.values()],
+        [
+          ...['billing-eu', 'billing-us', 'billing-apac', 'billing-latam'].map((service, index) => metrics(service, 402 + 150 * index)),
+          { answer: 'No metrics for billing-latam.', promptTokens: 1010, completionTokens: 30 },
+        ],
+      );
       if (lastOutcome(run) === 'failed') return new Error('metrics for billing-latam unavailable: the monitoring backend failed');
       return 'complete';
     },
@@ -101,19 +124,28 @@ const SCRIPTS: readonly Script[] = [
     play: async (agent, servers, run, store, progress) => {
       const question = 'Export the Q3 revenue report to the archive.';
       await agent.request(question);
-      const loop = agent.play(question, [...servers.tools.values()], [
-        { answer: 'Checking the archive, then exporting.', promptTokens: 365, completionTokens: 44, calls: [{ tool: 'mcp_slow_status', input: {} }] },
-        {
-          answer: 'Exporting and attaching finance metrics.',
-          promptTokens: 702,
-          completionTokens: 61,
-          calls: [
-            { tool: 'mcp_slow_export_report', input: { report: 'q3-revenue', seconds: 120 } },
-            { tool: 'mcp_flaky_fetch_metrics', input: { service: 'finance', delayMs: 120_000 } },
-          ],
-        },
-        { answer: 'Exported.', promptTokens: 900, completionTokens: 8 },
-      ]);
+      const loop = agent.play(
+        question,
+        [...servers.tools.values()],
+        [
+          {
+            answer: 'Checking the archive, then exporting.',
+            promptTokens: 365,
+            completionTokens: 44,
+            calls: [{ tool: 'mcp_slow_status', input: {} }],
+          },
+          {
+            answer: 'Exporting and attaching finance metrics.',
+            promptTokens: 702,
+            completionTokens: 61,
+            calls: [
+              { tool: 'mcp_slow_export_report', input: { report: 'q3-revenue', seconds: 120 } },
+              { tool: 'mcp_flaky_fetch_metrics', input: { service: 'finance', delayMs: 120_000 } },
+            ],
+          },
+          { answer: 'Exported.', promptTokens: 900, completionTokens: 8 },
+        ],
+      );
       const ended = loop.then(
         () => 'complete' as const,
         (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
@@ -135,18 +167,22 @@ const SCRIPTS: readonly Script[] = [
     play: async (agent, servers) => {
       const question = 'Why did my export show "cancelled" and not "failed"?';
       await agent.request(question);
-      await agent.play(question, [...servers.tools.values()], [
-        {
-          answer: 'Searching the docs.',
-          promptTokens: 398,
-          completionTokens: 35,
-          calls: [
-            { tool: 'mcp_docs_search', input: { query: 'cancelled versus failed' } },
-            { tool: 'mcp_docs_read_page', input: { page: 'outcomes.md' } },
-          ],
-        },
-        { answer: 'A cancel is our own doing; it never counts against the server.', promptTokens: 990, completionTokens: 120 },
-      ]);
+      await agent.play(
+        question,
+        [...servers.tools.values()],
+        [
+          {
+            answer: 'Searching the docs.',
+            promptTokens: 398,
+            completionTokens: 35,
+            calls: [
+              { tool: 'mcp_docs_search', input: { query: 'cancelled versus failed' } },
+              { tool: 'mcp_docs_read_page', input: { page: 'outcomes.md' } },
+            ],
+          },
+          { answer: 'A cancel is our own doing; it never counts against the server.', promptTokens: 990, completionTokens: 120 },
+        ],
+      );
       return 'complete';
     },
   },
@@ -156,10 +192,19 @@ const SCRIPTS: readonly Script[] = [
     play: async (agent, servers) => {
       const question = 'Export today’s digest.';
       await agent.request(question);
-      await agent.play(question, [...servers.tools.values()], [
-        { answer: 'Exporting.', promptTokens: 301, completionTokens: 22, calls: [{ tool: 'mcp_slow_export_report', input: { report: 'daily-digest', seconds: 0.3 } }] },
-        { answer: 'Done.', promptTokens: 420, completionTokens: 12 },
-      ]);
+      await agent.play(
+        question,
+        [...servers.tools.values()],
+        [
+          {
+            answer: 'Exporting.',
+            promptTokens: 301,
+            completionTokens: 22,
+            calls: [{ tool: 'mcp_slow_export_report', input: { report: 'daily-digest', seconds: 0.3 } }],
+          },
+          { answer: 'Done.', promptTokens: 420, completionTokens: 12 },
+        ],
+      );
       return 'complete';
     },
   },
@@ -218,7 +263,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         else await run.fail(verdict);
         const stored = await run.finished;
         const c = stored.outcomeCounts;
-        progress(`      → ${stored.status}: ${stored.stepCount} steps, tool calls ${c.ok} ok, ${c.failed} failed, ${c.cancelled} cancelled  (run ${stored.id})`);
+        progress(
+          `      → ${stored.status}: ${stored.stepCount} steps, tool calls ${c.ok} ok, ${c.failed} failed, ${c.cancelled} cancelled  (run ${stored.id})`,
+        );
       }
     } finally {
       if (options.servers === undefined) await servers.close();

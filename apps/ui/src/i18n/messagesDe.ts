@@ -55,8 +55,7 @@ export const de: MessageCatalog = {
   'runs.detail.steps': 'Schritte',
   'runs.detail.reason': 'Grund',
   'runs.detail.cancelRequestedAt': 'Abbruch angefordert',
-  'runs.detail.privacy':
-    'Nur Metadaten: Prompts, Antworten, Tool-Argumente und Tool-Ergebnisse werden hier nie angezeigt.',
+  'runs.detail.privacy': 'Nur Metadaten: Prompts, Antworten, Tool-Argumente und Tool-Ergebnisse werden hier nie angezeigt.',
   'runs.detail.refreshing': 'Dieser Lauf läuft noch; die Seite aktualisiert sich alle {seconds} Sekunden.',
   'runs.detail.cancel': 'Lauf abbrechen',
   'runs.detail.cancelPending': 'Abbruch angefordert; warte, bis der Lauf anhält.',
@@ -130,7 +129,8 @@ export const de: MessageCatalog = {
   'runs.detail.wire.col.server': 'Server',
   'runs.detail.wire.col.sent': 'Gesendet',
   'runs.detail.wire.col.running': 'Läuft seit',
-  'runs.reason.storeCancel': 'von einer Bedienerin oder einem Bediener außerhalb des Laufs abgebrochen (Schaltfläche „Lauf abbrechen“ in der App oder ein anderer Prozess über den Speicher)',
+  'runs.reason.storeCancel':
+    'von einer Bedienerin oder einem Bediener außerhalb des Laufs abgebrochen (Schaltfläche „Lauf abbrechen“ in der App oder ein anderer Prozess über den Speicher)',
   'runs.reason.localCancel': 'vom Bedienpersonal im Prozess des Laufs abgebrochen',
   'runs.reason.cancelWhileRunning': 'Abbruch angefordert, während der Lauf lief (der Lauf meldete „{status}“)',
   'runs.reason.cancelWhileRunningWith': 'Abbruch angefordert, während der Lauf lief (der Lauf meldete „{status}“: {reason})',

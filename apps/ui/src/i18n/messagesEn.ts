@@ -127,7 +127,8 @@ export const en = {
   'runs.detail.wire.col.server': 'Server',
   'runs.detail.wire.col.sent': 'Sent',
   'runs.detail.wire.col.running': 'Running for',
-  'runs.reason.storeCancel': 'cancelled by an operator from outside the run (the app’s Cancel button, or another process through the store)',
+  'runs.reason.storeCancel':
+    'cancelled by an operator from outside the run (the app’s Cancel button, or another process through the store)',
   'runs.reason.localCancel': 'cancelled by the operator in the process running the run',
   'runs.reason.cancelWhileRunning': 'cancel requested while the run was running (the run reported "{status}")',
   'runs.reason.cancelWhileRunningWith': 'cancel requested while the run was running (the run reported "{status}": {reason})',

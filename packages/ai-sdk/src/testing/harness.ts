@@ -64,9 +64,17 @@ const USAGE = (input: number, output: number): GenerateResult['usage'] => ({
 });
 
 /** A model answer that asks for tool calls. */
-export function toolCallsAnswer(calls: readonly { id: string; name: string; input: Record<string, unknown> }[], usage: [number, number] = [100, 20]): GenerateResult {
+export function toolCallsAnswer(
+  calls: readonly { id: string; name: string; input: Record<string, unknown> }[],
+  usage: [number, number] = [100, 20],
+): GenerateResult {
   return {
-    content: calls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.id, toolName: call.name, input: JSON.stringify(call.input) })),
+    content: calls.map((call) => ({
+      type: 'tool-call' as const,
+      toolCallId: call.id,
+      toolName: call.name,
+      input: JSON.stringify(call.input),
+    })),
     finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
     usage: USAGE(...usage),
     warnings: [],
@@ -105,7 +113,21 @@ export interface StepView {
   readonly [key: string]: unknown;
 }
 
-const COMPARED = ['model', 'content', 'finishReason', 'promptTokens', 'completionTokens', 'requestedToolCalls', 'toolName', 'toolServer', 'toolArguments', 'toolResult', 'toolOutcome', 'toolIsError', 'toolFailureCause'];
+const COMPARED = [
+  'model',
+  'content',
+  'finishReason',
+  'promptTokens',
+  'completionTokens',
+  'requestedToolCalls',
+  'toolName',
+  'toolServer',
+  'toolArguments',
+  'toolResult',
+  'toolOutcome',
+  'toolIsError',
+  'toolFailureCause',
+];
 
 /** Each stored step as kind, round and the compared payload keys it has. */
 export function viewSteps(steps: readonly StoredStep[]): StepView[] {
@@ -122,5 +144,7 @@ export function startsPaired(steps: readonly StoredStep[]): boolean {
   const payloads = steps.map((s) => JSON.parse(s.payload) as { kind: string; toolCallId?: string });
   const starts = payloads.filter((p) => p.kind === 'tool_start').map((p) => p.toolCallId);
   const ends = payloads.filter((p) => p.kind === 'tool').map((p) => p.toolCallId);
-  return new Set(starts).size === starts.length && starts.every((id) => id !== undefined && ends.includes(id)) && ends.length === starts.length;
+  return (
+    new Set(starts).size === starts.length && starts.every((id) => id !== undefined && ends.includes(id)) && ends.length === starts.length
+  );
 }

@@ -37,8 +37,7 @@ export const SLOW_INVALID_ARGUMENTS = 'Input validation error: Invalid arguments
 /** Size of the `big` tool's text, in characters (ASCII, so also bytes). */
 export const BIG_TEXT_LENGTH = 2 * 1024 * 1024;
 /** A 1×1 transparent PNG. */
-const PNG_1X1 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 function report(eventsFile, event) {
   const line = JSON.stringify({ pid: process.pid, at: Date.now(), ...event });
@@ -156,7 +155,10 @@ export function createFixtureServer(options = {}) {
 
   server.registerTool(
     'reset',
-    { description: 'The connection breaks mid-call (HTTP: the socket of this call is destroyed).', inputSchema: z.object({ tag: z.string().optional() }) },
+    {
+      description: 'The connection breaks mid-call (HTTP: the socket of this call is destroyed).',
+      inputSchema: z.object({ tag: z.string().optional() }),
+    },
     async ({ tag }) => {
       report(eventsFile, { tool: 'reset', event: 'started', tag });
       setTimeout(options.onReset ?? onCrash, 5);
@@ -285,7 +287,9 @@ async function serveHttpMain(port, expectBearer) {
       let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
       if (transport === undefined) {
         if (req.method !== 'POST' || !isInitializeRequest(body)) {
-          res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+          res
+            .writeHead(404, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
           return;
         }
         transport = withWireFaults(

@@ -25,7 +25,12 @@ export async function recordSampleRuns(store: RunStore, clock: () => number, pri
   await a.trace.recordRequest({ content: 'Why did the export fail?' });
   await a.trace.recordContextBudget({ tokenBudget: 8000, tokensUsed: 1200 });
   await a.trace.recordDroppedSources({ sources: ['old-ticket-17'] });
-  await a.trace.recordAssembledMessages({ messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'Why?' }] });
+  await a.trace.recordAssembledMessages({
+    messages: [
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: 'Why?' },
+    ],
+  });
   await a.trace.recordLlmCall({
     durationMs: 812.37,
     model: 'gpt-x',
@@ -36,25 +41,77 @@ export async function recordSampleRuns(store: RunStore, clock: () => number, pri
     requestedToolCalls: [{ id: 'c1', name: 'mcp_github_search', arguments: SECRET_ARGS }],
   });
   const okStart = await a.trace.recordToolStart({ round: 1, toolName: 'mcp_github_search', toolArguments: SECRET_ARGS });
-  await a.trace.recordToolResult({ round: 1, durationMs: 120.5, toolCallId: okStart.toolCallId!, toolName: 'mcp_github_search', toolArguments: SECRET_ARGS, result: ToolResult.text('3 issues found for ada@example.com') });
+  await a.trace.recordToolResult({
+    round: 1,
+    durationMs: 120.5,
+    toolCallId: okStart.toolCallId!,
+    toolName: 'mcp_github_search',
+    toolArguments: SECRET_ARGS,
+    result: ToolResult.text('3 issues found for ada@example.com'),
+  });
   const failStart = await a.trace.recordToolStart({ round: 1, toolName: 'mcp_flaky_fetch', toolArguments: { service: 'billing' } });
-  await a.trace.recordToolResult({ round: 1, durationMs: 3000, toolCallId: failStart.toolCallId!, toolName: 'mcp_flaky_fetch', toolArguments: { service: 'billing' }, result: ToolResult.failure('no answer within 3000 ms', ToolFailureCause.TIMEOUT) });
-  const cancelStart = await a.trace.recordToolStart({ round: 1, toolName: 'mcp_slow_export', toolArguments: { report: 'q3' }, writes: true });
-  await a.trace.recordToolResult({ round: 1, durationMs: 400.25, toolCallId: cancelStart.toolCallId!, toolName: 'mcp_slow_export', toolArguments: { report: 'q3' }, writes: true, result: ToolResult.cancelled('the run was cancelled') });
-  await a.trace.recordToolExecution({ round: 1, durationMs: 5, toolName: 'lookup', toolServer: null, toolResult: 'legacy failure', isError: true });
+  await a.trace.recordToolResult({
+    round: 1,
+    durationMs: 3000,
+    toolCallId: failStart.toolCallId!,
+    toolName: 'mcp_flaky_fetch',
+    toolArguments: { service: 'billing' },
+    result: ToolResult.failure('no answer within 3000 ms', ToolFailureCause.TIMEOUT),
+  });
+  const cancelStart = await a.trace.recordToolStart({
+    round: 1,
+    toolName: 'mcp_slow_export',
+    toolArguments: { report: 'q3' },
+    writes: true,
+  });
+  await a.trace.recordToolResult({
+    round: 1,
+    durationMs: 400.25,
+    toolCallId: cancelStart.toolCallId!,
+    toolName: 'mcp_slow_export',
+    toolArguments: { report: 'q3' },
+    writes: true,
+    result: ToolResult.cancelled('the run was cancelled'),
+  });
+  await a.trace.recordToolExecution({
+    round: 1,
+    durationMs: 5,
+    toolName: 'lookup',
+    toolServer: null,
+    toolResult: 'legacy failure',
+    isError: true,
+  });
   await a.trace.recordToolStart({ round: 2, toolName: 'mcp_slow_status', toolCallId: 'never-ended' });
-  await a.trace.recordLlmCall({ round: 2, durationMs: 95, model: 'gpt-x', content: 'Billing timed out; ask ada@example.com.', finishReason: 'stop', promptTokens: 1500, completionTokens: 30 });
+  await a.trace.recordLlmCall({
+    round: 2,
+    durationMs: 95,
+    model: 'gpt-x',
+    content: 'Billing timed out; ask ada@example.com.',
+    finishReason: 'stop',
+    promptTokens: 1500,
+    completionTokens: 30,
+  });
   await a.complete();
 
   const b = await startRun(store, { ...options, configuration: 'report-agent', actor: 'runledger demo' });
   await b.trace.recordRequest({ content: 'Export Q3.' });
   const start = await b.trace.recordToolStart({ toolName: 'mcp_slow_export', toolArguments: { report: 'q3' } });
   await b.cancel('cancelled by the operator');
-  await b.trace.recordToolResult({ durationMs: 250, toolCallId: start.toolCallId!, toolName: 'mcp_slow_export', toolArguments: { report: 'q3' }, result: ToolResult.cancelled('the run was cancelled') });
+  await b.trace.recordToolResult({
+    durationMs: 250,
+    toolCallId: start.toolCallId!,
+    toolName: 'mcp_slow_export',
+    toolArguments: { report: 'q3' },
+    result: ToolResult.cancelled('the run was cancelled'),
+  });
   await b.complete();
 
   const c = await startRun(store, { ...options, configuration: 'ops-agent', actor: null });
-  await c.trace.recordToolResult({ durationMs: 33.3, toolName: 'mcp_flaky_fetch', result: ToolResult.failure('HTTP 502', ToolFailureCause.SERVER_ERROR) });
+  await c.trace.recordToolResult({
+    durationMs: 33.3,
+    toolName: 'mcp_flaky_fetch',
+    result: ToolResult.failure('HTTP 502', ToolFailureCause.SERVER_ERROR),
+  });
   await c.fail(new Error('metrics unavailable; token=abcdefgh12345678'));
 
   return { completed: a.id, cancelled: b.id, failed: c.id };

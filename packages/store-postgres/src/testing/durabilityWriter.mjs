@@ -13,7 +13,15 @@ for (let i = 0; i < 10_000; i++) {
     round: Math.floor(i / 10),
     durationMs: 1 + (i % 50),
     createdAt: Date.now(),
-    payload: { kind: 'tool', round: Math.floor(i / 10), toolName: 'mcp_disk_write', toolServer: 'disk', toolIsError: outcome !== 'ok', toolOutcome: outcome, i },
+    payload: {
+      kind: 'tool',
+      round: Math.floor(i / 10),
+      toolName: 'mcp_disk_write',
+      toolServer: 'disk',
+      toolIsError: outcome !== 'ok',
+      toolOutcome: outcome,
+      i,
+    },
     toolServer: 'disk',
     toolOutcome: outcome,
   });

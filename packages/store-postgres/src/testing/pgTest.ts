@@ -21,7 +21,8 @@ export function requirePostgres(): Promise<void> {
       throw new Error(
         `PostgreSQL is not reachable at ${TEST_PG_URL.replace(/:[^:@/]*@/, ':***@')} (${error instanceof Error ? error.message : String(error)}). ` +
           'The store-postgres tests run against a real server: start PostgreSQL on 127.0.0.1:5432 (trust auth, database "test") ' +
-          'or set RUNLEDGER_PG_URL. They are never skipped' + (process.env['CI'] === 'true' ? ' (CI=true).' : '.'),
+          'or set RUNLEDGER_PG_URL. They are never skipped' +
+          (process.env['CI'] === 'true' ? ' (CI=true).' : '.'),
       );
     } finally {
       await client.end().catch(() => undefined);

@@ -14,7 +14,14 @@ for (let i = 0; i < total; i++) {
     round: Math.floor(i / 10),
     durationMs: i % 100,
     createdAt: Date.now(),
-    payload: { kind: 'tool', index: i, toolName: 'mcp_disk_write', toolServer: 'disk', toolIsError: outcome !== 'ok', toolOutcome: outcome },
+    payload: {
+      kind: 'tool',
+      index: i,
+      toolName: 'mcp_disk_write',
+      toolServer: 'disk',
+      toolIsError: outcome !== 'ok',
+      toolOutcome: outcome,
+    },
     toolServer: 'disk',
     toolOutcome: outcome,
   });

@@ -8,7 +8,9 @@ export function spawnNode(script: string, args: readonly string[]): ChildProcess
 }
 
 /** Resolves with the exit code, stdout and stderr of a child. */
-export function finished(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+export function finished(
+  child: ChildProcess,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

@@ -34,7 +34,16 @@ export function toolStep(
     round,
     durationMs,
     createdAt,
-    payload: { kind: 'tool', round, durationMs, toolName: `mcp_${server}_search`, toolServer: server, toolIsError: outcome !== 'ok', toolOutcome: outcome, ...(cause === undefined ? {} : { toolFailureCause: cause }) },
+    payload: {
+      kind: 'tool',
+      round,
+      durationMs,
+      toolName: `mcp_${server}_search`,
+      toolServer: server,
+      toolIsError: outcome !== 'ok',
+      toolOutcome: outcome,
+      ...(cause === undefined ? {} : { toolFailureCause: cause }),
+    },
     toolServer: server,
     toolOutcome: outcome,
   };

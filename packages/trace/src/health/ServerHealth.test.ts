@@ -5,7 +5,13 @@ import { type ServerHealthRow, serverHealth } from './ServerHealth.js';
 import { serverFromToolName } from './serverFromToolName.js';
 import { toolCallOf } from './ToolCallFacts.js';
 
-function row(server: string | null, outcome: ToolOutcome | null, createdAt: number, durationMs: number, payload: Record<string, unknown> = {}): ServerHealthRow {
+function row(
+  server: string | null,
+  outcome: ToolOutcome | null,
+  createdAt: number,
+  durationMs: number,
+  payload: Record<string, unknown> = {},
+): ServerHealthRow {
   return { kind: 'tool', payload: JSON.stringify(payload), toolServer: server, toolOutcome: outcome, createdAt, durationMs };
 }
 
@@ -26,24 +32,54 @@ describe('serverFromToolName', () => {
 describe('toolCallOf', () => {
   it('prefers the columns, then the payload server, then the tool name; outcome from the boolean for legacy rows', () => {
     const ok = { cause: null, answered: true, counted: true };
-    expect(toolCallOf({ kind: 'tool', payload: '{}', toolServer: 's', toolOutcome: 'cancelled' })).toEqual({ server: 's', outcome: 'cancelled', cause: null, answered: false, counted: false });
-    expect(toolCallOf({ kind: 'tool', payload: { toolServer: 'p', toolName: 'mcp_n_x', toolIsError: true }, toolServer: null, toolOutcome: null })).toEqual({ server: 'p', outcome: 'failed', cause: null, answered: false, counted: true });
-    expect(toolCallOf({ kind: 'tool', payload: '{"toolName":"mcp_n_x","toolIsError":false}', toolServer: null, toolOutcome: null })).toEqual({ server: 'n', outcome: 'ok', ...ok });
+    expect(toolCallOf({ kind: 'tool', payload: '{}', toolServer: 's', toolOutcome: 'cancelled' })).toEqual({
+      server: 's',
+      outcome: 'cancelled',
+      cause: null,
+      answered: false,
+      counted: false,
+    });
+    expect(
+      toolCallOf({
+        kind: 'tool',
+        payload: { toolServer: 'p', toolName: 'mcp_n_x', toolIsError: true },
+        toolServer: null,
+        toolOutcome: null,
+      }),
+    ).toEqual({ server: 'p', outcome: 'failed', cause: null, answered: false, counted: true });
+    expect(
+      toolCallOf({ kind: 'tool', payload: '{"toolName":"mcp_n_x","toolIsError":false}', toolServer: null, toolOutcome: null }),
+    ).toEqual({ server: 'n', outcome: 'ok', ...ok });
     expect(toolCallOf({ kind: 'tool', payload: '{"toolName":"mcp_n_x"}', toolServer: null, toolOutcome: null })).toBeNull();
-    expect(toolCallOf({ kind: 'tool', payload: '{broken', toolServer: 's', toolOutcome: 'ok' })).toEqual({ server: 's', outcome: 'ok', ...ok });
-    expect(toolCallOf({ kind: 'tool', payload: '{broken', toolServer: null, toolOutcome: 'ok' })).toEqual({ server: null, outcome: 'ok', ...ok });
+    expect(toolCallOf({ kind: 'tool', payload: '{broken', toolServer: 's', toolOutcome: 'ok' })).toEqual({
+      server: 's',
+      outcome: 'ok',
+      ...ok,
+    });
+    expect(toolCallOf({ kind: 'tool', payload: '{broken', toolServer: null, toolOutcome: 'ok' })).toEqual({
+      server: null,
+      outcome: 'ok',
+      ...ok,
+    });
     expect(toolCallOf({ kind: 'llm', payload: '{"toolIsError":true}', toolServer: null, toolOutcome: null })).toBeNull();
   });
 
   it('reads the failure cause from the column, else the payload; answered and counted follow from it', () => {
-    const step = (toolFailureCause: string | null | undefined, payload: unknown = '{}') => toolCallOf({ kind: 'tool', payload, toolServer: 's', toolOutcome: 'failed', toolFailureCause });
+    const step = (toolFailureCause: string | null | undefined, payload: unknown = '{}') =>
+      toolCallOf({ kind: 'tool', payload, toolServer: 's', toolOutcome: 'failed', toolFailureCause });
     expect(step('server_error')).toMatchObject({ cause: 'server_error', answered: true, counted: true });
     expect(step('invalid_arguments')).toMatchObject({ cause: 'invalid_arguments', answered: true, counted: false });
     expect(step('mcp_timeout')).toMatchObject({ cause: 'mcp_timeout', answered: false, counted: true });
-    expect(step(undefined, '{"toolFailureCause":"mcp_transport_failure"}')).toMatchObject({ cause: 'mcp_transport_failure', answered: false, counted: true });
+    expect(step(undefined, '{"toolFailureCause":"mcp_transport_failure"}')).toMatchObject({
+      cause: 'mcp_transport_failure',
+      answered: false,
+      counted: true,
+    });
     expect(step(null, '{"toolFailureCause":"from a newer version"}')).toMatchObject({ cause: null, answered: false, counted: true });
     // a cause on a call that did not fail is no cause
-    expect(toolCallOf({ kind: 'tool', payload: '{}', toolServer: 's', toolOutcome: 'ok', toolFailureCause: 'server_error' })).toMatchObject({ cause: null });
+    expect(toolCallOf({ kind: 'tool', payload: '{}', toolServer: 's', toolOutcome: 'ok', toolFailureCause: 'server_error' })).toMatchObject(
+      { cause: null },
+    );
   });
 });
 
@@ -89,7 +125,13 @@ describe('serverHealth', () => {
   });
 
   it('breaks failures down by cause, "unknown" for rows without one, most first', () => {
-    const rows = [failed('mcp_timeout', 1, 1), failed(null, 2, 1), failed('mcp_timeout', 3, 1), failed('server_error', 4, 1), failed('invalid_arguments', 5, 1)];
+    const rows = [
+      failed('mcp_timeout', 1, 1),
+      failed(null, 2, 1),
+      failed('mcp_timeout', 3, 1),
+      failed('server_error', 4, 1),
+      failed('invalid_arguments', 5, 1),
+    ];
     expect(serverHealth(rows)[0]!.failureCauses).toEqual([
       { cause: 'mcp_timeout', calls: 2 },
       { cause: 'invalid_arguments', calls: 1 },
@@ -106,7 +148,16 @@ describe('serverHealth', () => {
       failed('server_error', 9, 1),
     ];
     const health = serverHealth(rows)[0]!;
-    expect(health).toMatchObject({ calls: 8, ok: 5, failed: 3, invalidArguments: 2, failureRate: 1 / 6, lastFailureAt: 9, flaky: false, tooFewCalls: false });
+    expect(health).toMatchObject({
+      calls: 8,
+      ok: 5,
+      failed: 3,
+      invalidArguments: 2,
+      failureRate: 1 / 6,
+      lastFailureAt: 9,
+      flaky: false,
+      tooFewCalls: false,
+    });
     // the same with the invalid calls counted would be 3 / 8 = 37.5 %, flaky
     const all = serverHealth(rows.map((r) => ({ ...r, payload: '{"toolFailureCause":"server_error"}' })))[0]!;
     expect(all).toMatchObject({ failureRate: 3 / 8, flaky: true });

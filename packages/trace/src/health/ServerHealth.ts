@@ -188,7 +188,12 @@ export function serverHealth(rows: Iterable<ServerHealthRow>, query: ServerHealt
     const acc = byServer.get(server)!;
     acc.durations.sort((a, b) => a - b);
     const n = acc.durations.length;
-    return healthOf(server, acc.tally, { answered: n, p50: nearestRank(acc.durations, 0.5), p95: nearestRank(acc.durations, 0.95) }, window.flaky);
+    return healthOf(
+      server,
+      acc.tally,
+      { answered: n, p50: nearestRank(acc.durations, 0.5), p95: nearestRank(acc.durations, 0.95) },
+      window.flaky,
+    );
   });
 }
 

@@ -6,7 +6,10 @@ import { ToolFailureCause, ToolOutcome } from '@runledger/core';
  *
  * @public
  */
-export const ANSWERED_FAILURE_CAUSES: readonly ToolFailureCause[] = Object.freeze([ToolFailureCause.SERVER_ERROR, ToolFailureCause.INVALID_ARGUMENTS]);
+export const ANSWERED_FAILURE_CAUSES: readonly ToolFailureCause[] = Object.freeze([
+  ToolFailureCause.SERVER_ERROR,
+  ToolFailureCause.INVALID_ARGUMENTS,
+]);
 
 /**
  * The failure causes that are the caller's doing, not the server's: such a call stays `failed`

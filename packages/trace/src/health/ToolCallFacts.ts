@@ -64,9 +64,7 @@ export function toolCallOf(step: ToolCallSource): ToolCallFacts | null {
       payload = parsePayload(step.payload);
       parsed = true;
     }
-    return typeof payload === 'object' && payload !== null && !Array.isArray(payload)
-      ? (payload as Record<string, unknown>)
-      : null;
+    return typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : null;
   };
   let outcome: ToolOutcome | null = isToolOutcome(step.toolOutcome) ? step.toolOutcome : null;
   if (outcome === null) {

@@ -7,11 +7,21 @@ import { buildRunTimeline, RUN_TIMELINE_DETAIL_KEYS } from '../timeline/buildRun
 import { RunTrace } from '../recording/RunTrace.js';
 
 function stored(sequence: number, payload: Record<string, unknown>): StoredStep {
-  return { runId: 'r', sequence, kind: 'tool', round: 0, durationMs: 1, createdAt: sequence, payload: JSON.stringify(payload), toolServer: 's', toolOutcome: null };
+  return {
+    runId: 'r',
+    sequence,
+    kind: 'tool',
+    round: 0,
+    durationMs: 1,
+    createdAt: sequence,
+    payload: JSON.stringify(payload),
+    toolServer: 's',
+    toolOutcome: null,
+  };
 }
 
 describe('a failed tool step records its cause', () => {
-  it('recordToolResult writes the result\'s failure cause into the payload as toolFailureCause, only when failed', async () => {
+  it("recordToolResult writes the result's failure cause into the payload as toolFailureCause, only when failed", async () => {
     const records: RunRecord[] = [];
     const trace = RunTrace.create({ onRecord: async (_step, record) => void records.push(record) });
     await trace.recordToolResult({ toolName: 'mcp_s_t', result: ToolResult.failure('late', 'mcp_timeout') });
@@ -25,10 +35,16 @@ describe('a failed tool step records its cause', () => {
   it('RunStep keeps the cause through toPayload and fromPayload and refuses it on a step that did not fail', () => {
     const step = RunStep.of({ kind: 'tool', round: 0, durationMs: 1, toolOutcome: 'failed', toolFailureCause: 'invalid_arguments' });
     expect(RunStep.fromPayload(step.toPayload()).toolFailureCause).toBe('invalid_arguments');
-    expect(() => RunStep.of({ kind: 'tool', round: 0, durationMs: 1, toolOutcome: 'cancelled', toolFailureCause: 'mcp_timeout' })).toThrow(/toolFailureCause/);
-    expect(() => RunStep.of({ kind: 'tool', round: 0, durationMs: 1, toolOutcome: 'failed', toolFailureCause: 'bad' as never })).toThrow(/toolFailureCause/);
+    expect(() => RunStep.of({ kind: 'tool', round: 0, durationMs: 1, toolOutcome: 'cancelled', toolFailureCause: 'mcp_timeout' })).toThrow(
+      /toolFailureCause/,
+    );
+    expect(() => RunStep.of({ kind: 'tool', round: 0, durationMs: 1, toolOutcome: 'failed', toolFailureCause: 'bad' as never })).toThrow(
+      /toolFailureCause/,
+    );
     // a cause this version does not know reads as none
-    expect(RunStep.fromPayload({ kind: 'tool', round: 0, durationMs: 1, toolOutcome: 'failed', toolFailureCause: 'future' }).toolFailureCause).toBeUndefined();
+    expect(
+      RunStep.fromPayload({ kind: 'tool', round: 0, durationMs: 1, toolOutcome: 'failed', toolFailureCause: 'future' }).toolFailureCause,
+    ).toBeUndefined();
   });
 
   it('the timeline row of a failed call shows its cause; a row without one reads "unknown"; other rows none', () => {

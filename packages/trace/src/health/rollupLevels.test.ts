@@ -53,7 +53,11 @@ describe('planRollupWindow', () => {
     expect(plan.raw).toHaveLength(2);
     // at most two ranges per level below the top, one at the top
     expect(plan.buckets.length).toBeLessThanOrEqual(2 * (ROLLUP_LEVEL_SIZES.length - 1) + 1);
-    expect(plan.buckets.find((b) => b.level === ROLLUP_LEVEL_SIZES.length - 1)).toEqual({ level: ROLLUP_LEVEL_SIZES.length - 1, from: base + DAY, to: base + 30 * DAY });
+    expect(plan.buckets.find((b) => b.level === ROLLUP_LEVEL_SIZES.length - 1)).toEqual({
+      level: ROLLUP_LEVEL_SIZES.length - 1,
+      from: base + DAY,
+      to: base + 30 * DAY,
+    });
   });
 
   it('is empty for an empty window', () => {

@@ -18,14 +18,29 @@ const toolPayload = RunStep.of({
 }).toPayload() as unknown as Record<string, unknown>;
 
 const llmPayload = RunStep.of({
-  kind: 'llm', round: 0, durationMs: 1, model: 'gpt', content: 'answer', thinking: 'hmm', promptTokens: 10, completionTokens: 5, costUsd: 0.2,
-  requestedToolCalls: [{ name: 'mcp_crm_update', arguments: { id: 1 } }], raw: { id: 'r' },
+  kind: 'llm',
+  round: 0,
+  durationMs: 1,
+  model: 'gpt',
+  content: 'answer',
+  thinking: 'hmm',
+  promptTokens: 10,
+  completionTokens: 5,
+  costUsd: 0.2,
+  requestedToolCalls: [{ name: 'mcp_crm_update', arguments: { id: 1 } }],
+  raw: { id: 'r' },
 }).toPayload() as unknown as Record<string, unknown>;
 
 describe('applyPrivacy', () => {
   it('keeps the outcome, tool name, server and token counts at every level', () => {
     for (const level of PRIVACY_LEVELS) {
-      expect(applyPrivacy(toolPayload, level)).toMatchObject({ kind: 'tool', toolName: 'mcp_crm_update', toolServer: 'crm', toolIsError: false, toolOutcome: 'ok' });
+      expect(applyPrivacy(toolPayload, level)).toMatchObject({
+        kind: 'tool',
+        toolName: 'mcp_crm_update',
+        toolServer: 'crm',
+        toolIsError: false,
+        toolOutcome: 'ok',
+      });
       expect(applyPrivacy(llmPayload, level)).toMatchObject({ promptTokens: 10, completionTokens: 5 });
     }
   });
@@ -33,22 +48,46 @@ describe('applyPrivacy', () => {
   it('metadata (the default) drops content keys for counts and lengths in the same place', () => {
     const tool = applyPrivacy(toolPayload, 'metadata');
     expect(tool).toEqual({
-      kind: 'tool', round: 1, durationMs: 2, toolName: 'mcp_crm_update', toolServer: 'crm', toolArgumentCount: 3,
-      toolResultLength: (toolPayload['toolResult'] as string).length, toolIsError: false, toolOutcome: 'ok', toolArtifactCount: 1,
+      kind: 'tool',
+      round: 1,
+      durationMs: 2,
+      toolName: 'mcp_crm_update',
+      toolServer: 'crm',
+      toolArgumentCount: 3,
+      toolResultLength: (toolPayload['toolResult'] as string).length,
+      toolIsError: false,
+      toolOutcome: 'ok',
+      toolArtifactCount: 1,
       toolWriteTarget: { resource: 'contact', id: 'c-9', kind: 'changed' },
     });
     expect(Object.keys(tool).indexOf('toolArgumentCount')).toBe(5);
     const llm = applyPrivacy(llmPayload, 'metadata');
     expect(llm).toEqual({
-      kind: 'llm', round: 0, durationMs: 1, model: 'gpt', contentLength: 6, thinkingLength: 3, promptTokens: 10, completionTokens: 5, costUsd: 0.2,
-      requestedToolCallCount: 1, requestedToolNames: ['mcp_crm_update'], rawLength: 10,
+      kind: 'llm',
+      round: 0,
+      durationMs: 1,
+      model: 'gpt',
+      contentLength: 6,
+      thinkingLength: 3,
+      promptTokens: 10,
+      completionTokens: 5,
+      costUsd: 0.2,
+      requestedToolCallCount: 1,
+      requestedToolNames: ['mcp_crm_update'],
+      rawLength: 10,
     });
     expect(JSON.stringify(tool)).not.toMatch(/jane|hunter2|sk-proj/);
   });
 
   it('none keeps only the identity of the step', () => {
     expect(applyPrivacy(toolPayload, 'none')).toEqual({
-      kind: 'tool', round: 1, durationMs: 2, toolName: 'mcp_crm_update', toolServer: 'crm', toolIsError: false, toolOutcome: 'ok',
+      kind: 'tool',
+      round: 1,
+      durationMs: 2,
+      toolName: 'mcp_crm_update',
+      toolServer: 'crm',
+      toolIsError: false,
+      toolOutcome: 'ok',
     });
     expect(applyPrivacy(llmPayload, 'none')).toEqual({ kind: 'llm', round: 0, durationMs: 1, promptTokens: 10, completionTokens: 5 });
   });

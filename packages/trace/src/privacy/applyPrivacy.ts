@@ -12,7 +12,19 @@ export interface PrivacyOptions {
 }
 
 /** Keys that survive every level. */
-const IDENTITY = new Set(['kind', 'round', 'durationMs', 'toolName', 'toolServer', 'toolIsError', 'toolOutcome', 'toolWrites', 'toolCallId', 'promptTokens', 'completionTokens']);
+const IDENTITY = new Set([
+  'kind',
+  'round',
+  'durationMs',
+  'toolName',
+  'toolServer',
+  'toolIsError',
+  'toolOutcome',
+  'toolWrites',
+  'toolCallId',
+  'promptTokens',
+  'completionTokens',
+]);
 
 /** Content keys and, at `metadata`, what replaces each. */
 const CONTENT: Readonly<Record<string, (value: unknown) => [string, unknown][]>> = {
@@ -21,7 +33,10 @@ const CONTENT: Readonly<Record<string, (value: unknown) => [string, unknown][]>>
   messages: (v) => [['messageCount', size(v)]],
   requestedToolCalls: (v) => [
     ['requestedToolCallCount', size(v)],
-    ['requestedToolNames', Array.isArray(v) ? v.map((c) => (typeof c === 'object' && c !== null && typeof c.name === 'string' ? c.name : '')) : []],
+    [
+      'requestedToolNames',
+      Array.isArray(v) ? v.map((c) => (typeof c === 'object' && c !== null && typeof c.name === 'string' ? c.name : '')) : [],
+    ],
   ],
   raw: (v) => [['rawLength', jsonLength(v)]],
   toolArguments: (v) => [['toolArgumentCount', typeof v === 'object' && v !== null ? Object.keys(v).length : 0]],
@@ -32,7 +47,8 @@ const CONTENT: Readonly<Record<string, (value: unknown) => [string, unknown][]>>
 /** Keys never masked at `redacted`: identities and closed vocabularies. */
 const UNMASKED = new Set([...IDENTITY, 'model', 'finishReason', 'toolWriteTarget']);
 
-const SECRET_KEY = /^(password|passwd|pwd|secret|client_?secret|token|access_?token|refresh_?token|api_?key|apikey|x-api-key|authorization|auth|cookie|set-cookie|credentials?|private_?key)$/i;
+const SECRET_KEY =
+  /^(password|passwd|pwd|secret|client_?secret|token|access_?token|refresh_?token|api_?key|apikey|x-api-key|authorization|auth|cookie|set-cookie|credentials?|private_?key)$/i;
 
 /** Marks the place of the JWT pass among the patterns (it runs fourth, as the JWT pattern did). */
 const JWT = 'jwt' as const;
@@ -68,7 +84,10 @@ const JWT = 'jwt' as const;
 const SECRET_PATTERNS: readonly ([RegExp, string] | typeof JWT)[] = [
   [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g, '[secret]'],
   [/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [secret]'],
-  [/\b(password|passwd|pwd|secret|client_secret|token|access_token|refresh_token|api[_-]?key)(\s*[:=]\s*)(["']?)[^\s"',;&]+/gi, '$1$2$3[secret]'],
+  [
+    /\b(password|passwd|pwd|secret|client_secret|token|access_token|refresh_token|api[_-]?key)(\s*[:=]\s*)(["']?)[^\s"',;&]+/gi,
+    '$1$2$3[secret]',
+  ],
   JWT,
   [/\b(?:sk|rk|pk)-[A-Za-z0-9_-]{16,}/g, '[secret]'],
   [/\bgh[pousr]_[A-Za-z0-9]{20,}/g, '[secret]'],
@@ -77,7 +96,10 @@ const SECRET_PATTERNS: readonly ([RegExp, string] | typeof JWT)[] = [
   [/\bAKIA[0-9A-Z]{16}\b/g, '[secret]'],
   [/\bAIza[0-9A-Za-z_-]{35}/g, '[secret]'],
   // long base64-like tokens mixing upper case, lower case and digits (hex hashes and UUIDs pass)
-  [/(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*[A-Z])(?=[A-Za-z0-9+/_-]*[a-z])(?=[A-Za-z0-9+/_-]*[0-9])[A-Za-z0-9+/_-]{40,}={0,2}/g, '[secret]'],
+  [
+    /(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*[A-Z])(?=[A-Za-z0-9+/_-]*[a-z])(?=[A-Za-z0-9+/_-]*[0-9])[A-Za-z0-9+/_-]{40,}={0,2}/g,
+    '[secret]',
+  ],
 ];
 
 /**
@@ -241,7 +263,8 @@ export function applyPrivacy(
     }
     case PrivacyLevel.REDACTED: {
       const max = options.maxStringLength ?? 1000;
-      if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`PrivacyOptions.maxStringLength must be a positive integer, got ${String(max)}`);
+      if (!Number.isSafeInteger(max) || max < 1)
+        throw new RangeError(`PrivacyOptions.maxStringLength must be a positive integer, got ${String(max)}`);
       const out: Record<string, unknown> = {};
       for (const key in payload) {
         out[key] = UNMASKED.has(key) ? payload[key] : redact(payload[key], max, 0);
@@ -249,7 +272,9 @@ export function applyPrivacy(
       return out;
     }
     default:
-      throw new TypeError(`applyPrivacy level must be one of "none", "metadata", "redacted", "full", got ${isPrivacyLevel(level) ? level : JSON.stringify(level)}`);
+      throw new TypeError(
+        `applyPrivacy level must be one of "none", "metadata", "redacted", "full", got ${isPrivacyLevel(level) ? level : JSON.stringify(level)}`,
+      );
   }
 }
 
@@ -279,7 +304,8 @@ function redact(value: unknown, max: number, depth: number): unknown {
   if (Array.isArray(value)) return value.map((item) => redact(item, max, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    out[key] = SECRET_KEY.test(key) && item !== null && item !== undefined && typeof item !== 'boolean' ? '[secret]' : redact(item, max, depth + 1);
+    out[key] =
+      SECRET_KEY.test(key) && item !== null && item !== undefined && typeof item !== 'boolean' ? '[secret]' : redact(item, max, depth + 1);
   }
   return out;
 }

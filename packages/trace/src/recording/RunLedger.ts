@@ -259,7 +259,8 @@ export class RunLedger<Tag> {
             // run's sequences stay gap-free (and the next new step reads its sequence again)
             for (let i = 1; i < this.#pending.length; i++) {
               const later = this.#pending[i]!;
-              if (later.entry.type === 'step') this.#pending[i] = { ...later, entry: { ...later.entry, sequence: later.entry.sequence - 1 } };
+              if (later.entry.type === 'step')
+                this.#pending[i] = { ...later, entry: { ...later.entry, sequence: later.entry.sequence - 1 } };
             }
             this.#next--;
             this.#lost++;

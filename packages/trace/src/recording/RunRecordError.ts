@@ -22,7 +22,9 @@ export class RunRecordError extends Error {
 
   /** @internal */
   constructor(step: RunStep, cause: unknown) {
-    const target = step.toolWriteTarget ? ` (${step.toolWriteTarget.kind} ${step.toolWriteTarget.resource} ${step.toolWriteTarget.id})` : '';
+    const target = step.toolWriteTarget
+      ? ` (${step.toolWriteTarget.kind} ${step.toolWriteTarget.resource} ${step.toolWriteTarget.id})`
+      : '';
     super(
       `the write of tool ${JSON.stringify(step.toolName ?? '')}${target} could not be recorded: ${cause instanceof Error ? cause.message : String(cause)}`,
       { cause },

@@ -13,8 +13,21 @@ describe('RunTrace', () => {
     await trace.recordContextBudget({ round: 0, tokenBudget: 1000, tokensUsed: 200 });
     await trace.recordDroppedSources({ round: 0, sources: ['old.md'] });
     await trace.recordAssembledMessages({ round: 0, messages: [{ role: 'user', content: 'find the bug' }] });
-    await trace.recordLlmCall({ round: 0, durationMs: 10, model: 'm', promptTokens: 5, completionTokens: 2, requestedToolCalls: [{ name: 'mcp_gh_search', arguments: { q: 'bug' } }] });
-    await trace.recordToolResult({ toolName: 'mcp_gh_search', toolArguments: { q: 'bug' }, result: ToolResult.text('3 hits'), round: 0, durationMs: 4 });
+    await trace.recordLlmCall({
+      round: 0,
+      durationMs: 10,
+      model: 'm',
+      promptTokens: 5,
+      completionTokens: 2,
+      requestedToolCalls: [{ name: 'mcp_gh_search', arguments: { q: 'bug' } }],
+    });
+    await trace.recordToolResult({
+      toolName: 'mcp_gh_search',
+      toolArguments: { q: 'bug' },
+      result: ToolResult.text('3 hits'),
+      round: 0,
+      durationMs: 4,
+    });
     expect(trace.steps.map((s) => s.kind)).toEqual(['request', 'context', 'dropped', 'assembled', 'llm', 'tool']);
     expect(trace.steps[5]!.toolServer).toBe('gh');
     expect(Object.isFrozen(trace.steps)).toBe(true);
@@ -35,14 +48,21 @@ describe('RunTrace', () => {
       ['ok', false],
     ]);
     expect(cancelled.toPayload()).toMatchObject({ toolIsError: true, toolOutcome: 'cancelled', toolResult: 'stopped' });
-    expect(() => trace.recordToolExecution({ toolName: 't', toolResult: 'x', isError: 'yes' as unknown as boolean, round: 0, durationMs: 1 })).toThrow(/isError must be a boolean/);
-    expect(() => trace.recordToolResult({ toolName: 't', result: { outcome: 'ok' } as unknown as ToolResult, round: 0, durationMs: 1 })).toThrow(/must be a ToolResult/);
+    expect(() =>
+      trace.recordToolExecution({ toolName: 't', toolResult: 'x', isError: 'yes' as unknown as boolean, round: 0, durationMs: 1 }),
+    ).toThrow(/isError must be a boolean/);
+    expect(() =>
+      trace.recordToolResult({ toolName: 't', result: { outcome: 'ok' } as unknown as ToolResult, round: 0, durationMs: 1 }),
+    ).toThrow(/must be a ToolResult/);
   });
 
   it('keeps artifacts and the write target of an ok result and bounds its content', async () => {
     const trace = RunTrace.create();
     const step = await trace.recordToolResult({
-      toolName: 'mcp_jira_create', result: ToolResult.written('x'.repeat(100_000), WriteTarget.created('ticket', 'T-1'), ToolArtifact.text('a', 'b')), round: 0, durationMs: 1,
+      toolName: 'mcp_jira_create',
+      result: ToolResult.written('x'.repeat(100_000), WriteTarget.created('ticket', 'T-1'), ToolArtifact.text('a', 'b')),
+      round: 0,
+      durationMs: 1,
     });
     expect(step.toolWriteTarget?.id).toBe('T-1');
     expect(step.toolArtifacts).toHaveLength(1);
@@ -67,7 +87,17 @@ describe('RunTrace', () => {
       },
     });
     const pending: Promise<RunStep>[] = [];
-    for (let i = 0; i < 10; i++) pending.push(trace.recordToolExecution({ toolName: 'mcp_s_t', toolArguments: { secret: 'x' }, toolResult: 'content', isError: i % 3 === 0, round: i, durationMs: 1 }));
+    for (let i = 0; i < 10; i++)
+      pending.push(
+        trace.recordToolExecution({
+          toolName: 'mcp_s_t',
+          toolArguments: { secret: 'x' },
+          toolResult: 'content',
+          isError: i % 3 === 0,
+          round: i,
+          durationMs: 1,
+        }),
+      );
     expect(trace.steps).toHaveLength(10);
     await Promise.all(pending);
     await trace.flush();
@@ -95,12 +125,28 @@ describe('RunTrace', () => {
 
   it('fails closed with a typed error when the step of a write cannot be recorded', async () => {
     const trace = RunTrace.create({ onRecord: async () => Promise.reject(new Error('db down')) });
-    const written = trace.recordToolResult({ toolName: 'mcp_jira_create', result: ToolResult.written('ok', WriteTarget.created('ticket', 'T-9')), round: 0, durationMs: 1 });
-    await expect(written).rejects.toSatisfy((error: unknown) => RunRecordError.is(error) && error.code === 'unaudited_write' && error.step.toolWriteTarget?.id === 'T-9');
+    const written = trace.recordToolResult({
+      toolName: 'mcp_jira_create',
+      result: ToolResult.written('ok', WriteTarget.created('ticket', 'T-9')),
+      round: 0,
+      durationMs: 1,
+    });
+    await expect(written).rejects.toSatisfy(
+      (error: unknown) => RunRecordError.is(error) && error.code === 'unaudited_write' && error.step.toolWriteTarget?.id === 'T-9',
+    );
     await expect(written).rejects.toThrow('the write of tool "mcp_jira_create" (created ticket T-9) could not be recorded: db down');
-    const declared = trace.recordToolExecution({ toolName: 'mcp_fs_write', toolResult: 'x', isError: true, writes: true, round: 0, durationMs: 1 });
+    const declared = trace.recordToolExecution({
+      toolName: 'mcp_fs_write',
+      toolResult: 'x',
+      isError: true,
+      writes: true,
+      round: 0,
+      durationMs: 1,
+    });
     await expect(declared).rejects.toBeInstanceOf(RunRecordError);
-    await expect(trace.recordToolResult({ toolName: 'mcp_fs_read', result: ToolResult.text('x'), round: 0, durationMs: 1 })).resolves.toBeDefined();
+    await expect(
+      trace.recordToolResult({ toolName: 'mcp_fs_read', result: ToolResult.text('x'), round: 0, durationMs: 1 }),
+    ).resolves.toBeDefined();
   });
 
   it('refuses an unknown privacy level', () => {

@@ -1,4 +1,11 @@
-import { DEFAULT_CHANNEL_BOUNDS, type ToolArtifact, type ToolFailureCause, ToolOutcome, ToolResult, type WriteTarget } from '@runledger/core';
+import {
+  DEFAULT_CHANNEL_BOUNDS,
+  type ToolArtifact,
+  type ToolFailureCause,
+  ToolOutcome,
+  ToolResult,
+  type WriteTarget,
+} from '@runledger/core';
 import { applyPrivacy } from '../privacy/applyPrivacy.js';
 import { isPrivacyLevel, PrivacyLevel } from '../privacy/PrivacyLevel.js';
 import { RunRecordError } from './RunRecordError.js';
@@ -248,7 +255,10 @@ export class RunTrace {
    * @throws RunStepError from `RunTrace.recordRequest` when a field breaks a RunStep rule.
    */
   recordRequest(options: RecordRequestOptions): Promise<RunStep> {
-    return this.#record(RunStep.of({ kind: RunStepKind.REQUEST, round: options.round ?? 0, durationMs: options.durationMs ?? 0, content: options.content }), false);
+    return this.#record(
+      RunStep.of({ kind: RunStepKind.REQUEST, round: options.round ?? 0, durationMs: options.durationMs ?? 0, content: options.content }),
+      false,
+    );
   }
 
   /**
@@ -301,7 +311,12 @@ export class RunTrace {
    */
   recordDroppedSources(options: RecordDroppedSourcesOptions): Promise<RunStep> {
     return this.#record(
-      RunStep.of({ kind: RunStepKind.DROPPED, round: options.round ?? 0, durationMs: options.durationMs ?? 0, droppedSources: options.sources }),
+      RunStep.of({
+        kind: RunStepKind.DROPPED,
+        round: options.round ?? 0,
+        durationMs: options.durationMs ?? 0,
+        droppedSources: options.sources,
+      }),
       false,
     );
   }
@@ -313,7 +328,12 @@ export class RunTrace {
    */
   recordAssembledMessages(options: RecordAssembledMessagesOptions): Promise<RunStep> {
     return this.#record(
-      RunStep.of({ kind: RunStepKind.ASSEMBLED, round: options.round ?? 0, durationMs: options.durationMs ?? 0, messages: options.messages }),
+      RunStep.of({
+        kind: RunStepKind.ASSEMBLED,
+        round: options.round ?? 0,
+        durationMs: options.durationMs ?? 0,
+        messages: options.messages,
+      }),
       false,
     );
   }
@@ -362,7 +382,9 @@ export class RunTrace {
     // A short, well-formed result without artifacts is bounded already: skip the rebuild.
     const content = given.content;
     const bounded =
-      given.artifacts.length === 0 && content.length * 3 <= DEFAULT_CHANNEL_BOUNDS.contentBytes && (content as unknown as { isWellFormed(): boolean }).isWellFormed();
+      given.artifacts.length === 0 &&
+      content.length * 3 <= DEFAULT_CHANNEL_BOUNDS.contentBytes &&
+      (content as unknown as { isWellFormed(): boolean }).isWellFormed();
     const result = bounded ? given : given.withBoundedChannels();
     return this.#recordTool(options, result.content, result.outcome, result.artifacts, result.writeTarget, result.failureCause ?? null);
   }
@@ -438,10 +460,12 @@ export class RunTrace {
         return this.#failed(step, isWrite, error);
       }
       if (!isThenable(result)) return Promise.resolve(step);
-      return this.#hold(result.then(
-        () => step,
-        (error: unknown) => this.#failed(step, isWrite, error),
-      ));
+      return this.#hold(
+        result.then(
+          () => step,
+          (error: unknown) => this.#failed(step, isWrite, error),
+        ),
+      );
     }
     return this.#hold(
       this.#tail.then(() => {

@@ -26,15 +26,27 @@ describe('docs/recording.md', () => {
     try {
       await run.trace.recordRequest({ content: 'Why did the nightly export fail?' });
       await run.trace.recordLlmCall({
-        round: 0, durationMs: 812.4, model: 'gpt-x', promptTokens: 1200, completionTokens: 80,
+        round: 0,
+        durationMs: 812.4,
+        model: 'gpt-x',
+        promptTokens: 1200,
+        completionTokens: 80,
         requestedToolCalls: [{ name: 'mcp_github_search', arguments: { q: 'export failed' } }],
       });
-      const start = await run.trace.recordToolStart({ toolName: githubSearch.name, toolServer: githubSearch.server, toolArguments: { q: 'export failed' } });
+      const start = await run.trace.recordToolStart({
+        toolName: githubSearch.name,
+        toolServer: githubSearch.server,
+        toolArguments: { q: 'export failed' },
+      });
       const started = performance.now();
       const result = await githubSearch.execute({ q: 'export failed' }, { signal: run.signal });
       await run.trace.recordToolResult({
         toolCallId: start.toolCallId,
-        toolName: githubSearch.name, toolServer: githubSearch.server, toolArguments: { q: 'export failed' }, result, round: 0,
+        toolName: githubSearch.name,
+        toolServer: githubSearch.server,
+        toolArguments: { q: 'export failed' },
+        result,
+        round: 0,
         durationMs: performance.now() - started,
       });
       await run.complete();
@@ -63,12 +75,25 @@ describe('docs/recording.md', () => {
     const tool = githubSearch;
     const args = { q: 'x' };
     const round = 0;
-    const start = await run.trace.recordToolStart({ toolName: tool.name, toolServer: tool.server, toolArguments: args, round, writes: true });
+    const start = await run.trace.recordToolStart({
+      toolName: tool.name,
+      toolServer: tool.server,
+      toolArguments: args,
+      round,
+      writes: true,
+    });
     const onTheWire = buildRunTimeline(await store.getRun(run.id), await store.readSteps(run.id)).filter((e) => e.callState !== null);
     expect(onTheWire.map((e) => [e.kind, e.callState, e.source])).toEqual([['tool_start', 'on_the_wire', 'github']]);
     const result = await tool.execute(args, { signal: run.signal });
     const durationMs = 3;
-    await run.trace.recordToolResult({ toolCallId: start.toolCallId, toolName: tool.name, toolServer: tool.server, result, round, durationMs });
+    await run.trace.recordToolResult({
+      toolCallId: start.toolCallId,
+      toolName: tool.name,
+      toolServer: tool.server,
+      result,
+      round,
+      durationMs,
+    });
     const ended = buildRunTimeline(await store.getRun(run.id), await store.readSteps(run.id));
     expect(ended.filter((e) => e.callState !== null)).toEqual([]);
     expect(ended.filter((e) => e.kind === 'tool').map((e) => e.outcome)).toEqual(['ok']);

@@ -86,7 +86,11 @@ describe('startRun under store faults', () => {
     const run = await startRun(store, { configuration: 'c', heartbeatMs: 0, retry: FAST_RETRY, spoolDir: spoolDir() });
     store.fault = 'before';
     store.failures = 2;
-    const recorded = [run.trace.recordRequest({ content: 'a' }), run.trace.recordLlmCall({ round: 0 }), run.trace.recordLlmCall({ round: 1 })];
+    const recorded = [
+      run.trace.recordRequest({ content: 'a' }),
+      run.trace.recordLlmCall({ round: 0 }),
+      run.trace.recordLlmCall({ round: 1 }),
+    ];
     await Promise.all(recorded);
     expect(run.trace.recordFailures).toBe(0);
     expect((await store.readSteps(run.id)).map((s) => [s.sequence, s.kind, s.round])).toEqual([
@@ -173,7 +177,10 @@ describe('startRun under store faults', () => {
     const good = JSON.stringify({ v: 1, type: 'step', runId: run.id, sequence: 0, step });
     writeFileSync(join(dir, 'spool-999999998-1-0000000a.jsonl'), `${good}\n{"v":1,"type":"st`);
     const missing = '00000000-0000-4000-8000-000000000000';
-    writeFileSync(join(dir, 'spool-999999998-2-0000000b.jsonl'), `${JSON.stringify({ v: 1, type: 'step', runId: missing, sequence: 0, step })}\n`);
+    writeFileSync(
+      join(dir, 'spool-999999998-2-0000000b.jsonl'),
+      `${JSON.stringify({ v: 1, type: 'step', runId: missing, sequence: 0, step })}\n`,
+    );
     const result = await deliverSpool(store, { dir });
     expect(result.files.map((f) => [f.state, f.steps, f.torn, f.problem])).toEqual([
       ['delivered', 1, 1, null],
@@ -314,7 +321,15 @@ describe('startRun under store faults', () => {
       onRecordError: (error) => lost.push(RunStoreError.is(error) ? error.code : String(error)),
     });
     await run.trace.recordLlmCall({ round: 0 });
-    await store.inner.appendStep(run.id, { kind: 'llm', round: 9, durationMs: 0, createdAt: 1, payload: { other: true }, toolServer: null, toolOutcome: null });
+    await store.inner.appendStep(run.id, {
+      kind: 'llm',
+      round: 9,
+      durationMs: 0,
+      createdAt: 1,
+      payload: { other: true },
+      toolServer: null,
+      toolOutcome: null,
+    });
     await run.trace.recordLlmCall({ round: 1 }); // its sequence 1 is taken: lost, never moved
     await run.trace.recordLlmCall({ round: 2 });
     expect(lost).toEqual(['sequence_conflict']);
@@ -366,7 +381,10 @@ describe('startRun under store faults', () => {
     const gone = '00000000-0000-4000-8000-000000000002';
     const step = { kind: 'llm', round: 0, durationMs: 1, createdAt: 5, payload: { kind: 'llm' }, toolServer: null, toolOutcome: null };
     const line = (runId: string, sequence: number) => JSON.stringify({ v: 1, type: 'step', runId, sequence, step });
-    writeFileSync(join(dir, 'spool-999999996-1-000000cc.jsonl'), [line(gone, 0), line(good.id, 0), line(gone, 1), line(good.id, 1), ''].join('\n'));
+    writeFileSync(
+      join(dir, 'spool-999999996-1-000000cc.jsonl'),
+      [line(gone, 0), line(good.id, 0), line(gone, 1), line(good.id, 1), ''].join('\n'),
+    );
     const result = await deliverSpool(store, { dir });
     expect(result.files[0]).toMatchObject({ state: 'kept', steps: 2 });
     expect(result.files[0]!.problem).toContain(`step 0 of run ${gone}: run_not_found`);
@@ -394,8 +412,14 @@ describe('startRun under store faults', () => {
 
   it('refuses retry and spool options that break their rules, naming them', async () => {
     const store = InMemoryRunStore.create();
-    await expect(startRun(store, { configuration: 'c', retry: { attempts: 0 } })).rejects.toThrow('StartRunOptions.retry.attempts must be an integer ≥ 1, got 0');
-    await expect(startRun(store, { configuration: 'c', retry: { maxDelayMs: -1 } })).rejects.toThrow('StartRunOptions.retry.maxDelayMs must be a finite number ≥ 0');
-    await expect(startRun(store, { configuration: 'c', spoolDir: '' })).rejects.toThrow('StartRunOptions.spoolDir must be a folder path or false');
+    await expect(startRun(store, { configuration: 'c', retry: { attempts: 0 } })).rejects.toThrow(
+      'StartRunOptions.retry.attempts must be an integer ≥ 1, got 0',
+    );
+    await expect(startRun(store, { configuration: 'c', retry: { maxDelayMs: -1 } })).rejects.toThrow(
+      'StartRunOptions.retry.maxDelayMs must be a finite number ≥ 0',
+    );
+    await expect(startRun(store, { configuration: 'c', spoolDir: '' })).rejects.toThrow(
+      'StartRunOptions.spoolDir must be a folder path or false',
+    );
   });
 });

@@ -17,7 +17,11 @@ function slowTool(ms: number, signal: AbortSignal): Promise<ToolResult> {
       'abort',
       () => {
         clearTimeout(timer);
-        resolve(signal.reason instanceof RunCancelledError ? ToolResult.cancelled(`cancelled: ${signal.reason.reason}`) : ToolResult.error('aborted'));
+        resolve(
+          signal.reason instanceof RunCancelledError
+            ? ToolResult.cancelled(`cancelled: ${signal.reason.reason}`)
+            : ToolResult.error('aborted'),
+        );
       },
       { once: true },
     );
@@ -44,9 +48,18 @@ describe('startRun', () => {
     expect((await store.getRun(run.id))?.status).toBe('running');
     await agentLoop(run, 1);
     const finished = await run.finished;
-    expect(finished).toMatchObject({ status: 'completed', configuration: 'support', actor: 'ops', stepCount: 2, outcomeCounts: { ok: 1, failed: 0, cancelled: 0 } });
+    expect(finished).toMatchObject({
+      status: 'completed',
+      configuration: 'support',
+      actor: 'ops',
+      stepCount: 2,
+      outcomeCounts: { ok: 1, failed: 0, cancelled: 0 },
+    });
     expect(run.status).toBe('completed');
-    expect((await store.readSteps(run.id)).map((s) => [s.sequence, s.kind, s.toolOutcome])).toEqual([[0, 'llm', null], [1, 'tool', 'ok']]);
+    expect((await store.readSteps(run.id)).map((s) => [s.sequence, s.kind, s.toolOutcome])).toEqual([
+      [0, 'llm', null],
+      [1, 'tool', 'ok'],
+    ]);
     expect(await run.fail(new Error('late'))).toEqual(finished);
     await run.cancel();
     expect(run.signal.aborted).toBe(false);
@@ -63,7 +76,11 @@ describe('startRun', () => {
     expect((run.signal.reason as RunCancelledError).requestedBy).toBe('local');
     await loop;
     const finished = await run.finished;
-    expect(finished).toMatchObject({ status: 'cancelled', terminationReason: 'operator pressed cancel', outcomeCounts: { ok: 0, failed: 0, cancelled: 1 } });
+    expect(finished).toMatchObject({
+      status: 'cancelled',
+      terminationReason: 'operator pressed cancel',
+      outcomeCounts: { ok: 0, failed: 0, cancelled: 1 },
+    });
     expect(finished.cancelRequestedAt).not.toBeNull();
     const steps = await store.readSteps(run.id);
     expect(steps[1]).toMatchObject({ kind: 'tool', toolOutcome: 'cancelled', toolServer: 'slow' });
@@ -83,7 +100,9 @@ describe('startRun', () => {
     await loop;
     const finished = await run.finished;
     expect(finished.status).toBe('cancelled');
-    expect(finished.terminationReason).toBe('cancelled by an operator from outside the run (the app’s Cancel button, or another process through the store)');
+    expect(finished.terminationReason).toBe(
+      'cancelled by an operator from outside the run (the app’s Cancel button, or another process through the store)',
+    );
     expect((run.signal.reason as RunCancelledError).requestedBy).toBe('store');
     expect(finished.outcomeCounts.cancelled).toBe(1);
   });
@@ -136,7 +155,11 @@ describe('startRun', () => {
     const store = InMemoryRunStore.create();
     const slow: RunStore = new Proxy(store, {
       get(target, key) {
-        if (key === 'appendStep') return async (...args: Parameters<RunStore['appendStep']>) => { await sleep(5); return target.appendStep(...args); };
+        if (key === 'appendStep')
+          return async (...args: Parameters<RunStore['appendStep']>) => {
+            await sleep(5);
+            return target.appendStep(...args);
+          };
         const value = (target as unknown as Record<PropertyKey, unknown>)[key];
         return typeof value === 'function' ? value.bind(target) : value;
       },
@@ -149,6 +172,8 @@ describe('startRun', () => {
   });
 
   it('refuses a negative interval', async () => {
-    await expect(startRun(InMemoryRunStore.create(), { configuration: 'c', heartbeatMs: -1 })).rejects.toThrow(/heartbeatMs must be a finite number ≥ 0/);
+    await expect(startRun(InMemoryRunStore.create(), { configuration: 'c', heartbeatMs: -1 })).rejects.toThrow(
+      /heartbeatMs must be a finite number ≥ 0/,
+    );
   });
 });

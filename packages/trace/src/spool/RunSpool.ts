@@ -100,7 +100,12 @@ function parseEntry(line: string): SpoolEntry | null {
   const entry = value as Record<string, unknown>;
   if (entry['v'] !== SPOOL_VERSION || typeof entry['runId'] !== 'string') return null;
   if (entry['type'] === 'step' && Number.isSafeInteger(entry['sequence']) && typeof entry['step'] === 'object' && entry['step'] !== null) {
-    return { type: 'step', runId: entry['runId'], sequence: entry['sequence'] as number, step: entry['step'] as Omit<AppendStepInput, 'sequence'> };
+    return {
+      type: 'step',
+      runId: entry['runId'],
+      sequence: entry['sequence'] as number,
+      step: entry['step'] as Omit<AppendStepInput, 'sequence'>,
+    };
   }
   if (entry['type'] === 'finish' && typeof entry['finish'] === 'object' && entry['finish'] !== null) {
     return { type: 'finish', runId: entry['runId'], finish: entry['finish'] as FinishRunInput };

@@ -125,7 +125,17 @@ async function deliverFile(store: RunStore, path: string, pid: number | null, li
   }
   const problem = problems.length === 0 ? null : problems.join('; ');
   if (problem !== null) return { path, pid, state: 'kept', steps, finishes, torn, unreadable, problem };
-  if (live) return { path, pid, state: 'delivered', steps, finishes, torn, unreadable, problem: `file kept: process ${pid} is alive and still writes to it` };
+  if (live)
+    return {
+      path,
+      pid,
+      state: 'delivered',
+      steps,
+      finishes,
+      torn,
+      unreadable,
+      problem: `file kept: process ${pid} is alive and still writes to it`,
+    };
   await unlink(path).catch((error: unknown) => {
     if ((error as { code?: string }).code !== 'ENOENT') throw error;
   });

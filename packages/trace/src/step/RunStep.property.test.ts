@@ -20,7 +20,13 @@ const artifact = fc.oneof(
 );
 const target = fc
   .tuple(fc.constantFrom('created', 'changed', 'deleted'), fc.string({ minLength: 1 }), fc.string({ minLength: 1 }))
-  .map(([kind, resource, id]) => (kind === 'created' ? WriteTarget.created(resource, id) : kind === 'changed' ? WriteTarget.changed(resource, id) : WriteTarget.deleted(resource, id)));
+  .map(([kind, resource, id]) =>
+    kind === 'created'
+      ? WriteTarget.created(resource, id)
+      : kind === 'changed'
+        ? WriteTarget.changed(resource, id)
+        : WriteTarget.deleted(resource, id),
+  );
 
 /** Fields of a valid step of every kind, optional fields present or not, `null` for some unset ones. */
 const validFields: fc.Arbitrary<RunStepFields> = fc.oneof(
@@ -36,16 +42,34 @@ const validFields: fc.Arbitrary<RunStepFields> = fc.oneof(
       promptTokens: count,
       completionTokens: fc.option(count),
       costUsd: amount,
-      requestedToolCalls: fc.array(fc.record({ id: fc.string(), name: fc.string(), arguments: record }, { requiredKeys: ['name', 'arguments'] }), { maxLength: 3 }),
+      requestedToolCalls: fc.array(
+        fc.record({ id: fc.string(), name: fc.string(), arguments: record }, { requiredKeys: ['name', 'arguments'] }),
+        { maxLength: 3 },
+      ),
       raw: fc.jsonValue(),
     },
     some,
   ),
   fc.record({ kind: fc.constant('context' as const), ...common, tokenBudget: count, tokensUsed: count }, some),
   fc.record({ kind: fc.constant('dropped' as const), ...common, droppedSources: fc.array(fc.string(), { maxLength: 4 }) }, some),
-  fc.record({ kind: fc.constant('assembled' as const), ...common, messages: fc.array(fc.record({ role: fc.string(), content: fc.string() }), { maxLength: 4 }) }, some),
   fc.record(
-    { kind: fc.constant('tool_start' as const), ...common, toolName: fc.string(), toolCallId: callId, toolServer: fc.string(), toolArguments: record, toolWrites: fc.boolean() },
+    {
+      kind: fc.constant('assembled' as const),
+      ...common,
+      messages: fc.array(fc.record({ role: fc.string(), content: fc.string() }), { maxLength: 4 }),
+    },
+    some,
+  ),
+  fc.record(
+    {
+      kind: fc.constant('tool_start' as const),
+      ...common,
+      toolName: fc.string(),
+      toolCallId: callId,
+      toolServer: fc.string(),
+      toolArguments: record,
+      toolWrites: fc.boolean(),
+    },
     { requiredKeys: ['kind', 'round', 'durationMs', 'toolName', 'toolCallId'] },
   ),
   fc
@@ -104,7 +128,9 @@ describe('RunStep payload, by property', () => {
           }
           expect(RunStepReadError.is(read)).toBe(true);
           expect((read as RunStepReadError).path).toEqual(['toolOutcome']);
-          expect((read as Error).message).toContain(`at toolOutcome cannot be read: must be "ok", "failed" or "cancelled", got ${JSON.stringify(outcome)}`);
+          expect((read as Error).message).toContain(
+            `at toolOutcome cannot be read: must be "ok", "failed" or "cancelled", got ${JSON.stringify(outcome)}`,
+          );
           let made: unknown;
           try {
             RunStep.of(payload as unknown as RunStepFields);

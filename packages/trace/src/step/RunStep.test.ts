@@ -5,7 +5,16 @@ import { RunStepError } from './RunStepError.js';
 import { RunStepReadError } from './RunStepReadError.js';
 
 const tool = (fields: Record<string, unknown> = {}) =>
-  RunStep.of({ kind: 'tool', round: 1, durationMs: 3, toolName: 'mcp_gh_search', toolServer: 'gh', toolArguments: { q: 'x' }, toolResult: 'r', ...fields });
+  RunStep.of({
+    kind: 'tool',
+    round: 1,
+    durationMs: 3,
+    toolName: 'mcp_gh_search',
+    toolServer: 'gh',
+    toolArguments: { q: 'x' },
+    toolResult: 'r',
+    ...fields,
+  });
 
 describe('RunStep invariants', () => {
   it('refuses a toolOutcome on a step that is not a tool step, naming the field, kind and value', () => {
@@ -26,7 +35,9 @@ describe('RunStep invariants', () => {
       'RunStep.toolIsError false contradicts RunStep.toolOutcome "cancelled": toolIsError must be true for that outcome',
     );
     expect(() => tool({ toolIsError: true, toolOutcome: 'ok' })).toThrow(/RunStep\.toolIsError true contradicts RunStep\.toolOutcome "ok"/);
-    expect(() => tool({ toolIsError: false, toolOutcome: 'failed' })).toThrow(/toolIsError false contradicts RunStep\.toolOutcome "failed"/);
+    expect(() => tool({ toolIsError: false, toolOutcome: 'failed' })).toThrow(
+      /toolIsError false contradicts RunStep\.toolOutcome "failed"/,
+    );
   });
 
   it('accepts every agreeing pair and derives one field from the other on a tool step', () => {
@@ -52,16 +63,26 @@ describe('RunStep invariants', () => {
     expect(() => tool({ toolOutcome: 'cancelled', toolArtifacts: [ToolArtifact.text('a', 'b')] })).toThrow(
       'RunStep.toolArtifacts must be empty when RunStep.toolOutcome is "cancelled": a call that did not end ok is fail-closed',
     );
-    expect(() => tool({ toolOutcome: 'failed', toolWriteTarget: WriteTarget.created('ticket', '1') })).toThrow(/toolWriteTarget must not be set when RunStep\.toolOutcome is "failed"/);
+    expect(() => tool({ toolOutcome: 'failed', toolWriteTarget: WriteTarget.created('ticket', '1') })).toThrow(
+      /toolWriteTarget must not be set when RunStep\.toolOutcome is "failed"/,
+    );
     expect(tool({ toolOutcome: 'failed', toolArtifacts: [] }).toolArtifacts).toEqual([]);
   });
 
   it('refuses malformed common fields with the field and value in the message', () => {
     expect(() => RunStep.of({ kind: 'nope' as 'llm', round: 0, durationMs: 0 })).toThrow(/RunStep\.kind must be one of .*got "nope"/);
-    expect(() => RunStep.of({ kind: 'llm', round: -1, durationMs: 0 })).toThrow('RunStep.round must be an integer from 0 to 2147483647, got -1');
-    expect(() => RunStep.of({ kind: 'llm', round: 0, durationMs: Number.POSITIVE_INFINITY })).toThrow(/RunStep\.durationMs must be a number of milliseconds from 0 to 8640000000000000, got Infinity/);
-    expect(() => RunStep.of({ kind: 'llm', round: 0, durationMs: 0, promptTokens: 1.5 })).toThrow(/RunStep\.promptTokens must be an integer from 0 to 9007199254740991, got 1\.5/);
-    expect(() => RunStep.of({ kind: 'tool', round: 0, durationMs: 0, toolOutcome: 'timeout' as 'ok' })).toThrow(/RunStep\.toolOutcome must be "ok", "failed" or "cancelled", got "timeout"/);
+    expect(() => RunStep.of({ kind: 'llm', round: -1, durationMs: 0 })).toThrow(
+      'RunStep.round must be an integer from 0 to 2147483647, got -1',
+    );
+    expect(() => RunStep.of({ kind: 'llm', round: 0, durationMs: Number.POSITIVE_INFINITY })).toThrow(
+      /RunStep\.durationMs must be a number of milliseconds from 0 to 8640000000000000, got Infinity/,
+    );
+    expect(() => RunStep.of({ kind: 'llm', round: 0, durationMs: 0, promptTokens: 1.5 })).toThrow(
+      /RunStep\.promptTokens must be an integer from 0 to 9007199254740991, got 1\.5/,
+    );
+    expect(() => RunStep.of({ kind: 'tool', round: 0, durationMs: 0, toolOutcome: 'timeout' as 'ok' })).toThrow(
+      /RunStep\.toolOutcome must be "ok", "failed" or "cancelled", got "timeout"/,
+    );
   });
 
   it('refuses numbers a store cannot keep, naming the field (issue 11: durationMs 1e307 became Infinity)', () => {
@@ -80,10 +101,22 @@ describe('RunStep invariants', () => {
       [{ durationMs: -0.5 }, 'durationMs', 'RunStep.durationMs must be a number of milliseconds from 0 to 8640000000000000, got -0.5'],
       [{ round: 2 ** 31 }, 'round', 'RunStep.round must be an integer from 0 to 2147483647, got 2147483648'],
       [{ round: 0.5 }, 'round', 'RunStep.round must be an integer from 0 to 2147483647, got 0.5'],
-      [{ promptTokens: 2 ** 53 }, 'promptTokens', 'RunStep.promptTokens must be an integer from 0 to 9007199254740991, got 9007199254740992'],
-      [{ completionTokens: Number.POSITIVE_INFINITY }, 'completionTokens', 'RunStep.completionTokens must be an integer from 0 to 9007199254740991, got Infinity'],
+      [
+        { promptTokens: 2 ** 53 },
+        'promptTokens',
+        'RunStep.promptTokens must be an integer from 0 to 9007199254740991, got 9007199254740992',
+      ],
+      [
+        { completionTokens: Number.POSITIVE_INFINITY },
+        'completionTokens',
+        'RunStep.completionTokens must be an integer from 0 to 9007199254740991, got Infinity',
+      ],
       [{ kind: 'context', tokenBudget: -1 }, 'tokenBudget', 'RunStep.tokenBudget must be an integer from 0 to 9007199254740991, got -1'],
-      [{ kind: 'context', tokensUsed: Number.NaN }, 'tokensUsed', 'RunStep.tokensUsed must be an integer from 0 to 9007199254740991, got NaN'],
+      [
+        { kind: 'context', tokensUsed: Number.NaN },
+        'tokensUsed',
+        'RunStep.tokensUsed must be an integer from 0 to 9007199254740991, got NaN',
+      ],
       [{ costUsd: Number.POSITIVE_INFINITY }, 'costUsd', 'RunStep.costUsd must be a finite number ≥ 0, got Infinity'],
     ];
     for (const [fields, field, message] of cases) {
@@ -119,7 +152,17 @@ describe('RunStep.toPayload', () => {
     });
     const payload = step.toPayload();
     expect(Object.keys(payload)).toEqual([
-      'kind', 'round', 'durationMs', 'toolName', 'toolServer', 'toolArguments', 'toolResult', 'toolIsError', 'toolOutcome', 'toolArtifacts', 'toolWriteTarget',
+      'kind',
+      'round',
+      'durationMs',
+      'toolName',
+      'toolServer',
+      'toolArguments',
+      'toolResult',
+      'toolIsError',
+      'toolOutcome',
+      'toolArtifacts',
+      'toolWriteTarget',
     ]);
     expect(payload.durationMs).toBe(12.35);
     expect(step.durationMs).toBe(12.35);
@@ -143,8 +186,24 @@ describe('RunStep.toPayload', () => {
       requestedToolCalls: [],
       thinking: undefined,
     });
-    expect(step.toPayload()).toEqual({ kind: 'llm', round: 0, durationMs: 0, content: '', promptTokens: 0, costUsd: 0, requestedToolCalls: [] });
-    expect(Object.keys(step.toPayload())).toEqual(['kind', 'round', 'durationMs', 'content', 'promptTokens', 'costUsd', 'requestedToolCalls']);
+    expect(step.toPayload()).toEqual({
+      kind: 'llm',
+      round: 0,
+      durationMs: 0,
+      content: '',
+      promptTokens: 0,
+      costUsd: 0,
+      requestedToolCalls: [],
+    });
+    expect(Object.keys(step.toPayload())).toEqual([
+      'kind',
+      'round',
+      'durationMs',
+      'content',
+      'promptTokens',
+      'costUsd',
+      'requestedToolCalls',
+    ]);
     expect(tool({ toolIsError: false }).toPayload().toolIsError).toBe(false);
   });
 
@@ -152,8 +211,21 @@ describe('RunStep.toPayload', () => {
     const steps = [
       RunStep.of({ kind: 'request', round: 0, durationMs: 0, content: 'hi' }),
       RunStep.of({
-        kind: 'llm', round: 1, durationMs: 5.5, model: 'm', content: 'a', thinking: 't', finishReason: 'tool_calls', promptTokens: 3,
-        completionTokens: 4, costUsd: 0.01, requestedToolCalls: [{ id: 'c1', name: 'x', arguments: { a: 1 } }, { name: 'y', arguments: {} }], raw: { any: [1] },
+        kind: 'llm',
+        round: 1,
+        durationMs: 5.5,
+        model: 'm',
+        content: 'a',
+        thinking: 't',
+        finishReason: 'tool_calls',
+        promptTokens: 3,
+        completionTokens: 4,
+        costUsd: 0.01,
+        requestedToolCalls: [
+          { id: 'c1', name: 'x', arguments: { a: 1 } },
+          { name: 'y', arguments: {} },
+        ],
+        raw: { any: [1] },
       }),
       RunStep.of({ kind: 'context', round: 1, durationMs: 0, tokenBudget: 100, tokensUsed: 80 }),
       RunStep.of({ kind: 'dropped', round: 1, durationMs: 0, droppedSources: ['doc-1', 'doc-2'] }),
@@ -171,7 +243,9 @@ describe('RunStep.toPayload', () => {
 
 describe('RunStep.fromPayload', () => {
   it('reads a row written before outcomes existed from toolIsError, exactly as before', () => {
-    expect(RunStep.fromPayload({ kind: 'tool', round: 0, durationMs: 1, toolName: 'mcp_a_b', toolIsError: true }).toolOutcome).toBe('failed');
+    expect(RunStep.fromPayload({ kind: 'tool', round: 0, durationMs: 1, toolName: 'mcp_a_b', toolIsError: true }).toolOutcome).toBe(
+      'failed',
+    );
     expect(RunStep.fromPayload({ kind: 'tool', round: 0, durationMs: 1, toolName: 'mcp_a_b', toolIsError: false }).toolOutcome).toBe('ok');
   });
 
@@ -187,8 +261,16 @@ describe('RunStep.fromPayload', () => {
       [null, '', /must be an object, got null/],
       [{ round: 0, durationMs: 0 }, 'kind', /at kind/],
       [{ kind: 'tool', round: 'one', durationMs: 0 }, 'round', /at round/],
-      [{ kind: 'tool', round: 0, durationMs: 0, toolArtifacts: [{ type: 'blob', label: 'x' }] }, 'toolArtifacts.0.type', /at toolArtifacts\[0\]\.type/],
-      [{ kind: 'tool', round: 0, durationMs: 0, toolIsError: false, toolOutcome: 'failed' }, 'toolIsError', /toolIsError false contradicts RunStep\.toolOutcome "failed"/],
+      [
+        { kind: 'tool', round: 0, durationMs: 0, toolArtifacts: [{ type: 'blob', label: 'x' }] },
+        'toolArtifacts.0.type',
+        /at toolArtifacts\[0\]\.type/,
+      ],
+      [
+        { kind: 'tool', round: 0, durationMs: 0, toolIsError: false, toolOutcome: 'failed' },
+        'toolIsError',
+        /toolIsError false contradicts RunStep\.toolOutcome "failed"/,
+      ],
       [{ kind: 'llm', round: 0, durationMs: 0, toolOutcome: 'ok' }, 'toolOutcome', /must not be set on a "llm" step/],
     ];
     for (const [payload, path, message] of cases) {
@@ -207,7 +289,14 @@ describe('RunStep.fromPayload', () => {
 
 describe('RunStep.toArray / RunStep.fromArray (deprecated)', () => {
   it('are toPayload and fromPayload under their old names', () => {
-    const step = RunStep.of({ kind: 'tool', round: 1, durationMs: 2, toolName: 'mcp_a_b', toolOutcome: 'failed', toolFailureCause: 'invalid_arguments' });
+    const step = RunStep.of({
+      kind: 'tool',
+      round: 1,
+      durationMs: 2,
+      toolName: 'mcp_a_b',
+      toolOutcome: 'failed',
+      toolFailureCause: 'invalid_arguments',
+    });
     expect(step.toArray()).toEqual(step.toPayload());
     expect(RunStep.fromArray(JSON.stringify(step)).toPayload()).toEqual(step.toPayload());
     expect(() => RunStep.fromArray('{nope')).toThrow(RunStepReadError);

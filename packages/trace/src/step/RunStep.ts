@@ -1,4 +1,11 @@
-import { type ArtifactType, type ToolArtifact, type ToolFailureCause, ToolOutcome, type WriteKind, type WriteTarget } from '@runledger/core';
+import {
+  type ArtifactType,
+  type ToolArtifact,
+  type ToolFailureCause,
+  ToolOutcome,
+  type WriteKind,
+  type WriteTarget,
+} from '@runledger/core';
 import { readRunStepPayload } from './readRunStepPayload.js';
 import { RunStepError } from './RunStepError.js';
 import { RunStepKind } from './RunStepKind.js';
@@ -197,7 +204,10 @@ export class RunStep {
     self.toolOutcome = outcome;
     const cause = this.toolFailureCause;
     if (cause !== undefined && outcome !== ToolOutcome.FAILED) {
-      throw new RunStepError('toolFailureCause', `RunStep.toolFailureCause must be set only when RunStep.toolOutcome is "failed", got ${show(cause)} on ${show(outcome)}`);
+      throw new RunStepError(
+        'toolFailureCause',
+        `RunStep.toolFailureCause must be set only when RunStep.toolOutcome is "failed", got ${show(cause)} on ${show(outcome)}`,
+      );
     }
     const writes = this.toolWrites;
     if (writes !== undefined && kind !== RunStepKind.TOOL && kind !== RunStepKind.TOOL_START) {
@@ -211,17 +221,30 @@ export class RunStep {
     if (kind === RunStepKind.TOOL_START) {
       if (callId === undefined) throw new RunStepError('toolCallId', 'RunStep.toolCallId must be set on a "tool_start" step');
       if (this.toolName === undefined) throw new RunStepError('toolName', 'RunStep.toolName must be set on a "tool_start" step');
-      if (isError !== undefined) throw new RunStepError('toolIsError', `RunStep.toolIsError must not be set on a "tool_start" step: the call has no outcome yet, got ${show(isError)}`);
+      if (isError !== undefined)
+        throw new RunStepError(
+          'toolIsError',
+          `RunStep.toolIsError must not be set on a "tool_start" step: the call has no outcome yet, got ${show(isError)}`,
+        );
       if (this.toolResult !== undefined || this.toolArtifacts !== undefined || target !== undefined) {
-        throw new RunStepError('toolResult', 'RunStep.toolResult, toolArtifacts and toolWriteTarget must not be set on a "tool_start" step: the call has no answer yet');
+        throw new RunStepError(
+          'toolResult',
+          'RunStep.toolResult, toolArtifacts and toolWriteTarget must not be set on a "tool_start" step: the call has no answer yet',
+        );
       }
     }
     if (outcome !== undefined && outcome !== ToolOutcome.OK) {
       if (this.toolArtifacts !== undefined && this.toolArtifacts.length > 0) {
-        throw new RunStepError('toolArtifacts', `RunStep.toolArtifacts must be empty when RunStep.toolOutcome is ${show(outcome)}: a call that did not end ok is fail-closed`);
+        throw new RunStepError(
+          'toolArtifacts',
+          `RunStep.toolArtifacts must be empty when RunStep.toolOutcome is ${show(outcome)}: a call that did not end ok is fail-closed`,
+        );
       }
       if (target !== undefined) {
-        throw new RunStepError('toolWriteTarget', `RunStep.toolWriteTarget must not be set when RunStep.toolOutcome is ${show(outcome)}: a call that did not end ok is fail-closed`);
+        throw new RunStepError(
+          'toolWriteTarget',
+          `RunStep.toolWriteTarget must not be set when RunStep.toolOutcome is ${show(outcome)}: a call that did not end ok is fail-closed`,
+        );
       }
     }
     Object.freeze(this);

@@ -14,7 +14,10 @@ export class RunStepReadError extends Error {
 
   /** @internal */
   constructor(path: readonly (string | number)[], problem: string, cause?: unknown) {
-    super(`RunStep payload ${path.length === 0 ? '' : `at ${formatPath(path)} `}cannot be read: ${problem}`, cause === undefined ? undefined : { cause });
+    super(
+      `RunStep payload ${path.length === 0 ? '' : `at ${formatPath(path)} `}cannot be read: ${problem}`,
+      cause === undefined ? undefined : { cause },
+    );
     this.name = 'RunStepReadError';
     this.path = Object.freeze([...path]);
     BRAND.mark(this);

@@ -37,11 +37,16 @@ function must(rule: string, showValue = true): { readonly error: (issue: { reado
   return { error: (issue) => (showValue ? `must be ${rule}, got ${show(issue.input)}` : `must be ${rule}`) };
 }
 
-const isObject = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const text = z.string(must('a string')).nullish();
 const flag = z.boolean(must('a boolean')).nullish();
-const count = z.number(must(`an integer from 0 to ${Number.MAX_SAFE_INTEGER}`)).int().min(0).nullish();
+const count = z
+  .number(must(`an integer from 0 to ${Number.MAX_SAFE_INTEGER}`))
+  .int()
+  .min(0)
+  .nullish();
 const object = z.custom<Readonly<Record<string, unknown>>>(isObject, must('an object'));
 const array = <T extends z.ZodType>(item: T) => z.array(item, must('an array')).nullish();
 
@@ -51,17 +56,30 @@ const array = <T extends z.ZodType>(item: T) => z.array(item, must('an array')).
  * failure cause this version does not know (written by a newer one) reads as not recorded.
  */
 export const RunStepSchema = z.object({
-  kind: z.enum(RUN_STEP_KINDS as [RunStepKind, ...RunStepKind[]], must(`one of ${RUN_STEP_KINDS.map((kind) => JSON.stringify(kind)).join(', ')}`)),
+  kind: z.enum(
+    RUN_STEP_KINDS as [RunStepKind, ...RunStepKind[]],
+    must(`one of ${RUN_STEP_KINDS.map((kind) => JSON.stringify(kind)).join(', ')}`),
+  ),
   round: z
-    .number({ error: (issue) => (issue.input === undefined || issue.input === null ? 'must be set' : `must be an integer from 0 to ${MAX_INT32}, got ${show(issue.input)}`) })
+    .number({
+      error: (issue) =>
+        issue.input === undefined || issue.input === null
+          ? 'must be set'
+          : `must be an integer from 0 to ${MAX_INT32}, got ${show(issue.input)}`,
+    })
     .int()
     .min(0)
     .max(MAX_INT32),
-  durationMs: z.number(must(`a number of milliseconds from 0 to ${MAX_DURATION_MS}`)).min(0).max(MAX_DURATION_MS),
+  durationMs: z
+    .number(must(`a number of milliseconds from 0 to ${MAX_DURATION_MS}`))
+    .min(0)
+    .max(MAX_DURATION_MS),
   model: text,
   content: text,
   thinking: text,
-  messages: array(z.object({ role: z.string(must('a string')), content: z.string(must('a string')) }, must('{ role: string, content: string }', false))),
+  messages: array(
+    z.object({ role: z.string(must('a string')), content: z.string(must('a string')) }, must('{ role: string, content: string }', false)),
+  ),
   finishReason: text,
   promptTokens: count,
   completionTokens: count,
@@ -69,7 +87,9 @@ export const RunStepSchema = z.object({
   requestedToolCalls: array(
     z
       .object({ id: text, name: z.string(must('a string', false)), arguments: object }, must('an object'))
-      .transform(({ id, name, arguments: args }): RunStepToolCallData => (id === undefined || id === null ? { name, arguments: args } : { id, name, arguments: args })),
+      .transform(({ id, name, arguments: args }): RunStepToolCallData =>
+        id === undefined || id === null ? { name, arguments: args } : { id, name, arguments: args },
+      ),
   ),
   raw: z.unknown().optional(),
   tokenBudget: count,
@@ -81,10 +101,17 @@ export const RunStepSchema = z.object({
   toolResult: text,
   toolIsError: flag,
   toolOutcome: z.enum(TOOL_OUTCOMES as [ToolOutcome, ...ToolOutcome[]], must(orList(TOOL_OUTCOMES))).nullish(),
-  toolFailureCause: z.unknown().transform((value): ToolFailureCause | undefined => (isToolFailureCause(value) ? value : undefined)).optional(),
+  toolFailureCause: z
+    .unknown()
+    .transform((value): ToolFailureCause | undefined => (isToolFailureCause(value) ? value : undefined))
+    .optional(),
   toolArtifacts: array(
     z
-      .object({ type: z.enum(Object.values(ArtifactType), must(orList(Object.values(ArtifactType)))), label: z.string(must('a string')), data: z.unknown() })
+      .object({
+        type: z.enum(Object.values(ArtifactType), must(orList(Object.values(ArtifactType)))),
+        label: z.string(must('a string')),
+        data: z.unknown(),
+      })
       .transform((artifact) => ToolArtifact.of(artifact.type, artifact.label, artifact.data)),
   ),
   toolWriteTarget: z
@@ -96,7 +123,11 @@ export const RunStepSchema = z.object({
     .transform((target) => WriteTarget.of(target.resource, target.id, target.kind))
     .nullish(),
   toolWrites: flag,
-  toolCallId: z.string(must('a string')).min(1, must(`1 to ${MAX_CALL_ID_LENGTH} characters`)).max(MAX_CALL_ID_LENGTH, must(`1 to ${MAX_CALL_ID_LENGTH} characters`)).nullish(),
+  toolCallId: z
+    .string(must('a string'))
+    .min(1, must(`1 to ${MAX_CALL_ID_LENGTH} characters`))
+    .max(MAX_CALL_ID_LENGTH, must(`1 to ${MAX_CALL_ID_LENGTH} characters`))
+    .nullish(),
 });
 
 /**

@@ -19,13 +19,19 @@ export function readRunStepPayload(payload: unknown, build: (fields: RunStepFiel
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new RunStepReadError([], `it must be an object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+    throw new RunStepReadError(
+      [],
+      `it must be an object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
+    );
   }
   try {
     const parsed = RunStepSchema.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new RunStepReadError(issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), issue.message);
+      throw new RunStepReadError(
+        issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+        issue.message,
+      );
     }
     return build(parsed.data);
   } catch (error) {

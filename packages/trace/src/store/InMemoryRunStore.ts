@@ -222,8 +222,7 @@ export class InMemoryRunStore implements RunStore {
     matching.sort(compareNewestFirst);
     const page = matching.slice(0, q.limit);
     const last = page[page.length - 1];
-    const nextCursor =
-      matching.length > q.limit && last !== undefined ? encodeRunCursor({ createdAt: last.createdAt, id: last.id }) : null;
+    const nextCursor = matching.length > q.limit && last !== undefined ? encodeRunCursor({ createdAt: last.createdAt, id: last.id }) : null;
     return { runs: page.map(snapshot), nextCursor };
   }
 
@@ -332,7 +331,10 @@ export class InMemoryRunStore implements RunStore {
   }
 }
 
-function count(run: MutableRun, step: { kind: string; payload: unknown; toolServer: string | null; toolOutcome: ToolOutcome | null }): void {
+function count(
+  run: MutableRun,
+  step: { kind: string; payload: unknown; toolServer: string | null; toolOutcome: ToolOutcome | null },
+): void {
   const call = toolCallOf(step);
   if (call !== null) run.counts[call.outcome] += 1;
 }

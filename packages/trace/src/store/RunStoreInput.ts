@@ -1,16 +1,25 @@
 import { isToolOutcome, type ToolOutcome } from '@runledger/core';
 import { isRunStatus, isTerminalRunStatus, type RunStatus } from '../recording/RunStatus.js';
-import type {
-  AppendStepInput,
-  CreateRunInput,
-  FinishRunInput,
-  RunQuery,
-  StepQuery,
-  StoredRun,
-  StoredStep,
-} from './RunStore.js';
+import type { AppendStepInput, CreateRunInput, FinishRunInput, RunQuery, StepQuery, StoredRun, StoredStep } from './RunStore.js';
 import type { RunStoreError } from './RunStoreError.js';
-import { count, duration, int32, invalid, nonEmptyText, object, show, storable, text, textOrNull, time, TIME_RULE, timeOrNow, timeProblem, UUID, uuid } from './storeValueRules.js';
+import {
+  count,
+  duration,
+  int32,
+  invalid,
+  nonEmptyText,
+  object,
+  show,
+  storable,
+  text,
+  textOrNull,
+  time,
+  TIME_RULE,
+  timeOrNow,
+  timeProblem,
+  UUID,
+  uuid,
+} from './storeValueRules.js';
 import { DEFAULT_FLAKY_THRESHOLD, type ServerHealthQuery } from '../health/ServerHealth.js';
 
 import type {
@@ -203,7 +212,10 @@ export function checkHealthQuery(query: ServerHealthQuery = {}): NormalizedHealt
  *
  * @public
  */
-export function checkImportRun(run: StoredRun, steps: readonly StoredStep[]): { readonly run: StoredRun; readonly steps: readonly StoredStep[] } {
+export function checkImportRun(
+  run: StoredRun,
+  steps: readonly StoredStep[],
+): { readonly run: StoredRun; readonly steps: readonly StoredStep[] } {
   object(run, 'StoredRun');
   const id = uuid(run.id, 'StoredRun.id');
   if (!isRunStatus(run.status)) throw invalid(`StoredRun.status must be a run status, got ${show(run.status)}`);

@@ -12,8 +12,13 @@ describe('copyRuns', () => {
       const steps = r === 7 ? 1_500 : r % 5;
       for (let s = 0; s < steps; s++) {
         await source.appendStep(run.id, {
-          kind: 'tool', round: 0, durationMs: s, createdAt: 2_000 + s, payload: { kind: 'tool', toolName: 'mcp_x_y', toolIsError: s % 2 === 1, toolOutcome: s % 2 ? 'failed' : 'ok', s },
-          toolServer: 'x', toolOutcome: s % 2 ? 'failed' : 'ok',
+          kind: 'tool',
+          round: 0,
+          durationMs: s,
+          createdAt: 2_000 + s,
+          payload: { kind: 'tool', toolName: 'mcp_x_y', toolIsError: s % 2 === 1, toolOutcome: s % 2 ? 'failed' : 'ok', s },
+          toolServer: 'x',
+          toolOutcome: s % 2 ? 'failed' : 'ok',
         });
       }
       if (r % 3 === 0) await source.finishRun(run.id, { status: 'completed', finishedAt: 3_000 });

@@ -84,7 +84,10 @@ export async function copyRuns(source: RunStore, target: RunStore, options: Copy
       }
       // the run as it stands after its steps were read, so its counts match them
       const current = (await source.getRun(run.id)) ?? run;
-      const imported = await target.importRun(current.stepCount === steps.length ? current : { ...current, stepCount: steps.length }, steps);
+      const imported = await target.importRun(
+        current.stepCount === steps.length ? current : { ...current, stepCount: steps.length },
+        steps,
+      );
       if (imported) {
         runsCopied++;
         stepsCopied += steps.length;

@@ -31,13 +31,7 @@ export {
   type RunCursorPosition,
   sequencePastEndError,
 } from './RunStoreInput.js';
-export {
-  addToTally,
-  healthOf,
-  newServerHealthTally,
-  type ServerHealthRow,
-  type ServerHealthTally,
-} from '../health/ServerHealth.js';
+export { addToTally, healthOf, newServerHealthTally, type ServerHealthRow, type ServerHealthTally } from '../health/ServerHealth.js';
 export {
   DURATION_HISTOGRAM_MAX_RELATIVE_ERROR,
   DURATION_HISTOGRAM_SLOTS,
@@ -54,8 +48,24 @@ export {
   type RollupWindowPlan,
   rollupBucketStart,
 } from '../health/rollupLevels.js';
-export type { AppendStepInput, CreateRunInput, FinishRunInput, OutcomeCounts, RunQuery, StepQuery, StoredRun, StoredStep } from './RunStore.js';
+export type {
+  AppendStepInput,
+  CreateRunInput,
+  FinishRunInput,
+  OutcomeCounts,
+  RunQuery,
+  StepQuery,
+  StoredRun,
+  StoredStep,
+} from './RunStore.js';
 export { RunStoreError, RunStoreErrorCode } from './RunStoreError.js';
 export type { RunStatus, TerminalRunStatus } from '../recording/RunStatus.js';
-export { type FlakyThreshold, type ServerFailureCauseCount, type ServerHealth, type ServerHealthQuery, type ServerLatency, UNKNOWN_FAILURE_CAUSE } from '../health/ServerHealth.js';
+export {
+  type FlakyThreshold,
+  type ServerFailureCauseCount,
+  type ServerHealth,
+  type ServerHealthQuery,
+  type ServerLatency,
+  UNKNOWN_FAILURE_CAUSE,
+} from '../health/ServerHealth.js';
 export type { ToolCallFacts, ToolCallSource } from '../health/ToolCallFacts.js';

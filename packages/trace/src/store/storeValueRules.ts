@@ -4,7 +4,6 @@ import { RunStoreError } from './RunStoreError.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-
 /** The latest time a store keeps: 8.64e15 ms after the epoch, the largest time a JS `Date` holds (year 275760). */
 export const MAX_TIME_MS = 8_640_000_000_000_000;
 /** The largest duration a store keeps, in ms (the span of every `Date`, about 273 790 years). */
@@ -87,9 +86,7 @@ export function storable(value: string, field: string): string {
   const lone = LONE_SURROGATE.exec(value);
   if (lone !== null) {
     const unit = lone[0].charCodeAt(0).toString(16).toUpperCase();
-    throw invalid(
-      `${field} must be well-formed UTF-16 (no lone surrogate), found U+${unit} at index ${lone.index}, got ${show(value)}`,
-    );
+    throw invalid(`${field} must be well-formed UTF-16 (no lone surrogate), found U+${unit} at index ${lone.index}, got ${show(value)}`);
   }
   return value;
 }

@@ -8,5 +8,7 @@ test('the OUTCOME_* constants are typed as the ToolOutcome values', () => {
   expectTypeOf(RunTimelineEntry.OUTCOME_CANCELLED).toEqualTypeOf<'cancelled'>();
   expectTypeOf(RunTimelineEntry.OUTCOME_NONE).toEqualTypeOf<''>();
   expectTypeOf<RunTimelineOutcome>().toEqualTypeOf<ToolOutcome | ''>();
-  expectTypeOf<typeof RunTimelineEntry.OUTCOME_OK | typeof RunTimelineEntry.OUTCOME_FAILED | typeof RunTimelineEntry.OUTCOME_CANCELLED>().toEqualTypeOf<ToolOutcome>();
+  expectTypeOf<
+    typeof RunTimelineEntry.OUTCOME_OK | typeof RunTimelineEntry.OUTCOME_FAILED | typeof RunTimelineEntry.OUTCOME_CANCELLED
+  >().toEqualTypeOf<ToolOutcome>();
 });

@@ -11,15 +11,34 @@ const RUN_ID = '0b4e7a0e-5fe1-4b9a-a0c3-0c3e0ab1b6f1';
 
 function run(fields: Partial<StoredRun> = {}): StoredRun {
   return {
-    id: RUN_ID, status: 'running', configuration: 'c', actor: null, createdAt: 1000, startedAt: 1000, finishedAt: null, terminationReason: null,
-    cancelRequestedAt: null, heartbeatAt: null, stepCount: 0, outcomeCounts: { ok: 0, failed: 0, cancelled: 0 }, ...fields,
+    id: RUN_ID,
+    status: 'running',
+    configuration: 'c',
+    actor: null,
+    createdAt: 1000,
+    startedAt: 1000,
+    finishedAt: null,
+    terminationReason: null,
+    cancelRequestedAt: null,
+    heartbeatAt: null,
+    stepCount: 0,
+    outcomeCounts: { ok: 0, failed: 0, cancelled: 0 },
+    ...fields,
   };
 }
 
 function step(sequence: number, createdAt: number, payload: unknown, fields: Partial<StoredStep> = {}): StoredStep {
   return {
-    runId: RUN_ID, sequence, kind: 'tool', round: 0, durationMs: 1, createdAt, payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
-    toolServer: null, toolOutcome: null, ...fields,
+    runId: RUN_ID,
+    sequence,
+    kind: 'tool',
+    round: 0,
+    durationMs: 1,
+    createdAt,
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    toolServer: null,
+    toolOutcome: null,
+    ...fields,
   };
 }
 
@@ -53,7 +72,12 @@ describe('buildRunTimeline', () => {
     const entries = buildRunTimeline(
       run({ status: 'cancelled', cancelRequestedAt: 1120, finishedAt: 1131, terminationReason: 'operator pressed cancel' }),
       [
-        step(2, 1131, { kind: 'tool', toolName: 'mcp_slow_wait', toolIsError: true, toolOutcome: 'cancelled' }, { toolServer: 'slow', toolOutcome: 'cancelled' }),
+        step(
+          2,
+          1131,
+          { kind: 'tool', toolName: 'mcp_slow_wait', toolIsError: true, toolOutcome: 'cancelled' },
+          { toolServer: 'slow', toolOutcome: 'cancelled' },
+        ),
         step(0, 1000, { kind: 'llm', model: 'gpt-x', promptTokens: 3 }, { kind: 'llm' }),
         step(1, 1000, { kind: 'tool', toolName: 'mcp_fast_ping', toolIsError: false }, {}),
       ],
@@ -104,8 +128,22 @@ describe('buildRunTimeline', () => {
       const active = await startRun(store, { configuration: 'c', privacy, heartbeatMs: 0 });
       await active.trace.recordRequest({ content: secret });
       await active.trace.recordAssembledMessages({ round: 0, messages: [{ role: 'user', content: secret }] });
-      await active.trace.recordLlmCall({ round: 0, durationMs: 1, model: 'm', content: secret, thinking: secret, raw: { secret }, requestedToolCalls: [{ name: 'x', arguments: { secret } }] });
-      await active.trace.recordToolResult({ toolName: 'mcp_s_t', toolArguments: { q: secret }, result: ToolResult.text(secret), round: 0, durationMs: 1 });
+      await active.trace.recordLlmCall({
+        round: 0,
+        durationMs: 1,
+        model: 'm',
+        content: secret,
+        thinking: secret,
+        raw: { secret },
+        requestedToolCalls: [{ name: 'x', arguments: { secret } }],
+      });
+      await active.trace.recordToolResult({
+        toolName: 'mcp_s_t',
+        toolArguments: { q: secret },
+        result: ToolResult.text(secret),
+        round: 0,
+        durationMs: 1,
+      });
       await active.trace.recordDroppedSources({ round: 0, sources: [secret] });
       const stored = await active.complete();
       const entries = buildRunTimeline(stored, await store.readSteps(active.id));

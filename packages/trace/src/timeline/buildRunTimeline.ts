@@ -4,12 +4,7 @@ import { UNKNOWN_FAILURE_CAUSE } from '../health/ServerHealth.js';
 import { RunStatus } from '../recording/RunStatus.js';
 import { RunStepKind } from '../step/RunStepKind.js';
 import type { StoredRun, StoredStep } from '../store/RunStore.js';
-import {
-  RunCallState,
-  RunLifecycleEvent,
-  type RunTimelineDetail,
-  RunTimelineEntry,
-} from './RunTimelineEntry.js';
+import { RunCallState, RunLifecycleEvent, type RunTimelineDetail, RunTimelineEntry } from './RunTimelineEntry.js';
 import { serverFromToolName } from '../health/serverFromToolName.js';
 
 /** Payload keys copied into details when they hold a finite number. */
@@ -76,7 +71,9 @@ export interface RunTimelineOptions {
  *
  * @public
  */
-export const RUN_TIMELINE_DETAIL_KEYS: readonly string[] = Object.freeze([...new Set([...STRING_KEYS, ...NUMBER_KEYS, ...DERIVED_KEYS, 'reason'])]);
+export const RUN_TIMELINE_DETAIL_KEYS: readonly string[] = Object.freeze([
+  ...new Set([...STRING_KEYS, ...NUMBER_KEYS, ...DERIVED_KEYS, 'reason']),
+]);
 
 /**
  * Builds the timeline of a run from its stored run and steps: its steps and lifecycle events, in
@@ -103,7 +100,11 @@ export const RUN_TIMELINE_DETAIL_KEYS: readonly string[] = Object.freeze([...new
  *
  * @public
  */
-export function buildRunTimeline(run: StoredRun | null, steps: readonly StoredStep[], options: RunTimelineOptions = {}): RunTimelineEntry[] {
+export function buildRunTimeline(
+  run: StoredRun | null,
+  steps: readonly StoredStep[],
+  options: RunTimelineOptions = {},
+): RunTimelineEntry[] {
   const items: RunTimelineEntry[] = [];
   if (run !== null) {
     const started = run.startedAt ?? run.createdAt;
@@ -114,7 +115,8 @@ export function buildRunTimeline(run: StoredRun | null, steps: readonly StoredSt
     const end = terminalEvent(run.status);
     if (end !== null) {
       const details: Record<string, RunTimelineDetail> = {};
-      if (typeof run.terminationReason === 'string' && run.terminationReason.length > 0) details['reason'] = cap(run.terminationReason, 500);
+      if (typeof run.terminationReason === 'string' && run.terminationReason.length > 0)
+        details['reason'] = cap(run.terminationReason, 500);
       items.push(lifecycle(end, run.finishedAt ?? started, details));
     }
   }
@@ -221,19 +223,48 @@ function stepEntry(step: StoredStep): RunTimelineEntry {
   }
   if (reason !== null) {
     const source = step.toolServer ?? '';
-    return new RunTimelineEntry(step.createdAt, step.sequence, null, step.kind, source, step.round, step.durationMs, RunTimelineEntry.OUTCOME_NONE, {}, true, reason);
+    return new RunTimelineEntry(
+      step.createdAt,
+      step.sequence,
+      null,
+      step.kind,
+      source,
+      step.round,
+      step.durationMs,
+      RunTimelineEntry.OUTCOME_NONE,
+      {},
+      true,
+      reason,
+    );
   }
   const record = payload as Record<string, unknown>;
   const details = detailsOf(record);
   let source: string;
   if (step.kind === RunStepKind.TOOL || step.kind === RunStepKind.TOOL_START) {
-    source = intern(step.toolServer ?? (typeof record['toolServer'] === 'string' ? record['toolServer'] : null) ?? serverFromToolName(record['toolName']) ?? '');
+    source = intern(
+      step.toolServer ??
+        (typeof record['toolServer'] === 'string' ? record['toolServer'] : null) ??
+        serverFromToolName(record['toolName']) ??
+        '',
+    );
   } else if (step.kind === RunStepKind.LLM) {
     source = typeof details['model'] === 'string' ? details['model'] : '';
   } else {
     source = 'agent';
   }
-  return new RunTimelineEntry(step.createdAt, step.sequence, null, step.kind, source, step.round, step.durationMs, readStepOutcome(record), details, false, null);
+  return new RunTimelineEntry(
+    step.createdAt,
+    step.sequence,
+    null,
+    step.kind,
+    source,
+    step.round,
+    step.durationMs,
+    readStepOutcome(record),
+    details,
+    false,
+    null,
+  );
 }
 
 function detailsOf(p: Record<string, unknown>): Record<string, RunTimelineDetail> {

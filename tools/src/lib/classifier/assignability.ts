@@ -41,7 +41,17 @@ const CHECK_HEADER = [
  * Compiles the two report codes and one alias per check, and reports which entries fail.
  * @param resolveDir folder whose node_modules resolve the reports' imports
  */
-export function checkAssignability({ resolveDir, oldCode, newCode, checks }: { resolveDir: string; oldCode: string; newCode: string; checks: EntryCheck[] }): Assignability {
+export function checkAssignability({
+  resolveDir,
+  oldCode,
+  newCode,
+  checks,
+}: {
+  resolveDir: string;
+  oldCode: string;
+  newCode: string;
+  checks: EntryCheck[];
+}): Assignability {
   const dir = path.join(resolveDir, '__api_diff__');
   const aliases = checks.map((c, i) => `type __C${i}${c.typeParams.replaceAll('$.', 'N.')} = __Assignable<${c.target}, ${c.source}>;`);
   const files = {
@@ -75,7 +85,11 @@ export function checkAssignability({ resolveDir, oldCode, newCode, checks }: { r
   const expand = (sf: ts.SourceFile | undefined, name: string) => {
     const st = sf?.statements.find((s) => ts.isTypeAliasDeclaration(s) && s.name.text === name);
     if (!st || !ts.isTypeAliasDeclaration(st)) return '';
-    return checker.typeToString(checker.getTypeFromTypeNode(st.type), undefined, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.InTypeAlias);
+    return checker.typeToString(
+      checker.getTypeFromTypeNode(st.type),
+      undefined,
+      ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.InTypeAlias,
+    );
   };
   return {
     failed,

@@ -62,7 +62,7 @@ export function raiseLevel(result: Classification, level: Level, internal = fals
  * @param oldReport  undefined: the package had no report (initial surface)
  * @param options  folder whose node_modules resolve the reports' imports
  */
-export function classifyReports(oldReport: string|undefined, newReport: string, options: { resolveDir?: string; } = {}): Classification {
+export function classifyReports(oldReport: string | undefined, newReport: string, options: { resolveDir?: string } = {}): Classification {
   const result: Classification = { level: 'identical', removed: [], changed: [], added: [], initial: oldReport === undefined };
   const resolveDir = path.resolve(options.resolveDir ?? process.cwd());
   const oldCode = reportCode(oldReport ?? '');
@@ -121,7 +121,14 @@ export function classifyReports(oldReport: string|undefined, newReport: string, 
       const reason = n.internal
         ? 'release tag changed @public → @internal: it leaves the semver-covered surface (gone from what consumers may use)'
         : 'release tag changed @internal → @public: it joins the semver-covered surface';
-      result.changed.push({ display: n.display, level, reason, was: `${o.internal ? '@internal' : '@public'} ${o.text}`, now: `${n.internal ? '@internal' : '@public'} ${n.text}`, internal: false });
+      result.changed.push({
+        display: n.display,
+        level,
+        reason,
+        was: `${o.internal ? '@internal' : '@public'} ${o.text}`,
+        now: `${n.internal ? '@internal' : '@public'} ${n.text}`,
+        internal: false,
+      });
       raise(level, false);
       continue;
     }
@@ -131,7 +138,14 @@ export function classifyReports(oldReport: string|undefined, newReport: string, 
     if (verdict) {
       if (o.text === n.text) continue;
       if (verdict.level !== 'identical') {
-        result.changed.push({ display: n.display, level: verdict.level, reason: verdict.reason, was: o.text, now: n.text, internal: n.internal });
+        result.changed.push({
+          display: n.display,
+          level: verdict.level,
+          reason: verdict.reason,
+          was: o.text,
+          now: n.text,
+          internal: n.internal,
+        });
         raise(verdict.level, n.internal);
       }
       continue;

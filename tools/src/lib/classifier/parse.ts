@@ -58,7 +58,8 @@ function reportTags(node: ts.Node, sf: ts.SourceFile) {
   };
 }
 
-export const hasMod = (node: ts.Node, kind: ts.SyntaxKind): boolean => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
+export const hasMod = (node: ts.Node, kind: ts.SyntaxKind): boolean =>
+  ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
 
 /**
  * The member-name part of an indexed access ("['name']" or "[typeof Symbol.x]").
@@ -80,7 +81,7 @@ function memberKey(name: ts.PropertyName, sf: ts.SourceFile) {
 function qualify(node: ts.Node, sf: ts.SourceFile, topNames: Set<string>) {
   const start = node.getStart(sf);
   const edits: number[] = [];
-    const visit = (n: ts.Node) => {
+  const visit = (n: ts.Node) => {
     let name: ts.EntityName | ts.Expression | undefined;
     if (ts.isTypeReferenceNode(n)) name = n.typeName;
     else if (ts.isTypeQueryNode(n)) name = n.exprName;
@@ -101,19 +102,20 @@ function qualify(node: ts.Node, sf: ts.SourceFile, topNames: Set<string>) {
 /**
  * Type parameter declarations for a check alias, and the matching type arguments.
  */
-function typeParamInfo(tps: ts.NodeArray<ts.TypeParameterDeclaration>|undefined, sf: ts.SourceFile, topNames: Set<string>) {
+function typeParamInfo(tps: ts.NodeArray<ts.TypeParameterDeclaration> | undefined, sf: ts.SourceFile, topNames: Set<string>) {
   if (!tps || tps.length === 0) return { typeParams: '', typeArgs: '', count: 0 };
   const names = tps.map((tp) => tp.name.text);
-  const decl = tps
-    .map((tp) => `${tp.name.text}${tp.constraint ? ` extends ${qualify(tp.constraint, sf, topNames)}` : ''}`)
-    .join(', ');
+  const decl = tps.map((tp) => `${tp.name.text}${tp.constraint ? ` extends ${qualify(tp.constraint, sf, topNames)}` : ''}`).join(', ');
   return { typeParams: `<${decl}>`, typeArgs: `<${names.join(', ')}>`, count: tps.length };
 }
 
 /**
  * Parses a report into entries.
  */
-export function parseReport(code: string, fileName: string = 'report.d.ts'): { entries: Map<string,Entry>; sf: ts.SourceFile; topNames: Set<string>; } {
+export function parseReport(
+  code: string,
+  fileName: string = 'report.d.ts',
+): { entries: Map<string, Entry>; sf: ts.SourceFile; topNames: Set<string> } {
   const sf = ts.createSourceFile(fileName, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const entries: Map<string, Entry> = new Map();
   const topNames = new Set<string>();
@@ -122,7 +124,7 @@ export function parseReport(code: string, fileName: string = 'report.d.ts'): { e
     else if ((st as any).name && ts.isIdentifier((st as any).name)) topNames.add((st as any).name.text);
   }
 
-    const put = (e: Entry, node: ts.Node) => {
+  const put = (e: Entry, node: ts.Node) => {
     const prev = entries.get(e.key);
     if (prev) {
       prev.text = `${prev.text}\n${e.text}`; // overloads, get/set pairs, declaration merging
@@ -132,8 +134,18 @@ export function parseReport(code: string, fileName: string = 'report.d.ts'): { e
     entries.set(e.key, e);
     return e;
   };
-    const base = (e: Partial<Entry>): Entry =>
-    ({ internal: false, sealed: false, optional: false, abstract: false, readonly: false, isStatic: false, privateCtor: false, typeParamCount: 0, ...e } as Entry);
+  const base = (e: Partial<Entry>): Entry =>
+    ({
+      internal: false,
+      sealed: false,
+      optional: false,
+      abstract: false,
+      readonly: false,
+      isStatic: false,
+      privateCtor: false,
+      typeParamCount: 0,
+      ...e,
+    }) as Entry;
 
   /**
    * Members of a class, interface or type literal.
@@ -146,15 +158,36 @@ export function parseReport(code: string, fileName: string = 'report.d.ts'): { e
       const internal = tags.has ? tags.internal : parent.internal;
       if (hasMod(m, ts.SyntaxKind.PrivateKeyword) && !ts.isConstructorDeclaration(m)) continue;
       const isStatic = hasMod(m, ts.SyntaxKind.StaticKeyword);
-      const common = { parent: parent.key, internal, sealed: parent.sealed, isStatic, typeParams: parent.typeParams, typeArgs: parent.typeArgs };
+      const common = {
+        parent: parent.key,
+        internal,
+        sealed: parent.sealed,
+        isStatic,
+        typeParams: parent.typeParams,
+        typeArgs: parent.typeArgs,
+      };
       if (ts.isConstructorDeclaration(m) || ts.isConstructSignatureDeclaration(m)) {
         const isClass = ts.isConstructorDeclaration(m);
-        put(base({ ...common, key: `${parent.key}.(constructor)`, display: `${parent.name}.(constructor)`, kind: isClass ? 'constructor' : 'signature', text: print(m, sf), privateCtor: hasMod(m, ts.SyntaxKind.PrivateKeyword) || hasMod(m, ts.SyntaxKind.ProtectedKeyword), access: isClass ? `typeof $.${parent.name}` : undefined }), m);
+        put(
+          base({
+            ...common,
+            key: `${parent.key}.(constructor)`,
+            display: `${parent.name}.(constructor)`,
+            kind: isClass ? 'constructor' : 'signature',
+            text: print(m, sf),
+            privateCtor: hasMod(m, ts.SyntaxKind.PrivateKeyword) || hasMod(m, ts.SyntaxKind.ProtectedKeyword),
+            access: isClass ? `typeof $.${parent.name}` : undefined,
+          }),
+          m,
+        );
         continue;
       }
       if (ts.isCallSignatureDeclaration(m) || ts.isIndexSignatureDeclaration(m)) {
         const label = ts.isCallSignatureDeclaration(m) ? '(call)' : `[index]`;
-        put(base({ ...common, key: `${parent.key}.${label}`, display: `${parent.name}.${label}`, kind: 'signature', text: print(m, sf) }), m);
+        put(
+          base({ ...common, key: `${parent.key}.${label}`, display: `${parent.name}.${label}`, kind: 'signature', text: print(m, sf) }),
+          m,
+        );
         continue;
       }
       const name = (m as any).name;
@@ -170,9 +203,12 @@ export function parseReport(code: string, fileName: string = 'report.d.ts'): { e
           display: `${parent.name}.${label} (${isStatic ? 'static ' : ''}${kind})`,
           kind,
           text: print(m, sf),
-          optional: !!((m as any).questionToken),
+          optional: !!(m as any).questionToken,
           abstract: hasMod(m, ts.SyntaxKind.AbstractKeyword),
-          readonly: hasMod(m, ts.SyntaxKind.ReadonlyKeyword) || (ts.isGetAccessorDeclaration(m) && !members.some((o) => ts.isSetAccessorDeclaration(o) && (o as any).name?.getText(sf) === name.getText(sf))),
+          readonly:
+            hasMod(m, ts.SyntaxKind.ReadonlyKeyword) ||
+            (ts.isGetAccessorDeclaration(m) &&
+              !members.some((o) => ts.isSetAccessorDeclaration(o) && (o as any).name?.getText(sf) === name.getText(sf))),
           access: `${isStatic ? staticOwner : owner}[${index}]`,
         }),
         m,
@@ -180,19 +216,43 @@ export function parseReport(code: string, fileName: string = 'report.d.ts'): { e
     }
   };
 
-    for (const st of sf.statements) {
+  for (const st of sf.statements) {
     if (ts.isImportDeclaration(st) || ts.isExportDeclaration(st) || ts.isExportAssignment(st)) continue;
     const tags = reportTags(st, sf);
     const internal = tags.internal;
     const sealed = tags.sealed;
     if (ts.isFunctionDeclaration(st) && st.name) {
       const n = st.name.text;
-      put(base({ key: `value:${n}`, display: `${n} (function)`, kind: 'function', name: n, text: print(st, sf), internal, sealed, access: `typeof $.${n}` }), st);
+      put(
+        base({
+          key: `value:${n}`,
+          display: `${n} (function)`,
+          kind: 'function',
+          name: n,
+          text: print(st, sf),
+          internal,
+          sealed,
+          access: `typeof $.${n}`,
+        }),
+        st,
+      );
     } else if (ts.isVariableStatement(st)) {
       for (const d of st.declarationList.declarations) {
         if (!ts.isIdentifier(d.name)) continue;
         const n = d.name.text;
-        const e = put(base({ key: `value:${n}`, display: `${n} (const)`, kind: 'const', name: n, text: d.type && ts.isTypeLiteralNode(d.type) ? `const ${n}` : print(d, sf), internal, sealed, access: `typeof $.${n}` }), d);
+        const e = put(
+          base({
+            key: `value:${n}`,
+            display: `${n} (const)`,
+            kind: 'const',
+            name: n,
+            text: d.type && ts.isTypeLiteralNode(d.type) ? `const ${n}` : print(d, sf),
+            internal,
+            sealed,
+            access: `typeof $.${n}`,
+          }),
+          d,
+        );
         if (d.type && ts.isTypeLiteralNode(d.type)) {
           e.name = n;
           addMembers(e, d.type.members, `(typeof $.${n})`, `(typeof $.${n})`);
@@ -201,21 +261,72 @@ export function parseReport(code: string, fileName: string = 'report.d.ts'): { e
     } else if (ts.isClassDeclaration(st) && st.name) {
       const n = st.name.text;
       const tp = typeParamInfo(st.typeParameters, sf, topNames);
-      const header = sf.text.slice(st.getStart(sf), st.members.pos).replace(/\{\s*$/, '').replace(/\s+/g, ' ').trim();
-      const e = put(base({ key: `value:${n}`, display: `${n} (class)`, kind: 'class', name: n, text: header, internal, sealed, abstract: hasMod(st, ts.SyntaxKind.AbstractKeyword), access: `$.${n}${tp.typeArgs}`, typeParams: tp.typeParams, typeArgs: tp.typeArgs, typeParamCount: tp.count }), st);
+      const header = sf.text
+        .slice(st.getStart(sf), st.members.pos)
+        .replace(/\{\s*$/, '')
+        .replace(/\s+/g, ' ')
+        .trim();
+      const e = put(
+        base({
+          key: `value:${n}`,
+          display: `${n} (class)`,
+          kind: 'class',
+          name: n,
+          text: header,
+          internal,
+          sealed,
+          abstract: hasMod(st, ts.SyntaxKind.AbstractKeyword),
+          access: `$.${n}${tp.typeArgs}`,
+          typeParams: tp.typeParams,
+          typeArgs: tp.typeArgs,
+          typeParamCount: tp.count,
+        }),
+        st,
+      );
       addMembers(e, st.members, `$.${n}${tp.typeArgs}`, `(typeof $.${n})`);
     } else if (ts.isInterfaceDeclaration(st)) {
       const n = st.name.text;
       const tp = typeParamInfo(st.typeParameters, sf, topNames);
-      const header = sf.text.slice(st.getStart(sf), st.members.pos).replace(/\{\s*$/, '').replace(/\s+/g, ' ').trim();
-      const e = put(base({ key: `type:${n}`, display: `${n} (interface)`, kind: 'interface', name: n, text: header, internal, sealed, access: `$.${n}${tp.typeArgs}`, typeParams: tp.typeParams, typeArgs: tp.typeArgs, typeParamCount: tp.count }), st);
+      const header = sf.text
+        .slice(st.getStart(sf), st.members.pos)
+        .replace(/\{\s*$/, '')
+        .replace(/\s+/g, ' ')
+        .trim();
+      const e = put(
+        base({
+          key: `type:${n}`,
+          display: `${n} (interface)`,
+          kind: 'interface',
+          name: n,
+          text: header,
+          internal,
+          sealed,
+          access: `$.${n}${tp.typeArgs}`,
+          typeParams: tp.typeParams,
+          typeArgs: tp.typeArgs,
+          typeParamCount: tp.count,
+        }),
+        st,
+      );
       addMembers(e, st.members, `$.${n}${tp.typeArgs}`, `$.${n}${tp.typeArgs}`);
     } else if (ts.isTypeAliasDeclaration(st)) {
       const n = st.name.text;
       const tp = typeParamInfo(st.typeParameters, sf, topNames);
       const literal = ts.isTypeLiteralNode(st.type);
       const e = put(
-        base({ key: `type:${n}`, display: `${n} (type)`, kind: literal ? 'interface' : 'type', name: n, text: literal ? `type ${n}${tp.typeParams}` : print(st, sf), internal, sealed, access: `$.${n}${tp.typeArgs}`, typeParams: tp.typeParams, typeArgs: tp.typeArgs, typeParamCount: tp.count }),
+        base({
+          key: `type:${n}`,
+          display: `${n} (type)`,
+          kind: literal ? 'interface' : 'type',
+          name: n,
+          text: literal ? `type ${n}${tp.typeParams}` : print(st, sf),
+          internal,
+          sealed,
+          access: `$.${n}${tp.typeArgs}`,
+          typeParams: tp.typeParams,
+          typeArgs: tp.typeArgs,
+          typeParamCount: tp.count,
+        }),
         st,
       );
       if (ts.isTypeLiteralNode(st.type)) addMembers(e, st.type.members, `$.${n}${tp.typeArgs}`, `$.${n}${tp.typeArgs}`);
@@ -224,7 +335,18 @@ export function parseReport(code: string, fileName: string = 'report.d.ts'): { e
       put(base({ key: `value:${n}`, display: `${n} (enum)`, kind: 'enum', name: n, text: print(st, sf), internal, sealed }), st);
     } else {
       const n = (st as any).name?.getText?.(sf) ?? `statement@${st.pos}`;
-      put(base({ key: `value:${n}`, display: `${n} (${ts.SyntaxKind[st.kind]})`, kind: 'other', name: n, text: print(st, sf), internal, sealed }), st);
+      put(
+        base({
+          key: `value:${n}`,
+          display: `${n} (${ts.SyntaxKind[st.kind]})`,
+          kind: 'other',
+          name: n,
+          text: print(st, sf),
+          internal,
+          sealed,
+        }),
+        st,
+      );
     }
   }
   return { entries, sf, topNames };

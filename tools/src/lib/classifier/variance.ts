@@ -45,11 +45,11 @@ export function typePositions(sf: ts.SourceFile): TypePositions {
     pos.set(name, s);
     work.push([name, p]);
   };
-    const walkType = (node: ts.Node|undefined, p: Position) => {
+  const walkType = (node: ts.Node | undefined, p: Position) => {
     if (!node) return;
     if (ts.isTypeReferenceNode(node) || ts.isExpressionWithTypeArguments(node)) {
       const nameNode = ts.isTypeReferenceNode(node) ? node.typeName : node.expression;
-      let left = (nameNode as ts.Node);
+      let left = nameNode as ts.Node;
       while (ts.isQualifiedName(left) || ts.isPropertyAccessExpression(left)) left = ts.isQualifiedName(left) ? left.left : left.expression;
       if (ts.isIdentifier(left)) mark(left.text, p);
       for (const a of node.typeArguments ?? []) walkType(a, p);
@@ -59,17 +59,23 @@ export function typePositions(sf: ts.SourceFile): TypePositions {
     if (ts.isTypeLiteralNode(node)) return walkMembers(node.members, p);
     ts.forEachChild(node, (c) => walkType(c, p));
   };
-    const walkSignature = (sig: ts.SignatureDeclarationBase, p: Position) => {
+  const walkSignature = (sig: ts.SignatureDeclarationBase, p: Position) => {
     for (const prm of sig.parameters) walkType(prm.type, flip(p));
     walkType(sig.type, p);
   };
-    const walkMembers = (members: readonly ts.Node[], p: Position) => {
+  const walkMembers = (members: readonly ts.Node[], p: Position) => {
     for (const m of members) {
       if (ts.isPropertySignature(m) || ts.isPropertyDeclaration(m)) walkType(m.type, p);
       else if (ts.isGetAccessorDeclaration(m)) walkType(m.type, p);
       else if (ts.isSetAccessorDeclaration(m)) for (const prm of m.parameters) walkType(prm.type, flip(p));
       else if (ts.isIndexSignatureDeclaration(m)) walkType(m.type, p);
-      else if (ts.isMethodSignature(m) || ts.isMethodDeclaration(m) || ts.isCallSignatureDeclaration(m) || ts.isConstructSignatureDeclaration(m) || ts.isConstructorDeclaration(m)) {
+      else if (
+        ts.isMethodSignature(m) ||
+        ts.isMethodDeclaration(m) ||
+        ts.isCallSignatureDeclaration(m) ||
+        ts.isConstructSignatureDeclaration(m) ||
+        ts.isConstructorDeclaration(m)
+      ) {
         if (ts.isConstructorDeclaration(m) && hasMod(m, ts.SyntaxKind.PrivateKeyword)) continue;
         walkSignature(m, p);
       }
@@ -84,7 +90,7 @@ export function typePositions(sf: ts.SourceFile): TypePositions {
     }
   }
   while (work.length > 0) {
-    const [name, p] = (work.pop() as [string, Position]);
+    const [name, p] = work.pop() as [string, Position];
     for (const d of decls.get(name) ?? []) {
       if (ts.isInterfaceDeclaration(d)) {
         walkMembers(d.members, p);
@@ -103,10 +109,15 @@ export function typePositions(sf: ts.SourceFile): TypePositions {
  * @param positions from {@link typePositions} over both reports
  * @param newEntries the new report's entries, to find `n`'s container
  */
-export function checksFor(o: Entry, n: Entry, positions: TypePositions, newEntries: Map<string, Entry>): { checks: DirectionalCheck[]; verdict?: { level: Level; reason: string } } {
+export function checksFor(
+  o: Entry,
+  n: Entry,
+  positions: TypePositions,
+  newEntries: Map<string, Entry>,
+): { checks: DirectionalCheck[]; verdict?: { level: Level; reason: string } } {
   const checks: DirectionalCheck[] = [];
-  const O = (a: string|undefined) => (a ?? '').replaceAll('$', 'O');
-  const N = (a: string|undefined) => (a ?? '').replaceAll('$', 'N');
+  const O = (a: string | undefined) => (a ?? '').replaceAll('$', 'O');
+  const N = (a: string | undefined) => (a ?? '').replaceAll('$', 'N');
   const parent = n.parent ? newEntries.get(n.parent) : undefined;
   const containerPos = parent?.name ? positions.get(parent.name) : undefined;
   const implemented = !!(parent && parent.kind === 'interface' && containerPos?.has('in') && !parent.sealed);
@@ -117,11 +128,16 @@ export function checksFor(o: Entry, n: Entry, positions: TypePositions, newEntri
       // fall through to the type comparison below
     } else return { checks, verdict: { level: 'breaking', reason: `changed from ${o.kind} to ${n.kind}` } };
   }
-  if (o.typeParamCount !== n.typeParamCount) return { checks, verdict: { level: 'breaking', reason: `type parameters changed (${o.typeParamCount} → ${n.typeParamCount})` } };
+  if (o.typeParamCount !== n.typeParamCount)
+    return { checks, verdict: { level: 'breaking', reason: `type parameters changed (${o.typeParamCount} → ${n.typeParamCount})` } };
 
   switch (n.kind) {
     case 'function':
-      checks.push({ reason: 'no longer accepts the old calls or returns a type the old callers do not expect', target: O(o.access), source: N(n.access) });
+      checks.push({
+        reason: 'no longer accepts the old calls or returns a type the old callers do not expect',
+        target: O(o.access),
+        source: N(n.access),
+      });
       checks.push({ reason: 'return type changed (narrowed)', target: `ReturnType<${N(n.access)}>`, source: `ReturnType<${O(o.access)}>` });
       break;
     case 'method': {
@@ -132,7 +148,11 @@ export function checksFor(o: Entry, n: Entry, positions: TypePositions, newEntri
       checks.push({ reason: 'return type changed (narrowed)', target: `ReturnType<${nn}>`, source: `ReturnType<${on}>` });
       checks.push({ reason: 'became optional', target: O(o.access), source: N(n.access) });
       if (implemented) {
-        checks.push({ reason: 'parameters changed on an interface users implement', target: `Parameters<${on}>`, source: `Parameters<${nn}>` });
+        checks.push({
+          reason: 'parameters changed on an interface users implement',
+          target: `Parameters<${on}>`,
+          source: `Parameters<${nn}>`,
+        });
         checks.push({ reason: 'became required on an interface users implement', target: N(n.access), source: O(o.access) });
       }
       if (o.abstract !== n.abstract && n.abstract) return { checks, verdict: { level: 'breaking', reason: 'made abstract' } };
@@ -140,7 +160,11 @@ export function checksFor(o: Entry, n: Entry, positions: TypePositions, newEntri
     }
     case 'property':
       if (!o.readonly && n.readonly) return { checks, verdict: { level: 'breaking', reason: 'made readonly' } };
-      checks.push({ reason: 'property type changed (users can no longer pass what they passed)', target: N(n.access), source: O(o.access) });
+      checks.push({
+        reason: 'property type changed (users can no longer pass what they passed)',
+        target: N(n.access),
+        source: O(o.access),
+      });
       if (parent?.kind !== 'interface' || !inputOnly(containerPos)) {
         checks.push({ reason: 'property type changed (users receive a different type)', target: O(o.access), source: N(n.access) });
       }
@@ -149,7 +173,11 @@ export function checksFor(o: Entry, n: Entry, positions: TypePositions, newEntri
     case 'constructor':
       if (n.privateCtor && !o.privateCtor) return { checks, verdict: { level: 'breaking', reason: 'constructor is no longer public' } };
       if (o.privateCtor) return { checks, verdict: { level: n.privateCtor ? 'identical' : 'additive', reason: 'constructor opened' } };
-      checks.push({ reason: 'constructor no longer accepts the old arguments', target: `ConstructorParameters<${N(n.access)}>`, source: `ConstructorParameters<${O(o.access)}>` });
+      checks.push({
+        reason: 'constructor no longer accepts the old arguments',
+        target: `ConstructorParameters<${N(n.access)}>`,
+        source: `ConstructorParameters<${O(o.access)}>`,
+      });
       break;
     case 'const':
       checks.push({ reason: 'value type changed (users receive a different type)', target: O(o.access), source: N(n.access) });
