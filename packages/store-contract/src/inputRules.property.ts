@@ -7,10 +7,22 @@ import {
   type StoredRun,
   type StoredStep,
 } from '@runledger/trace';
-import type { ToolOutcome } from '@runledger/core';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
+import {
+  anyCursor,
+  anyNumber,
+  anyText,
+  BASE,
+  goodDuration,
+  goodRound,
+  goodText,
+  goodTime,
+  mostly,
+  outcome,
+  uuidOf,
+} from './inputArbitraries.js';
 
 /**
  * The seed of every property: each store runs exactly the same generated inputs, so "every store
@@ -20,139 +32,6 @@ import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
 const SEED = Number(process.env['RUNLEDGER_INPUT_SEED'] ?? 20_261_130);
 /** Few enough to keep the suite at a second or two per store; raise with RUNLEDGER_INPUT_RUNS to explore. */
 const NUM_RUNS = Number(process.env['RUNLEDGER_INPUT_RUNS'] ?? 60);
-/** 2026-01-01T00:00:00Z. */
-const BASE = 1_767_225_600_000;
-
-// --- generated inputs ---------------------------------------------------------------------------
-
-/** Pieces that break (or nearly break) the string rule: NUL, lone surrogates, emoji, controls. */
-const PIECES = [
-  '\0',
-  'a\0b',
-  '\uD800',
-  '\uDBFF',
-  '\uDC00',
-  '\uDFFF',
-  'x\uD83D',
-  '\uDE00y',
-  '😀',
-  '\uD83D\uDE00',
-  '👩‍👩‍👧',
-  '\u0001',
-  '\u001F',
-  '\u007F',
-  '\u0085',
-  '\r\n\t',
-  '\uFEFF',
-  '\uFFFD',
-  '\uFFFF',
-  'ä',
-  ' ',
-  '',
-  'plain',
-  "'; DROP TABLE runs; --",
-  '\\',
-  '"',
-];
-
-/** Any UTF-16 code unit, lone surrogates and NUL included. */
-const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit));
-
-const anyText: fc.Arbitrary<string> = fc.oneof(
-  { arbitrary: fc.constantFrom(...PIECES), weight: 3 },
-  { arbitrary: fc.array(fc.constantFrom(...PIECES), { maxLength: 4 }).map((parts) => parts.join('')), weight: 3 },
-  { arbitrary: fc.string({ unit: codeUnit, maxLength: 12 }), weight: 2 },
-  { arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }), weight: 1 },
-);
-
-/** Numbers at and around every bound a store column has, and anything else. */
-const EDGE_NUMBERS = [
-  0,
-  -0,
-  -1,
-  0.5,
-  1.5,
-  -1.5,
-  BASE,
-  BASE + 0.25,
-  2 ** 31 - 1,
-  2 ** 31,
-  2 ** 32,
-  2 ** 53 - 1,
-  2 ** 53,
-  2 ** 63,
-  2 ** 64,
-  8.64e15,
-  8.64e15 + 1,
-  8.64e15 + 0.5,
-  1e300,
-  -1e300,
-  1e307,
-  Number.MAX_VALUE,
-  Number.MIN_VALUE,
-  Number.EPSILON,
-  Number.NaN,
-  Number.POSITIVE_INFINITY,
-  Number.NEGATIVE_INFINITY,
-];
-
-const anyNumber: fc.Arbitrary<number> = fc.oneof(
-  { arbitrary: fc.constantFrom(...EDGE_NUMBERS), weight: 4 },
-  { arbitrary: fc.integer({ min: 0, max: 2 ** 31 - 1 }), weight: 1 },
-  { arbitrary: fc.maxSafeInteger(), weight: 1 },
-  { arbitrary: fc.double(), weight: 2 },
-);
-
-/** Strings every store keeps as they are: no NUL, no lone surrogate (emoji, controls and BOM included). */
-const goodText: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('plain', '😀', '👩‍👩‍👧', 'ä', '\uFEFF', '\uFFFD', '\uFFFF', '\u0001\u001F\u007F', '\r\n\t', "'; DROP TABLE runs; --", '\\"'),
-  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
-  fc.string({ unit: codeUnit, minLength: 1, maxLength: 12 }).filter((text) => !/[\0\uD800-\uDFFF]/.test(text)),
-);
-
-/** Times every store keeps: integer ms from 0 to 8.64e15 (−0 reads back as 0). */
-const goodTime: fc.Arbitrary<number> = fc.oneof(
-  fc.constantFrom(0, -0, BASE, 2 ** 31, 2 ** 32, 8.64e15),
-  fc.maxSafeNat().map((n) => n % (8.64e15 + 1)),
-);
-const goodRound: fc.Arbitrary<number> = fc.oneof(fc.constantFrom(0, -0, 2 ** 31 - 1), fc.integer({ min: 0, max: 2 ** 31 - 1 }));
-const goodDuration: fc.Arbitrary<number> = fc.oneof(
-  fc.constantFrom(0, -0, 12.5, 1 / 3, Number.MIN_VALUE, 8.64e15),
-  fc.double({ min: 0, max: 8.64e15, noNaN: true }),
-);
-
-/** Mostly a good value, often anything: a record of several fields keeps some of its inputs whole. */
-function mostly<T>(good: fc.Arbitrary<T>, any: fc.Arbitrary<T>): fc.Arbitrary<T> {
-  return fc.oneof({ arbitrary: good, weight: 3 }, { arbitrary: any, weight: 1 });
-}
-
-const outcome = fc.constantFrom<ToolOutcome | null>('ok', 'failed', 'cancelled', null);
-
-function uuidOf(n: number): string {
-  return `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
-}
-
-function encode(value: unknown): string {
-  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
-}
-
-/** Cursors as listRuns makes them, with generated times, upper-case ids, and crafted or broken ones. */
-const anyCursor: fc.Arbitrary<string> = fc.oneof(
-  { arbitrary: fc.tuple(goodTime, fc.integer({ min: 0, max: 5 })).map(([at, n]) => encode([at, uuidOf(n)])), weight: 4 },
-  { arbitrary: fc.tuple(anyNumber, fc.integer({ min: 0, max: 5 })).map(([at, n]) => encode([at, uuidOf(n)])), weight: 4 },
-  {
-    arbitrary: fc
-      .tuple(anyNumber, fc.integer({ min: 0, max: 5 }))
-      .map(([at, n]) => encode([at, uuidOf(n).toUpperCase().replace('0000-4000', 'ABCD-4000')])),
-    weight: 1,
-  },
-  {
-    arbitrary: fc.integer({ min: 0, max: 5 }).map((n) => encode([BASE + n, `ffffffff-ffff-4fff-bfff-${n.toString(16).padStart(12, 'f')}`])),
-    weight: 1,
-  },
-  { arbitrary: fc.jsonValue().map(encode), weight: 1 },
-  { arbitrary: anyText, weight: 1 },
-);
 
 // --- comparing verdicts ---------------------------------------------------------------------------
 

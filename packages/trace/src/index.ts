@@ -12,22 +12,19 @@ export { isRunStepKind, RUN_STEP_KINDS, RunStepKind } from './step/RunStepKind.j
 // startRun opens a run in a store and hands back its RunTrace; the trace records the steps of the
 // agent loop, each through the privacy filter, and the run ends completed, failed or cancelled.
 export { type ActiveRun, type StartRunOptions, startRun } from './recording/startRun.js';
-export {
-  type RecordAssembledMessagesOptions,
-  type RecordContextBudgetOptions,
-  type RecordDroppedSourcesOptions,
-  type RecordLlmCallOptions,
-  type RecordRequestOptions,
-  type RecordStepOptions,
-  type RecordToolCallOptions,
-  type RecordToolStartOptions,
-  type RecordToolExecutionOptions,
-  type RecordToolResultOptions,
-  type RunRecord,
-  type RunRecordHook,
-  RunTrace,
-  type RunTraceOptions,
-} from './recording/RunTrace.js';
+export { type RunRecord, type RunRecordHook, RunTrace, type RunTraceOptions } from './recording/RunTrace.js';
+export type {
+  RecordAssembledMessagesOptions,
+  RecordContextBudgetOptions,
+  RecordDroppedSourcesOptions,
+  RecordLlmCallOptions,
+  RecordRequestOptions,
+  RecordStepOptions,
+  RecordToolCallOptions,
+  RecordToolExecutionOptions,
+  RecordToolResultOptions,
+  RecordToolStartOptions,
+} from './recording/RecordOptions.js';
 export type { RecordRetryOptions } from './recording/RecordRetry.js';
 export { RunCancelledError, type RunCancelSource } from './recording/RunCancelledError.js';
 export { RunRecordError } from './recording/RunRecordError.js';
