@@ -21,7 +21,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { exportConditionProblems } from './lib/exportConditions.ts';
+import { exportConditionProblems, publishedExportsProblems } from './lib/exportConditions.ts';
 import { tarballProblems } from './lib/tarball.ts';
 import { readPackage, WORKSPACE_ROOT } from './lib/workspace.ts';
 
@@ -48,6 +48,9 @@ export function lintPackage(packageDir: string): { ok: boolean; failures: string
   const conditions = exportConditionProblems(pkg);
   if (conditions.length > 0) failures.push(...conditions);
   else console.log(`✔ ${pkg.name}: exports conditions ("types" first, "default" last: import and require() resolve)`);
+  const published = publishedExportsProblems(pkg);
+  if (published.length > 0) failures.push(...published);
+  else console.log(`✔ ${pkg.name}: publishConfig.exports is exports without the source condition`);
   const problems = tarballProblems(pkg);
   if (problems.length > 0) failures.push(...problems);
   else console.log(`✔ ${pkg.name}: tarball contents (no test helpers, fixtures or benchmarks; declaration map sources ship)`);

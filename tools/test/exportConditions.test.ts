@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exportConditionProblems } from '../src/lib/exportConditions.ts';
+import { exportConditionProblems, publishedExportsProblems } from '../src/lib/exportConditions.ts';
 
 const pkg = (exports: unknown) => ({ name: '@fx/conditions', json: { name: '@fx/conditions', type: 'module', exports } });
 
@@ -47,5 +47,48 @@ describe('exports conditions: "types" first, "default" last, so require() resolv
       '@fx/conditions: package.json "exports" must be an object of subpaths (".": { "types", "import", "default" })',
     ]);
     expect(exportConditionProblems(pkg('./dist/index.js'))).toHaveLength(1);
+  });
+});
+
+describe('published exports: publishConfig.exports is exports without the source condition', () => {
+  const withSource = {
+    '.': { types: './dist/index.d.ts', '@runledger/source': './src/index.ts', import: './dist/index.js', default: './dist/index.js' },
+    './package.json': './package.json',
+  };
+  const published = {
+    '.': { types: './dist/index.d.ts', import: './dist/index.js', default: './dist/index.js' },
+    './package.json': './package.json',
+  };
+  const pkgWith = (exports: unknown, publishedExports: unknown) => ({
+    name: '@fx/published',
+    json: { name: '@fx/published', exports, publishConfig: { access: 'restricted', exports: publishedExports } },
+  });
+
+  it('the same subpaths and targets, less the condition, pass', () => {
+    expect(publishedExportsProblems(pkgWith(withSource, published))).toEqual([]);
+  });
+
+  it('a subpath added to exports only, or a target that differs, is named', () => {
+    const more = {
+      ...withSource,
+      './store': { types: './dist/store/index.d.ts', '@runledger/source': './src/store/index.ts', default: './dist/store/index.js' },
+    };
+    expect(publishedExportsProblems(pkgWith(more, published))).toEqual([
+      expect.stringMatching(
+        /^@fx\/published: package\.json publishConfig\.exports must be "exports" without the "@runledger\/source" condition/,
+      ),
+    ]);
+    const other = { ...published, '.': { ...published['.'], default: './dist/other.js' } };
+    expect(publishedExportsProblems(pkgWith(withSource, other))).toHaveLength(1);
+    expect(publishedExportsProblems(pkgWith(withSource, undefined))).toHaveLength(1);
+  });
+
+  it('a subpath without its source, or with a source outside src/, is named', () => {
+    const noSource = { '.': published['.'], './package.json': './package.json' };
+    expect(publishedExportsProblems(pkgWith(noSource, published))).toEqual([
+      expect.stringContaining('exports["."]["@runledger/source"] must name the entry\'s TypeScript source'),
+    ]);
+    const distSource = { ...withSource, '.': { ...withSource['.'], '@runledger/source': './dist/index.js' } };
+    expect(publishedExportsProblems(pkgWith(distSource, published))).toHaveLength(1);
   });
 });

@@ -1,3 +1,5 @@
+import { SOURCE_CONDITION } from '../../../source-condition.mjs';
+
 /**
  * The conditions of a published package's `exports`: every subpath that maps to conditions lists
  * `types` first (TypeScript picks the first match) and ends with `default`, the one `require()`
@@ -39,6 +41,40 @@ export function exportConditionProblems(pkg: { name: string; json: Record<string
         `${pkg.name}: package.json ${field}.default is ${String(conditions.default)} but .import is ${conditions.import}: require() and import must load the same file (one ESM build, no dual package)`,
       );
     }
+  }
+  return problems;
+}
+
+/**
+ * A package's `exports` name its sources under SOURCE_CONDITION (tests resolve sibling packages
+ * through it; tsup builds those entries), and `publishConfig.exports` is what npm users get: the
+ * same subpaths and conditions without it. The two are written by hand side by side, so this
+ * checks they never drift: a subpath added to one and not the other, or a target that differs.
+ * @returns one sentence per problem, naming the package, the field and the rule
+ */
+export function publishedExportsProblems(pkg: { name: string; json: Record<string, any> }): string[] {
+  const exportsField: unknown = pkg.json.exports;
+  const published: unknown = pkg.json.publishConfig?.exports;
+  if (exportsField === null || typeof exportsField !== 'object') return []; // exportConditionProblems says it
+  const problems: string[] = [];
+  const expected: Record<string, unknown> = {};
+  for (const [subpath, target] of Object.entries(exportsField)) {
+    if (target === null || typeof target !== 'object') {
+      expected[subpath] = target;
+      continue;
+    }
+    const { [SOURCE_CONDITION]: source, ...rest } = target as Record<string, unknown>;
+    if (typeof source !== 'string' || !/^\.\/src\/.+\.ts$/.test(source)) {
+      problems.push(
+        `${pkg.name}: package.json exports[${JSON.stringify(subpath)}]["${SOURCE_CONDITION}"] must name the entry's TypeScript source (./src/….ts), found ${JSON.stringify(source)}: tests and the build read it`,
+      );
+    }
+    expected[subpath] = rest;
+  }
+  if (JSON.stringify(published) !== JSON.stringify(expected)) {
+    problems.push(
+      `${pkg.name}: package.json publishConfig.exports must be "exports" without the "${SOURCE_CONDITION}" condition, in the same order (expected ${JSON.stringify(expected)}, found ${JSON.stringify(published)}): it is what the published package.json gets`,
+    );
   }
   return problems;
 }
