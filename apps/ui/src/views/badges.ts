@@ -19,16 +19,12 @@ const STATUS_ICON: Readonly<Record<RunStatus, string>> = {
  * @internal
  */
 export function outcomeBadge(t: Translator, outcome: ToolOutcome): Html {
-  return html`<span class="badge badge-${outcome}" data-outcome="${outcome}"
-    ><span aria-hidden="true">${OUTCOME_ICON[outcome]}</span>${t.t(`runs.detail.outcome.${outcome}`)}</span
-  >`;
+  return html`<span class="badge badge-${outcome}" data-outcome="${outcome}"><span aria-hidden="true">${OUTCOME_ICON[outcome]}</span>${t.t(`runs.detail.outcome.${outcome}`)}</span>`;
 }
 
 /** The status of a run as a badge with icon and text. @internal */
 export function statusBadge(t: Translator, status: RunStatus): Html {
-  return html`<span class="badge badge-${status}" data-status="${status}"
-    ><span aria-hidden="true">${STATUS_ICON[status]}</span>${t.t(`runs.status.${status}`)}</span
-  >`;
+  return html`<span class="badge badge-${status}" data-status="${status}"><span aria-hidden="true">${STATUS_ICON[status]}</span>${t.t(`runs.status.${status}`)}</span>`;
 }
 
 /** A badge with a neutral look and the given text. @internal */

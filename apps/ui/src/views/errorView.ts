@@ -7,8 +7,6 @@ export function renderErrorView(ctx: ViewContext, title: string, text: string): 
   return layout(ctx, {
     title,
     section: null,
-    body: html`<h1>${title}</h1>
-      <p class="card">${text}</p>
-      <p><a href="${ctx.href('/')}">← ${ctx.t.t('runs.detail.back')}</a></p>`,
+    body: html`<h1>${title}</h1><p class="card">${text}</p><p><a href="${ctx.href('/')}">← ${ctx.t.t('runs.detail.back')}</a></p>`,
   });
 }

@@ -17,39 +17,30 @@ export function layout(
 ): Html {
   const { t } = ctx;
   const nav = (section: Exclude<NavSection, null>, path: string, label: string) =>
-    html`<a href="${ctx.href(path)}" ${view.section === section ? Html.trusted(' aria-current="page"') : ''}>${label}</a>`;
+    html`<a href="${ctx.href(path)}"${view.section === section ? Html.trusted(' aria-current="page"') : ''}>${label}</a>`;
   return html`<!doctype html>
-    <html lang="${ctx.locale}">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        ${view.refreshSeconds !== undefined ? html`<meta http-equiv="refresh" content="${view.refreshSeconds}" />` : ''}
-        <title>${view.title} · ${t.t('app.title')}</title>
-        <style>
-          ${Html.trusted(STYLES)}
-        </style>
-      </head>
-      <body>
-        <a class="skip" href="#content">${t.t('nav.skip')}</a>
-        <header class="top">
-          <a class="brand" href="${ctx.href('/')}">${t.t('app.title')}<small>${t.t('app.tagline')}</small></a>
-          <nav class="main" aria-label="${t.t('app.title')}">
-            ${nav('runs', '/', t.t('nav.runs'))}${nav('servers', '/servers', t.t('nav.servers'))}
-          </nav>
-          <nav class="lang" aria-label="${t.t('nav.language')}">
-            <span>${t.t('nav.language')}:</span>${LOCALES.map(
-              (locale) =>
-                html`<a
-                  href="${ctx.hrefInLanguage(locale)}"
-                  hreflang="${locale}"
-                  lang="${locale}"
-                  ${locale === ctx.locale ? Html.trusted(' aria-current="true"') : ''}
-                  >${locale.toUpperCase()}</a
-                >`,
-            )}
-          </nav>
-        </header>
-        <main id="content">${view.body}</main>
-      </body>
-    </html> `;
+<html lang="${ctx.locale}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+${view.refreshSeconds !== undefined ? html`<meta http-equiv="refresh" content="${view.refreshSeconds}">` : ''}
+<title>${view.title} · ${t.t('app.title')}</title>
+<style>${Html.trusted(STYLES)}</style>
+</head>
+<body>
+<a class="skip" href="#content">${t.t('nav.skip')}</a>
+<header class="top">
+<a class="brand" href="${ctx.href('/')}">${t.t('app.title')}<small>${t.t('app.tagline')}</small></a>
+<nav class="main" aria-label="${t.t('app.title')}">${nav('runs', '/', t.t('nav.runs'))}${nav('servers', '/servers', t.t('nav.servers'))}</nav>
+<nav class="lang" aria-label="${t.t('nav.language')}"><span>${t.t('nav.language')}:</span>${LOCALES.map(
+    (locale) =>
+      html`<a href="${ctx.hrefInLanguage(locale)}" hreflang="${locale}" lang="${locale}"${locale === ctx.locale ? Html.trusted(' aria-current="true"') : ''}>${locale.toUpperCase()}</a>`,
+  )}</nav>
+</header>
+<main id="content">
+${view.body}
+</main>
+</body>
+</html>
+`;
 }

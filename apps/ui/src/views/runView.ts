@@ -66,16 +66,9 @@ export function wireMs(entry: RunTimelineEntry, now: number): number | null {
 
 function callStateBadge(t: Translator, entry: RunTimelineEntry, now: number): Html {
   if (entry.callState === 'on_the_wire') {
-    return html`<span
-      class="badge badge-running"
-      data-call-state="on_the_wire"
-      title="${t.t('runs.detail.callState.runningFor', { duration: t.duration(wireMs(entry, now) ?? 0) })}"
-      ><span aria-hidden="true">◔</span>${t.t('runs.detail.callState.on_the_wire')}</span
-    >`;
+    return html`<span class="badge badge-running" data-call-state="on_the_wire" title="${t.t('runs.detail.callState.runningFor', { duration: t.duration(wireMs(entry, now) ?? 0) })}"><span aria-hidden="true">◔</span>${t.t('runs.detail.callState.on_the_wire')}</span>`;
   }
-  return html`<span class="badge badge-interrupted" data-call-state="interrupted"
-    ><span aria-hidden="true">!</span>${t.t('runs.detail.callState.interrupted')}</span
-  >`;
+  return html`<span class="badge badge-interrupted" data-call-state="interrupted"><span aria-hidden="true">!</span>${t.t('runs.detail.callState.interrupted')}</span>`;
 }
 
 function detailLabel(t: Translator, key: string): string {
@@ -111,17 +104,9 @@ function rowHtml(ctx: ViewContext, entry: RunTimelineEntry, now: number): Html {
   if (entry.event !== null) {
     const reason = entry.details['reason'];
     return html`<tr class="lifecycle" data-lifecycle="${entry.event}">
-      ${time}
-      <td class="source">${t.t('runs.detail.source.run')}</td>
-      <td class="kind">${t.t('runs.detail.kind.lifecycle')}</td>
-      <td class="num round">${NONE}</td>
-      <td class="num ms">${NONE}</td>
-      <td class="outcome">${NONE}</td>
-      <td class="details">
-        <strong>${t.t(`runs.detail.lifecycle.${entry.event}`)}</strong
-        >${reason !== undefined ? html` — <span>${reasonText(t, String(reason))}</span>` : ''}
-      </td>
-    </tr>`;
+${time}<td class="source">${t.t('runs.detail.source.run')}</td><td class="kind">${t.t('runs.detail.kind.lifecycle')}</td><td class="num round">${NONE}</td><td class="num ms">${NONE}</td><td class="outcome">${NONE}</td>
+<td class="details"><strong>${t.t(`runs.detail.lifecycle.${entry.event}`)}</strong>${reason !== undefined ? html` — <span>${reasonText(t, String(reason))}</span>` : ''}</td>
+</tr>`;
   }
   const keys = Object.keys(entry.details).filter((key) => !HIDDEN_DETAILS.has(key));
   keys.sort((a, b) => {
@@ -130,39 +115,26 @@ function rowHtml(ctx: ViewContext, entry: RunTimelineEntry, now: number): Html {
     return (ia === -1 ? DETAIL_ORDER.length : ia) - (ib === -1 ? DETAIL_ORDER.length : ib);
   });
   const details = entry.unreadable
-    ? html`<span class="muted"
-        >${t.t('runs.detail.unreadable')}${entry.unreadableReason !== null ? ` (${entry.unreadableReason})` : ''}</span
-      >`
+    ? html`<span class="muted">${t.t('runs.detail.unreadable')}${entry.unreadableReason !== null ? ` (${entry.unreadableReason})` : ''}</span>`
     : Html.join(
         keys.map(
           (key) =>
-            html`<span class="kv"
-              ><span class="k">${detailLabel(t, key)}:</span>
-              <span class="v${key === 'toolName' ? ' mono' : ''}">${detailValue(t, key, entry.details[key]!)}</span></span
-            >`,
+            html`<span class="kv"><span class="k">${detailLabel(t, key)}:</span> <span class="v${key === 'toolName' ? ' mono' : ''}">${detailValue(t, key, entry.details[key]!)}</span></span>`,
         ),
       );
   const note = entry.callState === 'interrupted' ? t.t('runs.detail.callState.interruptedNote') : writeUnknownNote(t, entry);
   const source = sourceText(t, entry);
   const ms = entry.durationMs ?? wireMs(entry, now);
   const rowClass = entry.callState !== null ? `row-${entry.callState}` : entry.outcome === '' ? '' : `row-${entry.outcome}`;
-  return html`<tr
-    id="step-${entry.sequence ?? ''}"
-    class="${rowClass}"
-    data-sequence="${entry.sequence ?? ''}"
-    data-outcome="${entry.outcome}"
-    ${entry.callState === null ? '' : html` data-call-state="${entry.callState}"`}
-  >
-    ${time}
-    <td class="source">${source === '' ? NONE : source}</td>
-    <td class="kind">${kindText(t, entry.kind)}</td>
-    <td class="num round">${entry.round === null ? NONE : t.number(entry.round)}</td>
-    <td class="num ms${ms === null ? '' : ' has-ms'}">${ms === null ? NONE : t.number(ms)}</td>
-    <td class="outcome">
-      ${entry.callState !== null ? callStateBadge(t, entry, now) : entry.outcome === '' ? NONE : outcomeBadge(t, entry.outcome)}
-    </td>
-    <td class="details">${details}${note === null ? '' : html`<p class="note note-warn" role="note">⚠ ${note}</p>`}</td>
-  </tr>`;
+  return html`<tr id="step-${entry.sequence ?? ''}" class="${rowClass}" data-sequence="${entry.sequence ?? ''}" data-outcome="${entry.outcome}"${entry.callState === null ? '' : html` data-call-state="${entry.callState}"`}>
+${time}
+<td class="source">${source === '' ? NONE : source}</td>
+<td class="kind">${kindText(t, entry.kind)}</td>
+<td class="num round">${entry.round === null ? NONE : t.number(entry.round)}</td>
+<td class="num ms${ms === null ? '' : ' has-ms'}">${ms === null ? NONE : t.number(ms)}</td>
+<td class="outcome">${entry.callState !== null ? callStateBadge(t, entry, now) : entry.outcome === '' ? NONE : outcomeBadge(t, entry.outcome)}</td>
+<td class="details">${details}${note === null ? '' : html`<p class="note note-warn" role="note">⚠ ${note}</p>`}</td>
+</tr>`;
 }
 
 /**
@@ -178,134 +150,78 @@ export function renderRunView(ctx: ViewContext, run: StoredRun, slice: TimelineS
   const runHref = `/runs/${encodeURIComponent(run.id)}`;
   const cancelForm = running
     ? run.cancelRequestedAt === null
-      ? html`<form method="post" action="${ctx.href(`${runHref}/cancel`)}" class="cancel-form">
-          <button type="submit" class="danger" data-action="cancel">⊘ ${t.t('runs.detail.cancel')}</button>
-        </form>`
+      ? html`<form method="post" action="${ctx.href(`${runHref}/cancel`)}" class="cancel-form"><button type="submit" class="danger" data-action="cancel">⊘ ${t.t('runs.detail.cancel')}</button></form>`
       : html`<p class="flash" role="status">${t.t('runs.detail.cancelPending')}</p>`
     : '';
   const summary = html`<section class="card" aria-labelledby="summary-h">
-    <h2 id="summary-h" class="visually-hidden">${t.t('runs.detail.summary')}</h2>
-    <dl class="summary">
-      <dt>${t.t('runs.col.status')}</dt>
-      <dd>${statusBadge(t, run.status)}</dd>
-      <dt>${t.t('runs.col.configuration')}</dt>
-      <dd>${run.configuration}</dd>
-      ${
-        run.actor !== null
-          ? html`<dt>${t.t('runs.detail.actor')}</dt>
-              <dd>${run.actor}</dd>`
-          : ''
-      }
-      <dt>${t.t('runs.col.started')}</dt>
-      <dd><time datetime="${t.iso(run.startedAt ?? run.createdAt)}">${t.date(run.startedAt ?? run.createdAt)}</time></dd>
-      <dt>${t.t('runs.col.finished')}</dt>
-      <dd>${run.finishedAt === null ? NONE : html`<time datetime="${t.iso(run.finishedAt)}">${t.date(run.finishedAt)}</time>`}</dd>
-      <dt>${t.t('runs.col.duration')}</dt>
-      <dd>${duration === null ? NONE : t.duration(duration)}</dd>
-      ${
-        run.cancelRequestedAt !== null
-          ? html`<dt>${t.t('runs.detail.cancelRequestedAt')}</dt>
-              <dd>
-                <time datetime="${t.iso(run.cancelRequestedAt)}">${t.time(run.cancelRequestedAt)}</time
-                >${isLateCancel(run) ? html` <span class="muted" data-note="late-cancel">— ${t.t('runs.detail.lateCancel')}</span>` : ''}
-              </dd>`
-          : ''
-      }
-      ${
-        run.terminationReason !== null
-          ? html`<dt>${t.t('runs.detail.reason')}</dt>
-              <dd>${reasonText(t, run.terminationReason)}</dd>`
-          : ''
-      }
-      <dt>${t.t('runs.detail.steps')}</dt>
-      <dd>${t.number(run.stepCount)}</dd>
-      ${
-        unstored > 0
-          ? html`<dt>${t.t('runs.detail.unstored')}</dt>
-              <dd><strong>${t.number(unstored)}</strong></dd>`
-          : ''
-      }
-      <dt>${t.t('runs.col.calls')}</dt>
-      <dd>${outcomeCounts(t, run)}</dd>
-    </dl>
-    ${unstored > 0 ? html`<p class="note note-warn" role="alert" data-note="unstored">⚠ ${t.t('runs.detail.unstoredNote', { count: unstored })}</p>` : ''}
-    ${cancelForm}
-  </section>`;
+<h2 id="summary-h" class="visually-hidden">${t.t('runs.detail.summary')}</h2>
+<dl class="summary">
+<dt>${t.t('runs.col.status')}</dt><dd>${statusBadge(t, run.status)}</dd>
+<dt>${t.t('runs.col.configuration')}</dt><dd>${run.configuration}</dd>
+${run.actor !== null ? html`<dt>${t.t('runs.detail.actor')}</dt><dd>${run.actor}</dd>` : ''}
+<dt>${t.t('runs.col.started')}</dt><dd><time datetime="${t.iso(run.startedAt ?? run.createdAt)}">${t.date(run.startedAt ?? run.createdAt)}</time></dd>
+<dt>${t.t('runs.col.finished')}</dt><dd>${run.finishedAt === null ? NONE : html`<time datetime="${t.iso(run.finishedAt)}">${t.date(run.finishedAt)}</time>`}</dd>
+<dt>${t.t('runs.col.duration')}</dt><dd>${duration === null ? NONE : t.duration(duration)}</dd>
+${run.cancelRequestedAt !== null ? html`<dt>${t.t('runs.detail.cancelRequestedAt')}</dt><dd><time datetime="${t.iso(run.cancelRequestedAt)}">${t.time(run.cancelRequestedAt)}</time>${isLateCancel(run) ? html` <span class="muted" data-note="late-cancel">— ${t.t('runs.detail.lateCancel')}</span>` : ''}</dd>` : ''}
+${run.terminationReason !== null ? html`<dt>${t.t('runs.detail.reason')}</dt><dd>${reasonText(t, run.terminationReason)}</dd>` : ''}
+<dt>${t.t('runs.detail.steps')}</dt><dd>${t.number(run.stepCount)}</dd>
+${unstored > 0 ? html`<dt>${t.t('runs.detail.unstored')}</dt><dd><strong>${t.number(unstored)}</strong></dd>` : ''}
+<dt>${t.t('runs.col.calls')}</dt><dd>${outcomeCounts(t, run)}</dd>
+</dl>
+${unstored > 0 ? html`<p class="note note-warn" role="alert" data-note="unstored">⚠ ${t.t('runs.detail.unstoredNote', { count: unstored })}</p>` : ''}
+${cancelForm}
+</section>`;
 
   const total = run.stepCount;
   const to = slice.from + slice.stepsShown;
   const pager = html`<nav class="pager" aria-label="${t.t('runs.detail.timeline')}">
-    <span>${total === 0 ? '' : t.t('runs.detail.page', { from: slice.from + 1, to, total })}</span>
-    ${slice.from > 0 ? html`<a class="button" href="${ctx.href(runHref)}">${t.t('runs.detail.page.first')}</a><a class="button" rel="prev" href="${ctx.href(runHref, { from: Math.max(0, slice.from - TIMELINE_PAGE_SIZE) || null })}">← ${t.t('runs.detail.page.previous')}</a>` : ''}
-    ${to < total ? html`<a class="button" rel="next" href="${ctx.href(runHref, { from: to })}">${t.t('runs.detail.page.next')} →</a>` : ''}
-  </nav>`;
+<span>${total === 0 ? '' : t.t('runs.detail.page', { from: slice.from + 1, to, total })}</span>
+${slice.from > 0 ? html`<a class="button" href="${ctx.href(runHref)}">${t.t('runs.detail.page.first')}</a><a class="button" rel="prev" href="${ctx.href(runHref, { from: Math.max(0, slice.from - TIMELINE_PAGE_SIZE) || null })}">← ${t.t('runs.detail.page.previous')}</a>` : ''}
+${to < total ? html`<a class="button" rel="next" href="${ctx.href(runHref, { from: to })}">${t.t('runs.detail.page.next')} →</a>` : ''}
+</nav>`;
 
   const wire = running
     ? html`<section class="card wire" aria-labelledby="wire-h" data-section="wire">
-        <h2 id="wire-h">${t.t('runs.detail.wire.title')}</h2>
-        ${
-          (slice.wire ?? []).length === 0
-            ? html`<p class="muted">${t.t('runs.detail.wire.none')}</p>`
-            : html`<p class="muted">${t.t('runs.detail.wire.intro')}</p>
-                <div class="table-wrap">
-                  <table class="wire-calls">
-                    <thead>
-                      <tr>
-                        <th scope="col">${t.t('runs.detail.wire.col.tool')}</th>
-                        <th scope="col">${t.t('runs.detail.wire.col.server')}</th>
-                        <th scope="col">${t.t('runs.detail.wire.col.sent')}</th>
-                        <th scope="col" class="num">${t.t('runs.detail.wire.col.running')}</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      ${(slice.wire ?? []).map(
-                        (entry) =>
-                          html`<tr data-call-id="${String(entry.details['toolCallId'] ?? '')}">
-                            <td class="mono">${String(entry.details['toolName'] ?? '')}</td>
-                            <td>${entry.source === '' ? NONE : entry.source}</td>
-                            <td class="mono"><time datetime="${t.iso(entry.time)}">${t.time(entry.time)}</time></td>
-                            <td class="num">${t.duration(wireMs(entry, now) ?? 0)}</td>
-                          </tr>`,
-                      )}
-                    </tbody>
-                  </table>
-                </div>`
-        }
-      </section>`
+<h2 id="wire-h">${t.t('runs.detail.wire.title')}</h2>
+${
+  (slice.wire ?? []).length === 0
+    ? html`<p class="muted">${t.t('runs.detail.wire.none')}</p>`
+    : html`<p class="muted">${t.t('runs.detail.wire.intro')}</p>
+<div class="table-wrap"><table class="wire-calls">
+<thead><tr><th scope="col">${t.t('runs.detail.wire.col.tool')}</th><th scope="col">${t.t('runs.detail.wire.col.server')}</th><th scope="col">${t.t('runs.detail.wire.col.sent')}</th><th scope="col" class="num">${t.t('runs.detail.wire.col.running')}</th></tr></thead>
+<tbody>${(slice.wire ?? []).map(
+        (entry) =>
+          html`<tr data-call-id="${String(entry.details['toolCallId'] ?? '')}"><td class="mono">${String(entry.details['toolName'] ?? '')}</td><td>${entry.source === '' ? NONE : entry.source}</td><td class="mono"><time datetime="${t.iso(entry.time)}">${t.time(entry.time)}</time></td><td class="num">${t.duration(wireMs(entry, now) ?? 0)}</td></tr>`,
+      )}</tbody>
+</table></div>`
+}
+</section>`
     : '';
 
   const timeline = html`<section aria-labelledby="timeline-h">
-    <h2 id="timeline-h">${t.t('runs.detail.timeline')}</h2>
-    <p class="note note-privacy" role="note">${t.t('runs.detail.privacy')}</p>
-    ${pager}
-    <div class="table-wrap">
-      <table class="timeline">
-        <thead>
-          <tr>
-            <th scope="col">${t.t('runs.detail.col.time')}</th>
-            <th scope="col">${t.t('runs.detail.col.source')}</th>
-            <th scope="col">${t.t('runs.detail.col.kind')}</th>
-            <th scope="col" class="num">${t.t('runs.detail.col.round')}</th>
-            <th scope="col" class="num">${t.t('runs.detail.col.ms')}</th>
-            <th scope="col">${t.t('runs.detail.col.outcome')}</th>
-            <th scope="col">${t.t('runs.detail.col.details')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${slice.entries.map((entry) => rowHtml(ctx, entry, now))}
-        </tbody>
-      </table>
-    </div>
-    ${slice.stepsShown >= 20 ? pager : ''}
-  </section>`;
+<h2 id="timeline-h">${t.t('runs.detail.timeline')}</h2>
+<p class="note note-privacy" role="note">${t.t('runs.detail.privacy')}</p>
+${pager}
+<div class="table-wrap"><table class="timeline">
+<thead><tr><th scope="col">${t.t('runs.detail.col.time')}</th><th scope="col">${t.t('runs.detail.col.source')}</th><th scope="col">${t.t('runs.detail.col.kind')}</th><th scope="col" class="num">${t.t(
+    'runs.detail.col.round',
+  )}</th><th scope="col" class="num">${t.t('runs.detail.col.ms')}</th><th scope="col">${t.t('runs.detail.col.outcome')}</th><th scope="col">${t.t(
+    'runs.detail.col.details',
+  )}</th></tr></thead>
+<tbody>${slice.entries.map((entry) => rowHtml(ctx, entry, now))}</tbody>
+</table></div>
+${slice.stepsShown >= 20 ? pager : ''}
+</section>`;
 
   return layout(ctx, {
     title: t.t('runs.detail.title', { id: run.id.slice(0, 8) }),
     section: 'runs',
     refreshSeconds: running ? RUNNING_REFRESH_SECONDS : undefined,
     body: html`<p><a href="${ctx.href('/')}">← ${t.t('runs.detail.back')}</a></p>
-      <h1>${t.t('runs.detail.title', { id: run.id })}</h1>
-      ${running ? html`<p class="muted">${t.t('runs.detail.refreshing', { seconds: RUNNING_REFRESH_SECONDS })}</p>` : ''} ${summary} ${wire}
-      ${timeline}`,
+<h1>${t.t('runs.detail.title', { id: run.id })}</h1>
+${running ? html`<p class="muted">${t.t('runs.detail.refreshing', { seconds: RUNNING_REFRESH_SECONDS })}</p>` : ''}
+${summary}
+${wire}
+${timeline}`,
   });
 }

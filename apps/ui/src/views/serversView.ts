@@ -79,27 +79,17 @@ export function renderServersView(ctx: ViewContext, rows: readonly ServerHealth[
     const nextDir = active && query.dir === 'desc' ? 'asc' : 'desc';
     const ariaSort = active ? (query.dir === 'asc' ? 'ascending' : 'descending') : 'none';
     const arrow = active ? (query.dir === 'asc' ? ' ▲' : ' ▼') : '';
-    return html`<th scope="col" class="${numeric ? 'num' : ''}" aria-sort="${ariaSort}">
-      <a
-        class="sort"
-        href="${ctx.href('/servers', {
-          sort: key,
-          dir: nextDir,
-          window: query.window,
-        })}"
-        title="${t.t(nextDir === 'asc' ? 'servers.sort.asc' : 'servers.sort.desc')}"
-        >${label}${arrow}</a
-      >
-    </th>`;
+    return html`<th scope="col" class="${numeric ? 'num' : ''}" aria-sort="${ariaSort}"><a class="sort" href="${ctx.href('/servers', {
+      sort: key,
+      dir: nextDir,
+      window: query.window,
+    })}" title="${t.t(nextDir === 'asc' ? 'servers.sort.asc' : 'servers.sort.desc')}">${label}${arrow}</a></th>`;
   };
   const windows = (['24h', '7d', 'all'] as const).map(
     (window) =>
-      html`<a
-        class="button"
-        href="${ctx.href('/servers', { sort: query.sort, dir: query.dir, window })}"
-        ${window === query.window ? Html.trusted(' aria-current="true" style="font-weight:700;border-color:#24292f"') : ''}
-        >${t.t(`servers.window.${window}`)}</a
-      >`,
+      html`<a class="button" href="${ctx.href('/servers', { sort: query.sort, dir: query.dir, window })}"${
+        window === query.window ? Html.trusted(' aria-current="true" style="font-weight:700;border-color:#24292f"') : ''
+      }>${t.t(`servers.window.${window}`)}</a>`,
   );
   const body = sorted.map((row) => {
     const verdict = healthVerdict(row);
@@ -114,65 +104,46 @@ export function renderServersView(ctx: ViewContext, rows: readonly ServerHealth[
     const causes =
       row.failureCauses.length === 0
         ? NONE
-        : html`<ul class="causes">
-            ${row.failureCauses.map((c) => html`<li data-cause="${c.cause}">${failureCauseLabel(t, c.cause)}: ${t.number(c.calls)}</li>`)}
-          </ul>`;
+        : html`<ul class="causes">${row.failureCauses.map(
+            (c) => html`<li data-cause="${c.cause}">${failureCauseLabel(t, c.cause)}: ${t.number(c.calls)}</li>`,
+          )}</ul>`;
     return html`<tr data-server="${row.server}" data-flaky="${row.flaky ? 'true' : 'false'}" data-health="${verdict}">
-      <th scope="row" class="mono">${row.server}</th>
-      <td class="num">${t.number(row.calls)}</td>
-      <td class="num">${t.number(row.ok)}</td>
-      <td class="num">${t.number(row.failed)}</td>
-      <td class="num">${t.number(row.cancelled)}</td>
-      <td class="num">
-        <span class="rate" data-failure-rate="${row.failureRate ?? ''}">${row.failureRate === null ? NONE : t.ratio(row.failureRate)}</span
-        >${
-          row.cancelled > 0 ? html`<br /><small class="muted">${t.t('servers.cancelledBeside', { count: row.cancelled })}</small>` : ''
-        }${row.invalidArguments > 0 ? html`<br /><small class="muted" data-invalid-arguments="${row.invalidArguments}">${t.t('servers.invalidBeside', { count: row.invalidArguments })}</small>` : ''}
-      </td>
-      <td>${causes}</td>
-      <td>
-        ${row.lastFailureAt === null ? html`<span class="muted">${t.t('common.never')}</span>` : html`<time datetime="${t.iso(row.lastFailureAt)}">${t.date(row.lastFailureAt)}</time>`}
-      </td>
-      <td class="num">
-        ${row.p95DurationMs === null ? NONE : t.number(row.p95DurationMs)}${
-          row.answered > 0 ? html`<br /><small class="muted">${t.t('servers.answeredBeside', { count: row.answered })}</small>` : ''
-        }
-      </td>
-      <td>${health}</td>
-    </tr>`;
+<th scope="row" class="mono">${row.server}</th>
+<td class="num">${t.number(row.calls)}</td>
+<td class="num">${t.number(row.ok)}</td>
+<td class="num">${t.number(row.failed)}</td>
+<td class="num">${t.number(row.cancelled)}</td>
+<td class="num"><span class="rate" data-failure-rate="${row.failureRate ?? ''}">${row.failureRate === null ? NONE : t.ratio(row.failureRate)}</span>${
+      row.cancelled > 0 ? html`<br><small class="muted">${t.t('servers.cancelledBeside', { count: row.cancelled })}</small>` : ''
+    }${row.invalidArguments > 0 ? html`<br><small class="muted" data-invalid-arguments="${row.invalidArguments}">${t.t('servers.invalidBeside', { count: row.invalidArguments })}</small>` : ''}</td>
+<td>${causes}</td>
+<td>${row.lastFailureAt === null ? html`<span class="muted">${t.t('common.never')}</span>` : html`<time datetime="${t.iso(row.lastFailureAt)}">${t.date(row.lastFailureAt)}</time>`}</td>
+<td class="num">${row.p95DurationMs === null ? NONE : t.number(row.p95DurationMs)}${
+      row.answered > 0 ? html`<br><small class="muted">${t.t('servers.answeredBeside', { count: row.answered })}</small>` : ''
+    }</td>
+<td>${health}</td>
+</tr>`;
   });
   const table =
     sorted.length === 0
       ? html`<p class="card">${t.t('servers.empty')}</p>`
-      : html`<div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">
-              ${t.t('servers.title')}
-            </caption>
-            <thead>
-              <tr>
-                ${header('server', t.t('servers.col.server'), false)}${header('calls', t.t('servers.col.calls'), true)}
-                <th scope="col" class="num">${t.t('servers.col.ok')}</th>
-                <th scope="col" class="num">${t.t('servers.col.failed')}</th>
-                <th scope="col" class="num">${t.t('servers.col.cancelled')}</th>
-                ${header('failure_rate', t.t('servers.col.failureRate'), true)}
-                <th scope="col">${t.t('servers.col.causes')}</th>
-                <th scope="col">${t.t('servers.col.lastFailure')}</th>
-                ${header('p95', t.t('servers.col.p95'), true)}
-                <th scope="col">${t.t('servers.col.health')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${body}
-            </tbody>
-          </table>
-        </div>`;
+      : html`<div class="table-wrap"><table>
+<caption class="visually-hidden">${t.t('servers.title')}</caption>
+<thead><tr>${header('server', t.t('servers.col.server'), false)}${header('calls', t.t('servers.col.calls'), true)}<th scope="col" class="num">${t.t(
+          'servers.col.ok',
+        )}</th><th scope="col" class="num">${t.t('servers.col.failed')}</th><th scope="col" class="num">${t.t('servers.col.cancelled')}</th>${header(
+          'failure_rate',
+          t.t('servers.col.failureRate'),
+          true,
+        )}<th scope="col">${t.t('servers.col.causes')}</th><th scope="col">${t.t('servers.col.lastFailure')}</th>${header('p95', t.t('servers.col.p95'), true)}<th scope="col">${t.t('servers.col.health')}</th></tr></thead>
+<tbody>${body}</tbody>
+</table></div>`;
   return layout(ctx, {
     title: t.t('servers.title'),
     section: 'servers',
     body: html`<h1>${t.t('servers.title')}</h1>
-      <p class="note">${t.t('servers.intro')}</p>
-      <nav class="pager" aria-label="${t.t('servers.window')}"><span>${t.t('servers.window')}:</span>${windows}</nav>
-      ${table}`,
+<p class="note">${t.t('servers.intro')}</p>
+<nav class="pager" aria-label="${t.t('servers.window')}"><span>${t.t('servers.window')}:</span>${windows}</nav>
+${table}`,
   });
 }
