@@ -102,6 +102,15 @@ function qualify(node: ts.Node, sf: ts.SourceFile, topNames: Set<string>) {
 /**
  * Type parameter declarations for a check alias, and the matching type arguments.
  */
+/** A class's or interface's declaration up to its body, on one line (`class A<T> extends B`). */
+function declarationHeader(node: ts.ClassDeclaration | ts.InterfaceDeclaration, sf: ts.SourceFile) {
+  return sf.text
+    .slice(node.getStart(sf), node.members.pos)
+    .replace(/\{\s*$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 function typeParamInfo(tps: ts.NodeArray<ts.TypeParameterDeclaration> | undefined, sf: ts.SourceFile, topNames: Set<string>) {
   if (!tps || tps.length === 0) return { typeParams: '', typeArgs: '', count: 0 };
   const names = tps.map((tp) => tp.name.text);
@@ -261,11 +270,7 @@ export function parseReport(
     } else if (ts.isClassDeclaration(st) && st.name) {
       const n = st.name.text;
       const tp = typeParamInfo(st.typeParameters, sf, topNames);
-      const header = sf.text
-        .slice(st.getStart(sf), st.members.pos)
-        .replace(/\{\s*$/, '')
-        .replace(/\s+/g, ' ')
-        .trim();
+      const header = declarationHeader(st, sf);
       const e = put(
         base({
           key: `value:${n}`,
@@ -287,11 +292,7 @@ export function parseReport(
     } else if (ts.isInterfaceDeclaration(st)) {
       const n = st.name.text;
       const tp = typeParamInfo(st.typeParameters, sf, topNames);
-      const header = sf.text
-        .slice(st.getStart(sf), st.members.pos)
-        .replace(/\{\s*$/, '')
-        .replace(/\s+/g, ' ')
-        .trim();
+      const header = declarationHeader(st, sf);
       const e = put(
         base({
           key: `type:${n}`,
