@@ -171,17 +171,26 @@ describe('McpServerRegistry: sessions', () => {
     expect(secondPid).not.toBe(firstPid);
     expect(isProcessAlive(secondPid)).toBe(true);
 
-    // A call in flight while the registry closes ends failed, and no child is left behind.
+    // A call in flight while the registry closes ends cancelled — our own side gave it up, so it
+    // is never charged to the server — and no child is left behind.
     const inFlight = registry.tool('mcp_kid_slow')!.execute({ ms: 5000, tag: 'closing' });
     await waitFor(() => readEvents(events).some((e) => e.tag === 'closing'));
     await registry.close();
     expect(registry.closed).toBe(true);
-    expect((await inFlight).outcome).toBe(ToolOutcome.FAILED);
+    const given = await inFlight;
+    expect(given.outcome).toBe(ToolOutcome.CANCELLED);
+    expect(given.failureCause).toBeNull();
+    expect(given.content).toBe(
+      'MCP server "kid": the call of "slow" was cancelled by the caller; whether the server already acted on it is not known',
+    );
     expect(await waitFor(() => !isProcessAlive(secondPid))).toBe(true);
 
+    // A call after close() is never sent: cancelled as well, not a failure of the server.
     const after = await registry.tool('mcp_kid_echo')!.execute({ text: 'x' });
-    expect(after.outcome).toBe(ToolOutcome.FAILED);
-    expect(after.content).toBe('MCP server "kid" transport failed: the server registry is closed');
+    expect(after.outcome).toBe(ToolOutcome.CANCELLED);
+    expect(after.content).toBe(
+      'MCP server "kid": the call of "echo" was cancelled by the caller; whether the server already acted on it is not known',
+    );
     expect(started()).toHaveLength(2);
   });
 

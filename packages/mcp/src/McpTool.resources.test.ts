@@ -131,9 +131,12 @@ describe('McpTool over HTTP: calls without an answer release their resources', (
       await waitFor(() => establishedConnectionsTo(http.port) === 0, 1000, 10),
       `${establishedConnectionsTo(http.port)} still open`,
     ).toBe(true);
+    // As McpServerRegistry.close documents: a call still in flight ends cancelled — over HTTP too,
+    // and without the caller's signal (aborted only afterwards, to change nothing).
+    const given = await inFlight;
     controller.abort();
-    // As McpServerRegistry.close documents: a call still in flight ends failed.
-    expect((await inFlight).outcome).toBe(ToolOutcome.FAILED);
+    expect(given.outcome).toBe(ToolOutcome.CANCELLED);
+    expect(given.failureCause).toBeNull();
   });
 });
 

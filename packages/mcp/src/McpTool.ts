@@ -31,7 +31,8 @@ export interface McpExecuteOptions {
  *   `-32602`, or the SDK's "Input validation error" answer), else the exception's `code`;
  *
  * - `cancelled` — the caller's `signal` was aborted before the call ended (also before it was
- *   sent). Decided by identity with an abort reason of our own, never by an error code. It means
+ *   sent), or the registry was closed before or while the call ran. Decided by identity with an
+ *   abort reason of our own and by the registry's own state, never by an error code. It means
  *   the client stopped waiting; whether the server already changed something is not knowable
  *   from this side. An answer that arrives after the abort changes nothing.
  *

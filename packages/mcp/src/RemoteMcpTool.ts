@@ -171,6 +171,11 @@ export class RemoteMcpTool implements McpTool {
       if (abort?.isCancel(error) === true) {
         return this.#cancelled(error);
       }
+      if (this.#session.closed) {
+        // The registry's owner closed it, before or while the call ran: our own side gave the call
+        // up, so it ends cancelled and is never charged to the server.
+        return this.#cancelled(error);
+      }
       const exception =
         error === DEADLINE_EXHAUSTED
           ? McpTransportException.forExhaustedDeadline(this.server, this.deadlineMs)
