@@ -26,7 +26,7 @@ export class CallerAbort {
   constructor(caller: AbortSignal, toolName: string) {
     this.#caller = caller;
     this.#toolName = toolName;
-    caller.addEventListener('abort', this.#onAbort, { once: true });
+    callersOf(caller).add(this.#onAbort);
   }
 
   /** The signal to hand to the connection: aborted, with our own reason, when the caller aborts. */
@@ -41,6 +41,46 @@ export class CallerAbort {
 
   /** Stops listening to the caller's signal (which may outlive the call, e.g. a whole run's). */
   release(): void {
-    this.#caller.removeEventListener('abort', this.#onAbort);
+    const calls = CALLS.get(this.#caller);
+    if (calls === undefined) return;
+    calls.delete(this.#onAbort);
+    if (calls.size === 0) calls.stop();
   }
+}
+
+/**
+ * The calls listening to one caller signal, behind ONE abort listener on it: a run's signal
+ * shared by many concurrent calls carries one listener, not one per call (Node warns past 10,
+ * "Possible EventTarget memory leak"), and none once the calls ended.
+ */
+class SignalCalls extends Set<() => void> {
+  readonly #signal: AbortSignal;
+  readonly #fire = (): void => {
+    CALLS.delete(this.#signal);
+    for (const onAbort of [...this]) onAbort();
+    this.clear();
+  };
+
+  constructor(signal: AbortSignal) {
+    super();
+    this.#signal = signal;
+    signal.addEventListener('abort', this.#fire, { once: true });
+  }
+
+  /** Removes the one listener: no call listens any more. */
+  stop(): void {
+    this.#signal.removeEventListener('abort', this.#fire);
+    CALLS.delete(this.#signal);
+  }
+}
+
+const CALLS = new WeakMap<AbortSignal, SignalCalls>();
+
+function callersOf(signal: AbortSignal): SignalCalls {
+  let calls = CALLS.get(signal);
+  if (calls === undefined) {
+    calls = new SignalCalls(signal);
+    CALLS.set(signal, calls);
+  }
+  return calls;
 }
