@@ -235,7 +235,7 @@ describe('cancel', () => {
 });
 
 describe('errors', () => {
-  it('answers 404 for an unknown page or run (security cases: test/security.test.ts)', async () => {
+  it('answers 404 for an unknown page or run (security cases: test/security.*.test.ts)', async () => {
     const server = await started(InMemoryRunStore.create());
     expect((await send(server, '/nope')).status).toBe(404);
     const missing = await send(server, '/runs/does-not-exist');
