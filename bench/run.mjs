@@ -3,6 +3,9 @@
 // Usage: pnpm bench [name-substring]          (with a substring: prints the sections, writes nothing)
 //        pnpm bench --update a,b              (runs the benchmarks matching a or b and replaces their
 //                                              sections in docs/benchmarks.md, saying so in its header)
+//        node bench/run.mjs --apply f.md,g.md (replaces sections with ones a benchmark printed earlier and
+//                                              saved to those files, e.g. on the same machine while other
+//                                              work ran; the header says which sections and when)
 import { execFileSync } from 'node:child_process';
 import { readdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,12 +13,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const update = process.argv[2] === '--update';
+const apply = process.argv[2] === '--apply';
+const update = process.argv[2] === '--update' || apply;
 const filters = (update ? (process.argv[3] ?? '') : (process.argv[2] ?? '')).split(',');
 const filter = filters.join(',');
 if (update && filter === '') throw new Error('pnpm bench --update needs the benchmarks to run, e.g. --update trace/record,otel/');
 const scripts = [];
-for (const group of ['packages', 'apps']) {
+for (const group of apply ? [] : ['packages', 'apps']) {
   for (const pkg of readdirSync(path.join(root, group)).sort()) {
     const dir = path.join(root, group, pkg, 'bench');
     if (!existsSync(dir)) continue;
@@ -26,8 +30,8 @@ for (const group of ['packages', 'apps']) {
   }
 }
 
-const sections = [];
-let failures = 0;
+const sections = apply ? filters.map((file) => readFileSync(file, 'utf8').trim()) : [];
+let failures = sections.filter((section) => /\bMISS\b/.test(section)).length;
 for (const script of scripts) {
   process.stderr.write(`bench: ${script.name}\n`);
   try {
@@ -74,10 +78,16 @@ if (update) {
     if (at >= 0) old[at] = section;
     else old.push(section);
   }
-  const note = `- Updated ${new Date().toISOString()} by \`pnpm bench --update ${filter}\` (${cpus.length} cores, Node ${process.version}, load average ${os
-    .loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' / ')}): ${fresh
+  const how = apply
+    ? `from sections saved by their benchmarks earlier that day (\`node bench/run.mjs --apply\`; each states its own load average)`
+    : `by \`pnpm bench --update ${filter}\``;
+  const load = apply
+    ? ''
+    : `, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')}`;
+  const note = `- Updated ${new Date().toISOString()} ${how} (${cpus.length} cores, Node ${process.version}${load}): ${fresh
     .map(heading)
     .map((h) => h.slice(3))
     .join('; ')}`;
