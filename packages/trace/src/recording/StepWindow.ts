@@ -67,6 +67,7 @@ export function checkKeepSteps(value: unknown, field: string): number {
 
 function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
-  if (value === null) return 'null';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+  if (value === null || value === undefined || typeof value === 'boolean') return String(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  return `a ${typeof value}`;
 }
