@@ -12,6 +12,7 @@ export { isRunStepKind, RUN_STEP_KINDS, RunStepKind } from './step/RunStepKind.j
 // startRun opens a run in a store and hands back its RunTrace; the trace records the steps of the
 // agent loop, each through the privacy filter, and the run ends completed, failed or cancelled.
 export { type ActiveRun, type StartRunOptions, startRun } from './recording/startRun.js';
+export type { ReadRunStepsOptions } from './recording/readRunSteps.js';
 export { type RunRecord, type RunRecordHook, RunTrace, type RunTraceOptions } from './recording/RunTrace.js';
 export type {
   RecordAssembledMessagesOptions,

@@ -23,6 +23,7 @@ import type {
 } from './RecordOptions.js';
 import { RunStepKind } from '../step/RunStepKind.js';
 import { serverFromToolName } from '../health/serverFromToolName.js';
+import { checkKeepSteps, StepWindow } from './StepWindow.js';
 
 /**
  * What the `onRecord` hook gets beside the step.
@@ -61,6 +62,13 @@ export interface RunTraceOptions {
   readonly onRecordError?: (error: unknown, step: RunStep) => void;
   /** The clock for `recordedAt`; default `Date.now`. */
   readonly clock?: () => number;
+  /**
+   * How many of the latest steps {@link RunTrace.steps} holds: a non-negative integer, or
+   * `Infinity` for every step (the default). A bounded trace holds O(keepSteps) memory however
+   * long the run, and each record stays O(1); {@link RunTrace.stepCount} still counts every
+   * step, and the hook still gets each one. See docs/recording.md, "Long runs: memory".
+   */
+  readonly keepSteps?: number;
 }
 
 /**
@@ -78,8 +86,7 @@ export interface RunTraceOptions {
  * @public
  */
 export class RunTrace {
-  readonly #steps: RunStep[] = [];
-  #view: readonly RunStep[] | null = null;
+  readonly #steps: StepWindow<RunStep>;
   readonly #onRecord: RunRecordHook | undefined;
   readonly #onRecordError: ((error: unknown, step: RunStep) => void) | undefined;
   readonly #privacy: PrivacyLevel;
@@ -94,6 +101,9 @@ export class RunTrace {
       throw new TypeError(`RunTraceOptions.privacy must be one of "none", "metadata", "redacted", "full", got ${JSON.stringify(privacy)}`);
     }
     this.#privacy = privacy;
+    this.#steps = new StepWindow(
+      options.keepSteps === undefined ? Infinity : checkKeepSteps(options.keepSteps, 'RunTraceOptions.keepSteps'),
+    );
     this.#onRecord = options.onRecord;
     this.#onRecordError = options.onRecordError;
     this.#clock = options.clock ?? Date.now;
@@ -102,7 +112,8 @@ export class RunTrace {
   /**
    * Makes a trace.
    *
-   * @throws TypeError from `RunTrace.create` when the privacy level is unknown.
+   * @throws TypeError from `RunTrace.create` when the privacy level is unknown or `keepSteps`
+   * is not a number; RangeError when `keepSteps` is neither a non-negative integer nor Infinity.
    */
   static create(options: RunTraceOptions = {}): RunTrace {
     return new RunTrace(options);
@@ -113,10 +124,17 @@ export class RunTrace {
     return this.#privacy;
   }
 
-  /** Every recorded step, in record order. */
+  /**
+   * The recorded steps in record order: every one by default, else the last `keepSteps`
+   * (see {@link RunTraceOptions.keepSteps}). A frozen array, the same one until the next record.
+   */
   get steps(): readonly RunStep[] {
-    this.#view ??= Object.freeze([...this.#steps]);
-    return this.#view;
+    return this.#steps.view();
+  }
+
+  /** How many steps were recorded, whether or not {@link RunTrace.steps} still holds them. */
+  get stepCount(): number {
+    return this.#steps.total;
   }
 
   /** How many hook failures were kept away from the agent loop. */
@@ -320,9 +338,8 @@ export class RunTrace {
   }
 
   #record(step: RunStep, isWrite: boolean): Promise<RunStep> {
-    const index = this.#steps.length;
-    this.#steps.push(step);
-    this.#view = null;
+    const index = this.#steps.total;
+    this.#steps.add(step);
     const hook = this.#onRecord;
     if (hook === undefined) return Promise.resolve(step);
     const record: RunRecord = {

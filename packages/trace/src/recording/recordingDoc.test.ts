@@ -6,7 +6,7 @@ import { applyPrivacy } from '../privacy/applyPrivacy.js';
 import { copyRuns } from '../store/copyRuns.js';
 import { InMemoryRunStore } from '../store/InMemoryRunStore.js';
 import { RunRecordError } from './RunRecordError.js';
-import type { RunStep } from '../step/RunStep.js';
+import { RunStep } from '../step/RunStep.js';
 import { buildRunTimeline } from '../timeline/buildRunTimeline.js';
 import { RunTrace } from './RunTrace.js';
 import { startRun } from './startRun.js';
@@ -97,6 +97,29 @@ describe('docs/recording.md', () => {
     const ended = buildRunTimeline(await store.getRun(run.id), await store.readSteps(run.id));
     expect(ended.filter((e) => e.callState !== null)).toEqual([]);
     expect(ended.filter((e) => e.kind === 'tool').map((e) => e.outcome)).toEqual(['ok']);
+    await run.complete();
+  });
+
+  it('long runs: memory', async () => {
+    const store = InMemoryRunStore.create();
+    const run = await startRun(store, { configuration: 'nightly-crawler', keepSteps: 1000, heartbeatMs: 0 });
+    for (let i = 0; i < 1500; i++) {
+      await run.trace.recordToolResult({
+        toolName: githubSearch.name,
+        toolServer: githubSearch.server,
+        result: ToolResult.text('x'),
+        round: i,
+      });
+    }
+    expect(run.trace.steps).toHaveLength(1000);
+    expect(run.trace.steps[0]!.round).toBe(500);
+    expect(run.trace.stepCount).toBe(1500);
+    const rounds: number[] = [];
+    for await (const stored of run.readSteps()) {
+      const step = RunStep.fromPayload(stored.payload);
+      rounds.push(step.round);
+    }
+    expect(rounds).toEqual(Array.from({ length: 1500 }, (_, i) => i));
     await run.complete();
   });
 

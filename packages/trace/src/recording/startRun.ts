@@ -7,8 +7,11 @@ import { storableText } from '../store/storeValueRules.js';
 import { RunCancelledError, type RunCancelSource } from './RunCancelledError.js';
 import type { RunStep } from '../step/RunStep.js';
 import { RunStatus, type TerminalRunStatus } from './RunStatus.js';
-import type { RunStore, StoredRun } from '../store/RunStore.js';
+import type { RunStore, StoredRun, StoredStep } from '../store/RunStore.js';
 import { RunTrace } from './RunTrace.js';
+import { checkKeepSteps } from './StepWindow.js';
+import { checkReadRunSteps, type ReadRunStepsOptions, readRunSteps } from './readRunSteps.js';
+import { warnUnboundedTrace } from './unboundedTraceWarning.js';
 
 /**
  * Options of {@link startRun}.
@@ -53,6 +56,19 @@ export interface StartRunOptions {
   readonly onError?: (error: unknown) => void;
   /** The clock for step times; default `Date.now`. */
   readonly clock?: () => number;
+  /**
+   * How many of the latest steps `run.trace.steps` holds in memory (the store holds them all):
+   * a non-negative integer, or `Infinity` for every step. Set it for a long run, so the
+   * process's memory stays flat however many steps it records; read every step back with
+   * {@link ActiveRun.readSteps}.
+   *
+   * @remarks
+   * Default: every step (`Infinity`), as before. A run that records 100 000 steps without this
+   * option set emits a `RUNLEDGER_UNBOUNDED_TRACE` warning, once per process: the next major
+   * release is planned to default to a window (see docs/deprecations.md). Set `Infinity` to
+   * keep every step without the warning.
+   */
+  readonly keepSteps?: number;
 }
 
 /**
@@ -96,18 +112,35 @@ export interface ActiveRun {
   fail(error: unknown): Promise<StoredRun>;
   /** Resolves with the run as stored when its final status reached the store. */
   readonly finished: Promise<StoredRun>;
+  /**
+   * Reads the run's steps back from the store, in sequence order, a page at a time, so a run
+   * whose trace keeps only a window (`keepSteps`) can still be read whole.
+   *
+   * @remarks
+   * First waits for the steps recorded so far to settle (`trace.flush()`), then pages through
+   * `store.readSteps(id, { fromSequence, limit: pageSize })` until a page comes back short.
+   * The steps are as stored: after the privacy filter. A step still waiting in the spool, or
+   * lost, is not there yet (or at all) — `trace.stepCount` counts it, the store does not.
+   *
+   * @throws TypeError from `ActiveRun.readSteps` when an option is not a number; RangeError when
+   * `fromSequence` is not a non-negative integer or `pageSize` not a positive one (default 1 000).
+   */
+  readSteps(options?: ReadRunStepsOptions): AsyncIterable<StoredStep>;
 }
 
 const DEFAULT_HEARTBEAT_MS = 10_000;
 /** The termination reason of a run cancelled through the store: who cancelled, and how. */
 const STORE_CANCEL_REASON = 'cancelled by an operator from outside the run (the app’s Cancel button, or another process through the store)';
 const DEFAULT_CANCEL_GRACE_MS = 10_000;
+/** The step count at which a run that did not choose `keepSteps` is warned about its memory. */
+const UNBOUNDED_WARN_AT = 100_000;
 
 /**
  * Creates a run in the store and returns it running, with its signal, trace and heartbeat.
  *
  * @throws RunStoreError from `startRun` when the store refuses the run; RangeError when an
- * interval option is negative.
+ * interval option is negative or `keepSteps` is neither a non-negative integer nor Infinity;
+ * TypeError when `keepSteps` is not a number.
  * @public
  */
 export async function startRun(store: RunStore, options: StartRunOptions): Promise<ActiveRun> {
@@ -117,6 +150,7 @@ export async function startRun(store: RunStore, options: StartRunOptions): Promi
       throw new RangeError(`StartRunOptions.${key} must be a finite number ≥ 0, got ${String(value)}`);
     }
   }
+  if (options.keepSteps !== undefined) checkKeepSteps(options.keepSteps, 'StartRunOptions.keepSteps');
   const retry = retryPolicy(options.retry, 'StartRunOptions.retry');
   const spoolDir = options.spoolDir ?? defaultSpoolDir();
   if (spoolDir !== false && (typeof spoolDir !== 'string' || spoolDir === '')) {
@@ -198,12 +232,15 @@ class LiveRun implements ActiveRun {
     this.finished = new Promise<StoredRun>((resolve) => {
       this.#resolve = resolve;
     });
+    // unbounded because nobody chose: told once, at a count where it starts to matter
+    const warnAt = options.keepSteps === undefined ? UNBOUNDED_WARN_AT - 1 : -1;
     this.trace = RunTrace.create({
       ...(options.privacy === undefined ? {} : { privacy: options.privacy }),
+      ...(options.keepSteps === undefined ? {} : { keepSteps: options.keepSteps }),
       onRecordError: options.onRecordError ?? reportLoss,
       clock,
-      onRecord: (step, record) =>
-        ledger.append(
+      onRecord: (step, record) => {
+        const appended = ledger.append(
           {
             kind: step.kind,
             round: step.round,
@@ -215,7 +252,10 @@ class LiveRun implements ActiveRun {
             sequence: 0, // set by the ledger
           },
           step,
-        ),
+        );
+        if (record.index === warnAt) warnUnboundedTrace(UNBOUNDED_WARN_AT);
+        return appended;
+      },
     });
     this.#stopWatch = store.watchCancel(id, () => void this.#cancel(STORE_CANCEL_REASON, 'store')); // #cancel never rejects (store errors go to onError)
     const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
@@ -244,6 +284,11 @@ class LiveRun implements ActiveRun {
 
   get cancelRequested(): boolean {
     return this.#cancelReason !== null;
+  }
+
+  readSteps(options: ReadRunStepsOptions = {}): AsyncIterable<StoredStep> {
+    const query = checkReadRunSteps(options);
+    return readRunSteps(this.#store, this.id, this.trace, query);
   }
 
   cancel(reason = 'cancelled by the operator'): Promise<void> {
