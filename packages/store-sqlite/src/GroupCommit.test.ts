@@ -97,4 +97,22 @@ describe('GroupCommit', () => {
     expect(db.inTransaction).toBe(false);
     expect(values()).toEqual([]);
   });
+  it('a batch of one: a refusal rolls its writes back, a failed commit throws, nothing half-written stays', () => {
+    const insert = db.prepare('INSERT INTO t (v, p) VALUES (?, ?)');
+    const commits = new GroupCommit(db);
+    const refusal = RunStoreError.sequenceConflict('r', 1);
+    expect(
+      commits.run([
+        () => {
+          insert.run(1, null);
+          throw refusal;
+        },
+      ]),
+    ).toEqual([{ ok: false, error: refusal }]);
+    expect(() => commits.run([() => insert.run(2, 99)])).toThrow(/FOREIGN KEY/);
+    expect(() => commits.run([() => db.prepare('INSERT INTO nowhere VALUES (1)').run()])).toThrow(/no such table/);
+    expect(commits.run([() => insert.run(3, null).changes])).toEqual([{ ok: true, value: 1 }]);
+    expect(db.inTransaction).toBe(false);
+    expect(values()).toEqual([3]);
+  });
 });

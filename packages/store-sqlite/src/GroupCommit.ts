@@ -12,7 +12,8 @@ export type BatchOutcome = { readonly ok: true; readonly value: unknown } | { re
 
 /**
  * Runs a batch of writes in ONE `BEGIN IMMEDIATE … COMMIT` (one WAL fsync with `synchronous =
- * FULL`), each write in its own savepoint.
+ * FULL`), each write in its own savepoint (a batch of one write needs none: the transaction is its
+ * own).
  *
  * @remarks
  * A write that refuses with a {@link RunStoreError} (unknown run, sequence conflict, …) is rolled
@@ -43,6 +44,8 @@ export class GroupCommit implements GroupRunner {
 
   /** Runs the writes in order in one transaction and commits it; throws (all rolled back) when the batch as a whole failed. */
   run(writes: readonly (() => unknown)[]): BatchOutcome[] {
+    // a write alone needs no savepoint: its refusal rolls back the transaction, which is only its own
+    if (writes.length === 1) return [this.#runAlone(writes[0] as () => unknown)];
     this.#begin.run();
     try {
       const outcomes = new Array<BatchOutcome>(writes.length);
@@ -57,14 +60,37 @@ export class GroupCommit implements GroupRunner {
       this.#commit.run();
       return outcomes;
     } catch (error) {
-      if (this.#db.inTransaction) {
-        try {
-          this.#rollback.run();
-        } catch {
-          // the batch's own error says more than the rollback's
-        }
-      }
+      this.#rollbackQuietly();
       throw error;
+    }
+  }
+
+  #runAlone(write: () => unknown): BatchOutcome {
+    this.#begin.run();
+    let value: unknown;
+    try {
+      value = write();
+    } catch (error) {
+      this.#rollbackQuietly();
+      if (RunStoreError.is(error)) return { ok: false, error };
+      throw error;
+    }
+    try {
+      this.#commit.run();
+    } catch (error) {
+      this.#rollbackQuietly();
+      throw error;
+    }
+    return { ok: true, value };
+  }
+
+  #rollbackQuietly(): void {
+    if (this.#db.inTransaction) {
+      try {
+        this.#rollback.run();
+      } catch {
+        // the batch's own error says more than the rollback's
+      }
     }
   }
 }
