@@ -67,6 +67,24 @@ describe('SqliteRunStore group commit', () => {
     expect(health.every((h) => h.calls === perRun)).toBe(true);
   });
 
+  it('lets a run recording alone commit each append at once, one commit per step', async () => {
+    const store = await openStore();
+    const run = await store.createRun({ configuration: 'c' });
+    await store.appendStep(run.id, toolStep('s', 'ok', 1, T0));
+    const reader = new Database(folder.file('runs-undefined.db'), { readonly: true });
+    const count = reader.prepare('SELECT count(*) FROM steps').pluck();
+    const commits = await countCommits(async () => {
+      for (let i = 1; i <= 10; i++) {
+        const appended = store.appendStep(run.id, toolStep('s', 'ok', 1, T0 + i));
+        // committed in the call, as without group commit: no turn of the event loop to wait
+        expect(count.get()).toBe(i + 1);
+        expect(await appended).toBe(i);
+      }
+    });
+    reader.close();
+    expect(commits).toBe(10);
+  });
+
   it('commits once per step with groupCommit: false', async () => {
     const store = await openStore(false);
     const runs = await Promise.all([0, 1, 2, 3].map(() => store.createRun({ configuration: 'c' })));

@@ -276,7 +276,7 @@ export class SqliteRunStore implements RunStore {
     const input = checkAppendStep(step);
     const key = runKey(runId);
     this.#assertOpen();
-    return this.#writes.group(() => this.#append(key, input), input.payloadText.length);
+    return this.#writes.group(() => this.#append(key, input), input.payloadText.length, key);
   }
 
   /** Ends a running run; a finished run is returned unchanged (terminal is terminal). */

@@ -141,6 +141,60 @@ describe('WriteQueue.group', () => {
     }
   });
 
+  it('commits a lone writer’s next write at once, and shares the turn again as soon as another writer comes', async () => {
+    const { runner, log, batches } = recordingRunner();
+    const queue = new WriteQueue(1000, runner);
+    await queue.group(() => log.push('a1'), 0, 'a');
+    // a's last batch held only a's write: its next one commits in the call, without waiting a turn
+    const a2 = queue.group(() => log.push('a2'), 0, 'a');
+    expect(log).toEqual(['begin 1', 'a1', 'commit', 'begin 1', 'a2', 'commit']);
+    await a2;
+    // another writer: it waits for the turn, and a's next write shares its batch
+    const b1 = queue.group(() => log.push('b1'), 0, 'b');
+    const a3 = queue.group(() => log.push('a3'), 0, 'a');
+    expect(log).toHaveLength(6);
+    await Promise.all([b1, a3]);
+    const a4 = queue.group(() => log.push('a4'), 0, 'a');
+    expect(log).toHaveLength(10); // the last batch held two writers: a waits again
+    await a4;
+    expect(batches).toEqual([1, 1, 2, 1]);
+  });
+
+  it('refuses a lone writer’s write committed at once with its own error, a lock outlasting the budget as a storage_failure', async () => {
+    let fail: unknown = null;
+    const runner: GroupRunner = {
+      maxWrites: 256,
+      maxBytes: 1 << 20,
+      run: (writes) => {
+        if (fail !== null) throw fail;
+        return writes.map((write) => {
+          try {
+            return { ok: true, value: write() };
+          } catch (error) {
+            return { ok: false, error };
+          }
+        });
+      },
+    };
+    const queue = new WriteQueue(30, runner);
+    await queue.group(() => 1, 0, 'a');
+    const refusal = RunStoreError.runNotFound('a');
+    await expect(
+      queue.group(
+        () => {
+          throw refusal;
+        },
+        0,
+        'a',
+      ),
+    ).rejects.toBe(refusal);
+    fail = busy();
+    await expect(queue.group(() => 2, 0, 'a')).rejects.toMatchObject({
+      code: 'storage_failure',
+      message: expect.stringContaining('busyTimeoutMs'),
+    });
+  });
+
   it('is a plain write without a runner', async () => {
     const queue = new WriteQueue(1000);
     const log: string[] = [];

@@ -18,6 +18,8 @@ export interface GroupRunner {
 interface Batch {
   readonly writes: (() => unknown)[];
   readonly settles: { resolve(value: unknown): void; reject(error: unknown): void }[];
+  /** Who asked for the first write (e.g. its run), to tell a writer that is alone. */
+  readonly key: unknown;
   bytes: number;
 }
 
@@ -33,7 +35,9 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
  * With a {@link GroupRunner}, {@link WriteQueue.group} writes share a commit: a group write joins
  * the open batch, which commits on the next turn of the event loop (after the writes queued before
  * it) in one transaction, and each promise settles only after that commit. Every other write
- * closes the open batch, so the order of all writes stays the order they were asked for.
+ * closes the open batch, so the order of all writes stays the order they were asked for. A writer
+ * alone — its last batch held only its own write and nothing waits — commits at once, without the
+ * turn's wait (which would only add latency); a write of anyone else makes it wait and share again.
  *
  * @internal
  */
@@ -43,6 +47,8 @@ export class WriteQueue {
   #queue: Promise<unknown> = Promise.resolve();
   #pending = 0;
   #open: Batch | null = null;
+  /** The key of the last commit when it held a single group write, else undefined. */
+  #soloKey: unknown = undefined;
 
   constructor(busyTimeoutMs: number, group?: GroupRunner) {
     this.#busyTimeoutMs = busyTimeoutMs;
@@ -67,15 +73,26 @@ export class WriteQueue {
    * Adds a write to the open batch (or opens one) that commits in one transaction on the next
    * turn; resolves with its value once that commit is durable. Without a GroupRunner: {@link WriteQueue.write}.
    */
-  group<T>(fn: () => T, bytes: number): Promise<T> {
+  group<T>(fn: () => T, bytes: number, key?: unknown): Promise<T> {
     const group = this.#group;
     if (group === undefined) return this.write(fn);
+    if (this.#open === null && this.#pending === 0 && key !== undefined && key === this.#soloKey) {
+      // the same writer alone again: a batch of one, committed now
+      return this.write(() => {
+        const [outcome] = group.run([fn]);
+        if (!outcome!.ok) throw outcome!.error;
+        return outcome!.value as T;
+      });
+    }
     let batch = this.#open;
     if (batch === null) {
-      const opened: Batch = { writes: [], settles: [], bytes: 0 };
+      const opened: Batch = { writes: [], settles: [], key, bytes: 0 };
       batch = this.#open = opened;
-      // #commit settles every write of the batch itself and never rejects
-      void this.#enqueue(() => this.#commit(opened, group));
+      // #commit counts itself done before it settles the batch's writes (a write those settle may
+      // find the queue idle), and never rejects
+      this.#pending++;
+      const committed = this.#queue.then(() => this.#commit(opened, group));
+      this.#queue = committed;
     }
     batch.writes.push(fn);
     batch.bytes += bytes;
@@ -115,10 +132,13 @@ export class WriteQueue {
     try {
       // a lock or a failed commit leaves nothing of the batch behind: the whole batch is tried again
       outcomes = await retryBusy(() => group.run(batch.writes), this.#busyTimeoutMs);
+      this.#soloKey = batch.writes.length === 1 ? batch.key : undefined;
     } catch (error) {
+      this.#pending--;
       for (const settle of batch.settles) settle.reject(error);
       return;
     }
+    this.#pending--;
     outcomes.forEach((outcome, i) => {
       const settle = batch.settles[i]!;
       if (outcome.ok) settle.resolve(outcome.value);
