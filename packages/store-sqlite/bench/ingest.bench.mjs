@@ -27,7 +27,9 @@ function barePragmas(db) {
 }
 
 // Capture every statement execution on the store's connection (SQL text and bound values). Only
-// what runs between its BEGIN IMMEDIATE and COMMIT is an append; the cancel poll is not. The
+// what runs between its BEGIN IMMEDIATE and COMMIT is an append; the cancel poll is not; nor is a
+// savepoint group commit puts around an append that shares its batch (none here: one run awaiting
+// each append makes batches of one). The
 // wrappers are installed only while ours runs (then only the store's connection runs
 // statements), so the bare paths call the driver's own methods.
 const probe = new Database(':memory:');
@@ -43,7 +45,9 @@ const wrappers = Object.fromEntries(
     function (...args) {
       const sql = this.source;
       if (sql === 'BEGIN IMMEDIATE') current = [];
-      else if (sql === 'COMMIT') {
+      else if (sql.startsWith('SAVEPOINT') || sql.startsWith('RELEASE')) {
+        // group commit's savepoint around the append, not one of its statements
+      } else if (sql === 'COMMIT') {
         if (current !== null) captured.push(current);
         current = null;
       } else if (current !== null) current.push([this, method, args]);
@@ -190,7 +194,7 @@ try {
   ];
   console.log(`## store-sqlite: ingest ${STEPS.toLocaleString('en')} tool steps
 
-Transaction policy, every path: one \`BEGIN IMMEDIATE … COMMIT\` per step, WAL, \`synchronous = FULL\` (the WAL is fsynced at every commit, so a step is durable — across a killed process and a power cut — when \`appendStep\` resolves), 4 MiB page cache. Ours: \`RunTrace.recordToolResult\` (step built, privacy filter \`metadata\`, payload serialised) → \`appendStep\` (validation, sequence from the run row under the write lock, step row, run counters, 4-level health rollup). Bare, same statements: better-sqlite3 replaying on its own file, as prepared statements, exactly the ${statementsPerStep} statements and values the store ran inside each append (captured while ours ran; the capture's cost is counted against ours). Bare, step row only: one prepared INSERT of the same step row, no counters, no rollup — for reference, not the target. Interleaved in ${SLICES} slices of ${perSlice.toLocaleString('en')} (ours first — the bare paths replay what it wrote — then the two bare paths in alternating order). Load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores.
+Transaction policy, every path: one \`BEGIN IMMEDIATE … COMMIT\` per step, WAL, \`synchronous = FULL\` (the WAL is fsynced at every commit, so a step is durable — across a killed process and a power cut — when \`appendStep\` resolves), 4 MiB page cache. Ours (group commit on, the default; with one run awaiting each append, every batch holds one step): \`RunTrace.recordToolResult\` (step built, privacy filter \`metadata\`, payload serialised) → \`appendStep\` (validation, sequence from the run row under the write lock, step row, run counters, 4-level health rollup). Bare, same statements: better-sqlite3 replaying on its own file, as prepared statements, exactly the ${statementsPerStep} statements and values the store ran inside each append (captured while ours ran; the capture's cost is counted against ours). Bare, step row only: one prepared INSERT of the same step row, no counters, no rollup — for reference, not the target. Interleaved in ${SLICES} slices of ${perSlice.toLocaleString('en')} (ours first — the bare paths replay what it wrote — then the two bare paths in alternating order). Load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores.
 
 ${table(
   ['path', 'total s', 'µs / step', 'steps / s', 'CPU µs / step'],

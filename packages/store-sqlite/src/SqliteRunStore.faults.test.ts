@@ -114,4 +114,52 @@ describe.skipIf(!isRoot)('SQLite on a full disk', () => {
     expect((await store.readSteps(run.id)).map((step) => step.sequence)).toEqual(Array.from({ length: done.stepCount }, (_, i) => i));
     console.log(`full disk, spool full too: ${lost} of 300 steps lost, each reported and counted on the run`);
   });
+  it('with group commit, a batch the full disk refuses is refused whole: stored steps are exactly the acknowledged ones', async () => {
+    const disk = smallDisk();
+    const store = await SqliteRunStore.open({ path: join(disk, 'runs.db'), busyTimeoutMs: 200 });
+    cleanups.push(() => store.close());
+    const runs = await Promise.all(Array.from({ length: 16 }, (_, i) => store.createRun({ configuration: `full-${i}` })));
+    const free = fill(disk);
+    // room for a few batches, not for all: some commit, the rest are refused
+    for (let i = 0; i < 12; i++) rmSync(join(disk, `filler-${i}`), { force: true });
+    const content = 'x'.repeat(1_000);
+    const step = (r: number, i: number) => ({
+      kind: 'tool',
+      round: i,
+      durationMs: 1,
+      createdAt: Date.now(),
+      payload: { kind: 'tool', r, i, content, toolName: 'mcp_disk_write', toolServer: 'disk', toolIsError: false, toolOutcome: 'ok' },
+      toolServer: 'disk',
+      toolOutcome: 'ok' as const,
+    });
+    const acknowledged = runs.map(() => 0);
+    let refused = 0;
+    await Promise.all(
+      runs.map(async (run, r) => {
+        for (let i = 0; i < 20; i++) {
+          try {
+            // sequences stay gap-free: a refused append takes none
+            expect(await store.appendStep(run.id, step(r, i))).toBe(acknowledged[r]);
+            acknowledged[r]!++;
+          } catch (error) {
+            expect(error).toMatchObject({ code: 'storage_failure' });
+            refused++;
+          }
+        }
+      }),
+    );
+    expect(refused).toBeGreaterThan(0);
+    expect(refused).toBeLessThan(320);
+    free();
+    for (const [r, run] of runs.entries()) {
+      expect((await store.readSteps(run.id)).map((stored) => stored.sequence)).toEqual(
+        Array.from({ length: acknowledged[r]! }, (_, i) => i),
+      );
+      // with room again, the run goes on where its acknowledged steps end
+      expect(await store.appendStep(run.id, step(r, 99))).toBe(acknowledged[r]);
+    }
+    console.log(
+      `full disk, group commit: ${320 - refused} of 320 concurrent appends stored, ${refused} refused; the stored ones are exactly the acknowledged ones`,
+    );
+  });
 });

@@ -73,6 +73,65 @@ describe('durability', () => {
   }, 60_000);
 });
 
+describe('durability with group commit', () => {
+  it('keeps every acknowledged step of 16 concurrent runs when their writer is killed with SIGKILL mid-stream', async () => {
+    const path = folder.file();
+    const store = await SqliteRunStore.open({ path });
+    const runs = await Promise.all(Array.from({ length: 16 }, (_, i) => store.createRun({ configuration: `group-${i}` })));
+    await store.close();
+    const perRun = 5_000;
+    const child = spawnNode('groupDurabilityWriter.mjs', [path, runs.map((run) => run.id).join(','), String(perRun)]);
+    const done = finished(child);
+    // the highest sequence acknowledged per run (acknowledgements of one run come in order)
+    const acknowledged = runs.map(() => -1);
+    let total = 0;
+    await new Promise<void>((resolve, reject) => {
+      let buffer = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString('utf8');
+        let newline: number;
+        while ((newline = buffer.indexOf('\n')) >= 0) {
+          const line = buffer.slice(0, newline);
+          buffer = buffer.slice(newline + 1);
+          const match = /^ack (\d+) (\d+)$/.exec(line);
+          if (match === null) continue;
+          const [r, sequence] = [Number(match[1]), Number(match[2])];
+          if (sequence !== acknowledged[r]! + 1) reject(new Error(`run ${r}: acknowledged ${sequence} after ${acknowledged[r]}`));
+          acknowledged[r] = sequence;
+          total++;
+          if (total >= 1_600 && !child.killed) {
+            child.kill('SIGKILL');
+            resolve();
+          }
+        }
+      });
+      child.on('close', () => reject(new Error(`the writer ended before it was killed (acknowledged ${total})`)));
+    });
+    const result = await done;
+    expect(result.signal).toBe('SIGKILL');
+
+    const check = new Database(path);
+    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    check.close();
+    const reopened = await SqliteRunStore.open({ path });
+    let stored = 0;
+    for (const [r, run] of runs.entries()) {
+      const steps = await reopened.readSteps(run.id);
+      // every acknowledged step is there, gap-free, each the step its run wrote at that sequence
+      expect(steps.length).toBeGreaterThanOrEqual(acknowledged[r]! + 1);
+      expect(steps.length).toBeLessThan(perRun);
+      expect(steps.map((step) => step.sequence)).toEqual(Array.from({ length: steps.length }, (_, i) => i));
+      steps.forEach((step, i) => expect(JSON.parse(step.payload)).toMatchObject({ run: r, index: i }));
+      expect((await reopened.getRun(run.id))!.stepCount).toBe(steps.length);
+      stored += steps.length;
+    }
+    expect(stored).toBeGreaterThanOrEqual(total);
+    const health = await reopened.serverHealth();
+    expect(health).toEqual([expect.objectContaining({ server: 'disk', calls: stored })]);
+    await reopened.close();
+  }, 60_000);
+});
+
 describe('several processes on one file', () => {
   it('keeps sequences gap-free and unique with 4 processes appending to one run and to their own', async () => {
     const path = folder.file();

@@ -38,6 +38,7 @@ import Database from 'better-sqlite3';
 import { retryBusy } from './busyRetry.js';
 import { SqliteCancelWatch } from './SqliteCancelWatch.js';
 import { WriteQueue } from './WriteQueue.js';
+import { GroupCommit } from './GroupCommit.js';
 import { migrate } from './migrateSchema.js';
 import { messageOf, storageError } from './storageFailure.js';
 import {
@@ -68,8 +69,9 @@ const INSERT_STEP_COLUMNS = `id, ${STEP_COLUMNS}, call_server, call_outcome, cal
  * The embedded run store: one SQLite file in WAL mode, safe for several processes at once.
  *
  * @remarks
- * Every write is its own `BEGIN IMMEDIATE` transaction committed with `synchronous = FULL`, so a
- * step is on disk — surviving a killed process and a power cut — when `appendStep` resolves, and
+ * Every write is a `BEGIN IMMEDIATE` transaction committed with `synchronous = FULL` — the appends
+ * of one turn of the event loop share one (group commit, see {@link SqliteRunStoreOptions.groupCommit}) —
+ * so a step is on disk — surviving a killed process and a power cut — when `appendStep` resolves, and
  * sequence numbers are assigned under the write lock (gap-free and unique with any number of
  * writing processes). A writer that finds the file locked waits and retries with back-off up to
  * `busyTimeoutMs`; `SQLITE_BUSY` never reaches the caller. Server health reads a rollup (counts,
@@ -96,7 +98,8 @@ export class SqliteRunStore implements RunStore {
   private constructor(db: Database.Database, options: SqliteRunStoreOptions, internals: SqliteRunStoreInternals) {
     this.#db = db;
     this.#path = options.path;
-    this.#writes = new WriteQueue(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
+    const grouped = options.groupCommit ?? true;
+    this.#writes = new WriteQueue(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, grouped ? new GroupCommit(db) : undefined);
     // a late cancel (requested after the run finished) is no cancel to act on
     const cancelRequested = db.prepare("SELECT cancel_requested_at FROM runs WHERE id = ? AND status IN ('running', 'cancelled')").pluck();
     this.#cancels = new SqliteCancelWatch({
@@ -138,7 +141,7 @@ export class SqliteRunStore implements RunStore {
       `SELECT kind, round, duration_ms AS durationMs, created_at AS createdAt, payload, tool_server AS toolServer,
          tool_outcome AS toolOutcome FROM steps WHERE id = ((SELECT run_no FROM runs WHERE id = ?) << 32) + ?`,
     );
-    this.#append = db.transaction((runId: string, step: NormalizedAppendStep): number => {
+    const append = (runId: string, step: NormalizedAppendStep): number => {
       if (step.sequence !== null) {
         const next = nextSequence.get(runId) as number | undefined;
         if (next === undefined) throw RunStoreError.runNotFound(runId);
@@ -167,7 +170,9 @@ export class SqliteRunStore implements RunStore {
       const [sequence, runNo] = bumped;
       writeStep(runNo, runId, sequence, step, step.payloadText, call);
       return sequence;
-    }).immediate;
+    };
+    // grouped, the batch's transaction (GroupCommit) gives each append its savepoint
+    this.#append = grouped ? append : db.transaction(append).immediate;
 
     this.#import = prepareImportRun(db, writeStep);
   }
@@ -205,6 +210,9 @@ export class SqliteRunStore implements RunStore {
   static async openWith(options: SqliteRunStoreOptions, internals: SqliteRunStoreInternals): Promise<SqliteRunStore> {
     if (typeof options?.path !== 'string' || options.path === '') {
       throw RunStoreError.invalidInput('SqliteRunStoreOptions.path must be a non-empty file path');
+    }
+    if (options.groupCommit !== undefined && typeof options.groupCommit !== 'boolean') {
+      throw RunStoreError.invalidInput(`SqliteRunStoreOptions.groupCommit must be true or false, got ${String(options.groupCommit)}`);
     }
     for (const key of ['busyTimeoutMs', 'cancelPollMs'] as const) {
       const value = options[key];
@@ -258,11 +266,17 @@ export class SqliteRunStore implements RunStore {
     });
   }
 
-  /** Appends a step with the run's next sequence in one `BEGIN IMMEDIATE` transaction (step row, run counters, health rollup) and resolves once it is committed and fsynced. */
+  /**
+   * Appends a step with the run's next sequence (step row, run counters, health rollup) and
+   * resolves once it is committed and fsynced: with group commit (the default) in the one
+   * `BEGIN IMMEDIATE` transaction it shares with the appends that arrived in the same turn of the
+   * event loop, in its own savepoint; with `groupCommit: false` in a transaction of its own.
+   */
   async appendStep(runId: string, step: AppendStepInput): Promise<number> {
     const input = checkAppendStep(step);
     const key = runKey(runId);
-    return this.#write(() => this.#append(key, input));
+    this.#assertOpen();
+    return this.#writes.group(() => this.#append(key, input), input.payloadText.length, key);
   }
 
   /** Ends a running run; a finished run is returned unchanged (terminal is terminal). */

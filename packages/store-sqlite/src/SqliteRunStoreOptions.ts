@@ -12,6 +12,14 @@ export interface SqliteRunStoreOptions {
    * with asynchronous back-off in between, so the event loop is never blocked for long.
    */
   readonly busyTimeoutMs?: number;
+  /**
+   * Group commit, default true: the appends that arrive in the same turn of the event loop (from
+   * the concurrent runs of this process) share one transaction and one fsync, each in its own
+   * savepoint; each still resolves only once that commit is durable. `false`: every append is a
+   * transaction of its own (the same promise, one fsync per step). See "Group commit" in
+   * docs/storage.md.
+   */
+  readonly groupCommit?: boolean;
   /** How often `watchCancel` looks for a cancel requested by another process, in ms; default 250. */
   readonly cancelPollMs?: number;
 }

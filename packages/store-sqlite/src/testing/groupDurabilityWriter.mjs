@@ -1,0 +1,29 @@
+// Child process of the group-commit durability test: appends `perRun` tool steps to each of the
+// given runs, all runs at once (their appends share commits), through the built store with group
+// commit on; prints `ack <run index> <sequence>` as soon as each append resolves.
+import { SqliteRunStore } from '../../dist/index.js';
+
+const [path, runIdList, perRunText] = process.argv.slice(2);
+const runIds = runIdList.split(',');
+const perRun = Number(perRunText);
+const store = await SqliteRunStore.open({ path, groupCommit: true });
+await Promise.all(
+  runIds.map(async (runId, r) => {
+    for (let i = 0; i < perRun; i++) {
+      const sequence = await store.appendStep(runId, {
+        kind: 'tool',
+        round: 0,
+        durationMs: i % 50,
+        createdAt: Date.now(),
+        payload: { kind: 'tool', run: r, index: i, toolName: 'mcp_disk_write', toolServer: 'disk', toolIsError: false, toolOutcome: 'ok' },
+        toolServer: 'disk',
+        toolOutcome: 'ok',
+      });
+      if (sequence !== i) throw new Error(`run ${r}: expected sequence ${i}, got ${sequence}`);
+      // a pipe is written synchronously on Linux: the parent has the line before the next append
+      process.stdout.write(`ack ${r} ${sequence}\n`);
+    }
+  }),
+);
+await store.close();
+process.stdout.write('done\n');
