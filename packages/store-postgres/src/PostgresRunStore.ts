@@ -414,7 +414,10 @@ export class PostgresRunStore implements RunStore {
       values.push(value);
       return `$${values.length}`;
     };
-    if (q.statuses !== null) where.push(`status = ANY (${param(q.statuses)}::text[])`);
+    // one status as an equality, so that runs_status_created hands the rows out already in page order
+    if (q.statuses !== null) {
+      where.push(q.statuses.length === 1 ? `status = ${param(q.statuses[0])}::text` : `status = ANY (${param(q.statuses)}::text[])`);
+    }
     if (q.configuration !== null) where.push(`configuration = ${param(q.configuration)}`);
     if (q.hasOutcome !== null) where.push(`${q.hasOutcome}_count > 0`);
     if (q.createdFrom !== null) where.push(`created_at >= ${param(Math.ceil(q.createdFrom))}::bigint`);

@@ -314,6 +314,18 @@ DELETE FROM health_servers;`);
       }
     },
   },
+  {
+    version: 10,
+    name: 'runs list filters at fleet size: runs with failed / cancelled calls, newest first',
+    up(db) {
+      // runs_status_created (version 3) serves the status filter; without these the "has failed /
+      // has cancelled calls" filters scanned runs_created and kept the matching rows, reading every
+      // run when few match.
+      db.exec(`
+CREATE INDEX runs_failed_created ON runs (created_at DESC, id DESC) WHERE failed_count > 0;
+CREATE INDEX runs_cancelled_created ON runs (created_at DESC, id DESC) WHERE cancelled_count > 0;`);
+    },
+  },
 ]);
 
 /**

@@ -43,7 +43,9 @@ CREATE TABLE health_causes (
   PRIMARY KEY (server, level, bucket_start, cause)
 ) WITHOUT ROWID;
 DELETE FROM health_servers;
-DELETE FROM schema_version WHERE version = 9;`);
+DROP INDEX runs_failed_created;
+DROP INDEX runs_cancelled_created;
+DELETE FROM schema_version WHERE version >= 9;`);
   const steps = db
     .prepare('SELECT call_server, call_outcome, duration_ms, created_at, call_cause FROM steps WHERE call_server IS NOT NULL')
     .raw()
@@ -145,7 +147,7 @@ describe('migration 9: the health rollup rebuilt in the shared layout', () => {
     expect(want[0]!.map((h) => h.calls)).toEqual([140, 140, 140]);
     expect(want[0]!.every((h) => h.p50DurationMs !== null && h.p95DurationMs !== null)).toBe(true);
     const after = new Database(old, { readonly: true });
-    expect(after.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(9);
+    expect(after.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(SqliteRunStore.SCHEMA_VERSION);
     expect(after.prepare('SELECT count(*) FROM pragma_table_info(?)').pluck().get('health_rollup')).toBe(11 + 114);
     after.close();
   });

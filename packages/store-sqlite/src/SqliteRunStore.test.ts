@@ -29,7 +29,9 @@ describe('SqliteRunStore.open', () => {
     await store.close();
     const db = new Database(folder.file());
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(db.prepare('SELECT version FROM schema_version ORDER BY version').pluck().all()).toEqual(
+      Array.from({ length: SqliteRunStore.SCHEMA_VERSION }, (_, i) => i + 1),
+    );
     db.close();
     const again = await openStore();
     expect(await again.listRuns()).toEqual({ runs: [], nextCursor: null });
@@ -42,7 +44,7 @@ describe('SqliteRunStore.open', () => {
     db.close();
     const error = await SqliteRunStore.open({ path: folder.file() }).catch((e: unknown) => e);
     expect(RunStoreError.is(error) && error.code).toBe('schema_too_new');
-    expect((error as Error).message).toContain('schema version 99, newer than 9');
+    expect((error as Error).message).toContain(`schema version 99, newer than ${SqliteRunStore.SCHEMA_VERSION}`);
     const check = new Database(folder.file());
     expect(check.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(99);
     check.close();

@@ -48,34 +48,77 @@ export function timelineSlice(
   return { from, entries, stepsShown: steps.length, wire };
 }
 
+/** Steps read at a time after a page while looking for the ends of the calls started on it (the chunk grows 4× each time). @internal */
+export const AFTER_PAGE_CHUNK = 1_000;
+const AFTER_PAGE_CHUNK_MAX = 64_000;
+
 /**
  * Reads the slice of a run's timeline that starts at step `from`, with what it needs to pair call
- * starts and ends: the rest of the run when a call started on the page may end later, and, for
- * a running run, the steps before the page (to list every call on the wire).
+ * starts and ends: for a finished run, the steps after the page up to the last end of a call started
+ * on it (in growing chunks, so a page of a 100 000-step run reads a few hundred steps, not the rest of
+ * the run); for a running run, the rest of the run and the steps before the page (to list every
+ * call on the wire).
  *
  * @internal
  */
 export async function readTimelineSlice(store: RunStore, run: StoredRun, from: number, pageSize: number): Promise<TimelineSlice> {
   const read = await store.readSteps(run.id, { fromSequence: from, limit: pageSize + 1 });
   const running = run.status === 'running';
-  const startsOnPage = read.slice(0, pageSize).some((step) => step.kind === 'tool_start');
-  const after =
-    read.length > pageSize && (running || startsOnPage) ? await store.readSteps(run.id, { fromSequence: from + pageSize + 1 }) : [];
+  let after: readonly StoredStep[] = [];
+  if (read.length > pageSize) {
+    after = running
+      ? await store.readSteps(run.id, { fromSequence: from + pageSize + 1 })
+      : await readUntilEnded(store, run.id, from + pageSize + 1, openCalls(read, pageSize));
+  }
   const before = running && from > 0 ? await store.readSteps(run.id, { fromSequence: 0, limit: from }) : [];
   return timelineSlice(run, read, from, pageSize, { before, after });
+}
+
+/** The ids of the calls started on the page (the first `pageSize` of `read`) that no step of `read` ends. */
+function openCalls(read: readonly StoredStep[], pageSize: number): Set<string> {
+  const open = new Set<string>();
+  for (const step of read.slice(0, pageSize)) {
+    const id = step.kind === 'tool_start' ? callIdOf(step) : undefined;
+    if (id !== undefined) open.add(id);
+  }
+  for (const id of endedCalls(read)) open.delete(id);
+  return open;
+}
+
+/** The steps from `fromSequence` on, read in growing chunks until every call in `open` has ended or the run's steps end. */
+async function readUntilEnded(store: RunStore, runId: string, fromSequence: number, open: Set<string>): Promise<StoredStep[]> {
+  const after: StoredStep[] = [];
+  let next = fromSequence;
+  let limit = AFTER_PAGE_CHUNK;
+  while (open.size > 0) {
+    const chunk = await store.readSteps(runId, { fromSequence: next, limit });
+    for (const step of chunk) after.push(step);
+    for (const id of endedCalls(chunk)) open.delete(id);
+    if (chunk.length < limit) break;
+    next += chunk.length;
+    limit = Math.min(limit * 4, AFTER_PAGE_CHUNK_MAX);
+  }
+  return after;
+}
+
+/** The `toolCallId` of a step's payload, or undefined (none, or an unreadable payload). */
+function callIdOf(step: StoredStep): string | undefined {
+  if (!step.payload.includes('"toolCallId"')) return undefined;
+  try {
+    const id = (JSON.parse(step.payload) as Record<string, unknown>)['toolCallId'];
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The call ids that `tool` steps ended. */
 function endedCalls(steps: readonly StoredStep[]): Set<string> {
   const ids = new Set<string>();
   for (const step of steps) {
-    if (step.kind !== 'tool' || !step.payload.includes('"toolCallId"')) continue;
-    try {
-      const id = (JSON.parse(step.payload) as Record<string, unknown>)['toolCallId'];
-      if (typeof id === 'string') ids.add(id);
-    } catch {
-      // an unreadable row ends nothing
-    }
+    // an unreadable row ends nothing
+    const id = step.kind === 'tool' ? callIdOf(step) : undefined;
+    if (id !== undefined) ids.add(id);
   }
   return ids;
 }

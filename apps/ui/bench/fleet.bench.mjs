@@ -1,0 +1,280 @@
+// The runs app at fleet size: PostgreSQL with 100 000 runs and 10 000 000 steps, SQLite with
+// 10 000 runs and 1 000 000 steps (one run of 100 000 steps in each), and each again at 1/10 of
+// that. The app is served by startRunsServer (what `runledger serve` runs) on an ephemeral
+// loopback port; each page is fetched over HTTP (keep-alive) and timed to its last byte.
+// Env: FLEET_SCALE=0.01 (smoke size), FLEET_STORES=postgres,sqlite, FLEET_KEEP=1 (keep and reuse
+// the loaded schemas/files), FLEET_CASES=timeline (only those pages), RUNLEDGER_PG_URL.
+import http from 'node:http';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { PostgresRunStore } from '@runledger/store-postgres';
+import { SqliteRunStore } from '@runledger/store-sqlite';
+import { encodeRunCursor } from '@runledger/trace/store';
+import { fmt, median, percentile, sample, table, verdict } from '../../../bench/lib.mjs';
+import { startRunsServer, TIMELINE_PAGE_SIZE } from '../dist/index.js';
+import { fleetShape, runIdOf, runOf, SPAN_MS, stepsOf } from './fleetData.mjs';
+import { loadPostgresFleet } from './fleetPostgres.mjs';
+
+const SCALE = Number(process.env.FLEET_SCALE ?? 1);
+const STORES = (process.env.FLEET_STORES ?? 'postgres,sqlite').split(',');
+const KEEP = process.env.FLEET_KEEP === '1';
+// FLEET_CASES=timeline,servers measures only the pages whose label contains one of these words
+const CASES = process.env.FLEET_CASES?.split(',') ?? null;
+const PG_URL = process.env.RUNLEDGER_PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
+const ITERATIONS = 50;
+const WARMUP = 5;
+const PAGE_TARGET_MS = 300;
+const SERVERS_TARGET_MS = 100;
+const GROWTH_LIMIT = 2;
+const PAGE_SIZE = 50;
+
+const SIZES = {
+  postgres: { runs: 100_000, steps: 10_000_000, big: 100_000 },
+  sqlite: { runs: 10_000, steps: 1_000_000, big: 100_000 },
+};
+const log = (line) => process.stderr.write(`fleet: ${line}\n`);
+const count = (n) => n.toLocaleString('en-US');
+
+function scaled({ runs, steps, big }, factor) {
+  const r = Math.max(40, Math.round(runs * factor));
+  const b = Math.max(30, Math.round(big * factor));
+  return fleetShape(r, Math.max(r * 6 + b, Math.round(steps * factor)), b);
+}
+
+/** GET over a keep-alive agent, resolved at the last byte. */
+function get(agent, port, target) {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port, path: target, agent }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk) => (bytes += chunk.length));
+      res.on('end', () => resolve({ status: res.statusCode, bytes }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+/** The pages measured on a fleet: every filter the runs list offers, timelines, the servers page. */
+function casesOf(shape, start) {
+  const createdAt = (r) => start + Math.floor((r * SPAN_MS) / shape.runs);
+  const deep = Math.floor(shape.runs / 2 / PAGE_SIZE) * PAGE_SIZE;
+  const lastShown = shape.runs - deep; // run index of the last run on the page before the deep one
+  const cursor = encodeRunCursor({ createdAt: createdAt(lastShown), id: runIdOf(lastShown) });
+  const big = runIdOf(shape.bigIndex);
+  const lastFrom = Math.floor((shape.big - 1) / TIMELINE_PAGE_SIZE) * TIMELINE_PAGE_SIZE;
+  return [
+    ['page', 'runs list, page 1', '/'],
+    ['page', `runs list, page ${deep / PAGE_SIZE + 1} (cursor)`, `/?cursor=${cursor}`],
+    ...['completed', 'failed', 'cancelled', 'interrupted', 'running'].map((s) => ['page', `runs list, status=${s}`, `/?status=${s}`]),
+    ['page', 'runs list, has failed calls', '/?has=failed'],
+    ['page', 'runs list, has cancelled calls', '/?has=cancelled'],
+    ['page', 'runs list, status=completed + has cancelled', '/?status=completed&has=cancelled'],
+    // a rare combination (about 1 run in 3 000): found only by reading every run without an index for it
+    ['page', 'runs list, status=interrupted + has cancelled', '/?status=interrupted&has=cancelled'],
+    ['page', `timeline, ${count(shape.big)}-step run, first page`, `/runs/${big}`],
+    ['page', `timeline, ${count(shape.big)}-step run, middle page`, `/runs/${big}?from=${Math.floor(shape.big / 2)}`],
+    ['page', `timeline, ${count(shape.big)}-step run, last page`, `/runs/${big}?from=${lastFrom}`],
+    ['page', `timeline, ${shape.perRun}-step run`, `/runs/${runIdOf(shape.runs - 10)}`],
+    // a run still recording: its page lists every call on the wire, which needs the whole run
+    ['page', `timeline, running ${count(shape.big)}-step run, first page`, `/runs/${runIdOf(shape.liveIndex)}`],
+    [
+      'page',
+      `timeline, running ${count(shape.big)}-step run, middle page`,
+      `/runs/${runIdOf(shape.liveIndex)}?from=${Math.floor(shape.big / 2)}`,
+    ],
+    ['servers', 'servers page (all time)', '/servers'],
+    ['servers', 'servers page (7 d)', '/servers?window=7d'],
+    ['servers', 'servers page (24 h)', '/servers?window=24h'],
+    ['baseline', 'baseline: /healthz (HTTP floor)', '/healthz'],
+  ];
+}
+
+/**
+ * Measures every page on both sizes, one request to each in turn (so that the machine's load
+ * drifts over both alike and the growth ratio compares like with like).
+ */
+async function measurePair(small, large) {
+  const servers = [];
+  const agents = [];
+  const results = new Map();
+  try {
+    for (const fleet of [small, large]) {
+      servers.push(await startRunsServer({ store: fleet.store, timeZone: 'UTC', log }));
+      agents.push(new http.Agent({ keepAlive: true, maxSockets: 1 }));
+    }
+    const smallCases = casesOf(small.shape, small.start);
+    const largeCases = casesOf(large.shape, large.start);
+    for (let c = 0; c < largeCases.length; c++) {
+      const [kind, label] = largeCases[c];
+      if (CASES !== null && kind !== 'baseline' && !CASES.some((word) => label.includes(word))) continue;
+      const targets = [smallCases[c][2], largeCases[c][2]];
+      const bytes = [];
+      for (let k = 0; k < 2; k++) {
+        const first = await get(agents[k], servers[k].port, targets[k]);
+        if (first.status !== 200) throw new Error(`${targets[k]} answered ${first.status}`);
+        bytes.push(first.bytes);
+      }
+      const times = [[], []];
+      for (let i = 0; i < WARMUP + ITERATIONS; i++) {
+        for (let k = 0; k < 2; k++) {
+          const begin = performance.now();
+          await get(agents[k], servers[k].port, targets[k]);
+          if (i >= WARMUP) times[k].push(performance.now() - begin);
+        }
+      }
+      const [little, big] = times.map((t, k) => ({ p50: median(t), p95: percentile(t, 95), kb: bytes[k] / 1024 }));
+      results.set(label, { kind, little, big });
+      log(`  ${label}: 1/10 p50 ${fmt(little.p50, 1)} ms; full p50 ${fmt(big.p50, 1)} ms, p95 ${fmt(big.p95, 1)} ms`);
+    }
+  } finally {
+    for (const agent of agents) agent.destroy();
+    for (const server of servers) await server.close();
+  }
+  return results;
+}
+
+async function postgresFleet(shape, label) {
+  const schema = `rl_fleet_${label}_${KEEP ? 'keep' : process.pid}`;
+  const q = `"${schema}"`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    // kept schemas and files are migrated by connect/open like any store (a new migration runs on them)
+    const exists = (await admin.query(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [schema])).rowCount > 0;
+    let loaded = null;
+    if (exists && KEEP) {
+      const row = (
+        await admin.query(
+          `SELECT count(*)::int AS runs, sum(next_sequence)::float8 AS steps, min(created_at)::float8 AS start FROM ${q}.runs`,
+        )
+      ).rows[0];
+      if (row.runs === shape.runs && row.steps === shape.steps) loaded = row.start;
+      else await admin.query(`DROP SCHEMA ${q} CASCADE`);
+    } else if (exists) await admin.query(`DROP SCHEMA ${q} CASCADE`);
+    const migrateStart = performance.now();
+    let store = await PostgresRunStore.connect({ connectionString: PG_URL, schema });
+    const migrateSeconds = (performance.now() - migrateStart) / 1000;
+    let load;
+    const start = loaded ?? Date.now() - SPAN_MS;
+    if (loaded === null) {
+      log(`loading PostgreSQL ${label}: ${count(shape.runs)} runs, ${count(shape.steps)} steps into ${schema}`);
+      const phases = await loadPostgresFleet(admin, q, shape, start, (line) => log(`  ${line}`));
+      load = `bulk load ${fmt(phases[phases.length - 1][1], 1)} s (${phases.map(([name, s]) => `${name} ${fmt(s, 1)}`).join(', ')}; cumulative s)`;
+      await store.close();
+      store = await PostgresRunStore.connect({ connectionString: PG_URL, schema });
+    } else {
+      load = `reused a kept load (connect + migrations ${fmt(migrateSeconds, 1)} s)`;
+    }
+    return {
+      store,
+      shape,
+      start,
+      load,
+      async close() {
+        await store.close();
+        if (!KEEP) await admin.query(`DROP SCHEMA ${q} CASCADE`);
+        await admin.end();
+      },
+    };
+  } catch (error) {
+    await admin.end();
+    throw error;
+  }
+}
+
+async function sqliteFleet(shape, label) {
+  const dir = path.join(tmpdir(), KEEP ? 'runledger-fleet-keep' : `runledger-fleet-${process.pid}-${label}`);
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `fleet-${label}-${shape.runs}-${shape.steps}.db`);
+  const reuse = KEEP && existsSync(file) && existsSync(`${file}.start`);
+  if (!reuse) rmSync(file, { force: true });
+  const start = reuse ? Number(readFileSync(`${file}.start`, 'utf8')) : Date.now() - SPAN_MS;
+  const loadStart = performance.now();
+  const store = await SqliteRunStore.open({ path: file });
+  let load = `reused a kept file (open + migrations ${fmt((performance.now() - loadStart) / 1000, 1)} s)`;
+  if (!reuse) {
+    log(`loading SQLite ${label}: ${count(shape.runs)} runs, ${count(shape.steps)} steps into ${file}`);
+    for (let r = 0; r < shape.runs; r++) {
+      const run = runOf(shape, start, r);
+      await store.importRun(run, stepsOf(shape, run, r));
+    }
+    writeFileSync(`${file}.start`, String(start));
+    load = `importRun per run ${fmt((performance.now() - loadStart) / 1000, 1)} s`;
+  }
+  return {
+    store,
+    shape,
+    start,
+    load,
+    async close() {
+      await store.close();
+      if (!KEEP) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const sections = [];
+for (const name of STORES) {
+  const full = scaled(SIZES[name], SCALE);
+  const tenth = scaled(SIZES[name], SCALE / 10);
+  const fleet = name === 'postgres' ? postgresFleet : sqliteFleet;
+  const small = await fleet(tenth, 'tenth');
+  const large = await fleet(full, 'full');
+  let results;
+  try {
+    results = await measurePair(small, large);
+  } finally {
+    await small.close();
+    await large.close();
+  }
+  const rows = [];
+  const lines = [];
+  for (const [label, { kind, little, big }] of results) {
+    big.kind = kind;
+    const growth = big.p50 / little.p50;
+    const target = big.kind === 'servers' ? SERVERS_TARGET_MS : PAGE_TARGET_MS;
+    const verdicts = [];
+    if (big.kind !== 'baseline') {
+      const ok = big.p95 <= target;
+      verdicts.push(ok ? 'PASS' : 'MISS');
+      lines.push(`- ${verdict(ok, `${label}: p95 ≤ ${target} ms (${fmt(big.p95, 1)} ms)`)}`);
+      const flat = growth <= GROWTH_LIMIT;
+      verdicts.push(flat ? 'flat' : 'GROWS');
+      lines.push(`- ${verdict(flat, `${label}: median at 10× the size ≤ ${GROWTH_LIMIT}× (×${fmt(growth, 2)})`)}`);
+    }
+    rows.push([
+      label,
+      fmt(little.p50, 1),
+      fmt(little.p95, 1),
+      fmt(big.p50, 1),
+      fmt(big.p95, 1),
+      `×${fmt(growth, 2)}`,
+      `${fmt(little.kb, 0)} → ${fmt(big.kb, 0)}`,
+      verdicts.join(', '),
+    ]);
+  }
+  const title = name === 'postgres' ? 'PostgreSQL' : 'SQLite';
+  sections.push(
+    [
+      `## apps/ui: the runs app at fleet size (${title}, ${count(full.runs)} runs, ${count(full.steps)} steps)`,
+      '',
+      `Server time of each page: the app served by \`startRunsServer\` (as \`runledger serve\` runs it) on a loopback port, each page ` +
+        `fetched over keep-alive HTTP and timed to its last byte, ${WARMUP} warm-ups then ${ITERATIONS} requests; the /healthz row is the ` +
+        `HTTP floor beside them; each request at full size alternates with the same page at 1/10. Fleet: ${count(full.runs)} runs over 30 days (85 % completed, 8 % failed, 4 % cancelled, 2 % interrupted, ` +
+        `1 % running; every 7th run has failing calls, every 53rd cancelled ones), ${full.perRun} steps each (llm, tool_start, tool; ` +
+        `50 servers) and two runs of ${count(full.big)} steps (one finished, one running); at 1/10: ${count(tenth.runs)} runs, ` +
+        `${count(tenth.steps)} steps, ${count(tenth.big)}-step runs. Load: full — ${large.load}; 1/10 — ${small.load}. Growth = median at full size / median at 1/10 (a sparse filter fills less than a page of 50 at 1/10: see the page sizes). ` +
+        `Load average ${os
+          .loadavg()
+          .map((n) => fmt(n, 2))
+          .join(' / ')} (1/5/15 min) on a shared ${os.cpus().length}-core machine.`,
+      '',
+      table(['page', '1/10 p50 ms', '1/10 p95 ms', 'full p50 ms', 'full p95 ms', 'growth', 'KB 1/10 → full', 'verdict'], rows),
+      '',
+      ...lines,
+    ].join('\n'),
+  );
+}
+process.stdout.write(`${sections.join('\n\n')}\n`);
