@@ -56,16 +56,32 @@ async function seedRun(
 /** Two old runs (one bigger than a small batch) and four kept ones whose steps share the old runs' buckets; > 2000 calls before and after. */
 async function seed(store: RunStore): Promise<Seeded> {
   const oldA = await seedRun(store, { createdAt: BASE, steps: 1500, spanMs: 40 * MINUTE, finishedAt: BASE + 41 * MINUTE, salt: 1 });
-  const oldB = await seedRun(store, { createdAt: BASE + 5 * MINUTE, steps: 300, spanMs: 90 * MINUTE, finishedAt: BASE + 100 * MINUTE, salt: 2 });
+  const oldB = await seedRun(store, {
+    createdAt: BASE + 5 * MINUTE,
+    steps: 300,
+    spanMs: 90 * MINUTE,
+    finishedAt: BASE + 100 * MINUTE,
+    salt: 2,
+  });
   const running = await seedRun(store, { createdAt: BASE, steps: 900, spanMs: 3 * HOUR, finishedAt: null, salt: 3 });
   const atCutoff = await seedRun(store, { createdAt: BASE + 10 * MINUTE, steps: 50, spanMs: HOUR, finishedAt: CUTOFF, salt: 4 });
-  const straddling = await seedRun(store, { createdAt: BASE + 30 * MINUTE, steps: 900, spanMs: 2 * HOUR, finishedAt: BASE + 3 * HOUR, salt: 5 });
+  const straddling = await seedRun(store, {
+    createdAt: BASE + 30 * MINUTE,
+    steps: 900,
+    spanMs: 2 * HOUR,
+    finishedAt: BASE + 3 * HOUR,
+    salt: 5,
+  });
   const late = await seedRun(store, { createdAt: BASE + 3 * HOUR, steps: 400, spanMs: HOUR, finishedAt: BASE + 5 * HOUR, salt: 6 });
   return { old: [oldA, oldB], kept: [running, atCutoff, straddling, late], running, oldSteps: 1800 };
 }
 
 /** What a store that never held the pruned runs would say: trace's own definition over the steps left. */
-async function healthOfSteps(store: RunStore, runIds: readonly string[], query: { since?: number; until?: number }): Promise<ServerHealth[]> {
+async function healthOfSteps(
+  store: RunStore,
+  runIds: readonly string[],
+  query: { since?: number; until?: number },
+): Promise<ServerHealth[]> {
   const steps = (await Promise.all(runIds.map((id) => store.readSteps(id)))).flat();
   return serverHealth(steps, query);
 }
@@ -173,7 +189,11 @@ export function runPruneContract(name: string, harness: RunStoreContractHarness)
       it('keeps server health after the cutoff as it was, and before it what the steps left say', async ({ skip }) => {
         const store = pruning(await open(), skip);
         const seeded = await seed(store);
-        const windows = [{ since: CUTOFF }, { since: BASE + 3 * HOUR, until: BASE + 4 * HOUR + 7 }, { since: CUTOFF + 1234, until: BASE + 5 * HOUR }];
+        const windows = [
+          { since: CUTOFF },
+          { since: BASE + 3 * HOUR, until: BASE + 4 * HOUR + 7 },
+          { since: CUTOFF + 1234, until: BASE + 5 * HOUR },
+        ];
         const after = await Promise.all(windows.map((w) => store.serverHealth(w)));
         await store.pruneRuns({ olderThan: CUTOFF, batchSize: 250 });
         expect(await Promise.all(windows.map((w) => store.serverHealth(w)))).toEqual(after);
@@ -195,14 +215,18 @@ export function runPruneContract(name: string, harness: RunStoreContractHarness)
             const steps = await store.readSteps(big!);
             // read one after the other, the run may go between the two reads: never a part of its steps
             if (run === null) seen.push(steps.length === 0 ? 'gone' : `orphan steps ${steps.length}`);
-            else seen.push(steps.length === run.stepCount ? 'whole' : steps.length === 0 ? 'gone' : `part ${steps.length}/${run.stepCount}`);
+            else
+              seen.push(steps.length === run.stepCount ? 'whole' : steps.length === 0 ? 'gone' : `part ${steps.length}/${run.stepCount}`);
             await new Promise((resolve) => setTimeout(resolve, 0));
           }
         })();
         const writer = (async () => {
           let n = 0;
           while (pruning_) {
-            await store.appendStep(seeded.running, toolStep({ server: 'alpha', outcome: 'ok', createdAt: BASE + 4 * HOUR + n, durationMs: 3 }));
+            await store.appendStep(
+              seeded.running,
+              toolStep({ server: 'alpha', outcome: 'ok', createdAt: BASE + 4 * HOUR + n, durationMs: 3 }),
+            );
             n++;
             // a recorder waits for its model and tools between steps
             await new Promise((resolve) => setTimeout(resolve, 0));

@@ -45,7 +45,9 @@ export class SqlitePruneRollup {
       )
       .raw();
     this.#calls = db
-      .prepare('SELECT call_outcome, duration_ms, created_at, call_cause FROM steps WHERE created_at >= ? AND created_at < ? AND call_server = ?')
+      .prepare(
+        'SELECT call_outcome, duration_ms, created_at, call_cause FROM steps WHERE created_at >= ? AND created_at < ? AND call_server = ?',
+      )
       .raw();
     this.#deleteRollup = db.prepare('DELETE FROM health_rollup WHERE server = ? AND level = ? AND bucket_start = ?');
     this.#deleteCauses = db.prepare('DELETE FROM health_causes WHERE server = ? AND level = ? AND bucket_start = ?');
@@ -84,7 +86,8 @@ export class SqlitePruneRollup {
       const coarser = ROLLUP_LEVEL_SIZES.map(() => new Set<number>());
       for (const minute of minutes) {
         this.#rebuildMinute(server, minute);
-        for (let level = MINUTE_LEVEL + 1; level < ROLLUP_LEVEL_SIZES.length; level++) coarser[level]!.add(rollupBucketStart(level, minute));
+        for (let level = MINUTE_LEVEL + 1; level < ROLLUP_LEVEL_SIZES.length; level++)
+          coarser[level]!.add(rollupBucketStart(level, minute));
       }
       for (let level = MINUTE_LEVEL + 1; level < ROLLUP_LEVEL_SIZES.length; level++) {
         for (const bucket of coarser[level]!) {

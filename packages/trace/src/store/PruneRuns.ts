@@ -4,11 +4,23 @@ import type { RunStore, StoredRun } from './RunStore.js';
 import { RunStatus } from '../recording/RunStatus.js';
 import { invalid, object, show, time } from './storeValueRules.js';
 
-/** Steps deleted in one transaction when `batchSize` is not given. */
+/**
+ * Steps deleted in one transaction when `batchSize` is not given.
+ *
+ * @public
+ */
 export const DEFAULT_PRUNE_BATCH_SIZE = 2000;
-/** The largest `batchSize` a prune takes: a batch is one short transaction. */
+/**
+ * The largest `batchSize` a prune takes: a batch is one short transaction.
+ *
+ * @public
+ */
 export const MAX_PRUNE_BATCH_SIZE = 100_000;
-/** Runs deleted in one transaction at most, whatever their steps. */
+/**
+ * Runs deleted in one transaction at most, whatever their steps.
+ *
+ * @public
+ */
 export const MAX_PRUNE_BATCH_RUNS = 500;
 
 /**
