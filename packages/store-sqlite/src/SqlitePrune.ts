@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { type PruneRunsQuery, type PruneRunsResult, RunStatus } from '@runledger/trace';
+import type { PruneRunsQuery, PruneRunsResult, RunStatus } from '@runledger/trace';
 import {
   checkPruneRunsQuery,
   isPrunableRun,
