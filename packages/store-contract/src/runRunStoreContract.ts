@@ -8,6 +8,7 @@ import { runInputRulesContract } from './inputRules.property.js';
 import { runLedgerContract } from './ledgerContract.js';
 import { runListRunsContract } from './listRunsContract.js';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
+import { runPruneContract } from './pruneContract.js';
 import { runServerHealthContract } from './serverHealthContract.js';
 
 /**
@@ -474,4 +475,5 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
   runLedgerContract(name, harness);
   runInputRuleExamples(name, harness);
   runInputRulesContract(name, harness);
+  runPruneContract(name, harness);
 }

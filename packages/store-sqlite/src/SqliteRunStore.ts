@@ -6,10 +6,12 @@ import {
   type AppendStepInput,
   type NormalizedAppendStep,
   type CreateRunInput,
+  type PruneRunsQuery,
+  type PruneRunsResult,
+  type PruningRunStore,
   type FinishRunInput,
   type RunPage,
   type RunQuery,
-  type RunStore,
   type ServerHealth,
   type ServerHealthQuery,
   type StepQuery,
@@ -53,6 +55,7 @@ import {
 } from './sqliteRows.js';
 import { SqliteHealthReader } from './SqliteHealthReader.js';
 import { SqliteHealthWriter } from './SqliteHealthWriter.js';
+import { SqlitePrune } from './SqlitePrune.js';
 import { prepareImportRun, type WriteStep } from './importRun.js';
 import { readSqliteSchemaVersion } from './readSchemaVersion.js';
 import { SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
@@ -82,7 +85,7 @@ const INSERT_STEP_COLUMNS = `id, ${STEP_COLUMNS}, call_server, call_outcome, cal
  *
  * @public
  */
-export class SqliteRunStore implements RunStore {
+export class SqliteRunStore implements PruningRunStore {
   readonly #db: Database.Database;
   readonly #path: string;
   readonly #rollup: SqliteHealthWriter;
@@ -91,6 +94,7 @@ export class SqliteRunStore implements RunStore {
   readonly #cancels: SqliteCancelWatch;
   readonly #writes: WriteQueue;
   #closed = false;
+  #prune: SqlitePrune | undefined;
 
   readonly #append: (runId: string, step: NormalizedAppendStep) => number;
   readonly #import: (run: StoredRun, steps: readonly StoredStep[]) => boolean;
@@ -449,6 +453,13 @@ export class SqliteRunStore implements RunStore {
       throw RunStoreError.invalidInput(`backup destination ${destination} already exists; choose a new file`);
     }
     await this.#read(() => this.#db.prepare('VACUUM INTO ?').run(destination));
+  }
+
+  /** Deletes whole runs that ended before `olderThan` in short batches, between appends (see SqlitePrune). */
+  async pruneRuns(query: PruneRunsQuery): Promise<PruneRunsResult> {
+    this.#assertOpen();
+    this.#prune ??= new SqlitePrune(this.#db, { write: (fn) => this.#write(fn), read: (fn) => this.#read(fn) });
+    return this.#prune.prune(query);
   }
 
   /** Stops the cancel polling, waits for queued writes and closes the database. */

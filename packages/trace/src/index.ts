@@ -66,6 +66,7 @@ export type {
 export { RunStoreError, RunStoreErrorCode } from './store/RunStoreError.js';
 export { isLateCancel } from './store/isLateCancel.js';
 export { InMemoryRunStore, type InMemoryRunStoreOptions } from './store/InMemoryRunStore.js';
+export { canPruneRuns, type PruneRunsQuery, type PruneRunsResult, type PruningRunStore } from './store/PruneRuns.js';
 export { type CopyRunsOptions, type CopyRunsProgress, type CopyRunsResult, copyRuns } from './store/copyRuns.js';
 
 // ── Timeline (src/timeline) ─────────────────────────────────────────────────────────────────────

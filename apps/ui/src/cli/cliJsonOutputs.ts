@@ -90,6 +90,16 @@ export const CLI_JSON_OUTPUTS = {
     timeline: z.array(timelineEntry),
   }),
   'runs recover': z.object({ recovered: z.array(z.string()) }),
+  prune: z.object({
+    olderThan: z.number().int().describe('the cutoff, ms since the epoch: runs that ended before it'),
+    dryRun: z.boolean(),
+    runs: count,
+    steps: count,
+    oldestFinishedAt: z.number().int().nullable(),
+    newestFinishedAt: z.number().int().nullable(),
+    batches: count,
+    complete: z.boolean(),
+  }),
   servers: z.array(serverHealth),
   'spool list': z.object({ dir: z.string(), files: z.array(z.object({ ...spoolFile, alive: z.boolean(), runs: count })) }),
   'spool deliver': z.object({

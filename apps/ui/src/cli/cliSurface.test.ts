@@ -12,7 +12,7 @@ function line(name: string, extra: readonly string[] = []): string[] {
   return [
     ...name.split(' '),
     ...command.arguments.filter((a) => a.required).map(() => 'abcdef12'),
-    ...command.flags.filter((f) => f.required).flatMap((f) => [`--${f.name}`, 'x.db']),
+    ...command.flags.filter((f) => f.required).flatMap((f) => [`--${f.name}`, VALUES[f.name] ?? 'x.db']),
     ...(name === 'copy' ? ['--pg', 'postgres://h/db'] : []),
     ...extra,
   ];
@@ -26,6 +26,7 @@ const VALUES: Record<string, string> = {
   has: 'failed',
   window: '7d',
   'stale-after': '10m',
+  'older-than': '30d',
   'pg-schema': 'team_a',
   host: '127.0.0.1',
   token: 'abcdefgh1',

@@ -130,6 +130,12 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     json: true,
   },
   { name: 'migrate', arguments: [], flags: STORE_FLAGS, json: false },
+  {
+    name: 'prune',
+    arguments: [],
+    flags: [...STORE_FLAGS, flag('older-than', '<duration>', { required: true }), flag('dry-run', null), JSON_FLAG],
+    json: true,
+  },
   { name: 'spool list', arguments: [], flags: [SPOOL_DIR, JSON_FLAG], json: true },
   { name: 'spool deliver', arguments: [], flags: [...STORE_FLAGS, SPOOL_DIR, flag('all', null), JSON_FLAG], json: true },
   {
@@ -155,7 +161,8 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
 ];
 
 /** The names of the commands that print JSON with `--json`. @internal */
-export type CliJsonCommand = 'runs list' | 'runs show' | 'runs recover' | 'servers' | 'spool list' | 'spool deliver' | 'export otlp';
+export type CliJsonCommand =
+  'runs list' | 'runs show' | 'runs recover' | 'prune' | 'servers' | 'spool list' | 'spool deliver' | 'export otlp';
 
 /**
  * The declaration of one command.

@@ -102,3 +102,30 @@ describe('parseCommand', () => {
     expect(() => parseCommand(argv, env)).toThrow(message);
   });
 });
+
+describe('parseCommand prune', () => {
+  it('parses prune with its store, cutoff span, --dry-run and --json', () => {
+    expect(parseCommand(['prune', '--older-than', '30d'], env)).toEqual({
+      name: 'prune',
+      store: { kind: 'sqlite', path: '/work/here/runledger.db' },
+      olderThanMs: 30 * 86_400_000,
+      dryRun: false,
+      json: false,
+    });
+    expect(parseCommand(['prune', '--older-than', '90m', '--dry-run', '--json', '--pg', 'postgres://u@h/db'], env)).toEqual({
+      name: 'prune',
+      store: { kind: 'postgres', url: 'postgres://u@h/db' },
+      olderThanMs: 90 * 60_000,
+      dryRun: true,
+      json: true,
+    });
+  });
+
+  it('requires --older-than, a duration like 30d, and takes no argument', () => {
+    expect(() => parseCommand(['prune'], env)).toThrow(/runledger prune: --older-than <duration> is required/);
+    expect(() => parseCommand(['prune', '--older-than', '30'], env)).toThrow(/--older-than must be a duration like 30d/);
+    expect(() => parseCommand(['prune', '--older-than', 'month'], env)).toThrow(UsageError);
+    expect(() => parseCommand(['prune', '--older-than', '30d', 'extra'], env)).toThrow(/unexpected argument "extra"/);
+    expect(() => parseCommand(['prune', '--older-than', '30d', '--force'], env)).toThrow(/runledger prune: /);
+  });
+});

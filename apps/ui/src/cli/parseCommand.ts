@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultSpoolDir, type PrivacyLevel, type RunStatus } from '@runledger/trace';
 import { cliFlag, cliParseOptions, type HAS_CHOICES, type WINDOW_CHOICES } from './cliSurface.js';
+import { parseOlderThan } from './olderThan.js';
 import { parseHeaders, parseSince } from './otlpFlags.js';
 import { UsageError } from './UsageError.js';
 
@@ -35,6 +36,7 @@ export type Command =
   | { readonly name: 'runs-recover'; readonly store: StoreTarget; readonly staleAfterMs: number; readonly json: boolean }
   | { readonly name: 'servers'; readonly store: StoreTarget; readonly window: (typeof WINDOW_CHOICES)[number]; readonly json: boolean }
   | { readonly name: 'migrate'; readonly store: StoreTarget }
+  | { readonly name: 'prune'; readonly store: StoreTarget; readonly olderThanMs: number; readonly dryRun: boolean; readonly json: boolean }
   | { readonly name: 'spool-list'; readonly spoolDir: string; readonly json: boolean }
   | {
       readonly name: 'spool-deliver';
@@ -242,6 +244,19 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
       const { values, positionals } = parse(rest, name);
       noPositionals(positionals, name);
       return { name, store: store(values, env, name) };
+    }
+    case 'prune': {
+      const { values, positionals } = parse(rest, name);
+      noPositionals(positionals, name);
+      const olderThan = nonEmpty(values['older-than'], '--older-than', name);
+      if (olderThan === undefined) throw new UsageError('runledger prune: --older-than <duration> is required (e.g. 30d, 12h, 90m, 2w)');
+      return {
+        name,
+        store: store(values, env, name),
+        olderThanMs: parseOlderThan(olderThan),
+        dryRun: values['dry-run'] === true,
+        json: values['json'] === true,
+      };
     }
     case 'spool': {
       const [sub, ...subRest] = rest;

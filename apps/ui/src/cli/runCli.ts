@@ -1,4 +1,13 @@
-import { copyRuns, deliverSpool, inspectSpool, isLateCancel, type RunPage, type RunStore, type StoredRun } from '@runledger/trace';
+import {
+  canPruneRuns,
+  copyRuns,
+  deliverSpool,
+  inspectSpool,
+  isLateCancel,
+  type RunPage,
+  type RunStore,
+  type StoredRun,
+} from '@runledger/trace';
 import { checkServeConfig, startRunsServer, ServeConfigError } from '../app/startRunsServer.js';
 import { timelineSlice } from '../app/timelineSlice.js';
 import { Translator } from '../i18n/Translator.js';
@@ -300,6 +309,24 @@ async function execute(command: Command, io: CliIo): Promise<CliExitCode> {
           ids.length === 0
             ? 'no stale running runs\n'
             : `${ids.map((id) => terminalLine`recovered ${id}\n`).join('')}${ids.length} runs ended\n`,
+        );
+        return CliExitCode.OK;
+      });
+    case 'prune':
+      return withStore(command.store, async (store) => {
+        if (!canPruneRuns(store)) throw new CliSetupError(`${describeStore(command.store)} cannot prune runs`);
+        const olderThan = Math.max(0, Date.now() - command.olderThanMs);
+        const result = await store.pruneRuns({ olderThan, dryRun: command.dryRun });
+        if (command.json) {
+          writeCliJson(io, 'prune', { olderThan, ...result });
+          return CliExitCode.OK;
+        }
+        const when = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString());
+        const verb = command.dryRun ? 'would delete' : 'deleted';
+        io.stdout.write(
+          result.runs === 0 && result.steps === 0
+            ? terminalLine`no runs ended before ${when(olderThan)}; nothing to delete\n`
+            : terminalLine`${verb} ${result.runs} runs (${result.steps} steps) that ended before ${when(olderThan)}: oldest ended ${when(result.oldestFinishedAt)}, newest ${when(result.newestFinishedAt)}${command.dryRun ? ' (dry run: nothing deleted)' : ` in ${result.batches} batches`}\n`,
         );
         return CliExitCode.OK;
       });

@@ -23,6 +23,10 @@ Commands:
   migrate [--db <file> | --pg <url>]
           Create or upgrade the store's schema, and say which. The read commands (runs,
           servers, serve) never create a store: a missing one is an error.
+  prune --older-than <d> [--db <file> | --pg <url>] [--dry-run] [--json]
+          Delete every run that ended more than <d> ago (30d, 12h, 90m, 2w), whole: its steps,
+          its row and its share of server health, in short batches while recording goes on.
+          Running runs are never deleted. --dry-run counts what would go and deletes nothing.
   spool list [--spool-dir <dir>] [--json]
   spool deliver [--db <file> | --pg <url>] [--spool-dir <dir>] [--all] [--json]
           List, or deliver to the store, the steps and final statuses that recording processes

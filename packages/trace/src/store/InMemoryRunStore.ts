@@ -33,6 +33,15 @@ import {
   sequencePastEndError,
 } from './RunStoreInput.js';
 import { type ServerHealth, type ServerHealthQuery, serverHealth } from '../health/ServerHealth.js';
+import {
+  checkPruneRunsQuery,
+  isPrunableRun,
+  planPruneBatches,
+  type PruneRunsQuery,
+  type PruneRunsResult,
+  PruneRunsTally,
+  type PruningRunStore,
+} from './PruneRuns.js';
 import { toolCallOf } from '../health/ToolCallFacts.js';
 
 /**
@@ -77,7 +86,7 @@ class SharedState {
  *
  * @public
  */
-export class InMemoryRunStore implements RunStore {
+export class InMemoryRunStore implements PruningRunStore {
   readonly #state: SharedState;
   readonly #clock: () => number;
   readonly #watchers = new Set<() => void>();
@@ -306,6 +315,31 @@ export class InMemoryRunStore implements RunStore {
     }
     this.#state.runs.set(id, record);
     return true;
+  }
+
+  /** Deletes the runs that ended before `olderThan`, whole, a batch of runs at a time (see {@link PruningRunStore.pruneRuns}). */
+  async pruneRuns(query: PruneRunsQuery): Promise<PruneRunsResult> {
+    this.#open();
+    const q = checkPruneRunsQuery(query);
+    const tally = new PruneRunsTally();
+    const old = [...this.#state.runs.values()].filter((run) => isPrunableRun(run, q.olderThan));
+    const batches = planPruneBatches(
+      old.map((run) => ({ run, stepCount: run.steps.length })),
+      q.batchSize,
+    );
+    for (const batch of batches) {
+      if (q.signal?.aborted === true) return tally.result(q.dryRun, false);
+      for (const { run } of batch) {
+        // a run that went on since it was listed is checked again, as a database store does in its transaction
+        if (this.#state.runs.get(run.id) !== run || !isPrunableRun(run, q.olderThan)) continue;
+        if (!q.dryRun) this.#state.runs.delete(run.id);
+        tally.addRun(run.steps.length, run.finishedAt);
+      }
+      tally.addBatch();
+      // like a database store, writes queued meanwhile go first
+      if (!q.dryRun) await Promise.resolve();
+    }
+    return tally.result(q.dryRun, true);
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 import type { ToolOutcome } from '@runledger/core';
 import type { RunStatus, TerminalRunStatus } from '../recording/RunStatus.js';
 import type { ServerHealth, ServerHealthQuery } from '../health/ServerHealth.js';
+import type { PruneRunsQuery, PruneRunsResult } from './PruneRuns.js';
 
 /**
  * How many tool calls of a run ended in each outcome.
@@ -237,6 +238,14 @@ export interface RunStore {
    * is and `false` is returned; `true` when imported.
    */
   importRun(run: StoredRun, steps: readonly StoredStep[]): Promise<boolean>;
+  /**
+   * Deletes every run that ended before `query.olderThan`, whole, in bounded batches; never a
+   * running run. Optional, so that stores written before it still implement RunStore: every store
+   * of runledger has it (see {@link PruningRunStore} and {@link canPruneRuns}).
+   *
+   * @throws RunStoreError (`invalid_input`) from `checkPruneRunsQuery`.
+   */
+  pruneRuns?(query: PruneRunsQuery): Promise<PruneRunsResult>;
   /** Releases connections and timers. */
   close(): Promise<void>;
 }

@@ -54,11 +54,27 @@ export type {
   FinishRunInput,
   OutcomeCounts,
   RunQuery,
+  RunStore,
+  RunPage,
   StepQuery,
   StoredRun,
   StoredStep,
 } from './RunStore.js';
 export { RunStoreError, RunStoreErrorCode } from './RunStoreError.js';
+export {
+  canPruneRuns,
+  checkPruneRunsQuery,
+  DEFAULT_PRUNE_BATCH_SIZE,
+  isPrunableRun,
+  MAX_PRUNE_BATCH_RUNS,
+  MAX_PRUNE_BATCH_SIZE,
+  type NormalizedPruneRunsQuery,
+  planPruneBatches,
+  type PruneRunsQuery,
+  type PruneRunsResult,
+  PruneRunsTally,
+  type PruningRunStore,
+} from './PruneRuns.js';
 export type { RunStatus, TerminalRunStatus } from '../recording/RunStatus.js';
 export {
   type FlakyThreshold,

@@ -1,0 +1,194 @@
+import type Database from 'better-sqlite3';
+import type { PruneRunsQuery, PruneRunsResult, RunStatus } from '@runledger/trace';
+import {
+  checkPruneRunsQuery,
+  isPrunableRun,
+  MAX_PRUNE_BATCH_RUNS,
+  type NormalizedPruneRunsQuery,
+  planPruneBatches,
+  PruneRunsTally,
+} from '@runledger/trace/store';
+import { SqlitePruneRollup } from './SqlitePruneRollup.js';
+
+/** How the store runs a prune's statements: writes through its write queue, reads retried on a lock. */
+export interface SqlitePruneAccess {
+  write<T>(fn: () => T): Promise<T>;
+  read<T>(fn: () => T): Promise<T>;
+}
+
+/** A run the prune found old, as listed before its batch (checked again inside it). */
+interface Candidate {
+  readonly rowid: number;
+  readonly id: string;
+  readonly stepCount: number;
+  readonly finishedAt: number | null;
+}
+
+/** A run as its batch reads it under the write lock. */
+interface RunState {
+  readonly runNo: number;
+  readonly status: RunStatus;
+  readonly finishedAt: number | null;
+  readonly stepCount: number;
+  readonly newest: number;
+}
+
+/** Runs listed per read of the candidates: memory stays bounded on any table. */
+const CANDIDATE_PAGE = 4 * MAX_PRUNE_BATCH_RUNS;
+
+/**
+ * `SqliteRunStore.pruneRuns`: deletes whole runs that ended before the cutoff, in bounded
+ * transactions, while other writers go on.
+ *
+ * @remarks
+ * Candidates are listed by rowid outside any transaction (a read in WAL mode blocks no writer),
+ * then deleted in batches of whole runs of at most `batchSize` steps, each one `BEGIN IMMEDIATE`
+ * transaction that checks every run again (still ended before the cutoff), deletes its steps
+ * (one rowid range) and its row, and rebuilds the health rollup buckets its calls touched
+ * ({@link SqlitePruneRollup}). Between two batches the prune yields, so queued appends take the
+ * lock first. A run with more steps than a batch is hidden first: one transaction deletes its row
+ * (readers find no run and no steps, as after the prune), then its steps go in chunks of
+ * `batchSize`. A prune killed in between leaves steps without a run, which the next prune deletes
+ * first (an orphan sweep over the run numbers of the steps). The run numbered last is never
+ * hidden that way (a new run would be handed its number while its steps remain): it is deleted
+ * in one transaction whatever its size.
+ *
+ * @internal
+ */
+export class SqlitePrune {
+  readonly #db: Database.Database;
+  readonly #access: SqlitePruneAccess;
+  readonly #rollup: SqlitePruneRollup;
+  readonly #candidates: Database.Statement;
+  readonly #state: Database.Statement;
+  readonly #deleteSteps: Database.Statement;
+  readonly #deleteRun: Database.Statement;
+  readonly #nextRunNo: Database.Statement;
+  readonly #hasRun: Database.Statement;
+  readonly #lastSequence: Database.Statement;
+
+  constructor(db: Database.Database, access: SqlitePruneAccess) {
+    this.#db = db;
+    this.#access = access;
+    this.#rollup = new SqlitePruneRollup(db);
+    this.#candidates = db.prepare(
+      `SELECT rowid, id, step_count AS stepCount, finished_at AS finishedAt FROM runs
+       WHERE rowid > ? AND status <> 'running' AND finished_at IS NOT NULL AND finished_at < ? ORDER BY rowid LIMIT ${CANDIDATE_PAGE}`,
+    );
+    this.#state = db.prepare(
+      `SELECT run_no AS runNo, status, finished_at AS finishedAt, step_count AS stepCount,
+         run_no = (SELECT max(run_no) FROM runs) AS newest FROM runs WHERE id = ?`,
+    );
+    this.#deleteSteps = db.prepare('DELETE FROM steps WHERE id >= (? << 32) + ? AND id < (? << 32) + ?');
+    this.#deleteRun = db.prepare('DELETE FROM runs WHERE id = ?');
+    // the run number of the first step at or after a run number (a skip-scan of the steps' rowids)
+    this.#nextRunNo = db.prepare('SELECT id >> 32 FROM steps WHERE id >= (? << 32) ORDER BY id LIMIT 1').pluck();
+    this.#hasRun = db.prepare('SELECT 1 FROM runs WHERE run_no = ?').pluck();
+    this.#lastSequence = db.prepare('SELECT max(id) - (? << 32) FROM steps WHERE id >= (? << 32) AND id < ((? + 1) << 32)').pluck();
+  }
+
+  async prune(query: PruneRunsQuery): Promise<PruneRunsResult> {
+    const q = checkPruneRunsQuery(query);
+    const tally = new PruneRunsTally();
+    if (!q.dryRun && !(await this.#sweepOrphans(q, tally))) return tally.result(q.dryRun, false);
+    for (let after = -1; ;) {
+      const page = await this.#access.read(() => this.#candidates.all(after, q.olderThan) as Candidate[]);
+      for (const batch of planPruneBatches(page, q.batchSize)) {
+        if (q.signal?.aborted === true) return tally.result(q.dryRun, false);
+        if (q.dryRun) {
+          for (const run of batch) tally.addRun(run.stepCount, run.finishedAt);
+          continue;
+        }
+        const [first] = batch;
+        if (batch.length === 1 && first !== undefined && first.stepCount > q.batchSize) await this.#pruneBig(first.id, q, tally);
+        else await this.#transaction(() => this.#pruneBatch(batch, q, tally));
+        await yieldToWriters();
+      }
+      const last = page[page.length - 1];
+      if (last === undefined || page.length < CANDIDATE_PAGE) break;
+      after = last.rowid;
+    }
+    return tally.result(q.dryRun, true);
+  }
+
+  /** One batch of whole runs, inside its transaction. */
+  #pruneBatch(batch: readonly Candidate[], q: NormalizedPruneRunsQuery, tally: PruneRunsTally): void {
+    const deleted: [number, number | null][] = [];
+    for (const { id } of batch) {
+      const run = this.#state.get(id) as RunState | undefined;
+      if (run === undefined || !isPrunableRun(run, q.olderThan)) continue;
+      this.#rollup.collect(run.runNo, 0, run.stepCount);
+      const steps = this.#deleteSteps.run(run.runNo, 0, run.runNo, run.stepCount).changes;
+      this.#deleteRun.run(id);
+      deleted.push([steps, run.finishedAt]);
+    }
+    this.#rollup.rebuild();
+    // counted once the transaction is sure to commit (a retry on a lock runs it again)
+    for (const [steps, finishedAt] of deleted) tally.addRun(steps, finishedAt);
+    if (deleted.length > 0) tally.addBatch();
+  }
+
+  /** A run bigger than a batch: hidden (its row deleted) in one transaction, its steps in chunks after. */
+  async #pruneBig(id: string, q: NormalizedPruneRunsQuery, tally: PruneRunsTally): Promise<void> {
+    const hidden = await this.#transaction(() => {
+      const run = this.#state.get(id) as RunState | undefined;
+      if (run === undefined || !isPrunableRun(run, q.olderThan)) return null;
+      if (run.newest) {
+        // its number would be handed out again while its steps remain: all in one transaction
+        this.#pruneBatch([{ rowid: 0, id, stepCount: run.stepCount, finishedAt: run.finishedAt }], q, tally);
+        return null;
+      }
+      this.#deleteRun.run(id);
+      return run;
+    });
+    if (hidden === null) return;
+    tally.addRun(0, hidden.finishedAt);
+    tally.addBatch();
+    await this.#deleteStepsOf(hidden.runNo, hidden.stepCount, q.batchSize, tally);
+  }
+
+  /** Deletes the steps of a run already gone, `chunk` sequences per transaction. */
+  async #deleteStepsOf(runNo: number, end: number, chunk: number, tally: PruneRunsTally): Promise<void> {
+    for (let from = 0; from < end; from += chunk) {
+      await yieldToWriters();
+      const to = Math.min(end, from + chunk);
+      const steps = await this.#transaction(() => {
+        this.#rollup.collect(runNo, from, to);
+        const changes = this.#deleteSteps.run(runNo, from, runNo, to).changes;
+        this.#rollup.rebuild();
+        return changes;
+      });
+      tally.addSteps(steps);
+      if (steps > 0) tally.addBatch();
+    }
+  }
+
+  /** Finishes the prunes that were killed after hiding a run: steps whose run number no run has. */
+  async #sweepOrphans(q: NormalizedPruneRunsQuery, tally: PruneRunsTally): Promise<boolean> {
+    for (let runNo = 0; ; runNo++) {
+      const next = await this.#access.read(() => this.#nextRunNo.get(runNo) as number | undefined);
+      if (next === undefined) return true;
+      runNo = next;
+      if ((await this.#access.read(() => this.#hasRun.get(runNo))) !== undefined) continue;
+      if (q.signal?.aborted === true) return false;
+      const last = await this.#access.read(() => this.#lastSequence.get(runNo, runNo, runNo) as number);
+      await this.#deleteStepsOf(runNo, last + 1, q.batchSize, tally);
+    }
+  }
+
+  #transaction<T>(fn: () => T): Promise<T> {
+    return this.#access.write(() => {
+      try {
+        return this.#db.transaction(fn).immediate();
+      } catch (error) {
+        this.#rollup.reset();
+        throw error;
+      }
+    });
+  }
+}
+
+/** Lets the writes queued meanwhile (this process's appends, other processes' locks) go first. */
+function yieldToWriters(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
