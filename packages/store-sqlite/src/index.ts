@@ -3,8 +3,8 @@
 // (what this package's tests reach), <Store>Migrations + migrateSchema + readSchemaVersion,
 // <Store>HealthWriter / <Store>HealthReader (the server-health rollup, in trace's layout),
 // <Store>CancelWatch, <store>Rows (row mapping: toStoredRun, toStoredStep), storageFailure.
-// Only here: WriteQueue.ts (one connection, so writes are queued in-process; PostgreSQL has a
-// pool) and busyRetry.ts (SQLITE_BUSY from another process's lock; PostgreSQL waits on locks).
+// Only here: WriteQueue.ts (one connection, so writes are queued in-process and concurrent runs'
+// appends grouped into one commit by GroupCommit.ts; PostgreSQL has a pool) and busyRetry.ts (SQLITE_BUSY from another process's lock; PostgreSQL waits on locks).
 // importRun.ts is importRun's transaction, as in store-postgres; the append's transaction stays in
 // SqliteRunStore.ts (PostgreSQL's append is one statement, in appendStatement.ts).
 export { SqliteRunStore } from './SqliteRunStore.js';
