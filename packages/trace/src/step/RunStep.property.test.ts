@@ -114,6 +114,19 @@ describe('RunStep payload, by property', () => {
     );
   });
 
+  it('rounds durationMs to hundredths once: a rounded duration rounds to itself, over the whole range', () => {
+    // 40393828915167.02 rounded to .03 through Math.round(x * 100) / 100 (found by the property above in CI)
+    expect(RunStep.of({ kind: 'request', round: 0, durationMs: 40393828915167.02 }).durationMs).toBe(40393828915167.02);
+    fc.assert(
+      fc.property(common.durationMs, (durationMs) => {
+        const once = RunStep.of({ kind: 'request', round: 0, durationMs }).durationMs;
+        expect(RunStep.of({ kind: 'request', round: 0, durationMs: once }).durationMs).toBe(once);
+        expect(Math.abs(once - durationMs)).toBeLessThanOrEqual(Math.max(0.005, durationMs * Number.EPSILON * 4));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
   it('refuses an outcome string that is not a ToolOutcome, naming the field, from the reader and from RunStep.of', () => {
     fc.assert(
       fc.property(

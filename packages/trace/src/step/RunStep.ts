@@ -181,7 +181,7 @@ export class RunStep {
     if (!('data' in checked)) throw new RunStepError(checked.field, checked.message);
     const self = this as unknown as Record<RunStepKey, unknown>;
     for (const key of RUN_STEP_KEYS) self[key] = settled(key, checked.data[key]);
-    self.durationMs = Math.round(this.durationMs * 100) / 100 + 0;
+    self.durationMs = toHundredths(this.durationMs);
 
     // The rules between fields (see the class remarks); each field's own rule is the schema's.
     const kind = this.kind;
@@ -344,4 +344,14 @@ function settled(key: RunStepKey, value: unknown): unknown {
   if (value.length === 0) return EMPTY;
   for (const item of value) if (typeof item === 'object' && item !== null) Object.freeze(item);
   return Object.freeze(value);
+}
+
+/**
+ * A duration rounded to hundredths of a millisecond, the same again when rounded twice (a step read
+ * back must equal the step written). `Math.round(x * 100) / 100` is exact enough below 2^33 ms and
+ * fast; above it `x * 100` loses the digit being rounded (40393828915167.02, already in hundredths,
+ * rounded to .03), so large values round through their decimal text. `+ 0` turns -0 into 0.
+ */
+function toHundredths(ms: number): number {
+  return (ms < 2 ** 33 ? Math.round(ms * 100) / 100 : Number(ms.toFixed(2))) + 0;
 }
