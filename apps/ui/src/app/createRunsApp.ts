@@ -17,6 +17,7 @@ import {
   windowSince,
 } from '../views/serversView.js';
 import { carriesToken, hostIsLoopback, isSameOrigin, TOKEN_COOKIE } from './AccessPolicy.js';
+import { OpenCallTracker } from './OpenCallTracker.js';
 import { readTimelineSlice } from './timelineSlice.js';
 
 /** How the runs app is set up. @public */
@@ -100,6 +101,8 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
   const runsPageSize = options.runsPageSize ?? 50;
   const writeLog = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const log = (line: string) => writeLog(token === null ? line : line.split(token).join('[token]'));
+  // the calls on the wire of the running runs viewed: a view reads only the steps appended since the last
+  const openCalls = new OpenCallTracker();
   const translators = new Map<string, Translator>();
   const translator = (locale: 'en' | 'de'): Translator => {
     let t = translators.get(locale);
@@ -231,7 +234,12 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
         if (run === null) return notFound(t.t('runs.detail.notFound', { id: runId }));
         const fromParam = Number(url.searchParams.get('from') ?? '0');
         const from = Number.isSafeInteger(fromParam) && fromParam > 0 ? Math.min(fromParam, Math.max(0, run.stepCount - 1)) : 0;
-        return sendView(res, 200, renderRunView(ctx, run, await readTimelineSlice(store, run, from, TIMELINE_PAGE_SIZE), now()), lang);
+        return sendView(
+          res,
+          200,
+          renderRunView(ctx, run, await readTimelineSlice(store, run, from, TIMELINE_PAGE_SIZE, openCalls), now()),
+          lang,
+        );
       }
 
       if (path === '/healthz') {

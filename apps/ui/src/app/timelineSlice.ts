@@ -1,5 +1,7 @@
 import { buildRunTimeline, RunCallState, type RunStore, type RunTimelineEntry, type StoredRun, type StoredStep } from '@runledger/trace';
 import type { TimelineSlice } from '../views/runView.js';
+import type { OpenCallTracker } from './OpenCallTracker.js';
+import { callIdOf } from './stepCallId.js';
 
 /** Steps around the page that only pair call starts with their ends (never shown). @internal */
 export interface TimelineContext {
@@ -7,6 +9,12 @@ export interface TimelineContext {
   readonly before?: readonly StoredStep[];
   /** Steps after the page (read when a call started on the page may end on a later one). */
   readonly after?: readonly StoredStep[];
+  /**
+   * For a running run, instead of `before` and `after`: the start steps of every call on the wire,
+   * as an {@link OpenCallTracker} found them reading up to `readTo` (past the page): a call started
+   * on the page and not among them has ended.
+   */
+  readonly openCalls?: { readonly starts: readonly StoredStep[]; readonly readTo: number };
 }
 
 /**
@@ -36,10 +44,13 @@ export function timelineSlice(
   const pageEnd = next === undefined ? Number.POSITIVE_INFINITY : next.createdAt;
   const onPage = (entry: RunTimelineEntry) => !entry.isLifecycle || (entry.time >= pageStart && entry.time < pageEnd);
   const later = [...read.slice(steps.length), ...(context.after ?? [])];
-  const endedCallIds = later.length === 0 ? undefined : endedCalls(later);
+  const open = run.status === 'running' ? context.openCalls : undefined;
+  const endedCallIds = open !== undefined ? endedSince(steps, open.starts) : later.length === 0 ? undefined : endedCalls(later);
   const entries = buildRunTimeline(run, steps, endedCallIds === undefined ? {} : { endedCallIds }).filter(onPage);
   let wire: RunTimelineEntry[] = [];
-  if (run.status === 'running') {
+  if (open !== undefined) {
+    wire = buildRunTimeline(run, open.starts).filter((entry) => entry.callState === RunCallState.ON_THE_WIRE);
+  } else if (run.status === 'running') {
     const all = [...(context.before ?? []), ...steps, ...later];
     wire = (all.length === steps.length ? entries : buildRunTimeline(run, all)).filter(
       (entry) => entry.callState === RunCallState.ON_THE_WIRE,
@@ -57,13 +68,25 @@ const AFTER_PAGE_CHUNK_MAX = 64_000;
  * starts and ends: for a finished run, the steps after the page up to the last end of a call started
  * on it (in growing chunks, so a page of a 100 000-step run reads a few hundred steps, not the rest of
  * the run); for a running run, the rest of the run and the steps before the page (to list every
- * call on the wire).
+ * call on the wire). With a `tracker`, a running run's calls on the wire come from it instead: a
+ * view of a running run then reads the page and the steps appended since the last view.
  *
  * @internal
  */
-export async function readTimelineSlice(store: RunStore, run: StoredRun, from: number, pageSize: number): Promise<TimelineSlice> {
+export async function readTimelineSlice(
+  store: RunStore,
+  run: StoredRun,
+  from: number,
+  pageSize: number,
+  tracker?: OpenCallTracker,
+): Promise<TimelineSlice> {
   const read = await store.readSteps(run.id, { fromSequence: from, limit: pageSize + 1 });
   const running = run.status === 'running';
+  if (!running) tracker?.forget(run.id);
+  if (running && tracker !== undefined) {
+    // read after the page: the tracker has then read past every step on it
+    return timelineSlice(run, read, from, pageSize, { openCalls: await tracker.openCalls(store, run) });
+  }
   let after: readonly StoredStep[] = [];
   if (read.length > pageSize) {
     after = running
@@ -101,17 +124,6 @@ async function readUntilEnded(store: RunStore, runId: string, fromSequence: numb
   return after;
 }
 
-/** The `toolCallId` of a step's payload, or undefined (none, or an unreadable payload). */
-function callIdOf(step: StoredStep): string | undefined {
-  if (!step.payload.includes('"toolCallId"')) return undefined;
-  try {
-    const id = (JSON.parse(step.payload) as Record<string, unknown>)['toolCallId'];
-    return typeof id === 'string' ? id : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The call ids that `tool` steps ended. */
 function endedCalls(steps: readonly StoredStep[]): Set<string> {
   const ids = new Set<string>();
@@ -121,4 +133,19 @@ function endedCalls(steps: readonly StoredStep[]): Set<string> {
     if (id !== undefined) ids.add(id);
   }
   return ids;
+}
+
+/** The calls started on the page that are no longer open: every start on the page not among the open calls' starts. */
+function endedSince(steps: readonly StoredStep[], openStarts: readonly StoredStep[]): Set<string> {
+  const open = new Set<string>();
+  for (const start of openStarts) {
+    const id = callIdOf(start);
+    if (id !== undefined) open.add(id);
+  }
+  const ended = new Set<string>();
+  for (const step of steps) {
+    const id = step.kind === 'tool_start' ? callIdOf(step) : undefined;
+    if (id !== undefined && !open.has(id)) ended.add(id);
+  }
+  return ended;
 }
