@@ -2,6 +2,7 @@ import { InMemoryRunStore, type RunStore, type StepQuery, type StoredRun } from 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OpenCallTracker } from './OpenCallTracker.js';
+import { callStepRecorder } from './testCallSteps.js';
 import { readTimelineSlice, timelineSlice } from './timelineSlice.js';
 
 const T0 = Date.UTC(2026, 11, 1, 9, 0, 0);
@@ -22,24 +23,6 @@ function counting(store: RunStore): { store: RunStore; stepsRead: () => number; 
     return steps;
   };
   return { store: wrapped, stepsRead: () => read, failNext: () => (fail = true) };
-}
-
-/** Appends tool_start / tool steps of call ids to a run, 10 ms apart. */
-function recorder(store: RunStore, run: StoredRun) {
-  let at = T0;
-  return (kind: 'tool_start' | 'tool', call: number) =>
-    store.appendStep(run.id, {
-      kind,
-      round: 0,
-      durationMs: kind === 'tool' ? 5 : 0,
-      createdAt: (at += 10),
-      payload:
-        kind === 'tool'
-          ? { kind, toolName: 'mcp_docs_search', toolServer: 'docs', toolIsError: false, toolOutcome: 'ok', toolCallId: `call-${call}` }
-          : { kind, toolName: 'mcp_docs_search', toolServer: 'docs', toolArguments: {}, toolCallId: `call-${call}` },
-      toolServer: 'docs',
-      toolOutcome: kind === 'tool' ? 'ok' : null,
-    });
 }
 
 /** The slice as built from the whole run (what a view of a running run read before the tracker). */
@@ -64,7 +47,7 @@ describe('OpenCallTracker', () => {
       fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 160 }), async (actions) => {
         const store = InMemoryRunStore.create();
         const run = await store.createRun({ configuration: 'tracked', createdAt: T0 });
-        const append = recorder(store, run);
+        const append = callStepRecorder(store, run, T0);
         const tracker = new OpenCallTracker();
         const open: number[] = [];
         let next = 0;
@@ -90,7 +73,7 @@ describe('OpenCallTracker', () => {
   it('reads a running run whole once, then only the page and the steps appended since', async () => {
     const memory = InMemoryRunStore.create();
     const run = await memory.createRun({ configuration: 'tracked', createdAt: T0 });
-    const append = recorder(memory, run);
+    const append = callStepRecorder(memory, run, T0);
     for (let call = 0; call < 3_000; call++) {
       await append('tool_start', call);
       if (call % 1_000 !== 7) await append('tool', call);
@@ -110,7 +93,7 @@ describe('OpenCallTracker', () => {
   it('reads a run again from the start after a failed read, and forgets a run once it has ended', async () => {
     const memory = InMemoryRunStore.create();
     const run = await memory.createRun({ configuration: 'tracked', createdAt: T0 });
-    const append = recorder(memory, run);
+    const append = callStepRecorder(memory, run, T0);
     for (let call = 0; call < 50; call++) await append('tool_start', call);
     const { store, failNext } = counting(memory);
     const tracker = new OpenCallTracker();
@@ -134,7 +117,7 @@ describe('OpenCallTracker', () => {
     const runs: StoredRun[] = [];
     for (let i = 0; i < 3; i++) {
       const run = await memory.createRun({ configuration: 'tracked', createdAt: T0 });
-      await recorder(memory, run)('tool_start', i);
+      await callStepRecorder(memory, run, T0)('tool_start', i);
       runs.push((await memory.getRun(run.id))!);
     }
     const { store, stepsRead } = counting(memory);

@@ -1,5 +1,6 @@
 import { InMemoryRunStore, type RunStore, type StepQuery, type StoredRun } from '@runledger/trace';
 import { describe, expect, it } from 'vitest';
+import { callStepRecorder } from './testCallSteps.js';
 import { AFTER_PAGE_CHUNK, readTimelineSlice, timelineSlice } from './timelineSlice.js';
 
 const T0 = Date.UTC(2026, 10, 29, 9, 0, 0);
@@ -27,20 +28,7 @@ async function runWithCalls(
   options: { endLate?: readonly number[]; neverEnd?: readonly number[]; finish?: boolean } = {},
 ): Promise<StoredRun> {
   const run = await store.createRun({ configuration: 'paging', createdAt: T0 });
-  let at = T0;
-  const append = (kind: string, call: number) =>
-    store.appendStep(run.id, {
-      kind,
-      round: call,
-      durationMs: kind === 'tool' ? 5 : 0,
-      createdAt: (at += 10),
-      payload:
-        kind === 'tool'
-          ? { kind, toolName: 'mcp_docs_search', toolServer: 'docs', toolIsError: false, toolOutcome: 'ok', toolCallId: `call-${call}` }
-          : { kind, toolName: 'mcp_docs_search', toolServer: 'docs', toolArguments: {}, toolCallId: `call-${call}` },
-      toolServer: 'docs',
-      toolOutcome: kind === 'tool' ? 'ok' : null,
-    });
+  const append = callStepRecorder(store, run, T0);
   const late = new Set([...(options.endLate ?? []), ...(options.neverEnd ?? [])]);
   for (let call = 0; call < calls; call++) {
     await append('tool_start', call);
@@ -48,7 +36,7 @@ async function runWithCalls(
   }
   for (const call of options.endLate ?? []) await append('tool', call);
   if (options.finish === false) return (await store.getRun(run.id))!;
-  return store.finishRun(run.id, { status: 'completed', finishedAt: (at += 10) });
+  return store.finishRun(run.id, { status: 'completed', finishedAt: T0 + 10 * (2 * calls + 1) });
 }
 
 /** The slice as built from the whole rest of the run (what every page read before the reads were bounded). */
