@@ -35,10 +35,13 @@ interface Deleted {
 
 /** Runs listed per read of the candidates: memory stays bounded on any table. */
 const CANDIDATE_PAGE = 4 * MAX_PRUNE_BATCH_RUNS;
-/** A batch that lost a deadlock (or a serialization check) is tried again this many times in all. */
-const ATTEMPTS = 5;
-/** deadlock_detected, serialization_failure: the transaction was rolled back whole and may be run again. */
-const RETRYABLE = new Set(['40P01', '40001']);
+/** A batch that lost a deadlock or found a rollup row locked is tried again this many times in all. */
+const ATTEMPTS = 20;
+/**
+ * deadlock_detected, serialization_failure, lock_not_available (PostgresPruneRollup's NOWAIT): the
+ * transaction was rolled back whole and may be run again.
+ */
+const RETRYABLE = new Set(['40P01', '40001', '55P03']);
 const NO_UUID = '00000000-0000-0000-0000-000000000000';
 
 /**
@@ -75,7 +78,7 @@ export class PostgresPrune {
     const q = checkPruneRunsQuery(query);
     const tally = new PruneRunsTally();
     if (!q.dryRun && !(await this.#finishHidden(q, tally))) return tally.result(q.dryRun, false);
-    for (let after: Candidate | null = null; ; ) {
+    for (let after: Candidate | null = null; ;) {
       const page = await this.#candidates(q.olderThan, after);
       for (const batch of planPruneBatches(page, q.batchSize)) {
         if (q.signal?.aborted === true) return tally.result(q.dryRun, false);
@@ -180,7 +183,7 @@ export class PostgresPrune {
       });
       if (steps === null) return true;
       tally.addSteps(steps);
-      tally.addBatch();
+      if (steps > 0 || last) tally.addBatch();
       if (last) return true;
     }
   }
@@ -243,11 +246,13 @@ export class PostgresPrune {
         );
         broken = !rolledBack;
         const code = (error as { code?: unknown }).code;
-        if (rolledBack && typeof code === 'string' && RETRYABLE.has(code) && attempt < ATTEMPTS) continue;
-        throw storageFailure('pruneRuns', error);
+        if (!(rolledBack && typeof code === 'string' && RETRYABLE.has(code) && attempt < ATTEMPTS))
+          throw storageFailure('pruneRuns', error);
       } finally {
         client.release(broken);
       }
+      // the append that held the row finishes meanwhile (appends are one short statement)
+      await new Promise((resolve) => setTimeout(resolve, attempt * (1 + Math.random() * 4)));
     }
   }
 }

@@ -42,10 +42,11 @@ function onConflictAdd(q: string): string {
  * @remarks
  * After the steps are deleted, {@link PostgresPruneRollup.rebuild} takes the minute buckets
  * (server, shard) they touched and the coarser buckets above them: it locks their rows of
- * `health_rollup`, then of `health_causes`, in key order (the order an append and `rollup_add_runs`
- * take them: `health_rollup` level by level, then `health_causes`), deletes them, and inserts
- * each minute bucket again from the steps left in it (`steps_call_server`, one minute of one server,
- * the run's shard) and each coarser bucket from the rows of the level below. An append to one of
+ * `health_causes`, then of `health_rollup`, each in key order (the order an append takes them: its
+ * statement runs the `causes` CTE before the `rollup` one, each level by level), then the rows of
+ * `health_causes` again without waiting (a cause an append added in between), deletes them, and
+ * inserts each minute bucket again from the steps left in it (`steps_call_server`, one minute of
+ * one server, the run's shard) and each coarser bucket from the rows of the level below. An append to one of
  * those buckets waits for the prune's commit and then adds its call to the rebuilt row; one that
  * came first is in the steps the rebuild reads. `health_servers` has no PostgreSQL counterpart.
  *
@@ -54,6 +55,7 @@ function onConflictAdd(q: string): string {
 export class PostgresPruneRollup {
   readonly #lockRollup: string;
   readonly #lockCauses: string;
+  readonly #relockCauses: string;
   readonly #deleteRollup: string;
   readonly #deleteCauses: string;
   readonly #minuteRollup: string;
@@ -63,11 +65,13 @@ export class PostgresPruneRollup {
 
   constructor(q: string) {
     const keys = 'unnest($1::smallint[], $2::bigint[], $3::text[], $4::smallint[]) AS k (level, bucket, server, shard)';
-    const matches = (t: string): string => `${t}.level = k.level AND ${t}.bucket_start = k.bucket AND ${t}.server = k.server AND ${t}.shard = k.shard`;
+    const matches = (t: string): string =>
+      `${t}.level = k.level AND ${t}.bucket_start = k.bucket AND ${t}.server = k.server AND ${t}.shard = k.shard`;
     this.#lockRollup = `SELECT 1 FROM ${keys} JOIN ${q}.health_rollup h ON ${matches('h')}
       ORDER BY h.level, h.bucket_start, h.server, h.shard FOR UPDATE OF h`;
     this.#lockCauses = `SELECT 1 FROM ${keys} JOIN ${q}.health_causes c ON ${matches('c')}
       ORDER BY c.level, c.bucket_start, c.server, c.shard, c.cause FOR UPDATE OF c`;
+    this.#relockCauses = `${this.#lockCauses} NOWAIT`;
     this.#deleteRollup = `DELETE FROM ${q}.health_rollup h USING ${keys} WHERE ${matches('h')}`;
     this.#deleteCauses = `DELETE FROM ${q}.health_causes c USING ${keys} WHERE ${matches('c')}`;
     // the minute keys ($1 level 0 only) joined to the calls left in them, as rollup_add_runs counts them
@@ -126,10 +130,14 @@ export class PostgresPruneRollup {
     if (touched.length === 0) return;
     const keys = bucketKeys(touched);
     const all = [keys.levels, keys.buckets, keys.servers, keys.shards];
-    await client.query(this.#lockRollup, all);
     await client.query(this.#lockCauses, all);
-    await client.query(this.#deleteRollup, all);
+    await client.query(this.#lockRollup, all);
+    // a cause new in one of these buckets, committed by an append between the two locks, is not
+    // locked yet: locked now, or (an append holds it and waits for a rollup row locked above)
+    // lock_not_available, and the batch runs again (PostgresPrune)
+    await client.query(this.#relockCauses, all);
     await client.query(this.#deleteCauses, all);
+    await client.query(this.#deleteRollup, all);
     await client.query(this.#minuteRollup, all);
     for (let level = MINUTE_LEVEL + 1; level < ROLLUP_LEVEL_SIZES.length; level++) {
       await client.query(this.#levelRollup, [...all, level, ROLLUP_LEVEL_SIZES[level]]);
