@@ -232,6 +232,10 @@ export class PostgresPrune {
       } catch (error) {
         throw storageFailure('pruneRuns', error);
       }
+      // a backend that dies between two statements (terminated, the network) reports to the client,
+      // not to a query: heard here, then the next statement fails and the batch is rolled back
+      const ignore = (): void => undefined;
+      client.on('error', ignore);
       let broken = true;
       try {
         await client.query('BEGIN');
@@ -249,6 +253,7 @@ export class PostgresPrune {
         if (!(rolledBack && typeof code === 'string' && RETRYABLE.has(code) && attempt < ATTEMPTS))
           throw storageFailure('pruneRuns', error);
       } finally {
+        client.off('error', ignore);
         client.release(broken);
       }
       // the append that held the row finishes meanwhile (appends are one short statement)
