@@ -402,7 +402,9 @@ export class PostgresRunStore implements PruningRunStore {
     this.#open();
     if (checkRunId(runId) === null) return null;
     try {
-      const result = await this.#pool.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM ${this.#q}.runs WHERE id = $1 AND pruned_at IS NULL`, [runId]);
+      const result = await this.#pool.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM ${this.#q}.runs WHERE id = $1 AND pruned_at IS NULL`, [
+        runId,
+      ]);
       const row = result.rows[0];
       return row === undefined ? null : toStoredRun(row);
     } catch (error) {
