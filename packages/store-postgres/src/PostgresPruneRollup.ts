@@ -105,10 +105,12 @@ export class PostgresPruneRollup {
       GROUP BY 1, 2, 3, 4, 5
       ORDER BY 1, 2, 3, 4, 5
       ON CONFLICT (level, bucket_start, server, shard, cause) DO UPDATE SET calls = c.calls + excluded.calls`;
-    // the keys of level $5 joined to the rows of the level below inside them ($6: the bucket size)
+    // the keys of level $5 joined to the rows of the level below inside them, each found by its
+    // whole primary key ($6: the bucket size, $7: the size below), not by a range of bucket_start
+    // (which would read every server's rows of that range)
     const finer = (table: string): string => `FROM ${keys}
-      JOIN ${q}.${table} f ON f.level = k.level - 1 AND f.server = k.server AND f.shard = k.shard
-        AND f.bucket_start >= k.bucket AND f.bucket_start < k.bucket + $6::bigint
+      CROSS JOIN LATERAL generate_series(k.bucket, k.bucket + $6::bigint - 1, $7::bigint) AS g (bucket_start)
+      JOIN ${q}.${table} f ON f.level = k.level - 1 AND f.bucket_start = g.bucket_start AND f.server = k.server AND f.shard = k.shard
       WHERE k.level = $5::smallint`;
     this.#levelRollup = `INSERT INTO ${q}.health_rollup AS h (level, bucket_start, server, shard, ${COUNT_COLUMNS})
       SELECT $5::smallint, k.bucket, k.server, k.shard, sum(f.ok), sum(f.failed), sum(f.cancelled), sum(f.not_counted), sum(f.answered),
@@ -140,11 +142,11 @@ export class PostgresPruneRollup {
     await client.query(this.#deleteRollup, all);
     await client.query(this.#minuteRollup, all);
     for (let level = MINUTE_LEVEL + 1; level < ROLLUP_LEVEL_SIZES.length; level++) {
-      await client.query(this.#levelRollup, [...all, level, ROLLUP_LEVEL_SIZES[level]]);
+      await client.query(this.#levelRollup, [...all, level, ROLLUP_LEVEL_SIZES[level], ROLLUP_LEVEL_SIZES[level - 1]]);
     }
     await client.query(this.#minuteCauses, all);
     for (let level = MINUTE_LEVEL + 1; level < ROLLUP_LEVEL_SIZES.length; level++) {
-      await client.query(this.#levelCauses, [...all, level, ROLLUP_LEVEL_SIZES[level]]);
+      await client.query(this.#levelCauses, [...all, level, ROLLUP_LEVEL_SIZES[level], ROLLUP_LEVEL_SIZES[level - 1]]);
     }
   }
 }
