@@ -7,9 +7,8 @@ import {
   type NormalizedPruneRunsQuery,
   planPruneBatches,
   PruneRunsTally,
-  ROLLUP_LEVEL_SIZES,
 } from '@runledger/trace/store';
-import { PostgresPruneRollup, type TouchedMinute } from './PostgresPruneRollup.js';
+import { type DeletedCall, PostgresPruneRollup } from './PostgresPruneRollup.js';
 import { storageFailure } from './storageFailure.js';
 
 /** A run the prune found old, as listed before its batch (checked again inside it). */
@@ -27,21 +26,18 @@ interface RunState {
   readonly stepCount: number;
 }
 
-/** What one delete of steps returned: steps per run, and the minute buckets (server, shard) of their calls. */
+/** What one delete of steps returned: steps per run, and the tool calls among them. */
 interface Deleted {
   readonly counts: [string, number][];
-  readonly touched: [string, number, number][];
+  readonly calls: DeletedCall[];
 }
 
 /** Runs listed per read of the candidates: memory stays bounded on any table. */
 const CANDIDATE_PAGE = 4 * MAX_PRUNE_BATCH_RUNS;
-/** A batch that lost a deadlock or found a rollup row locked is tried again this many times in all. */
+/** A batch that lost a deadlock is tried again this many times in all. */
 const ATTEMPTS = 20;
-/**
- * deadlock_detected, serialization_failure, lock_not_available (PostgresPruneRollup's NOWAIT): the
- * transaction was rolled back whole and may be run again.
- */
-const RETRYABLE = new Set(['40P01', '40001', '55P03']);
+/** deadlock_detected, serialization_failure: the transaction was rolled back whole and may be run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
 const NO_UUID = '00000000-0000-0000-0000-000000000000';
 
 /**
@@ -52,14 +48,14 @@ const NO_UUID = '00000000-0000-0000-0000-000000000000';
  * Candidates are listed by end time (`runs_ended`) outside any transaction, a page at a time, then
  * deleted in batches of whole runs of at most `batchSize` steps, each one transaction that locks
  * its runs (`FOR UPDATE`, row locks only), checks every run again (still ended before the cutoff,
- * not hidden), deletes their steps and rows and rebuilds the health rollup buckets their calls
- * touched ({@link PostgresPruneRollup}). An append to a run being deleted waits for the row and
+ * not hidden), deletes their steps and rows and takes their calls out of the health rollup
+ * ({@link PostgresPruneRollup}). An append to a run being deleted waits for the row and
  * then finds no run. A run with more steps than a batch is hidden first: one transaction sets its
  * `pruned_at` (readers find no run and no steps, appends no run), then its steps go in chunks of
  * `batchSize`, the last chunk with its row. A prune stopped in between (killed, its connection
  * lost, its signal aborted) leaves a hidden run, which the next prune finishes first. Locks are
- * taken in one order (runs, steps, rollup rows in key order, causes) like an append's; a batch that
- * still loses a deadlock is rolled back and run again.
+ * taken in an append's order (runs, steps, `health_causes` rows, `health_rollup` rows, each in key
+ * order); a batch that still loses a deadlock (to an import) is rolled back and run again.
  *
  * @internal
  */
@@ -137,7 +133,7 @@ export class PostgresPrune {
       const ids = runs.map((run) => run.id);
       const gone = await this.#deleteSteps(client, 'run_id = ANY ($1::uuid[])', [ids]);
       await client.query(`DELETE FROM ${this.#q}.runs WHERE id = ANY ($1::uuid[])`, [ids]);
-      await this.#rollup.rebuild(client, touchedMinutes(gone));
+      await this.#rollup.subtract(client, gone.calls);
       const steps = new Map(gone.counts);
       return runs.map((run): [number, number | null] => [steps.get(run.id) ?? 0, run.finishedAt]);
     });
@@ -178,7 +174,7 @@ export class PostgresPrune {
           ? await this.#deleteSteps(client, 'run_id = $1 AND sequence >= $2', [id, from])
           : await this.#deleteSteps(client, 'run_id = $1 AND sequence >= $2 AND sequence < $3', [id, from, to]);
         if (last) await client.query(`DELETE FROM ${this.#q}.runs WHERE id = $1`, [id]);
-        await this.#rollup.rebuild(client, touchedMinutes(gone));
+        await this.#rollup.subtract(client, gone.calls);
         return gone.counts.reduce((sum, [, n]) => sum + n, 0);
       });
       if (steps === null) return true;
@@ -206,18 +202,18 @@ export class PostgresPrune {
     return true;
   }
 
-  /** Deletes the steps matching `where` and returns what the rollup rebuild and the tally need. */
+  /** Deletes the steps matching `where` and returns what the rollup and the tally need. */
   async #deleteSteps(client: pg.PoolClient, where: string, values: unknown[]): Promise<Deleted> {
     const result = await client.query<Deleted>(
       `WITH gone AS (
-         DELETE FROM ${this.#q}.steps WHERE ${where} RETURNING run_id, created_at, call_server, call_outcome
+         DELETE FROM ${this.#q}.steps WHERE ${where}
+       RETURNING run_id, created_at, call_server, call_outcome, call_cause, call_answered, call_counted, duration_ms
        )
        SELECT
          (SELECT coalesce(json_agg(json_build_array(run_id, n)), '[]') FROM (SELECT run_id, count(*) AS n FROM gone GROUP BY run_id) c) AS counts,
-         (SELECT coalesce(json_agg(json_build_array(server, minute, shard)), '[]') FROM (
-            SELECT DISTINCT call_server AS server, ${this.#q}.bucket_start(created_at, ${ROLLUP_LEVEL_SIZES[0]}) AS minute,
-                   ${this.#q}.rollup_shard(run_id) AS shard
-            FROM gone WHERE call_server IS NOT NULL AND call_outcome IS NOT NULL) t) AS touched`,
+         (SELECT coalesce(json_agg(json_build_array(call_server, created_at, ${this.#q}.rollup_shard(run_id), call_outcome, call_cause,
+                   call_answered, call_counted, CASE WHEN call_answered THEN ${this.#q}.duration_bucket(duration_ms) END, duration_ms)), '[]')
+          FROM gone WHERE call_server IS NOT NULL AND call_outcome IS NOT NULL) AS calls`,
       values,
     );
     return result.rows[0]!;
@@ -256,12 +252,8 @@ export class PostgresPrune {
         client.off('error', ignore);
         client.release(broken);
       }
-      // the append that held the row finishes meanwhile (appends are one short statement)
+      // what held the rows finishes meanwhile
       await new Promise((resolve) => setTimeout(resolve, attempt * (1 + Math.random() * 4)));
     }
   }
-}
-
-function touchedMinutes(deleted: Deleted): TouchedMinute[] {
-  return deleted.touched.map(([server, minute, shard]) => ({ server, minute, shard }));
 }
