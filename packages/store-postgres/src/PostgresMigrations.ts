@@ -295,15 +295,11 @@ SELECT rollup_add_runs(ARRAY(SELECT id FROM runs));
  * Version 6: what PostgresPrune needs. `pruned_at`: set when a prune hid a run bigger than one
  * batch (readers find no run and no steps from then on) before deleting its steps in chunks; the
  * next prune finishes a hidden run first. `runs_ended`: the candidates of a prune, by end time.
- * `histogram_sum`: the rollup histograms of a coarser bucket added up from its finer ones.
  */
 const V6_RETENTION = `
 ALTER TABLE runs ADD COLUMN pruned_at bigint;
 CREATE INDEX runs_ended ON runs (finished_at, id) WHERE status <> 'running';
 CREATE INDEX runs_pruned ON runs (id) WHERE pruned_at IS NOT NULL;
-CREATE AGGREGATE histogram_sum(integer[]) (
-  SFUNC = histogram_add, STYPE = integer[], INITCOND = '{${Array.from({ length: SLOTS }, () => '0').join(',')}}'
-);
 `;
 
 /**
@@ -359,7 +355,7 @@ CREATE INDEX runs_cancelled_created ON runs (created_at DESC, id DESC) WHERE can
   },
   {
     version: 6,
-    name: 'retention: runs.pruned_at (a run a prune hid while it deletes its steps in chunks), runs by end time, histogram_sum',
+    name: 'retention: runs.pruned_at (a run a prune hid while it deletes its steps in chunks), runs by end time',
     async up(client: PoolClient): Promise<void> {
       await client.query(V6_RETENTION);
     },
