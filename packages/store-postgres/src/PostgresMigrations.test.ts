@@ -6,6 +6,7 @@ import pg from 'pg';
 import { DURATION_HISTOGRAM_SLOTS, ROLLUP_LEVEL_SIZES } from '@runledger/trace/store';
 import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION, ROLLUP_LEVEL_SIZES_V2, ROLLUP_SLOTS_V2 } from './PostgresMigrations.js';
 import { adminQuery, connectTestStore, dropSchema, randomSchema, requirePostgres, TEST_PG_URL } from './testing/pgTest.js';
+import { rollupAndRebuilt } from './testing/pruneTest.js';
 
 const schemas: string[] = [];
 function schemaForTest(): string {
@@ -287,6 +288,76 @@ describe('a version 3 store (rollup of every call, no failure causes)', () => {
         [null, false, true],
         ['invalid_arguments', true, false],
       ]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('a version 5 store (before retention)', () => {
+  it('migrates to version 6: every run visible, runs_ended and runs_pruned made, and its old runs prune with an exact rollup', async () => {
+    await requirePostgres();
+    const schema = schemaForTest();
+    const pool = new pg.Pool({ connectionString: TEST_PG_URL, max: 1 });
+    const client = await pool.connect();
+    const T = 1_767_225_600_000;
+    const runs = [
+      ['55555555-5555-4555-8555-555555555551', 'completed', T + 10_000],
+      ['55555555-5555-4555-8555-555555555552', 'failed', T + 90_000_000],
+      ['55555555-5555-4555-8555-555555555553', 'running', null],
+    ] as const;
+    try {
+      await client.query(`CREATE SCHEMA "${schema}"; SET search_path TO "${schema}"`);
+      await client.query('CREATE TABLE schema_version (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)');
+      for (const migration of POSTGRES_MIGRATIONS.filter((m) => m.version <= 5)) {
+        await migration.up(client);
+        await client.query('INSERT INTO schema_version VALUES ($1, $2, 0)', [migration.version, migration.name]);
+      }
+      for (const [r, [id, status, finishedAt]] of runs.entries()) {
+        await client.query(
+          `INSERT INTO runs (id, status, configuration, created_at, finished_at, next_sequence) VALUES ($1, $2, 'c', $3, $4, 4)`,
+          [id, status, T, finishedAt],
+        );
+        for (let i = 0; i < 4; i++) {
+          const outcome = i === r ? 'failed' : 'ok';
+          await client.query(
+            `INSERT INTO steps (run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome,
+               call_server, call_outcome, call_cause, call_answered, call_counted)
+             VALUES ($1, $2, 'tool', 0, $3, $4, $7, 'flaky', $5, 'flaky', $5, $6, true, true)`,
+            [
+              id,
+              i,
+              5 + i * r,
+              T + i * 1000,
+              outcome,
+              outcome === 'failed' ? 'server_error' : null,
+              JSON.stringify({
+                kind: 'tool',
+                toolServer: 'flaky',
+                toolOutcome: outcome,
+                toolIsError: outcome === 'failed',
+                ...(outcome === 'failed' ? { toolFailureCause: 'server_error' } : {}),
+              }),
+            ],
+          );
+        }
+      }
+      await client.query('SELECT rollup_add_runs(ARRAY(SELECT id FROM runs))');
+    } finally {
+      client.release();
+      await pool.end();
+    }
+    const store = await connectTestStore(schema);
+    try {
+      expect((await store.listRuns()).runs.map((r) => r.id).sort()).toEqual(runs.map(([id]) => id));
+      const indexes = await adminQuery<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [schema]);
+      expect(indexes.rows.map((r) => r.indexname)).toEqual(expect.arrayContaining(['runs_ended', 'runs_pruned']));
+      expect(await store.pruneRuns({ olderThan: T + 60_000 })).toMatchObject({ runs: 1, steps: 4, oldestFinishedAt: T + 10_000 });
+      expect((await store.listRuns()).runs.map((r) => r.id).sort()).toEqual([runs[1][0], runs[2][0]]);
+      const steps = [...(await store.readSteps(runs[1][0])), ...(await store.readSteps(runs[2][0]))];
+      expect(await store.serverHealth()).toEqual(serverHealth(steps));
+      const { actual, rebuilt } = await rollupAndRebuilt(schema);
+      expect(actual).toEqual(rebuilt);
     } finally {
       await store.close();
     }

@@ -292,6 +292,17 @@ SELECT rollup_add_runs(ARRAY(SELECT id FROM runs));
 `;
 
 /**
+ * Version 6: what PostgresPrune needs. `pruned_at`: set when a prune hid a run bigger than one
+ * batch (readers find no run and no steps from then on) before deleting its steps in chunks; the
+ * next prune finishes a hidden run first. `runs_ended`: the candidates of a prune, by end time.
+ */
+const V6_RETENTION = `
+ALTER TABLE runs ADD COLUMN pruned_at bigint;
+CREATE INDEX runs_ended ON runs (finished_at, id) WHERE status <> 'running';
+CREATE INDEX runs_pruned ON runs (id) WHERE pruned_at IS NOT NULL;
+`;
+
+/**
  * Every migration, in order. The newest version is the schema this code writes.
  *
  * @internal
@@ -340,6 +351,13 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = Object.freeze([
 CREATE INDEX runs_status_created ON runs (status, created_at DESC, id DESC);
 CREATE INDEX runs_failed_created ON runs (created_at DESC, id DESC) WHERE failed_count > 0;
 CREATE INDEX runs_cancelled_created ON runs (created_at DESC, id DESC) WHERE cancelled_count > 0;`);
+    },
+  },
+  {
+    version: 6,
+    name: 'retention: runs.pruned_at (a run a prune hid while it deletes its steps in chunks), runs by end time',
+    async up(client: PoolClient): Promise<void> {
+      await client.query(V6_RETENTION);
     },
   },
 ]);

@@ -1,4 +1,4 @@
-import type { RunStore } from '@runledger/trace';
+import type { PruneRunsQuery, PruneRunsResult, PruningRunStore, RunStore } from '@runledger/trace';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
 import { PostgresRunStore } from './PostgresRunStore.js';
@@ -8,6 +8,12 @@ describe('PostgresRunStore types', () => {
     expectTypeOf<PostgresRunStore>().toMatchTypeOf<RunStore>();
     expectTypeOf(PostgresRunStore.connect).parameter(0).toEqualTypeOf<PostgresRunStoreOptions | undefined>();
     expectTypeOf(PostgresRunStore.connect).returns.resolves.toEqualTypeOf<PostgresRunStore>();
+  });
+
+  it('is a PruningRunStore: pruneRuns takes the shared query and resolves to the shared result', () => {
+    expectTypeOf<PostgresRunStore>().toMatchTypeOf<PruningRunStore>();
+    expectTypeOf<PostgresRunStore['pruneRuns']>().parameter(0).toEqualTypeOf<PruneRunsQuery>();
+    expectTypeOf<PostgresRunStore['pruneRuns']>().returns.resolves.toEqualTypeOf<PruneRunsResult>();
   });
 
   it('takes every option as optional and read-only', () => {

@@ -3,9 +3,11 @@ import {
   type CreateRunInput,
   type FinishRunInput,
   type NormalizedAppendStep,
+  type PruneRunsQuery,
+  type PruneRunsResult,
+  type PruningRunStore,
   type RunPage,
   type RunQuery,
-  type RunStore,
   RunStoreError,
   type ServerHealth,
   type ServerHealthQuery,
@@ -37,6 +39,7 @@ import type { PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
 import { appendStatement, appendValues } from './appendStatement.js';
 import { ms, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepRow, toStoredRun, toStoredStep } from './postgresRows.js';
 import { PostgresHealthReader } from './PostgresHealthReader.js';
+import { PostgresPrune } from './PostgresPrune.js';
 import { quoteSchemaName } from './quoteSchemaName.js';
 import { storageFailure } from './storageFailure.js';
 import { readPostgresSchemaVersion } from './readSchemaVersion.js';
@@ -68,7 +71,7 @@ function describeTarget(connectionString: string): string {
 }
 
 /**
- * The {@link RunStore} for many writers and many machines sharing one PostgreSQL database.
+ * The {@link PruningRunStore | RunStore} for many writers and many machines sharing one PostgreSQL database.
  *
  * @remarks
  * Everything lives in one schema (default `runledger`), migrated forward on connect under an
@@ -79,11 +82,12 @@ function describeTarget(connectionString: string): string {
  * resolves. Server health reads whole rollup buckets (1 min to 1 day) plus the raw steps of the
  * partial minutes at the window's edges; p50/p95 come from a log-scale histogram and are within
  * about 9 % of the exact nearest-rank value. Cancel requests are pushed with LISTEN/NOTIFY on a
- * dedicated connection, with polling while that connection is down.
+ * dedicated connection, with polling while that connection is down. `pruneRuns` deletes old runs
+ * whole in short transactions under row locks, while appends go on.
  *
  * @public
  */
-export class PostgresRunStore implements RunStore {
+export class PostgresRunStore implements PruningRunStore {
   readonly #pool: pg.Pool;
   readonly #schema: string;
   readonly #q: string;
@@ -92,6 +96,7 @@ export class PostgresRunStore implements RunStore {
   readonly #health: PostgresHealthReader;
   readonly #appendName: string;
   readonly #appendText: string;
+  readonly #prune: PostgresPrune;
   #closed = false;
 
   private constructor(pool: pg.Pool, schema: string, quoted: string, connect: () => Promise<pg.Client>, cancelPollMs: number) {
@@ -102,6 +107,7 @@ export class PostgresRunStore implements RunStore {
     this.#appendName = 'runledger_append_step';
     this.#appendText = appendStatement(quoted);
     this.#health = new PostgresHealthReader(pool, quoted);
+    this.#prune = new PostgresPrune(pool, quoted);
     this.#watcher = new PostgresCancelWatch({
       channel: this.#channel,
       connect,
@@ -282,7 +288,7 @@ export class PostgresRunStore implements RunStore {
                 (s.kind = $3 AND s.round = $4 AND s.duration_ms = $5::float8 AND s.created_at = $6::bigint AND s.payload = $7
                  AND s.tool_server IS NOT DISTINCT FROM $8 AND s.tool_outcome IS NOT DISTINCT FROM $9) AS same
          FROM ${this.#q}.runs r LEFT JOIN ${this.#q}.steps s ON s.run_id = r.id AND s.sequence = $2
-         WHERE r.id = $1`,
+         WHERE r.id = $1 AND r.pruned_at IS NULL`,
         [
           runId,
           sequence,
@@ -343,7 +349,7 @@ export class PostgresRunStore implements RunStore {
         // on a finished run the request is kept as a late one (isLateCancel), without a notify
         `WITH marked AS (
            UPDATE ${this.#q}.runs SET cancel_requested_at = $2
-           WHERE id = $1 AND cancel_requested_at IS NULL RETURNING id, status
+           WHERE id = $1 AND cancel_requested_at IS NULL AND pruned_at IS NULL RETURNING id, status
          )
          SELECT pg_notify($3, id::text) FROM marked WHERE status = 'running'`,
         [runId, when, this.#channel],
@@ -396,7 +402,9 @@ export class PostgresRunStore implements RunStore {
     this.#open();
     if (checkRunId(runId) === null) return null;
     try {
-      const result = await this.#pool.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM ${this.#q}.runs WHERE id = $1`, [runId]);
+      const result = await this.#pool.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM ${this.#q}.runs WHERE id = $1 AND pruned_at IS NULL`, [
+        runId,
+      ]);
       const row = result.rows[0];
       return row === undefined ? null : toStoredRun(row);
     } catch (error) {
@@ -408,7 +416,8 @@ export class PostgresRunStore implements RunStore {
   async listRuns(query?: RunQuery): Promise<RunPage> {
     this.#open();
     const q = checkRunQuery(query);
-    const where: string[] = [];
+    // a run a prune hid is gone for readers
+    const where: string[] = ['pruned_at IS NULL'];
     const values: unknown[] = [];
     const param = (value: unknown): string => {
       values.push(value);
@@ -425,7 +434,7 @@ export class PostgresRunStore implements RunStore {
     if (q.after !== null) {
       where.push(`(created_at, id) < (${param(ms(q.after.createdAt))}::bigint, ${param(q.after.id)}::uuid)`);
     }
-    const sql = `SELECT ${RUN_COLUMNS} FROM ${this.#q}.runs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+    const sql = `SELECT ${RUN_COLUMNS} FROM ${this.#q}.runs WHERE ${where.join(' AND ')}
       ORDER BY created_at DESC, id DESC LIMIT ${q.limit + 1}`;
     let rows: RunRow[];
     try {
@@ -446,7 +455,9 @@ export class PostgresRunStore implements RunStore {
     if (checkRunId(runId) === null) return [];
     try {
       const result = await this.#pool.query<StepRow>(
+        // none of a run a prune hid (its steps go in chunks): one statement, one snapshot
         `SELECT ${STEP_COLUMNS} FROM ${this.#q}.steps WHERE run_id = $1 AND sequence >= $2
+           AND NOT EXISTS (SELECT 1 FROM ${this.#q}.runs WHERE id = $1 AND pruned_at IS NOT NULL)
          ORDER BY sequence ${q.limit === null ? '' : `LIMIT ${q.limit}`}`,
         [runId, q.fromSequence],
       );
@@ -474,6 +485,18 @@ export class PostgresRunStore implements RunStore {
     // from here on: the run and steps as checked, the way every store writes them
     ({ run, steps } = checkImportRun(run, steps));
     return importRunInto(this.#pool, this.#q, run, steps);
+  }
+
+  /**
+   * Deletes whole runs that ended before `olderThan` in short batches (row locks only: appends and
+   * reads go on), each with its part of the health rollup (see PostgresPrune).
+   *
+   * @throws RunStoreError `invalid_input` from `checkPruneRunsQuery`; `storage_failure` when a batch
+   * fails (what was committed before stays deleted, and the next prune finishes a run it hid).
+   */
+  async pruneRuns(query: PruneRunsQuery): Promise<PruneRunsResult> {
+    this.#open();
+    return this.#prune.prune(query);
   }
 
   /** Stops the cancel watcher and closes the pool. */

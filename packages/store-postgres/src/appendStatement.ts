@@ -45,7 +45,7 @@ export function appendStatement(q: string): string {
     ok_count = ok_count + ($9::text IS NOT DISTINCT FROM 'ok')::int,
     failed_count = failed_count + ($9::text IS NOT DISTINCT FROM 'failed')::int,
     cancelled_count = cancelled_count + ($9::text IS NOT DISTINCT FROM 'cancelled')::int
-  WHERE id = $1::uuid AND ($11::integer IS NULL OR next_sequence = $11::integer)
+  WHERE id = $1::uuid AND pruned_at IS NULL AND ($11::integer IS NULL OR next_sequence = $11::integer)
   RETURNING next_sequence - 1 AS sequence
 ), step AS (
   INSERT INTO ${q}.steps (run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome,
