@@ -9,6 +9,7 @@ import {
   PruneRunsTally,
 } from '@runledger/trace/store';
 import { type DeletedCall, PostgresPruneRollup } from './PostgresPruneRollup.js';
+import { type CheckedOutClient, checkoutClient } from './checkoutClient.js';
 import { storageFailure } from './storageFailure.js';
 
 /** A run the prune found old, as listed before its batch (checked again inside it). */
@@ -222,16 +223,13 @@ export class PostgresPrune {
   /** Runs `fn` in one transaction on one connection; a deadlock or serialization failure runs it again. */
   async #transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      let client: pg.PoolClient;
+      let checkedOut: CheckedOutClient;
       try {
-        client = await this.#pool.connect();
+        checkedOut = await checkoutClient(this.#pool);
       } catch (error) {
         throw storageFailure('pruneRuns', error);
       }
-      // a backend that dies between two statements (terminated, the network) reports to the client,
-      // not to a query: heard here, then the next statement fails and the batch is rolled back
-      const ignore = (): void => undefined;
-      client.on('error', ignore);
+      const { client } = checkedOut;
       let broken = true;
       try {
         await client.query('BEGIN');
@@ -249,8 +247,7 @@ export class PostgresPrune {
         if (!(rolledBack && typeof code === 'string' && RETRYABLE.has(code) && attempt < ATTEMPTS))
           throw storageFailure('pruneRuns', error);
       } finally {
-        client.off('error', ignore);
-        client.release(broken);
+        checkedOut.release(broken);
       }
       // what held the rows finishes meanwhile
       await new Promise((resolve) => setTimeout(resolve, attempt * (1 + Math.random() * 4)));

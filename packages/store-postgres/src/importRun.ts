@@ -4,6 +4,7 @@ import type { StoredRun, StoredStep } from '@runledger/trace';
 import type pg from 'pg';
 import { callColumns, STEP_INSERT_COLUMNS } from './appendStatement.js';
 import { ms, msOrNull } from './postgresRows.js';
+import { checkoutClient } from './checkoutClient.js';
 import { storageFailure } from './storageFailure.js';
 
 /** Steps per INSERT of an import. */
@@ -16,9 +17,10 @@ const IMPORT_CHUNK = 2_000;
  */
 export async function importRunInto(pool: pg.Pool, q: string, run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
   const id = run.id.toLowerCase();
-  const client = await pool.connect().catch((error: unknown) => {
+  const checkedOut = await checkoutClient(pool).catch((error: unknown) => {
     throw storageFailure('importRun', error);
   });
+  const { client } = checkedOut;
   let broken = true;
   try {
     await client.query('BEGIN');
@@ -117,6 +119,6 @@ export async function importRunInto(pool: pg.Pool, q: string, run: StoredRun, st
     await client.query('ROLLBACK').catch(() => undefined);
     throw storageFailure('importRun', error);
   } finally {
-    client.release(broken);
+    checkedOut.release(broken);
   }
 }

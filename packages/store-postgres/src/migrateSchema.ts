@@ -1,5 +1,6 @@
 import { RunStoreError } from '@runledger/trace';
 import type { Pool } from 'pg';
+import { checkoutClient } from './checkoutClient.js';
 import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from './PostgresMigrations.js';
 
 /**
@@ -16,7 +17,8 @@ import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from './PostgresMigratio
  * @internal
  */
 export async function migrateSchema(pool: Pool, schema: string, quoted: string): Promise<number[]> {
-  const client = await pool.connect();
+  const checkedOut = await checkoutClient(pool);
+  const { client } = checkedOut;
   const applied: number[] = [];
   let failed = true;
   try {
@@ -51,6 +53,6 @@ export async function migrateSchema(pool: Pool, schema: string, quoted: string):
       error,
     );
   } finally {
-    client.release(failed);
+    checkedOut.release(failed);
   }
 }
