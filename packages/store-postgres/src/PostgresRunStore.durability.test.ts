@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectTestStore, dropSchema, randomSchema, TEST_PG_URL } from './testing/pgTest.js';
+import { adminQuery, connectTestStore, dropSchema, randomSchema, TEST_PG_URL } from './testing/pgTest.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const schema = randomSchema('rl_durable');
@@ -44,6 +44,15 @@ describe('durability', () => {
       expect(signal, `writer failed before the kill: ${stderr}`).toBe('SIGKILL');
       expect(acknowledged.length).toBeGreaterThanOrEqual(killAt);
       expect(acknowledged.length).toBeLessThan(10_000);
+      // the server may still commit an append the writer sent before it died: read once its backends are gone
+      for (let waited = 0; ; waited += 20) {
+        const left = await adminQuery<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [
+          `rl-writer-${schema}`,
+        ]);
+        if (left.rows[0]!.n === 0) break;
+        expect(waited, 'the killed writer’s backends are still there').toBeLessThan(20_000);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
 
       const steps = await store.readSteps(run.id);
       const sequences = steps.map((s) => s.sequence);

@@ -4,7 +4,8 @@
 import { PostgresRunStore } from '../../dist/index.js';
 
 const [connectionString, schema, runId] = process.argv.slice(2);
-const store = await PostgresRunStore.connect({ connectionString: connectionString, schema: schema, poolSize: 2 });
+// named, so that the test can wait until the server has finished what the killed writer sent
+const store = await PostgresRunStore.connect({ connectionString, schema, poolSize: 2, applicationName: `rl-writer-${schema}` });
 process.stdout.write('ready\n');
 for (let i = 0; i < 10_000; i++) {
   const outcome = i % 7 === 0 ? 'failed' : 'ok';
