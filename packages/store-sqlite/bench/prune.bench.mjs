@@ -1,8 +1,8 @@
 // Retention: pruning old runs while agents record. A store file holds STEPS old steps (runs that
-// ended 30 to 60 days ago, a fifth of the steps in runs bigger than one prune batch) and 4 runs
+// ended over 30 days ago, a fifth of the steps in runs bigger than one prune batch) and 4 runs
 // record tool steps continuously in ANOTHER process (as agents do while `runledger prune` runs),
 // each append durable before the next. Measured: the recorders' append latency while this process
-// prunes every old run (`pruneRuns`, default batch size), against the same 4 recorders for the same
+// prunes every old run (`pruneRuns`, batch size left to the store), against the same 4 recorders for the same
 // time without a prune (half just before the prune, half just after it), in the same run; the
 // prune's throughput and its longest transaction; and the per-step prune cost at 10× fewer steps.
 // The store is a parameter (STORES below): a PostgreSQL variant adds an entry there, the rest is
@@ -131,14 +131,19 @@ if (process.env.RUNLEDGER_BENCH_ROLE === 'recorder') {
   await main();
 }
 
-/** Writes `steps` old steps, in blocks of one big run and 12 small ones, ended 30 to 60 days before `now`. */
+/**
+ * Writes `steps` old steps, in blocks of one big run and 12 small ones, that ended over 30 days
+ * before `now`: 29 days of them per tenth of STEPS, so both sizes have the same steps per minute
+ * (the rollup buckets a prune rebuilds hold as many calls) and differ only in how many there are.
+ */
 async function loadOld(store, steps, now) {
   let seed = 7;
   const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const sizes = [];
   for (let b = 0; b < steps / BLOCK_STEPS; b++) sizes.push(BLOCK.big, ...Array.from({ length: BLOCK.smallRuns }, () => BLOCK.small));
-  const start = now - 60 * DAY;
-  const slot = (29 * DAY) / sizes.length;
+  const span = (29 * DAY * steps) / (STEPS / 10);
+  const start = now - 31 * DAY - span;
+  const slot = span / sizes.length;
   for (const [n, size] of sizes.entries()) {
     const id = randomUUID();
     const createdAt = Math.floor(start + n * slot);
@@ -278,7 +283,7 @@ function report(small, big) {
   const ok = small.ok && big.ok;
   console.log(`## ${STORE.heading}: pruning ${STEPS.toLocaleString('en')} old steps while ${RECORDERS} runs record
 
-A ${STORE.name} store holds old runs that ended 30 to 60 days ago (blocks of one ${BLOCK.big.toLocaleString('en')}-step run, bigger than a prune batch, and ${BLOCK.smallRuns} runs of ${BLOCK.small}; 20 servers; written with \`importRun\`, setup ${fmt(small.loadMs / 1000, 1)} s and ${fmt(big.loadMs / 1000, 1)} s). Another process records ${RECORDERS} runs, each \`appendStep\` awaited (durable) and followed by a ${PAUSE_MS} ms pause, as agents do while \`runledger prune\` runs; this process prunes every old run (\`pruneRuns({ olderThan: 30 days ago })\`, batch size left to the store: at most 2000 steps a transaction). Baseline: the same recorders, same process and file, for the same time without a prune (half just before the prune, half just after it). Latencies are per append, as the recorder awaited it. Transactions: the prune's write transactions, from the write lock taken to the commit. Load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores; the machine is shared.
+A ${STORE.name} store holds old runs that ended over 30 days ago, at the same density for both sizes (${(STEPS / 10).toLocaleString('en')} steps per 29 days; blocks of one ${BLOCK.big.toLocaleString('en')}-step run, bigger than a prune batch, and ${BLOCK.smallRuns} runs of ${BLOCK.small}; 20 servers; written with \`importRun\`, setup ${fmt(small.loadMs / 1000, 1)} s and ${fmt(big.loadMs / 1000, 1)} s). Another process records ${RECORDERS} runs, each \`appendStep\` awaited (durable) and followed by a ${PAUSE_MS} ms pause, as agents do while \`runledger prune\` runs; this process prunes every old run (\`pruneRuns({ olderThan: 30 days ago })\`, batch size left to the store: at most 2000 steps a transaction). Baseline: the same recorders, same process and file, for the same time without a prune (half just before the prune, half just after it). Latencies are per append, as the recorder awaited it. Transactions: the prune's write transactions, from the write lock taken to the commit. Load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores; the machine is shared.
 
 ${table(
   [
