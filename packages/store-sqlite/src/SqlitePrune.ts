@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type Database from 'better-sqlite3';
 import type { PruneRunsQuery, PruneRunsResult, RunStatus } from '@runledger/trace';
 import {
@@ -8,6 +9,7 @@ import {
   planPruneBatches,
   PruneRunsTally,
 } from '@runledger/trace/store';
+import { SqlitePrunePace } from './SqlitePrunePace.js';
 import { SqlitePruneRollup } from './SqlitePruneRollup.js';
 
 /** How the store runs a prune's statements: writes through its write queue, reads retried on a lock. */
@@ -45,13 +47,15 @@ const CANDIDATE_PAGE = 4 * MAX_PRUNE_BATCH_RUNS;
  * then deleted in batches of whole runs of at most `batchSize` steps, each one `BEGIN IMMEDIATE`
  * transaction that checks every run again (still ended before the cutoff), deletes its steps
  * (one rowid range) and its row, and rebuilds the health rollup buckets its calls touched
- * ({@link SqlitePruneRollup}). Between two batches the prune yields, so queued appends take the
- * lock first. A run with more steps than a batch is hidden first: one transaction deletes its row
- * (readers find no run and no steps, as after the prune), then its steps go in chunks of
- * `batchSize`. A prune killed in between leaves steps without a run, which the next prune deletes
- * first (an orphan sweep over the run numbers of the steps). The run numbered last is never
- * hidden that way (a new run would be handed its number while its steps remain): it is deleted
- * in one transaction whatever its size.
+ * ({@link SqlitePruneRollup}). After each transaction the prune pauses ({@link SqlitePrunePace}:
+ * as long as the transaction held the lock, 15 ms at least), so queued appends of this process and
+ * writers of other processes take the lock; without a given `batchSize`, transactions are sized to
+ * work about 25 ms under the lock. A run with more steps than a batch is hidden first: one
+ * transaction deletes its row (readers find no run and no steps, as after the prune), then its
+ * steps go in chunks of a batch. A prune killed in between leaves steps without a run, which the
+ * next prune deletes first (an orphan sweep over the run numbers of the steps). The run numbered
+ * last is never hidden that way (a new run would be handed its number while its steps remain): it
+ * is deleted in one transaction whatever its size.
  *
  * @internal
  */
@@ -90,19 +94,23 @@ export class SqlitePrune {
   async prune(query: PruneRunsQuery): Promise<PruneRunsResult> {
     const q = checkPruneRunsQuery(query);
     const tally = new PruneRunsTally();
-    if (!q.dryRun && !(await this.#sweepOrphans(q, tally))) return tally.result(q.dryRun, false);
+    const pace = new SqlitePrunePace({ batchSize: query.batchSize === undefined ? undefined : q.batchSize, maxSteps: q.batchSize });
+    if (!q.dryRun && !(await this.#sweepOrphans(q, pace, tally))) return tally.result(q.dryRun, false);
     for (let after = -1; ;) {
       const page = await this.#access.read(() => this.#candidates.all(after, q.olderThan) as Candidate[]);
-      for (const batch of planPruneBatches(page, q.batchSize)) {
+      // one batch at a time: the pace may size the next one otherwise
+      for (let next = 0; next < page.length;) {
+        const batch = planPruneBatches(page.slice(next, next + MAX_PRUNE_BATCH_RUNS), pace.steps)[0]!;
+        next += batch.length;
         if (q.signal?.aborted === true) return tally.result(q.dryRun, false);
         if (q.dryRun) {
           for (const run of batch) tally.addRun(run.stepCount, run.finishedAt);
           continue;
         }
         const [first] = batch;
-        if (batch.length === 1 && first !== undefined && first.stepCount > q.batchSize) await this.#pruneBig(first.id, q, tally);
-        else await this.#transaction(() => this.#pruneBatch(batch, q, tally));
-        await yieldToWriters();
+        if (batch.length === 1 && first !== undefined && first.stepCount > pace.steps) await this.#pruneBig(first.id, q, pace, tally);
+        else await this.#transaction(pace, () => this.#pruneBatch(batch, q, tally));
+        await pace.pause();
       }
       const last = page[page.length - 1];
       if (last === undefined || page.length < CANDIDATE_PAGE) break;
@@ -111,8 +119,8 @@ export class SqlitePrune {
     return tally.result(q.dryRun, true);
   }
 
-  /** One batch of whole runs, inside its transaction. */
-  #pruneBatch(batch: readonly Candidate[], q: NormalizedPruneRunsQuery, tally: PruneRunsTally): void {
+  /** One batch of whole runs, inside its transaction; returns the steps it deleted. */
+  #pruneBatch(batch: readonly Candidate[], q: NormalizedPruneRunsQuery, tally: PruneRunsTally): number {
     const deleted: [number, number | null][] = [];
     for (const { id } of batch) {
       const run = this.#state.get(id) as RunState | undefined;
@@ -124,13 +132,18 @@ export class SqlitePrune {
     }
     this.#rollup.rebuild();
     // counted once the transaction is sure to commit (a retry on a lock runs it again)
-    for (const [steps, finishedAt] of deleted) tally.addRun(steps, finishedAt);
+    let total = 0;
+    for (const [steps, finishedAt] of deleted) {
+      tally.addRun(steps, finishedAt);
+      total += steps;
+    }
     if (deleted.length > 0) tally.addBatch();
+    return total;
   }
 
   /** A run bigger than a batch: hidden (its row deleted) in one transaction, its steps in chunks after. */
-  async #pruneBig(id: string, q: NormalizedPruneRunsQuery, tally: PruneRunsTally): Promise<void> {
-    const hidden = await this.#transaction(() => {
+  async #pruneBig(id: string, q: NormalizedPruneRunsQuery, pace: SqlitePrunePace, tally: PruneRunsTally): Promise<void> {
+    const hidden = await this.#transaction(pace, () => {
       const run = this.#state.get(id) as RunState | undefined;
       if (run === undefined || !isPrunableRun(run, q.olderThan)) return null;
       if (run.newest) {
@@ -144,15 +157,15 @@ export class SqlitePrune {
     if (hidden === null) return;
     tally.addRun(0, hidden.finishedAt);
     tally.addBatch();
-    await this.#deleteStepsOf(hidden.runNo, hidden.stepCount, q.batchSize, tally);
+    await this.#deleteStepsOf(hidden.runNo, hidden.stepCount, pace, tally);
   }
 
-  /** Deletes the steps of a run already gone, `chunk` sequences per transaction. */
-  async #deleteStepsOf(runNo: number, end: number, chunk: number, tally: PruneRunsTally): Promise<void> {
-    for (let from = 0; from < end; from += chunk) {
-      await yieldToWriters();
-      const to = Math.min(end, from + chunk);
-      const steps = await this.#transaction(() => {
+  /** Deletes the steps of a run already gone, as many sequences per transaction as the pace says. */
+  async #deleteStepsOf(runNo: number, end: number, pace: SqlitePrunePace, tally: PruneRunsTally): Promise<void> {
+    for (let from = 0; from < end;) {
+      await pace.pause();
+      const to = Math.min(end, from + pace.steps);
+      const steps = await this.#transaction(pace, () => {
         this.#rollup.collect(runNo, from, to);
         const changes = this.#deleteSteps.run(runNo, from, runNo, to).changes;
         this.#rollup.rebuild();
@@ -160,11 +173,12 @@ export class SqlitePrune {
       });
       tally.addSteps(steps);
       if (steps > 0) tally.addBatch();
+      from = to;
     }
   }
 
   /** Finishes the prunes that were killed after hiding a run: steps whose run number no run has. */
-  async #sweepOrphans(q: NormalizedPruneRunsQuery, tally: PruneRunsTally): Promise<boolean> {
+  async #sweepOrphans(q: NormalizedPruneRunsQuery, pace: SqlitePrunePace, tally: PruneRunsTally): Promise<boolean> {
     for (let runNo = 0; ; runNo++) {
       const next = await this.#access.read(() => this.#nextRunNo.get(runNo) as number | undefined);
       if (next === undefined) return true;
@@ -172,23 +186,33 @@ export class SqlitePrune {
       if ((await this.#access.read(() => this.#hasRun.get(runNo))) !== undefined) continue;
       if (q.signal?.aborted === true) return false;
       const last = await this.#access.read(() => this.#lastSequence.get(runNo, runNo, runNo) as number);
-      await this.#deleteStepsOf(runNo, last + 1, q.batchSize, tally);
+      await this.#deleteStepsOf(runNo, last + 1, pace, tally);
     }
   }
 
-  #transaction<T>(fn: () => T): Promise<T> {
+  /**
+   * Runs `fn` in one `BEGIN IMMEDIATE` transaction and tells the pace how long it worked and held
+   * the lock (a number `fn` returns is the steps it deleted).
+   */
+  #transaction<T>(pace: SqlitePrunePace, fn: () => T): Promise<T> {
     return this.#access.write(() => {
+      let locked = 0;
+      let worked = 0;
       try {
-        return this.#db.transaction(fn).immediate();
+        const value = this.#db
+          .transaction(() => {
+            locked = performance.now();
+            const result = fn();
+            worked = performance.now();
+            return result;
+          })
+          .immediate();
+        pace.learn(typeof value === 'number' ? value : 0, worked - locked, performance.now() - locked);
+        return value;
       } catch (error) {
         this.#rollup.reset();
         throw error;
       }
     });
   }
-}
-
-/** Lets the writes queued meanwhile (this process's appends, other processes' locks) go first. */
-function yieldToWriters(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -18,8 +18,11 @@ type CallRow = [ToolOutcome, number, number, string | null];
  * Collect the minutes (per server) of the steps about to go with {@link SqlitePruneRollup.collect},
  * delete them, then {@link SqlitePruneRollup.rebuild}: each touched minute bucket is recomputed
  * from the steps left in it (the steps_calls index, one minute of one server), and each bucket of
- * the coarser levels above it from its minute rows (sums, min, max, last failure), so the rollup
- * is what appending the remaining steps alone would have made. `health_servers` (the span of days
+ * the coarser levels above it from the rows of the level just below (sums, min, max, last
+ * failure; the levels nest, and are rebuilt finest first), so the rollup is what appending the
+ * remaining steps alone would have made. Rebuilding a bucket reads at most 10 rows (a day is 4
+ * six-hour rows, not up to 1440 minute rows), so a prune costs the same per step however dense
+ * the data. `health_servers` (the span of days
  * a server was called) is left as it is: a wider span only costs a read that finds nothing.
  *
  * @internal
@@ -60,13 +63,13 @@ export class SqlitePruneRollup {
       `INSERT INTO health_rollup (server, level, bucket_start, ${COUNT_COLUMNS}, ${H.join(', ')})
        SELECT server, @level, @bucket, sum(ok), sum(failed), sum(cancelled), sum(not_counted), sum(answered), max(last_failure_at),
               min(min_ms), max(max_ms), ${H.map((h) => `sum(${h})`).join(', ')}
-       FROM health_rollup WHERE server = @server AND level = ${MINUTE_LEVEL} AND bucket_start >= @bucket AND bucket_start < @end
+       FROM health_rollup WHERE server = @server AND level = @finer AND bucket_start >= @bucket AND bucket_start < @end
        GROUP BY server`,
     );
     this.#sumCauses = db.prepare(
       `INSERT INTO health_causes (server, level, bucket_start, cause, calls)
        SELECT server, @level, @bucket, cause, sum(calls)
-       FROM health_causes WHERE server = @server AND level = ${MINUTE_LEVEL} AND bucket_start >= @bucket AND bucket_start < @end
+       FROM health_causes WHERE server = @server AND level = @finer AND bucket_start >= @bucket AND bucket_start < @end
        GROUP BY server, cause`,
     );
   }
@@ -93,7 +96,7 @@ export class SqlitePruneRollup {
         for (const bucket of coarser[level]!) {
           this.#deleteRollup.run(server, level, bucket);
           this.#deleteCauses.run(server, level, bucket);
-          const range = { server, level, bucket, end: bucket + (ROLLUP_LEVEL_SIZES[level] as number) };
+          const range = { server, level, finer: level - 1, bucket, end: bucket + (ROLLUP_LEVEL_SIZES[level] as number) };
           this.#sumLevel.run(range);
           this.#sumCauses.run(range);
         }

@@ -1,11 +1,13 @@
 // Child process of the group-commit durability test: appends `perRun` tool steps to each of the
 // given runs, all runs at once (their appends share commits), through the built store with group
-// commit on; prints `ack <run index> <sequence>` as soon as each append resolves.
+// commit on; prints `ack <run index> <sequence>` as soon as each append resolves. An optional
+// fourth argument is a pause in ms after each append (an agent waiting for its model and tools).
 import { SqliteRunStore } from '../../dist/index.js';
 
 const [path, runIdList, perRunText] = process.argv.slice(2);
 const runIds = runIdList.split(',');
 const perRun = Number(perRunText);
+const pauseMs = Number(process.argv[5] ?? 0);
 const store = await SqliteRunStore.open({ path, groupCommit: true });
 await Promise.all(
   runIds.map(async (runId, r) => {
@@ -22,6 +24,7 @@ await Promise.all(
       if (sequence !== i) throw new Error(`run ${r}: expected sequence ${i}, got ${sequence}`);
       // a pipe is written synchronously on Linux: the parent has the line before the next append
       process.stdout.write(`ack ${r} ${sequence}\n`);
+      if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
   }),
 );
