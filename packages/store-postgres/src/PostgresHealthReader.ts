@@ -8,7 +8,8 @@ const EXACT_PER_SERVER = 1_000;
 /** …as long as the servers read exactly hold at most this many calls together. */
 const EXACT_TOTAL = 10_000;
 
-interface HealthRow {
+/** A server's counts as `health_rollup` holds them (and the health reader sums them). @internal */
+export interface HealthRow {
   server: string;
   ok: number;
   failed: number;

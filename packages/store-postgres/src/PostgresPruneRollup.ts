@@ -1,6 +1,7 @@
 import type { PoolClient } from 'pg';
 import { UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
 import { ROLLUP_LEVEL_SIZES, rollupBucketStart } from '@runledger/trace/store';
+import type { HealthRow } from './PostgresHealthReader.js';
 
 const MINUTE_LEVEL = 0;
 const MINUTE = ROLLUP_LEVEL_SIZES[MINUTE_LEVEL] as number;
@@ -42,20 +43,10 @@ interface Delta {
 }
 
 /** A locked row of `health_rollup`. */
-interface RollupRow {
+interface RollupRow extends HealthRow {
   level: number;
   bucket_start: number;
-  server: string;
   shard: number;
-  ok: number;
-  failed: number;
-  cancelled: number;
-  not_counted: number;
-  answered: number;
-  last_failure_at: number | null;
-  duration_min: number | null;
-  duration_max: number | null;
-  histogram: number[];
 }
 
 /** A locked row of `health_causes`. */
