@@ -28,7 +28,6 @@ import {
   checkStaleBefore,
   checkStepQuery,
   duplicateRunIdError,
-  encodeRunCursor,
   sequencePastEndError,
 } from '@runledger/trace/store';
 import pg from 'pg';
@@ -37,6 +36,7 @@ import { migrateSchema } from './migrateSchema.js';
 import { POSTGRES_SCHEMA_VERSION } from './PostgresMigrations.js';
 import type { PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
 import { appendStatement, appendValues } from './appendStatement.js';
+import { listRunsStatement, runPageOf } from './listRunsStatement.js';
 import { ms, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepRow, toStoredRun, toStoredStep } from './postgresRows.js';
 import { PostgresHealthReader } from './PostgresHealthReader.js';
 import { PostgresPrune } from './PostgresPrune.js';
@@ -416,36 +416,14 @@ export class PostgresRunStore implements PruningRunStore {
   async listRuns(query?: RunQuery): Promise<RunPage> {
     this.#open();
     const q = checkRunQuery(query);
-    // a run a prune hid is gone for readers
-    const where: string[] = ['pruned_at IS NULL'];
-    const values: unknown[] = [];
-    const param = (value: unknown): string => {
-      values.push(value);
-      return `$${values.length}`;
-    };
-    // one status as an equality, so that runs_status_created hands the rows out already in page order
-    if (q.statuses !== null) {
-      where.push(q.statuses.length === 1 ? `status = ${param(q.statuses[0])}::text` : `status = ANY (${param(q.statuses)}::text[])`);
-    }
-    if (q.configuration !== null) where.push(`configuration = ${param(q.configuration)}`);
-    if (q.hasOutcome !== null) where.push(`${q.hasOutcome}_count > 0`);
-    if (q.createdFrom !== null) where.push(`created_at >= ${param(Math.ceil(q.createdFrom))}::bigint`);
-    if (q.createdTo !== null) where.push(`created_at < ${param(Math.ceil(q.createdTo))}::bigint`);
-    if (q.after !== null) {
-      where.push(`(created_at, id) < (${param(ms(q.after.createdAt))}::bigint, ${param(q.after.id)}::uuid)`);
-    }
-    const sql = `SELECT ${RUN_COLUMNS} FROM ${this.#q}.runs WHERE ${where.join(' AND ')}
-      ORDER BY created_at DESC, id DESC LIMIT ${q.limit + 1}`;
+    const statement = listRunsStatement(q, this.#q);
     let rows: RunRow[];
     try {
-      rows = (await this.#pool.query<RunRow>(sql, values)).rows;
+      rows = (await this.#pool.query<RunRow>(statement.sql, [...statement.values])).rows;
     } catch (error) {
       throw storageFailure('listRuns', error);
     }
-    const page = rows.slice(0, q.limit).map(toStoredRun);
-    const last = page[page.length - 1];
-    const nextCursor = rows.length > q.limit && last !== undefined ? encodeRunCursor({ createdAt: last.createdAt, id: last.id }) : null;
-    return { runs: page, nextCursor };
+    return runPageOf(rows, q.limit);
   }
 
   /** A run's steps in sequence order, payloads as stored text. */

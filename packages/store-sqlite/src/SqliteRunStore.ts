@@ -31,7 +31,6 @@ import {
   checkStaleBefore,
   checkStepQuery,
   duplicateRunIdError,
-  encodeRunCursor,
   isSameStep,
   sequencePastEndError,
 } from '@runledger/trace/store';
@@ -41,6 +40,7 @@ import { retryBusy } from './busyRetry.js';
 import { SqliteCancelWatch } from './SqliteCancelWatch.js';
 import { WriteQueue } from './WriteQueue.js';
 import { GroupCommit } from './GroupCommit.js';
+import { listRunsStatement, runPageOf } from './listRunsStatement.js';
 import { migrate } from './migrateSchema.js';
 import { messageOf, storageError } from './storageFailure.js';
 import {
@@ -359,39 +359,9 @@ export class SqliteRunStore implements PruningRunStore {
   /** A page of runs, newest first, by keyset on (created_at, id) over indexes for status and configuration. */
   async listRuns(query?: RunQuery): Promise<RunPage> {
     const q = checkRunQuery(query);
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (q.statuses !== null) {
-      if (q.statuses.length === 0) return { runs: [], nextCursor: null };
-      where.push(`status IN (${q.statuses.map(() => '?').join(', ')})`);
-      params.push(...q.statuses);
-    }
-    if (q.configuration !== null) {
-      where.push('configuration = ?');
-      params.push(q.configuration);
-    }
-    if (q.hasOutcome !== null) where.push(`${q.hasOutcome}_count > 0`);
-    if (q.createdFrom !== null) {
-      where.push('created_at >= ?');
-      params.push(q.createdFrom);
-    }
-    if (q.createdTo !== null) {
-      where.push('created_at < ?');
-      params.push(q.createdTo);
-    }
-    if (q.after !== null) {
-      where.push('(created_at, id) < (?, ?)');
-      params.push(q.after.createdAt, q.after.id.toLowerCase());
-    }
-    const sql = `SELECT ${RUN_COLUMNS} FROM runs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY created_at DESC, id DESC LIMIT ?`;
-    return this.#read(() => {
-      const rows = this.#stmt(sql).all(...params, q.limit + 1) as RunRow[];
-      const runs = rows.slice(0, q.limit).map(toStoredRun);
-      const last = runs[runs.length - 1];
-      const nextCursor = rows.length > q.limit && last !== undefined ? encodeRunCursor({ createdAt: last.createdAt, id: last.id }) : null;
-      return { runs, nextCursor };
-    });
+    const statement = listRunsStatement(q);
+    if (statement === null) return { runs: [], nextCursor: null };
+    return this.#read(() => runPageOf(this.#stmt(statement.sql).all(...statement.params) as RunRow[], q.limit));
   }
 
   /** A run's steps in sequence order: one range of the steps table, whose rowids are (run number << 32) + sequence. */
