@@ -90,3 +90,25 @@ export async function inFreshProcesses(benchUrl, processes, measure) {
     ),
   );
 }
+
+/** A stored tool step (as importRun takes it) of call `sequence` of run `runId` on `server`. */
+export function storedToolStep(runId, sequence, createdAt, server, outcome, durationMs) {
+  return {
+    runId,
+    sequence,
+    kind: 'tool',
+    round: Math.floor(sequence / 10),
+    durationMs,
+    createdAt,
+    payload: JSON.stringify({
+      kind: 'tool',
+      durationMs,
+      toolName: `mcp_${server}_call`,
+      toolServer: server,
+      toolIsError: outcome !== 'ok',
+      toolOutcome: outcome,
+    }),
+    toolServer: server,
+    toolOutcome: outcome,
+  };
+}

@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fmt, percentile, table, verdict } from './lib.mjs';
+import { fmt, percentile, storedToolStep, table, verdict } from './lib.mjs';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 1_000_000);
 const RECORDERS = 4;
@@ -49,26 +49,6 @@ let BENCH_FILE;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A tool step of server `server` as importRun and appendStep take it. */
-function toolStep(sequence, createdAt, server, outcome, durationMs) {
-  return {
-    kind: 'tool',
-    round: Math.floor(sequence / 10),
-    durationMs,
-    createdAt,
-    payload: JSON.stringify({
-      kind: 'tool',
-      durationMs,
-      toolName: `mcp_${server}_call`,
-      toolServer: server,
-      toolIsError: outcome !== 'ok',
-      toolOutcome: outcome,
-    }),
-    toolServer: server,
-    toolOutcome: outcome,
-  };
-}
-
 /** The recorders' process: 4 runs appending until told to stop, then their latencies reported. */
 async function record() {
   const store = await STORE.open(process.env.BENCH_LOCATION);
@@ -86,7 +66,11 @@ async function record() {
     for (let i = 0; !stopping; i++) {
       const at = phase;
       const server = `server-${String((i * RECORDERS + r) % SERVERS).padStart(2, '0')}`;
-      const step = toolStep(i, Date.now(), server, i % 11 === 0 ? 'failed' : 'ok', 10 + (i % 300));
+      const {
+        runId: _run,
+        sequence: _sequence,
+        ...step
+      } = storedToolStep(run.id, i, Date.now(), server, i % 11 === 0 ? 'failed' : 'ok', 10 + (i % 300));
       const start = performance.now();
       await store.appendStep(run.id, { ...step, payload: JSON.parse(step.payload) });
       samples[at].push(performance.now() - start);
@@ -124,11 +108,7 @@ async function loadOld(store, steps, now) {
       const x = random();
       const outcome = x < 0.9 ? 'ok' : x < 0.97 ? 'failed' : 'cancelled';
       const durationMs = Math.round((5 + random() ** 3 * 3000) * 100) / 100;
-      stepRows.push({
-        runId: id,
-        sequence: i,
-        ...toolStep(i, createdAt + Math.floor((i / size) * slot * 0.9), server, outcome, durationMs),
-      });
+      stepRows.push(storedToolStep(id, i, createdAt + Math.floor((i / size) * slot * 0.9), server, outcome, durationMs));
     }
     const run = {
       id,

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { DURATION_HISTOGRAM_MAX_RELATIVE_ERROR, ROLLUP_LEVEL_SIZES } from '@runledger/trace/store';
-import { fmt, median, percentile, sample, table, verdict } from '../../../bench/lib.mjs';
+import { fmt, median, percentile, sample, storedToolStep, table, verdict } from '../../../bench/lib.mjs';
 import { SqliteRunStore } from '../dist/index.js';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 1_000_000);
@@ -45,27 +45,6 @@ function importedRun(id, createdAt, steps) {
   };
 }
 
-function toolStep(runId, sequence, createdAt, server, outcome, durationMs) {
-  return {
-    runId,
-    sequence,
-    kind: 'tool',
-    round: Math.floor(sequence / 10),
-    durationMs,
-    createdAt,
-    payload: JSON.stringify({
-      kind: 'tool',
-      durationMs,
-      toolName: `mcp_${server}_call`,
-      toolServer: server,
-      toolIsError: outcome !== 'ok',
-      toolOutcome: outcome,
-    }),
-    toolServer: server,
-    toolOutcome: outcome,
-  };
-}
-
 /** Loads STEPS steps spread over `span` ms into a fresh store file; returns the store and the setup time. */
 async function loaded(span) {
   const file = path.join(dir, `health-${span}.db`);
@@ -85,7 +64,7 @@ async function loaded(span) {
       const x = random();
       const outcome = x < 0.9 ? 'ok' : x < 0.97 ? 'failed' : 'cancelled';
       const durationMs = Math.round((5 + random() ** 3 * 3000) * 100) / 100;
-      steps.push(toolStep(id, i, createdAt + Math.floor((i / perRun) * slice), server, outcome, durationMs));
+      steps.push(storedToolStep(id, i, createdAt + Math.floor((i / perRun) * slice), server, outcome, durationMs));
     }
     await store.importRun(importedRun(id, createdAt, steps), steps);
   }
@@ -162,7 +141,7 @@ async function serverChurn(store, span, baseMedian) {
     const createdAt = T0 - (HISTORY_DAYS - day) * DAY;
     const steps = [];
     for (let k = day; k < HISTORY_SERVERS; k += HISTORY_DAYS) {
-      steps.push(toolStep(id, steps.length, createdAt + steps.length * 1_000, `old-${String(k).padStart(4, '0')}`, 'ok', 42));
+      steps.push(storedToolStep(id, steps.length, createdAt + steps.length * 1_000, `old-${String(k).padStart(4, '0')}`, 'ok', 42));
     }
     await store.importRun(importedRun(id, createdAt, steps), steps);
   }
