@@ -11,6 +11,7 @@ import {
 } from '@runledger/trace/store';
 import { SqlitePrunePace } from './SqlitePrunePace.js';
 import { SqlitePruneRollup } from './SqlitePruneRollup.js';
+import { syncWal } from './syncWal.js';
 
 /** How the store runs a prune's statements: writes through its write queue, reads retried on a lock. */
 export interface SqlitePruneAccess {
@@ -46,11 +47,14 @@ const CANDIDATE_PAGE = 4 * MAX_PRUNE_BATCH_RUNS;
  * Candidates are listed by rowid outside any transaction (a read in WAL mode blocks no writer),
  * then deleted in batches of whole runs of at most `batchSize` steps, each one `BEGIN IMMEDIATE`
  * transaction that checks every run again (still ended before the cutoff), deletes its steps
- * (one rowid range) and its row, and rebuilds the health rollup buckets its calls touched
- * ({@link SqlitePruneRollup}). After each transaction the prune pauses ({@link SqlitePrunePace}:
- * as long as the transaction held the lock, 15 ms at least), so queued appends of this process and
- * writers of other processes take the lock; without a given `batchSize`, transactions are sized to
- * work about 25 ms under the lock. A run with more steps than a batch is hidden first: one
+ * (one rowid range) and its row, and takes its calls out of the health rollup
+ * ({@link SqlitePruneRollup}). Each commits without an fsync (`synchronous = NORMAL`, for that
+ * transaction only), so the write lock is held for its work alone; the log is synced outside the
+ * lock during the pause that follows ({@link syncWal}), and once more before the prune resolves,
+ * so what it says it deleted is durable. The pause ({@link SqlitePrunePace}: as long as the
+ * transaction held the lock, 15 ms at least) lets queued appends of this process and writers of
+ * other processes take the lock; without a given `batchSize`, transactions are sized to hold the
+ * lock about 5 ms. A run with more steps than a batch is hidden first: one
  * transaction deletes its row (readers find no run and no steps, as after the prune), then its
  * steps go in chunks of a batch. A prune killed in between leaves steps without a run, which the
  * next prune deletes first (an orphan sweep over the run numbers of the steps). The run numbered
@@ -93,8 +97,17 @@ export class SqlitePrune {
 
   async prune(query: PruneRunsQuery): Promise<PruneRunsResult> {
     const q = checkPruneRunsQuery(query);
-    const tally = new PruneRunsTally();
     const pace = new SqlitePrunePace({ batchSize: query.batchSize === undefined ? undefined : q.batchSize, maxSteps: q.batchSize });
+    try {
+      return await this.#prune(q, pace);
+    } finally {
+      // what it deleted is durable before it says so (its transactions commit without an fsync)
+      if (!q.dryRun) await syncWal(this.#db.name);
+    }
+  }
+
+  async #prune(q: NormalizedPruneRunsQuery, pace: SqlitePrunePace): Promise<PruneRunsResult> {
+    const tally = new PruneRunsTally();
     if (!q.dryRun && !(await this.#sweepOrphans(q, pace, tally))) return tally.result(q.dryRun, false);
     for (let after = -1; ;) {
       const page = await this.#access.read(() => this.#candidates.all(after, q.olderThan) as Candidate[]);
@@ -110,7 +123,7 @@ export class SqlitePrune {
         const [first] = batch;
         if (batch.length === 1 && first !== undefined && first.stepCount > pace.steps) await this.#pruneBig(first.id, q, pace, tally);
         else await this.#transaction(pace, () => this.#pruneBatch(batch, q, tally));
-        await pace.pause();
+        await this.#rest(pace);
       }
       const last = page[page.length - 1];
       if (last === undefined || page.length < CANDIDATE_PAGE) break;
@@ -130,7 +143,7 @@ export class SqlitePrune {
       this.#deleteRun.run(id);
       deleted.push([steps, run.finishedAt]);
     }
-    this.#rollup.rebuild();
+    this.#rollup.subtract();
     // counted once the transaction is sure to commit (a retry on a lock runs it again)
     let total = 0;
     for (const [steps, finishedAt] of deleted) {
@@ -163,12 +176,12 @@ export class SqlitePrune {
   /** Deletes the steps of a run already gone, as many sequences per transaction as the pace says. */
   async #deleteStepsOf(runNo: number, end: number, pace: SqlitePrunePace, tally: PruneRunsTally): Promise<void> {
     for (let from = 0; from < end;) {
-      await pace.pause();
+      await this.#rest(pace);
       const to = Math.min(end, from + pace.steps);
       const steps = await this.#transaction(pace, () => {
         this.#rollup.collect(runNo, from, to);
         const changes = this.#deleteSteps.run(runNo, from, runNo, to).changes;
-        this.#rollup.rebuild();
+        this.#rollup.subtract();
         return changes;
       });
       tally.addSteps(steps);
@@ -190,28 +203,35 @@ export class SqlitePrune {
     }
   }
 
+  /** Between two transactions: the pace's pause, while the last one's log is synced (it committed without an fsync). */
+  async #rest(pace: SqlitePrunePace): Promise<void> {
+    await Promise.all([pace.pause(), syncWal(this.#db.name)]);
+  }
+
   /**
-   * Runs `fn` in one `BEGIN IMMEDIATE` transaction and tells the pace how long it worked and held
-   * the lock (a number `fn` returns is the steps it deleted).
+   * Runs `fn` in one `BEGIN IMMEDIATE` transaction and tells the pace how long it held the lock (a
+   * number `fn` returns is the steps it deleted).
    */
   #transaction<T>(pace: SqlitePrunePace, fn: () => T): Promise<T> {
     return this.#access.write(() => {
       let locked = 0;
-      let worked = 0;
+      // committed without an fsync under the write lock: #rest syncs the log after it, outside the lock
+      const synchronous = this.#db.pragma('synchronous', { simple: true }) as number;
+      this.#db.pragma('synchronous = NORMAL');
       try {
         const value = this.#db
           .transaction(() => {
             locked = performance.now();
-            const result = fn();
-            worked = performance.now();
-            return result;
+            return fn();
           })
           .immediate();
-        pace.learn(typeof value === 'number' ? value : 0, worked - locked, performance.now() - locked);
+        pace.learn(typeof value === 'number' ? value : 0, performance.now() - locked);
         return value;
       } catch (error) {
         this.#rollup.reset();
         throw error;
+      } finally {
+        this.#db.pragma(`synchronous = ${synchronous}`);
       }
     });
   }

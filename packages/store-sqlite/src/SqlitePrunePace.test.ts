@@ -7,8 +7,7 @@ function paced(options: { batchSize: number | undefined; maxSteps: number }): {
   run(steps: number, ms: number): void;
 } {
   const pace = new SqlitePrunePace(options);
-  // the commit after the work: 1 ms
-  return { pace, run: (steps, ms) => pace.learn(steps, ms, ms + 1) };
+  return { pace, run: (steps, ms) => pace.learn(steps, ms) };
 }
 
 afterEach(() => {
@@ -24,36 +23,37 @@ describe('SqlitePrunePace', () => {
     expect(pace.steps).toBe(400);
   });
 
-  it('sizes transactions to the time budget when the store chooses, changing at most 2× at a time, within its bounds', () => {
+  it('sizes transactions to hold the lock for the time budget when the store chooses, changing at most 2× at a time, within its bounds', () => {
     const { pace, run } = paced({ batchSize: undefined, maxSteps: 2000 });
+    expect(pace.steps).toBe(100);
+    // 100 steps in 0.1 ms: 2000 would fit the budget, but it only doubles
+    run(100, 0.1);
     expect(pace.steps).toBe(200);
-    // 200 steps in 1 ms: 2000 would fit the budget, but it only doubles
-    run(200, 1);
-    expect(pace.steps).toBe(400);
-    run(400, 2);
-    run(800, 4);
-    run(1600, 8);
+    run(200, 0.2);
+    run(400, 0.4);
+    run(800, 0.8);
+    run(1600, 1.6);
     expect(pace.steps).toBe(2000);
     run(2000, 1);
     expect(pace.steps).toBe(2000);
-    // slow: 2000 steps in 100 ms, 200 would fit; it only halves
+    // slow: 2000 steps held the lock 100 ms, 100 would fit; it only halves
     run(2000, 100);
     expect(pace.steps).toBe(1000);
     run(1000, 20 * PRUNE_TRANSACTION_BUDGET_MS);
     expect(pace.steps).toBe(500);
-    // a rate in the middle: 500 steps in 20 ms → 250 fit
+    // a rate in the middle: 500 steps in twice the budget → 250 fit
     run(500, 2 * PRUNE_TRANSACTION_BUDGET_MS);
     expect(pace.steps).toBe(250);
-    // never below 100 steps
+    // never below 20 steps
     for (let i = 0; i < 10; i++) run(pace.steps, 10_000);
-    expect(pace.steps).toBe(100);
+    expect(pace.steps).toBe(20);
   });
 
   it('learns nothing from a transaction that deleted few steps (a run row alone, a small run)', () => {
     const { pace, run } = paced({ batchSize: undefined, maxSteps: 2000 });
     run(0, 50);
     run(10, 50);
-    expect(pace.steps).toBe(200);
+    expect(pace.steps).toBe(100);
   });
 
   it('pauses as long as the last transaction took, at least the minimum pause', async () => {
@@ -74,7 +74,7 @@ describe('SqlitePrunePace', () => {
     expect(await waits()).toBe(PRUNE_MIN_PAUSE_MS);
     // as long as the lock was held, its commit included
     run(100, 80);
-    expect(await waits()).toBe(81);
+    expect(await waits()).toBe(80);
     // a pause without a transaction before it: the minimum
     expect(await waits()).toBe(PRUNE_MIN_PAUSE_MS);
   });

@@ -1,11 +1,11 @@
-/** The work (deletes and rollup, before the commit) a prune transaction aims to do under the write lock, when the caller left the batch size to the store. */
-export const PRUNE_TRANSACTION_BUDGET_MS = 25;
+/** How long a prune transaction aims to hold the write lock (its work and its commit), when the caller left the batch size to the store. */
+export const PRUNE_TRANSACTION_BUDGET_MS = 5;
 /** The shortest pause after a prune transaction: longer than a writer of another process sleeps between two tries at a busy lock while it has waited less than this. */
 export const PRUNE_MIN_PAUSE_MS = 15;
 /** The steps of the first transaction of a prune whose batch size is the store's to choose. */
-const FIRST_STEPS = 200;
-/** The fewest steps a transaction is sized for: each costs a commit (an fsync) and a rebuild of the coarser rollup buckets it touches. */
-const MIN_STEPS = 100;
+const FIRST_STEPS = 100;
+/** The fewest steps a transaction is sized for. */
+const MIN_STEPS = 20;
 
 /**
  * How fast a SQLite prune goes: how many steps its next transaction deletes and how long it pauses
@@ -17,9 +17,9 @@ const MIN_STEPS = 100;
  * and tries again (1, 2, 5, 10, 15 ms … apart). Each prune transaction is followed by a pause as
  * long as the transaction and at least {@link PRUNE_MIN_PAUSE_MS}, so the lock is free at least
  * half of the time and every waiting writer tries again while it is. When the caller gave no
- * `batchSize`, transactions are also sized to work about {@link PRUNE_TRANSACTION_BUDGET_MS} under
- * the lock before their commit (from the time the previous ones took per step, changing at most 2×
- * at a time, from 100 steps to the default batch size); a given `batchSize` is used as it is.
+ * `batchSize`, transactions are also sized to hold the lock about {@link PRUNE_TRANSACTION_BUDGET_MS}
+ * (a few ms; the prune's commit is fsync-free, see SqlitePrune), from the time the previous ones held it per step, changing at most 2× at a time,
+ * from 20 steps to the default batch size; a given `batchSize` is used as it is.
  *
  * @internal
  */
@@ -42,14 +42,14 @@ export class SqlitePrunePace {
   }
 
   /**
-   * Learns from a committed transaction: the steps it deleted, the ms it worked before its commit
-   * and the ms it held the write lock (from the lock taken to the commit done, not the wait for it).
+   * Learns from a committed transaction: the steps it deleted and the ms it held the write lock
+   * (from the lock taken to the commit done, not the wait for it), which sizes the next.
    */
-  learn(steps: number, workMs: number, heldMs: number): void {
+  learn(steps: number, heldMs: number): void {
     this.#lastMs = heldMs;
     // a transaction that deleted few steps (a run row alone, a small run) tells little about the rate
     if (this.#adaptive && steps >= this.#steps / 2) {
-      const fitting = Math.floor((steps * PRUNE_TRANSACTION_BUDGET_MS) / Math.max(workMs, 0.001));
+      const fitting = Math.floor((steps * PRUNE_TRANSACTION_BUDGET_MS) / Math.max(heldMs, 0.001));
       this.#steps = Math.max(MIN_STEPS, Math.min(this.#max, 2 * this.#steps, Math.max(Math.floor(this.#steps / 2), fitting)));
     }
   }

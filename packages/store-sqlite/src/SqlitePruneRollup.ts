@@ -1,153 +1,269 @@
 import type Database from 'better-sqlite3';
 import type { ToolOutcome } from '@runledger/core';
-import { toolCallOf, UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
+import { type ToolCallFacts, toolCallOf, UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
 import { DURATION_HISTOGRAM_SLOTS, durationSlot, ROLLUP_LEVEL_SIZES, rollupBucketStart } from '@runledger/trace/store';
 
 const MINUTE_LEVEL = 0;
-const H = Array.from({ length: DURATION_HISTOGRAM_SLOTS }, (_, k) => `h${k}`);
-const COUNT_COLUMNS = 'ok, failed, cancelled, not_counted, answered, last_failure_at, min_ms, max_ms';
+const KEY = 'server = @server AND level = @level AND bucket_start = @bucket';
 
-/** A call row of a minute: outcome, duration, time, cause. */
-type CallRow = [ToolOutcome, number, number, string | null];
+/** A deleted call's row: server, outcome, duration, time, cause. */
+type CallRow = [string, ToolOutcome, number, number, string | null];
+
+/** What the deleted calls of one rollup bucket (one server, level and bucket start) took out of it. */
+interface BucketDelta {
+  readonly server: string;
+  readonly level: number;
+  readonly bucket: number;
+  calls: number;
+  ok: number;
+  failed: number;
+  cancelled: number;
+  notCounted: number;
+  answered: number;
+  /** The shortest and longest answered duration deleted, the last counted failure deleted. */
+  minMs: number | null;
+  maxMs: number | null;
+  lastFailure: number | null;
+  /** histogram slot → deleted calls. */
+  readonly slots: Map<number, number>;
+  /** cause → deleted failed calls. */
+  readonly causes: Map<string, number>;
+}
+
+/** A bucket's row after its counts were taken down. */
+interface RemainingRow {
+  readonly answered: number;
+  readonly minMs: number | null;
+  readonly maxMs: number | null;
+  readonly lastFailure: number | null;
+}
+
+/** The extremes a bucket's remaining calls have. */
+interface Extremes {
+  min: number | null;
+  max: number | null;
+  lastFailure: number | null;
+}
+
+/** How a call counts, exactly as an append counts it (SqliteHealthWriter.add): trace's toolCallOf decides. */
+function callOf(server: string, outcome: ToolOutcome, cause: string | null): ToolCallFacts | null {
+  return toolCallOf({ kind: 'tool', payload: null, toolServer: server, toolOutcome: outcome, toolFailureCause: cause });
+}
 
 /**
  * Keeps the server-health rollup equal to what the remaining steps say while a prune deletes
- * steps: the buckets that held a deleted call are made again, in the prune's transaction.
+ * steps: what the deleted calls added to each bucket is taken out of it again, in the prune's
+ * transaction.
  *
  * @remarks
- * Collect the minutes (per server) of the steps about to go with {@link SqlitePruneRollup.collect},
- * delete them, then {@link SqlitePruneRollup.rebuild}: each touched minute bucket is recomputed
- * from the steps left in it (the steps_calls index, one minute of one server), and each bucket of
- * the coarser levels above it from the rows of the level just below (sums, min, max, last
- * failure; the levels nest, and are rebuilt finest first), so the rollup is what appending the
- * remaining steps alone would have made. Rebuilding a bucket reads at most 10 rows (a day is 4
- * six-hour rows, not up to 1440 minute rows), so a prune costs the same per step however dense
- * the data. `health_servers` (the span of days
- * a server was called) is left as it is: a wider span only costs a read that finds nothing.
+ * {@link SqlitePruneRollup.collect} reads the calls among the steps about to go (before their
+ * delete) and sums, per server, level and bucket, what they added (counts, histogram slots,
+ * causes); after the deletes {@link SqlitePruneRollup.subtract} takes those sums out of each
+ * bucket, finest level first: a bucket left with no call is deleted with its causes (one
+ * statement when the deleted calls were all it held), a cause left with no call is deleted, and
+ * only where a deleted call held the bucket's shortest or longest latency or its last failure are
+ * those three made again — a minute from the steps left in it (the steps_calls index, one minute
+ * of one server), a coarser bucket from the rows of the level just below (at most 10). So the
+ * rollup is what appending the remaining steps alone would have made, and a prune costs a few
+ * statements per touched bucket, the same however dense the data. `health_servers` (the span of
+ * days a server was called) is left as it is: a wider span only costs a read that finds nothing.
  *
  * @internal
  */
 export class SqlitePruneRollup {
-  readonly #minutes: Database.Statement;
-  readonly #calls: Database.Statement;
-  readonly #deleteRollup: Database.Statement;
+  readonly #deletedCalls: Database.Statement;
+  readonly #remainingCalls: Database.Statement;
+  readonly #deleteIfAll: Database.Statement;
   readonly #deleteCauses: Database.Statement;
-  readonly #insertMinute: Database.Statement;
-  readonly #insertCause: Database.Statement;
-  readonly #sumLevel: Database.Statement;
-  readonly #sumCauses: Database.Statement;
-  /** server → minute bucket starts touched in this transaction. */
-  readonly #touched = new Map<string, Set<number>>();
+  readonly #db: Database.Database;
+  /** Takes the counts and one histogram slot's calls out of a bucket (index: the slot; last: none), made on first use. */
+  readonly #takeCounts: (Database.Statement | undefined)[] = [];
+  /** Takes one histogram slot's calls out of a bucket, made on first use. */
+  readonly #takeSlot: (Database.Statement | undefined)[] = [];
+  readonly #takeCause: Database.Statement;
+  readonly #dropEmptyCauses: Database.Statement;
+  readonly #finerExtremes: Database.Statement;
+  readonly #setExtremes: Database.Statement;
+  /** `server level bucket` → what the deleted calls took out of that bucket, in this transaction. */
+  readonly #deltas = new Map<string, BucketDelta>();
 
   constructor(db: Database.Database) {
-    const minute = ROLLUP_LEVEL_SIZES[MINUTE_LEVEL] as number;
-    this.#minutes = db
+    this.#db = db;
+    this.#deletedCalls = db
       .prepare(
-        `SELECT DISTINCT call_server, created_at - (created_at % ${minute}) FROM steps
+        `SELECT call_server, call_outcome, duration_ms, created_at, call_cause FROM steps
          WHERE id >= (? << 32) + ? AND id < (? << 32) + ? AND call_server IS NOT NULL`,
       )
       .raw();
-    this.#calls = db
+    this.#remainingCalls = db
       .prepare(
-        'SELECT call_outcome, duration_ms, created_at, call_cause FROM steps WHERE created_at >= ? AND created_at < ? AND call_server = ?',
+        'SELECT call_server, call_outcome, duration_ms, created_at, call_cause FROM steps WHERE created_at >= ? AND created_at < ? AND call_server = ?',
       )
       .raw();
-    this.#deleteRollup = db.prepare('DELETE FROM health_rollup WHERE server = ? AND level = ? AND bucket_start = ?');
-    this.#deleteCauses = db.prepare('DELETE FROM health_causes WHERE server = ? AND level = ? AND bucket_start = ?');
-    this.#insertMinute = db.prepare(
-      `INSERT INTO health_rollup (server, level, bucket_start, ${COUNT_COLUMNS}, ${H.join(', ')})
-       VALUES (?, ${MINUTE_LEVEL}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${H.map(() => '?').join(', ')})`,
-    );
-    this.#insertCause = db.prepare('INSERT INTO health_causes (server, level, bucket_start, cause, calls) VALUES (?, ?, ?, ?, ?)');
-    this.#sumLevel = db.prepare(
-      `INSERT INTO health_rollup (server, level, bucket_start, ${COUNT_COLUMNS}, ${H.join(', ')})
-       SELECT server, @level, @bucket, sum(ok), sum(failed), sum(cancelled), sum(not_counted), sum(answered), max(last_failure_at),
-              min(min_ms), max(max_ms), ${H.map((h) => `sum(${h})`).join(', ')}
-       FROM health_rollup WHERE server = @server AND level = @finer AND bucket_start >= @bucket AND bucket_start < @end
-       GROUP BY server`,
-    );
-    this.#sumCauses = db.prepare(
-      `INSERT INTO health_causes (server, level, bucket_start, cause, calls)
-       SELECT server, @level, @bucket, cause, sum(calls)
-       FROM health_causes WHERE server = @server AND level = @finer AND bucket_start >= @bucket AND bucket_start < @end
-       GROUP BY server, cause`,
-    );
+    this.#deleteIfAll = db.prepare(`DELETE FROM health_rollup WHERE ${KEY} AND ok + failed + cancelled = @calls`);
+    this.#deleteCauses = db.prepare(`DELETE FROM health_causes WHERE ${KEY}`);
+    this.#takeCause = db.prepare(`UPDATE health_causes SET calls = calls - @calls WHERE ${KEY} AND cause = @cause`);
+    this.#dropEmptyCauses = db.prepare(`DELETE FROM health_causes WHERE ${KEY} AND calls <= 0`);
+    this.#finerExtremes = db
+      .prepare(
+        `SELECT min(min_ms), max(max_ms), max(last_failure_at) FROM health_rollup
+         WHERE server = ? AND level = ? AND bucket_start >= ? AND bucket_start < ?`,
+      )
+      .raw();
+    this.#setExtremes = db.prepare(`UPDATE health_rollup SET min_ms = @min, max_ms = @max, last_failure_at = @lastFailure WHERE ${KEY}`);
   }
 
-  /** Notes the minutes of the calls among sequences [from, to) of run `runNo`, before they are deleted. */
+  /** Notes what the calls among sequences [from, to) of run `runNo` added to the rollup, before they are deleted. */
   collect(runNo: number, from: number, to: number): void {
-    for (const [server, minute] of this.#minutes.all(runNo, from, runNo, to) as [string, number][]) {
-      let minutes = this.#touched.get(server);
-      if (minutes === undefined) this.#touched.set(server, (minutes = new Set()));
-      minutes.add(minute);
+    for (const [server, outcome, durationMs, createdAt, cause] of this.#deletedCalls.iterate(runNo, from, runNo, to) as Iterable<CallRow>) {
+      const call = callOf(server, outcome, cause);
+      if (call === null) continue;
+      for (let level = MINUTE_LEVEL; level < ROLLUP_LEVEL_SIZES.length; level++) {
+        this.#add(this.#deltaOf(server, level, rollupBucketStart(level, createdAt)), call, durationMs, createdAt);
+      }
     }
   }
 
-  /** Makes every touched bucket again from the steps left, at every level; call after the deletes, in their transaction. */
-  rebuild(): void {
-    for (const [server, minutes] of this.#touched) {
-      const coarser = ROLLUP_LEVEL_SIZES.map(() => new Set<number>());
-      for (const minute of minutes) {
-        this.#rebuildMinute(server, minute);
-        for (let level = MINUTE_LEVEL + 1; level < ROLLUP_LEVEL_SIZES.length; level++)
-          coarser[level]!.add(rollupBucketStart(level, minute));
-      }
-      for (let level = MINUTE_LEVEL + 1; level < ROLLUP_LEVEL_SIZES.length; level++) {
-        for (const bucket of coarser[level]!) {
-          this.#deleteRollup.run(server, level, bucket);
-          this.#deleteCauses.run(server, level, bucket);
-          const range = { server, level, finer: level - 1, bucket, end: bucket + (ROLLUP_LEVEL_SIZES[level] as number) };
-          this.#sumLevel.run(range);
-          this.#sumCauses.run(range);
-        }
-      }
-    }
-    this.#touched.clear();
+  /** Takes what {@link SqlitePruneRollup.collect} noted out of the rollup; call after the deletes, in their transaction. */
+  subtract(): void {
+    // finest first: a coarser bucket's extremes are made again from the rows below it
+    const deltas = [...this.#deltas.values()].sort((a, b) => a.level - b.level);
+    this.#deltas.clear();
+    for (const delta of deltas) this.#subtract(delta);
   }
 
   /** Forgets what was collected (the transaction rolled back). */
   reset(): void {
-    this.#touched.clear();
+    this.#deltas.clear();
   }
 
-  #rebuildMinute(server: string, minute: number): void {
-    this.#deleteRollup.run(server, MINUTE_LEVEL, minute);
-    this.#deleteCauses.run(server, MINUTE_LEVEL, minute);
-    const rows = this.#calls.all(minute, minute + (ROLLUP_LEVEL_SIZES[MINUTE_LEVEL] as number), server) as CallRow[];
-    if (rows.length === 0) return;
-    let ok = 0;
-    let failed = 0;
-    let cancelled = 0;
-    let notCounted = 0;
-    let answered = 0;
-    let lastFailure: number | null = null;
-    let min: number | null = null;
-    let max: number | null = null;
-    const histogram = new Array<number>(DURATION_HISTOGRAM_SLOTS).fill(0);
-    const causes = new Map<string, number>();
-    for (const [outcome, durationMs, createdAt, cause] of rows) {
-      // counted exactly as an append counts it (SqliteHealthWriter.add): trace's toolCallOf decides
-      const call = toolCallOf({ kind: 'tool', payload: null, toolServer: server, toolOutcome: outcome, toolFailureCause: cause });
+  #deltaOf(server: string, level: number, bucket: number): BucketDelta {
+    const key = `${server}\u0000${level}\u0000${bucket}`;
+    let delta = this.#deltas.get(key);
+    if (delta === undefined) {
+      delta = {
+        server,
+        level,
+        bucket,
+        calls: 0,
+        ok: 0,
+        failed: 0,
+        cancelled: 0,
+        notCounted: 0,
+        answered: 0,
+        minMs: null,
+        maxMs: null,
+        lastFailure: null,
+        slots: new Map(),
+        causes: new Map(),
+      };
+      this.#deltas.set(key, delta);
+    }
+    return delta;
+  }
+
+  #add(delta: BucketDelta, call: ToolCallFacts, durationMs: number, createdAt: number): void {
+    delta.calls++;
+    if (call.outcome === 'ok') delta.ok++;
+    else if (call.outcome === 'cancelled') delta.cancelled++;
+    else {
+      delta.failed++;
+      if (!call.counted) delta.notCounted++;
+      else if (delta.lastFailure === null || createdAt > delta.lastFailure) delta.lastFailure = createdAt;
+      const cause = call.cause ?? UNKNOWN_FAILURE_CAUSE;
+      delta.causes.set(cause, (delta.causes.get(cause) ?? 0) + 1);
+    }
+    if (call.answered) {
+      delta.answered++;
+      delta.minMs = delta.minMs === null ? durationMs : Math.min(delta.minMs, durationMs);
+      delta.maxMs = delta.maxMs === null ? durationMs : Math.max(delta.maxMs, durationMs);
+      const slot = durationSlot(durationMs);
+      delta.slots.set(slot, (delta.slots.get(slot) ?? 0) + 1);
+    }
+  }
+
+  #subtract(delta: BucketDelta): void {
+    const key = { server: delta.server, level: delta.level, bucket: delta.bucket };
+    // the deleted calls were all the bucket held: the row and its causes go
+    if (this.#deleteIfAll.run({ ...key, calls: delta.calls }).changes > 0) {
+      if (delta.failed > 0) this.#deleteCauses.run(key);
+      return;
+    }
+    // the counts with the first slot in one statement (most buckets a prune touches hold one slot), each other slot after
+    const [first, ...others] = delta.slots;
+    const [slot, slotCalls] = first ?? [DURATION_HISTOGRAM_SLOTS, 0];
+    const row = this.#counts(slot).get(
+      delta.ok,
+      delta.failed,
+      delta.cancelled,
+      delta.notCounted,
+      delta.answered,
+      slotCalls,
+      delta.server,
+      delta.level,
+      delta.bucket,
+    ) as RemainingRow | undefined;
+    if (row === undefined) return;
+    for (const [other, calls] of others) this.#slot(other).run(calls, delta.server, delta.level, delta.bucket);
+    for (const [cause, calls] of delta.causes) this.#takeCause.run({ ...key, cause, calls });
+    if (delta.causes.size > 0) this.#dropEmptyCauses.run(key);
+    const heldMin = delta.minMs !== null && row.minMs !== null && delta.minMs <= row.minMs;
+    const heldMax = delta.maxMs !== null && row.maxMs !== null && delta.maxMs >= row.maxMs;
+    const heldLast = delta.lastFailure !== null && row.lastFailure !== null && delta.lastFailure >= row.lastFailure;
+    if (heldMin || heldMax || heldLast || (row.answered === 0 && row.minMs !== null))
+      this.#setExtremes.run({ ...key, ...this.#extremes(delta) });
+  }
+
+  #counts(slot: number): Database.Statement {
+    const made = this.#takeCounts[slot];
+    if (made !== undefined) return made;
+    const h = slot < DURATION_HISTOGRAM_SLOTS ? `h${slot} = h${slot} - ?` : 'ok = ok + 0 * ?';
+    const statement = this.#db.prepare(
+      `UPDATE health_rollup SET ok = ok - ?, failed = failed - ?, cancelled = cancelled - ?, not_counted = not_counted - ?,
+         answered = answered - ?, ${h}
+       WHERE server = ? AND level = ? AND bucket_start = ?
+       RETURNING answered, min_ms AS minMs, max_ms AS maxMs, last_failure_at AS lastFailure`,
+    );
+    this.#takeCounts[slot] = statement;
+    return statement;
+  }
+
+  #slot(slot: number): Database.Statement {
+    const made = this.#takeSlot[slot];
+    if (made !== undefined) return made;
+    const statement = this.#db.prepare(
+      `UPDATE health_rollup SET h${slot} = h${slot} - ? WHERE server = ? AND level = ? AND bucket_start = ?`,
+    );
+    this.#takeSlot[slot] = statement;
+    return statement;
+  }
+
+  /** The extremes of a bucket's remaining calls: a minute's from its steps, a coarser bucket's from the level below. */
+  #extremes(delta: BucketDelta): Extremes {
+    const end = delta.bucket + (ROLLUP_LEVEL_SIZES[delta.level] as number);
+    if (delta.level > MINUTE_LEVEL) {
+      const [min, max, lastFailure] = this.#finerExtremes.get(delta.server, delta.level - 1, delta.bucket, end) as [
+        number | null,
+        number | null,
+        number | null,
+      ];
+      return { min, max, lastFailure };
+    }
+    const extremes: Extremes = { min: null, max: null, lastFailure: null };
+    for (const [server, outcome, durationMs, createdAt, cause] of this.#remainingCalls.iterate(
+      delta.bucket,
+      end,
+      delta.server,
+    ) as Iterable<CallRow>) {
+      const call = callOf(server, outcome, cause);
       if (call === null) continue;
-      if (call.outcome === 'ok') ok++;
-      else if (call.outcome === 'cancelled') cancelled++;
-      else {
-        failed++;
-        if (!call.counted) notCounted++;
-        else if (lastFailure === null || createdAt > lastFailure) lastFailure = createdAt;
-        const name = call.cause ?? UNKNOWN_FAILURE_CAUSE;
-        causes.set(name, (causes.get(name) ?? 0) + 1);
-      }
+      if (call.outcome === 'failed' && call.counted && (extremes.lastFailure === null || createdAt > extremes.lastFailure))
+        extremes.lastFailure = createdAt;
       if (call.answered) {
-        answered++;
-        min = min === null ? durationMs : Math.min(min, durationMs);
-        max = max === null ? durationMs : Math.max(max, durationMs);
-        const k = durationSlot(durationMs);
-        histogram[k] = (histogram[k] as number) + 1;
+        extremes.min = extremes.min === null ? durationMs : Math.min(extremes.min, durationMs);
+        extremes.max = extremes.max === null ? durationMs : Math.max(extremes.max, durationMs);
       }
     }
-    if (ok + failed + cancelled === 0) return;
-    this.#insertMinute.run(server, minute, ok, failed, cancelled, notCounted, answered, lastFailure, min, max, ...histogram);
-    for (const [cause, calls] of causes) this.#insertCause.run(server, MINUTE_LEVEL, minute, cause, calls);
+    return extremes;
   }
 }

@@ -1,0 +1,89 @@
+// SqlitePrune commits its transactions without an fsync under the write lock and syncs the log
+// outside it: the connection it shares with the store's appends is back to its own synchronous
+// setting after every transaction (committed or failed), and the prune resolves only once the log
+// is synced (what it says it deleted is durable).
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SqlitePrune } from './SqlitePrune.js';
+import { SqliteRunStore } from './SqliteRunStore.js';
+import { tempFolder, toolStep } from './testing/tempDatabase.js';
+
+const synced = vi.hoisted(() => ({ calls: [] as string[], gate: null as Promise<void> | null }));
+vi.mock('./syncWal.js', () => ({
+  syncWal: async (path: string) => {
+    synced.calls.push(path);
+    await synced.gate;
+  },
+}));
+
+let folder: ReturnType<typeof tempFolder>;
+let db: Database.Database | undefined;
+beforeEach(() => {
+  folder = tempFolder();
+  synced.calls = [];
+  synced.gate = null;
+});
+afterEach(() => {
+  db?.close();
+  db = undefined;
+  folder.remove();
+});
+
+const T0 = Date.UTC(2026, 0, 1);
+
+/** A file with three ended runs of 30 steps, and a connection on it as the store opens one (WAL, synchronous FULL). */
+async function fileWithOldRuns(): Promise<{ db: Database.Database; prune: SqlitePrune }> {
+  const store = await SqliteRunStore.open({ path: folder.file() });
+  for (let r = 0; r < 3; r++) {
+    const run = await store.createRun({ configuration: 'c', createdAt: T0 });
+    for (let i = 0; i < 30; i++) await store.appendStep(run.id, toolStep('alpha', 'ok', 5 + i, T0 + i * 1000));
+    await store.finishRun(run.id, { status: 'completed', finishedAt: T0 + 60_000 });
+  }
+  await store.close();
+  db = new Database(folder.file());
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  const access = { write: async <T>(fn: () => T) => fn(), read: async <T>(fn: () => T) => fn() };
+  return { db, prune: new SqlitePrune(db, access) };
+}
+
+describe('SqlitePrune and the fsync', () => {
+  it('commits each transaction with synchronous NORMAL and gives the connection back FULL', async () => {
+    const { db, prune } = await fileWithOldRuns();
+    const set = vi.spyOn(db, 'pragma');
+    const result = await prune.prune({ olderThan: T0 + 120_000, batchSize: 20 });
+    expect(result).toMatchObject({ runs: 3, steps: 90, complete: true });
+    const settings = set.mock.calls.map(([text]) => text).filter((text) => text.startsWith('synchronous ='));
+    // one NORMAL and one restore per transaction (3 hides, 6 chunks of 20 or fewer … at least one each)
+    expect(settings.filter((text) => text === 'synchronous = NORMAL').length).toBeGreaterThan(3);
+    expect(settings.filter((text) => text === 'synchronous = 2').length).toBe(
+      settings.filter((text) => text === 'synchronous = NORMAL').length,
+    );
+    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+  });
+
+  it('gives the connection back FULL when a transaction fails', async () => {
+    const { db, prune } = await fileWithOldRuns();
+    db.exec("CREATE TRIGGER refuse BEFORE DELETE ON steps BEGIN SELECT RAISE(ABORT, 'the disk says no'); END");
+    await expect(prune.prune({ olderThan: T0 + 120_000, batchSize: 20 })).rejects.toThrow(/the disk says no/);
+    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+  });
+
+  it('resolves only after the log is synced, and syncs it between transactions', async () => {
+    const { prune } = await fileWithOldRuns();
+    let open!: () => void;
+    let done = false;
+    const pruned = prune.prune({ olderThan: T0 + 120_000, batchSize: 20 }).then(() => (done = true));
+    // let the transactions run, then hold the last sync
+    await vi.waitFor(() => expect(synced.calls.length).toBeGreaterThan(3), { timeout: 10_000 });
+    synced.gate = new Promise<void>((resolve) => (open = resolve));
+    const before = synced.calls.length;
+    await vi.waitFor(() => expect(synced.calls.length).toBeGreaterThan(before), { timeout: 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(done).toBe(false);
+    open();
+    await pruned;
+    expect(done).toBe(true);
+    expect(new Set(synced.calls)).toEqual(new Set([folder.file()]));
+  });
+});
