@@ -28,6 +28,13 @@ export function percentile(values, p) {
 
 export const median = (values) => percentile(values, 50);
 
+/** The largest of numbers (NaN for none), for arrays of any length: `Math.max(...values)` overflows the stack past ~100 000. */
+export function largest(values) {
+  let max = values.length === 0 ? NaN : -Infinity;
+  for (const value of values) if (value > max) max = value;
+  return max;
+}
+
 /** Formats a number with `digits` decimals. */
 export const fmt = (value, digits = 3) => (Number.isFinite(value) ? value.toFixed(digits) : String(value));
 

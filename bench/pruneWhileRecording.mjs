@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fmt, percentile, storedToolStep, table, verdict } from './lib.mjs';
+import { fmt, largest, percentile, storedToolStep, table, verdict } from './lib.mjs';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 1_000_000);
 const RECORDERS = 4;
@@ -187,7 +187,7 @@ async function measure(dir, steps, beforeMs) {
     ok,
     prune: report.samples.prune,
     baseline: report.samples.baseline,
-    longestTxMs: tx === null ? null : Math.max(...tx),
+    longestTxMs: tx === null ? null : largest(tx),
     p99TxMs: tx === null ? null : percentile(tx, 99),
     transactions: tx?.length ?? null,
   };
@@ -226,7 +226,7 @@ function report(small, big) {
       `${m.prune.length} / ${m.baseline.length}`,
       `${fmt(percentile(m.prune, 50), 2)} / ${fmt(percentile(m.baseline, 50), 2)}`,
       `${fmt(x.p99, 2)} / ${fmt(x.base99, 2)}`,
-      `${fmt(Math.max(...m.prune), 1)} / ${fmt(Math.max(...m.baseline), 1)}`,
+      `${fmt(largest(m.prune), 1)} / ${fmt(largest(m.baseline), 1)}`,
       fmt(x.ratio, 2),
     ];
   });
