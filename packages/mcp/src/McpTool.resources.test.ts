@@ -85,17 +85,23 @@ describe('McpTool over HTTP: calls without an answer release their resources', (
       const calls = Array.from({ length: CONCURRENCY }, (_, i) =>
         patientHang.execute({ tag: `c-${batch}-${i}` }, { signal: controller.signal }),
       );
-      expect(await waitFor(() => startedCount() === (batch + 1) * CONCURRENCY, 10_000, 20)).toBe(true);
+      // a busy machine (CI runs every package's tests at once on 2 cores) may take seconds per batch
+      expect(
+        await waitFor(() => startedCount() === (batch + 1) * CONCURRENCY, 30_000, 20),
+        `batch ${batch}: ${startedCount()} calls started`,
+      ).toBe(true);
       controller.abort();
       const results = await Promise.all(calls);
-      expect(results.every((r) => r.outcome === ToolOutcome.CANCELLED)).toBe(true);
+      expect(results.filter((r) => r.outcome !== ToolOutcome.CANCELLED).map((r) => `${r.outcome}: ${r.content}`)).toEqual([]);
     }
     // Timed out: the server never answers, each call fails at its deadline.
     for (let batch = 0; batch < CALLS / (2 * CONCURRENCY); batch++) {
       const results = await Promise.all(Array.from({ length: 2 * CONCURRENCY }, () => hang.execute({})));
-      expect(results.every((r) => r.outcome === ToolOutcome.FAILED && r.content.includes(`did not answer within ${DEADLINE_MS} ms`))).toBe(
-        true,
-      );
+      expect(
+        results
+          .filter((r) => r.outcome !== ToolOutcome.FAILED || !r.content.includes(`did not answer within ${DEADLINE_MS} ms`))
+          .map((r) => `${r.outcome}: ${r.content}`),
+      ).toEqual([]);
     }
 
     // An aborted POST's socket is destroyed at once, and each session keeps at most
@@ -113,12 +119,12 @@ describe('McpTool over HTTP: calls without an answer release their resources', (
     expect(fdsSettled, `descriptors ${fdsBefore} -> ${fdsAfter}, ${establishedConnectionsTo(http.port)} connections to the server`).toBe(
       true,
     );
-    expect(heapAfter - heapBefore).toBeLessThan(10 * MIB);
+    expect(heapAfter - heapBefore, `heap grew by ${((heapAfter - heapBefore) / MIB).toFixed(1)} MiB`).toBeLessThan(10 * MIB);
 
     // And the session still works.
     const echo = await registry.tool('mcp_res_echo')!.execute({ text: 'still here' });
-    expect(echo.outcome).toBe(ToolOutcome.OK);
-  }, 90_000);
+    expect(echo.outcome, echo.content).toBe(ToolOutcome.OK);
+  }, 240_000);
 
   it('closing the registry closes every connection to the server at once, not after keep-alive', async () => {
     // A call in flight, and the idle connections of the calls before.

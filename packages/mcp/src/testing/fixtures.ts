@@ -79,14 +79,24 @@ export function openDescriptorCount(): number {
   return readdirSync('/proc/self/fd').length;
 }
 
-/** Whether a process with this id is still running. */
+/**
+ * Whether a process with this id is still running: a zombie (dead, not yet reaped by whoever
+ * inherited it) holds nothing but its id, so it counts as gone (Linux: its state in /proc).
+ */
 export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false; // gone between the two looks
+  }
+  // the state follows the command name, which is in parentheses and may itself hold some
+  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
 }
 
 /** Options of the fixture configurations. */

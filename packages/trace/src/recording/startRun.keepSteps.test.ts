@@ -2,7 +2,13 @@ import { ToolResult } from '@runledger/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InMemoryRunStore } from '../store/InMemoryRunStore.js';
 import { startRun } from './startRun.js';
-import { resetUnboundedTraceWarning, UNBOUNDED_TRACE_WARNING } from './unboundedTraceWarning.js';
+import {
+  resetUnboundedTraceWarning,
+  UNBOUNDED_TRACE_WARNING,
+  UNBOUNDED_WARN_AT,
+  unboundedWarnAt,
+  warnUnboundedTrace,
+} from './unboundedTraceWarning.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -64,23 +70,45 @@ describe('startRun keepSteps and readSteps', () => {
     await run.complete();
   });
 
-  it('warns once per process when a run that did not choose keepSteps passes 100 000 steps; an explicit Infinity does not', async () => {
+  it('warns once per process at 100 000 steps by default, naming StartRunOptions.keepSteps', () => {
+    const emitted = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    expect(UNBOUNDED_WARN_AT).toBe(100_000);
+    expect(unboundedWarnAt()).toBe(UNBOUNDED_WARN_AT);
+    warnUnboundedTrace(UNBOUNDED_WARN_AT);
+    warnUnboundedTrace(UNBOUNDED_WARN_AT);
+    expect(emitted).toHaveBeenCalledTimes(1);
+    expect(emitted.mock.calls[0]![0]).toMatch(/kept 100,000 steps in memory .*StartRunOptions\.keepSteps/);
+    expect(emitted.mock.calls[0]![1]).toEqual({ code: UNBOUNDED_TRACE_WARNING });
+  });
+
+  // The rule at a lowered count (the default is pinned above): recording 200 000 steps took over
+  // the test's 20 s on a loaded CI machine.
+  it('warns when a run that did not choose keepSteps passes the count, once per process; an explicit Infinity does not', async () => {
+    const at = 2_000;
+    resetUnboundedTraceWarning(at);
     const emitted = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
     const store = InMemoryRunStore.create();
     const chosen = await startRun(store, { configuration: 'c', heartbeatMs: 0, keepSteps: Infinity });
-    for (let i = 0; i < 100_000; i++) void chosen.trace.recordRequest({ content: '' });
+    for (let i = 0; i < at; i++) void chosen.trace.recordRequest({ content: '' });
     await chosen.trace.flush();
     expect(emitted).not.toHaveBeenCalled();
     const unchosen = await startRun(store, { configuration: 'c', heartbeatMs: 0 });
-    for (let i = 0; i < 99_999; i++) void unchosen.trace.recordRequest({ content: '' });
+    for (let i = 0; i < at - 1; i++) void unchosen.trace.recordRequest({ content: '' });
     await unchosen.trace.flush();
     expect(emitted).not.toHaveBeenCalled();
     await unchosen.trace.recordRequest({ content: '' });
     await unchosen.trace.recordRequest({ content: '' });
     expect(emitted).toHaveBeenCalledTimes(1);
-    expect(emitted.mock.calls[0]![0]).toMatch(/kept 100,000 steps in memory .*StartRunOptions\.keepSteps/);
+    expect(emitted.mock.calls[0]![0]).toMatch(/kept 2,000 steps in memory .*StartRunOptions\.keepSteps/);
     expect(emitted.mock.calls[0]![1]).toEqual({ code: UNBOUNDED_TRACE_WARNING });
-    expect(unchosen.trace.stepCount).toBe(100_001);
-    expect((await unchosen.complete()).stepCount).toBe(100_001);
+    // once per process: a second unchosen run past the count says nothing more
+    const again = await startRun(store, { configuration: 'c', heartbeatMs: 0 });
+    for (let i = 0; i < at + 1; i++) void again.trace.recordRequest({ content: '' });
+    await again.trace.flush();
+    expect(emitted).toHaveBeenCalledTimes(1);
+    expect(unchosen.trace.stepCount).toBe(at + 1);
+    expect((await unchosen.complete()).stepCount).toBe(at + 1);
+    await chosen.complete();
+    await again.complete();
   });
 });

@@ -11,7 +11,7 @@ import type { RunStore, StoredRun, StoredStep } from '../store/RunStore.js';
 import { RunTrace } from './RunTrace.js';
 import { checkKeepSteps } from './StepWindow.js';
 import { checkReadRunSteps, type ReadRunStepsOptions, readRunSteps } from './readRunSteps.js';
-import { warnUnboundedTrace } from './unboundedTraceWarning.js';
+import { unboundedWarnAt, warnUnboundedTrace } from './unboundedTraceWarning.js';
 
 /**
  * Options of {@link startRun}.
@@ -132,8 +132,6 @@ const DEFAULT_HEARTBEAT_MS = 10_000;
 /** The termination reason of a run cancelled through the store: who cancelled, and how. */
 const STORE_CANCEL_REASON = 'cancelled by an operator from outside the run (the app’s Cancel button, or another process through the store)';
 const DEFAULT_CANCEL_GRACE_MS = 10_000;
-/** The step count at which a run that did not choose `keepSteps` is warned about its memory. */
-const UNBOUNDED_WARN_AT = 100_000;
 
 /**
  * Creates a run in the store and returns it running, with its signal, trace and heartbeat.
@@ -233,7 +231,8 @@ class LiveRun implements ActiveRun {
       this.#resolve = resolve;
     });
     // unbounded because nobody chose: told once, at a count where it starts to matter
-    const warnAt = options.keepSteps === undefined ? UNBOUNDED_WARN_AT - 1 : -1;
+    const warnCount = unboundedWarnAt();
+    const warnAt = options.keepSteps === undefined ? warnCount - 1 : -1;
     this.trace = RunTrace.create({
       ...(options.privacy === undefined ? {} : { privacy: options.privacy }),
       ...(options.keepSteps === undefined ? {} : { keepSteps: options.keepSteps }),
@@ -253,7 +252,7 @@ class LiveRun implements ActiveRun {
           },
           step,
         );
-        if (record.index === warnAt) warnUnboundedTrace(UNBOUNDED_WARN_AT);
+        if (record.index === warnAt) warnUnboundedTrace(warnCount);
         return appended;
       },
     });

@@ -1,7 +1,16 @@
 /** The code of the warning {@link warnUnboundedTrace} emits. */
 export const UNBOUNDED_TRACE_WARNING = 'RUNLEDGER_UNBOUNDED_TRACE';
 
+/** The step count at which a run that did not choose `keepSteps` is warned about its memory. */
+export const UNBOUNDED_WARN_AT = 100_000;
+
 let warned = false;
+let warnAt = UNBOUNDED_WARN_AT;
+
+/** The step count at which a run that did not choose `keepSteps` is warned (UNBOUNDED_WARN_AT, unless a test lowered it). */
+export function unboundedWarnAt(): number {
+  return warnAt;
+}
 
 /**
  * Warns, once per process, that a run recorded into a store keeps every step in memory because
@@ -22,7 +31,11 @@ export function warnUnboundedTrace(count: number): void {
   }
 }
 
-/** Lets the next unbounded run warn again (tests only). */
-export function resetUnboundedTraceWarning(): void {
+/**
+ * Lets the next unbounded run warn again, at `at` steps (tests only: the rule is the same at any
+ * count, and a test need not record 100 000 steps to show it).
+ */
+export function resetUnboundedTraceWarning(at: number = UNBOUNDED_WARN_AT): void {
   warned = false;
+  warnAt = at;
 }
