@@ -36,23 +36,43 @@ const pragmas = (db, synchronous) => {
 
 // Capture every statement execution inside an append of the grouped store: GroupCommit runs each
 // append in a savepoint of the batch's transaction (better-sqlite3's `SAVEPOINT` … `RELEASE`).
+// Also captured, where they happened among the appends: the store's moves of pending calls into
+// the health rollup (a transaction of their own every few thousand calls, SqliteHealthPending),
+// so that the baseline does the same work per step.
 const probe = new Database(':memory:');
 const StatementProto = Object.getPrototypeOf(probe.prepare('SELECT 1'));
 probe.close();
-const METHODS = ['run', 'get', 'all'];
+const METHODS = ['run', 'get', 'all', 'iterate'];
 const original = Object.fromEntries(METHODS.map((method) => [method, StatementProto[method]]));
+/** `{ roll: false, ops }` per append, `{ roll: true, ops }` per move of pending calls, in the order they ran. */
 const captured = [];
-let current = null;
+/** The open transaction's statements (an append alone, or a move), and the open savepoint's (an append of a batch). */
+let tx = null;
+let savepoint = null;
+/** The values as they were at the call: a writer may reuse an array of parameters for its next call. */
+const copied = (args) => args.map((arg) => (Array.isArray(arg) ? [...arg] : arg));
 const wrappers = Object.fromEntries(
   METHODS.map((method) => [
     method,
     function (...args) {
       const sql = this.source;
-      if (sql.startsWith('SAVEPOINT')) current = [];
-      else if (sql.startsWith('RELEASE')) {
-        if (current !== null) captured.push(current);
-        current = null;
-      } else if (current !== null) current.push([this, method, args]);
+      if (sql.startsWith('BEGIN')) tx = { ops: [], batch: false };
+      else if (sql.startsWith('SAVEPOINT')) {
+        savepoint = [];
+        if (tx !== null) tx.batch = true;
+      } else if (sql.startsWith('RELEASE')) {
+        if (savepoint !== null) captured.push({ roll: false, ops: savepoint });
+        savepoint = null;
+      } else if (sql.startsWith('ROLLBACK')) {
+        savepoint = null;
+        if (!sql.startsWith('ROLLBACK TO')) tx = null;
+      } else if (sql.startsWith('COMMIT')) {
+        // a transaction without savepoints: one append alone, or a move of the pending calls
+        if (tx !== null && !tx.batch && tx.ops.length > 0)
+          captured.push({ roll: tx.ops.some(([statement]) => statement.source.includes('FROM health_pending')), ops: tx.ops });
+        tx = null;
+      } else if (savepoint !== null) savepoint.push([this, method, copied(args)]);
+      else if (tx !== null) tx.ops.push([this, method, copied(args)]);
       return original[method].apply(this, args);
     },
   ]),
@@ -102,7 +122,7 @@ async function bareLike(source, synchronous) {
   return db;
 }
 
-/** A replayer of captured appends on `db`: the same statements, one immediate transaction per step. */
+/** A replayer of captured appends on `db`: the same statements, one immediate transaction per step (and per move of pending calls). */
 function replayer(db) {
   const statements = new Map();
   const bare = (statement) => {
@@ -115,10 +135,13 @@ function replayer(db) {
     return prepared;
   };
   const commitOne = db.transaction((ops) => {
-    for (let k = 0; k < ops.length; k++) ops[k][0][ops[k][1]](...ops[k][2]);
+    for (let k = 0; k < ops.length; k++) {
+      const result = ops[k][0][ops[k][1]](...ops[k][2]);
+      if (ops[k][1] === 'iterate') for (const _ of result); // read every row, as the store does
+    }
   }).immediate;
   return {
-    prepare: (appends) => appends.map((list) => list.map(([statement, method, args]) => [bare(statement), method, args])),
+    prepare: (entries) => entries.map(({ ops }) => ops.map(([statement, method, args]) => [bare(statement), method, args])),
     run: (prepared) => {
       for (let k = 0; k < prepared.length; k++) commitOne(prepared[k]);
     },
@@ -129,7 +152,15 @@ const fingerprint = (db) =>
   [
     db.prepare('SELECT count(*), sum(length(payload)), sum(id), sum(duration_ms) FROM steps').raw().get().join(','),
     db.prepare('SELECT sum(step_count), sum(ok_count), sum(failed_count) FROM runs').raw().get().join(','),
-    db.prepare('SELECT count(*), sum(ok), sum(failed), sum(h10 + h20) FROM health_rollup').raw().get().join(','),
+    // every call once: in the rollup (its minute level) or still pending for it
+    db
+      .prepare(
+        `SELECT (SELECT coalesce(sum(ok), 0) FROM health_rollup WHERE level = 0) + (SELECT count(*) FROM health_pending WHERE outcome = 'ok'),
+                (SELECT coalesce(sum(failed), 0) FROM health_rollup WHERE level = 0) + (SELECT count(*) FROM health_pending WHERE outcome = 'failed')`,
+      )
+      .raw()
+      .get()
+      .join(','),
   ].join(' / ');
 
 /** Steps per run with no gap: sequences 0 … n-1 for every run of the file. */
@@ -167,6 +198,7 @@ try {
     cpu[side] += cpuNow() - startCpu;
   };
   let statementsPerStep = 0;
+  let rolls = 0;
   for (let slice = 0; slice < SLICES; slice++) {
     const from = slice * sliceSize;
     const to = Math.min(perRun, from + sliceSize);
@@ -176,8 +208,10 @@ try {
     await record(captureStore.active, from, to);
     capture(false);
     const appends = captured.splice(0);
-    if (appends.length !== (to - from) * RUNS) throw new Error(`captured ${appends.length} appends, expected ${(to - from) * RUNS}`);
-    statementsPerStep = appends[0].length;
+    const appendCount = appends.filter((entry) => !entry.roll).length;
+    if (appendCount !== (to - from) * RUNS) throw new Error(`captured ${appendCount} appends, expected ${(to - from) * RUNS}`);
+    statementsPerStep = appends.find((entry) => !entry.roll).ops.length;
+    rolls += appends.length - appendCount;
     const sameOps = sameReplay.prepare(appends);
     const ceilingOps = ceilingReplay.prepare(appends);
     const sides = [
@@ -273,7 +307,7 @@ try {
   const smaller = sizes[0];
   console.log(`## store-sqlite: group commit, ${RUNS} concurrent runs and one run alone
 
-${RUNS} runs started with \`startRun\` in one process record ${total.toLocaleString('en')} tool steps in all (${perRun.toLocaleString('en')} each, all runs at once, each run awaiting its append before the next) through \`RunTrace.recordToolResult\` → \`SqliteRunStore.appendStep\` with group commit (the default): the appends that arrive in one turn of the event loop share one \`BEGIN IMMEDIATE … COMMIT\` (one WAL fsync, \`synchronous = FULL\`), each in its own savepoint, each resolving only after that commit. Baseline, bare better-sqlite3 with one commit per step: the ${statementsPerStep} statements and values a grouped store ran inside each append (captured in an untimed pass of the same workload on a store of its own), replayed as prepared statements on a file of its own, one \`BEGIN IMMEDIATE … COMMIT\` per step, same pragmas. Also: today's store path (\`groupCommit: false\`, ${RUNS} runs through RunTrace, one commit per step), and the same bare replay with \`synchronous = OFF\` — no fsync at all, the ceiling no grouping of these statements can pass. Interleaved in ${SLICES} slices (the capture pass, then the four paths, a different one first in each slice). Load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores; the machine is shared.
+${RUNS} runs started with \`startRun\` in one process record ${total.toLocaleString('en')} tool steps in all (${perRun.toLocaleString('en')} each, all runs at once, each run awaiting its append before the next) through \`RunTrace.recordToolResult\` → \`SqliteRunStore.appendStep\` with group commit (the default): the appends that arrive in one turn of the event loop share one \`BEGIN IMMEDIATE … COMMIT\` (one WAL fsync, \`synchronous = FULL\`), each in its own savepoint, each resolving only after that commit. Baseline, bare better-sqlite3 with one commit per step: the ${statementsPerStep} statements and values a grouped store ran inside each append (captured in an untimed pass of the same workload on a store of its own), replayed as prepared statements on a file of its own, one \`BEGIN IMMEDIATE … COMMIT\` per step, same pragmas — with the ${rolls} moves of pending calls into the health rollup the store made in that pass (one transaction each, every few thousand calls), replayed where they happened. Also: today's store path (\`groupCommit: false\`, ${RUNS} runs through RunTrace, one commit per step), and the same bare replay with \`synchronous = OFF\` — no fsync at all, the ceiling no grouping of these statements can pass. Interleaved in ${SLICES} slices (the capture pass, then the four paths, a different one first in each slice). Load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores; the machine is shared.
 
 ${table(
   ['path', 'total s', 'µs / step', 'steps / s', 'CPU µs / step', '× baseline'],

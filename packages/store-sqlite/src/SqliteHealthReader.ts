@@ -11,6 +11,7 @@ import {
   serverHealth,
   toolCallOf,
 } from '@runledger/trace';
+import type { SqliteHealthPending } from './SqliteHealthPending.js';
 import {
   DAY_LEVEL,
   DURATION_HISTOGRAM_SLOTS,
@@ -51,10 +52,18 @@ const newTally = (): Tally => ({
 /** A step row of an edge or of the exact path: server, outcome, duration, time, cause. */
 type StepRow = [string, ToolOutcome, number, number, string | null];
 
+/** A health read's answer, and how many calls it found pending (not yet in the rollup). */
+export interface HealthRead {
+  readonly health: ServerHealth[];
+  readonly pending: number;
+}
+
 /**
  * Reads server health over a window from the rollup: a bounded number of index range scans of
- * whole buckets for each server called on a day of the window, plus the steps of the two
- * sub-minute edges of the window.
+ * whole buckets for each server called on a day of the window, the calls pending for the rollup
+ * that fall in those buckets (SqliteHealthPending), plus the steps of the two sub-minute edges of
+ * the window. Run it in one read transaction: the rollup and the pending calls are then one
+ * snapshot, in which each call is in exactly one of them.
  *
  * @internal
  */
@@ -64,8 +73,10 @@ export class SqliteHealthReader {
   readonly #servers: Database.Statement;
   readonly #steps: Database.Statement;
   readonly #exactMaxCalls: number;
+  readonly #pending: SqliteHealthPending;
 
-  constructor(db: Database.Database, exactMaxCalls: number = EXACT_HEALTH_MAX_CALLS) {
+  constructor(db: Database.Database, pending: SqliteHealthPending, exactMaxCalls: number = EXACT_HEALTH_MAX_CALLS) {
+    this.#pending = pending;
     const sums = Array.from({ length: DURATION_HISTOGRAM_SLOTS }, (_, k) => `sum(h${k})`).join(', ');
     this.#range = db
       .prepare(
@@ -92,7 +103,7 @@ export class SqliteHealthReader {
   }
 
   /** `query` as given (for the exact path) and as normalized by `checkHealthQuery`. */
-  read(query: ServerHealthQuery, normalized: NormalizedHealthQuery): ServerHealth[] {
+  read(query: ServerHealthQuery, normalized: NormalizedHealthQuery): HealthRead {
     const since = Math.max(0, normalized.since ?? 0);
     const until = Math.min(FAR_FUTURE, normalized.until ?? FAR_FUTURE);
     const plan = planRollupWindow(since, until);
@@ -134,6 +145,20 @@ export class SqliteHealthReader {
         }
       }
     }
+    const pending = this.#pending.calls();
+    if (plan.buckets.length > 0) {
+      for (const row of pending) {
+        const createdAt = row[3];
+        // a pending call counts where its rolled sums would: in the bucket range of the plan that holds it
+        const range = plan.buckets.find(({ level, from, to }) => {
+          const bucket = rollupBucketStart(level, createdAt);
+          return bucket >= (from ?? 0) && bucket < (to ?? FAR_FUTURE);
+        });
+        if (range === undefined) continue;
+        this.#addStep(tally(row[0]), row);
+        calls++;
+      }
+    }
     for (const { from, to } of plan.raw) {
       for (const row of this.#steps.all(from ?? 0, to ?? FAR_FUTURE) as StepRow[]) {
         this.#addStep(tally(row[0]), row);
@@ -151,9 +176,9 @@ export class SqliteHealthReader {
         durationMs,
         createdAt,
       }));
-      return serverHealth(rows, query);
+      return { health: serverHealth(rows, query), pending: pending.length };
     }
-    return [...tallies.entries()]
+    const health = [...tallies.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([server, t]) =>
         healthOf(
@@ -167,6 +192,7 @@ export class SqliteHealthReader {
           normalized.flaky,
         ),
       );
+    return { health, pending: pending.length };
   }
 
   /** Adds one step of an edge: counted by trace's rules, its duration only when answered. */

@@ -3,6 +3,7 @@ import { DURATION_HISTOGRAM_SLOTS } from '@runledger/trace/store';
 import { SqliteHealthWriter } from './SqliteHealthWriter.js';
 import type { ToolOutcome } from '@runledger/core';
 import { toolCallOf } from '@runledger/trace';
+import { RollupDeltas } from './SqliteRollupDeltas.js';
 
 /**
  * One numbered, forward-only schema migration; it runs inside its own write transaction.
@@ -303,11 +304,11 @@ DELETE FROM health_servers;`);
         .raw();
       for (let after = -1; ;) {
         const rows = batch.all(after) as [number, string, ToolOutcome, number, number, string | null][];
-        for (const [, server, outcome, durationMs, createdAt, cause] of rows) {
-          // the call as a health read counts it: from the call columns and the stored cause
-          const call = toolCallOf({ kind: 'tool', payload: null, toolServer: server, toolOutcome: outcome, toolFailureCause: cause });
-          if (call !== null) writer.add(server, call, durationMs, createdAt);
-        }
+        // the calls as a health read counts them: from the call columns and the stored cause
+        const deltas = new RollupDeltas();
+        for (const [, server, outcome, durationMs, createdAt, cause] of rows)
+          deltas.addRow([server, outcome, durationMs, createdAt, cause]);
+        writer.add(deltas);
         const last = rows[rows.length - 1];
         if (last === undefined || rows.length < REBUILD_BATCH) break;
         after = last[0];
@@ -324,6 +325,23 @@ DELETE FROM health_servers;`);
       db.exec(`
 CREATE INDEX runs_failed_created ON runs (created_at DESC, id DESC) WHERE failed_count > 0;
 CREATE INDEX runs_cancelled_created ON runs (created_at DESC, id DESC) WHERE cancelled_count > 0;`);
+    },
+  },
+  {
+    version: 11,
+    name: 'health_pending: tool calls appended but not yet in the health rollup, moved in in batches and counted by health reads meanwhile',
+    up(db) {
+      // an append notes its call here (its step's call columns) instead of updating a rollup row
+      // at every level (SqliteHealthPending); every call before this version is in the rollup already
+      db.exec(`
+CREATE TABLE health_pending (
+  id INTEGER PRIMARY KEY,
+  server TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  duration_ms REAL NOT NULL,
+  created_at INTEGER NOT NULL,
+  cause TEXT
+)`);
     },
   },
 ]);

@@ -96,9 +96,11 @@ describe('SqliteRunStore.pruneRuns and the health rollup', () => {
         fc.array(runArb, { minLength: 1, maxLength: 6 }),
         timeArb,
         fc.integer({ min: 1, max: 25 }),
-        async (runs, cutoff, batchSize) => {
+        // how often the pruned store moves pending calls into the rollup: a prune meets some of each
+        fc.integer({ min: 1, max: 40 }),
+        async (runs, cutoff, batchSize, rollPendingAt) => {
           round++;
-          const store = await SqliteRunStore.open({ path: folder.file(`pruned-${round}.db`) });
+          const store = await SqliteRunStore.openWith({ path: folder.file(`pruned-${round}.db`) }, { rollPendingAt });
           const reference = await SqliteRunStore.open({ path: folder.file(`reference-${round}.db`) });
           try {
             for (const run of runs) {

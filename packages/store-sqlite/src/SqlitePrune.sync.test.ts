@@ -4,6 +4,8 @@
 // is synced (what it says it deleted is durable).
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SqliteHealthPending } from './SqliteHealthPending.js';
+import { SqliteHealthWriter } from './SqliteHealthWriter.js';
 import { SqlitePrune } from './SqlitePrune.js';
 import { SqliteRunStore } from './SqliteRunStore.js';
 import { tempFolder, toolStep } from './testing/tempDatabase.js';
@@ -44,7 +46,7 @@ async function fileWithOldRuns(): Promise<{ db: Database.Database; prune: Sqlite
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   const access = { write: async <T>(fn: () => T) => fn(), read: async <T>(fn: () => T) => fn() };
-  return { db, prune: new SqlitePrune(db, access) };
+  return { db, prune: new SqlitePrune(db, access, new SqliteHealthPending(db, new SqliteHealthWriter(db))) };
 }
 
 describe('SqlitePrune and the fsync', () => {

@@ -10,6 +10,7 @@ import {
   PruneRunsTally,
 } from '@runledger/trace/store';
 import { SqlitePrunePace } from './SqlitePrunePace.js';
+import type { SqliteHealthPending } from './SqliteHealthPending.js';
 import { SqlitePruneRollup } from './SqlitePruneRollup.js';
 import { syncWal } from './syncWal.js';
 
@@ -46,9 +47,9 @@ const CANDIDATE_PAGE = 4 * MAX_PRUNE_BATCH_RUNS;
  * @remarks
  * Candidates are listed by rowid outside any transaction (a read in WAL mode blocks no writer),
  * then deleted in batches of whole runs of at most `batchSize` steps, each one `BEGIN IMMEDIATE`
- * transaction that checks every run again (still ended before the cutoff), deletes its steps
- * (one rowid range) and its row, and takes its calls out of the health rollup
- * ({@link SqlitePruneRollup}). Each commits without an fsync (`synchronous = NORMAL`, for that
+ * transaction that checks every run again (still ended before the cutoff), moves the calls
+ * pending for the health rollup in (SqliteHealthPending), deletes the run's steps (one rowid
+ * range) and its row, and takes its calls out of the rollup ({@link SqlitePruneRollup}). Each commits without an fsync (`synchronous = NORMAL`, for that
  * transaction only), so the write lock is held for its work alone; the log is synced outside the
  * lock during the pause that follows ({@link syncWal}), and once more before the prune resolves,
  * so what it says it deleted is durable. The pause ({@link SqlitePrunePace}: as long as the
@@ -67,6 +68,7 @@ export class SqlitePrune {
   readonly #db: Database.Database;
   readonly #access: SqlitePruneAccess;
   readonly #rollup: SqlitePruneRollup;
+  readonly #pending: SqliteHealthPending;
   readonly #candidates: Database.Statement;
   readonly #state: Database.Statement;
   readonly #deleteSteps: Database.Statement;
@@ -75,9 +77,10 @@ export class SqlitePrune {
   readonly #hasRun: Database.Statement;
   readonly #lastSequence: Database.Statement;
 
-  constructor(db: Database.Database, access: SqlitePruneAccess) {
+  constructor(db: Database.Database, access: SqlitePruneAccess, pending: SqliteHealthPending) {
     this.#db = db;
     this.#access = access;
+    this.#pending = pending;
     this.#rollup = new SqlitePruneRollup(db);
     this.#candidates = db.prepare(
       `SELECT rowid, id, step_count AS stepCount, finished_at AS finishedAt FROM runs
@@ -222,6 +225,8 @@ export class SqlitePrune {
         const value = this.#db
           .transaction(() => {
             locked = performance.now();
+            // a call still pending is in no rollup row to take it out of: all of them go in first
+            this.#pending.roll();
             return fn();
           })
           .immediate();

@@ -1,34 +1,9 @@
 import type Database from 'better-sqlite3';
-import type { ToolOutcome } from '@runledger/core';
-import { type ToolCallFacts, toolCallOf, UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
-import { DURATION_HISTOGRAM_SLOTS, durationSlot, ROLLUP_LEVEL_SIZES, rollupBucketStart } from '@runledger/trace/store';
+import { DURATION_HISTOGRAM_SLOTS, ROLLUP_LEVEL_SIZES } from '@runledger/trace/store';
+import { type BucketDelta, callOf, type CallRow, RollupDeltas } from './SqliteRollupDeltas.js';
 
 const MINUTE_LEVEL = 0;
 const KEY = 'server = @server AND level = @level AND bucket_start = @bucket';
-
-/** A deleted call's row: server, outcome, duration, time, cause. */
-type CallRow = [string, ToolOutcome, number, number, string | null];
-
-/** What the deleted calls of one rollup bucket (one server, level and bucket start) took out of it. */
-interface BucketDelta {
-  readonly server: string;
-  readonly level: number;
-  readonly bucket: number;
-  calls: number;
-  ok: number;
-  failed: number;
-  cancelled: number;
-  notCounted: number;
-  answered: number;
-  /** The shortest and longest answered duration deleted, the last counted failure deleted. */
-  minMs: number | null;
-  maxMs: number | null;
-  lastFailure: number | null;
-  /** histogram slot → deleted calls. */
-  readonly slots: Map<number, number>;
-  /** cause → deleted failed calls. */
-  readonly causes: Map<string, number>;
-}
 
 /** A bucket's row after its counts were taken down. */
 interface RemainingRow {
@@ -43,11 +18,6 @@ interface Extremes {
   min: number | null;
   max: number | null;
   lastFailure: number | null;
-}
-
-/** How a call counts, exactly as an append counts it (SqliteHealthWriter.add): trace's toolCallOf decides. */
-function callOf(server: string, outcome: ToolOutcome, cause: string | null): ToolCallFacts | null {
-  return toolCallOf({ kind: 'tool', payload: null, toolServer: server, toolOutcome: outcome, toolFailureCause: cause });
 }
 
 /**
@@ -84,8 +54,8 @@ export class SqlitePruneRollup {
   readonly #dropEmptyCauses: Database.Statement;
   readonly #finerExtremes: Database.Statement;
   readonly #setExtremes: Database.Statement;
-  /** `server level bucket` → what the deleted calls took out of that bucket, in this transaction. */
-  readonly #deltas = new Map<string, BucketDelta>();
+  /** What the deleted calls took out of each bucket, in this transaction. */
+  readonly #deltas = new RollupDeltas();
 
   constructor(db: Database.Database) {
     this.#db = db;
@@ -115,71 +85,18 @@ export class SqlitePruneRollup {
 
   /** Notes what the calls among sequences [from, to) of run `runNo` added to the rollup, before they are deleted. */
   collect(runNo: number, from: number, to: number): void {
-    for (const [server, outcome, durationMs, createdAt, cause] of this.#deletedCalls.iterate(runNo, from, runNo, to) as Iterable<CallRow>) {
-      const call = callOf(server, outcome, cause);
-      if (call === null) continue;
-      for (let level = MINUTE_LEVEL; level < ROLLUP_LEVEL_SIZES.length; level++) {
-        this.#add(this.#deltaOf(server, level, rollupBucketStart(level, createdAt)), call, durationMs, createdAt);
-      }
-    }
+    for (const row of this.#deletedCalls.iterate(runNo, from, runNo, to) as Iterable<CallRow>) this.#deltas.addRow(row);
   }
 
   /** Takes what {@link SqlitePruneRollup.collect} noted out of the rollup; call after the deletes, in their transaction. */
   subtract(): void {
     // finest first: a coarser bucket's extremes are made again from the rows below it
-    const deltas = [...this.#deltas.values()].sort((a, b) => a.level - b.level);
-    this.#deltas.clear();
-    for (const delta of deltas) this.#subtract(delta);
+    for (const delta of this.#deltas.take()) this.#subtract(delta);
   }
 
   /** Forgets what was collected (the transaction rolled back). */
   reset(): void {
     this.#deltas.clear();
-  }
-
-  #deltaOf(server: string, level: number, bucket: number): BucketDelta {
-    const key = `${server}\u0000${level}\u0000${bucket}`;
-    let delta = this.#deltas.get(key);
-    if (delta === undefined) {
-      delta = {
-        server,
-        level,
-        bucket,
-        calls: 0,
-        ok: 0,
-        failed: 0,
-        cancelled: 0,
-        notCounted: 0,
-        answered: 0,
-        minMs: null,
-        maxMs: null,
-        lastFailure: null,
-        slots: new Map(),
-        causes: new Map(),
-      };
-      this.#deltas.set(key, delta);
-    }
-    return delta;
-  }
-
-  #add(delta: BucketDelta, call: ToolCallFacts, durationMs: number, createdAt: number): void {
-    delta.calls++;
-    if (call.outcome === 'ok') delta.ok++;
-    else if (call.outcome === 'cancelled') delta.cancelled++;
-    else {
-      delta.failed++;
-      if (!call.counted) delta.notCounted++;
-      else if (delta.lastFailure === null || createdAt > delta.lastFailure) delta.lastFailure = createdAt;
-      const cause = call.cause ?? UNKNOWN_FAILURE_CAUSE;
-      delta.causes.set(cause, (delta.causes.get(cause) ?? 0) + 1);
-    }
-    if (call.answered) {
-      delta.answered++;
-      delta.minMs = delta.minMs === null ? durationMs : Math.min(delta.minMs, durationMs);
-      delta.maxMs = delta.maxMs === null ? durationMs : Math.max(delta.maxMs, durationMs);
-      const slot = durationSlot(durationMs);
-      delta.slots.set(slot, (delta.slots.get(slot) ?? 0) + 1);
-    }
   }
 
   #subtract(delta: BucketDelta): void {

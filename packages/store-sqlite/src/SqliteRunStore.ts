@@ -55,6 +55,7 @@ import {
 } from './sqliteRows.js';
 import { SqliteHealthReader } from './SqliteHealthReader.js';
 import { SqliteHealthWriter } from './SqliteHealthWriter.js';
+import { ROLL_PENDING_AT, SqliteHealthPending } from './SqliteHealthPending.js';
 import { SqlitePrune } from './SqlitePrune.js';
 import { prepareImportRun, type WriteStep } from './importRun.js';
 import { readSqliteSchemaVersion } from './readSchemaVersion.js';
@@ -78,9 +79,11 @@ const INSERT_STEP_COLUMNS = `id, ${STEP_COLUMNS}, call_server, call_outcome, cal
  * sequence numbers are assigned under the write lock (gap-free and unique with any number of
  * writing processes). A writer that finds the file locked waits and retries with back-off up to
  * `busyTimeoutMs`; `SQLITE_BUSY` never reaches the caller. Server health reads a rollup (counts,
- * last failure and a log-scale duration histogram per server and 1 min, 10 min, 1 h, 6 h and 1 day, in trace's shared layout)
- * that each append updates in the same transaction; windows of up to 2000 calls are computed
- * exactly from the steps, larger ones from the histogram (percentiles within about 9.05 %).
+ * last failure and a log-scale duration histogram per server and 1 min, 10 min, 1 h, 6 h and 1 day, in trace's shared layout):
+ * an append notes its call as pending in its own transaction, and the store moves the pending
+ * calls into the rollup every few thousand calls (and on close); a health read counts the
+ * pending ones too, in the same snapshot, so every call counts once. Windows of up to 2000 calls
+ * are computed exactly from the steps, larger ones from the histogram (percentiles within about 9.05 %).
  * Migrations are numbered and forward-only and run on open.
  *
  * @public
@@ -88,8 +91,12 @@ const INSERT_STEP_COLUMNS = `id, ${STEP_COLUMNS}, call_server, call_outcome, cal
 export class SqliteRunStore implements PruningRunStore {
   readonly #db: Database.Database;
   readonly #path: string;
-  readonly #rollup: SqliteHealthWriter;
+  readonly #pending: SqliteHealthPending;
   readonly #health: SqliteHealthReader;
+  /** Calls this store noted as pending since it last rolled them into the health rollup. */
+  #pended = 0;
+  #rolling = false;
+  readonly #rollAt: number;
   readonly #statements = new Map<string, Database.Statement>();
   readonly #cancels: SqliteCancelWatch;
   readonly #writes: WriteQueue;
@@ -110,17 +117,31 @@ export class SqliteRunStore implements PruningRunStore {
       pollMs: options.cancelPollMs ?? DEFAULT_CANCEL_POLL_MS,
       requested: (runId) => (cancelRequested.get(runId) ?? null) !== null,
     });
-    this.#rollup = new SqliteHealthWriter(db);
-    this.#health = new SqliteHealthReader(db, internals.exactHealthMaxCalls);
+    this.#pending = new SqliteHealthPending(db, new SqliteHealthWriter(db));
+    this.#rollAt = internals.rollPendingAt ?? ROLL_PENDING_AT;
+    this.#health = new SqliteHealthReader(db, this.#pending, internals.exactHealthMaxCalls);
 
-    const bump = db.prepare(
-      `UPDATE runs SET step_count = step_count + 1, ok_count = ok_count + ?, failed_count = failed_count + ?,
-         cancelled_count = cancelled_count + ? WHERE id = ? RETURNING step_count - 1, run_no`,
-    );
-    bump.raw();
+    // One statement per outcome, with or without the sequence the caller expects: a counter the
+    // step leaves alone is not in its SET (so neither are the partial indexes on failed_count and
+    // cancelled_count), and the expected sequence is checked in the same statement.
+    const bumps = new Map<string, Database.Statement>();
+    const bump = (outcome: ToolOutcome | undefined, expected: boolean): Database.Statement => {
+      const key = `${outcome ?? ''} ${expected}`;
+      let statement = bumps.get(key);
+      if (statement === undefined) {
+        const counter = outcome === undefined ? '' : `, ${outcome}_count = ${outcome}_count + 1`;
+        statement = db
+          .prepare(
+            `UPDATE runs SET step_count = step_count + 1${counter} WHERE id = ?${expected ? ' AND step_count = ?' : ''} RETURNING step_count - 1, run_no`,
+          )
+          .raw();
+        bumps.set(key, statement);
+      }
+      return statement;
+    };
     // the rowid of a step is (run number << 32) + sequence: a run's steps are one range of the table
     const insertStep = db.prepare(`INSERT INTO steps (${INSERT_STEP_COLUMNS}) VALUES ((? << 32) + ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    /** Inserts a step row and adds its tool call, if it is one, to the health rollup. */
+    /** Inserts a step row and notes its tool call, if it is one, as pending for the health rollup. */
     const writeStep: WriteStep = (runNo, runId, sequence, step, payload, call) => {
       insertStep.run(
         runNo,
@@ -138,39 +159,42 @@ export class SqliteRunStore implements PruningRunStore {
         call?.outcome ?? null,
         call?.cause ?? null,
       );
-      if (call !== null && call.server !== null) this.#rollup.add(call.server, call, step.durationMs, step.createdAt);
+      if (call !== null && call.server !== null) {
+        this.#pending.pend(call.server, call.outcome, step.durationMs, step.createdAt, call.cause);
+        this.#pended++;
+      }
     };
     const nextSequence = db.prepare('SELECT step_count FROM runs WHERE id = ?').pluck();
     const storedAt = db.prepare(
       `SELECT kind, round, duration_ms AS durationMs, created_at AS createdAt, payload, tool_server AS toolServer,
          tool_outcome AS toolOutcome FROM steps WHERE id = ((SELECT run_no FROM runs WHERE id = ?) << 32) + ?`,
     );
+    /** Why an append found no run row at the sequence it expects: the idempotent retry of a stored step, or its refusal. */
+    const notBumped = (runId: string, step: NormalizedAppendStep): number => {
+      const next = nextSequence.get(runId) as number | undefined;
+      if (next === undefined || step.sequence === null) throw RunStoreError.runNotFound(runId);
+      if (step.sequence > next) throw sequencePastEndError(runId, step.sequence, next);
+      const stored = storedAt.get(runId, step.sequence) as
+        | {
+            kind: string;
+            round: number;
+            durationMs: number;
+            createdAt: number;
+            payload: string;
+            toolServer: string | null;
+            toolOutcome: ToolOutcome | null;
+          }
+        | undefined;
+      if (stored !== undefined && isSameStep(stored, step)) return step.sequence;
+      throw RunStoreError.sequenceConflict(runId, step.sequence);
+    };
     const append = (runId: string, step: NormalizedAppendStep): number => {
-      if (step.sequence !== null) {
-        const next = nextSequence.get(runId) as number | undefined;
-        if (next === undefined) throw RunStoreError.runNotFound(runId);
-        if (step.sequence > next) throw sequencePastEndError(runId, step.sequence, next);
-        if (step.sequence < next) {
-          const stored = storedAt.get(runId, step.sequence) as
-            | {
-                kind: string;
-                round: number;
-                durationMs: number;
-                createdAt: number;
-                payload: string;
-                toolServer: string | null;
-                toolOutcome: ToolOutcome | null;
-              }
-            | undefined;
-          if (stored !== undefined && isSameStep(stored, step)) return step.sequence;
-          throw RunStoreError.sequenceConflict(runId, step.sequence);
-        }
-      }
       const call = toolCallOf(step);
-      const outcome = call?.outcome;
-      const bumped = bump.get(outcome === 'ok' ? 1 : 0, outcome === 'failed' ? 1 : 0, outcome === 'cancelled' ? 1 : 0, runId) as
-        [number, number] | undefined;
-      if (bumped === undefined) throw RunStoreError.runNotFound(runId);
+      const bumped = (
+        step.sequence === null ? bump(call?.outcome, false).get(runId) : bump(call?.outcome, true).get(runId, step.sequence)
+      ) as [number, number] | undefined;
+      // nothing was written: refused (or an earlier try stored this very step) before any write
+      if (bumped === undefined) return notBumped(runId, step);
       const [sequence, runNo] = bumped;
       writeStep(runNo, runId, sequence, step, step.payloadText, call);
       return sequence;
@@ -280,7 +304,9 @@ export class SqliteRunStore implements PruningRunStore {
     const input = checkAppendStep(step);
     const key = runKey(runId);
     this.#assertOpen();
-    return this.#writes.group(() => this.#append(key, input), input.payloadText.length, key);
+    const appended = this.#writes.group(() => this.#append(key, input), input.payloadText.length, key);
+    if (this.#pended >= this.#rollAt) this.#roll();
+    return appended;
   }
 
   /** Ends a running run; a finished run is returned unchanged (terminal is terminal). */
@@ -384,10 +410,14 @@ export class SqliteRunStore implements PruningRunStore {
     });
   }
 
-  /** Per-server health over a window, from the rollup (exact below 2000 calls, histogram percentiles above). */
+  /** Per-server health over a window, from the rollup and the calls pending for it (exact below 2000 calls, histogram percentiles above). */
   async serverHealth(query?: ServerHealthQuery): Promise<readonly ServerHealth[]> {
     const normalized = checkHealthQuery(query);
-    return this.#read(() => this.#db.transaction(() => this.#health.read(query ?? {}, normalized)).deferred());
+    const { health, pending } = await this.#read(() => this.#db.transaction(() => this.#health.read(query ?? {}, normalized)).deferred());
+    // calls left pending by processes that stopped before they rolled them: a read that counts
+    // many moves them in, so the next reads do not count them one by one again
+    if (pending >= this.#rollAt) this.#roll();
+    return health;
   }
 
   /** Calls `onCancel` once when a cancel is requested for the run, here (at once) or by another process (polled every `cancelPollMs`, on an unref'd timer). */
@@ -399,7 +429,9 @@ export class SqliteRunStore implements PruningRunStore {
   async importRun(run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
     // from here on: the run and steps as checked, the way every store writes them
     ({ run, steps } = checkImportRun(run, steps));
-    return this.#write(() => this.#import(run, steps));
+    const imported = await this.#write(() => this.#import(run, steps));
+    if (this.#pended >= this.#rollAt) this.#roll();
+    return imported;
   }
 
   /**
@@ -428,16 +460,17 @@ export class SqliteRunStore implements PruningRunStore {
   /** Deletes whole runs that ended before `olderThan` in short batches, between appends (see SqlitePrune). */
   async pruneRuns(query: PruneRunsQuery): Promise<PruneRunsResult> {
     this.#assertOpen();
-    this.#prune ??= new SqlitePrune(this.#db, { write: (fn) => this.#write(fn), read: (fn) => this.#read(fn) });
+    this.#prune ??= new SqlitePrune(this.#db, { write: (fn) => this.#write(fn), read: (fn) => this.#read(fn) }, this.#pending);
     return this.#prune.prune(query);
   }
 
-  /** Stops the cancel polling, waits for queued writes and closes the database. */
+  /** Stops the cancel polling, waits for queued writes, moves this store's pending calls into the health rollup and closes the database. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     this.#cancels.close();
     await this.#writes.drained();
+    if (this.#pended > 0) await this.#rollNow();
     this.#db.close();
   }
 
@@ -462,6 +495,29 @@ export class SqliteRunStore implements PruningRunStore {
     const run = this.#getRun(id);
     if (run === null) throw RunStoreError.runNotFound(id);
     return run;
+  }
+
+  /** Moves the pending calls into the health rollup after the writes queued now, unless a roll is on its way already. */
+  #roll(): void {
+    if (this.#rolling) return;
+    this.#rolling = true;
+    void this.#rollNow().finally(() => {
+      this.#rolling = false;
+    });
+  }
+
+  /**
+   * Moves the pending calls into the health rollup in one write transaction; never rejects: a
+   * roll that fails leaves them pending, still counted by health reads, for the next roll.
+   */
+  async #rollNow(): Promise<void> {
+    const pended = this.#pended;
+    this.#pended = 0;
+    try {
+      await this.#writes.write(() => this.#db.transaction(() => this.#pending.roll()).immediate());
+    } catch {
+      this.#pended += pended;
+    }
   }
 
   #assertOpen(): void {

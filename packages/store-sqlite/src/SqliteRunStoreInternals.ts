@@ -6,4 +6,6 @@
 export interface SqliteRunStoreInternals {
   /** Below this many calls in a window, health percentiles are exact (see SqliteHealthReader). */
   readonly exactHealthMaxCalls?: number;
+  /** How many calls this store notes as pending before it moves them into the rollup (see SqliteHealthPending). */
+  readonly rollPendingAt?: number;
 }

@@ -2,13 +2,17 @@
 // given runs, all runs at once (their appends share commits), through the built store with group
 // commit on; prints `ack <run index> <sequence>` as soon as each append resolves. An optional
 // fourth argument is a pause in ms after each append (an agent waiting for its model and tools).
+//
+//   node groupDurabilityWriter.mjs <file> <run ids, comma-separated> <per run> [pause ms] [roll pending at]
 import { SqliteRunStore } from '../../dist/index.js';
 
 const [path, runIdList, perRunText] = process.argv.slice(2);
 const runIds = runIdList.split(',');
 const perRun = Number(perRunText);
 const pauseMs = Number(process.argv[5] ?? 0);
-const store = await SqliteRunStore.open({ path, groupCommit: true });
+// a fifth argument: move pending calls into the health rollup every that many calls (else the store's default)
+const rollPendingAt = process.argv[6] === undefined ? undefined : Number(process.argv[6]);
+const store = await SqliteRunStore.openWith({ path, groupCommit: true }, rollPendingAt === undefined ? {} : { rollPendingAt });
 await Promise.all(
   runIds.map(async (runId, r) => {
     for (let i = 0; i < perRun; i++) {
