@@ -22,10 +22,17 @@ export interface HealthRow {
   histogram: number[];
 }
 
+/** A health read's answer, and how many calls it found pending (not yet in the rollup). */
+export interface HealthRead {
+  readonly health: readonly ServerHealth[];
+  readonly pending: number;
+}
+
 /**
- * Reads server health from the rollup (whole buckets) and the raw steps at the window's edges,
- * with exact percentiles for servers with few answered calls (the sibling of store-sqlite's
- * reader of the same name).
+ * Reads server health from the rollup (whole buckets), the calls pending for the rollup in those
+ * buckets (PostgresHealthPending; in the same statement, so the same snapshot: each call is in
+ * exactly one of the two) and the raw steps at the window's edges, with exact percentiles for
+ * servers with few answered calls (the sibling of store-sqlite's reader of the same name).
  */
 export class PostgresHealthReader {
   readonly #pool: pg.Pool;
@@ -37,7 +44,7 @@ export class PostgresHealthReader {
   }
 
   /** Per-server health over a checked window, from the rollup; ordered by server id. */
-  async read(q: NormalizedHealthQuery): Promise<readonly ServerHealth[]> {
+  async read(q: NormalizedHealthQuery): Promise<HealthRead> {
     const plan = planRollupWindow(q.since, q.until);
     const values: unknown[] = [];
     const param = (value: number): string => {
@@ -55,6 +62,27 @@ export class PostgresHealthReader {
          FROM ${this.#q}.health_rollup WHERE ${conditions.join(' AND ')}`,
       );
       causeParts.push(`SELECT server, cause, calls FROM ${this.#q}.health_causes WHERE ${conditions.join(' AND ')}`);
+    }
+    if (plan.buckets.length > 0) {
+      // the buckets of the plan cover one span of whole minutes: a pending call counts where its moved sums would
+      const from = plan.buckets.some((range) => range.from === null) ? null : Math.min(...plan.buckets.map((range) => range.from!));
+      const to = plan.buckets.some((range) => range.to === null) ? null : Math.max(...plan.buckets.map((range) => range.to!));
+      const conditions = ['true'];
+      if (from !== null) conditions.push(`created_at >= ${param(from)}`);
+      if (to !== null) conditions.push(`created_at < ${param(to)}`);
+      parts.push(
+        `SELECT server, (outcome = 'ok')::int::bigint, (outcome = 'failed')::int::bigint,
+                (outcome = 'cancelled')::int::bigint, (outcome = 'failed' AND NOT counted)::int::bigint,
+                answered::int::bigint, CASE WHEN outcome = 'failed' AND counted THEN created_at END,
+                CASE WHEN answered THEN duration_ms END, CASE WHEN answered THEN duration_ms END,
+                CASE WHEN answered THEN ${this.#q}.histogram_one(${this.#q}.duration_bucket(duration_ms))
+                     ELSE array_fill(0, ARRAY[${DURATION_HISTOGRAM_SLOTS}]) END
+         FROM ${this.#q}.health_pending WHERE ${conditions.join(' AND ')}`,
+      );
+      causeParts.push(
+        `SELECT server, coalesce(cause, '${UNKNOWN_FAILURE_CAUSE}'), 1::bigint
+         FROM ${this.#q}.health_pending WHERE ${[...conditions, "outcome = 'failed'"].join(' AND ')}`,
+      );
     }
     for (const range of plan.raw) {
       const conditions = ['call_server IS NOT NULL', 'call_outcome IS NOT NULL'];
@@ -75,7 +103,7 @@ export class PostgresHealthReader {
          FROM ${this.#q}.steps WHERE ${[...conditions, "call_outcome = 'failed'"].join(' AND ')}`,
       );
     }
-    if (parts.length === 0) return [];
+    if (parts.length === 0) return { health: [], pending: 0 };
     const slots = Array.from({ length: DURATION_HISTOGRAM_SLOTS }, (_, i) => `sum(histogram[${i + 1}])`).join(', ');
     const sql = `SELECT server, sum(ok)::float8 AS ok, sum(failed)::float8 AS failed, sum(cancelled)::float8 AS cancelled,
         sum(not_counted)::float8 AS not_counted, sum(answered)::float8 AS answered,
@@ -87,17 +115,19 @@ export class PostgresHealthReader {
       FROM (${causeParts.join('\nUNION ALL\n')}) AS c (server, cause, calls) GROUP BY server, cause`;
     let rows: HealthRow[];
     let causeRows: { server: string; cause: string; calls: number }[];
+    let pending: number;
     try {
-      [rows, causeRows] = await Promise.all([
+      [rows, causeRows, pending] = await Promise.all([
         this.#pool.query<HealthRow>(sql, values).then((r) => r.rows),
         this.#pool.query<{ server: string; cause: string; calls: number }>(causeSql, values).then((r) => r.rows),
+        this.#pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.#q}.health_pending`).then((r) => r.rows[0]!.n),
       ]);
     } catch (error) {
       throw storageFailure('serverHealth', error);
     }
     rows.sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : 0));
     const exact = await this.#exactPercentiles(rows, q.since, q.until);
-    return rows.map((row) => {
+    const health = rows.map((row) => {
       const tally = newServerHealthTally();
       tally.ok = row.ok;
       tally.failed = row.failed;
@@ -117,6 +147,7 @@ export class PostgresHealthReader {
         q.flaky,
       );
     });
+    return { health, pending };
   }
 
   /**

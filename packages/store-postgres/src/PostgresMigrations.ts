@@ -303,6 +303,29 @@ CREATE INDEX runs_pruned ON runs (id) WHERE pruned_at IS NOT NULL;
 `;
 
 /**
+ * Version 7: an append notes its call in `health_pending` instead of updating a rollup row at
+ * every level (PostgresHealthPending moves them in batches). A heap without indexes: rows are
+ * inserted by appends and deleted all at once by a move (a prune deletes those of its runs), so
+ * it is vacuumed after every few thousand dead rows rather than a share of its size. Every call
+ * before this version is in the rollup already.
+ */
+const V7_PENDING = `
+CREATE TABLE health_pending (
+  run_id uuid NOT NULL,
+  sequence integer NOT NULL,
+  server text NOT NULL,
+  shard smallint NOT NULL,
+  outcome text NOT NULL,
+  duration_ms double precision NOT NULL,
+  created_at bigint NOT NULL,
+  cause text,
+  answered boolean NOT NULL,
+  counted boolean NOT NULL
+) WITH (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 4096, autovacuum_vacuum_insert_scale_factor = 0,
+  autovacuum_vacuum_insert_threshold = 4096);
+`;
+
+/**
  * Every migration, in order. The newest version is the schema this code writes.
  *
  * @internal
@@ -358,6 +381,13 @@ CREATE INDEX runs_cancelled_created ON runs (created_at DESC, id DESC) WHERE can
     name: 'retention: runs.pruned_at (a run a prune hid while it deletes its steps in chunks), runs by end time',
     async up(client: PoolClient): Promise<void> {
       await client.query(V6_RETENTION);
+    },
+  },
+  {
+    version: 7,
+    name: 'health_pending: tool calls appended but not yet in the health rollup, moved in in batches and counted by health reads meanwhile',
+    async up(client: PoolClient): Promise<void> {
+      await client.query(V7_PENDING);
     },
   },
 ]);

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PostgresRunStore } from './PostgresRunStore.js';
+import { movesSettled, setRollPendingAt } from './PostgresRunStoreInternals.js';
 import { adminQuery, connectTestStore, dropSchema, randomSchema, TEST_PG_URL } from './testing/pgTest.js';
 import { BASE, HOUR, MINUTE, rollupAndRebuilt, runIdsIn, seedRun, stepAt } from './testing/pruneTest.js';
 
@@ -49,9 +50,13 @@ describe('PostgresRunStore.pruneRuns', () => {
             fc.array(runArb, { minLength: 1, maxLength: 6 }),
             timeArb,
             fc.integer({ min: 1, max: 30 }),
-            async (runs, cutoff, batchSize) => {
+            // how often the store moves pending calls into the rollup: a prune meets some of each
+            fc.integer({ min: 1, max: 40 }),
+            async (runs, cutoff, batchSize, rollPendingAt) => {
+              setRollPendingAt(store, rollPendingAt);
               await adminQuery(
-                `DELETE FROM "${schema}".runs; DELETE FROM "${schema}".health_rollup; DELETE FROM "${schema}".health_causes`,
+                `DELETE FROM "${schema}".runs; DELETE FROM "${schema}".health_rollup; DELETE FROM "${schema}".health_causes;
+                 DELETE FROM "${schema}".health_pending`,
               );
               const seeded: { id: string; steps: number; finishedAt: number | null }[] = [];
               for (const run of runs) {
@@ -69,6 +74,7 @@ describe('PostgresRunStore.pruneRuns', () => {
               );
               const kept = seeded.filter((r) => !old.includes(r));
               const result = await store.pruneRuns({ olderThan: cutoff, batchSize });
+              await movesSettled(store);
               expect(result).toMatchObject({ runs: old.length, steps: old.reduce((n, r) => n + r.steps, 0), complete: true });
               expect(await runIdsIn(schema)).toEqual(kept.map((r) => r.id).sort());
               for (const run of kept) expect((await store.readSteps(run.id)).length).toBe(run.steps);
@@ -91,6 +97,8 @@ describe('PostgresRunStore.pruneRuns', () => {
       const { store, schema } = await open();
       const peer = await connectTestStore(schema);
       const writer = await connectTestStore(schema);
+      // the writer moves its pending calls into the rollup every 5 calls: moves race the prunes too
+      setRollPendingAt(writer, 5);
       let pruning = false;
       let appenders: Promise<void>[] = [];
       try {
@@ -132,6 +140,7 @@ describe('PostgresRunStore.pruneRuns', () => {
         ]);
         pruning = false;
         await Promise.all(appenders);
+        await movesSettled(writer);
         expect(a.runs + b.runs).toBe(old.length);
         expect(a.steps + b.steps).toBe(oldSteps);
         expect(await runIdsIn(schema)).toEqual([...running].sort());

@@ -10,6 +10,7 @@ import {
 } from '@runledger/trace/store';
 import { type DeletedCall, PostgresPruneRollup } from './PostgresPruneRollup.js';
 import { type CheckedOutClient, checkoutClient } from './checkoutClient.js';
+import { ROLLUP_LOCK_KEY } from './PostgresHealthPending.js';
 import { storageFailure } from './storageFailure.js';
 
 /** A run the prune found old, as listed before its batch (checked again inside it). */
@@ -50,13 +51,15 @@ const NO_UUID = '00000000-0000-0000-0000-000000000000';
  * deleted in batches of whole runs of at most `batchSize` steps, each one transaction that locks
  * its runs (`FOR UPDATE`, row locks only), checks every run again (still ended before the cutoff,
  * not hidden), deletes their steps and rows and takes their calls out of the health rollup
- * ({@link PostgresPruneRollup}). An append to a run being deleted waits for the row and
+ * ({@link PostgresPruneRollup}) — a call still pending for the rollup (PostgresHealthPending) is
+ * deleted from `health_pending` with its step instead, and each batch holds the rollup's advisory
+ * lock, so no move of pending calls runs beside it. An append to a run being deleted waits for the row and
  * then finds no run. A run with more steps than a batch is hidden first: one transaction sets its
  * `pruned_at` (readers find no run and no steps, appends no run), then its steps go in chunks of
  * `batchSize`, the last chunk with its row. A prune stopped in between (killed, its connection
  * lost, its signal aborted) leaves a hidden run, which the next prune finishes first. Locks are
- * taken in an append's order (runs, steps, `health_causes` rows, `health_rollup` rows, each in key
- * order); a batch that still loses a deadlock (to an import) is rolled back and run again.
+ * taken in an append's order (runs, steps), then `health_causes` rows and `health_rollup` rows,
+ * each in key order; a batch that still loses a deadlock (to an import) is rolled back and run again.
  *
  * @internal
  */
@@ -208,13 +211,18 @@ export class PostgresPrune {
     const result = await client.query<Deleted>(
       `WITH gone AS (
          DELETE FROM ${this.#q}.steps WHERE ${where}
-       RETURNING run_id, created_at, call_server, call_outcome, call_cause, call_answered, call_counted, duration_ms
+       RETURNING run_id, sequence, created_at, call_server, call_outcome, call_cause, call_answered, call_counted, duration_ms
+       ), unmoved AS (
+         -- calls still pending for the rollup: they go with their steps, and are in no rollup row to take out of
+         DELETE FROM ${this.#q}.health_pending p USING gone g WHERE p.run_id = g.run_id AND p.sequence = g.sequence
+       RETURNING p.run_id, p.sequence
        )
        SELECT
          (SELECT coalesce(json_agg(json_build_array(run_id, n)), '[]') FROM (SELECT run_id, count(*) AS n FROM gone GROUP BY run_id) c) AS counts,
          (SELECT coalesce(json_agg(json_build_array(call_server, created_at, ${this.#q}.rollup_shard(run_id), call_outcome, call_cause,
                    call_answered, call_counted, CASE WHEN call_answered THEN ${this.#q}.duration_bucket(duration_ms) END, duration_ms)), '[]')
-          FROM gone WHERE call_server IS NOT NULL AND call_outcome IS NOT NULL) AS calls`,
+          FROM gone g WHERE call_server IS NOT NULL AND call_outcome IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM unmoved u WHERE u.run_id = g.run_id AND u.sequence = g.sequence)) AS calls`,
       values,
     );
     return result.rows[0]!;
@@ -233,6 +241,8 @@ export class PostgresPrune {
       let broken = true;
       try {
         await client.query('BEGIN');
+        // no move of pending calls into the rollup while this transaction changes rollup rows
+        await client.query(`SELECT pg_advisory_xact_lock(${ROLLUP_LOCK_KEY})`, [this.#q]);
         const value = await fn(client);
         await client.query('COMMIT');
         broken = false;

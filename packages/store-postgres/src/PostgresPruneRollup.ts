@@ -70,15 +70,15 @@ const keyOf = (level: number, bucket: number, server: string, shard: number): st
  * The deleted calls are added up per bucket (every level, the run's shard): counts, the histogram
  * slots of the answered ones, their least and greatest duration, the latest counted failure, the
  * failures by cause. {@link PostgresPruneRollup.subtract} locks the `health_causes` rows of those
- * buckets and causes, then their `health_rollup` rows, each in key order (the order an append
- * takes them: its statement runs the `causes` CTE before the `rollup` one, level by level), so
- * it waits only for appends that hold them and never while holding what an append waits for.
- * Counts and histograms are subtracted; a row left without calls is deleted. Where a deleted call
- * held a row's least or greatest duration or its last failure, those three are computed again:
- * the minute's from the steps left in it (`steps_call_server`, one minute of one server, the
- * run's shard), a coarser bucket's from the rows of the level below (found by primary key), level
- * after level. An append to one of those buckets waits for the prune's commit and adds its call to
- * the updated row; one that came first is in the row the prune locked.
+ * buckets and causes, then their `health_rollup` rows, each in key order; appends do not write
+ * those rows (they note their calls as pending) and moves of pending calls wait for the prune's
+ * commit (the rollup's advisory lock, taken by PostgresPrune). Counts and histograms are
+ * subtracted; a row left without calls is deleted. Where a deleted call held a row's least or
+ * greatest duration or its last failure, those three are computed again: the minute's from the
+ * steps left in it (`steps_call_server`, one minute of one server, the run's shard), a coarser
+ * bucket's from the rows of the level below (found by primary key), level after level. A call
+ * still pending among those steps may lend the row its duration early: the move that adds it
+ * later takes the least and greatest again, which changes nothing.
  *
  * @internal
  */

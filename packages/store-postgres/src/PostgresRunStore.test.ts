@@ -3,7 +3,8 @@ import { type AppendStepInput, serverHealth, type StoredStep } from '@runledger/
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DURATION_HISTOGRAM_MAX_RELATIVE_ERROR, durationSlot, durationSlotValue, ROLLUP_LEVEL_SIZES } from '@runledger/trace/store';
 import { PostgresRunStore } from './PostgresRunStore.js';
-import { cancelWatchOf, poolOf } from './PostgresRunStoreInternals.js';
+import { cancelWatchOf, movesSettled, poolOf, setRollPendingAt } from './PostgresRunStoreInternals.js';
+import { rollPendingStatement } from './PostgresHealthWriter.js';
 import { adminQuery, connectTestStore, dropSchema, randomSchema, requirePostgres, TEST_PG_URL } from './testing/pgTest.js';
 
 const schemas: string[] = [];
@@ -70,6 +71,8 @@ async function rollupOf(schema: string): Promise<unknown[]> {
 describe('server health from the rollup', () => {
   it('matches the pure definition over many windows: counts and last failure exactly, percentiles within the documented precision', async () => {
     const { store, schema } = await freshStore();
+    // moved into the rollup every 97 calls: the reads below meet calls moved and calls pending
+    setRollPendingAt(store, 97);
     const random = lcg(7);
     const servers = ['big', 'mid', 'tiny'];
     const runs = await Promise.all(Array.from({ length: 16 }, (_, i) => store.createRun({ configuration: `c${i}`, createdAt: BASE })));
@@ -96,6 +99,10 @@ describe('server health from the rollup', () => {
     const steps: StoredStep[] = [];
     for (const run of runs) steps.push(...(await store.readSteps(run.id)));
     expect(steps).toHaveLength(1_500);
+    await movesSettled(store);
+    const pendingLeft = Number((await adminQuery<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".health_pending`)).rows[0]!.n);
+    expect(pendingLeft).toBeGreaterThan(0);
+    expect(pendingLeft).toBeLessThan(1_500);
 
     const windows: { since?: number; until?: number }[] = [
       {},
@@ -125,6 +132,8 @@ describe('server health from the rollup', () => {
     // the bulk path (importRun) builds exactly the rollup the per-step path built
     const { store: copy, schema: copySchema } = await freshStore();
     for (const run of runs) expect(await copy.importRun((await store.getRun(run.id))!, await store.readSteps(run.id))).toBe(true);
+    await movesSettled(store);
+    await adminQuery(rollPendingStatement(`"${schema}"`));
     expect(await rollupOf(copySchema)).toEqual(await rollupOf(schema));
     expect(await copy.serverHealth({ since: BASE + 77 })).toEqual(await store.serverHealth({ since: BASE + 77 }));
     // 1 500 appends, six windows and an import: tens of seconds on a busy machine, not a time under test.
@@ -252,6 +261,7 @@ describe('concurrency', () => {
     }
     const health = await store.serverHealth();
     expect(health.reduce((sum, h) => sum + h.calls, 0)).toBe(20 * PER_WRITER);
+    await adminQuery(rollPendingStatement(`"${schema}"`));
     const rollupTotals = await adminQuery<{ level: number; n: string }>(
       `SELECT level, sum(ok + failed + cancelled) AS n FROM "${schema}".health_rollup GROUP BY level ORDER BY level`,
     );

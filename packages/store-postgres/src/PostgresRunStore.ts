@@ -39,6 +39,7 @@ import { appendStatement, appendValues } from './appendStatement.js';
 import { listRunsStatement, runPageOf } from './listRunsStatement.js';
 import { ms, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepRow, toStoredRun, toStoredStep } from './postgresRows.js';
 import { PostgresHealthReader } from './PostgresHealthReader.js';
+import { PostgresHealthPending, ROLL_PENDING_AT } from './PostgresHealthPending.js';
 import { PostgresPrune } from './PostgresPrune.js';
 import { quoteSchemaName } from './quoteSchemaName.js';
 import { storageFailure } from './storageFailure.js';
@@ -77,10 +78,12 @@ function describeTarget(connectionString: string): string {
  * Everything lives in one schema (default `runledger`), migrated forward on connect under an
  * advisory lock. Each step is one single-statement transaction that takes the run's next
  * sequence from a counter on the run row (so concurrent writers to one run queue on that row and
- * sequences stay gap-free), inserts the step with its payload as text, and adds it to the server
- * health rollup; it is committed (with PostgreSQL's `synchronous_commit`) when `appendStep`
- * resolves. Server health reads whole rollup buckets (1 min to 1 day) plus the raw steps of the
- * partial minutes at the window's edges; p50/p95 come from a log-scale histogram and are within
+ * sequences stay gap-free), inserts the step with its payload as text, and notes its tool call as
+ * pending for the server-health rollup; it is committed (with PostgreSQL's `synchronous_commit`)
+ * when `appendStep` resolves. The store moves pending calls into the rollup every few thousand
+ * calls (and on close). Server health reads whole rollup buckets (1 min to 1 day), the calls
+ * still pending in them, and the raw steps of the partial minutes at the window's edges, in one
+ * snapshot; p50/p95 come from a log-scale histogram and are within
  * about 9 % of the exact nearest-rank value. Cancel requests are pushed with LISTEN/NOTIFY on a
  * dedicated connection, with polling while that connection is down. `pruneRuns` deletes old runs
  * whole in short transactions under row locks, while appends go on.
@@ -97,6 +100,12 @@ export class PostgresRunStore implements PruningRunStore {
   readonly #appendName: string;
   readonly #appendText: string;
   readonly #prune: PostgresPrune;
+  readonly #pending: PostgresHealthPending;
+  /** Calls this store noted as pending since it last moved them into the health rollup. */
+  #pended = 0;
+  #rollAt = ROLL_PENDING_AT;
+  /** The move under way, if any. */
+  #rolling: Promise<void> | null = null;
   #closed = false;
 
   private constructor(pool: pg.Pool, schema: string, quoted: string, connect: () => Promise<pg.Client>, cancelPollMs: number) {
@@ -107,6 +116,7 @@ export class PostgresRunStore implements PruningRunStore {
     this.#appendName = 'runledger_append_step';
     this.#appendText = appendStatement(quoted);
     this.#health = new PostgresHealthReader(pool, quoted);
+    this.#pending = new PostgresHealthPending(pool, quoted);
     this.#prune = new PostgresPrune(pool, quoted);
     this.#watcher = new PostgresCancelWatch({
       channel: this.#channel,
@@ -125,7 +135,16 @@ export class PostgresRunStore implements PruningRunStore {
         return new Set(result.rows.map((row) => row.id));
       },
     });
-    registerStoreInternals(this, { watcher: this.#watcher, pool });
+    registerStoreInternals(this, {
+      watcher: this.#watcher,
+      pool,
+      setRollPendingAt: (calls) => {
+        this.#rollAt = calls;
+      },
+      movesSettled: async () => {
+        await this.#rolling;
+      },
+    });
   }
 
   /** The schema version this store creates and upgrades schemas to. */
@@ -271,7 +290,11 @@ export class PostgresRunStore implements PruningRunStore {
       throw storageFailure('appendStep', error);
     }
     const row = rows[0];
-    if (row !== undefined) return row.sequence;
+    if (row !== undefined) {
+      // values[8] / values[9]: the call's outcome and server, when the step is a call health counts
+      if (values[8] !== null && values[9] !== null && ++this.#pended >= this.#rollAt) this.#roll();
+      return row.sequence;
+    }
     if (input.sequence === null) throw RunStoreError.runNotFound(runId);
     return this.#repeatedAppend(runId, input, input.sequence);
   }
@@ -445,10 +468,14 @@ export class PostgresRunStore implements PruningRunStore {
     }
   }
 
-  /** Per-server health over a time window, from the rollup; ordered by server id. */
+  /** Per-server health over a time window, from the rollup and the calls pending for it; ordered by server id. */
   async serverHealth(query?: ServerHealthQuery): Promise<readonly ServerHealth[]> {
     this.#open();
-    return this.#health.read(checkHealthQuery(query));
+    const { health, pending } = await this.#health.read(checkHealthQuery(query));
+    // calls left pending by processes that stopped before they moved them: a read that counts
+    // many moves them, so the next reads do not count them one by one again
+    if (pending >= this.#rollAt) this.#roll();
+    return health;
   }
 
   /** Calls `onCancel` once when a cancel is requested for the run by any process (NOTIFY, polling as fallback). */
@@ -477,12 +504,35 @@ export class PostgresRunStore implements PruningRunStore {
     return this.#prune.prune(query);
   }
 
-  /** Stops the cancel watcher and closes the pool. */
+  /** Stops the cancel watcher, moves this store's pending calls into the health rollup and closes the pool. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     await this.#watcher.close();
+    await this.#rolling;
+    if (this.#pended > 0) await this.#rollNow();
     await this.#pool.end();
+  }
+
+  /** Moves the pending calls into the health rollup in the background, unless a move is under way. */
+  #roll(): void {
+    this.#rolling ??= this.#rollNow().finally(() => {
+      this.#rolling = null;
+    });
+  }
+
+  /**
+   * Moves the pending calls into the health rollup; never rejects: a move that fails (or finds
+   * another process moving them) leaves them pending, still counted by health reads.
+   */
+  async #rollNow(): Promise<void> {
+    const pended = this.#pended;
+    this.#pended = 0;
+    try {
+      await this.#pending.roll();
+    } catch {
+      this.#pended += pended;
+    }
   }
 
   #open(): void {

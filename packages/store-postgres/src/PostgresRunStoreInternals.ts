@@ -5,12 +5,16 @@ import type { PostgresCancelWatch } from './PostgresCancelWatch.js';
 interface StoreInternals {
   readonly watcher: PostgresCancelWatch;
   readonly pool: pg.Pool;
+  /** Sets how many calls the store notes as pending before it moves them into the rollup. */
+  readonly setRollPendingAt: (calls: number) => void;
+  /** Resolves once no move of pending calls is under way. */
+  readonly movesSettled: () => Promise<void>;
 }
 
 const internals = new WeakMap<object, StoreInternals>();
 
 /**
- * Remembers a store's cancel watcher and pool, so that this package's tests can observe them.
+ * Remembers a store's cancel watcher, pool and roll threshold, so that this package's tests can observe and set them.
  *
  * @internal
  */
@@ -40,4 +44,23 @@ export function cancelWatchOf(store: object): PostgresCancelWatch {
  */
 export function poolOf(store: object): pg.Pool {
   return internalsOf(store).pool;
+}
+
+/**
+ * Makes a store of this package move its pending calls into the health rollup every `calls` calls
+ * (tests: some calls moved, some pending).
+ *
+ * @internal
+ */
+export function setRollPendingAt(store: object, calls: number): void {
+  internalsOf(store).setRollPendingAt(calls);
+}
+
+/**
+ * Resolves once the store has no move of pending calls under way (tests read the tables after it).
+ *
+ * @internal
+ */
+export function movesSettled(store: object): Promise<void> {
+  return internalsOf(store).movesSettled();
 }

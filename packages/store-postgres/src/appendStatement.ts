@@ -1,8 +1,8 @@
-// One append: the statement that hands out the sequence, inserts the step and updates the
-// health rollup in one implicit transaction, and the values it takes.
+// One append: the statement that hands out the sequence, inserts the step and notes its call as
+// pending for the health rollup in one implicit transaction, and the values it takes.
 import type { ToolOutcome } from '@runledger/core';
 import { type NormalizedAppendStep, toolCallOf } from '@runledger/trace';
-import { healthRollupWrites } from './PostgresHealthWriter.js';
+import { healthPendingWrite } from './PostgresHealthWriter.js';
 import { ms, STEP_COLUMNS } from './postgresRows.js';
 
 export const STEP_INSERT_COLUMNS = `${STEP_COLUMNS}, call_server, call_outcome, call_cause, call_answered, call_counted`;
@@ -34,9 +34,8 @@ export function callColumns(kind: string, payload: unknown, toolServer: string |
 
 /**
  * The statement of one append: the run's counter hands out the sequence (the row lock queues
- * concurrent writers of one run), the step is inserted, and the health rollup of its server is
- * updated at every level, in the run's shard ({@link healthRollupWrites}) — all in one implicit
- * transaction.
+ * concurrent writers of one run), the step is inserted, and its tool call is noted as pending for
+ * the health rollup ({@link healthPendingWrite}) — all in one implicit transaction.
  */
 export function appendStatement(q: string): string {
   return `WITH run AS (
@@ -53,7 +52,7 @@ export function appendStatement(q: string): string {
   SELECT $1::uuid, run.sequence, $2::text, $3::integer, $4::float8, $5::bigint, $6::text, $7::text, $8::text,
     $10::text, $9::text, $12::text, $13::boolean, $14::boolean FROM run
   RETURNING sequence
-), ${healthRollupWrites(q)}
+), ${healthPendingWrite(q)}
 SELECT sequence FROM step`;
 }
 

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { ToolFailureCause, ToolOutcome } from '@runledger/core';
 import type { AppendStepInput, StoredRun, StoredStep } from '@runledger/trace';
 import pg from 'pg';
+import { rollPendingStatement } from '../PostgresHealthWriter.js';
 import type { PostgresRunStore } from '../PostgresRunStore.js';
 import { TEST_PG_URL } from './pgTest.js';
 
@@ -102,7 +103,7 @@ async function rollupRows(client: pg.Client, schema: string): Promise<unknown[][
 }
 
 /**
- * The rollup as it is, and as `rollup_add_runs` makes it from every step in the schema (computed
+ * The rollup as it is with the pending calls moved in, and as `rollup_add_runs` makes it from every step in the schema (computed
  * in a transaction that is rolled back): equal when the rollup says what the steps say.
  */
 export async function rollupAndRebuilt(schema: string): Promise<{ actual: unknown[][]; rebuilt: unknown[][] }> {
@@ -110,6 +111,8 @@ export async function rollupAndRebuilt(schema: string): Promise<{ actual: unknow
   await client.connect();
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+    // the calls still pending count where a move would put them (moved here, and rolled back)
+    await client.query(rollPendingStatement(`"${schema}"`));
     const actual = await rollupRows(client, schema);
     await client.query(`SET LOCAL search_path TO "${schema}"`);
     await client.query('DELETE FROM health_rollup');

@@ -1,0 +1,78 @@
+import type pg from 'pg';
+import { checkoutClient } from './checkoutClient.js';
+import { rollPendingStatement } from './PostgresHealthWriter.js';
+import { storageFailure } from './storageFailure.js';
+
+/** Pending calls a store lets gather before it moves them into the rollup (PostgresRunStore). */
+export const ROLL_PENDING_AT = 4096;
+
+/**
+ * The transaction-scoped advisory lock that moves of pending calls and prunes of one schema take
+ * (keyed on the quoted schema name): they change the same rollup rows, so they take turns instead
+ * of waiting for each other's row locks in opposite orders.
+ */
+export const ROLLUP_LOCK_KEY = "hashtext('runledger.rollup'), hashtext($1)";
+
+/**
+ * The tool calls appended but not yet in the server-health rollup (`health_pending`, schema
+ * version 7, with their run's shard and how they count): an append notes its call there in its
+ * own statement; {@link PostgresHealthPending.roll} moves them all into the rollup in one.
+ *
+ * @remarks
+ * A tool call is counted exactly once, in the rollup or pending: a health read adds the pending
+ * calls in the same statement, so in the same snapshot, as the rollup (PostgresHealthReader), and
+ * a prune deletes the pending rows of the steps it deletes and takes only the others out of the
+ * rollup (PostgresPrune). This takes the rollup off the append's path: an append inserts one heap
+ * row instead of a rollup row at every level (each rewritten with its 114-slot histogram, under a
+ * row lock every writer of that server and shard queues on), and a move of a few thousand calls
+ * over twenty servers upserts about a hundred rows once each. Any process may move them, one at a
+ * time per schema (an advisory lock; a process that finds it taken leaves the move to its holder);
+ * a process that dies leaves its pending calls for the next move, counted meanwhile.
+ *
+ * @internal
+ */
+export class PostgresHealthPending {
+  readonly #pool: pg.Pool;
+  readonly #q: string;
+  readonly #roll: string;
+
+  constructor(pool: pg.Pool, quotedSchema: string) {
+    this.#pool = pool;
+    this.#q = quotedSchema;
+    this.#roll = rollPendingStatement(quotedSchema);
+  }
+
+  /**
+   * Moves every pending call into the rollup in one transaction; null when another connection is
+   * moving them (or pruning) right now.
+   *
+   * @throws RunStoreError `storage_failure` when the transaction fails (nothing moved: the calls stay pending).
+   */
+  async roll(): Promise<number | null> {
+    let checkedOut;
+    try {
+      checkedOut = await checkoutClient(this.#pool);
+    } catch (error) {
+      throw storageFailure('serverHealth', error);
+    }
+    const { client } = checkedOut;
+    let broken = true;
+    try {
+      await client.query('BEGIN');
+      const locked = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(${ROLLUP_LOCK_KEY}) AS locked`, [this.#q]);
+      let moved: number | null = null;
+      if (locked.rows[0]?.locked === true) moved = (await client.query<{ moved: number }>(this.#roll)).rows[0]!.moved;
+      await client.query('COMMIT');
+      broken = false;
+      return moved;
+    } catch (error) {
+      broken = !(await client.query('ROLLBACK').then(
+        () => true,
+        () => false,
+      ));
+      throw storageFailure('serverHealth', error);
+    } finally {
+      checkedOut.release(broken);
+    }
+  }
+}
