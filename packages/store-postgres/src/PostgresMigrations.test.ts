@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresRunStore } from './PostgresRunStore.js';
 import pg from 'pg';
 import { DURATION_HISTOGRAM_SLOTS, ROLLUP_LEVEL_SIZES } from '@runledger/trace/store';
-import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION, ROLLUP_LEVEL_SIZES_V2, ROLLUP_SLOTS_V2 } from './PostgresMigrations.js';
+import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION, ROLLUP_LEVEL_SIZES_V8, ROLLUP_SLOTS_V2 } from './PostgresMigrations.js';
 import { adminQuery, connectTestStore, dropSchema, randomSchema, requirePostgres, TEST_PG_URL } from './testing/pgTest.js';
 import { rollupAndRebuilt } from './testing/pruneTest.js';
 
@@ -31,7 +31,7 @@ async function loadLegacy(schema: string): Promise<void> {
 describe('the rollup layout of the migrations', () => {
   it("is trace's shared layout (a change there needs a migration that rebuilds the rollup)", () => {
     expect(ROLLUP_SLOTS_V2).toBe(DURATION_HISTOGRAM_SLOTS);
-    expect(ROLLUP_LEVEL_SIZES_V2).toEqual(ROLLUP_LEVEL_SIZES);
+    expect(ROLLUP_LEVEL_SIZES_V8).toEqual(ROLLUP_LEVEL_SIZES);
   });
 });
 
@@ -358,6 +358,61 @@ describe('a version 5 store (before retention)', () => {
       expect(await store.serverHealth()).toEqual(serverHealth(steps));
       const { actual, rebuilt } = await rollupAndRebuilt(schema);
       expect(actual).toEqual(rebuilt);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('a version 7 store (levels up to a day)', () => {
+  it('migrates to version 8: 32-day rows summed from the day rows equal those made from the steps, and health over a year reads them', async () => {
+    await requirePostgres();
+    const schema = schemaForTest();
+    const pool = new pg.Pool({ connectionString: TEST_PG_URL, max: 1 });
+    const client = await pool.connect();
+    const DAY = 86_400_000;
+    const T = 1_767_225_600_000 + 5 * DAY + 17;
+    const id = '77777777-7777-4777-8777-777777777777';
+    try {
+      await client.query(`CREATE SCHEMA "${schema}"; SET search_path TO "${schema}"`);
+      await client.query('CREATE TABLE schema_version (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)');
+      for (const migration of POSTGRES_MIGRATIONS.filter((m) => m.version <= 7)) {
+        await migration.up(client);
+        await client.query('INSERT INTO schema_version VALUES ($1, $2, 0)', [migration.version, migration.name]);
+      }
+      const steps = 300;
+      await client.query(
+        `INSERT INTO runs (id, status, configuration, created_at, finished_at, next_sequence) VALUES ($1, 'completed', 'c', $2, $3, $4)`,
+        [id, T, T + 100 * DAY, steps],
+      );
+      // 100 days, three servers, every outcome, answered and not
+      await client.query(
+        `INSERT INTO steps (run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome,
+           call_server, call_outcome, call_cause, call_answered, call_counted)
+         SELECT $1, i, 'tool', 0, 1 + (i * 37) % 5000 / 7.0, $2 + (i::bigint * 100 * ${DAY}) / ${steps},
+           jsonb_strip_nulls(jsonb_build_object('kind', 'tool', 'toolServer', 's' || (i % 3), 'toolOutcome', o, 'toolIsError', o <> 'ok',
+             'toolFailureCause', CASE WHEN o = 'failed' THEN 'server_error' END))::text,
+           's' || (i % 3), o, 's' || (i % 3), o, CASE WHEN o = 'failed' THEN 'server_error' END, o <> 'cancelled', o <> 'cancelled'
+         FROM generate_series(0, ${steps - 1}) AS i, LATERAL (SELECT (ARRAY['ok', 'failed', 'cancelled', 'ok'])[i % 4 + 1] AS o) AS x`,
+        [id, T],
+      );
+      await client.query('SELECT rollup_add_runs(ARRAY(SELECT id FROM runs))');
+      const before = await client.query('SELECT count(*)::int AS n FROM health_rollup WHERE level = 5');
+      expect(before.rows[0].n).toBe(0);
+    } finally {
+      client.release();
+      await pool.end();
+    }
+    const store = await connectTestStore(schema);
+    try {
+      const monthly = await adminQuery<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".health_rollup WHERE level = 5`);
+      expect(monthly.rows[0]!.n).toBeGreaterThanOrEqual(4 * 3); // four 32-day buckets over 100 days, three servers
+      const { actual, rebuilt } = await rollupAndRebuilt(schema);
+      expect(actual).toEqual(rebuilt);
+      const all = await store.readSteps(id);
+      expect(await store.serverHealth({ since: T - 200 * DAY, until: T + 200 * DAY })).toEqual(
+        serverHealth(all, { since: T - 200 * DAY, until: T + 200 * DAY }),
+      );
     } finally {
       await store.close();
     }

@@ -213,6 +213,59 @@ ALTER TABLE steps
   ADD COLUMN call_counted boolean;
 `;
 
+/**
+ * The SQL function `rollup_add_runs` (version 4's, and version 8's with the 32-day level): the tool
+ * steps of the given runs added to the rollup and the causes in bulk, at the given levels.
+ */
+const rollupAddRuns = (levels: string): string => `
+CREATE OR REPLACE FUNCTION rollup_add_runs(run_ids uuid[]) RETURNS void
+  LANGUAGE sql VOLATILE
+  BEGIN ATOMIC
+    INSERT INTO health_rollup AS h
+      (level, bucket_start, server, shard, ok, failed, cancelled, not_counted, answered, last_failure_at,
+       duration_min, duration_max, histogram)
+    SELECT level, bucket_start, server, shard, sum(ok), sum(failed), sum(cancelled), sum(not_counted), sum(answered),
+           max(last_failure_at), min(duration_min), max(duration_max),
+           histogram_of(array_agg(slot) FILTER (WHERE slot IS NOT NULL), array_agg(answered) FILTER (WHERE slot IS NOT NULL))
+    FROM (
+      SELECT l.level, bucket_start(s.created_at, l.size) AS bucket_start, s.call_server AS server,
+             rollup_shard(s.run_id) AS shard,
+             CASE WHEN s.call_answered THEN duration_bucket(s.duration_ms) END AS slot,
+             count(*) FILTER (WHERE s.call_outcome = 'ok') AS ok,
+             count(*) FILTER (WHERE s.call_outcome = 'failed') AS failed,
+             count(*) FILTER (WHERE s.call_outcome = 'cancelled') AS cancelled,
+             count(*) FILTER (WHERE s.call_outcome = 'failed' AND NOT s.call_counted) AS not_counted,
+             count(*) FILTER (WHERE s.call_answered) AS answered,
+             max(s.created_at) FILTER (WHERE s.call_outcome = 'failed' AND s.call_counted) AS last_failure_at,
+             min(s.duration_ms) FILTER (WHERE s.call_answered) AS duration_min,
+             max(s.duration_ms) FILTER (WHERE s.call_answered) AS duration_max
+      FROM steps s CROSS JOIN (VALUES ${levels}) AS l(level, size)
+      WHERE s.run_id = ANY (run_ids) AND s.call_server IS NOT NULL AND s.call_outcome IS NOT NULL
+      GROUP BY 1, 2, 3, 4, 5
+    ) g
+    GROUP BY level, bucket_start, server, shard
+    ORDER BY level, bucket_start, server, shard
+    ON CONFLICT (level, bucket_start, server, shard) DO UPDATE SET
+      ok = h.ok + excluded.ok,
+      failed = h.failed + excluded.failed,
+      cancelled = h.cancelled + excluded.cancelled,
+      not_counted = h.not_counted + excluded.not_counted,
+      answered = h.answered + excluded.answered,
+      last_failure_at = greatest(h.last_failure_at, excluded.last_failure_at),
+      duration_min = least(h.duration_min, excluded.duration_min),
+      duration_max = greatest(h.duration_max, excluded.duration_max),
+      histogram = histogram_add(h.histogram, excluded.histogram);
+    INSERT INTO health_causes AS c (level, bucket_start, server, shard, cause, calls)
+    SELECT l.level, bucket_start(s.created_at, l.size), s.call_server, rollup_shard(s.run_id),
+           coalesce(s.call_cause, '${UNKNOWN_FAILURE_CAUSE}'), count(*)
+    FROM steps s CROSS JOIN (VALUES ${levels}) AS l(level, size)
+    WHERE s.run_id = ANY (run_ids) AND s.call_server IS NOT NULL AND s.call_outcome = 'failed'
+    GROUP BY 1, 2, 3, 4, 5
+    ORDER BY 1, 2, 3, 4, 5
+    ON CONFLICT (level, bucket_start, server, shard, cause) DO UPDATE SET calls = c.calls + excluded.calls;
+  END;
+`;
+
 const V4_ROLLUP = `
 DROP INDEX steps_call_server;
 DROP INDEX steps_health_edge;
@@ -240,53 +293,7 @@ CREATE TABLE health_causes (
   PRIMARY KEY (level, bucket_start, server, shard, cause)
 );
 
-CREATE OR REPLACE FUNCTION rollup_add_runs(run_ids uuid[]) RETURNS void
-  LANGUAGE sql VOLATILE
-  BEGIN ATOMIC
-    INSERT INTO health_rollup AS h
-      (level, bucket_start, server, shard, ok, failed, cancelled, not_counted, answered, last_failure_at,
-       duration_min, duration_max, histogram)
-    SELECT level, bucket_start, server, shard, sum(ok), sum(failed), sum(cancelled), sum(not_counted), sum(answered),
-           max(last_failure_at), min(duration_min), max(duration_max),
-           histogram_of(array_agg(slot) FILTER (WHERE slot IS NOT NULL), array_agg(answered) FILTER (WHERE slot IS NOT NULL))
-    FROM (
-      SELECT l.level, bucket_start(s.created_at, l.size) AS bucket_start, s.call_server AS server,
-             rollup_shard(s.run_id) AS shard,
-             CASE WHEN s.call_answered THEN duration_bucket(s.duration_ms) END AS slot,
-             count(*) FILTER (WHERE s.call_outcome = 'ok') AS ok,
-             count(*) FILTER (WHERE s.call_outcome = 'failed') AS failed,
-             count(*) FILTER (WHERE s.call_outcome = 'cancelled') AS cancelled,
-             count(*) FILTER (WHERE s.call_outcome = 'failed' AND NOT s.call_counted) AS not_counted,
-             count(*) FILTER (WHERE s.call_answered) AS answered,
-             max(s.created_at) FILTER (WHERE s.call_outcome = 'failed' AND s.call_counted) AS last_failure_at,
-             min(s.duration_ms) FILTER (WHERE s.call_answered) AS duration_min,
-             max(s.duration_ms) FILTER (WHERE s.call_answered) AS duration_max
-      FROM steps s CROSS JOIN (VALUES ${LEVELS_SQL}) AS l(level, size)
-      WHERE s.run_id = ANY (run_ids) AND s.call_server IS NOT NULL AND s.call_outcome IS NOT NULL
-      GROUP BY 1, 2, 3, 4, 5
-    ) g
-    GROUP BY level, bucket_start, server, shard
-    ORDER BY level, bucket_start, server, shard
-    ON CONFLICT (level, bucket_start, server, shard) DO UPDATE SET
-      ok = h.ok + excluded.ok,
-      failed = h.failed + excluded.failed,
-      cancelled = h.cancelled + excluded.cancelled,
-      not_counted = h.not_counted + excluded.not_counted,
-      answered = h.answered + excluded.answered,
-      last_failure_at = greatest(h.last_failure_at, excluded.last_failure_at),
-      duration_min = least(h.duration_min, excluded.duration_min),
-      duration_max = greatest(h.duration_max, excluded.duration_max),
-      histogram = histogram_add(h.histogram, excluded.histogram);
-    INSERT INTO health_causes AS c (level, bucket_start, server, shard, cause, calls)
-    SELECT l.level, bucket_start(s.created_at, l.size), s.call_server, rollup_shard(s.run_id),
-           coalesce(s.call_cause, '${UNKNOWN_FAILURE_CAUSE}'), count(*)
-    FROM steps s CROSS JOIN (VALUES ${LEVELS_SQL}) AS l(level, size)
-    WHERE s.run_id = ANY (run_ids) AND s.call_server IS NOT NULL AND s.call_outcome = 'failed'
-    GROUP BY 1, 2, 3, 4, 5
-    ORDER BY 1, 2, 3, 4, 5
-    ON CONFLICT (level, bucket_start, server, shard, cause) DO UPDATE SET calls = c.calls + excluded.calls;
-  END;
-
+${rollupAddRuns(LEVELS_SQL)}
 TRUNCATE health_rollup;
 SELECT rollup_add_runs(ARRAY(SELECT id FROM runs));
 `;
@@ -323,6 +330,46 @@ CREATE TABLE health_pending (
   counted boolean NOT NULL
 ) WITH (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 4096, autovacuum_vacuum_insert_scale_factor = 0,
   autovacuum_vacuum_insert_threshold = 4096);
+`;
+
+/** Bucket sizes of the rollup levels since version 8 (a level of 32 days over the days), in ms. */
+export const ROLLUP_LEVEL_SIZES_V8: readonly number[] = Object.freeze([...ROLLUP_LEVEL_SIZES_V2, 2_764_800_000]);
+const LEVELS_SQL_V8 = ROLLUP_LEVEL_SIZES_V8.map((size, level) => `(${level}::smallint, ${size}::bigint)`).join(', ');
+
+/**
+ * Version 8: the rollup level of 32 days (5), summed from the day rows (4) of every server and
+ * shard; `rollup_add_runs` writes it too from now on. A window of a year reads about 11 rows of it
+ * per server and shard instead of 365 day rows.
+ */
+const V8_LEVEL = `
+DELETE FROM health_rollup WHERE level = 5;
+DELETE FROM health_causes WHERE level = 5;
+WITH days AS (
+  SELECT bucket_start(bucket_start, 2764800000) AS b, server, shard, ok, failed, cancelled, not_counted, answered,
+         last_failure_at, duration_min, duration_max, histogram
+  FROM health_rollup WHERE level = 4
+), counts AS (
+  SELECT b, server, shard, sum(ok) AS ok, sum(failed) AS failed, sum(cancelled) AS cancelled, sum(not_counted) AS not_counted,
+         sum(answered) AS answered, max(last_failure_at) AS last_failure_at, min(duration_min) AS duration_min,
+         max(duration_max) AS duration_max
+  FROM days GROUP BY b, server, shard
+), slots AS (
+  SELECT b, server, shard, u.i::integer AS slot, sum(u.x)::bigint AS n
+  FROM days, unnest(histogram) WITH ORDINALITY AS u(x, i)
+  WHERE u.x <> 0
+  GROUP BY b, server, shard, u.i
+), histograms AS (
+  SELECT b, server, shard, histogram_of(array_agg(slot), array_agg(n)) AS histogram FROM slots GROUP BY b, server, shard
+)
+INSERT INTO health_rollup
+  (level, bucket_start, server, shard, ok, failed, cancelled, not_counted, answered, last_failure_at, duration_min, duration_max, histogram)
+SELECT 5, c.b, c.server, c.shard, c.ok, c.failed, c.cancelled, c.not_counted, c.answered, c.last_failure_at, c.duration_min,
+       c.duration_max, coalesce(h.histogram, array_fill(0, ARRAY[${SLOTS}]))
+FROM counts c LEFT JOIN histograms h USING (b, server, shard);
+INSERT INTO health_causes (level, bucket_start, server, shard, cause, calls)
+SELECT 5, bucket_start(bucket_start, 2764800000), server, shard, cause, sum(calls)
+FROM health_causes WHERE level = 4 GROUP BY 2, 3, 4, 5;
+${rollupAddRuns(LEVELS_SQL_V8)}
 `;
 
 /**
@@ -388,6 +435,13 @@ CREATE INDEX runs_cancelled_created ON runs (created_at DESC, id DESC) WHERE can
     name: 'health_pending: tool calls appended but not yet in the health rollup, moved in in batches and counted by health reads meanwhile',
     async up(client: PoolClient): Promise<void> {
       await client.query(V7_PENDING);
+    },
+  },
+  {
+    version: 8,
+    name: 'health rollup level of 32 days, summed from the day rows: a window of a year reads about 11 of them instead of 365 days',
+    async up(client: PoolClient): Promise<void> {
+      await client.query(V8_LEVEL);
     },
   },
 ]);

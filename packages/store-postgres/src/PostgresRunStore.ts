@@ -81,7 +81,7 @@ function describeTarget(connectionString: string): string {
  * sequences stay gap-free), inserts the step with its payload as text, and notes its tool call as
  * pending for the server-health rollup; it is committed (with PostgreSQL's `synchronous_commit`)
  * when `appendStep` resolves. The store moves pending calls into the rollup every few thousand
- * calls (and on close). Server health reads whole rollup buckets (1 min to 1 day), the calls
+ * calls (and on close). Server health reads whole rollup buckets (1 min to 32 days), the calls
  * still pending in them, and the raw steps of the partial minutes at the window's edges, in one
  * snapshot; p50/p95 come from a log-scale histogram and are within
  * about 9 % of the exact nearest-rank value. Cancel requests are pushed with LISTEN/NOTIFY on a

@@ -1,7 +1,7 @@
 // Server health over 1 000 000 tool steps across 20 servers, read from the rollup that each append
 // maintains in its own transaction; windows of 1 %, 10 %, 50 % and 100 % of the data must cost the
-// same. The same steps are spread over a week, then over a year: the coarsest rollup level is a
-// day, so a year window reads about 365 day rows per server where a week window reads 7.
+// same. The same steps are spread over a week, then over a year: a year window reads about 11
+// rows of 32 days per server and up to 31 days at each edge, where a week window reads 7 days.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
@@ -165,7 +165,7 @@ const yearRatio = year.medians.get(1) / week.medians.get(1);
 console.log(`## store-sqlite: server health over ${STEPS.toLocaleString('en')} steps, ${SERVERS} servers
 
 The same ${STEPS.toLocaleString('en')} steps, in ${RUNS} runs, spread over one week and then over one year, written with \`importRun\` (which maintains the rollup like \`appendStep\`; setup took ${results.map((r) => `${fmt(r.setupMs / 1000, 1)} s`).join(' and ')}).
-Each query reads whole rollup buckets (levels ${levels}, at most two ranges per level) plus the steps of the two sub-minute edges of the window; the day is the coarsest level, so a year window reads about 365 day rows per server.
+Each query reads whole rollup buckets (levels ${levels}, at most two ranges per level) plus the steps of the two sub-minute edges of the window; the coarsest level is 32 days, so a year window reads about 11 of those rows per server and at most 31 day rows at each edge.
 Percentiles come from a fixed log-scale histogram (quarter-octave buckets): within ${fmt(DURATION_HISTOGRAM_MAX_RELATIVE_ERROR * 100, 2)} % of the exact nearest-rank value.
 
 ${table(['span', 'window', 'calls in window', 'servers', 'median ms', 'p95 ms', 'CPU ms / query'], rows)}

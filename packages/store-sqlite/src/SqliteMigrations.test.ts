@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DURATION_HISTOGRAM_SLOTS } from '@runledger/trace/store';
 import { HISTOGRAM_BUCKETS_V4, SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
 import { SqliteRunStore } from './SqliteRunStore.js';
-import { tempFolder } from './testing/tempDatabase.js';
+import { tempFolder, toolStep } from './testing/tempDatabase.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/legacy-v1.db', import.meta.url));
 const DONE = '0b9a3f5e-2f43-4c7e-9d55-1a2b3c4d5e6f';
@@ -31,6 +31,41 @@ function legacyCopy(): { path: string; original: Map<string, string> } {
   db.close();
   return { path, original };
 }
+
+describe('migration 12', () => {
+  it('sums the day rows into 32-day rows exactly as a store at version 12 writes them', async () => {
+    const DAY = 86_400_000;
+    const path = folder.file('levels.db');
+    const store = await SqliteRunStore.open({ path });
+    const run = await store.createRun({ configuration: 'c', createdAt: T });
+    // 90 days (three 32-day buckets, before the epoch's alignment and after), three servers, every outcome and cause
+    for (let i = 0; i < 400; i++) {
+      const outcome = (['ok', 'failed', 'cancelled', 'ok'] as const)[i % 4]!;
+      const cause = outcome === 'failed' ? ['server_error', 'invalid_arguments', undefined][i % 3] : undefined;
+      await store.appendStep(
+        run.id,
+        toolStep(`s${i % 3}`, outcome, 1 + ((i * 37) % 5000) / 7, T + Math.floor((i * 90 * DAY) / 400) + i, 0, cause),
+      );
+    }
+    await store.close(); // moves the pending calls into the rollup, at every level
+    const rowsOf = (db: Database.Database): unknown[] => [
+      db.prepare('SELECT * FROM health_rollup WHERE level = 5 ORDER BY server, bucket_start').all(),
+      db.prepare('SELECT * FROM health_causes WHERE level = 5 ORDER BY server, bucket_start, cause').all(),
+    ];
+    const db = new Database(path);
+    const written = rowsOf(db);
+    expect((written[0] as unknown[]).length).toBeGreaterThanOrEqual(9);
+    // back to version 11: no 32-day rows
+    db.exec(
+      'DELETE FROM health_rollup WHERE level = 5; DELETE FROM health_causes WHERE level = 5; DELETE FROM schema_version WHERE version >= 12',
+    );
+    db.close();
+    await (await SqliteRunStore.open({ path })).close();
+    const migrated = new Database(path, { readonly: true });
+    expect(rowsOf(migrated)).toEqual(written);
+    migrated.close();
+  });
+});
 
 describe('migrations', () => {
   it('are numbered 1, 2, 3 … without gaps', () => {

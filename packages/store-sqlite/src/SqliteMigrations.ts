@@ -344,6 +344,27 @@ CREATE TABLE health_pending (
 )`);
     },
   },
+  {
+    version: 12,
+    name: 'health rollup level of 32 days, summed from the day rows: a window of a year reads about 11 of them instead of 365 days',
+    up(db) {
+      // the day level and the new one as they were when this was written (trace's rollupLevels.ts since)
+      const day = 4;
+      const level = 5;
+      const size = 2_764_800_000;
+      const start = `bucket_start - (((bucket_start % ${size}) + ${size}) % ${size})`;
+      const slots = Array.from({ length: DURATION_HISTOGRAM_SLOTS }, (_, k) => `h${k}`);
+      db.exec(`
+DELETE FROM health_rollup WHERE level = ${level};
+DELETE FROM health_causes WHERE level = ${level};
+INSERT INTO health_rollup (server, level, bucket_start, ok, failed, cancelled, not_counted, answered, last_failure_at, min_ms, max_ms, ${slots.join(', ')})
+SELECT server, ${level}, ${start}, sum(ok), sum(failed), sum(cancelled), sum(not_counted), sum(answered), max(last_failure_at),
+       min(min_ms), max(max_ms), ${slots.map((h) => `sum(${h})`).join(', ')}
+FROM health_rollup WHERE level = ${day} GROUP BY server, ${start};
+INSERT INTO health_causes (server, level, bucket_start, cause, calls)
+SELECT server, ${level}, ${start}, cause, sum(calls) FROM health_causes WHERE level = ${day} GROUP BY server, ${start}, cause;`);
+    },
+  },
 ]);
 
 /**

@@ -79,7 +79,7 @@ const INSERT_STEP_COLUMNS = `id, ${STEP_COLUMNS}, call_server, call_outcome, cal
  * sequence numbers are assigned under the write lock (gap-free and unique with any number of
  * writing processes). A writer that finds the file locked waits and retries with back-off up to
  * `busyTimeoutMs`; `SQLITE_BUSY` never reaches the caller. Server health reads a rollup (counts,
- * last failure and a log-scale duration histogram per server and 1 min, 10 min, 1 h, 6 h and 1 day, in trace's shared layout):
+ * last failure and a log-scale duration histogram per server and 1 min, 10 min, 1 h, 6 h, 1 day and 32 days, in trace's shared layout):
  * an append notes its call as pending in its own transaction, and the store moves the pending
  * calls into the rollup every few thousand calls (and on close); a health read counts the
  * pending ones too, in the same snapshot, so every call counts once. Windows of up to 2000 calls

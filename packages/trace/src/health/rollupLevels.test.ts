@@ -53,11 +53,24 @@ describe('planRollupWindow', () => {
     expect(plan.raw).toHaveLength(2);
     // at most two ranges per level below the top, one at the top
     expect(plan.buckets.length).toBeLessThanOrEqual(2 * (ROLLUP_LEVEL_SIZES.length - 1) + 1);
-    expect(plan.buckets.find((b) => b.level === ROLLUP_LEVEL_SIZES.length - 1)).toEqual({
-      level: ROLLUP_LEVEL_SIZES.length - 1,
-      from: base + DAY,
-      to: base + 30 * DAY,
-    });
+    // 30 days hold no whole 32-day bucket: the days are the coarsest part
+    expect(plan.buckets.find((b) => b.level === DAY_LEVEL)).toEqual({ level: DAY_LEVEL, from: base + DAY, to: base + 30 * DAY });
+    expect(plan.buckets.some((b) => b.level > DAY_LEVEL)).toBe(false);
+  });
+
+  it('reads a year as 32-day buckets with at most 31 days at each edge', () => {
+    const base = 20_000 * DAY + 5 * DAY + 3 * HOUR + 17;
+    const plan = planRollupWindow(base, base + 365 * DAY);
+    const bucketsRead = (level: number): number =>
+      plan.buckets
+        .filter((b) => b.level === level)
+        .reduce((n, b) => n + (b.to! - b.from!) / ROLLUP_LEVEL_SIZES[level]!, 0);
+    const top = ROLLUP_LEVEL_SIZES.length - 1;
+    expect(ROLLUP_LEVEL_SIZES[top]).toBe(32 * DAY);
+    expect(bucketsRead(top)).toBeGreaterThanOrEqual(10);
+    expect(bucketsRead(top)).toBeLessThanOrEqual(11);
+    expect(bucketsRead(DAY_LEVEL)).toBeLessThanOrEqual(2 * 31);
+    expect(plan.buckets.filter((b) => b.level === top)).toHaveLength(1);
   });
 
   it('is empty for an empty window', () => {

@@ -3,11 +3,15 @@
 
 /**
  * The rollup levels: bucket sizes in ms, finest first, each a multiple of the one before (1 min,
- * 10 min, 1 h, 6 h, 1 day), aligned to the epoch (UTC).
+ * 10 min, 1 h, 6 h, 1 day, 32 days), aligned to the epoch (UTC).
+ *
+ * @remarks
+ * The 32-day level (since store schemas SQLite 12 / PostgreSQL 8) keeps a window of a year at
+ * about 11 of its buckets plus at most 31 days at each edge, instead of 365 day buckets.
  *
  * @public
  */
-export const ROLLUP_LEVEL_SIZES: readonly number[] = Object.freeze([60_000, 600_000, 3_600_000, 21_600_000, 86_400_000]);
+export const ROLLUP_LEVEL_SIZES: readonly number[] = Object.freeze([60_000, 600_000, 3_600_000, 21_600_000, 86_400_000, 2_764_800_000]);
 
 /**
  * The level whose buckets are days (SQLite's `health_servers` keeps the first and last day each
@@ -75,8 +79,8 @@ function pushLevel(list: LevelRange[], level: number, from: number, to: number):
  *
  * @remarks
  * The number of parts is bounded by the level sizes (at most 2·9 minutes, 2·5 ten-minute buckets,
- * 2·5 hours, 2·3 six-hour buckets, one range of days and two partial minutes), never by the number
- * of steps in the window.
+ * 2·5 hours, 2·3 six-hour buckets, 2·31 days, one range of 32-day buckets and two partial
+ * minutes), never by the number of steps in the window.
  *
  * @public
  */
