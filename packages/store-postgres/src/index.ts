@@ -1,7 +1,8 @@
 // @runledger/store-postgres. The source mirrors store-sqlite file for file, so who knows one store
 // knows the other: <Store>RunStore (the RunStore), <Store>RunStoreOptions, <Store>RunStoreInternals
 // (what this package's tests reach), <Store>Migrations + migrateSchema + readSchemaVersion,
-// <Store>HealthWriter / <Store>HealthReader (the server-health rollup, in trace's layout),
+// <Store>HealthPending / <Store>HealthWriter / <Store>HealthReader (the server-health rollup, in
+// trace's layout: calls noted as pending by appends, moved into the rollup in batches, read with it),
 // <Store>CancelWatch, <store>Rows (row mapping: toStoredRun, toStoredStep), storageFailure.
 // importRun.ts (importRun's transaction) has its sibling of that name in store-sqlite.
 // Only here: appendStatement.ts (the append as one statement; SQLite's append is a transaction in

@@ -1,10 +1,12 @@
 // @runledger/store-sqlite. The source mirrors store-postgres file for file, so who knows one store
 // knows the other: <Store>RunStore (the RunStore), <Store>RunStoreOptions, <Store>RunStoreInternals
 // (what this package's tests reach), <Store>Migrations + migrateSchema + readSchemaVersion,
-// <Store>HealthWriter / <Store>HealthReader (the server-health rollup, in trace's layout),
+// <Store>HealthPending / <Store>HealthWriter / <Store>HealthReader (the server-health rollup, in
+// trace's layout: calls noted as pending by appends, moved into the rollup in batches, read with it),
 // <Store>CancelWatch, <store>Rows (row mapping: toStoredRun, toStoredStep), storageFailure.
 // Only here: WriteQueue.ts (one connection, so writes are queued in-process and concurrent runs'
 // appends grouped into one commit by GroupCommit.ts; PostgreSQL has a pool) and busyRetry.ts (SQLITE_BUSY from another process's lock; PostgreSQL waits on locks).
+// SqliteRollupDeltas.ts sums calls per bucket in JS for the moves and the prune (PostgreSQL sums in SQL).
 // importRun.ts is importRun's transaction, as in store-postgres; the append's transaction stays in
 // SqliteRunStore.ts (PostgreSQL's append is one statement, in appendStatement.ts).
 export { SqliteRunStore } from './SqliteRunStore.js';
