@@ -42,7 +42,8 @@ pg.Client.prototype.query = function (config, ...rest) {
 
 const stores = [];
 try {
-  const store = await PostgresRunStore.connect({ connectionString: URL, schema: OURS, poolSize: WRITERS });
+  // one transaction per step, the policy measured here (group commit: group-commit.bench.mjs)
+  const store = await PostgresRunStore.connect({ connectionString: URL, schema: OURS, poolSize: WRITERS, groupCommit: false });
   stores.push(store);
   for (const schema of [SAME, PLAIN]) {
     const s = await PostgresRunStore.connect({ connectionString: URL, schema });

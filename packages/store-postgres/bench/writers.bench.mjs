@@ -231,12 +231,12 @@ async function measure(admin, sampler, path, processes, bare, url) {
     if (stored !== total) throw new Error(`${path} × ${processes}: ${total} appends resolved but ${stored} steps stored`);
     if (path === 'store') {
       const counted = // every call once: moved into the rollup, or still pending for it
-      (
-        await admin.query(
-          `SELECT (SELECT coalesce(sum(ok + failed + cancelled), 0) FROM "${schema}".health_rollup WHERE level = 0)::int
+        (
+          await admin.query(
+            `SELECT (SELECT coalesce(sum(ok + failed + cancelled), 0) FROM "${schema}".health_rollup WHERE level = 0)::int
              + (SELECT count(*) FROM "${schema}".health_pending)::int AS n`,
-        )
-      ).rows[0].n;
+          )
+        ).rows[0].n;
       if (counted !== total) throw new Error(`store × ${processes}: ${total} steps but ${counted} calls in the rollup and pending`);
     }
     const steps = done.reduce((sum, r) => sum + r.steps, 0);

@@ -79,3 +79,75 @@ describe('durability', () => {
     }
   }, 60_000);
 });
+
+const groupWriter = fileURLToPath(new URL('./testing/groupDurabilityWriter.mjs', import.meta.url));
+
+describe('durability with group commit', () => {
+  it('a writer of 16 concurrent runs SIGKILLed mid-stream loses no acknowledged step', async () => {
+    const store = await connectTestStore(schema);
+    try {
+      const runs = await Promise.all(Array.from({ length: 16 }, (_, i) => store.createRun({ configuration: `group-${i}` })));
+      const perRun = 2_000;
+      const child: ChildProcess = spawn(
+        process.execPath,
+        [groupWriter, TEST_PG_URL, schema, runs.map((run) => run.id).join(','), String(perRun)],
+        {
+          cwd: packageDir,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+      // the highest sequence acknowledged per run (acknowledgements of one run come in order)
+      const acknowledged = runs.map(() => -1);
+      let total = 0;
+      let buffer = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString();
+        let newline: number;
+        while ((newline = buffer.indexOf('\n')) >= 0) {
+          const line = buffer.slice(0, newline);
+          buffer = buffer.slice(newline + 1);
+          const match = /^ack (\d+) (\d+)$/.exec(line);
+          if (match === null) continue;
+          const [r, sequence] = [Number(match[1]), Number(match[2])];
+          expect(sequence).toBe(acknowledged[r]! + 1);
+          acknowledged[r] = sequence;
+          if (++total === 1_600) child.kill('SIGKILL');
+        }
+      });
+      const signal = await exited;
+      expect(signal, `writer failed before the kill: ${stderr}`).toBe('SIGKILL');
+      // the server may still commit a batch the writer sent before it died: read once its backends are gone
+      for (let waited = 0; ; waited += 20) {
+        const left = await adminQuery<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [
+          `rl-gwriter-${schema}`,
+        ]);
+        if (left.rows[0]!.n === 0) break;
+        expect(waited, 'the killed writer’s backends are still there').toBeLessThan(20_000);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      let stored = 0;
+      for (const [r, run] of runs.entries()) {
+        const steps = await store.readSteps(run.id);
+        // every acknowledged step is there, gap-free, each the step its run wrote at that sequence
+        expect(steps.length).toBeGreaterThanOrEqual(acknowledged[r]! + 1);
+        expect(steps.length).toBeLessThan(perRun);
+        expect(steps.map((step) => step.sequence)).toEqual(Array.from({ length: steps.length }, (_, i) => i));
+        steps.forEach((step, i) => expect(JSON.parse(step.payload)).toMatchObject({ run: r, i }));
+        expect((await store.getRun(run.id))!.stepCount).toBe(steps.length);
+        stored += steps.length;
+      }
+      expect(stored).toBeGreaterThanOrEqual(total);
+      // every stored call counts once in health (moved or pending); the schema holds the first test's run too
+      const calls = await adminQuery<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".steps WHERE call_server = 'disk'`);
+      expect(calls.rows[0]!.n).toBeGreaterThanOrEqual(stored);
+      expect((await store.serverHealth()).find((h) => h.server === 'disk')!.calls).toBe(calls.rows[0]!.n);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+});

@@ -23,6 +23,7 @@ describe('PostgresRunStore types', () => {
       readonly poolSize?: number;
       readonly cancelPollMs?: number;
       readonly applicationName?: string;
+      readonly groupCommit?: boolean;
     }>();
   });
 });

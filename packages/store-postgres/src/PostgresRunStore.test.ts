@@ -230,6 +230,74 @@ describe('cross-process cancel', () => {
   });
 });
 
+describe('group commit', () => {
+  it('sends concurrent appends of different runs as one batch; what a batch cannot store gets what one append alone gets', async () => {
+    const { store } = await freshStore();
+    const pool = poolOf(store);
+    const batches: number[] = [];
+    const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+    (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const config = args[0] as { name?: string; values?: unknown[][] };
+      if (config?.name === 'runledger_append_batch') batches.push(config.values![0]!.length);
+      return query(...args);
+    };
+    const runs = await Promise.all(Array.from({ length: 6 }, (_, i) => store.createRun({ configuration: `g${i}`, createdAt: BASE })));
+    const [a, b, c, d, e, f] = runs.map((run) => run.id) as [string, string, string, string, string, string];
+    const first = tool('s', 'ok', BASE + 1, 5);
+    expect(await store.appendStep(a, first)).toBe(0); // alone: no batch
+    expect(batches).toEqual([]);
+    await store.finishRun(f, { status: 'completed', finishedAt: BASE + 2 });
+    const results = await Promise.allSettled([
+      store.appendStep(a, { ...first, sequence: 0 }), // a repeat of the stored step: idempotent
+      store.appendStep(b, tool('s', 'failed', BASE + 3, 7)),
+      store.appendStep(c, tool('s', 'ok', BASE + 4, 9)),
+      store.appendStep(d, { ...tool('s', 'cancelled', BASE + 5, 11), sequence: 0 }),
+      store.appendStep(e, { ...tool('s', 'ok', BASE + 6, 13), sequence: 5 }), // past the end
+      store.appendStep('00000000-0000-4000-8000-00000000abcd', tool('s', 'ok', BASE + 7, 1)), // no such run
+      store.appendStep(f, tool('s', 'ok', BASE + 8, 2)), // a finished run takes late steps as before
+    ]);
+    expect(batches).toEqual([7]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as { code: string }).code))).toEqual([
+      0,
+      0,
+      0,
+      0,
+      'invalid_input',
+      'run_not_found',
+      0,
+    ]);
+    for (const [id, count] of [
+      [a, 1],
+      [b, 1],
+      [c, 1],
+      [d, 1],
+      [e, 0],
+      [f, 1],
+    ] as const) {
+      expect((await store.readSteps(id)).map((step) => step.sequence)).toEqual(Array.from({ length: count }, (_, i) => i));
+    }
+    expect((await store.getRun(b))!.outcomeCounts).toEqual({ ok: 0, failed: 1, cancelled: 0 });
+    expect((await store.getRun(d))!.outcomeCounts).toEqual({ ok: 0, failed: 0, cancelled: 1 });
+    expect((await store.serverHealth()).map((h) => [h.server, h.ok, h.failed, h.cancelled])).toEqual([['s', 3, 1, 1]]);
+  });
+
+  it('stores every step once, gap-free, with groupCommit off as with it on', async () => {
+    const { schema } = await freshStore();
+    const perStep = await PostgresRunStore.connect({ connectionString: TEST_PG_URL, schema, groupCommit: false });
+    open.push(perStep);
+    const runs = await Promise.all(Array.from({ length: 8 }, () => perStep.createRun({ configuration: 'p' })));
+    await Promise.all(
+      runs.map(async (run) => {
+        for (let i = 0; i < 20; i++) expect(await perStep.appendStep(run.id, tool('s', 'ok', BASE + i, 1))).toBe(i);
+      }),
+    );
+    for (const run of runs) expect((await perStep.getRun(run.id))!.stepCount).toBe(20);
+    await expect(
+      PostgresRunStore.connect({ connectionString: TEST_PG_URL, schema, groupCommit: 'yes' as unknown as boolean }),
+    ).rejects.toThrow('PostgresRunStoreOptions.groupCommit must be true or false, got yes');
+  });
+});
+
 describe('concurrency', () => {
   it('16 writers on 16 runs and 4 writers on one run, from two store instances: gap-free sequences and consistent counters', async () => {
     const { store, schema } = await freshStore();

@@ -40,6 +40,7 @@ import { listRunsStatement, runPageOf } from './listRunsStatement.js';
 import { ms, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepRow, toStoredRun, toStoredStep } from './postgresRows.js';
 import { PostgresHealthReader } from './PostgresHealthReader.js';
 import { PostgresHealthPending, ROLL_PENDING_AT } from './PostgresHealthPending.js';
+import { PostgresAppendBatcher } from './PostgresAppendBatcher.js';
 import { PostgresPrune } from './PostgresPrune.js';
 import { quoteSchemaName } from './quoteSchemaName.js';
 import { storageFailure } from './storageFailure.js';
@@ -101,6 +102,7 @@ export class PostgresRunStore implements PruningRunStore {
   readonly #appendText: string;
   readonly #prune: PostgresPrune;
   readonly #pending: PostgresHealthPending;
+  readonly #batcher: PostgresAppendBatcher | null;
   /** Calls this store noted as pending since it last moved them into the health rollup. */
   #pended = 0;
   #rollAt = ROLL_PENDING_AT;
@@ -108,8 +110,16 @@ export class PostgresRunStore implements PruningRunStore {
   #rolling: Promise<void> | null = null;
   #closed = false;
 
-  private constructor(pool: pg.Pool, schema: string, quoted: string, connect: () => Promise<pg.Client>, cancelPollMs: number) {
+  private constructor(
+    pool: pg.Pool,
+    schema: string,
+    quoted: string,
+    connect: () => Promise<pg.Client>,
+    cancelPollMs: number,
+    groupCommit: boolean,
+  ) {
     this.#pool = pool;
+    this.#batcher = groupCommit ? new PostgresAppendBatcher(pool, quoted) : null;
     this.#schema = schema;
     this.#q = quoted;
     this.#channel = `rlc_${schema}`.slice(0, 63);
@@ -205,6 +215,9 @@ export class PostgresRunStore implements PruningRunStore {
     if (typeof cancelPollMs !== 'number' || !Number.isFinite(cancelPollMs) || cancelPollMs < 1) {
       throw RunStoreError.invalidInput(`PostgresRunStoreOptions.cancelPollMs must be a number ≥ 1, got ${String(cancelPollMs)}`);
     }
+    if (options.groupCommit !== undefined && typeof options.groupCommit !== 'boolean') {
+      throw RunStoreError.invalidInput(`PostgresRunStoreOptions.groupCommit must be true or false, got ${String(options.groupCommit)}`);
+    }
     const applicationName = options.applicationName ?? 'runledger';
     if (
       typeof applicationName !== 'string' ||
@@ -250,7 +263,7 @@ export class PostgresRunStore implements PruningRunStore {
       await client.connect();
       return client;
     };
-    return new PostgresRunStore(pool, schema, quoted, connect, cancelPollMs);
+    return new PostgresRunStore(pool, schema, quoted, connect, cancelPollMs, options.groupCommit ?? true);
   }
 
   /** The schema that holds the store's tables. */
@@ -283,6 +296,13 @@ export class PostgresRunStore implements PruningRunStore {
     const input = checkAppendStep(step);
     if (checkRunId(runId) === null) throw RunStoreError.runNotFound(runId);
     const values = appendValues(runId, input);
+    if (this.#batcher !== null) {
+      const sequence = await this.#batcher.append(values);
+      if (sequence !== null) {
+        this.#appended(values);
+        return sequence;
+      }
+    }
     let rows: { sequence: number }[];
     try {
       rows = (await this.#pool.query<{ sequence: number }>({ name: this.#appendName, text: this.#appendText, values })).rows;
@@ -291,8 +311,7 @@ export class PostgresRunStore implements PruningRunStore {
     }
     const row = rows[0];
     if (row !== undefined) {
-      // values[8] / values[9]: the call's outcome and server, when the step is a call health counts
-      if (values[8] !== null && values[9] !== null && ++this.#pended >= this.#rollAt) this.#roll();
+      this.#appended(values);
       return row.sequence;
     }
     if (input.sequence === null) throw RunStoreError.runNotFound(runId);
@@ -509,9 +528,15 @@ export class PostgresRunStore implements PruningRunStore {
     if (this.#closed) return;
     this.#closed = true;
     await this.#watcher.close();
+    await this.#batcher?.idle();
     await this.#rolling;
     if (this.#pended > 0) await this.#rollNow();
     await this.#pool.end();
+  }
+
+  /** Counts a stored append's call as pending (values[8] / values[9]: its outcome and server, when health counts it); moves them at the threshold. */
+  #appended(values: readonly unknown[]): void {
+    if (values[8] !== null && values[9] !== null && ++this.#pended >= this.#rollAt) this.#roll();
   }
 
   /** Moves the pending calls into the health rollup in the background, unless a move is under way. */

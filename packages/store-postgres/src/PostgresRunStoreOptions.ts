@@ -23,4 +23,11 @@ export interface PostgresRunStoreOptions {
    * `-cancel-listener` appended), as `pg_stat_activity` shows it. Default `runledger`.
    */
   readonly applicationName?: string;
+  /**
+   * Group commit, default true: appends of different runs that arrive while another batch of
+   * appends is on its way share one statement and one commit; each still resolves only once that
+   * commit is done. An append alone goes at once, on its own. `false`: every append is a statement
+   * and a transaction of its own. See "Group commit" in docs/storage.md.
+   */
+  readonly groupCommit?: boolean;
 }

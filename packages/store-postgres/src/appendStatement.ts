@@ -56,6 +56,49 @@ export function appendStatement(q: string): string {
 SELECT sequence FROM step`;
 }
 
+/**
+ * The statement of a batch of appends of different runs (group commit, see PostgresAppendBatcher):
+ * the same as {@link appendStatement} for each, in one statement and one commit. Its parameters
+ * are the append's fourteen values, each an array with one element per append; it returns the
+ * 1-based position and sequence of each append it stored. An append whose run is missing, hidden
+ * or not at the expected sequence is left out (the caller runs it alone, which tells why); run
+ * rows are locked in id order, so concurrent batches never wait for each other in a circle.
+ */
+export function appendBatchStatement(q: string): string {
+  return `WITH input AS (
+  SELECT * FROM unnest($1::uuid[], $2::text[], $3::integer[], $4::float8[], $5::bigint[], $6::text[], $7::text[], $8::text[],
+    $9::text[], $10::text[], $11::integer[], $12::text[], $13::boolean[], $14::boolean[]) WITH ORDINALITY
+    AS i (run_id, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome, call_outcome, call_server, expected,
+      call_cause, call_answered, call_counted, ord)
+), locked AS (
+  SELECT r.id FROM ${q}.runs r WHERE r.id IN (SELECT run_id FROM input) AND r.pruned_at IS NULL ORDER BY r.id FOR UPDATE
+), run AS (
+  UPDATE ${q}.runs r SET
+    next_sequence = r.next_sequence + 1,
+    ok_count = r.ok_count + (i.call_outcome IS NOT DISTINCT FROM 'ok')::int,
+    failed_count = r.failed_count + (i.call_outcome IS NOT DISTINCT FROM 'failed')::int,
+    cancelled_count = r.cancelled_count + (i.call_outcome IS NOT DISTINCT FROM 'cancelled')::int
+  FROM input i JOIN locked l ON l.id = i.run_id
+  WHERE r.id = i.run_id AND (i.expected IS NULL OR r.next_sequence = i.expected)
+  RETURNING i.ord, r.next_sequence - 1 AS sequence
+), step AS (
+  INSERT INTO ${q}.steps (run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome,
+    call_server, call_outcome, call_cause, call_answered, call_counted)
+  SELECT i.run_id, run.sequence, i.kind, i.round, i.duration_ms, i.created_at, i.payload, i.tool_server, i.tool_outcome,
+    i.call_server, i.call_outcome, i.call_cause, i.call_answered, i.call_counted
+  FROM input i JOIN run ON run.ord = i.ord
+  RETURNING 1
+), pending AS (
+  INSERT INTO ${q}.health_pending (run_id, sequence, server, shard, outcome, duration_ms, created_at, cause, answered, counted)
+  SELECT i.run_id, run.sequence, i.call_server, ${q}.rollup_shard(i.run_id), i.call_outcome, i.duration_ms, i.created_at, i.call_cause,
+    i.call_answered, i.call_counted
+  FROM input i JOIN run ON run.ord = i.ord
+  WHERE i.call_server IS NOT NULL AND i.call_outcome IS NOT NULL
+  RETURNING 1
+)
+SELECT run.ord::int AS ord, run.sequence FROM run`;
+}
+
 export function appendValues(runId: string, input: NormalizedAppendStep): unknown[] {
   const call = callColumns(input.kind, input.payload, input.toolServer, input.toolOutcome);
   return [

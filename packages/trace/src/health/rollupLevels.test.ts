@@ -62,9 +62,7 @@ describe('planRollupWindow', () => {
     const base = 20_000 * DAY + 5 * DAY + 3 * HOUR + 17;
     const plan = planRollupWindow(base, base + 365 * DAY);
     const bucketsRead = (level: number): number =>
-      plan.buckets
-        .filter((b) => b.level === level)
-        .reduce((n, b) => n + (b.to! - b.from!) / ROLLUP_LEVEL_SIZES[level]!, 0);
+      plan.buckets.filter((b) => b.level === level).reduce((n, b) => n + (b.to! - b.from!) / ROLLUP_LEVEL_SIZES[level]!, 0);
     const top = ROLLUP_LEVEL_SIZES.length - 1;
     expect(ROLLUP_LEVEL_SIZES[top]).toBe(32 * DAY);
     expect(bucketsRead(top)).toBeGreaterThanOrEqual(10);

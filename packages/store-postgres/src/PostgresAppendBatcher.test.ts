@@ -1,0 +1,103 @@
+// The batching rules of PostgresAppendBatcher against a pool that records what it is sent (the
+// statement itself runs against the real PostgreSQL in PostgresRunStore.test.ts, "group commit").
+import type pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { BATCH_MAX_APPENDS, PostgresAppendBatcher } from './PostgresAppendBatcher.js';
+
+/** An append's fourteen values: run id, …, payload (index 5), … */
+const valuesOf = (runId: string, payload = '{}'): unknown[] => [
+  runId,
+  'tool',
+  0,
+  1,
+  0,
+  payload,
+  null,
+  null,
+  null,
+  null,
+  null,
+  null,
+  null,
+  null,
+];
+
+/** A pool whose batch statement answers every append with a sequence (or fails), and remembers the run ids of each batch. */
+function fakePool(answer: (runIds: string[]) => { ord: number; sequence: number }[] | Error): { pool: pg.Pool; batches: string[][] } {
+  const batches: string[][] = [];
+  const pool = {
+    query: async (config: { values: unknown[][] }) => {
+      const runIds = config.values[0] as string[];
+      batches.push(runIds);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const result = answer(runIds);
+      if (result instanceof Error) throw result;
+      return { rows: result };
+    },
+  } as unknown as pg.Pool;
+  return { pool, batches };
+}
+
+const everyOne = (runIds: string[]) => runIds.map((_, i) => ({ ord: i + 1, sequence: 100 + i }));
+
+describe('PostgresAppendBatcher', () => {
+  it('sends the appends of one turn as one batch and resolves each with its own sequence', async () => {
+    const { pool, batches } = fakePool(everyOne);
+    const batcher = new PostgresAppendBatcher(pool, '"s"');
+    const results = await Promise.all(['a', 'b', 'c'].map((run) => batcher.append(valuesOf(run))));
+    expect(batches).toEqual([['a', 'b', 'c']]);
+    expect(results).toEqual([100, 101, 102]);
+  });
+
+  it('leaves an append alone to its caller (null), without a batch', async () => {
+    const { pool, batches } = fakePool(everyOne);
+    const batcher = new PostgresAppendBatcher(pool, '"s"');
+    expect(await batcher.append(valuesOf('a'))).toBeNull();
+    expect(batches).toEqual([]);
+  });
+
+  it('gathers the appends that arrive while a batch is on its way into the next', async () => {
+    const { pool, batches } = fakePool(everyOne);
+    const batcher = new PostgresAppendBatcher(pool, '"s"');
+    const first = Promise.all(['a', 'b'].map((run) => batcher.append(valuesOf(run))));
+    await new Promise((resolve) => setImmediate(resolve)); // the first batch is on its way
+    const second = Promise.all(['c', 'd', 'e'].map((run) => batcher.append(valuesOf(run))));
+    await Promise.all([first, second]);
+    expect(batches).toEqual([
+      ['a', 'b'],
+      ['c', 'd', 'e'],
+    ]);
+  });
+
+  it('holds at most one append per run, in order, and at most BATCH_MAX_APPENDS', async () => {
+    const { pool, batches } = fakePool(everyOne);
+    const batcher = new PostgresAppendBatcher(pool, '"s"');
+    const runs = ['a', 'b', 'a', 'c', 'a', ...Array.from({ length: BATCH_MAX_APPENDS + 10 }, (_, i) => `r${i}`)];
+    const results = await Promise.all(runs.map((run) => batcher.append(valuesOf(run))));
+    expect(batches[0]).toHaveLength(BATCH_MAX_APPENDS);
+    expect(batches[0]!.slice(0, 3)).toEqual(['a', 'b', 'c']);
+    // the second 'a' waits for the next batch (with the appends past the limit), the third for the
+    // one after, where it is alone: its caller runs it (null)
+    expect(batches).toHaveLength(2);
+    expect(batches[1]).toEqual(['a', ...runs.slice(5 + BATCH_MAX_APPENDS - 3)]);
+    expect(results[4]).toBeNull();
+    expect(results.filter((sequence) => sequence === null)).toHaveLength(1);
+  });
+
+  it('hands back (null) the appends the statement left out, and all of them when it fails', async () => {
+    const left = fakePool((runIds) => runIds.map((_, i) => ({ ord: i + 1, sequence: i })).filter((row) => row.ord !== 2));
+    const some = new PostgresAppendBatcher(left.pool, '"s"');
+    expect(await Promise.all(['a', 'b', 'c'].map((run) => some.append(valuesOf(run))))).toEqual([0, null, 2]);
+    const failing = fakePool(() => new Error('connection terminated'));
+    const none = new PostgresAppendBatcher(failing.pool, '"s"');
+    expect(await Promise.all(['a', 'b'].map((run) => none.append(valuesOf(run))))).toEqual([null, null]);
+  });
+
+  it('closes a batch before its payloads pass 2 MiB', async () => {
+    const { pool, batches } = fakePool(everyOne);
+    const batcher = new PostgresAppendBatcher(pool, '"s"');
+    const big = 'x'.repeat(900 * 1024);
+    await Promise.all(['a', 'b', 'c', 'd'].map((run) => batcher.append(valuesOf(run, big))));
+    expect(batches.map((batch) => batch.length)).toEqual([2, 2]);
+  });
+});

@@ -1,0 +1,120 @@
+import type pg from 'pg';
+import { appendBatchStatement } from './appendStatement.js';
+
+/** At most this many appends share one statement; the next ones go in the next. */
+export const BATCH_MAX_APPENDS = 256;
+/** A batch closes once its payloads carry this many characters: one statement stays short. */
+export const BATCH_MAX_CHARS = 2 * 1024 * 1024;
+
+/** Index of the run id and of the payload text in an append's values (see appendValues). */
+const RUN_ID = 0;
+const PAYLOAD = 5;
+
+/** An append waiting for its batch: its values, and what settles its promise. */
+interface Queued {
+  readonly values: unknown[];
+  readonly resolve: (sequence: number | null) => void;
+}
+
+/**
+ * Group commit for PostgreSQL: the appends of different runs that arrive while a batch is on its
+ * way (or in the same turn of the event loop) share one statement and one commit
+ * ({@link appendBatchStatement}); each resolves only once that commit is done.
+ *
+ * @remarks
+ * One batch runs at a time; appends that arrive meanwhile gather into the next, so under load
+ * batches grow to the number of runs recording at once, and alone an append waits for nothing (a
+ * batch of one is the caller's to run, with the single-append statement). A batch holds at most
+ * one append per run (a second waits for the next batch, so a run's appends keep their order).
+ * {@link PostgresAppendBatcher.append} resolves with the sequence, or with null when the caller
+ * must run the append alone: its batch held only it, its run was missing, hidden or at another
+ * sequence (the single statement then says which, and stores a repeated step idempotently), or
+ * the batch statement failed (nothing of it was committed, so running each alone is safe).
+ *
+ * @internal
+ */
+export class PostgresAppendBatcher {
+  readonly #pool: pg.Pool;
+  readonly #text: string;
+  /** Appends waiting for the next batch, in arrival order. */
+  #waiting: Queued[] = [];
+  #running = false;
+  #scheduled = false;
+
+  constructor(pool: pg.Pool, quotedSchema: string) {
+    this.#pool = pool;
+    this.#text = appendBatchStatement(quotedSchema);
+  }
+
+  /** Queues an append (its fourteen values, see appendValues); resolves with its sequence, or null: run it alone. */
+  append(values: unknown[]): Promise<number | null> {
+    return new Promise<number | null>((resolve) => {
+      this.#waiting.push({ values, resolve });
+      this.#schedule();
+    });
+  }
+
+  /** Resolves once no batch runs or waits. */
+  async idle(): Promise<void> {
+    while (this.#running || this.#scheduled || this.#waiting.length > 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  #schedule(): void {
+    if (this.#running || this.#scheduled) return;
+    this.#scheduled = true;
+    // the appends of this turn join the batch
+    setImmediate(() => {
+      this.#scheduled = false;
+      void this.#flush();
+    });
+  }
+
+  /** Runs the next batch; never rejects (a failed batch hands its appends back to their callers). */
+  async #flush(): Promise<void> {
+    const batch = this.#take();
+    if (batch.length === 0) return;
+    if (batch.length === 1) {
+      batch[0]!.resolve(null);
+      this.#schedule();
+      return;
+    }
+    this.#running = true;
+    let stored = new Map<number, number>();
+    try {
+      const columns = Array.from({ length: 14 }, (_, k) => batch.map((queued) => queued.values[k]));
+      const result = await this.#pool.query<{ ord: number; sequence: number }>({
+        name: 'runledger_append_batch',
+        text: this.#text,
+        values: columns,
+      });
+      stored = new Map(result.rows.map((row) => [row.ord, row.sequence]));
+    } catch {
+      // rolled back whole: each append runs alone, and fails or succeeds on its own
+    } finally {
+      this.#running = false;
+    }
+    batch.forEach((queued, i) => queued.resolve(stored.get(i + 1) ?? null));
+    if (this.#waiting.length > 0) this.#schedule();
+  }
+
+  /** The next batch: the waiting appends in order, one per run, up to the limits; the rest wait. */
+  #take(): Queued[] {
+    const batch: Queued[] = [];
+    const later: Queued[] = [];
+    const runs = new Set<unknown>();
+    let chars = 0;
+    for (const queued of this.#waiting) {
+      const run = queued.values[RUN_ID];
+      const size = (queued.values[PAYLOAD] as string).length;
+      if (runs.has(run) || batch.length >= BATCH_MAX_APPENDS || (batch.length > 0 && chars + size > BATCH_MAX_CHARS)) {
+        later.push(queued);
+        continue;
+      }
+      runs.add(run);
+      chars += size;
+      batch.push(queued);
+    }
+    this.#waiting = later;
+    return batch;
+  }
+}
