@@ -27,7 +27,9 @@ export const ROLLUP_LOCK_KEY = "hashtext('runledger.rollup'), hashtext($1)";
  * row lock every writer of that server and shard queues on), and a move of a few thousand calls
  * over twenty servers upserts about a hundred rows once each. Any process may move them, one at a
  * time per schema (an advisory lock; a process that finds it taken leaves the move to its holder);
- * a process that dies leaves its pending calls for the next move, counted meanwhile.
+ * a process that dies leaves its pending calls for the next move, counted meanwhile. After a move
+ * the table is vacuumed (it holds a few thousand live rows at most, so that takes a few ms), so its
+ * heap stays that small whether autovacuum runs or not.
  *
  * @internal
  */
@@ -64,6 +66,9 @@ export class PostgresHealthPending {
       if (locked.rows[0]?.locked === true) moved = (await client.query<{ moved: number }>(this.#roll)).rows[0]!.moved;
       await client.query('COMMIT');
       broken = false;
+      // the moved rows are dead tuples now: without a vacuum (autovacuum off, or not due for a
+      // minute) the heap would only grow, and every move and health read scans all of it
+      if (moved !== null && moved > 0) await client.query(`VACUUM (SKIP_LOCKED) ${this.#q}.health_pending`).catch(() => undefined);
       return moved;
     } catch (error) {
       broken = !(await client.query('ROLLBACK').then(
