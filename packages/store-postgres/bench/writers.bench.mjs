@@ -2,10 +2,12 @@
 // RUNLEDGER_BENCH_ROLE=writer), each writing 16 runs concurrently (16 connections), every append
 // awaited (durable: one transaction per step, synchronous_commit on), on a fresh schema.
 // Two paths, side by side in the same run:
-// - store: PostgresRunStore.appendStep (run counter, step row, health rollup in one statement);
-// - bare: the bare pg driver sending the store's own append statement with its rollup cut out
-//   (run counter + step row, same values, one commit per step): if it does not grow either, the
-//   limit is not the rollup.
+// - store: PostgresRunStore.appendStep with groupCommit: false (run counter, step row, the call
+//   noted as pending for the health rollup, in one statement; the moves into the rollup every
+//   4 096 calls); group commit is measured in group-commit.bench.mjs;
+// - bare: the bare pg driver sending the store's own append statement with its pending call cut
+//   out (run counter + step row, same values, one commit per step): if it does not grow either,
+//   the limit is not the health rollup's upkeep.
 // While each window runs, this process measures the database and the machine (databaseLoad.mjs):
 // CPU of every postgres process and of the writers and the time they waited for a core
 // (/proc/<pid>/task/*/schedstat), machine idle (/proc/stat), the bench backends' wait events
@@ -36,7 +38,7 @@ const TARGET = 2.5;
 /** The second verdict: a resource of the database's machine is full at 4 writers … */
 const IDLE_MAX = 0.1;
 const FLUSH_BUSY_MIN = 0.8;
-/** … the writers hardly wait on row locks, and without the rollup the growth is no better. */
+/** … the writers hardly wait on row locks, and without the pending call the growth is no better. */
 const LOCK_MAX = 0.05;
 const BARE_MARGIN = 1.25;
 const CORES = os.cpus().length;
@@ -73,7 +75,13 @@ async function writer() {
   let append;
   let close;
   if (path === 'store') {
-    const store = await PostgresRunStore.connect({ connectionString: url, schema, poolSize: RUNS, applicationName: tag });
+    const store = await PostgresRunStore.connect({
+      connectionString: url,
+      schema,
+      poolSize: RUNS,
+      applicationName: tag,
+      groupCommit: false,
+    });
     runs = [];
     for (let r = 0; r < RUNS; r++) runs.push((await store.createRun({ configuration: `writer-${w}-${r}` })).id);
     append = (r, i) => store.appendStep(runs[r], appendInput(stepOf(runs[r], w, r, i)));
@@ -121,7 +129,7 @@ async function writer() {
 
 // ---- the main process -----------------------------------------------------------------------
 
-/** The store's append statement and the values it sends for a failed and an ok step; the statement without its rollup. */
+/** The store's append statement and the values it sends for a failed and an ok step; the statement without its pending call. */
 async function captureAppend(admin, schema) {
   const seen = [];
   const original = pg.Client.prototype.query;
@@ -149,9 +157,9 @@ async function captureAppend(admin, schema) {
       throw new Error('the bare path would not send the values the store sends');
   }
   const { text } = seen[0];
-  const cut = text.indexOf('), rollup AS (');
+  const cut = text.indexOf('), pending AS (');
   if (cut < 0 || !text.trimEnd().endsWith('SELECT sequence FROM step'))
-    throw new Error('the store’s append statement changed: cannot cut its rollup');
+    throw new Error('the store’s append statement changed: cannot cut its pending call');
   return { text: `${text.slice(0, cut)})\nSELECT sequence FROM step`, templates, quoted: `"${schema}"` };
 }
 
@@ -304,7 +312,7 @@ function report(results, load, timed) {
   const at = (path, processes) => results.find((r) => r.path === path && r.processes === processes);
   const growth = (path) => at(path, 4).rate / at(path, 1).rate;
   const pct = (x) => fmt(100 * x, 1);
-  const name = (r) => (r.path === 'store' ? 'store (step + rollup)' : 'bare (step, no rollup)');
+  const name = (r) => (r.path === 'store' ? 'store (step + pending call)' : 'bare (step only)');
   const rows1 = results.map((r) => [
     name(r),
     String(r.processes),
@@ -359,7 +367,7 @@ function report(results, load, timed) {
   const warmups = results.map((r) => `${r.path} × ${r.processes} ${fmt(r.warmS, 1)} s`).join(', ');
   console.log(`## store-postgres: 1, 2 and 4 writer processes on one PostgreSQL
 
-Each writer process writes ${RUNS} runs at once (${RUNS} connections), tool steps over ${BENCH_SERVERS.length} servers, every append awaited: one transaction per step, durable when it resolves (synchronous_commit on). Every window gets a fresh schema of one PostgreSQL on this machine, a warm-up until each writer process has appended ${WARM_STEPS.toLocaleString('en')} steps, then ${SECONDS} s measured; each configuration is the mean of ${ROUNDS} windows, counts in the order 1, 2, 4 then 4, 2, 1 (so other work's drift falls on each count alike). **store**: \`PostgresRunStore.appendStep\` (run counter, step row and health rollup — 5 levels, 4 shards — in one statement). **bare**: the bare pg driver sending the store's own append statement with the rollup cut out (run counter and step row, the same values, one commit per step). Measured from a separate process during the window: CPU of all postgres processes (the bench's backends plus PostgreSQL's own: WAL writer, checkpointer, …) and of the writer processes in cores (CPU-seconds per second, of ${CORES}), from schedstat (kernel share from /proc/<pid>/stat); "other" is the rest of the busy machine (other work, this process's sampling: ${fmt(sampling, 2)} cores on average); run-queue wait is the time the bench's processes were runnable but had no core (schedstat), in cores; wait events of the bench's backends sampled from pg_stat_activity every ${SAMPLE_MS} ms (share of backend samples: Lock = row locks, the rollup's contention; WAL flush = LWLock WALWrite, IO WALSync/WALWrite; on CPU = active without a wait event, running or waiting for a core; Client = idle, waiting for the writer's next statement); WAL bytes, syncs and sync time from pg_stat_wal over warm-up plus window (cluster-wide; flush busy = the bench sessions' fdatasync time per second of wall time, WAL flushes being serial${timed ? '' : ' — not measured: the role may not set track_wal_io_timing'}). Load average ${fmt(load, 1)} before, ${fmt(os.loadavg()[0], 1)} after, on ${CORES} cores; the machine is shared.
+Each writer process writes ${RUNS} runs at once (${RUNS} connections), tool steps over ${BENCH_SERVERS.length} servers, every append awaited: one transaction per step, durable when it resolves (synchronous_commit on). Every window gets a fresh schema of one PostgreSQL on this machine, a warm-up until each writer process has appended ${WARM_STEPS.toLocaleString('en')} steps, then ${SECONDS} s measured; each configuration is the mean of ${ROUNDS} windows, counts in the order 1, 2, 4 then 4, 2, 1 (so other work's drift falls on each count alike). **store**: \`PostgresRunStore.appendStep\` with \`groupCommit: false\` (run counter, step row and the call noted as pending for the health rollup in one statement; the moves of pending calls into the rollup every 4,096 calls; group commit is measured in its own bench). **bare**: the bare pg driver sending the store's own append statement with the pending call cut out (run counter and step row, the same values, one commit per step). Measured from a separate process during the window: CPU of all postgres processes (the bench's backends plus PostgreSQL's own: WAL writer, checkpointer, …) and of the writer processes in cores (CPU-seconds per second, of ${CORES}), from schedstat (kernel share from /proc/<pid>/stat); "other" is the rest of the busy machine (other work, this process's sampling: ${fmt(sampling, 2)} cores on average); run-queue wait is the time the bench's processes were runnable but had no core (schedstat), in cores; wait events of the bench's backends sampled from pg_stat_activity every ${SAMPLE_MS} ms (share of backend samples: Lock = row locks; WAL flush = LWLock WALWrite, IO WALSync/WALWrite; on CPU = active without a wait event, running or waiting for a core; Client = idle, waiting for the writer's next statement); WAL bytes, syncs and sync time from pg_stat_wal over warm-up plus window (cluster-wide; flush busy = the bench sessions' fdatasync time per second of wall time, WAL flushes being serial${timed ? '' : ' — not measured: the role may not set track_wal_io_timing'}). Load average ${fmt(load, 1)} before, ${fmt(os.loadavg()[0], 1)} after, on ${CORES} cores; the machine is shared.
 
 ${table(
   [
@@ -400,7 +408,7 @@ Most frequent Lock and other waits at 4 writers: store ${top(store4.waits.events
 CPU ceiling at 1 writer's CPU per step (server + writer), if the bench had all ${CORES} cores: store ${CORES} / (${fmt(s1.serverUs, 0)} + ${fmt(s1.writerUs, 0)}) µs = ${fmt(ceiling('store'), 0)} steps/s, where ${TARGET}× 1 writer is ${fmt(TARGET * s1.rate, 0)}; bare ${fmt(ceiling('bare'), 0)} steps/s, where ${TARGET}× is ${fmt(TARGET * b1.rate, 0)}.
 
 - ${verdict(gs >= TARGET, `store throughput grows ≥ ${TARGET}× from 1 to 4 writer processes (got ${fmt(gs, 2)}×: ${fmt(s1.rate, 0)} → ${fmt(store4.rate, 0)} steps/s)`)}
-- ${verdict(limitOk, `otherwise the limit is PostgreSQL's machine (its CPU, shared with the writers, or its WAL flush), not the rollup: the CPU is full (idle at 4 writers < ${pct(IDLE_MAX)} %: ${pct(idle4)} %, and the CPU ceiling < ${TARGET}× 1 writer: ${fmt(ceiling('store'), 0)} vs ${fmt(TARGET * s1.rate, 0)} steps/s) or WAL flushing is (flush busy at 4 writers ≥ ${pct(FLUSH_BUSY_MIN)} %: ${timed ? pct(store4.flushBusy) : 'n/a'} %), the store's writers wait on row locks < ${pct(LOCK_MAX)} % of the time at every count (most: ${pct(lockMax)} %), and without the rollup growth is no better (bare ${fmt(gb, 2)}× < ${TARGET}× and ≤ ${BARE_MARGIN} × store's ${fmt(gs, 2)}×)`)}
+- ${verdict(limitOk, `otherwise the limit is PostgreSQL's machine (its CPU, shared with the writers, or its WAL flush), not the health rollup's upkeep: the CPU is full (idle at 4 writers < ${pct(IDLE_MAX)} %: ${pct(idle4)} %, and the CPU ceiling < ${TARGET}× 1 writer: ${fmt(ceiling('store'), 0)} vs ${fmt(TARGET * s1.rate, 0)} steps/s) or WAL flushing is (flush busy at 4 writers ≥ ${pct(FLUSH_BUSY_MIN)} %: ${timed ? pct(store4.flushBusy) : 'n/a'} %), the store's writers wait on row locks < ${pct(LOCK_MAX)} % of the time at every count (most: ${pct(lockMax)} %), and without the pending call growth is no better (bare ${fmt(gb, 2)}× < ${TARGET}× and ≤ ${BARE_MARGIN} × store's ${fmt(gs, 2)}×)`)}
 `);
 }
 

@@ -67,8 +67,10 @@ export class PostgresHealthPending {
       await client.query('COMMIT');
       broken = false;
       // the moved rows are dead tuples now: without a vacuum (autovacuum off, or not due for a
-      // minute) the heap would only grow, and every move and health read scans all of it
-      if (moved !== null && moved > 0) await client.query(`VACUUM (SKIP_LOCKED) ${this.#q}.health_pending`).catch(() => undefined);
+      // minute) the heap would only grow, and every move and health read scans all of it; the
+      // empty pages stay (no truncation, which waits for appends to let go of the table)
+      if (moved !== null && moved > 0)
+        await client.query(`VACUUM (SKIP_LOCKED, TRUNCATE false) ${this.#q}.health_pending`).catch(() => undefined);
       return moved;
     } catch (error) {
       broken = !(await client.query('ROLLBACK').then(
