@@ -12,6 +12,7 @@ import {
 import { SqlitePrunePace } from './SqlitePrunePace.js';
 import type { SqliteHealthPending } from './SqliteHealthPending.js';
 import { SqlitePruneRollup } from './SqlitePruneRollup.js';
+import { isBusyError } from './busyRetry.js';
 import { syncWal } from './syncWal.js';
 
 /** How the store runs a prune's statements: writes through its write queue, reads retried on a lock. */
@@ -49,13 +50,14 @@ const CANDIDATE_PAGE = 4 * MAX_PRUNE_BATCH_RUNS;
  * then deleted in batches of whole runs of at most `batchSize` steps, each one `BEGIN IMMEDIATE`
  * transaction that checks every run again (still ended before the cutoff), moves the calls
  * pending for the health rollup in (SqliteHealthPending), deletes the run's steps (one rowid
- * range) and its row, and takes its calls out of the rollup ({@link SqlitePruneRollup}). Each commits without an fsync (`synchronous = NORMAL`, for that
- * transaction only), so the write lock is held for its work alone; the log is synced outside the
- * lock during the pause that follows ({@link syncWal}), and once more before the prune resolves,
- * so what it says it deleted is durable. The pause ({@link SqlitePrunePace}: as long as the
- * transaction held the lock, 15 ms at least) lets queued appends of this process and writers of
- * other processes take the lock; without a given `batchSize`, transactions are sized to hold the
- * lock about 5 ms. A run with more steps than a batch is hidden first: one
+ * range) and its row, and takes its calls out of the rollup ({@link SqlitePruneRollup}). Each
+ * commits without an fsync (`synchronous = NORMAL`, for that transaction only), so the write lock
+ * is held for its work alone; the log is synced and checkpointed outside the lock during the pause
+ * that follows ({@link syncWal}), and synced once more before the prune resolves, so what it says
+ * it deleted is durable. The pause ({@link SqlitePrunePace}: as long as the transaction held the
+ * lock, 2 ms at least) lets queued appends of this process and writers of other processes (who try
+ * every ms) take the lock; without a given `batchSize`, transactions are sized to hold the lock
+ * about 2.5 ms. A run with more steps than a batch is hidden first: one
  * transaction deletes its row (readers find no run and no steps, as after the prune), then its
  * steps go in chunks of a batch. A prune killed in between leaves steps without a run, which the
  * next prune deletes first (an orphan sweep over the run numbers of the steps). The run numbered
@@ -206,9 +208,30 @@ export class SqlitePrune {
     }
   }
 
-  /** Between two transactions: the pace's pause, while the last one's log is synced (it committed without an fsync). */
+  /**
+   * Between two transactions: the pace's pause, while the last one's log is synced (it committed
+   * without an fsync) and copied into the database file.
+   */
   async #rest(pace: SqlitePrunePace): Promise<void> {
-    await Promise.all([pace.pause(), syncWal(this.#db.name)]);
+    await Promise.all([pace.pause(), syncWal(this.#db.name), this.#checkpoint()]);
+  }
+
+  /**
+   * Copies the log into the database file outside the write lock (a passive checkpoint: it waits
+   * for no one and copies what no reader still needs), a transaction's pages at a time. Left to
+   * SQLite, the commit that takes the log past 1000 pages copies them all in one go — often an
+   * append of another process, which then waits for it — and the writes and fsync of 4 MB delay
+   * the fsyncs of every writer meanwhile.
+   */
+  async #checkpoint(): Promise<void> {
+    // after the commit's own callbacks: the pause's timer is set first
+    await new Promise((resolve) => setImmediate(resolve));
+    try {
+      this.#db.pragma('wal_checkpoint(PASSIVE)');
+    } catch (error) {
+      // another connection is checkpointing: it copies the pages instead
+      if (!isBusyError(error)) throw error;
+    }
   }
 
   /**

@@ -25,8 +25,10 @@ describe('SqlitePrunePace', () => {
 
   it('sizes transactions to hold the lock for the time budget when the store chooses, changing at most 2× at a time, within its bounds', () => {
     const { pace, run } = paced({ batchSize: undefined, maxSteps: 2000 });
+    expect(pace.steps).toBe(50);
+    // 50 steps in 0.05 ms: 2000 would fit the budget, but it only doubles
+    run(50, 0.05);
     expect(pace.steps).toBe(100);
-    // 100 steps in 0.1 ms: 2000 would fit the budget, but it only doubles
     run(100, 0.1);
     expect(pace.steps).toBe(200);
     run(200, 0.2);
@@ -36,7 +38,7 @@ describe('SqlitePrunePace', () => {
     expect(pace.steps).toBe(2000);
     run(2000, 1);
     expect(pace.steps).toBe(2000);
-    // slow: 2000 steps held the lock 100 ms, 100 would fit; it only halves
+    // slow: 2000 steps held the lock 100 ms, 50 would fit; it only halves
     run(2000, 100);
     expect(pace.steps).toBe(1000);
     run(1000, 20 * PRUNE_TRANSACTION_BUDGET_MS);
@@ -44,16 +46,16 @@ describe('SqlitePrunePace', () => {
     // a rate in the middle: 500 steps in twice the budget → 250 fit
     run(500, 2 * PRUNE_TRANSACTION_BUDGET_MS);
     expect(pace.steps).toBe(250);
-    // never below 20 steps
+    // never below 10 steps
     for (let i = 0; i < 10; i++) run(pace.steps, 10_000);
-    expect(pace.steps).toBe(20);
+    expect(pace.steps).toBe(10);
   });
 
   it('learns nothing from a transaction that deleted few steps (a run row alone, a small run)', () => {
     const { pace, run } = paced({ batchSize: undefined, maxSteps: 2000 });
     run(0, 50);
     run(10, 50);
-    expect(pace.steps).toBe(100);
+    expect(pace.steps).toBe(50);
   });
 
   it('pauses as long as the last transaction took, at least the minimum pause', async () => {
@@ -70,7 +72,7 @@ describe('SqlitePrunePace', () => {
       await paused;
       return ms;
     };
-    run(100, 3);
+    run(100, 1);
     expect(await waits()).toBe(PRUNE_MIN_PAUSE_MS);
     // as long as the lock was held, its commit included
     run(100, 80);

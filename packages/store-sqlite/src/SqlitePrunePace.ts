@@ -1,11 +1,15 @@
 /** How long a prune transaction aims to hold the write lock (its work and its commit), when the caller left the batch size to the store. */
-export const PRUNE_TRANSACTION_BUDGET_MS = 5;
-/** The shortest pause after a prune transaction: longer than a writer of another process sleeps between two tries at a busy lock while it has waited less than this. */
-export const PRUNE_MIN_PAUSE_MS = 15;
+export const PRUNE_TRANSACTION_BUDGET_MS = 2.5;
+/**
+ * The shortest pause after a prune transaction: a writer of another process waiting for the lock
+ * tries again every ms (busyRetry.ts), so it takes the lock in this gap; one of this process has
+ * its write queued and runs at once.
+ */
+export const PRUNE_MIN_PAUSE_MS = 2;
 /** The steps of the first transaction of a prune whose batch size is the store's to choose. */
-const FIRST_STEPS = 100;
+const FIRST_STEPS = 50;
 /** The fewest steps a transaction is sized for. */
-const MIN_STEPS = 20;
+const MIN_STEPS = 10;
 
 /**
  * How fast a SQLite prune goes: how many steps its next transaction deletes and how long it pauses
@@ -13,13 +17,14 @@ const MIN_STEPS = 20;
  * wait little for the write lock.
  *
  * @remarks
- * SQLite has no queue for its write lock: a writer of another process that finds it taken sleeps
- * and tries again (1, 2, 5, 10, 15 ms … apart). Each prune transaction is followed by a pause as
- * long as the transaction and at least {@link PRUNE_MIN_PAUSE_MS}, so the lock is free at least
- * half of the time and every waiting writer tries again while it is. When the caller gave no
- * `batchSize`, transactions are also sized to hold the lock about {@link PRUNE_TRANSACTION_BUDGET_MS}
- * (a few ms; the prune's commit is fsync-free, see SqlitePrune), from the time the previous ones held it per step, changing at most 2× at a time,
- * from 20 steps to the default batch size; a given `batchSize` is used as it is.
+ * SQLite has no queue for its write lock: a writer that finds it taken tries again (this store's
+ * writers every ms, see busyRetry.ts) and gets it only while it is free. So a writer of another
+ * process waits at most about one prune transaction and a ms: when the caller gave no `batchSize`,
+ * transactions are sized to hold the lock about {@link PRUNE_TRANSACTION_BUDGET_MS} (the prune's
+ * commit is fsync-free, see SqlitePrune), from the time the previous ones held it per step,
+ * changing at most 2× at a time, from 10 steps to the default batch size; a given `batchSize` is
+ * used as it is. Each transaction is followed by a pause as long as it held the lock, at least
+ * {@link PRUNE_MIN_PAUSE_MS}, so the lock is free at least half of the time.
  *
  * @internal
  */
