@@ -465,7 +465,11 @@ export class SqliteRunStore implements PruningRunStore {
   /** Deletes whole runs that ended before `olderThan` in short batches, between appends (see SqlitePrune). */
   async pruneRuns(query: PruneRunsQuery): Promise<PruneRunsResult> {
     this.#assertOpen();
-    this.#prune ??= new SqlitePrune(this.#db, { write: (fn) => this.#write(fn), read: (fn) => this.#read(fn) }, this.#pending);
+    this.#prune ??= new SqlitePrune(
+      this.#db,
+      { write: (fn) => this.#write(fn), read: (fn) => this.#read(fn), commits: () => this.#writes.commits },
+      this.#pending,
+    );
     return this.#prune.prune(query);
   }
 
