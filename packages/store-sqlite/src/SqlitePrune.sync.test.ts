@@ -10,11 +10,15 @@ import { SqlitePrune } from './SqlitePrune.js';
 import { SqliteRunStore } from './SqliteRunStore.js';
 import { tempFolder, toolStep } from './testing/tempDatabase.js';
 
-const synced = vi.hoisted(() => ({ calls: [] as string[], gate: null as Promise<void> | null }));
+/** The files synced, and what happened in order: each transaction, each sync's start and end. */
+const synced = vi.hoisted(() => ({ calls: [] as string[], events: [] as string[] }));
 vi.mock('./syncWal.js', () => ({
   syncWal: async (path: string) => {
     synced.calls.push(path);
-    await synced.gate;
+    synced.events.push('sync');
+    // a sync takes a while: the prune must wait for it
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    synced.events.push('synced');
   },
 }));
 
@@ -23,7 +27,7 @@ let db: Database.Database | undefined;
 beforeEach(() => {
   folder = tempFolder();
   synced.calls = [];
-  synced.gate = null;
+  synced.events = [];
 });
 afterEach(() => {
   db?.close();
@@ -45,7 +49,14 @@ async function fileWithOldRuns(): Promise<{ db: Database.Database; prune: Sqlite
   db = new Database(folder.file());
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
-  const access = { write: async <T>(fn: () => T) => fn(), read: async <T>(fn: () => T) => fn() };
+  const access = {
+    write: async <T>(fn: () => T) => {
+      const value = fn();
+      synced.events.push('transaction');
+      return value;
+    },
+    read: async <T>(fn: () => T) => fn(),
+  };
   return { db, prune: new SqlitePrune(db, access, new SqliteHealthPending(db, new SqliteHealthWriter(db))) };
 }
 
@@ -64,6 +75,20 @@ describe('SqlitePrune and the fsync', () => {
     expect(db.pragma('synchronous', { simple: true })).toBe(2);
   });
 
+  it('checkpoints the log between transactions, outside the write lock', async () => {
+    const { db, prune } = await fileWithOldRuns();
+    const calls: string[] = [];
+    const pragma = db.pragma.bind(db);
+    vi.spyOn(db, 'pragma').mockImplementation(((text: string, options?: Database.PragmaOptions) => {
+      calls.push(`${text}${db.inTransaction ? ' (in a transaction)' : ''}`);
+      return pragma(text, options);
+    }) as typeof db.pragma);
+    await prune.prune({ olderThan: T0 + 120_000, batchSize: 20 });
+    const transactions = synced.events.filter((event) => event === 'transaction').length;
+    expect(calls.filter((text) => text === 'wal_checkpoint(PASSIVE)').length).toBe(transactions);
+    expect(calls.filter((text) => text.startsWith('wal_checkpoint') && text.endsWith('(in a transaction)'))).toEqual([]);
+  });
+
   it('gives the connection back FULL when a transaction fails', async () => {
     const { db, prune } = await fileWithOldRuns();
     db.exec("CREATE TRIGGER refuse BEFORE DELETE ON steps BEGIN SELECT RAISE(ABORT, 'the disk says no'); END");
@@ -73,19 +98,18 @@ describe('SqlitePrune and the fsync', () => {
 
   it('resolves only after the log is synced, and syncs it between transactions', async () => {
     const { prune } = await fileWithOldRuns();
-    let open!: () => void;
-    let done = false;
-    const pruned = prune.prune({ olderThan: T0 + 120_000, batchSize: 20 }).then(() => (done = true));
-    // let the transactions run, then hold the last sync
-    await vi.waitFor(() => expect(synced.calls.length).toBeGreaterThan(3), { timeout: 10_000 });
-    synced.gate = new Promise<void>((resolve) => (open = resolve));
-    const before = synced.calls.length;
-    await vi.waitFor(() => expect(synced.calls.length).toBeGreaterThan(before), { timeout: 10_000 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(done).toBe(false);
-    open();
-    await pruned;
-    expect(done).toBe(true);
+    await prune.prune({ olderThan: T0 + 120_000, batchSize: 20 });
+    synced.events.push('resolved');
+    const { events } = synced;
+    // every transaction is followed by a sync before the next one, and the last by a finished sync before the prune resolves
+    const transactions = events.flatMap((event, i) => (event === 'transaction' ? [i] : []));
+    expect(transactions.length).toBeGreaterThan(3);
+    for (const [k, at] of transactions.entries()) {
+      const next = transactions[k + 1] ?? events.length - 1;
+      expect(events.slice(at + 1, next)).toContain('sync');
+    }
+    const last = transactions[transactions.length - 1]!;
+    expect(events.slice(last).lastIndexOf('synced')).toBe(events.length - last - 2);
     expect(new Set(synced.calls)).toEqual(new Set([folder.file()]));
   });
 });

@@ -12,12 +12,15 @@ import {
 import { SqlitePrunePace } from './SqlitePrunePace.js';
 import type { SqliteHealthPending } from './SqliteHealthPending.js';
 import { SqlitePruneRollup } from './SqlitePruneRollup.js';
+import { isBusyError } from './busyRetry.js';
 import { syncWal } from './syncWal.js';
 
 /** How the store runs a prune's statements: writes through its write queue, reads retried on a lock. */
 export interface SqlitePruneAccess {
   write<T>(fn: () => T): Promise<T>;
   read<T>(fn: () => T): Promise<T>;
+  /** How many writes the store has committed (the prune's among them): tells the prune of this process's other writers. */
+  commits?(): number;
 }
 
 /** A run the prune found old, as listed before its batch (checked again inside it). */
@@ -49,13 +52,16 @@ const CANDIDATE_PAGE = 4 * MAX_PRUNE_BATCH_RUNS;
  * then deleted in batches of whole runs of at most `batchSize` steps, each one `BEGIN IMMEDIATE`
  * transaction that checks every run again (still ended before the cutoff), moves the calls
  * pending for the health rollup in (SqliteHealthPending), deletes the run's steps (one rowid
- * range) and its row, and takes its calls out of the rollup ({@link SqlitePruneRollup}). Each commits without an fsync (`synchronous = NORMAL`, for that
- * transaction only), so the write lock is held for its work alone; the log is synced outside the
- * lock during the pause that follows ({@link syncWal}), and once more before the prune resolves,
- * so what it says it deleted is durable. The pause ({@link SqlitePrunePace}: as long as the
- * transaction held the lock, 15 ms at least) lets queued appends of this process and writers of
- * other processes take the lock; without a given `batchSize`, transactions are sized to hold the
- * lock about 5 ms. A run with more steps than a batch is hidden first: one
+ * range) and its row, and takes its calls out of the rollup ({@link SqlitePruneRollup}). Each
+ * commits without an fsync (`synchronous = NORMAL`, for that transaction only), so the write lock
+ * is held for its work alone; the log is synced and checkpointed outside the lock during the pause
+ * that follows ({@link syncWal}), and synced once more before the prune resolves, so what it says
+ * it deleted is durable. The pause ({@link SqlitePrunePace}: as long as the transaction held the
+ * lock, 2 ms at least) lets queued appends of this process and writers of other processes (who try
+ * every ms) take the lock; without a given `batchSize`, transactions are sized to hold the lock
+ * about 2.5 ms while others write, and 10 ms with 1 ms pauses once nobody else has committed for a
+ * second (each transaction tells the pace whether anybody did: the file's data version for other
+ * connections, the store's commit count for its own other writes). A run with more steps than a batch is hidden first: one
  * transaction deletes its row (readers find no run and no steps, as after the prune), then its
  * steps go in chunks of a batch. A prune killed in between leaves steps without a run, which the
  * next prune deletes first (an orphan sweep over the run numbers of the steps). The run numbered
@@ -76,6 +82,9 @@ export class SqlitePrune {
   readonly #nextRunNo: Database.Statement;
   readonly #hasRun: Database.Statement;
   readonly #lastSequence: Database.Statement;
+  readonly #dataVersion: Database.Statement;
+  /** What the prune's last transaction saw: the file's data version and the store's commits. */
+  #seen: { version: number; commits: number } | null = null;
 
   constructor(db: Database.Database, access: SqlitePruneAccess, pending: SqliteHealthPending) {
     this.#db = db;
@@ -95,12 +104,15 @@ export class SqlitePrune {
     // the run number of the first step at or after a run number (a skip-scan of the steps' rowids)
     this.#nextRunNo = db.prepare('SELECT id >> 32 FROM steps WHERE id >= (? << 32) ORDER BY id LIMIT 1').pluck();
     this.#hasRun = db.prepare('SELECT 1 FROM runs WHERE run_no = ?').pluck();
+    // changes when another connection commits (not when this one does)
+    this.#dataVersion = db.prepare('PRAGMA data_version').pluck();
     this.#lastSequence = db.prepare('SELECT max(id) - (? << 32) FROM steps WHERE id >= (? << 32) AND id < ((? + 1) << 32)').pluck();
   }
 
   async prune(query: PruneRunsQuery): Promise<PruneRunsResult> {
     const q = checkPruneRunsQuery(query);
     const pace = new SqlitePrunePace({ batchSize: query.batchSize === undefined ? undefined : q.batchSize, maxSteps: q.batchSize });
+    this.#seen = null;
     try {
       return await this.#prune(q, pace);
     } finally {
@@ -206,9 +218,43 @@ export class SqlitePrune {
     }
   }
 
-  /** Between two transactions: the pace's pause, while the last one's log is synced (it committed without an fsync). */
+  /**
+   * Between two transactions: the pace's pause, while the last one's log is synced (it committed
+   * without an fsync) and copied into the database file.
+   */
   async #rest(pace: SqlitePrunePace): Promise<void> {
-    await Promise.all([pace.pause(), syncWal(this.#db.name)]);
+    await Promise.all([pace.pause(), syncWal(this.#db.name), this.#checkpoint()]);
+  }
+
+  /**
+   * Copies the log into the database file outside the write lock (a passive checkpoint: it waits
+   * for no one and copies what no reader still needs), a transaction's pages at a time. Left to
+   * SQLite, the commit that takes the log past 1000 pages copies them all in one go — often an
+   * append of another process, which then waits for it — and the writes and fsync of 4 MB delay
+   * the fsyncs of every writer meanwhile.
+   */
+  async #checkpoint(): Promise<void> {
+    // after the commit's own callbacks: the pause's timer is set first
+    await new Promise((resolve) => setImmediate(resolve));
+    try {
+      this.#db.pragma('wal_checkpoint(PASSIVE)');
+    } catch (error) {
+      // another connection is checkpointing: it copies the pages instead
+      if (!isBusyError(error)) throw error;
+    }
+  }
+
+  /**
+   * Whether another writer committed since the prune's last transaction: another connection (the
+   * file's data version moved) or another write of this store (its commits counted more than the
+   * prune's own). Under the write lock, at the start of a transaction.
+   */
+  #othersWrote(): boolean {
+    const seen = { version: this.#dataVersion.get() as number, commits: this.#access.commits?.() ?? 0 };
+    const last = this.#seen;
+    this.#seen = seen;
+    // the store counts the prune's last transaction once it committed
+    return last !== null && (seen.version !== last.version || seen.commits > last.commits + 1);
   }
 
   /**
@@ -218,6 +264,7 @@ export class SqlitePrune {
   #transaction<T>(pace: SqlitePrunePace, fn: () => T): Promise<T> {
     return this.#access.write(() => {
       let locked = 0;
+      let othersWrote = false;
       // committed without an fsync under the write lock: #rest syncs the log after it, outside the lock
       const synchronous = this.#db.pragma('synchronous', { simple: true }) as number;
       this.#db.pragma('synchronous = NORMAL');
@@ -225,12 +272,13 @@ export class SqlitePrune {
         const value = this.#db
           .transaction(() => {
             locked = performance.now();
+            othersWrote = this.#othersWrote();
             // a call still pending is in no rollup row to take it out of: all of them go in first
             this.#pending.roll();
             return fn();
           })
           .immediate();
-        pace.learn(typeof value === 'number' ? value : 0, performance.now() - locked);
+        pace.learn(typeof value === 'number' ? value : 0, performance.now() - locked, othersWrote);
         return value;
       } catch (error) {
         this.#rollup.reset();

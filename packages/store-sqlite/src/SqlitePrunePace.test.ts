@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PRUNE_MIN_PAUSE_MS, PRUNE_TRANSACTION_BUDGET_MS, SqlitePrunePace } from './SqlitePrunePace.js';
+import {
+  PRUNE_ALONE_AFTER_MS,
+  PRUNE_ALONE_BUDGET_MS,
+  PRUNE_ALONE_PAUSE_MS,
+  PRUNE_MIN_PAUSE_MS,
+  PRUNE_TRANSACTION_BUDGET_MS,
+  SqlitePrunePace,
+} from './SqlitePrunePace.js';
 
 /** A pace, and a transaction that deleted `steps` holding the lock `ms`. */
 function paced(options: { batchSize: number | undefined; maxSteps: number }): {
@@ -25,8 +32,10 @@ describe('SqlitePrunePace', () => {
 
   it('sizes transactions to hold the lock for the time budget when the store chooses, changing at most 2× at a time, within its bounds', () => {
     const { pace, run } = paced({ batchSize: undefined, maxSteps: 2000 });
+    expect(pace.steps).toBe(50);
+    // 50 steps in 0.05 ms: 2000 would fit the budget, but it only doubles
+    run(50, 0.05);
     expect(pace.steps).toBe(100);
-    // 100 steps in 0.1 ms: 2000 would fit the budget, but it only doubles
     run(100, 0.1);
     expect(pace.steps).toBe(200);
     run(200, 0.2);
@@ -36,7 +45,7 @@ describe('SqlitePrunePace', () => {
     expect(pace.steps).toBe(2000);
     run(2000, 1);
     expect(pace.steps).toBe(2000);
-    // slow: 2000 steps held the lock 100 ms, 100 would fit; it only halves
+    // slow: 2000 steps held the lock 100 ms, 50 would fit; it only halves
     run(2000, 100);
     expect(pace.steps).toBe(1000);
     run(1000, 20 * PRUNE_TRANSACTION_BUDGET_MS);
@@ -44,16 +53,16 @@ describe('SqlitePrunePace', () => {
     // a rate in the middle: 500 steps in twice the budget → 250 fit
     run(500, 2 * PRUNE_TRANSACTION_BUDGET_MS);
     expect(pace.steps).toBe(250);
-    // never below 20 steps
+    // never below 10 steps
     for (let i = 0; i < 10; i++) run(pace.steps, 10_000);
-    expect(pace.steps).toBe(20);
+    expect(pace.steps).toBe(10);
   });
 
   it('learns nothing from a transaction that deleted few steps (a run row alone, a small run)', () => {
     const { pace, run } = paced({ batchSize: undefined, maxSteps: 2000 });
     run(0, 50);
     run(10, 50);
-    expect(pace.steps).toBe(100);
+    expect(pace.steps).toBe(50);
   });
 
   it('pauses as long as the last transaction took, at least the minimum pause', async () => {
@@ -70,12 +79,68 @@ describe('SqlitePrunePace', () => {
       await paused;
       return ms;
     };
-    run(100, 3);
+    run(100, 1);
     expect(await waits()).toBe(PRUNE_MIN_PAUSE_MS);
     // as long as the lock was held, its commit included
     run(100, 80);
     expect(await waits()).toBe(80);
     // a pause without a transaction before it: the minimum
     expect(await waits()).toBe(PRUNE_MIN_PAUSE_MS);
+  });
+});
+
+describe('SqlitePrunePace alone', () => {
+  /** A pace on a clock the test moves. */
+  function clocked(): { pace: SqlitePrunePace; at: { ms: number } } {
+    const at = { ms: 1_000 };
+    return { pace: new SqlitePrunePace({ batchSize: undefined, maxSteps: 2000, now: () => at.ms }), at };
+  }
+
+  const pauseOf = async (pace: SqlitePrunePace): Promise<number> => {
+    vi.useFakeTimers();
+    let done = false;
+    const paused = pace.pause().then(() => (done = true));
+    let ms = 0;
+    while (!done) {
+      await vi.advanceTimersByTimeAsync(1);
+      ms++;
+    }
+    await paused;
+    vi.useRealTimers();
+    return ms;
+  };
+
+  it('starts careful, and once nobody else wrote for a while holds the lock longer and pauses less', async () => {
+    const { pace, at } = clocked();
+    expect(pace.alone).toBe(false);
+    // 50 steps in 2.5 ms: the short budget fits 50
+    pace.learn(50, PRUNE_TRANSACTION_BUDGET_MS);
+    expect(pace.steps).toBe(50);
+    expect(await pauseOf(pace)).toBe(PRUNE_MIN_PAUSE_MS);
+    at.ms += PRUNE_ALONE_AFTER_MS;
+    expect(pace.alone).toBe(true);
+    // alone: 2× at a time up to what fits the alone budget (4× the short one: 200 steps)
+    for (let i = 0; i < 10; i++) pace.learn(pace.steps, (pace.steps * PRUNE_TRANSACTION_BUDGET_MS) / 50);
+    expect(pace.steps).toBe((50 * PRUNE_ALONE_BUDGET_MS) / PRUNE_TRANSACTION_BUDGET_MS);
+    pace.learn(pace.steps, PRUNE_ALONE_BUDGET_MS);
+    expect(await pauseOf(pace)).toBe(PRUNE_ALONE_PAUSE_MS);
+  });
+
+  it('cuts the next transaction to the short budget at once when another writer commits', async () => {
+    const { pace, at } = clocked();
+    at.ms += PRUNE_ALONE_AFTER_MS;
+    for (let i = 0; i < 10; i++) pace.learn(pace.steps, (pace.steps * PRUNE_TRANSACTION_BUDGET_MS) / 50);
+    const long = (50 * PRUNE_ALONE_BUDGET_MS) / PRUNE_TRANSACTION_BUDGET_MS;
+    expect(pace.steps).toBe(long);
+    // a writer committed before this long transaction: the next one deletes what fits 2.5 ms
+    pace.learn(long, PRUNE_ALONE_BUDGET_MS, true);
+    expect(pace.alone).toBe(false);
+    expect(pace.steps).toBe(50);
+    expect(await pauseOf(pace)).toBe(PRUNE_ALONE_BUDGET_MS);
+    // careful again until nobody writes for a while
+    at.ms += PRUNE_ALONE_AFTER_MS - 1;
+    pace.learn(50, PRUNE_TRANSACTION_BUDGET_MS);
+    expect(pace.alone).toBe(false);
+    expect(pace.steps).toBe(50);
   });
 });

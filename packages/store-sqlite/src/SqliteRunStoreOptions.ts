@@ -8,8 +8,9 @@ export interface SqliteRunStoreOptions {
   readonly path: string;
   /**
    * How long a write waits for another process's write lock before it fails with a
-   * `storage_failure` error, in ms; default 5000. Waiting happens in slices of at most 100 ms
-   * with asynchronous back-off in between, so the event loop is never blocked for long.
+   * `storage_failure` error, in ms; default 5000. The write tries again every ms on a timer (after
+   * a quarter of a second with back-off up to 25 ms), so the event loop is never blocked and the
+   * lock is taken within about a ms of its release.
    */
   readonly busyTimeoutMs?: number;
   /**

@@ -212,3 +212,30 @@ describe('WriteQueue.group', () => {
     expect(batches).toEqual([1]);
   });
 });
+
+describe('WriteQueue.commits', () => {
+  it('counts the writes and group batches that ran without an error, once each however often a lock made them run again', async () => {
+    const { runner, failWith } = recordingRunner();
+    const queue = new WriteQueue(1000, runner);
+    expect(queue.commits).toBe(0);
+    await queue.write(() => 1);
+    await Promise.all([queue.group(() => 2, 1), queue.group(() => 3, 1)]);
+    expect(queue.commits).toBe(2);
+    // a write refused (not a lock) is no commit
+    await expect(
+      queue.write(() => {
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow();
+    expect(queue.commits).toBe(2);
+    // a batch that met a lock once and then committed counts once
+    failWith(busy());
+    await queue.group(() => 4, 1);
+    let tries = 0;
+    await queue.write(() => {
+      if (++tries === 1) throw busy();
+      return 5;
+    });
+    expect(queue.commits).toBe(4);
+  });
+});

@@ -49,24 +49,35 @@ export class WriteQueue {
   #open: Batch | null = null;
   /** The key of the last commit when it held a single group write, else undefined. */
   #soloKey: unknown = undefined;
+  #commits = 0;
 
   constructor(busyTimeoutMs: number, group?: GroupRunner) {
     this.#busyTimeoutMs = busyTimeoutMs;
     this.#group = group;
   }
 
+  /** How many writes and batches have run without an error (committed, for writes that are transactions). */
+  get commits(): number {
+    return this.#commits;
+  }
+
   /** Runs a write now when nothing waits, else after the writes before it, retrying on a lock. */
   write<T>(fn: () => T): Promise<T> {
     // what is asked after this write runs after it, in the batch after it
     this.#open = null;
+    const counted = (): T => {
+      const value = fn();
+      this.#commits++;
+      return value;
+    };
     if (this.#pending === 0) {
       try {
-        return Promise.resolve(fn());
+        return Promise.resolve(counted());
       } catch (error) {
         if (!isBusyError(error)) return Promise.reject(storageError(error, this.#busyTimeoutMs));
       }
     }
-    return this.#enqueue(() => retryBusy(fn, this.#busyTimeoutMs));
+    return this.#enqueue(() => retryBusy(counted, this.#busyTimeoutMs));
   }
 
   /**
@@ -132,6 +143,7 @@ export class WriteQueue {
     try {
       // a lock or a failed commit leaves nothing of the batch behind: the whole batch is tried again
       outcomes = await retryBusy(() => group.run(batch.writes), this.#busyTimeoutMs);
+      this.#commits++;
       this.#soloKey = batch.writes.length === 1 ? batch.key : undefined;
     } catch (error) {
       this.#pending--;
