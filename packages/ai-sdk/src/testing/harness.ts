@@ -1,7 +1,7 @@
 // Test helpers: the fixture MCP server of @runledger/mcp as a real stdio child process, a real
 // SQLite store file, scripted answers for the AI SDK's mock model, and the stored steps in a
 // comparable shape. Not part of the build.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,9 +17,16 @@ export type StreamPart = StreamResult['stream'] extends ReadableStream<infer Par
 /** The fixture MCP server of @runledger/mcp (run with plain `node`). */
 export const FIXTURE_SERVER = fileURLToPath(new URL('../../../mcp/src/testing/fixture-server.mjs', import.meta.url));
 
-/** A fresh folder with a fresh events file for the fixture server. */
+/** The scratch folders made in this process, removed when it exits. */
+const scratchFolders: string[] = [];
+process.once('exit', () => {
+  for (const folder of scratchFolders) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A fresh folder with a fresh events file for the fixture server (removed when the test process exits). */
 export function scratch(): { dir: string; eventsFile: string; dbPath: string } {
   const dir = mkdtempSync(path.join(tmpdir(), 'runledger-ai-sdk-'));
+  scratchFolders.push(dir);
   const eventsFile = path.join(dir, 'events.jsonl');
   writeFileSync(eventsFile, '');
   return { dir, eventsFile, dbPath: path.join(dir, 'runs.sqlite') };

@@ -1,7 +1,7 @@
 // Helpers that run the fixture MCP server for tests and benchmarks: over stdio as a child process,
 // over Streamable HTTP on 127.0.0.1 (a child process too), and in memory. Not part of the build.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,9 +30,17 @@ export interface FixtureEvent {
   readonly sessionId?: string | null;
 }
 
-/** A fresh, empty events file in a temporary folder. */
+/** The folders of the events files made in this process, removed when it exits. */
+const eventFolders: string[] = [];
+process.once('exit', () => {
+  for (const folder of eventFolders) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A fresh, empty events file in a temporary folder (removed when the test process exits). */
 export function newEventsFile(): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'runledger-mcp-')), 'events.jsonl');
+  const folder = mkdtempSync(path.join(tmpdir(), 'runledger-mcp-'));
+  eventFolders.push(folder);
+  const file = path.join(folder, 'events.jsonl');
   writeFileSync(file, '');
   return file;
 }
