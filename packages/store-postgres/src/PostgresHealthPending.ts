@@ -37,11 +37,60 @@ export class PostgresHealthPending {
   readonly #pool: pg.Pool;
   readonly #q: string;
   readonly #roll: string;
+  /** Calls this store noted as pending since it last moved them. */
+  #noted = 0;
+  /** The move under way, if any. */
+  #moving: Promise<void> | null = null;
+  /** How many noted (or found) pending calls make a move due; tests lower it. */
+  rollAt: number = ROLL_PENDING_AT;
 
   constructor(pool: pg.Pool, quotedSchema: string) {
     this.#pool = pool;
     this.#q = quotedSchema;
     this.#roll = rollPendingStatement(quotedSchema);
+  }
+
+  /** Counts a call this store's append noted as pending, and moves the pending calls once enough were noted. */
+  noted(): void {
+    if (++this.#noted >= this.rollAt) this.moveSoon();
+  }
+
+  /**
+   * After a health read that found `found` pending calls: left by processes that stopped before
+   * they moved them, they are moved once there are many, so the next reads do not count them one
+   * by one again.
+   */
+  found(found: number): void {
+    if (found >= this.rollAt) this.moveSoon();
+  }
+
+  /** Moves the pending calls in the background, unless a move is under way. */
+  moveSoon(): void {
+    this.#moving ??= this.#moveNoted().finally(() => {
+      this.#moving = null;
+    });
+  }
+
+  /** Resolves once no move is under way; then moves what this store noted since (as a store does before it closes). */
+  async settle(): Promise<void> {
+    await this.#moving;
+    if (this.#noted > 0) await this.#moveNoted();
+  }
+
+  /** Resolves once no move is under way. */
+  async settled(): Promise<void> {
+    await this.#moving;
+  }
+
+  /** {@link PostgresHealthPending.roll}, never rejecting: a move that fails (or finds another one under way) leaves the calls pending, still counted by health reads. */
+  async #moveNoted(): Promise<void> {
+    const noted = this.#noted;
+    this.#noted = 0;
+    try {
+      await this.roll();
+    } catch {
+      this.#noted += noted;
+    }
   }
 
   /**

@@ -34,24 +34,20 @@ import pg from 'pg';
 import { PostgresCancelWatch } from './PostgresCancelWatch.js';
 import { migrateSchema } from './migrateSchema.js';
 import { POSTGRES_SCHEMA_VERSION } from './PostgresMigrations.js';
-import type { PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
+import { checkPostgresRunStoreOptions, checkPostgresTarget, type PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
 import { appendStatement, appendValues } from './appendStatement.js';
 import { listRunsStatement, runPageOf } from './listRunsStatement.js';
 import { ms, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepRow, toStoredRun, toStoredStep } from './postgresRows.js';
 import { PostgresHealthReader } from './PostgresHealthReader.js';
-import { PostgresHealthPending, ROLL_PENDING_AT } from './PostgresHealthPending.js';
+import { PostgresHealthPending } from './PostgresHealthPending.js';
 import { PostgresAppendBatcher } from './PostgresAppendBatcher.js';
 import { PostgresPrune } from './PostgresPrune.js';
-import { quoteSchemaName } from './quoteSchemaName.js';
 import { storageFailure } from './storageFailure.js';
 import { readPostgresSchemaVersion } from './readSchemaVersion.js';
 import { applySessionSettings } from './sessionSettings.js';
 import { importRunInto } from './importRun.js';
 import { registerStoreInternals } from './PostgresRunStoreInternals.js';
 
-const DEFAULT_SCHEMA = 'runledger';
-const DEFAULT_POOL_SIZE = 10;
-const DEFAULT_CANCEL_POLL_MS = 1_000;
 const INT8_OID = 20;
 
 /** bigint columns hold ms times and counts, all far below 2^53: read them as numbers. */
@@ -103,11 +99,6 @@ export class PostgresRunStore implements PruningRunStore {
   readonly #prune: PostgresPrune;
   readonly #pending: PostgresHealthPending;
   readonly #batcher: PostgresAppendBatcher | null;
-  /** Calls this store noted as pending since it last moved them into the health rollup. */
-  #pended = 0;
-  #rollAt = ROLL_PENDING_AT;
-  /** The move under way, if any. */
-  #rolling: Promise<void> | null = null;
   #closed = false;
 
   private constructor(
@@ -145,16 +136,7 @@ export class PostgresRunStore implements PruningRunStore {
         return new Set(result.rows.map((row) => row.id));
       },
     });
-    registerStoreInternals(this, {
-      watcher: this.#watcher,
-      pool,
-      setRollPendingAt: (calls) => {
-        this.#rollAt = calls;
-      },
-      movesSettled: async () => {
-        await this.#rolling;
-      },
-    });
+    registerStoreInternals(this, { watcher: this.#watcher, pool, pending: this.#pending });
   }
 
   /** The schema version this store creates and upgrades schemas to. */
@@ -169,19 +151,7 @@ export class PostgresRunStore implements PruningRunStore {
    * connection string or a bad schema name, `storage_failure` when the server cannot be reached.
    */
   static async schemaVersionOf(options: Pick<PostgresRunStoreOptions, 'connectionString' | 'schema'> = {}): Promise<number | null> {
-    const connectionString = options.connectionString ?? process.env['RUNLEDGER_PG_URL'] ?? process.env['DATABASE_URL'];
-    if (typeof connectionString !== 'string' || connectionString.length === 0) {
-      throw RunStoreError.invalidInput(
-        'PostgresRunStoreOptions.connectionString is missing, and neither RUNLEDGER_PG_URL nor DATABASE_URL is set: pass a postgres:// connection string',
-      );
-    }
-    const schema = options.schema ?? DEFAULT_SCHEMA;
-    const quoted = quoteSchemaName(schema);
-    if (quoted === null) {
-      throw RunStoreError.invalidInput(
-        `PostgresRunStoreOptions.schema must be a lower-case identifier (letters, digits, _; at most 63), got ${JSON.stringify(schema)}`,
-      );
-    }
+    const { connectionString, schema, quoted } = checkPostgresTarget(options);
     return readPostgresSchemaVersion(connectionString, schema, quoted);
   }
 
@@ -194,41 +164,8 @@ export class PostgresRunStore implements PruningRunStore {
    * by a newer runledger.
    */
   static async connect(options: PostgresRunStoreOptions = {}): Promise<PostgresRunStore> {
-    const connectionString = options.connectionString ?? process.env['RUNLEDGER_PG_URL'] ?? process.env['DATABASE_URL'];
-    if (typeof connectionString !== 'string' || connectionString.length === 0) {
-      throw RunStoreError.invalidInput(
-        'PostgresRunStoreOptions.connectionString is missing, and neither RUNLEDGER_PG_URL nor DATABASE_URL is set: pass a postgres:// connection string',
-      );
-    }
-    const schema = options.schema ?? DEFAULT_SCHEMA;
-    const quoted = quoteSchemaName(schema);
-    if (quoted === null) {
-      throw RunStoreError.invalidInput(
-        `PostgresRunStoreOptions.schema must be a lower-case identifier (letters, digits, _; at most 63), got ${JSON.stringify(schema)}`,
-      );
-    }
-    const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
-    if (!Number.isSafeInteger(poolSize) || poolSize < 1) {
-      throw RunStoreError.invalidInput(`PostgresRunStoreOptions.poolSize must be a positive integer, got ${String(poolSize)}`);
-    }
-    const cancelPollMs = options.cancelPollMs ?? DEFAULT_CANCEL_POLL_MS;
-    if (typeof cancelPollMs !== 'number' || !Number.isFinite(cancelPollMs) || cancelPollMs < 1) {
-      throw RunStoreError.invalidInput(`PostgresRunStoreOptions.cancelPollMs must be a number ≥ 1, got ${String(cancelPollMs)}`);
-    }
-    if (options.groupCommit !== undefined && typeof options.groupCommit !== 'boolean') {
-      throw RunStoreError.invalidInput(`PostgresRunStoreOptions.groupCommit must be true or false, got ${String(options.groupCommit)}`);
-    }
-    const applicationName = options.applicationName ?? 'runledger';
-    if (
-      typeof applicationName !== 'string' ||
-      applicationName === '' ||
-      applicationName.length > 48 ||
-      !/^[\x20-\x7e]+$/.test(applicationName)
-    ) {
-      throw RunStoreError.invalidInput(
-        `PostgresRunStoreOptions.applicationName must be 1 to 48 printable ASCII characters, got ${JSON.stringify(applicationName)}`,
-      );
-    }
+    const { connectionString, schema, quoted, poolSize, cancelPollMs, applicationName, groupCommit } =
+      checkPostgresRunStoreOptions(options);
     const config: pg.PoolConfig = {
       connectionString,
       max: poolSize,
@@ -263,7 +200,7 @@ export class PostgresRunStore implements PruningRunStore {
       await client.connect();
       return client;
     };
-    return new PostgresRunStore(pool, schema, quoted, connect, cancelPollMs, options.groupCommit ?? true);
+    return new PostgresRunStore(pool, schema, quoted, connect, cancelPollMs, groupCommit);
   }
 
   /** The schema that holds the store's tables. */
@@ -491,9 +428,7 @@ export class PostgresRunStore implements PruningRunStore {
   async serverHealth(query?: ServerHealthQuery): Promise<readonly ServerHealth[]> {
     this.#open();
     const { health, pending } = await this.#health.read(checkHealthQuery(query));
-    // calls left pending by processes that stopped before they moved them: a read that counts
-    // many moves them, so the next reads do not count them one by one again
-    if (pending >= this.#rollAt) this.#roll();
+    this.#pending.found(pending);
     return health;
   }
 
@@ -529,35 +464,13 @@ export class PostgresRunStore implements PruningRunStore {
     this.#closed = true;
     await this.#watcher.close();
     await this.#batcher?.idle();
-    await this.#rolling;
-    if (this.#pended > 0) await this.#rollNow();
+    await this.#pending.settle();
     await this.#pool.end();
   }
 
-  /** Counts a stored append's call as pending (values[8] / values[9]: its outcome and server, when health counts it); moves them at the threshold. */
+  /** Counts a stored append's call as pending (values[8] / values[9]: its outcome and server, when health counts it). */
   #appended(values: readonly unknown[]): void {
-    if (values[8] !== null && values[9] !== null && ++this.#pended >= this.#rollAt) this.#roll();
-  }
-
-  /** Moves the pending calls into the health rollup in the background, unless a move is under way. */
-  #roll(): void {
-    this.#rolling ??= this.#rollNow().finally(() => {
-      this.#rolling = null;
-    });
-  }
-
-  /**
-   * Moves the pending calls into the health rollup; never rejects: a move that fails (or finds
-   * another process moving them) leaves them pending, still counted by health reads.
-   */
-  async #rollNow(): Promise<void> {
-    const pended = this.#pended;
-    this.#pended = 0;
-    try {
-      await this.#pending.roll();
-    } catch {
-      this.#pended += pended;
-    }
+    if (values[8] !== null && values[9] !== null) this.#pending.noted();
   }
 
   #open(): void {

@@ -1,20 +1,19 @@
 import type pg from 'pg';
 import type { PostgresCancelWatch } from './PostgresCancelWatch.js';
+import type { PostgresHealthPending } from './PostgresHealthPending.js';
 
 /** What this package's tests may observe of a store without it being part of its public surface. */
 interface StoreInternals {
   readonly watcher: PostgresCancelWatch;
   readonly pool: pg.Pool;
-  /** Sets how many calls the store notes as pending before it moves them into the rollup. */
-  readonly setRollPendingAt: (calls: number) => void;
-  /** Resolves once no move of pending calls is under way. */
-  readonly movesSettled: () => Promise<void>;
+  /** Its calls pending for the health rollup, and when it moves them. */
+  readonly pending: PostgresHealthPending;
 }
 
 const internals = new WeakMap<object, StoreInternals>();
 
 /**
- * Remembers a store's cancel watcher, pool and roll threshold, so that this package's tests can observe and set them.
+ * Remembers a store's cancel watcher, pool and pending calls, so that this package's tests can observe them (and set when it moves them).
  *
  * @internal
  */
@@ -53,7 +52,7 @@ export function poolOf(store: object): pg.Pool {
  * @internal
  */
 export function setRollPendingAt(store: object, calls: number): void {
-  internalsOf(store).setRollPendingAt(calls);
+  internalsOf(store).pending.rollAt = calls;
 }
 
 /**
@@ -62,5 +61,5 @@ export function setRollPendingAt(store: object, calls: number): void {
  * @internal
  */
 export function movesSettled(store: object): Promise<void> {
-  return internalsOf(store).movesSettled();
+  return internalsOf(store).pending.settled();
 }

@@ -1,3 +1,6 @@
+import { RunStoreError } from '@runledger/trace';
+import { quoteSchemaName } from './quoteSchemaName.js';
+
 /**
  * Options of {@link PostgresRunStore.connect}.
  *
@@ -30,4 +33,79 @@ export interface PostgresRunStoreOptions {
    * and a transaction of its own. See "Group commit" in docs/storage.md.
    */
   readonly groupCommit?: boolean;
+}
+
+const DEFAULT_SCHEMA = 'runledger';
+const DEFAULT_POOL_SIZE = 10;
+const DEFAULT_CANCEL_POLL_MS = 1_000;
+
+/** Where a store lives: the connection string (given or from the environment) and its schema, quoted. @internal */
+export interface PostgresTarget {
+  readonly connectionString: string;
+  readonly schema: string;
+  readonly quoted: string;
+}
+
+/** Every option of {@link PostgresRunStoreOptions}, checked, with its default. @internal */
+export interface CheckedPostgresRunStoreOptions extends PostgresTarget {
+  readonly poolSize: number;
+  readonly cancelPollMs: number;
+  readonly applicationName: string;
+  readonly groupCommit: boolean;
+}
+
+/**
+ * The connection string (`RUNLEDGER_PG_URL`, then `DATABASE_URL` when none is given) and the schema.
+ *
+ * @throws RunStoreError `invalid_input` naming the option and its rule.
+ * @internal
+ */
+export function checkPostgresTarget(options: Pick<PostgresRunStoreOptions, 'connectionString' | 'schema'>): PostgresTarget {
+  const connectionString = options.connectionString ?? process.env['RUNLEDGER_PG_URL'] ?? process.env['DATABASE_URL'];
+  if (typeof connectionString !== 'string' || connectionString.length === 0) {
+    throw RunStoreError.invalidInput(
+      'PostgresRunStoreOptions.connectionString is missing, and neither RUNLEDGER_PG_URL nor DATABASE_URL is set: pass a postgres:// connection string',
+    );
+  }
+  const schema = options.schema ?? DEFAULT_SCHEMA;
+  const quoted = quoteSchemaName(schema);
+  if (quoted === null) {
+    throw RunStoreError.invalidInput(
+      `PostgresRunStoreOptions.schema must be a lower-case identifier (letters, digits, _; at most 63), got ${JSON.stringify(schema)}`,
+    );
+  }
+  return { connectionString, schema, quoted };
+}
+
+/**
+ * Every option of `PostgresRunStore.connect`, checked, with the defaults filled in.
+ *
+ * @throws RunStoreError `invalid_input` naming the option and its rule.
+ * @internal
+ */
+export function checkPostgresRunStoreOptions(options: PostgresRunStoreOptions): CheckedPostgresRunStoreOptions {
+  const target = checkPostgresTarget(options);
+  const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
+  if (!Number.isSafeInteger(poolSize) || poolSize < 1) {
+    throw RunStoreError.invalidInput(`PostgresRunStoreOptions.poolSize must be a positive integer, got ${String(poolSize)}`);
+  }
+  const cancelPollMs = options.cancelPollMs ?? DEFAULT_CANCEL_POLL_MS;
+  if (typeof cancelPollMs !== 'number' || !Number.isFinite(cancelPollMs) || cancelPollMs < 1) {
+    throw RunStoreError.invalidInput(`PostgresRunStoreOptions.cancelPollMs must be a number ≥ 1, got ${String(cancelPollMs)}`);
+  }
+  if (options.groupCommit !== undefined && typeof options.groupCommit !== 'boolean') {
+    throw RunStoreError.invalidInput(`PostgresRunStoreOptions.groupCommit must be true or false, got ${String(options.groupCommit)}`);
+  }
+  const applicationName = options.applicationName ?? 'runledger';
+  if (
+    typeof applicationName !== 'string' ||
+    applicationName === '' ||
+    applicationName.length > 48 ||
+    !/^[\x20-\x7e]+$/.test(applicationName)
+  ) {
+    throw RunStoreError.invalidInput(
+      `PostgresRunStoreOptions.applicationName must be 1 to 48 printable ASCII characters, got ${JSON.stringify(applicationName)}`,
+    );
+  }
+  return { ...target, poolSize, cancelPollMs, applicationName, groupCommit: options.groupCommit ?? true };
 }
