@@ -1,8 +1,6 @@
-import type { ToolOutcome } from '@runledger/core';
 import {
   RunStatus,
   RunStoreError,
-  toolCallOf,
   type AppendStepInput,
   type NormalizedAppendStep,
   type CreateRunInput,
@@ -31,8 +29,6 @@ import {
   checkStaleBefore,
   checkStepQuery,
   duplicateRunIdError,
-  isSameStep,
-  sequencePastEndError,
 } from '@runledger/trace/store';
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -43,21 +39,13 @@ import { GroupCommit } from './GroupCommit.js';
 import { listRunsStatement, runPageOf } from './listRunsStatement.js';
 import { migrate } from './migrateSchema.js';
 import { messageOf, storageError } from './storageFailure.js';
-import {
-  NEXT_RUN_NO,
-  READ_STEP_COLUMNS,
-  RUN_COLUMNS,
-  type RunRow,
-  STEP_COLUMNS,
-  type StepRow,
-  toStoredRun,
-  toStoredStep,
-} from './sqliteRows.js';
+import { NEXT_RUN_NO, READ_STEP_COLUMNS, RUN_COLUMNS, type RunRow, type StepRow, toStoredRun, toStoredStep } from './sqliteRows.js';
 import { SqliteHealthReader } from './SqliteHealthReader.js';
 import { SqliteHealthWriter } from './SqliteHealthWriter.js';
 import { ROLL_PENDING_AT, SqliteHealthPending } from './SqliteHealthPending.js';
 import { SqlitePrune } from './SqlitePrune.js';
-import { prepareImportRun, type WriteStep } from './importRun.js';
+import { prepareImportRun } from './importRun.js';
+import { prepareAppend } from './appendStatement.js';
 import { readSqliteSchemaVersion } from './readSchemaVersion.js';
 import { SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
 import type { SqliteRunStoreInternals } from './SqliteRunStoreInternals.js';
@@ -71,8 +59,6 @@ const DEFAULT_CANCEL_POLL_MS = 250;
  * transactions; the store polls in JS instead (busyRetry.ts, every ms), on a timer.
  */
 const DRIVER_BUSY_TIMEOUT_MS = 0;
-
-const INSERT_STEP_COLUMNS = `id, ${STEP_COLUMNS}, call_server, call_outcome, call_cause`;
 
 /**
  * The embedded run store: one SQLite file in WAL mode, safe for several processes at once.
@@ -98,10 +84,6 @@ export class SqliteRunStore implements PruningRunStore {
   readonly #path: string;
   readonly #pending: SqliteHealthPending;
   readonly #health: SqliteHealthReader;
-  /** Calls this store noted as pending since it last rolled them into the health rollup. */
-  #pended = 0;
-  #rolling = false;
-  readonly #rollAt: number;
   readonly #statements = new Map<string, Database.Statement>();
   readonly #cancels: SqliteCancelWatch;
   readonly #writes: WriteQueue;
@@ -122,88 +104,13 @@ export class SqliteRunStore implements PruningRunStore {
       pollMs: options.cancelPollMs ?? DEFAULT_CANCEL_POLL_MS,
       requested: (runId) => (cancelRequested.get(runId) ?? null) !== null,
     });
-    this.#pending = new SqliteHealthPending(db, new SqliteHealthWriter(db));
-    this.#rollAt = internals.rollPendingAt ?? ROLL_PENDING_AT;
+    this.#pending = new SqliteHealthPending(db, new SqliteHealthWriter(db), {
+      rollAt: internals.rollPendingAt ?? ROLL_PENDING_AT,
+      write: (roll) => this.#writes.write(() => db.transaction(roll).immediate()),
+    });
     this.#health = new SqliteHealthReader(db, this.#pending, internals.exactHealthMaxCalls);
 
-    // One statement per outcome, with or without the sequence the caller expects: a counter the
-    // step leaves alone is not in its SET (so neither are the partial indexes on failed_count and
-    // cancelled_count), and the expected sequence is checked in the same statement.
-    const bumps = new Map<string, Database.Statement>();
-    const bump = (outcome: ToolOutcome | undefined, expected: boolean): Database.Statement => {
-      const key = `${outcome ?? ''} ${expected}`;
-      let statement = bumps.get(key);
-      if (statement === undefined) {
-        const counter = outcome === undefined ? '' : `, ${outcome}_count = ${outcome}_count + 1`;
-        statement = db
-          .prepare(
-            `UPDATE runs SET step_count = step_count + 1${counter} WHERE id = ?${expected ? ' AND step_count = ?' : ''} RETURNING step_count - 1, run_no`,
-          )
-          .raw();
-        bumps.set(key, statement);
-      }
-      return statement;
-    };
-    // the rowid of a step is (run number << 32) + sequence: a run's steps are one range of the table
-    const insertStep = db.prepare(`INSERT INTO steps (${INSERT_STEP_COLUMNS}) VALUES ((? << 32) + ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    /** Inserts a step row and notes its tool call, if it is one, as pending for the health rollup. */
-    const writeStep: WriteStep = (runNo, runId, sequence, step, payload, call) => {
-      insertStep.run(
-        runNo,
-        sequence,
-        runId,
-        sequence,
-        step.kind,
-        step.round,
-        step.durationMs,
-        step.createdAt,
-        payload,
-        step.toolServer,
-        step.toolOutcome,
-        call?.server ?? null,
-        call?.outcome ?? null,
-        call?.cause ?? null,
-      );
-      if (call !== null && call.server !== null) {
-        this.#pending.pend(call.server, call.outcome, step.durationMs, step.createdAt, call.cause);
-        this.#pended++;
-      }
-    };
-    const nextSequence = db.prepare('SELECT step_count FROM runs WHERE id = ?').pluck();
-    const storedAt = db.prepare(
-      `SELECT kind, round, duration_ms AS durationMs, created_at AS createdAt, payload, tool_server AS toolServer,
-         tool_outcome AS toolOutcome FROM steps WHERE id = ((SELECT run_no FROM runs WHERE id = ?) << 32) + ?`,
-    );
-    /** Why an append found no run row at the sequence it expects: the idempotent retry of a stored step, or its refusal. */
-    const notBumped = (runId: string, step: NormalizedAppendStep): number => {
-      const next = nextSequence.get(runId) as number | undefined;
-      if (next === undefined || step.sequence === null) throw RunStoreError.runNotFound(runId);
-      if (step.sequence > next) throw sequencePastEndError(runId, step.sequence, next);
-      const stored = storedAt.get(runId, step.sequence) as
-        | {
-            kind: string;
-            round: number;
-            durationMs: number;
-            createdAt: number;
-            payload: string;
-            toolServer: string | null;
-            toolOutcome: ToolOutcome | null;
-          }
-        | undefined;
-      if (stored !== undefined && isSameStep(stored, step)) return step.sequence;
-      throw RunStoreError.sequenceConflict(runId, step.sequence);
-    };
-    const append = (runId: string, step: NormalizedAppendStep): number => {
-      const call = toolCallOf(step);
-      const bumped = (
-        step.sequence === null ? bump(call?.outcome, false).get(runId) : bump(call?.outcome, true).get(runId, step.sequence)
-      ) as [number, number] | undefined;
-      // nothing was written: refused (or an earlier try stored this very step) before any write
-      if (bumped === undefined) return notBumped(runId, step);
-      const [sequence, runNo] = bumped;
-      writeStep(runNo, runId, sequence, step, step.payloadText, call);
-      return sequence;
-    };
+    const { append, writeStep } = prepareAppend(db, this.#pending);
     // grouped, the batch's transaction (GroupCommit) gives each append its savepoint
     this.#append = grouped ? append : db.transaction(append).immediate;
 
@@ -310,7 +217,7 @@ export class SqliteRunStore implements PruningRunStore {
     const key = runKey(runId);
     this.#assertOpen();
     const appended = this.#writes.group(() => this.#append(key, input), input.payloadText.length, key);
-    if (this.#pended >= this.#rollAt) this.#roll();
+    this.#pending.due();
     return appended;
   }
 
@@ -419,9 +326,7 @@ export class SqliteRunStore implements PruningRunStore {
   async serverHealth(query?: ServerHealthQuery): Promise<readonly ServerHealth[]> {
     const normalized = checkHealthQuery(query);
     const { health, pending } = await this.#read(() => this.#db.transaction(() => this.#health.read(query ?? {}, normalized)).deferred());
-    // calls left pending by processes that stopped before they rolled them: a read that counts
-    // many moves them in, so the next reads do not count them one by one again
-    if (pending >= this.#rollAt) this.#roll();
+    this.#pending.found(pending);
     return health;
   }
 
@@ -435,7 +340,7 @@ export class SqliteRunStore implements PruningRunStore {
     // from here on: the run and steps as checked, the way every store writes them
     ({ run, steps } = checkImportRun(run, steps));
     const imported = await this.#write(() => this.#import(run, steps));
-    if (this.#pended >= this.#rollAt) this.#roll();
+    this.#pending.due();
     return imported;
   }
 
@@ -479,7 +384,7 @@ export class SqliteRunStore implements PruningRunStore {
     this.#closed = true;
     this.#cancels.close();
     await this.#writes.drained();
-    if (this.#pended > 0) await this.#rollNow();
+    await this.#pending.settle();
     this.#db.close();
   }
 
@@ -504,29 +409,6 @@ export class SqliteRunStore implements PruningRunStore {
     const run = this.#getRun(id);
     if (run === null) throw RunStoreError.runNotFound(id);
     return run;
-  }
-
-  /** Moves the pending calls into the health rollup after the writes queued now, unless a roll is on its way already. */
-  #roll(): void {
-    if (this.#rolling) return;
-    this.#rolling = true;
-    void this.#rollNow().finally(() => {
-      this.#rolling = false;
-    });
-  }
-
-  /**
-   * Moves the pending calls into the health rollup in one write transaction; never rejects: a
-   * roll that fails leaves them pending, still counted by health reads, for the next roll.
-   */
-  async #rollNow(): Promise<void> {
-    const pended = this.#pended;
-    this.#pended = 0;
-    try {
-      await this.#writes.write(() => this.#db.transaction(() => this.#pending.roll()).immediate());
-    } catch {
-      this.#pended += pended;
-    }
   }
 
   #assertOpen(): void {

@@ -7,8 +7,8 @@
 // Only here: WriteQueue.ts (one connection, so writes are queued in-process and concurrent runs'
 // appends grouped into one commit by GroupCommit.ts; PostgreSQL has a pool) and busyRetry.ts (SQLITE_BUSY from another process's lock; PostgreSQL waits on locks).
 // SqliteRollupDeltas.ts sums calls per bucket in JS for the moves and the prune (PostgreSQL sums in SQL).
-// importRun.ts is importRun's transaction, as in store-postgres; the append's transaction stays in
-// SqliteRunStore.ts (PostgreSQL's append is one statement, in appendStatement.ts).
+// importRun.ts is importRun's transaction and appendStatement.ts the append, as in store-postgres
+// (SQLite's append is a few statements run in the append's transaction, PostgreSQL's one statement).
 export { SqliteRunStore } from './SqliteRunStore.js';
 export type { SqliteRunStoreInternals } from './SqliteRunStoreInternals.js';
 export type { SqliteRunStoreOptions } from './SqliteRunStoreOptions.js';
