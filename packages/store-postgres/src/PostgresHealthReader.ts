@@ -1,6 +1,6 @@
 import { healthOf, type NormalizedHealthQuery, newServerHealthTally, type ServerHealth, UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
 import type pg from 'pg';
-import { DURATION_HISTOGRAM_SLOTS, histogramPercentile, planRollupWindow } from '@runledger/trace/store';
+import { DURATION_HISTOGRAM_SLOTS, histogramPercentile, planRollupWindow, rollupBucketSpan } from '@runledger/trace/store';
 import { storageFailure } from './storageFailure.js';
 
 /** Percentiles are exact (read from the steps) for a server with at most this many calls in the window… */
@@ -21,6 +21,35 @@ export interface HealthRow {
   duration_max: number | null;
   histogram: number[];
 }
+
+/** Where calls are read one by one: a table and its columns for a call's server, outcome, cause and how it counts. */
+interface CallSource {
+  readonly table: string;
+  readonly server: string;
+  readonly outcome: string;
+  readonly cause: string;
+  readonly answered: string;
+  readonly counted: string;
+}
+
+/** The steps at a window's edges: call_answered / call_counted were decided by trace's toolCallOf when the step was written. */
+const STEP_CALLS: CallSource = {
+  table: 'steps',
+  server: 'call_server',
+  outcome: 'call_outcome',
+  cause: 'call_cause',
+  answered: 'call_answered',
+  counted: 'call_counted',
+};
+/** The calls pending for the rollup (PostgresHealthPending), decided the same way. */
+const PENDING_CALLS: CallSource = {
+  table: 'health_pending',
+  server: 'server',
+  outcome: 'outcome',
+  cause: 'cause',
+  answered: 'answered',
+  counted: 'counted',
+};
 
 /** A health read's answer, and how many calls it found pending (not yet in the rollup). */
 export interface HealthRead {
@@ -63,45 +92,21 @@ export class PostgresHealthReader {
       );
       causeParts.push(`SELECT server, cause, calls FROM ${this.#q}.health_causes WHERE ${conditions.join(' AND ')}`);
     }
-    if (plan.buckets.length > 0) {
-      // the buckets of the plan cover one span of whole minutes: a pending call counts where its moved sums would
-      const from = plan.buckets.some((range) => range.from === null) ? null : Math.min(...plan.buckets.map((range) => range.from!));
-      const to = plan.buckets.some((range) => range.to === null) ? null : Math.max(...plan.buckets.map((range) => range.to!));
+    const span = rollupBucketSpan(plan);
+    if (span !== null) {
+      // a pending call counts where its moved sums would: in the span the plan's buckets cover
       const conditions = ['true'];
-      if (from !== null) conditions.push(`created_at >= ${param(from)}`);
-      if (to !== null) conditions.push(`created_at < ${param(to)}`);
-      parts.push(
-        `SELECT server, (outcome = 'ok')::int::bigint, (outcome = 'failed')::int::bigint,
-                (outcome = 'cancelled')::int::bigint, (outcome = 'failed' AND NOT counted)::int::bigint,
-                answered::int::bigint, CASE WHEN outcome = 'failed' AND counted THEN created_at END,
-                CASE WHEN answered THEN duration_ms END, CASE WHEN answered THEN duration_ms END,
-                CASE WHEN answered THEN ${this.#q}.histogram_one(${this.#q}.duration_bucket(duration_ms))
-                     ELSE array_fill(0, ARRAY[${DURATION_HISTOGRAM_SLOTS}]) END
-         FROM ${this.#q}.health_pending WHERE ${conditions.join(' AND ')}`,
-      );
-      causeParts.push(
-        `SELECT server, coalesce(cause, '${UNKNOWN_FAILURE_CAUSE}'), 1::bigint
-         FROM ${this.#q}.health_pending WHERE ${[...conditions, "outcome = 'failed'"].join(' AND ')}`,
-      );
+      if (span.from !== null) conditions.push(`created_at >= ${param(span.from)}`);
+      if (span.to !== null) conditions.push(`created_at < ${param(span.to)}`);
+      parts.push(this.#calls(PENDING_CALLS, conditions));
+      causeParts.push(this.#causes(PENDING_CALLS, conditions));
     }
     for (const range of plan.raw) {
       const conditions = ['call_server IS NOT NULL', 'call_outcome IS NOT NULL'];
       if (range.from !== null) conditions.push(`created_at >= ${param(range.from)}`);
       if (range.to !== null) conditions.push(`created_at < ${param(range.to)}`);
-      // call_answered / call_counted were decided by trace's toolCallOf when the step was written
-      parts.push(
-        `SELECT call_server, (call_outcome = 'ok')::int::bigint, (call_outcome = 'failed')::int::bigint,
-                (call_outcome = 'cancelled')::int::bigint, (call_outcome = 'failed' AND NOT call_counted)::int::bigint,
-                call_answered::int::bigint, CASE WHEN call_outcome = 'failed' AND call_counted THEN created_at END,
-                CASE WHEN call_answered THEN duration_ms END, CASE WHEN call_answered THEN duration_ms END,
-                CASE WHEN call_answered THEN ${this.#q}.histogram_one(${this.#q}.duration_bucket(duration_ms))
-                     ELSE array_fill(0, ARRAY[${DURATION_HISTOGRAM_SLOTS}]) END
-         FROM ${this.#q}.steps WHERE ${conditions.join(' AND ')}`,
-      );
-      causeParts.push(
-        `SELECT call_server, coalesce(call_cause, '${UNKNOWN_FAILURE_CAUSE}'), 1::bigint
-         FROM ${this.#q}.steps WHERE ${[...conditions, "call_outcome = 'failed'"].join(' AND ')}`,
-      );
+      parts.push(this.#calls(STEP_CALLS, conditions));
+      causeParts.push(this.#causes(STEP_CALLS, conditions));
     }
     if (parts.length === 0) return { health: [], pending: 0 };
     const slots = Array.from({ length: DURATION_HISTOGRAM_SLOTS }, (_, i) => `sum(histogram[${i + 1}])`).join(', ');
@@ -148,6 +153,25 @@ export class PostgresHealthReader {
       );
     });
     return { health, pending };
+  }
+
+  /** One row per call of `source` that meets `conditions`, in the shape of a rollup row (a histogram of one). */
+  #calls(source: CallSource, conditions: readonly string[]): string {
+    const { table, server, outcome, answered, counted } = source;
+    return `SELECT ${server}, (${outcome} = 'ok')::int::bigint, (${outcome} = 'failed')::int::bigint,
+              (${outcome} = 'cancelled')::int::bigint, (${outcome} = 'failed' AND NOT ${counted})::int::bigint,
+              ${answered}::int::bigint, CASE WHEN ${outcome} = 'failed' AND ${counted} THEN created_at END,
+              CASE WHEN ${answered} THEN duration_ms END, CASE WHEN ${answered} THEN duration_ms END,
+              CASE WHEN ${answered} THEN ${this.#q}.histogram_one(${this.#q}.duration_bucket(duration_ms))
+                   ELSE array_fill(0, ARRAY[${DURATION_HISTOGRAM_SLOTS}]) END
+       FROM ${this.#q}.${table} WHERE ${conditions.join(' AND ')}`;
+  }
+
+  /** One row per failed call of `source` that meets `conditions`: its server and cause. */
+  #causes(source: CallSource, conditions: readonly string[]): string {
+    const { table, server, outcome, cause } = source;
+    return `SELECT ${server}, coalesce(${cause}, '${UNKNOWN_FAILURE_CAUSE}'), 1::bigint
+       FROM ${this.#q}.${table} WHERE ${[...conditions, `${outcome} = 'failed'`].join(' AND ')}`;
   }
 
   /**

@@ -18,6 +18,7 @@ import {
   durationSlot,
   histogramPercentile,
   planRollupWindow,
+  rollupBucketSpan,
   rollupBucketStart,
 } from '@runledger/trace/store';
 
@@ -146,15 +147,13 @@ export class SqliteHealthReader {
       }
     }
     const pending = this.#pending.calls();
-    if (plan.buckets.length > 0) {
+    const span = rollupBucketSpan(plan);
+    if (span !== null) {
+      // a pending call counts where its moved sums would: in the span the plan's buckets cover
+      const from = span.from ?? 0;
+      const to = span.to ?? FAR_FUTURE;
       for (const row of pending) {
-        const createdAt = row[3];
-        // a pending call counts where its rolled sums would: in the bucket range of the plan that holds it
-        const range = plan.buckets.find(({ level, from, to }) => {
-          const bucket = rollupBucketStart(level, createdAt);
-          return bucket >= (from ?? 0) && bucket < (to ?? FAR_FUTURE);
-        });
-        if (range === undefined) continue;
+        if (row[3] < from || row[3] >= to) continue;
         this.#addStep(tally(row[0]), row);
         calls++;
       }

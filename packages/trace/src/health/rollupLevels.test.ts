@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DAY_LEVEL, planRollupWindow, type RollupWindowPlan, rollupBucketStart, ROLLUP_LEVEL_SIZES } from './rollupLevels.js';
+import {
+  DAY_LEVEL,
+  planRollupWindow,
+  type RollupWindowPlan,
+  rollupBucketSpan,
+  rollupBucketStart,
+  ROLLUP_LEVEL_SIZES,
+} from './rollupLevels.js';
 
 const MIN = 60_000;
 const HOUR = 3_600_000;
@@ -69,6 +76,25 @@ describe('planRollupWindow', () => {
     expect(bucketsRead(top)).toBeLessThanOrEqual(11);
     expect(bucketsRead(DAY_LEVEL)).toBeLessThanOrEqual(2 * 31);
     expect(plan.buckets.filter((b) => b.level === top)).toHaveLength(1);
+  });
+
+  it('says which span its buckets cover: whole minutes, every bucket inside it, nothing of the raw edges', () => {
+    const base = 20_000 * DAY;
+    for (const [since, until] of [
+      [base + 12_345, base + 40 * DAY + 7 * HOUR + 5],
+      [undefined, base + 5 * HOUR + 17],
+      [base + 17 * HOUR + 3, undefined],
+      [undefined, undefined],
+    ] as const) {
+      const plan = planRollupWindow(since, until);
+      const span = rollupBucketSpan(plan)!;
+      for (const t of [since ?? base - 3 * DAY, (since ?? base) + 90_000, (until ?? base + 3 * DAY) - 1, until ?? base + 3 * DAY]) {
+        const part = cover(plan, t);
+        const inSpan = (span.from === null || t >= span.from) && (span.to === null || t < span.to);
+        expect(inSpan, `t=${t}`).toBe(part !== null && part !== 'raw');
+      }
+    }
+    expect(rollupBucketSpan(planRollupWindow(base + 1, base + 2))).toBeNull();
   });
 
   it('is empty for an empty window', () => {

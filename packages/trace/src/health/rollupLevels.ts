@@ -121,3 +121,21 @@ export function planRollupWindow(since: number | null | undefined, until: number
   }
   return { raw, buckets };
 }
+
+/**
+ * The span of time the whole buckets of a plan cover (one range of whole minutes; null when the
+ * plan reads no bucket): a call not yet in the rollup counts in the plan's buckets exactly when its
+ * time is in this span.
+ *
+ * @public
+ */
+export function rollupBucketSpan(plan: RollupWindowPlan): MsRange | null {
+  if (plan.buckets.length === 0) return null;
+  let from: number | null = Infinity;
+  let to: number | null = -Infinity;
+  for (const range of plan.buckets) {
+    from = from === null || range.from === null ? null : Math.min(from, range.from);
+    to = to === null || range.to === null ? null : Math.max(to, range.to);
+  }
+  return { from, to };
+}

@@ -46,6 +46,7 @@ export {
   planRollupWindow,
   ROLLUP_LEVEL_SIZES,
   type RollupWindowPlan,
+  rollupBucketSpan,
   rollupBucketStart,
 } from '../health/rollupLevels.js';
 export type {
