@@ -93,6 +93,48 @@ describe('PostgresAppendBatcher', () => {
     expect(await Promise.all(['a', 'b'].map((run) => none.append(valuesOf(run))))).toEqual([null, null]);
   });
 
+  it('lets nothing wait behind a batch gone silent: past stallMs, waiting and new appends run alone (null)', async () => {
+    let sent = 0;
+    const pool = {
+      // the first batch's connection never answers
+      query: () => (sent++ === 0 ? new Promise(() => {}) : Promise.reject(new Error('no second batch expected'))),
+    } as unknown as pg.Pool;
+    const batcher = new PostgresAppendBatcher(pool, '"s"', 50);
+    void Promise.all(['a', 'b'].map((run) => batcher.append(valuesOf(run))));
+    await new Promise((resolve) => setImmediate(resolve)); // the first batch is on its way, and stays
+    let early: number | null | 'waiting' = 'waiting';
+    void batcher.append(valuesOf('c')).then((result) => (early = result));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(early, 'within stallMs an append waits for the next batch').toBe('waiting');
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(early, 'past stallMs what waited is its caller’s to run alone').toBeNull();
+    expect(await batcher.append(valuesOf('d')), 'and so is what arrives while the batch stays silent').toBeNull();
+    expect(sent, 'no second batch was sent while the first is on its way').toBe(1);
+  });
+
+  it('batches again once a stalled batch answers, and resolves the stalled appends with their sequences', async () => {
+    const answers: (() => void)[] = [];
+    const pool = {
+      query: (config: { values: unknown[][] }) => {
+        const rows = (config.values[0] as string[]).map((_, i) => ({ ord: i + 1, sequence: i }));
+        return new Promise((resolve) => answers.push(() => resolve({ rows })));
+      },
+    } as unknown as pg.Pool;
+    const batcher = new PostgresAppendBatcher(pool, '"s"', 30);
+    const first = Promise.all(['a', 'b'].map((run) => batcher.append(valuesOf(run))));
+    await new Promise((resolve) => setImmediate(resolve));
+    const waiting = Promise.all(['c', 'd'].map((run) => batcher.append(valuesOf(run))));
+    expect(await waiting).toEqual([null, null]);
+    answers.shift()!();
+    expect(await first).toEqual([0, 1]);
+    const again = Promise.all(['e', 'f'].map((run) => batcher.append(valuesOf(run))));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answers, 'a new batch is on its way').toHaveLength(1);
+    answers.shift()!();
+    expect(await again).toEqual([0, 1]);
+    await batcher.idle();
+  });
+
   it('closes a batch before its payloads pass 2 MiB', async () => {
     const { pool, batches } = fakePool(everyOne);
     const batcher = new PostgresAppendBatcher(pool, '"s"');

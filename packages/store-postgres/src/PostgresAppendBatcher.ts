@@ -5,6 +5,8 @@ import { appendBatchStatement } from './appendStatement.js';
 export const BATCH_MAX_APPENDS = 256;
 /** A batch closes once its payloads carry this many characters: one statement stays short. */
 export const BATCH_MAX_CHARS = 2 * 1024 * 1024;
+/** A batch on its way for longer than this (a connection gone silent) no longer holds up the appends after it: they run alone. */
+export const BATCH_STALL_MS = 2_000;
 
 /** Index of the run id and of the payload text in an append's values (see appendValues). */
 const RUN_ID = 0;
@@ -29,7 +31,10 @@ interface Queued {
  * {@link PostgresAppendBatcher.append} resolves with the sequence, or with null when the caller
  * must run the append alone: its batch held only it, its run was missing, hidden or at another
  * sequence (the single statement then says which, and stores a repeated step idempotently), or
- * the batch statement failed (nothing of it was committed, so running each alone is safe).
+ * the batch statement failed (nothing of it was committed, so running each alone is safe), or the
+ * batch on its way has taken longer than {@link BATCH_STALL_MS} (a connection gone silent must not
+ * hold up every run: the pool has other connections, and a retry of an append that timed out
+ * names its sequence, so it is stored once whichever try gets through).
  *
  * @internal
  */
@@ -39,15 +44,23 @@ export class PostgresAppendBatcher {
   /** Appends waiting for the next batch, in arrival order. */
   #waiting: Queued[] = [];
   #running = false;
+  /** The batch on its way has taken longer than stallMs: appends run alone until it answers. */
+  #stalled = false;
+  readonly #stallMs: number;
   #scheduled = false;
+  /** The flush scheduled or running, if any (it schedules the next before it ends when appends wait). */
+  #next: Promise<void> | null = null;
 
-  constructor(pool: pg.Pool, quotedSchema: string) {
+  constructor(pool: pg.Pool, quotedSchema: string, stallMs: number = BATCH_STALL_MS) {
     this.#pool = pool;
+    this.#stallMs = stallMs;
     this.#text = appendBatchStatement(quotedSchema);
   }
 
   /** Queues an append (its fourteen values, see appendValues); resolves with its sequence, or null: run it alone. */
   append(values: unknown[]): Promise<number | null> {
+    // nothing may wait behind a batch whose connection went silent: the pool has others
+    if (this.#stalled) return Promise.resolve(null);
     return new Promise<number | null>((resolve) => {
       this.#waiting.push({ values, resolve });
       this.#schedule();
@@ -56,16 +69,20 @@ export class PostgresAppendBatcher {
 
   /** Resolves once no batch runs or waits. */
   async idle(): Promise<void> {
-    while (this.#running || this.#scheduled || this.#waiting.length > 0) await new Promise((resolve) => setImmediate(resolve));
+    while (this.#next !== null) await this.#next;
   }
 
   #schedule(): void {
     if (this.#running || this.#scheduled) return;
     this.#scheduled = true;
     // the appends of this turn join the batch
-    setImmediate(() => {
+    const next = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
       this.#scheduled = false;
-      void this.#flush();
+      await this.#flush();
+    });
+    this.#next = next;
+    void next.finally(() => {
+      if (this.#next === next) this.#next = null;
     });
   }
 
@@ -79,6 +96,8 @@ export class PostgresAppendBatcher {
       return;
     }
     this.#running = true;
+    const stall = setTimeout(() => this.#stall(), this.#stallMs);
+    stall.unref();
     let stored = new Map<number, number>();
     try {
       const columns = Array.from({ length: 14 }, (_, k) => batch.map((queued) => queued.values[k]));
@@ -91,10 +110,18 @@ export class PostgresAppendBatcher {
     } catch {
       // rolled back whole: each append runs alone, and fails or succeeds on its own
     } finally {
+      clearTimeout(stall);
       this.#running = false;
+      this.#stalled = false;
     }
     batch.forEach((queued, i) => queued.resolve(stored.get(i + 1) ?? null));
     if (this.#waiting.length > 0) this.#schedule();
+  }
+
+  /** The batch on its way did not answer within stallMs: what waits behind it, and what comes until it answers, runs alone. */
+  #stall(): void {
+    this.#stalled = true;
+    for (const queued of this.#waiting.splice(0)) queued.resolve(null);
   }
 
   /** The next batch: the waiting appends in order, one per run, up to the limits; the rest wait. */

@@ -9,6 +9,18 @@ afterAll(async () => {
   await dropSchema(schema);
 });
 
+/** Waits until the server has no backend of that application name left (it may still commit what a killed writer sent). */
+async function backendsGone(applicationName: string): Promise<void> {
+  for (let waited = 0; ; waited += 20) {
+    const left = await adminQuery<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [
+      applicationName,
+    ]);
+    if (left.rows[0]!.n === 0) return;
+    expect(waited, 'the killed writer’s backends are still there').toBeLessThan(20_000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** The child writer: plain JavaScript against the built package. */
 const writer = fileURLToPath(new URL('./testing/durabilityWriter.mjs', import.meta.url));
 
@@ -45,14 +57,7 @@ describe('durability', () => {
       expect(acknowledged.length).toBeGreaterThanOrEqual(killAt);
       expect(acknowledged.length).toBeLessThan(10_000);
       // the server may still commit an append the writer sent before it died: read once its backends are gone
-      for (let waited = 0; ; waited += 20) {
-        const left = await adminQuery<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [
-          `rl-writer-${schema}`,
-        ]);
-        if (left.rows[0]!.n === 0) break;
-        expect(waited, 'the killed writer’s backends are still there').toBeLessThan(20_000);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await backendsGone(`rl-writer-${schema}`);
 
       const steps = await store.readSteps(run.id);
       const sequences = steps.map((s) => s.sequence);
@@ -122,14 +127,7 @@ describe('durability with group commit', () => {
       const signal = await exited;
       expect(signal, `writer failed before the kill: ${stderr}`).toBe('SIGKILL');
       // the server may still commit a batch the writer sent before it died: read once its backends are gone
-      for (let waited = 0; ; waited += 20) {
-        const left = await adminQuery<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [
-          `rl-gwriter-${schema}`,
-        ]);
-        if (left.rows[0]!.n === 0) break;
-        expect(waited, 'the killed writer’s backends are still there').toBeLessThan(20_000);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await backendsGone(`rl-gwriter-${schema}`);
       let stored = 0;
       for (const [r, run] of runs.entries()) {
         const steps = await store.readSteps(run.id);

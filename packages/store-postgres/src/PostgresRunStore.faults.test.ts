@@ -220,6 +220,44 @@ describe('PostgreSQL faults', () => {
     );
   });
 
+  it('lets no run wait behind a group-commit batch whose connection went silent', { timeout: 60_000 }, async () => {
+    const tcp = await proxy();
+    const store = await open({ url: tcp.urlFor(TEST_PG_URL), poolSize: 4 });
+    const [a, b, c, d] = await Promise.all(['a', 'b', 'c', 'd'].map((name) => store.createRun({ configuration: `silent-${name}` })));
+    const step = (round: number, sequence: number) => ({
+      kind: 'llm',
+      round,
+      durationMs: 1,
+      createdAt: 1_767_225_600_000 + round,
+      payload: { kind: 'llm', round },
+      toolServer: null,
+      toolOutcome: null,
+      sequence,
+    });
+    const held = tcp.holdNextAnswer('runledger_append_batch');
+    // a and b share a batch; the server commits it, but its answer never comes back
+    const silent = Promise.all([a!, b!].map((run) => store.appendStep(run.id, step(0, 0))));
+    expect(await held).toBe(true);
+    const started = performance.now();
+    const others = Promise.all([c!, d!].map((run) => store.appendStep(run.id, step(0, 0))));
+    const outcome = await Promise.race([others, new Promise((resolve) => setTimeout(() => resolve('stuck'), 20_000))]);
+    expect(outcome, 'the appends of other runs waited for the silent batch').toEqual([0, 0]);
+    const waitedMs = performance.now() - started;
+    // the next appends of those runs do not wait either
+    expect(await Promise.all([c!, d!].map((run) => store.appendStep(run.id, step(1, 1))))).toEqual([1, 1]);
+    tcp.release();
+    expect(await silent).toEqual([0, 0]);
+    for (const [run, count] of [
+      [a!, 1],
+      [b!, 1],
+      [c!, 2],
+      [d!, 2],
+    ] as const) {
+      expect((await store.readSteps(run.id)).map((s) => s.sequence)).toEqual(Array.from({ length: count }, (_, i) => i));
+    }
+    console.info(`silent batch: the other runs' appends went on alone after ${Math.round(waitedMs)} ms`);
+  });
+
   it('ends a run failed with a reason that holds a NUL byte (made storable), never stuck running', async () => {
     const store = await open();
     const run = await startRun(store, { configuration: 'nul', heartbeatMs: 0, spoolDir: false });

@@ -3,7 +3,8 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 /**
  * A TCP proxy on 127.0.0.1 in front of the test server, for fault tests: it forwards bytes both
  * ways until told to cut connections, refuse new ones, or cut a connection at the moment its
- * answer comes back (after the server did the work: an ambiguous commit).
+ * answer comes back (after the server did the work: an ambiguous commit), or hold a connection's
+ * answers back (a connection gone silent).
  */
 export class TcpProxy {
   readonly #server: Server;
@@ -13,6 +14,11 @@ export class TcpProxy {
   /** Armed: the next connection that sends a request (holding `#cutMatch`) is cut when its answer arrives. */
   #cutNextAnswer: ((cut: boolean) => void) | null = null;
   #cutMatch: Buffer | null = null;
+  /** Armed: the next connection that sends a request holding `#holdMatch` goes silent (its answers are kept back). */
+  #holdNext: ((held: boolean) => void) | null = null;
+  #holdMatch: Buffer | null = null;
+  /** The answers kept back from a silent connection, and how to send them on. */
+  #releases: (() => void)[] = [];
   /** Connections accepted since start (refused ones included). */
   accepted = 0;
 
@@ -81,11 +87,29 @@ export class TcpProxy {
     });
   }
 
+  /**
+   * Arms a silence: the next connection that sends a request whose bytes contain `match` keeps
+   * working on the server, but the proxy forwards none of its answers until {@link TcpProxy.release}
+   * (a connection gone silent: a stalled network path, a frozen peer). Resolves true when it happened.
+   */
+  holdNextAnswer(match: string): Promise<boolean> {
+    this.#holdMatch = Buffer.from(match, 'utf8');
+    return new Promise((resolve) => {
+      this.#holdNext = resolve;
+    });
+  }
+
+  /** Sends on what silent connections kept back, and forwards their answers again. */
+  release(): void {
+    for (const release of this.#releases.splice(0)) release();
+  }
+
   /** Cuts everything and stops listening. */
   async close(): Promise<void> {
     this.#refusing = true;
     this.cutAll();
     this.#cutNextAnswer?.(false);
+    this.#holdNext?.(false);
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
 
@@ -99,11 +123,27 @@ export class TcpProxy {
     const pair = { client, upstream };
     this.#pairs.add(pair);
     let armedHere = false;
+    let kept: Buffer[] | null = null;
     client.on('data', (chunk: Buffer) => {
       if (this.#cutNextAnswer !== null && !armedHere && (this.#cutMatch === null || chunk.includes(this.#cutMatch))) armedHere = true;
+      if (this.#holdNext !== null && kept === null && chunk.includes(this.#holdMatch!)) {
+        const resolve = this.#holdNext;
+        this.#holdNext = null;
+        kept = [];
+        this.#releases.push(() => {
+          const chunks = kept!;
+          kept = null;
+          for (const answer of chunks) client.write(answer);
+        });
+        resolve(true);
+      }
       upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => {
+      if (kept !== null) {
+        kept.push(chunk);
+        return;
+      }
       if (armedHere && this.#cutNextAnswer !== null) {
         const resolve = this.#cutNextAnswer;
         this.#cutNextAnswer = null;
