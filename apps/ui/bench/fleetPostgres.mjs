@@ -2,6 +2,7 @@
 // from generate_series per table (the steps with FK triggers off and the secondary indexes
 // dropped, then rebuilt from their own definitions), the run counters from one aggregate UPDATE over the steps, and the
 // health rollup by the store's own rollup_add_runs() (the function importRun uses), then ANALYZE.
+// open_calls stays empty, as the store would keep it: every call of the fleet has its end.
 import { SERVERS, SPAN_MS, stepMs } from './fleetData.mjs';
 
 /** Loads `shape` into schema `q` (quoted, created and migrated by the store) with `client`; returns the phases' seconds. */

@@ -8,6 +8,7 @@ import { runInputRulesContract } from './inputRules.property.js';
 import { runLedgerContract } from './ledgerContract.js';
 import { runListRunsContract } from './listRunsContract.js';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
+import { runOpenCallsContract } from './openCallsContract.js';
 import { runPruneContract } from './pruneContract.js';
 import { runServerHealthContract } from './serverHealthContract.js';
 
@@ -476,4 +477,5 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
   runInputRuleExamples(name, harness);
   runInputRulesContract(name, harness);
   runPruneContract(name, harness);
+  runOpenCallsContract(name, harness);
 }

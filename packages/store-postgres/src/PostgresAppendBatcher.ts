@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { appendBatchStatement } from './appendStatement.js';
+import { APPEND_VALUE_COUNT, appendBatchStatement } from './appendStatement.js';
 
 /** At most this many appends share one statement; the next ones go in the next. */
 export const BATCH_MAX_APPENDS = 256;
@@ -57,7 +57,7 @@ export class PostgresAppendBatcher {
     this.#text = appendBatchStatement(quotedSchema);
   }
 
-  /** Queues an append (its fourteen values, see appendValues); resolves with its sequence, or null: run it alone. */
+  /** Queues an append (its fifteen values, see appendValues); resolves with its sequence, or null: run it alone. */
   append(values: unknown[]): Promise<number | null> {
     // nothing may wait behind a batch whose connection went silent: the pool has others
     if (this.#stalled) return Promise.resolve(null);
@@ -100,7 +100,7 @@ export class PostgresAppendBatcher {
     stall.unref();
     let stored = new Map<number, number>();
     try {
-      const columns = Array.from({ length: 14 }, (_, k) => batch.map((queued) => queued.values[k]));
+      const columns = Array.from({ length: APPEND_VALUE_COUNT }, (_, k) => batch.map((queued) => queued.values[k]));
       const result = await this.#pool.query<{ ord: number; sequence: number }>({
         name: 'runledger_append_batch',
         text: this.#text,

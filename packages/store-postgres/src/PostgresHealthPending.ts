@@ -117,9 +117,10 @@ export class PostgresHealthPending {
       broken = false;
       // the moved rows are dead tuples now: without a vacuum (autovacuum off, or not due for a
       // minute) the heap would only grow, and every move and health read scans all of it; the
-      // empty pages stay (no truncation, which waits for appends to let go of the table)
+      // empty pages stay (no truncation, which waits for appends to let go of the table). The
+      // open calls that ended since are dead too (a call ends between two moves): vacuumed with them
       if (moved !== null && moved > 0)
-        await client.query(`VACUUM (SKIP_LOCKED, TRUNCATE false) ${this.#q}.health_pending`).catch(() => undefined);
+        await client.query(`VACUUM (SKIP_LOCKED, TRUNCATE false) ${this.#q}.health_pending, ${this.#q}.open_calls`).catch(() => undefined);
       return moved;
     } catch (error) {
       broken = !(await client.query('ROLLBACK').then(

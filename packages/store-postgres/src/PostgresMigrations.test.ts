@@ -59,6 +59,38 @@ describe('schema migrations', () => {
     );
   });
 
+  it('version 9 finds every run’s open calls in its steps exactly as appends keep them', async () => {
+    const schema = schemaForTest();
+    const store = await connectTestStore(schema);
+    const runs: string[] = [];
+    // ends before starts, reused ids, steps without calls, and a run past one page of the fold (5 000 call steps)
+    for (const [r, count] of [40, 40, 40, 6_000].entries()) {
+      const run = await store.createRun({ configuration: `open-${r}`, createdAt: 1_767_225_600_000 });
+      runs.push(run.id);
+      const steps = Array.from({ length: count }, (_, i) => {
+        const kind = (i + r) % 3 === 0 ? 'tool' : i % 5 === 4 ? 'llm' : 'tool_start';
+        const payload = kind === 'llm' ? { kind } : { kind, toolName: 'mcp_a_x', toolCallId: `c${(i * 7 + r) % 13}` };
+        return { kind, round: 0, durationMs: 1, createdAt: 1_767_225_600_000 + i, payload, toolServer: null, toolOutcome: null };
+      });
+      for (const step of steps) await store.appendStep(run.id, step);
+    }
+    const kept = await Promise.all(runs.map((id) => store.readOpenCalls(id)));
+    expect(kept.some((read) => read!.starts.length > 0)).toBe(true);
+    const rowsOf = async (): Promise<unknown[]> =>
+      (await adminQuery(`SELECT run_id, call_id, sequence, state FROM "${schema}".open_calls WHERE state <> 2 ORDER BY run_id, call_id`))
+        .rows;
+    const written = await rowsOf();
+    await store.close();
+    await adminQuery(`DROP TABLE "${schema}".open_calls; DELETE FROM "${schema}".schema_version WHERE version >= 9`);
+    const migrated = await connectTestStore(schema);
+    expect(await Promise.all(runs.map((id) => migrated.readOpenCalls(id)))).toEqual(kept);
+    await migrated.close();
+    // an end that came first keeps no sequence
+    expect(await rowsOf()).toEqual(
+      (written as { state: number; sequence: number }[]).map((row) => (row.state === 1 ? { ...row, sequence: 0 } : row)),
+    );
+  }, 120_000);
+
   it('refuses a schema written by a newer runledger with schema_too_new and leaves it untouched', async () => {
     const schema = schemaForTest();
     const store = await connectTestStore(schema);

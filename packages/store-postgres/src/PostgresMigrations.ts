@@ -2,6 +2,7 @@ import type { PoolClient } from 'pg';
 import { UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
 import { backfillCallCounting } from './backfillCallCounting.js';
 import { backfillLegacySteps } from './backfillLegacySteps.js';
+import { backfillOpenCalls } from './backfillOpenCalls.js';
 
 /**
  * One numbered, forward-only schema migration.
@@ -373,6 +374,22 @@ ${rollupAddRuns(LEVELS_SQL_V8)}
 `;
 
 /**
+ * Version 9: the calls on the wire of each run, kept by appends (appendStatement.ts) so that a
+ * running run's open calls are read without reading the run. States: 0 open (at its start's
+ * sequence), 1 its end came before its start, 2 both came in that order (the same as no row).
+ * Rows are deleted as calls end: vacuumed with health_pending, like it.
+ */
+const V9_OPEN_CALLS = `
+CREATE TABLE open_calls (
+  run_id uuid NOT NULL,
+  call_id text NOT NULL,
+  sequence integer NOT NULL,
+  state smallint NOT NULL,
+  PRIMARY KEY (run_id, call_id)
+) WITH (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 4096);
+`;
+
+/**
  * Every migration, in order. The newest version is the schema this code writes.
  *
  * @internal
@@ -442,6 +459,14 @@ CREATE INDEX runs_cancelled_created ON runs (created_at DESC, id DESC) WHERE can
     name: 'health rollup level of 32 days, summed from the day rows: a window of a year reads about 11 of them instead of 365 days',
     async up(client: PoolClient): Promise<void> {
       await client.query(V8_LEVEL);
+    },
+  },
+  {
+    version: 9,
+    name: 'open_calls: the calls on the wire of each run, kept by appends, so that a running run’s open calls are read without reading the run',
+    async up(client: PoolClient): Promise<void> {
+      await client.query(V9_OPEN_CALLS);
+      await backfillOpenCalls(client);
     },
   },
 ]);

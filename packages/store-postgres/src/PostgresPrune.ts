@@ -137,6 +137,7 @@ export class PostgresPrune {
       const ids = runs.map((run) => run.id);
       const gone = await this.#deleteSteps(client, 'run_id = ANY ($1::uuid[])', [ids]);
       await client.query(`DELETE FROM ${this.#q}.runs WHERE id = ANY ($1::uuid[])`, [ids]);
+      await client.query(`DELETE FROM ${this.#q}.open_calls WHERE run_id = ANY ($1::uuid[])`, [ids]);
       await this.#rollup.subtract(client, gone.calls);
       const steps = new Map(gone.counts);
       return runs.map((run): [number, number | null] => [steps.get(run.id) ?? 0, run.finishedAt]);
@@ -177,7 +178,10 @@ export class PostgresPrune {
         const gone = last
           ? await this.#deleteSteps(client, 'run_id = $1 AND sequence >= $2', [id, from])
           : await this.#deleteSteps(client, 'run_id = $1 AND sequence >= $2 AND sequence < $3', [id, from, to]);
-        if (last) await client.query(`DELETE FROM ${this.#q}.runs WHERE id = $1`, [id]);
+        if (last) {
+          await client.query(`DELETE FROM ${this.#q}.runs WHERE id = $1`, [id]);
+          await client.query(`DELETE FROM ${this.#q}.open_calls WHERE run_id = $1`, [id]);
+        }
         await this.#rollup.subtract(client, gone.calls);
         return gone.counts.reduce((sum, [, n]) => sum + n, 0);
       });

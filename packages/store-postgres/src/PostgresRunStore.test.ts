@@ -1,7 +1,13 @@
 import type { ToolOutcome } from '@runledger/core';
 import { type AppendStepInput, serverHealth, type StoredStep } from '@runledger/trace';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { DURATION_HISTOGRAM_MAX_RELATIVE_ERROR, durationSlot, durationSlotValue, ROLLUP_LEVEL_SIZES } from '@runledger/trace/store';
+import {
+  DURATION_HISTOGRAM_MAX_RELATIVE_ERROR,
+  durationSlot,
+  durationSlotValue,
+  OpenCallSet,
+  ROLLUP_LEVEL_SIZES,
+} from '@runledger/trace/store';
 import { PostgresRunStore } from './PostgresRunStore.js';
 import { cancelWatchOf, movesSettled, poolOf, setRollPendingAt } from './PostgresRunStoreInternals.js';
 import { rollPendingStatement } from './PostgresHealthWriter.js';
@@ -90,12 +96,16 @@ describe('server health from the rollup', () => {
         cause === undefined ? base : { ...base, payload: { ...(base.payload as Record<string, unknown>), toolFailureCause: cause } };
       planned.push({ runIndex: i % 16, step });
     }
-    // 16 writers at once, one per run
+    // 16 writers at once, one per run; then, once the moves are done, a few more calls: fewer than
+    // a move takes, so they stay pending whenever the last move ran (it may have taken every call)
+    const tail = planned.splice(-5);
     await Promise.all(
       runs.map(async (run, index) => {
         for (const p of planned) if (p.runIndex === index) await store.appendStep(run.id, p.step);
       }),
     );
+    await movesSettled(store);
+    for (const p of tail) await store.appendStep(runs[p.runIndex]!.id, p.step);
     const steps: StoredStep[] = [];
     for (const run of runs) steps.push(...(await store.readSteps(run.id)));
     expect(steps).toHaveLength(1_500);
@@ -306,6 +316,56 @@ describe('group commit', () => {
     // 6 400 calls came through (about 70 pages of them); the heap holds about what was pending at once
     expect(after.pages).toBeLessThan(34);
     expect(during.pages).toBeLessThan(34);
+  });
+
+  it('keeps each run’s open calls through batches as one append alone keeps them, and the table small', async () => {
+    const { store, schema } = await freshStore();
+    setRollPendingAt(store, 200);
+    const pool = poolOf(store);
+    let batched = 0;
+    const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+    (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      if ((args[0] as { name?: string })?.name === 'runledger_append_batch') batched++;
+      return query(...args);
+    };
+    const call = (kind: 'tool_start' | 'tool', id: string, at: number): AppendStepInput => ({
+      kind,
+      round: 0,
+      durationMs: 1,
+      createdAt: BASE + at,
+      payload: { kind, toolName: 'mcp_s_call', toolServer: 's', toolCallId: id, ...(kind === 'tool' ? { toolOutcome: 'ok' } : {}) },
+      toolServer: kind === 'tool' ? 's' : null,
+      toolOutcome: kind === 'tool' ? 'ok' : null,
+    });
+    const runs = await Promise.all(Array.from({ length: 12 }, (_, r) => store.createRun({ configuration: `oc${r}`, createdAt: BASE })));
+    await Promise.all(
+      runs.map(async (run, r) => {
+        const random = lcg(r + 1);
+        for (let i = 0; i < 150; i++) {
+          // ids reused within a run, ends before starts, other steps between
+          const id = `c${Math.floor(random() * 20)}`;
+          const pick = random();
+          await store.appendStep(run.id, pick < 0.1 ? tool('s', 'ok', BASE + i, 1) : call(pick < 0.6 ? 'tool_start' : 'tool', id, i));
+        }
+      }),
+    );
+    expect(batched, 'the appends went through batches').toBeGreaterThan(0);
+    for (const run of runs) {
+      const steps = await store.readSteps(run.id);
+      const fold = new OpenCallSet<StoredStep>();
+      for (const step of steps) fold.add(step, step);
+      const read = await store.readOpenCalls(run.id);
+      expect({ ...read, endedFirst: [...read!.endedFirst].sort() }).toEqual({
+        starts: fold.values(),
+        readTo: 150,
+        endedFirst: fold.endedFirst().sort(),
+      });
+    }
+    await store.close(); // the last move vacuums
+    const size = await adminQuery<{ pages: number }>(
+      `SELECT (pg_relation_size('"${schema}".open_calls') / current_setting('block_size')::int)::int AS pages`,
+    );
+    expect(size.rows[0]!.pages).toBeLessThan(8);
   });
 
   it('stores every step once, gap-free, with groupCommit off as with it on', async () => {

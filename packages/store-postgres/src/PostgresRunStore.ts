@@ -5,6 +5,8 @@ import {
   type NormalizedAppendStep,
   type PruneRunsQuery,
   type PruneRunsResult,
+  type OpenCallsRead,
+  type OpenCallsRunStore,
   type PruningRunStore,
   type RunPage,
   type RunQuery,
@@ -41,6 +43,7 @@ import { ms, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepRow, toStoredRun, 
 import { PostgresHealthReader } from './PostgresHealthReader.js';
 import { PostgresHealthPending } from './PostgresHealthPending.js';
 import { PostgresAppendBatcher } from './PostgresAppendBatcher.js';
+import { readOpenCallsStatement } from './PostgresOpenCalls.js';
 import { PostgresPrune } from './PostgresPrune.js';
 import { storageFailure } from './storageFailure.js';
 import { readPostgresSchemaVersion } from './readSchemaVersion.js';
@@ -87,7 +90,7 @@ function describeTarget(connectionString: string): string {
  *
  * @public
  */
-export class PostgresRunStore implements PruningRunStore {
+export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
   readonly #pool: pg.Pool;
   readonly #schema: string;
   readonly #q: string;
@@ -99,6 +102,7 @@ export class PostgresRunStore implements PruningRunStore {
   readonly #prune: PostgresPrune;
   readonly #pending: PostgresHealthPending;
   readonly #batcher: PostgresAppendBatcher | null;
+  readonly #readOpenCallsText: string;
   #closed = false;
 
   private constructor(
@@ -111,6 +115,7 @@ export class PostgresRunStore implements PruningRunStore {
   ) {
     this.#pool = pool;
     this.#batcher = groupCommit ? new PostgresAppendBatcher(pool, quoted) : null;
+    this.#readOpenCallsText = readOpenCallsStatement(quoted);
     this.#schema = schema;
     this.#q = quoted;
     this.#channel = `rlc_${schema}`.slice(0, 63);
@@ -422,6 +427,29 @@ export class PostgresRunStore implements PruningRunStore {
     } catch (error) {
       throw storageFailure('readSteps', error);
     }
+  }
+
+  /** The calls on the wire of a run and the step count they were read at, in one statement; costs the open calls, not the run. */
+  async readOpenCalls(runId: string): Promise<OpenCallsRead | null> {
+    this.#open();
+    if (checkRunId(runId) === null) return null;
+    type Row = StepRow & { read_to: number; state: number | null; call_id: string | null };
+    let rows: Row[];
+    try {
+      rows = (await this.#pool.query<Row>({ text: this.#readOpenCallsText, values: [runId] })).rows;
+    } catch (error) {
+      throw storageFailure('readOpenCalls', error);
+    }
+    const first = rows[0];
+    if (first === undefined) return null;
+    return {
+      starts: rows.filter((row) => row.state === 0).map(toStoredStep),
+      readTo: first.read_to,
+      endedFirst: rows
+        .filter((row) => row.state === 1)
+        .map((row) => row.call_id!)
+        .sort(),
+    };
   }
 
   /** Per-server health over a time window, from the rollup and the calls pending for it; ordered by server id. */

@@ -2,7 +2,9 @@
 // pending for the health rollup in one implicit transaction, and the values it takes.
 import type { ToolOutcome } from '@runledger/core';
 import { type NormalizedAppendStep, toolCallOf } from '@runledger/trace';
+import { callIdOfPayload } from '@runledger/trace/store';
 import { healthPendingWrite } from './PostgresHealthWriter.js';
+import { openCallsBatchWrite, openCallsWrite } from './PostgresOpenCalls.js';
 import { ms, STEP_COLUMNS } from './postgresRows.js';
 
 export const STEP_INSERT_COLUMNS = `${STEP_COLUMNS}, call_server, call_outcome, call_cause, call_answered, call_counted`;
@@ -52,14 +54,14 @@ export function appendStatement(q: string): string {
   SELECT $1::uuid, run.sequence, $2::text, $3::integer, $4::float8, $5::bigint, $6::text, $7::text, $8::text,
     $10::text, $9::text, $12::text, $13::boolean, $14::boolean FROM run
   RETURNING sequence
-), ${healthPendingWrite(q)}
+), ${healthPendingWrite(q)}, ${openCallsWrite(q)}
 SELECT sequence FROM step`;
 }
 
 /**
  * The statement of a batch of appends of different runs (group commit, see PostgresAppendBatcher):
  * the same as {@link appendStatement} for each, in one statement and one commit. Its parameters
- * are the append's fourteen values, each an array with one element per append; it returns the
+ * are the append's fifteen values, each an array with one element per append; it returns the
  * 1-based position and sequence of each append it stored. An append whose run is missing, hidden
  * or not at the expected sequence is left out (the caller runs it alone, which tells why); run
  * rows are locked in id order, so concurrent batches never wait for each other in a circle.
@@ -67,9 +69,9 @@ SELECT sequence FROM step`;
 export function appendBatchStatement(q: string): string {
   return `WITH input AS (
   SELECT * FROM unnest($1::uuid[], $2::text[], $3::integer[], $4::float8[], $5::bigint[], $6::text[], $7::text[], $8::text[],
-    $9::text[], $10::text[], $11::integer[], $12::text[], $13::boolean[], $14::boolean[]) WITH ORDINALITY
+    $9::text[], $10::text[], $11::integer[], $12::text[], $13::boolean[], $14::boolean[], $15::text[]) WITH ORDINALITY
     AS i (run_id, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome, call_outcome, call_server, expected,
-      call_cause, call_answered, call_counted, ord)
+      call_cause, call_answered, call_counted, call_id, ord)
 ), locked AS (
   SELECT r.id FROM ${q}.runs r WHERE r.id IN (SELECT run_id FROM input) AND r.pruned_at IS NULL ORDER BY r.id FOR UPDATE
 ), run AS (
@@ -95,10 +97,14 @@ export function appendBatchStatement(q: string): string {
   FROM input i JOIN run ON run.ord = i.ord
   WHERE i.call_server IS NOT NULL AND i.call_outcome IS NOT NULL
   RETURNING 1
-)
+), ${openCallsBatchWrite(q)}
 SELECT run.ord::int AS ord, run.sequence FROM run`;
 }
 
+/** How many values an append takes (see appendValues). */
+export const APPEND_VALUE_COUNT = 15;
+
+/** An append's values: the parameters of appendStatement, one column of appendBatchStatement each. */
 export function appendValues(runId: string, input: NormalizedAppendStep): unknown[] {
   const call = callColumns(input.kind, input.payload, input.toolServer, input.toolOutcome);
   return [
@@ -116,5 +122,6 @@ export function appendValues(runId: string, input: NormalizedAppendStep): unknow
     call.cause,
     call.answered,
     call.counted,
+    callIdOfPayload(input.kind, input.payload),
   ];
 }

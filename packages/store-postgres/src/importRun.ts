@@ -1,10 +1,11 @@
 // A run and its steps written exactly as another store holds them: one transaction, the steps in
-// chunks of one multi-row INSERT each, the counters and the health rollup updated once.
+// chunks of one multi-row INSERT each, the counters, the health rollup and the open calls updated once.
 import type { StoredRun, StoredStep } from '@runledger/trace';
 import type pg from 'pg';
 import { callColumns, STEP_INSERT_COLUMNS } from './appendStatement.js';
 import { ms, msOrNull } from './postgresRows.js';
 import { checkoutClient } from './checkoutClient.js';
+import { foldOpenCalls, insertOpenCalls } from './PostgresOpenCalls.js';
 import { storageFailure } from './storageFailure.js';
 
 /** Steps per INSERT of an import. */
@@ -112,6 +113,7 @@ export async function importRunInto(pool: pg.Pool, q: string, run: StoredRun, st
       counts.cancelled,
     ]);
     await client.query(`SELECT ${q}.rollup_add_runs(ARRAY[$1::uuid])`, [id]);
+    await insertOpenCalls(client, `${q}.open_calls`, id, foldOpenCalls(steps));
     await client.query('COMMIT');
     broken = false;
     return true;

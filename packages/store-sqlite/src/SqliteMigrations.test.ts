@@ -57,13 +57,59 @@ describe('migration 12', () => {
     expect((written[0] as unknown[]).length).toBeGreaterThanOrEqual(9);
     // back to version 11: no 32-day rows
     db.exec(
-      'DELETE FROM health_rollup WHERE level = 5; DELETE FROM health_causes WHERE level = 5; DELETE FROM schema_version WHERE version >= 12',
+      'DELETE FROM health_rollup WHERE level = 5; DELETE FROM health_causes WHERE level = 5; DROP TABLE open_calls; DELETE FROM schema_version WHERE version >= 12',
     );
     db.close();
     await (await SqliteRunStore.open({ path })).close();
     const migrated = new Database(path, { readonly: true });
     expect(rowsOf(migrated)).toEqual(written);
     migrated.close();
+  });
+});
+
+describe('migration 13', () => {
+  it('finds every run’s open calls in its steps exactly as appends keep them, in runs of any size', async () => {
+    const path = folder.file('open-calls.db');
+    const store = await SqliteRunStore.open({ path });
+    const call = (kind: 'tool_start' | 'tool', id: string, at: number) => ({
+      kind,
+      round: 0,
+      durationMs: 1,
+      createdAt: T + at,
+      payload: { kind, toolName: 'mcp_a_x', toolCallId: id },
+      toolServer: null,
+      toolOutcome: null,
+    });
+    const runs: string[] = [];
+    // ends before starts, reused ids, steps without calls, an unreadable-looking id, and a run past one page of the fold
+    for (let r = 0; r < 4; r++) {
+      const run = await store.createRun({ configuration: `open-${r}`, createdAt: T });
+      runs.push(run.id);
+      const count = r === 3 ? 12_000 : 40;
+      for (let i = 0; i < count; i++) {
+        const id = `c${(i * 7 + r) % 13}`;
+        const kind = (i + r) % 3 === 0 ? 'tool' : 'tool_start';
+        await store.appendStep(run.id, i % 5 === 4 ? toolStep('a', 'ok', 1, T + i) : call(kind, id, i));
+      }
+    }
+    const kept = await Promise.all(runs.map((id) => store.readOpenCalls(id)));
+    expect(kept.some((read) => read!.starts.length > 0)).toBe(true);
+    await store.close();
+    const db = new Database(path);
+    const rows = db.prepare('SELECT * FROM open_calls ORDER BY run_no, call_id').all();
+    db.exec('DROP TABLE open_calls; DELETE FROM schema_version WHERE version >= 13');
+    db.close();
+    const migrated = await SqliteRunStore.open({ path });
+    expect(await Promise.all(runs.map((id) => migrated.readOpenCalls(id)))).toEqual(kept);
+    await migrated.close();
+    const after = new Database(path, { readonly: true });
+    expect(after.prepare('SELECT * FROM open_calls ORDER BY run_no, call_id').all()).toEqual(
+      // the migration writes no closed rows and keeps no sequence for an end that came first
+      (rows as { state: number; sequence: number }[])
+        .filter((row) => row.state !== 2)
+        .map((row) => (row.state === 1 ? { ...row, sequence: 0 } : row)),
+    );
+    after.close();
   });
 });
 

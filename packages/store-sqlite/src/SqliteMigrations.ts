@@ -3,6 +3,7 @@ import { DURATION_HISTOGRAM_SLOTS } from '@runledger/trace/store';
 import { SqliteHealthWriter } from './SqliteHealthWriter.js';
 import type { ToolOutcome } from '@runledger/core';
 import { toolCallOf } from '@runledger/trace';
+import { callIdOfStoredStep, OpenCallSet } from '@runledger/trace/store';
 import { RollupDeltas } from './SqliteRollupDeltas.js';
 
 /**
@@ -363,6 +364,61 @@ SELECT server, ${level}, ${start}, sum(ok), sum(failed), sum(cancelled), sum(not
 FROM health_rollup WHERE level = ${day} GROUP BY server, ${start};
 INSERT INTO health_causes (server, level, bucket_start, cause, calls)
 SELECT server, ${level}, ${start}, cause, sum(calls) FROM health_causes WHERE level = ${day} GROUP BY server, ${start}, cause;`);
+    },
+  },
+  {
+    version: 13,
+    name: 'open_calls: the calls on the wire of each run, kept by appends, so that a running run’s open calls are read without reading the run',
+    up(db) {
+      // states: 0 open (at its start's sequence), 1 its end came first, 2 both came in that order
+      // (SqliteOpenCalls keeps them from now on); filled in here by folding every run's call steps
+      // in sequence order, as trace's OpenCallSet does
+      db.exec(`
+CREATE TABLE open_calls (
+  run_no INTEGER NOT NULL,
+  call_id TEXT NOT NULL,
+  sequence INTEGER NOT NULL,
+  state INTEGER NOT NULL,
+  PRIMARY KEY (run_no, call_id)
+) WITHOUT ROWID`);
+      const insert = db.prepare('INSERT INTO open_calls (run_no, call_id, sequence, state) VALUES (?, ?, ?, ?)');
+      const page = db
+        .prepare(
+          `SELECT id, id >> 32, kind, payload FROM steps
+           WHERE id > ? AND kind IN ('tool_start', 'tool') AND instr(payload, '"toolCallId"') > 0 ORDER BY id LIMIT ${REBUILD_BATCH}`,
+        )
+        .raw();
+      let runNo = -1;
+      let calls = new OpenCallSet<number>();
+      const flush = (): void => {
+        for (const sequence of calls.values()) insert.run(runNo, callIds.get(sequence)!, sequence, 0);
+        for (const callId of calls.endedFirst()) insert.run(runNo, callId, 0, 1);
+      };
+      let callIds = new Map<number, string>();
+      for (let after = -1; ;) {
+        const rows = page.all(after) as [number, number, string, string][];
+        for (const [id, run, kind, payload] of rows) {
+          if (run !== runNo) {
+            flush();
+            runNo = run;
+            calls = new OpenCallSet<number>();
+            callIds = new Map();
+          }
+          const callId = callIdOfStoredStep({ kind, payload });
+          if (callId === null) continue;
+          const sequence = id - run * 2 ** 32;
+          if (kind === 'tool_start') {
+            calls.start(callId, sequence, sequence);
+            callIds.set(sequence, callId);
+          } else {
+            calls.end(callId);
+          }
+        }
+        const last = rows[rows.length - 1];
+        if (last === undefined || rows.length < REBUILD_BATCH) break;
+        after = last[0];
+      }
+      flush();
     },
   },
 ]);

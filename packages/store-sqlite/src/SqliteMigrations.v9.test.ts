@@ -46,6 +46,7 @@ DELETE FROM health_servers;
 DROP INDEX runs_failed_created;
 DROP INDEX runs_cancelled_created;
 DROP TABLE health_pending;
+DROP TABLE open_calls;
 DELETE FROM schema_version WHERE version >= 9;`);
   const steps = db
     .prepare('SELECT call_server, call_outcome, duration_ms, created_at, call_cause FROM steps WHERE call_server IS NOT NULL')

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SqliteHealthPending } from './SqliteHealthPending.js';
 import { SqliteHealthWriter } from './SqliteHealthWriter.js';
 import { SqlitePrune, type SqlitePruneAccess } from './SqlitePrune.js';
+import { SqliteOpenCalls } from './SqliteOpenCalls.js';
 import { SqlitePrunePace } from './SqlitePrunePace.js';
 import { SqliteRunStore } from './SqliteRunStore.js';
 import { tempFolder, toolStep } from './testing/tempDatabase.js';
@@ -41,7 +42,7 @@ async function fileWithOldRuns(): Promise<Database.Database> {
 /** Prunes with `access` and returns what each transaction told the pace about other writers. */
 async function othersSeen(db: Database.Database, access: SqlitePruneAccess): Promise<boolean[]> {
   const learn = vi.spyOn(SqlitePrunePace.prototype, 'learn');
-  const prune = new SqlitePrune(db, access, new SqliteHealthPending(db, new SqliteHealthWriter(db)));
+  const prune = new SqlitePrune(db, access, new SqliteHealthPending(db, new SqliteHealthWriter(db)), new SqliteOpenCalls(db));
   const result = await prune.prune({ olderThan: T0 + 120_000, batchSize: 20 });
   expect(result).toMatchObject({ runs: 4, steps: 120, complete: true });
   return learn.mock.calls.map((call) => call[2] ?? false);

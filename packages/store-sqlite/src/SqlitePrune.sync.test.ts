@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SqliteHealthPending } from './SqliteHealthPending.js';
 import { SqliteHealthWriter } from './SqliteHealthWriter.js';
 import { SqlitePrune } from './SqlitePrune.js';
+import { SqliteOpenCalls } from './SqliteOpenCalls.js';
 import { SqliteRunStore } from './SqliteRunStore.js';
 import { tempFolder, toolStep } from './testing/tempDatabase.js';
 
@@ -57,7 +58,7 @@ async function fileWithOldRuns(): Promise<{ db: Database.Database; prune: Sqlite
     },
     read: async <T>(fn: () => T) => fn(),
   };
-  return { db, prune: new SqlitePrune(db, access, new SqliteHealthPending(db, new SqliteHealthWriter(db))) };
+  return { db, prune: new SqlitePrune(db, access, new SqliteHealthPending(db, new SqliteHealthWriter(db)), new SqliteOpenCalls(db)) };
 }
 
 describe('SqlitePrune and the fsync', () => {

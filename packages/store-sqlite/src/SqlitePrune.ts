@@ -14,6 +14,7 @@ import type { SqliteHealthPending } from './SqliteHealthPending.js';
 import { SqlitePruneRollup } from './SqlitePruneRollup.js';
 import { isBusyError } from './busyRetry.js';
 import { syncWal } from './syncWal.js';
+import type { SqliteOpenCalls } from './SqliteOpenCalls.js';
 
 /** How the store runs a prune's statements: writes through its write queue, reads retried on a lock. */
 export interface SqlitePruneAccess {
@@ -79,6 +80,7 @@ export class SqlitePrune {
   readonly #state: Database.Statement;
   readonly #deleteSteps: Database.Statement;
   readonly #deleteRun: Database.Statement;
+  readonly #openCalls: SqliteOpenCalls;
   readonly #nextRunNo: Database.Statement;
   readonly #hasRun: Database.Statement;
   readonly #lastSequence: Database.Statement;
@@ -86,8 +88,9 @@ export class SqlitePrune {
   /** What the prune's last transaction saw: the file's data version and the store's commits. */
   #seen: { version: number; commits: number } | null = null;
 
-  constructor(db: Database.Database, access: SqlitePruneAccess, pending: SqliteHealthPending) {
+  constructor(db: Database.Database, access: SqlitePruneAccess, pending: SqliteHealthPending, openCalls: SqliteOpenCalls) {
     this.#db = db;
+    this.#openCalls = openCalls;
     this.#access = access;
     this.#pending = pending;
     this.#rollup = new SqlitePruneRollup(db);
@@ -156,6 +159,7 @@ export class SqlitePrune {
       this.#rollup.collect(run.runNo, 0, run.stepCount);
       const steps = this.#deleteSteps.run(run.runNo, 0, run.runNo, run.stepCount).changes;
       this.#deleteRun.run(id);
+      this.#openCalls.forget(run.runNo);
       deleted.push([steps, run.finishedAt]);
     }
     this.#rollup.subtract();
@@ -180,6 +184,7 @@ export class SqlitePrune {
         return null;
       }
       this.#deleteRun.run(id);
+      this.#openCalls.forget(run.runNo);
       return run;
     });
     if (hidden === null) return;

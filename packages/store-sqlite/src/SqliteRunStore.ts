@@ -7,6 +7,8 @@ import {
   type PruneRunsQuery,
   type PruneRunsResult,
   type PruningRunStore,
+  type OpenCallsRead,
+  type OpenCallsRunStore,
   type FinishRunInput,
   type RunPage,
   type RunQuery,
@@ -46,6 +48,7 @@ import { ROLL_PENDING_AT, SqliteHealthPending } from './SqliteHealthPending.js';
 import { SqlitePrune } from './SqlitePrune.js';
 import { prepareImportRun } from './importRun.js';
 import { prepareAppend } from './appendStatement.js';
+import { SqliteOpenCalls } from './SqliteOpenCalls.js';
 import { readSqliteSchemaVersion } from './readSchemaVersion.js';
 import { SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
 import type { SqliteRunStoreInternals } from './SqliteRunStoreInternals.js';
@@ -79,11 +82,12 @@ const DRIVER_BUSY_TIMEOUT_MS = 0;
  *
  * @public
  */
-export class SqliteRunStore implements PruningRunStore {
+export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
   readonly #db: Database.Database;
   readonly #path: string;
   readonly #pending: SqliteHealthPending;
   readonly #health: SqliteHealthReader;
+  readonly #openCalls: SqliteOpenCalls;
   readonly #statements = new Map<string, Database.Statement>();
   readonly #cancels: SqliteCancelWatch;
   readonly #writes: WriteQueue;
@@ -110,7 +114,8 @@ export class SqliteRunStore implements PruningRunStore {
     });
     this.#health = new SqliteHealthReader(db, this.#pending, internals.exactHealthMaxCalls);
 
-    const { append, writeStep } = prepareAppend(db, this.#pending);
+    this.#openCalls = new SqliteOpenCalls(db);
+    const { append, writeStep } = prepareAppend(db, this.#pending, this.#openCalls);
     // grouped, the batch's transaction (GroupCommit) gives each append its savepoint
     this.#append = grouped ? append : db.transaction(append).immediate;
 
@@ -322,6 +327,20 @@ export class SqliteRunStore implements PruningRunStore {
     });
   }
 
+  /** The calls on the wire of a run and the step count they were read at, in one read transaction; costs the open calls, not the run. */
+  async readOpenCalls(runId: string): Promise<OpenCallsRead | null> {
+    const key = runKey(runId);
+    return this.#read(() =>
+      this.#db
+        .transaction((): OpenCallsRead | null => {
+          const run = this.#stmt('SELECT run_no, step_count FROM runs WHERE id = ?', true).get(key) as [number, number] | undefined;
+          if (run === undefined) return null;
+          return { ...this.#openCalls.read(run[0], key), readTo: run[1] };
+        })
+        .deferred(),
+    );
+  }
+
   /** Per-server health over a window, from the rollup and the calls pending for it (exact below 2000 calls, histogram percentiles above). */
   async serverHealth(query?: ServerHealthQuery): Promise<readonly ServerHealth[]> {
     const normalized = checkHealthQuery(query);
@@ -374,6 +393,7 @@ export class SqliteRunStore implements PruningRunStore {
       this.#db,
       { write: (fn) => this.#write(fn), read: (fn) => this.#read(fn), commits: () => this.#writes.commits },
       this.#pending,
+      this.#openCalls,
     );
     return this.#prune.prune(query);
   }

@@ -4,10 +4,11 @@
 // few statements in one transaction, PostgreSQL's one statement).
 import type { ToolOutcome } from '@runledger/core';
 import { RunStoreError, toolCallOf, type NormalizedAppendStep } from '@runledger/trace';
-import { isSameStep, sequencePastEndError } from '@runledger/trace/store';
+import { callIdOfPayload, isSameStep, sequencePastEndError } from '@runledger/trace/store';
 import type Database from 'better-sqlite3';
 import type { WriteStep } from './importRun.js';
 import type { SqliteHealthPending } from './SqliteHealthPending.js';
+import type { SqliteOpenCalls } from './SqliteOpenCalls.js';
 import { STEP_COLUMNS } from './sqliteRows.js';
 
 const INSERT_STEP_COLUMNS = `id, ${STEP_COLUMNS}, call_server, call_outcome, call_cause`;
@@ -16,12 +17,12 @@ const INSERT_STEP_COLUMNS = `id, ${STEP_COLUMNS}, call_server, call_outcome, cal
 export interface PreparedAppend {
   /** Appends a step at the run's next sequence (or the one it names), returns the sequence; refuses before it writes anything. */
   readonly append: (runId: string, step: NormalizedAppendStep) => number;
-  /** Inserts a step row and notes its tool call, if it is one, as pending for the health rollup. */
+  /** Inserts a step row, notes its tool call, if it is one, as pending for the health rollup, and the call it starts or ends. */
   readonly writeStep: WriteStep;
 }
 
-/** Prepares the statements of an append on `db`; calls are noted in `pending`. */
-export function prepareAppend(db: Database.Database, pending: SqliteHealthPending): PreparedAppend {
+/** Prepares the statements of an append on `db`; calls are noted in `pending`, their starts and ends in `openCalls`. */
+export function prepareAppend(db: Database.Database, pending: SqliteHealthPending, openCalls: SqliteOpenCalls): PreparedAppend {
   // One statement per outcome, with or without the sequence the caller expects: a counter the
   // step leaves alone is not in its SET (so neither are the partial indexes on failed_count and
   // cancelled_count), and the expected sequence is checked in the same statement.
@@ -42,8 +43,7 @@ export function prepareAppend(db: Database.Database, pending: SqliteHealthPendin
   };
   // the rowid of a step is (run number << 32) + sequence: a run's steps are one range of the table
   const insertStep = db.prepare(`INSERT INTO steps (${INSERT_STEP_COLUMNS}) VALUES ((? << 32) + ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  /** Inserts a step row and notes its tool call, if it is one, as pending for the health rollup. */
-  const writeStep: WriteStep = (runNo, runId, sequence, step, payload, call) => {
+  const writeStep: WriteStep = (runNo, runId, sequence, step, payload, call, callId) => {
     insertStep.run(
       runNo,
       sequence,
@@ -63,6 +63,7 @@ export function prepareAppend(db: Database.Database, pending: SqliteHealthPendin
     if (call !== null && call.server !== null) {
       pending.pend(call.server, call.outcome, step.durationMs, step.createdAt, call.cause);
     }
+    if (callId !== null) openCalls.note(runNo, step.kind, callId, sequence);
   };
   const nextSequence = db.prepare('SELECT step_count FROM runs WHERE id = ?').pluck();
   const storedAt = db.prepare(
@@ -96,7 +97,7 @@ export function prepareAppend(db: Database.Database, pending: SqliteHealthPendin
     // nothing was written: refused (or an earlier try stored this very step) before any write
     if (bumped === undefined) return notBumped(runId, step);
     const [sequence, runNo] = bumped;
-    writeStep(runNo, runId, sequence, step, step.payloadText, call);
+    writeStep(runNo, runId, sequence, step, step.payloadText, call, callIdOfPayload(step.kind, step.payload));
     return sequence;
   };
   return { append, writeStep };

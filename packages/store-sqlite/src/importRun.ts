@@ -2,10 +2,11 @@
 // written as given, the run's counters from its steps, the rollup through the same step writer
 // appends use.
 import { type StoredRun, type StoredStep, type ToolCallFacts, toolCallOf } from '@runledger/trace';
+import { callIdOfStoredStep } from '@runledger/trace/store';
 import type Database from 'better-sqlite3';
 import { NEXT_RUN_NO, RUN_COLUMNS, type StepColumns } from './sqliteRows.js';
 
-/** Inserts a step row and adds its tool call, if it is one, to the health rollup. */
+/** Inserts a step row, notes its tool call, if it is one, for the health rollup, and the call it starts or ends (`callId`). */
 export type WriteStep = (
   runNo: number,
   runId: string,
@@ -13,6 +14,7 @@ export type WriteStep = (
   step: StepColumns,
   payload: string,
   call: ToolCallFacts | null,
+  callId: string | null,
 ) => void;
 
 /**
@@ -50,7 +52,7 @@ export function prepareImportRun(db: Database.Database, writeStep: WriteStep): (
     for (const step of steps) {
       const columns = { ...step, toolServer: step.toolServer ?? null, toolOutcome: step.toolOutcome ?? null };
       const call = toolCallOf(columns);
-      writeStep(runNo, id, step.sequence, columns, step.payload, call);
+      writeStep(runNo, id, step.sequence, columns, step.payload, call, callIdOfStoredStep(step));
       if (call !== null) counts[call.outcome]++;
     }
     setCounts.run(counts.ok, counts.failed, counts.cancelled, id);

@@ -67,6 +67,7 @@ export { RunStoreError, RunStoreErrorCode } from './store/RunStoreError.js';
 export { isLateCancel } from './store/isLateCancel.js';
 export { InMemoryRunStore, type InMemoryRunStoreOptions } from './store/InMemoryRunStore.js';
 export { canPruneRuns, type PruneRunsQuery, type PruneRunsResult, type PruningRunStore } from './store/PruneRuns.js';
+export { canReadOpenCalls, type OpenCallsRead, type OpenCallsRunStore } from './store/OpenCalls.js';
 export { type CopyRunsOptions, type CopyRunsProgress, type CopyRunsResult, copyRuns } from './store/copyRuns.js';
 
 // ── Timeline (src/timeline) ─────────────────────────────────────────────────────────────────────

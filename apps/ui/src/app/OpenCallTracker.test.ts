@@ -8,6 +8,17 @@ import { readTimelineSlice, timelineSlice } from './timelineSlice.js';
 const T0 = Date.UTC(2026, 11, 1, 9, 0, 0);
 const PAGE = 20;
 
+/** A store as one written before readOpenCalls: the tracker reads such a run whole on its first view. */
+function withoutOpenCalls(store: RunStore): RunStore {
+  return new Proxy(store, {
+    get(target, key) {
+      if (key === 'readOpenCalls') return undefined;
+      const value = Reflect.get(target, key, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 /** The store, counting the steps each readSteps returns; `failNext` makes the next readSteps throw. */
 function counting(store: RunStore): { store: RunStore; stepsRead: () => number; failNext: () => void } {
   let read = 0;
@@ -33,6 +44,18 @@ async function fromWholeRun(store: RunStore, run: StoredRun, from: number): Prom
   return timelineSlice(run, read, from, PAGE, { before, after });
 }
 
+/** A running run of 3 000 calls (6 000 steps less 3), three of them still on the wire: 7, 1 007 and 2 007. */
+async function runOf3000Calls(): Promise<{ memory: InMemoryRunStore; run: StoredRun; append: ReturnType<typeof callStepRecorder> }> {
+  const memory = InMemoryRunStore.create();
+  const run = await memory.createRun({ configuration: 'tracked', createdAt: T0 });
+  const append = callStepRecorder(memory, run, T0);
+  for (let call = 0; call < 3_000; call++) {
+    await append('tool_start', call);
+    if (call % 1_000 !== 7) await append('tool', call);
+  }
+  return { memory, run, append };
+}
+
 /** One step of a generated history: start a call, end one of the open calls (by index), or view a page (by position). */
 type Action = { start: true } | { end: number } | { view: number };
 const action: fc.Arbitrary<Action> = fc.oneof(
@@ -44,8 +67,10 @@ const action: fc.Arbitrary<Action> = fc.oneof(
 describe('OpenCallTracker', () => {
   it('gives every view of a running run the timeline and calls on the wire the whole run gives, for any history', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 160 }), async (actions) => {
-        const store = InMemoryRunStore.create();
+      fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 160 }), fc.boolean(), async (actions, keepsOpenCalls) => {
+        const memory = InMemoryRunStore.create();
+        // a store that keeps open calls, and one that does not (the tracker folds the run itself)
+        const store = keepsOpenCalls ? memory : withoutOpenCalls(memory);
         const run = await store.createRun({ configuration: 'tracked', createdAt: T0 });
         const append = callStepRecorder(store, run, T0);
         const tracker = new OpenCallTracker();
@@ -70,15 +95,31 @@ describe('OpenCallTracker', () => {
     );
   });
 
-  it('reads a running run whole once, then only the page and the steps appended since', async () => {
-    const memory = InMemoryRunStore.create();
-    const run = await memory.createRun({ configuration: 'tracked', createdAt: T0 });
-    const append = callStepRecorder(memory, run, T0);
-    for (let call = 0; call < 3_000; call++) {
-      await append('tool_start', call);
-      if (call % 1_000 !== 7) await append('tool', call);
-    }
+  it('asks the store for a running run’s open calls once, then reads only the page and the steps appended since', async () => {
+    const { memory, run, append } = await runOf3000Calls();
+    let asked = 0;
     const { store, stepsRead } = counting(memory);
+    (store as { readOpenCalls: RunStore['readOpenCalls'] }).readOpenCalls = (runId: string) => {
+      asked++;
+      return memory.readOpenCalls(runId);
+    };
+    const tracker = new OpenCallTracker();
+    const first = await readTimelineSlice(store, (await memory.getRun(run.id))!, 0, PAGE, tracker);
+    expect(first.wire).toHaveLength(3);
+    expect(stepsRead(), 'the page only: the open calls came from the store').toBe(PAGE + 1);
+    expect(first).toEqual(await fromWholeRun(memory, (await memory.getRun(run.id))!, 0));
+    for (let call = 3_000; call < 3_010; call++) await append('tool_start', call);
+    await append('tool', 1_007);
+    const second = await readTimelineSlice(store, (await memory.getRun(run.id))!, 2_000, PAGE, tracker);
+    expect(second.wire).toHaveLength(12);
+    expect(stepsRead()).toBe(PAGE + 1 + PAGE + 1 + 11);
+    expect(asked).toBe(1);
+    expect(second).toEqual(await fromWholeRun(memory, (await memory.getRun(run.id))!, 2_000));
+  });
+
+  it('reads a running run whole once from a store without readOpenCalls, then only the page and the steps appended since', async () => {
+    const { memory, run, append } = await runOf3000Calls();
+    const { store, stepsRead } = counting(withoutOpenCalls(memory));
     const tracker = new OpenCallTracker();
     const first = await readTimelineSlice(store, (await memory.getRun(run.id))!, 0, PAGE, tracker);
     expect(first.wire).toHaveLength(3);
@@ -95,7 +136,7 @@ describe('OpenCallTracker', () => {
     const run = await memory.createRun({ configuration: 'tracked', createdAt: T0 });
     const append = callStepRecorder(memory, run, T0);
     for (let call = 0; call < 50; call++) await append('tool_start', call);
-    const { store, failNext } = counting(memory);
+    const { store, failNext } = counting(withoutOpenCalls(memory));
     const tracker = new OpenCallTracker();
     await readTimelineSlice(store, (await memory.getRun(run.id))!, 0, PAGE, tracker);
     for (let call = 0; call < 50; call += 2) await append('tool', call);
@@ -120,7 +161,7 @@ describe('OpenCallTracker', () => {
       await callStepRecorder(memory, run, T0)('tool_start', i);
       runs.push((await memory.getRun(run.id))!);
     }
-    const { store, stepsRead } = counting(memory);
+    const { store, stepsRead } = counting(withoutOpenCalls(memory));
     await Promise.all([tracker.openCalls(store, runs[0]!), tracker.openCalls(store, runs[0]!)]);
     expect(stepsRead()).toBe(1);
     await tracker.openCalls(store, runs[1]!);

@@ -1,13 +1,11 @@
-import { RunStatus, type RunStore, type StoredRun, type StoredStep } from '@runledger/trace';
-import { callIdOf } from './stepCallId.js';
+import { canReadOpenCalls, RunStatus, type RunStore, type StoredRun, type StoredStep } from '@runledger/trace';
+import { OpenCallSet } from '@runledger/trace/store';
 
-/** What a tracker knows of one running run: every step before `next` has been read. */
+/** What a tracker knows of one running run: every step before `next` has been taken into `open`. */
 interface Followed {
   next: number;
-  /** The `tool_start` steps of the calls not ended yet, by call id, in the order they started. */
-  readonly open: Map<string, StoredStep>;
-  /** Call ids whose `tool` step came before their `tool_start` (rare; a start after its end is not open). */
-  readonly endedFirst: Set<string>;
+  /** The `tool_start` steps of the calls not ended yet (and the ends that came before their start). */
+  readonly open: OpenCallSet<StoredStep>;
   /** The read in progress, so two requests for one run read its tail once. */
   pending: Promise<void> | null;
 }
@@ -25,10 +23,12 @@ const TAIL_CHUNK = 5_000;
 
 /**
  * Knows the calls on the wire of the running runs the app shows, reading each run's steps once:
- * the first view of a running run reads it whole, every later view only the steps appended since
- * (steps are append-only and numbered from 0). Without it, every view of a running 100 000-step
- * run read the whole run (about 450 ms). Keeps at most `maxRuns` runs (least recently viewed goes
- * first) and forgets a run once it has ended; per run it holds only the open calls' start steps.
+ * the first view of a running run asks the store for its open calls (`readOpenCalls`, which costs
+ * the open calls; a store without it has the run read whole), every later view reads only the
+ * steps appended since (steps are append-only and numbered from 0). Without it, every view of a
+ * running 100 000-step run read the whole run (about 450 ms). Keeps at most `maxRuns` runs (least
+ * recently viewed goes first) and forgets a run once it has ended; per run it holds only the open
+ * calls' start steps.
  *
  * Call ids are unique within a run (the recorder makes them so); a run that reused one would show
  * here the last start of that id, where the whole run's timeline hides every start of an id that
@@ -49,14 +49,14 @@ export class OpenCallTracker {
     }
     let followed = this.runs.get(run.id);
     if (followed === undefined) {
-      followed = { next: 0, open: new Map(), endedFirst: new Set(), pending: null };
+      followed = { next: 0, open: new OpenCallSet(), pending: null };
     } else {
       this.runs.delete(run.id); // re-inserted below: the map's order is the order of the last view
     }
     this.runs.set(run.id, followed);
     while (this.runs.size > this.maxRuns) this.runs.delete(this.runs.keys().next().value!);
     while (followed.pending !== null) await followed.pending.catch(() => undefined);
-    const reading = this.readTail(store, run.id, followed);
+    const reading = this.read(store, run.id, followed);
     followed.pending = reading;
     try {
       await reading;
@@ -66,7 +66,7 @@ export class OpenCallTracker {
     } finally {
       followed.pending = null;
     }
-    return { starts: [...followed.open.values()], readTo: followed.next };
+    return { starts: followed.open.values(), readTo: followed.next };
   }
 
   /** Forgets a run (it ended, or was deleted). */
@@ -79,17 +79,23 @@ export class OpenCallTracker {
     return this.runs.size;
   }
 
+  /** A run followed from its start: the store's open calls (when it keeps them), then the steps appended since. */
+  private async read(store: RunStore, runId: string, followed: Followed): Promise<void> {
+    if (followed.next === 0 && followed.open.size === 0 && canReadOpenCalls(store)) {
+      const read = await store.readOpenCalls(runId);
+      if (read !== null) {
+        for (const id of read.endedFirst) followed.open.end(id);
+        for (const start of read.starts) followed.open.add(start, start);
+        followed.next = read.readTo;
+      }
+    }
+    await this.readTail(store, runId, followed);
+  }
+
   private async readTail(store: RunStore, runId: string, followed: Followed): Promise<void> {
     for (;;) {
       const chunk = await store.readSteps(runId, { fromSequence: followed.next, limit: TAIL_CHUNK });
-      for (const step of chunk) {
-        const id = step.kind === 'tool_start' || step.kind === 'tool' ? callIdOf(step) : undefined;
-        if (id !== undefined && step.kind === 'tool_start') {
-          if (!followed.endedFirst.delete(id)) followed.open.set(id, step);
-        } else if (id !== undefined && !followed.open.delete(id)) {
-          followed.endedFirst.add(id);
-        }
-      }
+      for (const step of chunk) followed.open.add(step, step);
       if (chunk.length > 0) followed.next = chunk[chunk.length - 1]!.sequence + 1;
       if (chunk.length < TAIL_CHUNK) return;
     }

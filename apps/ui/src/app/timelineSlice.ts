@@ -1,7 +1,7 @@
 import { buildRunTimeline, RunCallState, type RunStore, type RunTimelineEntry, type StoredRun, type StoredStep } from '@runledger/trace';
 import type { TimelineSlice } from '../views/runView.js';
 import type { OpenCallTracker } from './OpenCallTracker.js';
-import { callIdOf } from './stepCallId.js';
+import { callIdOfStoredStep } from '@runledger/trace/store';
 
 /** Steps around the page that only pair call starts with their ends (never shown). @internal */
 export interface TimelineContext {
@@ -101,8 +101,8 @@ export async function readTimelineSlice(
 function openCalls(read: readonly StoredStep[], pageSize: number): Set<string> {
   const open = new Set<string>();
   for (const step of read.slice(0, pageSize)) {
-    const id = step.kind === 'tool_start' ? callIdOf(step) : undefined;
-    if (id !== undefined) open.add(id);
+    const id = step.kind === 'tool_start' ? callIdOfStoredStep(step) : null;
+    if (id !== null) open.add(id);
   }
   for (const id of endedCalls(read)) open.delete(id);
   return open;
@@ -129,8 +129,8 @@ function endedCalls(steps: readonly StoredStep[]): Set<string> {
   const ids = new Set<string>();
   for (const step of steps) {
     // an unreadable row ends nothing
-    const id = step.kind === 'tool' ? callIdOf(step) : undefined;
-    if (id !== undefined) ids.add(id);
+    const id = step.kind === 'tool' ? callIdOfStoredStep(step) : null;
+    if (id !== null) ids.add(id);
   }
   return ids;
 }
@@ -139,13 +139,13 @@ function endedCalls(steps: readonly StoredStep[]): Set<string> {
 function endedSince(steps: readonly StoredStep[], openStarts: readonly StoredStep[]): Set<string> {
   const open = new Set<string>();
   for (const start of openStarts) {
-    const id = callIdOf(start);
-    if (id !== undefined) open.add(id);
+    const id = callIdOfStoredStep(start);
+    if (id !== null) open.add(id);
   }
   const ended = new Set<string>();
   for (const step of steps) {
-    const id = step.kind === 'tool_start' ? callIdOf(step) : undefined;
-    if (id !== undefined && !open.has(id)) ended.add(id);
+    const id = step.kind === 'tool_start' ? callIdOfStoredStep(step) : null;
+    if (id !== null && !open.has(id)) ended.add(id);
   }
   return ended;
 }

@@ -43,6 +43,7 @@ import {
   type PruningRunStore,
 } from './PruneRuns.js';
 import { toolCallOf } from '../health/ToolCallFacts.js';
+import { OpenCallSet, type OpenCallsRead, type OpenCallsRunStore } from './OpenCalls.js';
 
 /**
  * Options of {@link InMemoryRunStore.create}.
@@ -86,7 +87,7 @@ class SharedState {
  *
  * @public
  */
-export class InMemoryRunStore implements PruningRunStore {
+export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore {
   readonly #state: SharedState;
   readonly #clock: () => number;
   readonly #watchers = new Set<() => void>();
@@ -242,6 +243,17 @@ export class InMemoryRunStore implements PruningRunStore {
     if (run === undefined) return [];
     const end = q.limit === null ? run.steps.length : q.fromSequence + q.limit;
     return run.steps.slice(q.fromSequence, end);
+  }
+
+  /** The calls on the wire of a run (see {@link OpenCallsRunStore.readOpenCalls}); the reference: it folds the run's steps. */
+  async readOpenCalls(runId: string): Promise<OpenCallsRead | null> {
+    this.#open();
+    checkRunId(runId);
+    const run = this.#find(runId);
+    if (run === undefined) return null;
+    const open = new OpenCallSet<StoredStep>();
+    for (const step of run.steps) open.add(step, step);
+    return { starts: open.values(), readTo: run.steps.length, endedFirst: open.endedFirst() };
   }
 
   async serverHealth(query?: ServerHealthQuery): Promise<readonly ServerHealth[]> {

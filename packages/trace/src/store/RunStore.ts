@@ -2,6 +2,7 @@ import type { ToolOutcome } from '@runledger/core';
 import type { RunStatus, TerminalRunStatus } from '../recording/RunStatus.js';
 import type { ServerHealth, ServerHealthQuery } from '../health/ServerHealth.js';
 import type { PruneRunsQuery, PruneRunsResult } from './PruneRuns.js';
+import type { OpenCallsRead, OpenCallsRunStore } from './OpenCalls.js';
 
 /**
  * How many tool calls of a run ended in each outcome.
@@ -246,6 +247,13 @@ export interface RunStore {
    * @throws RunStoreError (`invalid_input`) from `checkPruneRunsQuery`.
    */
   pruneRuns?(query: PruneRunsQuery): Promise<PruneRunsResult>;
+  /**
+   * The calls on the wire of a run (the `tool_start` steps no step has ended) and the step count
+   * they were read at, without reading the run's steps; null when there is no such run. Optional,
+   * so that stores written before it still implement RunStore: every store of runledger has it
+   * (see {@link OpenCallsRunStore} and {@link canReadOpenCalls}).
+   */
+  readOpenCalls?(runId: string): Promise<OpenCallsRead | null>;
   /** Releases connections and timers. */
   close(): Promise<void>;
 }

@@ -63,6 +63,14 @@ export type {
 } from './RunStore.js';
 export { RunStoreError, RunStoreErrorCode } from './RunStoreError.js';
 export {
+  callIdOfPayload,
+  callIdOfStoredStep,
+  canReadOpenCalls,
+  OpenCallSet,
+  type OpenCallsRead,
+  type OpenCallsRunStore,
+} from './OpenCalls.js';
+export {
   canPruneRuns,
   checkPruneRunsQuery,
   DEFAULT_PRUNE_BATCH_SIZE,
