@@ -34,7 +34,9 @@ interface Queued {
  * the batch statement failed (nothing of it was committed, so running each alone is safe), or the
  * batch on its way has taken longer than {@link BATCH_STALL_MS} (a connection gone silent must not
  * hold up every run: the pool has other connections, and a retry of an append that timed out
- * names its sequence, so it is stored once whichever try gets through).
+ * names its sequence, so it is stored once whichever try gets through). A caller that sends a
+ * run's appends without awaiting each may then see a later one run before an earlier one still in
+ * the stalled batch (the recorder awaits each append, so its runs keep their order).
  *
  * @internal
  */

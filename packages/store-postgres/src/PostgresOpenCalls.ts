@@ -2,6 +2,9 @@
 // statement: what trace's OpenCallSet holds for the run, so that readOpenCalls costs the open
 // calls, not the run. States: 0 open (at its start's sequence), 1 its end came before its start,
 // 2 both came in that order (the same as no row; kept so that a start is one upsert).
+// An end deletes the open row its snapshot sees; one whose statement began before its start
+// committed (it waited for the run row) does not see that row, but its upsert does (ON CONFLICT
+// reads the newest row) and closes it (state 2) instead of noting an end that came first.
 import { callIdOfStoredStep, OpenCallSet } from '@runledger/trace/store';
 import type pg from 'pg';
 import { STEP_COLUMNS } from './postgresRows.js';
@@ -61,7 +64,7 @@ export function openCallsWrite(q: string): string {
   INSERT INTO ${q}.open_calls AS o (run_id, call_id, sequence, state)
   SELECT $1::uuid, $15::text, run.sequence, 1 FROM run
   WHERE $2::text = 'tool' AND $15::text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM closed)
-  ON CONFLICT (run_id, call_id) DO UPDATE SET state = 1
+  ON CONFLICT (run_id, call_id) DO UPDATE SET state = CASE o.state WHEN 0 THEN 2 ELSE 1 END
 )`;
 }
 
@@ -84,7 +87,7 @@ export function openCallsBatchWrite(q: string): string {
   INSERT INTO ${q}.open_calls AS o (run_id, call_id, sequence, state)
   SELECT i.run_id, i.call_id, run.sequence, 1 FROM input i JOIN run ON run.ord = i.ord
   WHERE i.kind = 'tool' AND i.call_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM closed c WHERE c.run_id = i.run_id)
-  ON CONFLICT (run_id, call_id) DO UPDATE SET state = 1
+  ON CONFLICT (run_id, call_id) DO UPDATE SET state = CASE o.state WHEN 0 THEN 2 ELSE 1 END
 )`;
 }
 

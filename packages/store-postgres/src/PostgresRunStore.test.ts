@@ -368,6 +368,33 @@ describe('group commit', () => {
     expect(size.rows[0]!.pages).toBeLessThan(8);
   });
 
+  it('keeps a call’s state right when its end is appended while its start is still on its way', async () => {
+    const { schema } = await freshStore();
+    const perStep = await PostgresRunStore.connect({ connectionString: TEST_PG_URL, schema, groupCommit: false, poolSize: 4 });
+    open.push(perStep);
+    const call = (kind: 'tool_start' | 'tool', id: string): AppendStepInput => ({
+      kind,
+      round: 0,
+      durationMs: 1,
+      createdAt: BASE,
+      payload: { kind, toolName: 'mcp_s_call', toolCallId: id },
+      toolServer: null,
+      toolOutcome: null,
+    });
+    const run = await perStep.createRun({ configuration: 'race', createdAt: BASE });
+    // the end's statement starts before the start's commits and waits for the run row: its snapshot predates the start
+    for (let i = 0; i < 40; i++)
+      await Promise.all([perStep.appendStep(run.id, call('tool_start', `c${i}`)), perStep.appendStep(run.id, call('tool', `c${i}`))]);
+    const fold = new OpenCallSet<StoredStep>();
+    for (const step of await perStep.readSteps(run.id)) fold.add(step, step);
+    const read = await perStep.readOpenCalls(run.id);
+    expect({ ...read, endedFirst: [...read!.endedFirst].sort() }).toEqual({
+      starts: fold.values(),
+      readTo: 80,
+      endedFirst: fold.endedFirst().sort(),
+    });
+  });
+
   it('stores every step once, gap-free, with groupCommit off as with it on', async () => {
     const { schema } = await freshStore();
     const perStep = await PostgresRunStore.connect({ connectionString: TEST_PG_URL, schema, groupCommit: false });

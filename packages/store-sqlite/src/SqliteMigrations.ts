@@ -372,7 +372,8 @@ SELECT server, ${level}, ${start}, cause, sum(calls) FROM health_causes WHERE le
     up(db) {
       // states: 0 open (at its start's sequence), 1 its end came first, 2 both came in that order
       // (SqliteOpenCalls keeps them from now on); filled in here by folding every run's call steps
-      // in sequence order, as trace's OpenCallSet does
+      // in sequence order, as trace's OpenCallSet does (not those of runs a prune already hid: a
+      // run number can be handed out again)
       db.exec(`
 CREATE TABLE open_calls (
   run_no INTEGER NOT NULL,
@@ -385,7 +386,8 @@ CREATE TABLE open_calls (
       const page = db
         .prepare(
           `SELECT id, id >> 32, kind, payload FROM steps
-           WHERE id > ? AND kind IN ('tool_start', 'tool') AND instr(payload, '"toolCallId"') > 0 ORDER BY id LIMIT ${REBUILD_BATCH}`,
+           WHERE id > ? AND kind IN ('tool_start', 'tool') AND instr(payload, '"toolCallId"') > 0
+             AND (id >> 32) IN (SELECT run_no FROM runs) ORDER BY id LIMIT ${REBUILD_BATCH}`,
         )
         .raw();
       let runNo = -1;
