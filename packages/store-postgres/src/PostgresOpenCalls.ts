@@ -7,7 +7,9 @@
 // reads the newest row) and closes it (state 2) instead of noting an end that came first.
 import { callIdOfStoredStep, OpenCallSet } from '@runledger/trace/store';
 import type pg from 'pg';
-import { STEP_COLUMNS } from './postgresRows.js';
+import type { OpenCallsRead } from '@runledger/trace';
+import { STEP_COLUMNS, type StepRow, toStoredStep } from './postgresRows.js';
+import { storageFailure } from './storageFailure.js';
 
 /** What a fold of a run's steps holds of an open call. */
 export interface HeldCall {
@@ -107,4 +109,25 @@ LEFT JOIN ${q}.open_calls o ON o.run_id = r.id AND o.state IN (0, 1)
 LEFT JOIN ${q}.steps s ON o.state = 0 AND s.run_id = o.run_id AND s.sequence = o.sequence
 WHERE r.id = $1::uuid AND r.pruned_at IS NULL
 ORDER BY o.sequence`;
+}
+
+/** Runs {@link readOpenCallsStatement} (its `text`) for a run: its open calls' starts, its step count and the ends that came first, or null. */
+export async function readOpenCallsOf(pool: pg.Pool, text: string, runId: string): Promise<OpenCallsRead | null> {
+  type Row = StepRow & { read_to: number; state: number | null; call_id: string | null };
+  let rows: Row[];
+  try {
+    rows = (await pool.query<Row>({ text, values: [runId] })).rows;
+  } catch (error) {
+    throw storageFailure('readOpenCalls', error);
+  }
+  const first = rows[0];
+  if (first === undefined) return null;
+  return {
+    starts: rows.filter((row) => row.state === 0).map(toStoredStep),
+    readTo: first.read_to,
+    endedFirst: rows
+      .filter((row) => row.state === 1)
+      .map((row) => row.call_id!)
+      .sort(),
+  };
 }

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ActiveRun, RunStoreError, startRun } from '@runledger/trace';
+import { type ActiveRun, type AppendStepInput, RunStoreError, startRun } from '@runledger/trace';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PostgresRunStore } from './PostgresRunStore.js';
 import { adminQuery, dropSchema, randomSchema, requirePostgres, TEST_PG_URL } from './testing/pgTest.js';
@@ -48,6 +48,20 @@ async function proxy(): Promise<TcpProxy> {
   const started = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
   cleanups.push(() => started.close());
   return started;
+}
+
+/** An llm step of `round` at `sequence`, as a retry names it. */
+function step(round: number, sequence: number): AppendStepInput {
+  return {
+    kind: 'llm',
+    round,
+    durationMs: 1,
+    createdAt: 1_767_225_600_000 + round,
+    payload: { kind: 'llm', round },
+    toolServer: null,
+    toolOutcome: null,
+    sequence,
+  };
 }
 
 /** Every run's steps are exactly 0..n-1 with n the steps recorded, and the run ended as asked. */
@@ -114,20 +128,11 @@ describe('PostgreSQL faults', () => {
     const tcp = await proxy();
     const store = await open({ url: tcp.urlFor(TEST_PG_URL), poolSize: 1 });
     const run = await store.createRun({ configuration: 'ambiguous-commit' });
-    const step = (round: number) => ({
-      kind: 'llm',
-      round,
-      durationMs: 1,
-      createdAt: 1_767_225_600_000 + round,
-      payload: { kind: 'llm', round },
-      toolServer: null,
-      toolOutcome: null,
-    });
-    expect(await store.appendStep(run.id, { ...step(0), sequence: 0 })).toBe(0);
+    expect(await store.appendStep(run.id, step(0, 0))).toBe(0);
     const cut = tcp.cutNextAnswer('runledger_append_step'); // only the append's own connection
     let error: unknown;
     try {
-      await store.appendStep(run.id, { ...step(1), sequence: 1 });
+      await store.appendStep(run.id, step(1, 1));
     } catch (caught) {
       error = caught;
     }
@@ -137,7 +142,7 @@ describe('PostgreSQL faults', () => {
     const direct = await adminQuery<{ n: string }>(`SELECT count(*) AS n FROM "${schemas.at(-1)}".steps WHERE run_id = $1`, [run.id]);
     expect(Number(direct.rows[0]!.n)).toBe(2);
     // the retry finds it stored: same sequence, nothing twice
-    expect(await store.appendStep(run.id, { ...step(1), sequence: 1 })).toBe(1);
+    expect(await store.appendStep(run.id, step(1, 1))).toBe(1);
     expect((await store.readSteps(run.id)).map((s) => [s.sequence, s.round])).toEqual([
       [0, 0],
       [1, 1],
@@ -224,16 +229,6 @@ describe('PostgreSQL faults', () => {
     const tcp = await proxy();
     const store = await open({ url: tcp.urlFor(TEST_PG_URL), poolSize: 4 });
     const [a, b, c, d] = await Promise.all(['a', 'b', 'c', 'd'].map((name) => store.createRun({ configuration: `silent-${name}` })));
-    const step = (round: number, sequence: number) => ({
-      kind: 'llm',
-      round,
-      durationMs: 1,
-      createdAt: 1_767_225_600_000 + round,
-      payload: { kind: 'llm', round },
-      toolServer: null,
-      toolOutcome: null,
-      sequence,
-    });
     const held = tcp.holdNextAnswer('runledger_append_batch');
     // a and b share a batch; the server commits it, but its answer never comes back
     const silent = Promise.all([a!, b!].map((run) => store.appendStep(run.id, step(0, 0))));

@@ -43,7 +43,7 @@ import { ms, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepRow, toStoredRun, 
 import { PostgresHealthReader } from './PostgresHealthReader.js';
 import { PostgresHealthPending } from './PostgresHealthPending.js';
 import { PostgresAppendBatcher } from './PostgresAppendBatcher.js';
-import { readOpenCallsStatement } from './PostgresOpenCalls.js';
+import { readOpenCallsOf, readOpenCallsStatement } from './PostgresOpenCalls.js';
 import { PostgresPrune } from './PostgresPrune.js';
 import { storageFailure } from './storageFailure.js';
 import { readPostgresSchemaVersion } from './readSchemaVersion.js';
@@ -433,23 +433,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
   async readOpenCalls(runId: string): Promise<OpenCallsRead | null> {
     this.#open();
     if (checkRunId(runId) === null) return null;
-    type Row = StepRow & { read_to: number; state: number | null; call_id: string | null };
-    let rows: Row[];
-    try {
-      rows = (await this.#pool.query<Row>({ text: this.#readOpenCallsText, values: [runId] })).rows;
-    } catch (error) {
-      throw storageFailure('readOpenCalls', error);
-    }
-    const first = rows[0];
-    if (first === undefined) return null;
-    return {
-      starts: rows.filter((row) => row.state === 0).map(toStoredStep),
-      readTo: first.read_to,
-      endedFirst: rows
-        .filter((row) => row.state === 1)
-        .map((row) => row.call_id!)
-        .sort(),
-    };
+    return readOpenCallsOf(this.#pool, this.#readOpenCallsText, runId);
   }
 
   /** Per-server health over a time window, from the rollup and the calls pending for it; ordered by server id. */
