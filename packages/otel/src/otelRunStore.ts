@@ -1,10 +1,15 @@
 import { context, trace, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import {
   type AppendStepInput,
+  canPruneRuns,
+  canReadOpenCalls,
   type CreateRunInput,
   type FinishRunInput,
   isPrivacyLevel,
+  type OpenCallsRead,
   PrivacyLevel,
+  type PruneRunsQuery,
+  type PruneRunsResult,
   type RunPage,
   type RunQuery,
   type RunStore,
@@ -41,7 +46,9 @@ export interface OtelRunStoreOptions {
  * write, the run's spans follow it: `createRun` starts the run's root span (a child of the span
  * active in the OpenTelemetry context then), each `appendStep` writes the step's span or event with
  * the step's own times, `finishRun` ends the root span with the final status. A tracer that throws
- * is reported to `onError` and never reaches the run or its recording.
+ * is reported to `onError` and never reaches the run or its recording. The optional members of
+ * RunStore (`pruneRuns`, `readOpenCalls`) are there exactly when `store` has them, so
+ * `canPruneRuns` and `canReadOpenCalls` answer for the wrapper as for the store.
  *
  * @throws TypeError from `otelRunStore` when `privacy` is not a privacy level or `tracerProvider`
  * has no `getTracer` function.
@@ -80,12 +87,17 @@ class OtelRunStore implements RunStore {
   readonly #privacy: PrivacyLevel;
   readonly #onError: (error: unknown) => void;
   readonly #runs = new Map<string, RunSpanWriter>();
+  declare readonly pruneRuns?: (query: PruneRunsQuery) => Promise<PruneRunsResult>;
+  declare readonly readOpenCalls?: (runId: string) => Promise<OpenCallsRead | null>;
 
   constructor(store: RunStore, provider: TracerProvider, privacy: PrivacyLevel, onError: (error: unknown) => void) {
     this.#store = store;
     this.#provider = provider;
     this.#privacy = privacy;
     this.#onError = onError;
+    // present only when the store has them: a wrapper that offered them would make callers think it prunes
+    if (canPruneRuns(store)) this.pruneRuns = (query) => store.pruneRuns(query);
+    if (canReadOpenCalls(store)) this.readOpenCalls = (runId) => store.readOpenCalls(runId);
   }
 
   /** Runs `emit`, keeping whatever it throws away from the caller. */
