@@ -1,11 +1,12 @@
 // The batching rules of PostgresAppendBatcher against a pool that records what it is sent (the
 // statement itself runs against the real PostgreSQL in PostgresRunStore.test.ts, "group commit").
-import type pg from 'pg';
+import { RunStoreError } from '@runledger/trace';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { BATCH_MAX_APPENDS, PostgresAppendBatcher } from './PostgresAppendBatcher.js';
 
-/** An append's fourteen values: run id, …, payload (index 5), … */
-const valuesOf = (runId: string, payload = '{}'): unknown[] => [
+/** An append's fifteen values: run id, …, payload (index 5), …, the sequence it names (index 10, null: none), … */
+const valuesOf = (runId: string, payload = '{}', sequence: number | null = null): unknown[] => [
   runId,
   'tool',
   0,
@@ -16,6 +17,7 @@ const valuesOf = (runId: string, payload = '{}'): unknown[] => [
   null,
   null,
   null,
+  sequence,
   null,
   null,
   null,
@@ -43,7 +45,7 @@ const everyOne = (runIds: string[]) => runIds.map((_, i) => ({ ord: i + 1, seque
 describe('PostgresAppendBatcher', () => {
   it('sends the appends of one turn as one batch and resolves each with its own sequence', async () => {
     const { pool, batches } = fakePool(everyOne);
-    const batcher = new PostgresAppendBatcher(pool, '"s"');
+    const batcher = new PostgresAppendBatcher(pool, '"s"', { queryTimeoutMs: 30_000 });
     const results = await Promise.all(['a', 'b', 'c'].map((run) => batcher.append(valuesOf(run))));
     expect(batches).toEqual([['a', 'b', 'c']]);
     expect(results).toEqual([100, 101, 102]);
@@ -51,14 +53,14 @@ describe('PostgresAppendBatcher', () => {
 
   it('leaves an append alone to its caller (null), without a batch', async () => {
     const { pool, batches } = fakePool(everyOne);
-    const batcher = new PostgresAppendBatcher(pool, '"s"');
+    const batcher = new PostgresAppendBatcher(pool, '"s"', { queryTimeoutMs: 30_000 });
     expect(await batcher.append(valuesOf('a'))).toBeNull();
     expect(batches).toEqual([]);
   });
 
   it('gathers the appends that arrive while a batch is on its way into the next', async () => {
     const { pool, batches } = fakePool(everyOne);
-    const batcher = new PostgresAppendBatcher(pool, '"s"');
+    const batcher = new PostgresAppendBatcher(pool, '"s"', { queryTimeoutMs: 30_000 });
     const first = Promise.all(['a', 'b'].map((run) => batcher.append(valuesOf(run))));
     await new Promise((resolve) => setImmediate(resolve)); // the first batch is on its way
     const second = Promise.all(['c', 'd', 'e'].map((run) => batcher.append(valuesOf(run))));
@@ -71,7 +73,7 @@ describe('PostgresAppendBatcher', () => {
 
   it('holds at most one append per run, in order, and at most BATCH_MAX_APPENDS', async () => {
     const { pool, batches } = fakePool(everyOne);
-    const batcher = new PostgresAppendBatcher(pool, '"s"');
+    const batcher = new PostgresAppendBatcher(pool, '"s"', { queryTimeoutMs: 30_000 });
     const runs = ['a', 'b', 'a', 'c', 'a', ...Array.from({ length: BATCH_MAX_APPENDS + 10 }, (_, i) => `r${i}`)];
     const results = await Promise.all(runs.map((run) => batcher.append(valuesOf(run))));
     expect(batches[0]).toHaveLength(BATCH_MAX_APPENDS);
@@ -86,11 +88,26 @@ describe('PostgresAppendBatcher', () => {
 
   it('hands back (null) the appends the statement left out, and all of them when it fails', async () => {
     const left = fakePool((runIds) => runIds.map((_, i) => ({ ord: i + 1, sequence: i })).filter((row) => row.ord !== 2));
-    const some = new PostgresAppendBatcher(left.pool, '"s"');
+    const some = new PostgresAppendBatcher(left.pool, '"s"', { queryTimeoutMs: 30_000 });
     expect(await Promise.all(['a', 'b', 'c'].map((run) => some.append(valuesOf(run))))).toEqual([0, null, 2]);
-    const failing = fakePool(() => new Error('connection terminated'));
-    const none = new PostgresAppendBatcher(failing.pool, '"s"');
-    expect(await Promise.all(['a', 'b'].map((run) => none.append(valuesOf(run))))).toEqual([null, null]);
+    // the server refused the statement: rolled back whole, so each runs alone, named sequence or not
+    const refused = fakePool(() => new pg.DatabaseError('deadlock detected', 0, 'error'));
+    const none = new PostgresAppendBatcher(refused.pool, '"s"', { queryTimeoutMs: 30_000 });
+    expect(await Promise.all([none.append(valuesOf('a')), none.append(valuesOf('b', '{}', 4))])).toEqual([null, null]);
+  });
+
+  it('never runs alone an append without a named sequence whose batch may have committed (a dead or silent connection)', async () => {
+    for (const lost of [new Error('Connection terminated unexpectedly'), new Error('Query read timeout')]) {
+      const { pool } = fakePool(() => lost);
+      const batcher = new PostgresAppendBatcher(pool, '"s"', { queryTimeoutMs: 1_500 });
+      const [unnamed, named] = await Promise.allSettled([batcher.append(valuesOf('a')), batcher.append(valuesOf('b', '{}', 4))]);
+      // the one that named its sequence is stored once whichever way: alone it finds its step, or stores it
+      expect(named).toEqual({ status: 'fulfilled', value: null });
+      expect(unnamed.status).toBe('rejected');
+      const error = (unnamed as PromiseRejectedResult).reason as unknown;
+      expect(RunStoreError.is(error) && error.code).toBe('storage_failure');
+      expect((error as Error).message).toContain(lost.message === 'Query read timeout' ? 'no answer within 1500 ms' : lost.message);
+    }
   });
 
   it('lets nothing wait behind a batch gone silent: past stallMs, waiting and new appends run alone (null)', async () => {
@@ -99,7 +116,7 @@ describe('PostgresAppendBatcher', () => {
       // the first batch's connection never answers
       query: () => (sent++ === 0 ? new Promise(() => {}) : Promise.reject(new Error('no second batch expected'))),
     } as unknown as pg.Pool;
-    const batcher = new PostgresAppendBatcher(pool, '"s"', 50);
+    const batcher = new PostgresAppendBatcher(pool, '"s"', { queryTimeoutMs: 30_000, stallMs: 50 });
     void Promise.all(['a', 'b'].map((run) => batcher.append(valuesOf(run))));
     await new Promise((resolve) => setImmediate(resolve)); // the first batch is on its way, and stays
     let early: number | null | 'waiting' = 'waiting';
@@ -120,7 +137,7 @@ describe('PostgresAppendBatcher', () => {
         return new Promise((resolve) => answers.push(() => resolve({ rows })));
       },
     } as unknown as pg.Pool;
-    const batcher = new PostgresAppendBatcher(pool, '"s"', 30);
+    const batcher = new PostgresAppendBatcher(pool, '"s"', { queryTimeoutMs: 30_000, stallMs: 30 });
     const first = Promise.all(['a', 'b'].map((run) => batcher.append(valuesOf(run))));
     await new Promise((resolve) => setImmediate(resolve));
     const waiting = Promise.all(['c', 'd'].map((run) => batcher.append(valuesOf(run))));
@@ -137,7 +154,7 @@ describe('PostgresAppendBatcher', () => {
 
   it('closes a batch before its payloads pass 2 MiB', async () => {
     const { pool, batches } = fakePool(everyOne);
-    const batcher = new PostgresAppendBatcher(pool, '"s"');
+    const batcher = new PostgresAppendBatcher(pool, '"s"', { queryTimeoutMs: 30_000 });
     const big = 'x'.repeat(900 * 1024);
     await Promise.all(['a', 'b', 'c', 'd'].map((run) => batcher.append(valuesOf(run, big))));
     expect(batches.map((batch) => batch.length)).toEqual([2, 2]);

@@ -1,5 +1,6 @@
-import type pg from 'pg';
+import pg from 'pg';
 import { APPEND_VALUE_COUNT, appendBatchStatement } from './appendStatement.js';
+import { storageFailure } from './storageFailure.js';
 
 /** At most this many appends share one statement; the next ones go in the next. */
 export const BATCH_MAX_APPENDS = 256;
@@ -8,14 +9,24 @@ export const BATCH_MAX_CHARS = 2 * 1024 * 1024;
 /** A batch on its way for longer than this (a connection gone silent) no longer holds up the appends after it: they run alone. */
 export const BATCH_STALL_MS = 2_000;
 
-/** Index of the run id and of the payload text in an append's values (see appendValues). */
+/** Index of the run id, the payload text and the expected sequence in an append's values (see appendValues). */
 const RUN_ID = 0;
 const PAYLOAD = 5;
+const EXPECTED_SEQUENCE = 10;
 
 /** An append waiting for its batch: its values, and what settles its promise. */
 interface Queued {
   readonly values: unknown[];
   readonly resolve: (sequence: number | null) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** Options of a {@link PostgresAppendBatcher}. @internal */
+export interface AppendBatcherOptions {
+  /** How long a batch statement waits for its answer before pg drops its connection (PostgresRunStoreOptions.queryTimeoutMs). */
+  readonly queryTimeoutMs: number;
+  /** How long a batch may be on its way before the appends behind it run alone; default {@link BATCH_STALL_MS}. */
+  readonly stallMs?: number;
 }
 
 /**
@@ -31,12 +42,16 @@ interface Queued {
  * {@link PostgresAppendBatcher.append} resolves with the sequence, or with null when the caller
  * must run the append alone: its batch held only it, its run was missing, hidden or at another
  * sequence (the single statement then says which, and stores a repeated step idempotently), or
- * the batch statement failed (nothing of it was committed, so running each alone is safe), or the
- * batch on its way has taken longer than {@link BATCH_STALL_MS} (a connection gone silent must not
+ * the batch statement failed with an error from the server (nothing of it was committed, so
+ * running each alone is safe), or the batch on its way has taken longer than {@link BATCH_STALL_MS} (a connection gone silent must not
  * hold up every run: the pool has other connections, and a retry of an append that timed out
  * names its sequence, so it is stored once whichever try gets through). A caller that sends a
  * run's appends without awaiting each may then see a later one run before an earlier one still in
- * the stalled batch (the recorder awaits each append, so its runs keep their order).
+ * the stalled batch (the recorder awaits each append, so its runs keep their order). A batch whose
+ * outcome is unknown — its connection died or gave no answer within `queryTimeoutMs`, so the
+ * server may have committed it — hands back only the appends that named their sequence (run alone
+ * they find their step stored, or store it once); one that did not is rejected with
+ * `storage_failure`, as the single statement's caller would be, never stored a second time.
  *
  * @internal
  */
@@ -49,13 +64,15 @@ export class PostgresAppendBatcher {
   /** The batch on its way has taken longer than stallMs: appends run alone until it answers. */
   #stalled = false;
   readonly #stallMs: number;
+  readonly #queryTimeoutMs: number;
   #scheduled = false;
   /** The flush scheduled or running, if any (it schedules the next before it ends when appends wait). */
   #next: Promise<void> | null = null;
 
-  constructor(pool: pg.Pool, quotedSchema: string, stallMs: number = BATCH_STALL_MS) {
+  constructor(pool: pg.Pool, quotedSchema: string, options: AppendBatcherOptions) {
     this.#pool = pool;
-    this.#stallMs = stallMs;
+    this.#stallMs = options.stallMs ?? BATCH_STALL_MS;
+    this.#queryTimeoutMs = options.queryTimeoutMs;
     this.#text = appendBatchStatement(quotedSchema);
   }
 
@@ -63,8 +80,8 @@ export class PostgresAppendBatcher {
   append(values: unknown[]): Promise<number | null> {
     // nothing may wait behind a batch whose connection went silent: the pool has others
     if (this.#stalled) return Promise.resolve(null);
-    return new Promise<number | null>((resolve) => {
-      this.#waiting.push({ values, resolve });
+    return new Promise<number | null>((resolve, reject) => {
+      this.#waiting.push({ values, resolve, reject });
       this.#schedule();
     });
   }
@@ -101,22 +118,32 @@ export class PostgresAppendBatcher {
     const stall = setTimeout(() => this.#stall(), this.#stallMs);
     stall.unref();
     let stored = new Map<number, number>();
+    let unknown: unknown = null;
     try {
       const columns = Array.from({ length: APPEND_VALUE_COUNT }, (_, k) => batch.map((queued) => queued.values[k]));
-      const result = await this.#pool.query<{ ord: number; sequence: number }>({
+      // pg takes query_timeout per statement (its types know it only as a connection option)
+      const config: pg.QueryConfig & { query_timeout: number } = {
         name: 'runledger_append_batch',
         text: this.#text,
         values: columns,
-      });
+        query_timeout: this.#queryTimeoutMs,
+      };
+      const result = await this.#pool.query<{ ord: number; sequence: number }>(config);
       stored = new Map(result.rows.map((row) => [row.ord, row.sequence]));
-    } catch {
-      // rolled back whole: each append runs alone, and fails or succeeds on its own
+    } catch (error) {
+      // the server's error: rolled back whole, each append runs alone and fails or succeeds on its own;
+      // anything else (a dead or silent connection) may have come after the commit
+      if (!(error instanceof pg.DatabaseError)) unknown = error;
     } finally {
       clearTimeout(stall);
       this.#running = false;
       this.#stalled = false;
     }
-    batch.forEach((queued, i) => queued.resolve(stored.get(i + 1) ?? null));
+    batch.forEach((queued, i) => {
+      if (unknown !== null && queued.values[EXPECTED_SEQUENCE] === null) {
+        queued.reject(storageFailure('appendStep', unknown, this.#queryTimeoutMs));
+      } else queued.resolve(stored.get(i + 1) ?? null);
+    });
     if (this.#waiting.length > 0) this.#schedule();
   }
 

@@ -20,7 +20,9 @@ afterAll(async () => {
   for (const schema of schemas) await dropSchema(schema);
 });
 
-async function open(options: { url?: string; applicationName?: string; poolSize?: number } = {}): Promise<PostgresRunStore> {
+async function open(
+  options: { url?: string; applicationName?: string; poolSize?: number; queryTimeoutMs?: number; groupCommit?: boolean } = {},
+): Promise<PostgresRunStore> {
   await requirePostgres();
   const schema = randomSchema('rl_fault');
   schemas.push(schema);
@@ -32,6 +34,8 @@ async function open(options: { url?: string; applicationName?: string; poolSize?
     poolSize: options.poolSize ?? 4,
     cancelPollMs: 50,
     ...(options.applicationName === undefined ? {} : { applicationName: options.applicationName }),
+    ...(options.queryTimeoutMs === undefined ? {} : { queryTimeoutMs: options.queryTimeoutMs }),
+    ...(options.groupCommit === undefined ? {} : { groupCommit: options.groupCommit }),
   });
   cleanups.push(() => store.close());
   return store;
@@ -62,6 +66,20 @@ function step(round: number, sequence: number): AppendStepInput {
     toolOutcome: null,
     sequence,
   };
+}
+
+/** `promise`'s outcome, or 'stuck' when it has none within `ms`. */
+function within<T>(promise: Promise<T>, ms: number): Promise<PromiseSettledResult<T> | 'stuck'> {
+  return Promise.race([
+    Promise.allSettled([promise]).then(([settled]) => settled!),
+    new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), ms).unref()),
+  ]);
+}
+
+/** How many steps the server holds for a run (read past the store, on a connection of its own). */
+async function storedCount(runId: string): Promise<number> {
+  const direct = await adminQuery<{ n: string }>(`SELECT count(*) AS n FROM "${schemas.at(-1)}".steps WHERE run_id = $1`, [runId]);
+  return Number(direct.rows[0]!.n);
 }
 
 /** Every run's steps are exactly 0..n-1 with n the steps recorded, and the run ended as asked. */
@@ -139,8 +157,7 @@ describe('PostgreSQL faults', () => {
     expect(await cut).toBe(true);
     expect(RunStoreError.is(error) && error.code).toBe('storage_failure');
     // the server committed it although the writer never heard so
-    const direct = await adminQuery<{ n: string }>(`SELECT count(*) AS n FROM "${schemas.at(-1)}".steps WHERE run_id = $1`, [run.id]);
-    expect(Number(direct.rows[0]!.n)).toBe(2);
+    expect(await storedCount(run.id)).toBe(2);
     // the retry finds it stored: same sequence, nothing twice
     expect(await store.appendStep(run.id, step(1, 1))).toBe(1);
     expect((await store.readSteps(run.id)).map((s) => [s.sequence, s.round])).toEqual([
@@ -225,9 +242,51 @@ describe('PostgreSQL faults', () => {
     );
   });
 
-  it('lets no run wait behind a group-commit batch whose connection went silent', { timeout: 60_000 }, async () => {
+  it('drops a connection that went silent: its append fails within queryTimeoutMs, and close() returns', { timeout: 60_000 }, async () => {
+    const tcp = await proxy();
+    const store = await open({ url: tcp.urlFor(TEST_PG_URL), poolSize: 2, queryTimeoutMs: 1_500, groupCommit: false });
+    const run = await store.createRun({ configuration: 'silent-alone' });
+    const held = tcp.holdNextAnswer('runledger_append_step');
+    const { sequence: _named, ...unnamed } = step(0, 0);
+    const started = performance.now();
+    const outcome = await within(store.appendStep(run.id, unnamed), 15_000);
+    expect(await held).toBe(true);
+    expect(outcome, 'the append waited for a silent connection').not.toBe('stuck');
+    const waitedMs = performance.now() - started;
+    expect(outcome).toMatchObject({ status: 'rejected' });
+    const error = (outcome as PromiseRejectedResult).reason as unknown;
+    expect(RunStoreError.is(error) && error.code).toBe('storage_failure');
+    expect((error as Error).message).toContain('no answer within 1500 ms, PostgresRunStoreOptions.queryTimeoutMs');
+    // the server committed it although the store never heard so; a retry that names the sequence finds it
+    expect(await storedCount(run.id)).toBe(1);
+    expect(await store.appendStep(run.id, step(0, 0))).toBe(0);
+    expect(await storedCount(run.id)).toBe(1);
+    // the silent connection was dropped, not kept: nothing holds close() (the proxy still keeps its answer back)
+    expect(await within(store.close(), 10_000)).toEqual({ status: 'fulfilled', value: undefined });
+    console.info(`silent connection: the append failed after ${Math.round(waitedMs)} ms (queryTimeoutMs 1500)`);
+  });
+
+  it('stores a batched append once or fails it, never twice, when the batch’s commit answer is lost', { timeout: 60_000 }, async () => {
     const tcp = await proxy();
     const store = await open({ url: tcp.urlFor(TEST_PG_URL), poolSize: 4 });
+    const [a, b] = await Promise.all(['a', 'b'].map((name) => store.createRun({ configuration: `lost-answer-${name}` })));
+    const cut = tcp.cutNextAnswer('runledger_append_batch');
+    const { sequence: _named, ...unnamed } = step(0, 0);
+    // one batch of two appends that name no sequence: the server commits it, the answer is cut
+    const outcomes = await Promise.allSettled([a!, b!].map((run) => store.appendStep(run.id, unnamed)));
+    expect(await cut).toBe(true);
+    for (const outcome of outcomes) {
+      expect(outcome.status).toBe('rejected');
+      const error = (outcome as PromiseRejectedResult).reason as unknown;
+      expect(RunStoreError.is(error) && error.code).toBe('storage_failure');
+    }
+    // committed once by the batch, not a second time alone
+    expect([await storedCount(a!.id), await storedCount(b!.id)]).toEqual([1, 1]);
+  });
+
+  it('lets no run wait behind a group-commit batch whose connection went silent', { timeout: 60_000 }, async () => {
+    const tcp = await proxy();
+    const store = await open({ url: tcp.urlFor(TEST_PG_URL), poolSize: 4, queryTimeoutMs: 4_000 });
     const [a, b, c, d] = await Promise.all(['a', 'b', 'c', 'd'].map((name) => store.createRun({ configuration: `silent-${name}` })));
     const held = tcp.holdNextAnswer('runledger_append_batch');
     // a and b share a batch; the server commits it, but its answer never comes back
@@ -240,8 +299,10 @@ describe('PostgreSQL faults', () => {
     const waitedMs = performance.now() - started;
     // the next appends of those runs do not wait either
     expect(await Promise.all([c!, d!].map((run) => store.appendStep(run.id, step(1, 1))))).toEqual([1, 1]);
+    // past queryTimeoutMs the silent connection is dropped: its appends, which named their sequence,
+    // run alone and find their steps stored — no one has to release the answer
+    expect(await within(silent, 15_000)).toEqual({ status: 'fulfilled', value: [0, 0] });
     tcp.release();
-    expect(await silent).toEqual([0, 0]);
     for (const [run, count] of [
       [a!, 1],
       [b!, 1],
@@ -265,5 +326,13 @@ describe('PostgreSQL faults', () => {
     await expect(PostgresRunStore.connect({ connectionString: TEST_PG_URL, applicationName: 'x\u0007' })).rejects.toThrow(
       'PostgresRunStoreOptions.applicationName must be 1 to 48 printable ASCII characters',
     );
+  });
+
+  it('names the queryTimeoutMs rule', async () => {
+    for (const queryTimeoutMs of [0, -1, 1.5, Number.NaN, Infinity, 2 ** 31]) {
+      await expect(PostgresRunStore.connect({ connectionString: TEST_PG_URL, queryTimeoutMs })).rejects.toThrow(
+        'PostgresRunStoreOptions.queryTimeoutMs must be a whole number of ms from 1 to 2147483647',
+      );
+    }
   });
 });

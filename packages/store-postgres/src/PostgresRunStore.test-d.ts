@@ -24,6 +24,7 @@ describe('PostgresRunStore types', () => {
       readonly cancelPollMs?: number;
       readonly applicationName?: string;
       readonly groupCommit?: boolean;
+      readonly queryTimeoutMs?: number;
     }>();
   });
 });

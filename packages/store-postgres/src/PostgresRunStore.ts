@@ -61,6 +61,9 @@ const TYPES = {
   },
 } as unknown as pg.CustomTypesConfig;
 
+/** Idle time before TCP keepalive probes a connection (the kernel's probe interval and count follow). */
+const KEEPALIVE_DELAY_MS = 10_000;
+
 /** Where a connection string points, without its password, for messages. */
 function describeTarget(connectionString: string): string {
   try {
@@ -103,6 +106,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
   readonly #pending: PostgresHealthPending;
   readonly #batcher: PostgresAppendBatcher | null;
   readonly #readOpenCallsText: string;
+  readonly #queryTimeoutMs: number;
   #closed = false;
 
   private constructor(
@@ -112,9 +116,11 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
     connect: () => Promise<pg.Client>,
     cancelPollMs: number,
     groupCommit: boolean,
+    queryTimeoutMs: number,
   ) {
     this.#pool = pool;
-    this.#batcher = groupCommit ? new PostgresAppendBatcher(pool, quoted) : null;
+    this.#queryTimeoutMs = queryTimeoutMs;
+    this.#batcher = groupCommit ? new PostgresAppendBatcher(pool, quoted, { queryTimeoutMs }) : null;
     this.#readOpenCallsText = readOpenCallsStatement(quoted);
     this.#schema = schema;
     this.#q = quoted;
@@ -169,13 +175,16 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
    * by a newer runledger.
    */
   static async connect(options: PostgresRunStoreOptions = {}): Promise<PostgresRunStore> {
-    const { connectionString, schema, quoted, poolSize, cancelPollMs, applicationName, groupCommit } =
+    const { connectionString, schema, quoted, poolSize, cancelPollMs, applicationName, groupCommit, queryTimeoutMs } =
       checkPostgresRunStoreOptions(options);
     const config: pg.PoolConfig = {
       connectionString,
       max: poolSize,
       types: TYPES,
       connectionTimeoutMillis: 10_000,
+      // a peer gone without a word (host down, path cut) is found by TCP keepalive, also for the untimed reads
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
       application_name: applicationName,
       // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg-pool awaits onConnect's promise (a rejection fails the connect); @types/pg says `=> void`
       onConnect: applySessionSettings,
@@ -200,12 +209,18 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
       throw error;
     }
     const connect = async (): Promise<pg.Client> => {
-      const client = new pg.Client({ connectionString, types: TYPES, application_name: `${applicationName}-cancel-listener` });
+      const client = new pg.Client({
+        connectionString,
+        types: TYPES,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+        application_name: `${applicationName}-cancel-listener`,
+      });
       client.on('error', () => undefined);
       await client.connect();
       return client;
     };
-    return new PostgresRunStore(pool, schema, quoted, connect, cancelPollMs, groupCommit);
+    return new PostgresRunStore(pool, schema, quoted, connect, cancelPollMs, groupCommit, queryTimeoutMs);
   }
 
   /** The schema that holds the store's tables. */
@@ -218,7 +233,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
     this.#open();
     const run = checkCreateRun(input, Date.now());
     try {
-      const result = await this.#pool.query<RunRow>(
+      const result = await this.#timed<RunRow>(
         `INSERT INTO ${this.#q}.runs (id, status, configuration, actor, created_at, started_at)
          VALUES ($1, 'running', $2, $3, $4, $4) RETURNING ${RUN_COLUMNS}`,
         [run.id, run.configuration, run.actor, ms(run.createdAt)],
@@ -228,7 +243,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
       if ((error as { code?: string }).code === '23505') {
         throw duplicateRunIdError(run.id);
       }
-      throw storageFailure('createRun', error);
+      throw this.#failure('createRun', error);
     }
   }
 
@@ -247,9 +262,9 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
     }
     let rows: { sequence: number }[];
     try {
-      rows = (await this.#pool.query<{ sequence: number }>({ name: this.#appendName, text: this.#appendText, values })).rows;
+      rows = (await this.#timed<{ sequence: number }>(this.#appendText, values, this.#appendName)).rows;
     } catch (error) {
-      throw storageFailure('appendStep', error);
+      throw this.#failure('appendStep', error);
     }
     const row = rows[0];
     if (row !== undefined) {
@@ -265,9 +280,10 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
    * refused. The comparison is made by the server (exact for float8 whatever extra_float_digits).
    */
   async #repeatedAppend(runId: string, input: NormalizedAppendStep, sequence: number): Promise<number> {
-    let found: { next_sequence: number; present: boolean; same: boolean | null } | undefined;
+    type Found = { next_sequence: number; present: boolean; same: boolean | null };
+    let found: Found | undefined;
     try {
-      const result = await this.#pool.query(
+      const result = await this.#timed<Found>(
         `SELECT r.next_sequence, s.run_id IS NOT NULL AS present,
                 (s.kind = $3 AND s.round = $4 AND s.duration_ms = $5::float8 AND s.created_at = $6::bigint AND s.payload = $7
                  AND s.tool_server IS NOT DISTINCT FROM $8 AND s.tool_outcome IS NOT DISTINCT FROM $9) AS same
@@ -287,7 +303,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
       );
       found = result.rows[0];
     } catch (error) {
-      throw storageFailure('appendStep', error);
+      throw this.#failure('appendStep', error);
     }
     if (found === undefined) throw RunStoreError.runNotFound(runId);
     if (sequence > found.next_sequence) throw sequencePastEndError(runId, sequence, found.next_sequence);
@@ -303,7 +319,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
     try {
       // The cancel and the finish are decided here, in one statement on the locked row: a cancel
       // requested while the run was running makes it end cancelled, whatever the finish asked for.
-      const result = await this.#pool.query<RunRow>(
+      const result = await this.#timed<RunRow>(
         `UPDATE ${this.#q}.runs SET
            status = CASE WHEN cancel_requested_at IS NULL THEN $2 ELSE 'cancelled' END,
            finished_at = $3,
@@ -315,7 +331,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
       const row = result.rows[0];
       if (row !== undefined) return toStoredRun(row);
     } catch (error) {
-      throw storageFailure('finishRun', error);
+      throw this.#failure('finishRun', error);
     }
     const run = await this.getRun(runId);
     if (run === null) throw RunStoreError.runNotFound(runId);
@@ -329,7 +345,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
     if (checkRunId(runId) === null) throw RunStoreError.runNotFound(runId);
     try {
       // One statement, one transaction: the NOTIFY is delivered when the mark commits.
-      await this.#pool.query(
+      await this.#timed(
         // on a finished run the request is kept as a late one (isLateCancel), without a notify
         `WITH marked AS (
            UPDATE ${this.#q}.runs SET cancel_requested_at = $2
@@ -339,7 +355,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
         [runId, when, this.#channel],
       );
     } catch (error) {
-      throw storageFailure('requestCancel', error);
+      throw this.#failure('requestCancel', error);
     }
     const run = await this.getRun(runId);
     if (run === null) throw RunStoreError.runNotFound(runId);
@@ -352,9 +368,9 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
     const when = checkHeartbeatAt(at, Date.now());
     if (checkRunId(runId) === null) return;
     try {
-      await this.#pool.query(`UPDATE ${this.#q}.runs SET heartbeat_at = $2 WHERE id = $1 AND status = 'running'`, [runId, when]);
+      await this.#timed(`UPDATE ${this.#q}.runs SET heartbeat_at = $2 WHERE id = $1 AND status = 'running'`, [runId, when]);
     } catch (error) {
-      throw storageFailure('heartbeat', error);
+      throw this.#failure('heartbeat', error);
     }
   }
 
@@ -363,7 +379,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
     this.#open();
     const stale = checkStaleBefore(staleBefore);
     try {
-      const result = await this.#pool.query<{ id: string }>(
+      const result = await this.#timed<{ id: string }>(
         `UPDATE ${this.#q}.runs SET
            status = CASE WHEN cancel_requested_at IS NULL THEN 'interrupted' ELSE 'cancelled' END,
            finished_at = greatest($2::bigint, coalesce(heartbeat_at, started_at, created_at)),
@@ -377,7 +393,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
       );
       return result.rows.map((row) => row.id);
     } catch (error) {
-      throw storageFailure('recoverInterrupted', error);
+      throw this.#failure('recoverInterrupted', error);
     }
   }
 
@@ -386,13 +402,11 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
     this.#open();
     if (checkRunId(runId) === null) return null;
     try {
-      const result = await this.#pool.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM ${this.#q}.runs WHERE id = $1 AND pruned_at IS NULL`, [
-        runId,
-      ]);
+      const result = await this.#timed<RunRow>(`SELECT ${RUN_COLUMNS} FROM ${this.#q}.runs WHERE id = $1 AND pruned_at IS NULL`, [runId]);
       const row = result.rows[0];
       return row === undefined ? null : toStoredRun(row);
     } catch (error) {
-      throw storageFailure('getRun', error);
+      throw this.#failure('getRun', error);
     }
   }
 
@@ -483,6 +497,23 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
   /** Counts a stored append's call as pending (values[8] / values[9]: its outcome and server, when health counts it). */
   #appended(values: readonly unknown[]): void {
     if (values[8] !== null && values[9] !== null) this.#pending.noted();
+  }
+
+  /** A statement of a run's write (or getRun) on a pooled connection, dropped when PostgreSQL does not answer within queryTimeoutMs. */
+  #timed<R extends pg.QueryResultRow>(text: string, values: readonly unknown[], name?: string): Promise<pg.QueryResult<R>> {
+    // pg takes query_timeout per statement (its types know it only as a connection option)
+    const config: pg.QueryConfig & { query_timeout: number } = {
+      text,
+      values: [...values],
+      query_timeout: this.#queryTimeoutMs,
+      ...(name === undefined ? {} : { name }),
+    };
+    return this.#pool.query<R>(config);
+  }
+
+  /** The store's storage_failure for `what`, naming the timeout when it was one. */
+  #failure(what: string, error: unknown): RunStoreError {
+    return storageFailure(what, error, this.#queryTimeoutMs);
   }
 
   #open(): void {

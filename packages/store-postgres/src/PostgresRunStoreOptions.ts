@@ -33,11 +33,25 @@ export interface PostgresRunStoreOptions {
    * and a transaction of its own. See "Group commit" in docs/storage.md.
    */
   readonly groupCommit?: boolean;
+  /**
+   * How long a write of a run (`createRun`, `appendStep`, `finishRun`, `requestCancel`,
+   * `heartbeat`, `recoverInterrupted`) and `getRun` wait for PostgreSQL's answer, in ms; default
+   * 30000. Past it the store drops the statement's connection (the pool opens another) and the
+   * call fails with `storage_failure` — the server may still have committed it, so the recorder's
+   * retry names the step's sequence and finds it stored. Without it, a connection that went
+   * silent (a network path that drops packets, a hung server) would hold its call, and the
+   * connection, for good. Reads of many rows, prunes, imports and migrations are not timed: their
+   * length grows with what they read or change. See docs/storage.md (PostgreSQL) and docs/reliability.md.
+   */
+  readonly queryTimeoutMs?: number;
 }
 
 const DEFAULT_SCHEMA = 'runledger';
 const DEFAULT_POOL_SIZE = 10;
 const DEFAULT_CANCEL_POLL_MS = 1_000;
+const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
+/** The longest timer Node keeps (2³¹ − 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** Where a store lives: the connection string (given or from the environment) and its schema, quoted. @internal */
 export interface PostgresTarget {
@@ -52,6 +66,7 @@ export interface CheckedPostgresRunStoreOptions extends PostgresTarget {
   readonly cancelPollMs: number;
   readonly applicationName: string;
   readonly groupCommit: boolean;
+  readonly queryTimeoutMs: number;
 }
 
 /**
@@ -96,6 +111,12 @@ export function checkPostgresRunStoreOptions(options: PostgresRunStoreOptions): 
   if (options.groupCommit !== undefined && typeof options.groupCommit !== 'boolean') {
     throw RunStoreError.invalidInput(`PostgresRunStoreOptions.groupCommit must be true or false, got ${String(options.groupCommit)}`);
   }
+  const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  if (!Number.isSafeInteger(queryTimeoutMs) || queryTimeoutMs < 1 || queryTimeoutMs > MAX_TIMER_MS) {
+    throw RunStoreError.invalidInput(
+      `PostgresRunStoreOptions.queryTimeoutMs must be a whole number of ms from 1 to ${MAX_TIMER_MS}, got ${String(queryTimeoutMs)}`,
+    );
+  }
   const applicationName = options.applicationName ?? 'runledger';
   if (
     typeof applicationName !== 'string' ||
@@ -107,5 +128,5 @@ export function checkPostgresRunStoreOptions(options: PostgresRunStoreOptions): 
       `PostgresRunStoreOptions.applicationName must be 1 to 48 printable ASCII characters, got ${JSON.stringify(applicationName)}`,
     );
   }
-  return { ...target, poolSize, cancelPollMs, applicationName, groupCommit: options.groupCommit ?? true };
+  return { ...target, poolSize, cancelPollMs, applicationName, groupCommit: options.groupCommit ?? true, queryTimeoutMs };
 }
