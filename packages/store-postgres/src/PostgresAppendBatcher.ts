@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { APPEND_VALUE_COUNT, appendBatchStatement } from './appendStatement.js';
+import { timedQuery } from './postgresConnections.js';
 import { storageFailure } from './storageFailure.js';
 
 /** At most this many appends share one statement; the next ones go in the next. */
@@ -121,14 +122,9 @@ export class PostgresAppendBatcher {
     let unknown: unknown = null;
     try {
       const columns = Array.from({ length: APPEND_VALUE_COUNT }, (_, k) => batch.map((queued) => queued.values[k]));
-      // pg takes query_timeout per statement (its types know it only as a connection option)
-      const config: pg.QueryConfig & { query_timeout: number } = {
-        name: 'runledger_append_batch',
-        text: this.#text,
-        values: columns,
-        query_timeout: this.#queryTimeoutMs,
-      };
-      const result = await this.#pool.query<{ ord: number; sequence: number }>(config);
+      const result = await this.#pool.query<{ ord: number; sequence: number }>(
+        timedQuery(this.#text, columns, this.#queryTimeoutMs, 'runledger_append_batch'),
+      );
       stored = new Map(result.rows.map((row) => [row.ord, row.sequence]));
     } catch (error) {
       // the server's error: rolled back whole, each append runs alone and fails or succeeds on its own;

@@ -32,7 +32,7 @@ import {
   duplicateRunIdError,
   sequencePastEndError,
 } from '@runledger/trace/store';
-import pg from 'pg';
+import type pg from 'pg';
 import { PostgresCancelWatch } from './PostgresCancelWatch.js';
 import { migrateSchema } from './migrateSchema.js';
 import { POSTGRES_SCHEMA_VERSION } from './PostgresMigrations.js';
@@ -45,34 +45,11 @@ import { PostgresHealthPending } from './PostgresHealthPending.js';
 import { PostgresAppendBatcher } from './PostgresAppendBatcher.js';
 import { readOpenCallsOf, readOpenCallsStatement } from './PostgresOpenCalls.js';
 import { PostgresPrune } from './PostgresPrune.js';
+import { listenerConnector, openPool, timedQuery } from './postgresConnections.js';
 import { storageFailure } from './storageFailure.js';
 import { readPostgresSchemaVersion } from './readSchemaVersion.js';
-import { applySessionSettings } from './sessionSettings.js';
 import { importRunInto } from './importRun.js';
 import { registerStoreInternals } from './PostgresRunStoreInternals.js';
-
-const INT8_OID = 20;
-
-/** bigint columns hold ms times and counts, all far below 2^53: read them as numbers. */
-const TYPES = {
-  getTypeParser(oid: number, format?: string): unknown {
-    if (oid === INT8_OID && format !== 'binary') return (value: string) => Number(value);
-    return (pg.types.getTypeParser as (oid: number, format?: string) => unknown)(oid, format);
-  },
-} as unknown as pg.CustomTypesConfig;
-
-/** Idle time before TCP keepalive probes a connection (the kernel's probe interval and count follow). */
-const KEEPALIVE_DELAY_MS = 10_000;
-
-/** Where a connection string points, without its password, for messages. */
-function describeTarget(connectionString: string): string {
-  try {
-    const url = new URL(connectionString);
-    return `${url.hostname || 'localhost'}:${url.port || '5432'}${url.pathname || ''}`;
-  } catch {
-    return 'the configured server';
-  }
-}
 
 /**
  * The {@link PruningRunStore | RunStore} for many writers and many machines sharing one PostgreSQL database.
@@ -177,49 +154,14 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
   static async connect(options: PostgresRunStoreOptions = {}): Promise<PostgresRunStore> {
     const { connectionString, schema, quoted, poolSize, cancelPollMs, applicationName, groupCommit, queryTimeoutMs } =
       checkPostgresRunStoreOptions(options);
-    const config: pg.PoolConfig = {
-      connectionString,
-      max: poolSize,
-      types: TYPES,
-      connectionTimeoutMillis: 10_000,
-      // a peer gone without a word (host down, path cut) is found by TCP keepalive, also for the untimed reads
-      keepAlive: true,
-      keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
-      application_name: applicationName,
-      // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg-pool awaits onConnect's promise (a rejection fails the connect); @types/pg says `=> void`
-      onConnect: applySessionSettings,
-    };
-    const pool = new pg.Pool(config);
-    pool.on('error', () => {
-      // an idle connection died (server restart, network): the pool replaces it on next use
-    });
-    try {
-      await pool.query('SELECT 1');
-    } catch (error) {
-      await pool.end().catch(() => undefined);
-      throw RunStoreError.storageFailure(
-        `could not connect to PostgreSQL at ${describeTarget(connectionString)}: ${error instanceof Error ? error.message || error.name : String(error)}`,
-        error,
-      );
-    }
+    const pool = await openPool(connectionString, poolSize, applicationName);
     try {
       await migrateSchema(pool, schema, quoted);
     } catch (error) {
       await pool.end().catch(() => undefined);
       throw error;
     }
-    const connect = async (): Promise<pg.Client> => {
-      const client = new pg.Client({
-        connectionString,
-        types: TYPES,
-        keepAlive: true,
-        keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
-        application_name: `${applicationName}-cancel-listener`,
-      });
-      client.on('error', () => undefined);
-      await client.connect();
-      return client;
-    };
+    const connect = listenerConnector(connectionString, applicationName);
     return new PostgresRunStore(pool, schema, quoted, connect, cancelPollMs, groupCommit, queryTimeoutMs);
   }
 
@@ -501,14 +443,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
 
   /** A statement of a run's write (or getRun) on a pooled connection, dropped when PostgreSQL does not answer within queryTimeoutMs. */
   #timed<R extends pg.QueryResultRow>(text: string, values: readonly unknown[], name?: string): Promise<pg.QueryResult<R>> {
-    // pg takes query_timeout per statement (its types know it only as a connection option)
-    const config: pg.QueryConfig & { query_timeout: number } = {
-      text,
-      values: [...values],
-      query_timeout: this.#queryTimeoutMs,
-      ...(name === undefined ? {} : { name }),
-    };
-    return this.#pool.query<R>(config);
+    return this.#pool.query<R>(timedQuery(text, [...values], this.#queryTimeoutMs, name));
   }
 
   /** The store's storage_failure for `what`, naming the timeout when it was one. */
