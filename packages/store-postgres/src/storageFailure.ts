@@ -3,15 +3,10 @@ import { RunStoreError } from '@runledger/trace';
 /** What pg rejects a statement with when its `query_timeout` passed (it then drops the connection). */
 const QUERY_TIMEOUT_MESSAGE = 'Query read timeout';
 
-/** Tells whether pg gave up waiting for the statement's answer (`query_timeout`): the server may have committed it. */
-export function isQueryTimeout(error: unknown): boolean {
-  return error instanceof Error && error.message === QUERY_TIMEOUT_MESSAGE;
-}
-
 /** A driver error as the store's `storage_failure` naming the operation; a RunStoreError passes through. */
 export function storageFailure(what: string, error: unknown, timeoutMs?: number): RunStoreError {
   if (RunStoreError.is(error)) return error;
-  if (isQueryTimeout(error)) {
+  if (error instanceof Error && error.message === QUERY_TIMEOUT_MESSAGE) {
     return RunStoreError.storageFailure(
       `PostgreSQL ${what} failed: no answer within ${timeoutMs === undefined ? '' : `${timeoutMs} ms, `}PostgresRunStoreOptions.queryTimeoutMs; its connection was dropped (the server may have committed it)`,
       error,
