@@ -69,8 +69,30 @@ describe('migration 12', () => {
 
 describe('migration 13', () => {
   it('finds every run’s open calls in its steps exactly as appends keep them, in runs of any size', async () => {
+    await expectMigratedOpenCalls({ counts: [40, 40, 40, 12_000] });
+  });
+
+  it('finds them exactly where run numbers pass 2^21 (step rowids past 2^53, beyond a JS number’s integers)', async () => {
+    await expectMigratedOpenCalls({ counts: [40, 41, 43], lastRunNo: 2 ** 22 + 3 });
+  });
+
+  /**
+   * Appends runs of `counts` steps (tool calls that end before they start, reused ids, steps
+   * without calls), then migrates the file again from version 12 and expects the open calls the
+   * appends kept; `lastRunNo`: the run number the store handed out last before these runs.
+   */
+  async function expectMigratedOpenCalls(options: { counts: readonly number[]; lastRunNo?: number }): Promise<void> {
     const path = folder.file('open-calls.db');
     const store = await SqliteRunStore.open({ path });
+    if (options.lastRunNo !== undefined) {
+      const side = new Database(path);
+      side
+        .prepare(
+          "INSERT INTO runs (id, status, configuration, created_at, run_no) VALUES ('00000000-0000-4000-8000-000000000000', 'completed', 'c', ?, ?)",
+        )
+        .run(T, options.lastRunNo);
+      side.close();
+    }
     const call = (kind: 'tool_start' | 'tool', id: string, at: number) => ({
       kind,
       round: 0,
@@ -81,11 +103,10 @@ describe('migration 13', () => {
       toolOutcome: null,
     });
     const runs: string[] = [];
-    // ends before starts, reused ids, steps without calls, an unreadable-looking id, and a run past one page of the fold
-    for (let r = 0; r < 4; r++) {
+    // ends before starts, reused ids, steps without calls, an unreadable-looking id, and (12 000 steps) a run past one page of the fold
+    for (const [r, count] of options.counts.entries()) {
       const run = await store.createRun({ configuration: `open-${r}`, createdAt: T });
       runs.push(run.id);
-      const count = r === 3 ? 12_000 : 40;
       // appended 500 at a time in one turn: they share a commit (group commit keeps their order),
       // so the big run costs 24 fsyncs, not 12 000 (one each timed out on a loaded CI machine)
       for (let from = 0; from < count; from += 500) {
@@ -115,8 +136,11 @@ describe('migration 13', () => {
         .filter((row) => row.state !== 2)
         .map((row) => (row.state === 1 ? { ...row, sequence: 0 } : row)),
     );
+    if (options.lastRunNo !== undefined) {
+      expect(after.prepare('SELECT min(run_no) FROM open_calls').pluck().get()).toBe(options.lastRunNo + 1);
+    }
     after.close();
-  });
+  }
 });
 
 describe('migrations', () => {

@@ -5,6 +5,7 @@ import type { ToolOutcome } from '@runledger/core';
 import { toolCallOf } from '@runledger/trace';
 import { callIdOfStoredStep, OpenCallSet } from '@runledger/trace/store';
 import { RollupDeltas } from './SqliteRollupDeltas.js';
+import { ROWID_PARTS, STEP_ROWID } from './sqliteRows.js';
 
 /**
  * One numbered, forward-only schema migration; it runs inside its own write transaction.
@@ -105,16 +106,22 @@ INSERT INTO steps_v2 (id, run_id, sequence, kind, round, duration_ms, created_at
 DROP TABLE steps;
 ALTER TABLE steps_v2 RENAME TO steps;`);
       if ((db.prepare('SELECT count(*) FROM orphaned_steps_v1').pluck().get() as number) === 0) db.exec('DROP TABLE orphaned_steps_v1');
-      const update = db.prepare('UPDATE steps SET call_server = ?, call_outcome = ? WHERE id = ?');
-      const rows = db.prepare("SELECT id, kind, payload FROM steps WHERE kind = 'tool'").raw().all() as [number, string, unknown][];
-      for (const [id, kind, payload] of rows) {
+      // a rowid as its run number and sequence: past run number 2^21 it is no exact JS number
+      const update = db.prepare(`UPDATE steps SET call_server = ?, call_outcome = ? WHERE id = ${STEP_ROWID}`);
+      const rows = db.prepare(`SELECT ${ROWID_PARTS}, kind, payload FROM steps WHERE kind = 'tool'`).raw().all() as [
+        number,
+        number,
+        string,
+        unknown,
+      ][];
+      for (const [runNo, sequence, kind, payload] of rows) {
         const call = toolCallOf({
           kind,
           payload: typeof payload === 'string' ? payload : String(payload),
           toolServer: null,
           toolOutcome: null,
         });
-        if (call !== null) update.run(call.server, call.outcome, id);
+        if (call !== null) update.run(call.server, call.outcome, runNo, sequence);
       }
       db.exec(`
 CREATE INDEX steps_calls ON steps (created_at, call_server, call_outcome, duration_ms) WHERE call_server IS NOT NULL;`);
@@ -250,15 +257,15 @@ CREATE TABLE health_causes (
   PRIMARY KEY (server, level, bucket_start, cause)
 ) WITHOUT ROWID;
 DELETE FROM health_servers;`);
-      const setCause = db.prepare('UPDATE steps SET call_cause = ? WHERE id = ?');
+      const setCause = db.prepare(`UPDATE steps SET call_cause = ? WHERE id = ${STEP_ROWID}`);
       const rows = db
-        .prepare('SELECT id, call_server, call_outcome, payload FROM steps WHERE call_server IS NOT NULL ORDER BY id')
+        .prepare(`SELECT ${ROWID_PARTS}, call_server, call_outcome, payload FROM steps WHERE call_server IS NOT NULL ORDER BY id`)
         .raw()
-        .all() as [number, string, ToolOutcome, string][];
-      for (const [id, server, outcome, payload] of rows) {
+        .all() as [number, number, string, ToolOutcome, string][];
+      for (const [runNo, sequence, server, outcome, payload] of rows) {
         const call = toolCallOf({ kind: 'tool', payload, toolServer: server, toolOutcome: outcome });
         if (call === null) continue;
-        if (call.cause !== null) setCause.run(call.cause, id);
+        if (call.cause !== null) setCause.run(call.cause, runNo, sequence);
       }
     },
   },
@@ -299,20 +306,20 @@ DELETE FROM health_servers;`);
       const writer = new SqliteHealthWriter(db);
       const batch = db
         .prepare(
-          `SELECT id, call_server, call_outcome, duration_ms, created_at, call_cause FROM steps
-           WHERE call_server IS NOT NULL AND id > ? ORDER BY id LIMIT ${REBUILD_BATCH}`,
+          `SELECT ${ROWID_PARTS}, call_server, call_outcome, duration_ms, created_at, call_cause FROM steps
+           WHERE call_server IS NOT NULL AND id > ${STEP_ROWID} ORDER BY id LIMIT ${REBUILD_BATCH}`,
         )
         .raw();
-      for (let after = -1; ;) {
-        const rows = batch.all(after) as [number, string, ToolOutcome, number, number, string | null][];
+      for (let after: [number, number] = [0, -1]; ;) {
+        const rows = batch.all(...after) as [number, number, string, ToolOutcome, number, number, string | null][];
         // the calls as a health read counts them: from the call columns and the stored cause
         const deltas = new RollupDeltas();
-        for (const [, server, outcome, durationMs, createdAt, cause] of rows)
+        for (const [, , server, outcome, durationMs, createdAt, cause] of rows)
           deltas.addRow([server, outcome, durationMs, createdAt, cause]);
         writer.add(deltas);
         const last = rows[rows.length - 1];
         if (last === undefined || rows.length < REBUILD_BATCH) break;
-        after = last[0];
+        after = [last[0], last[1]];
       }
     },
   },
@@ -385,8 +392,8 @@ CREATE TABLE open_calls (
       const insert = db.prepare('INSERT INTO open_calls (run_no, call_id, sequence, state) VALUES (?, ?, ?, ?)');
       const page = db
         .prepare(
-          `SELECT id, id >> 32, kind, payload FROM steps
-           WHERE id > ? AND kind IN ('tool_start', 'tool') AND instr(payload, '"toolCallId"') > 0
+          `SELECT ${ROWID_PARTS}, kind, payload FROM steps
+           WHERE id > ${STEP_ROWID} AND kind IN ('tool_start', 'tool') AND instr(payload, '"toolCallId"') > 0
              AND (id >> 32) IN (SELECT run_no FROM runs) ORDER BY id LIMIT ${REBUILD_BATCH}`,
         )
         .raw();
@@ -397,9 +404,9 @@ CREATE TABLE open_calls (
         for (const callId of calls.endedFirst()) insert.run(runNo, callId, 0, 1);
       };
       let callIds = new Map<number, string>();
-      for (let after = -1; ;) {
-        const rows = page.all(after) as [number, number, string, string][];
-        for (const [id, run, kind, payload] of rows) {
+      for (let after: [number, number] = [0, -1]; ;) {
+        const rows = page.all(...after) as [number, number, string, string][];
+        for (const [run, sequence, kind, payload] of rows) {
           if (run !== runNo) {
             flush();
             runNo = run;
@@ -408,7 +415,6 @@ CREATE TABLE open_calls (
           }
           const callId = callIdOfStoredStep({ kind, payload });
           if (callId === null) continue;
-          const sequence = id - run * 2 ** 32;
           if (kind === 'tool_start') {
             calls.start(callId, sequence, sequence);
             callIds.set(sequence, callId);
@@ -418,7 +424,7 @@ CREATE TABLE open_calls (
         }
         const last = rows[rows.length - 1];
         if (last === undefined || rows.length < REBUILD_BATCH) break;
-        after = last[0];
+        after = [last[0], last[1]];
       }
       flush();
     },

@@ -15,6 +15,7 @@ import { SqlitePruneRollup } from './SqlitePruneRollup.js';
 import { isBusyError } from './busyRetry.js';
 import { syncWal } from './syncWal.js';
 import type { SqliteOpenCalls } from './SqliteOpenCalls.js';
+import { STEP_ROWID } from './sqliteRows.js';
 
 /** How the store runs a prune's statements: writes through its write queue, reads retried on a lock. */
 export interface SqlitePruneAccess {
@@ -102,7 +103,7 @@ export class SqlitePrune {
       `SELECT run_no AS runNo, status, finished_at AS finishedAt, step_count AS stepCount,
          run_no = (SELECT max(run_no) FROM runs) AS newest FROM runs WHERE id = ?`,
     );
-    this.#deleteSteps = db.prepare('DELETE FROM steps WHERE id >= (? << 32) + ? AND id < (? << 32) + ?');
+    this.#deleteSteps = db.prepare(`DELETE FROM steps WHERE id >= ${STEP_ROWID} AND id < ${STEP_ROWID}`);
     this.#deleteRun = db.prepare('DELETE FROM runs WHERE id = ?');
     // the run number of the first step at or after a run number (a skip-scan of the steps' rowids)
     this.#nextRunNo = db.prepare('SELECT id >> 32 FROM steps WHERE id >= (? << 32) ORDER BY id LIMIT 1').pluck();

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { DURATION_HISTOGRAM_SLOTS, ROLLUP_LEVEL_SIZES } from '@runledger/trace/store';
 import { type BucketDelta, callOf, type CallRow, RollupDeltas } from './SqliteRollupDeltas.js';
+import { STEP_ROWID } from './sqliteRows.js';
 
 const MINUTE_LEVEL = 0;
 const KEY = 'server = @server AND level = @level AND bucket_start = @bucket';
@@ -62,7 +63,7 @@ export class SqlitePruneRollup {
     this.#deletedCalls = db
       .prepare(
         `SELECT call_server, call_outcome, duration_ms, created_at, call_cause FROM steps
-         WHERE id >= (? << 32) + ? AND id < (? << 32) + ? AND call_server IS NOT NULL`,
+         WHERE id >= ${STEP_ROWID} AND id < ${STEP_ROWID} AND call_server IS NOT NULL`,
       )
       .raw();
     this.#remainingCalls = db

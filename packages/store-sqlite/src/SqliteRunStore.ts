@@ -41,7 +41,16 @@ import { GroupCommit } from './GroupCommit.js';
 import { listRunsStatement, runPageOf } from './listRunsStatement.js';
 import { migrate } from './migrateSchema.js';
 import { messageOf, storageError } from './storageFailure.js';
-import { NEXT_RUN_NO, READ_STEP_COLUMNS, RUN_COLUMNS, type RunRow, type StepRow, toStoredRun, toStoredStep } from './sqliteRows.js';
+import {
+  nextRunNo,
+  READ_STEP_COLUMNS,
+  RUN_COLUMNS,
+  type RunRow,
+  STEP_ROWID,
+  type StepRow,
+  toStoredRun,
+  toStoredStep,
+} from './sqliteRows.js';
 import { SqliteHealthReader } from './SqliteHealthReader.js';
 import { SqliteHealthWriter } from './SqliteHealthWriter.js';
 import { ROLL_PENDING_AT, SqliteHealthPending } from './SqliteHealthPending.js';
@@ -96,6 +105,7 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
 
   readonly #append: (runId: string, step: NormalizedAppendStep) => number;
   readonly #import: (run: StoredRun, steps: readonly StoredStep[]) => boolean;
+  readonly #nextRunNo: string;
 
   private constructor(db: Database.Database, options: SqliteRunStoreOptions, internals: SqliteRunStoreInternals) {
     this.#db = db;
@@ -119,7 +129,8 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
     // grouped, the batch's transaction (GroupCommit) gives each append its savepoint
     this.#append = grouped ? append : db.transaction(append).immediate;
 
-    this.#import = prepareImportRun(db, writeStep);
+    this.#import = prepareImportRun(db, writeStep, internals.firstRunNo);
+    this.#nextRunNo = nextRunNo(internals.firstRunNo);
   }
 
   /**
@@ -199,7 +210,7 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
     return this.#write(() => {
       try {
         this.#stmt(
-          `INSERT INTO runs (id, status, configuration, actor, created_at, started_at, run_no) VALUES (?, 'running', ?, ?, ?, ?, ${NEXT_RUN_NO})`,
+          `INSERT INTO runs (id, status, configuration, actor, created_at, started_at, run_no) VALUES (?, 'running', ?, ?, ?, ?, ${this.#nextRunNo})`,
         ).run(run.id, run.configuration, run.actor, run.createdAt, run.createdAt);
       } catch (error) {
         if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
@@ -317,7 +328,7 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
       const runNo = this.#stmt('SELECT run_no FROM runs WHERE id = ?').pluck().get(key) as number | undefined;
       if (runNo === undefined) return [];
       const rows = this.#stmt(
-        `SELECT ${READ_STEP_COLUMNS} FROM steps WHERE id >= (? << 32) + ? AND id < ((? + 1) << 32) ORDER BY id LIMIT ?`,
+        `SELECT ${READ_STEP_COLUMNS} FROM steps WHERE id >= ${STEP_ROWID} AND id < ((? + 1) << 32) ORDER BY id LIMIT ?`,
         true,
       ).all(runNo, from, runNo, limit) as StepRow[];
       const steps = new Array<StoredStep>(rows.length);

@@ -8,4 +8,6 @@ export interface SqliteRunStoreInternals {
   readonly exactHealthMaxCalls?: number;
   /** How many calls this store notes as pending before it moves them into the rollup (see SqliteHealthPending). */
   readonly rollPendingAt?: number;
+  /** The run number of a file's first run (default 1): past 2^21, step rowids are no exact JS numbers. */
+  readonly firstRunNo?: number;
 }

@@ -9,7 +9,7 @@ import type Database from 'better-sqlite3';
 import type { WriteStep } from './importRun.js';
 import type { SqliteHealthPending } from './SqliteHealthPending.js';
 import type { SqliteOpenCalls } from './SqliteOpenCalls.js';
-import { STEP_COLUMNS } from './sqliteRows.js';
+import { STEP_COLUMNS, STEP_ROWID } from './sqliteRows.js';
 
 const INSERT_STEP_COLUMNS = `id, ${STEP_COLUMNS}, call_server, call_outcome, call_cause`;
 
@@ -42,7 +42,7 @@ export function prepareAppend(db: Database.Database, pending: SqliteHealthPendin
     return statement;
   };
   // the rowid of a step is (run number << 32) + sequence: a run's steps are one range of the table
-  const insertStep = db.prepare(`INSERT INTO steps (${INSERT_STEP_COLUMNS}) VALUES ((? << 32) + ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insertStep = db.prepare(`INSERT INTO steps (${INSERT_STEP_COLUMNS}) VALUES (${STEP_ROWID}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const writeStep: WriteStep = (runNo, runId, sequence, step, payload, call, callId) => {
     insertStep.run(
       runNo,
@@ -68,7 +68,7 @@ export function prepareAppend(db: Database.Database, pending: SqliteHealthPendin
   const nextSequence = db.prepare('SELECT step_count FROM runs WHERE id = ?').pluck();
   const storedAt = db.prepare(
     `SELECT kind, round, duration_ms AS durationMs, created_at AS createdAt, payload, tool_server AS toolServer,
-       tool_outcome AS toolOutcome FROM steps WHERE id = ((SELECT run_no FROM runs WHERE id = ?) << 32) + ?`,
+       tool_outcome AS toolOutcome FROM steps WHERE id = ((SELECT run_no FROM runs WHERE id = ?) << 32) + CAST(? AS INTEGER)`,
   );
   /** Why an append found no run row at the sequence it expects: the idempotent retry of a stored step, or its refusal. */
   const notBumped = (runId: string, step: NormalizedAppendStep): number => {

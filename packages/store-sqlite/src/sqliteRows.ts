@@ -5,8 +5,18 @@ import { isRunStatus, RunStatus, type StoredRun, type StoredStep } from '@runled
 export const RUN_COLUMNS =
   'id, status, configuration, actor, created_at, started_at, finished_at, termination_reason, cancel_requested_at, heartbeat_at, step_count, ok_count, failed_count, cancelled_count, unstored_steps';
 export const STEP_COLUMNS = 'run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome';
-/** The run number a new run gets (its steps' rowids are (run number << 32) + sequence). */
-export const NEXT_RUN_NO = '(SELECT coalesce(max(run_no), 0) + 1 FROM runs)';
+/** The run number a new run gets (its steps' rowids are (run number << 32) + sequence): one past the highest, from `first` (tests start high). */
+export function nextRunNo(first = 1): string {
+  return `(SELECT coalesce(max(run_no), ${first - 1}) + 1 FROM runs)`;
+}
+/**
+ * A step's rowid from a bound run number and sequence, (run number << 32) + sequence, in INTEGER
+ * arithmetic: better-sqlite3 binds a JS number as a REAL, and REAL + INTEGER is a REAL, which past
+ * run number 2^21 leaves a double's 53 bits and rounds onto another step's rowid.
+ */
+export const STEP_ROWID = '((? << 32) + CAST(? AS INTEGER))';
+/** A step's rowid read back as its run number and sequence (past run number 2^21 the rowid itself is no exact JS number). */
+export const ROWID_PARTS = 'id >> 32, id & 4294967295';
 export const READ_STEP_COLUMNS = 'sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome';
 export type StepRow = [number, unknown, unknown, unknown, unknown, unknown, unknown, unknown];
 
