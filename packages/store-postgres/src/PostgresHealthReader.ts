@@ -1,6 +1,7 @@
 import { healthOf, type NormalizedHealthQuery, newServerHealthTally, type ServerHealth, UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
 import type pg from 'pg';
 import { DURATION_HISTOGRAM_SLOTS, histogramPercentile, planRollupWindow, rollupBucketSpan } from '@runledger/trace/store';
+import { timedQuery } from './postgresConnections.js';
 import { storageFailure } from './storageFailure.js';
 
 /** Percentiles are exact (read from the steps) for a server with at most this many calls in the window… */
@@ -66,10 +67,13 @@ export interface HealthRead {
 export class PostgresHealthReader {
   readonly #pool: pg.Pool;
   readonly #q: string;
+  readonly #timeoutMs: number;
 
-  constructor(pool: pg.Pool, quotedSchema: string) {
+  /** `timeoutMs`: how long each statement waits for PostgreSQL's answer (PostgresRunStoreOptions.queryTimeoutMs). */
+  constructor(pool: pg.Pool, quotedSchema: string, timeoutMs: number) {
     this.#pool = pool;
     this.#q = quotedSchema;
+    this.#timeoutMs = timeoutMs;
   }
 
   /** Per-server health over a checked window, from the rollup; ordered by server id. */
@@ -123,12 +127,16 @@ export class PostgresHealthReader {
     let pending: number;
     try {
       [rows, causeRows, pending] = await Promise.all([
-        this.#pool.query<HealthRow>(sql, values).then((r) => r.rows),
-        this.#pool.query<{ server: string; cause: string; calls: number }>(causeSql, values).then((r) => r.rows),
-        this.#pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.#q}.health_pending`).then((r) => r.rows[0]!.n),
+        this.#pool.query<HealthRow>(timedQuery(sql, values, this.#timeoutMs)).then((r) => r.rows),
+        this.#pool
+          .query<{ server: string; cause: string; calls: number }>(timedQuery(causeSql, values, this.#timeoutMs))
+          .then((r) => r.rows),
+        this.#pool
+          .query<{ n: number }>(timedQuery(`SELECT count(*)::int AS n FROM ${this.#q}.health_pending`, [], this.#timeoutMs))
+          .then((r) => r.rows[0]!.n),
       ]);
     } catch (error) {
-      throw storageFailure('serverHealth', error);
+      throw storageFailure('serverHealth', error, this.#timeoutMs);
     }
     rows.sort((a, b) => (a.server < b.server ? -1 : a.server > b.server ? 1 : 0));
     const exact = await this.#exactPercentiles(rows, q.since, q.until);
@@ -209,15 +217,18 @@ export class PostgresHealthReader {
     }
     try {
       const result = await this.#pool.query<{ server: string; p50: number; p95: number }>(
-        `SELECT call_server AS server,
+        timedQuery(
+          `SELECT call_server AS server,
                 percentile_disc(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50,
                 percentile_disc(0.95) WITHIN GROUP (ORDER BY duration_ms) AS p95
          FROM ${this.#q}.steps WHERE ${conditions.join(' AND ')} GROUP BY call_server`,
-        values,
+          values,
+          this.#timeoutMs,
+        ),
       );
       for (const row of result.rows) exact.set(row.server, { p50: row.p50, p95: row.p95 });
     } catch (error) {
-      throw storageFailure('serverHealth', error);
+      throw storageFailure('serverHealth', error, this.#timeoutMs);
     }
     return exact;
   }

@@ -9,6 +9,7 @@ import { callIdOfStoredStep, OpenCallSet } from '@runledger/trace/store';
 import type pg from 'pg';
 import type { OpenCallsRead } from '@runledger/trace';
 import { STEP_COLUMNS, type StepRow, toStoredStep } from './postgresRows.js';
+import { timedQuery } from './postgresConnections.js';
 import { storageFailure } from './storageFailure.js';
 
 /** What a fold of a run's steps holds of an open call. */
@@ -112,13 +113,13 @@ ORDER BY o.sequence`;
 }
 
 /** Runs {@link readOpenCallsStatement} (its `text`) for a run: its open calls' starts, its step count and the ends that came first, or null. */
-export async function readOpenCallsOf(pool: pg.Pool, text: string, runId: string): Promise<OpenCallsRead | null> {
+export async function readOpenCallsOf(pool: pg.Pool, text: string, runId: string, timeoutMs: number): Promise<OpenCallsRead | null> {
   type Row = StepRow & { read_to: number; state: number | null; call_id: string | null };
   let rows: Row[];
   try {
-    rows = (await pool.query<Row>({ text, values: [runId] })).rows;
+    rows = (await pool.query<Row>(timedQuery(text, [runId], timeoutMs))).rows;
   } catch (error) {
-    throw storageFailure('readOpenCalls', error);
+    throw storageFailure('readOpenCalls', error, timeoutMs);
   }
   const first = rows[0];
   if (first === undefined) return null;

@@ -266,6 +266,45 @@ describe('PostgreSQL faults', () => {
     console.info(`silent connection: the append failed after ${Math.round(waitedMs)} ms (queryTimeoutMs 1500)`);
   });
 
+  it(
+    'fails a read whose connection went silent within queryTimeoutMs — every read the app makes — and close() returns',
+    { timeout: 90_000 },
+    async () => {
+      const tcp = await proxy();
+      const store = await open({ url: tcp.urlFor(TEST_PG_URL), poolSize: 4, queryTimeoutMs: 1_500 });
+      const run = await store.createRun({ configuration: 'silent-reads' });
+      for (let sequence = 0; sequence < 3; sequence++) await store.appendStep(run.id, step(sequence, sequence));
+      // each read, and a request only that read sends (the proxy keeps back the answer to it)
+      const reads: [string, string, () => Promise<unknown>][] = [
+        ['listRuns', 'ORDER BY created_at DESC', () => store.listRuns({ limit: 10 })],
+        ['readSteps', 'ORDER BY sequence LIMIT', () => store.readSteps(run.id)],
+        ['readOpenCalls', 'open_calls o', () => store.readOpenCalls(run.id)],
+        ['serverHealth', 'health_causes', () => store.serverHealth({})],
+      ];
+      for (const [name, match, read] of reads) {
+        const held = tcp.holdNextAnswer(match);
+        const started = performance.now();
+        const outcome = await within(read(), 15_000);
+        expect(await held, `${name}: the proxy held its answer`).toBe(true);
+        expect(outcome, `${name} waited for a silent connection`).not.toBe('stuck');
+        const waitedMs = performance.now() - started;
+        expect(outcome, name).toMatchObject({ status: 'rejected' });
+        const error = (outcome as PromiseRejectedResult).reason as unknown;
+        expect(RunStoreError.is(error) && error.code, name).toBe('storage_failure');
+        expect((error as Error).message, name).toContain(
+          `PostgreSQL ${name} failed: no answer within 1500 ms, PostgresRunStoreOptions.queryTimeoutMs`,
+        );
+        expect(waitedMs, name).toBeGreaterThanOrEqual(1_400);
+        // the store reads on, on other connections
+        expect(await within(read(), 10_000), `${name} once the connection was dropped`).toMatchObject({ status: 'fulfilled' });
+        console.info(`silent connection: ${name} failed after ${Math.round(waitedMs)} ms (queryTimeoutMs 1500)`);
+      }
+      expect((await store.readSteps(run.id)).map((s) => s.sequence)).toEqual([0, 1, 2]);
+      // the silent connections were dropped, not kept: nothing holds close() (the proxy still keeps their answers back)
+      expect(await within(store.close(), 10_000)).toEqual({ status: 'fulfilled', value: undefined });
+    },
+  );
+
   it('stores a batched append once or fails it, never twice, when the batch’s commit answer is lost', { timeout: 60_000 }, async () => {
     const tcp = await proxy();
     const store = await open({ url: tcp.urlFor(TEST_PG_URL), poolSize: 4 });

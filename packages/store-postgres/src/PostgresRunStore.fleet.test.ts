@@ -13,7 +13,11 @@ async function listRunsSql(run: () => Promise<unknown>): Promise<{ text: string;
   const original = pg.Pool.prototype.query;
   let caught: { text: string; values: unknown[] } | undefined;
   pg.Pool.prototype.query = function (this: pg.Pool, text: unknown, values?: unknown) {
-    if (typeof text === 'string' && text.includes('ORDER BY created_at DESC, id DESC')) caught = { text, values: values as unknown[] };
+    // a statement as text and values, or as a query config (a timed one)
+    const config = typeof text === 'string' ? { text, values: values as unknown[] } : (text as { text?: unknown; values?: unknown[] });
+    if (typeof config.text === 'string' && config.text.includes('ORDER BY created_at DESC, id DESC')) {
+      caught = { text: config.text, values: config.values ?? [] };
+    }
     return (original as (...args: unknown[]) => unknown).call(this, text, values);
   } as typeof original;
   try {

@@ -39,12 +39,13 @@ import { POSTGRES_SCHEMA_VERSION } from './PostgresMigrations.js';
 import { checkPostgresRunStoreOptions, checkPostgresTarget, type PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
 import { appendStatement, appendValues } from './appendStatement.js';
 import { listRunsStatement, runPageOf } from './listRunsStatement.js';
-import { ms, RUN_COLUMNS, type RunRow, STEP_COLUMNS, type StepRow, toStoredRun, toStoredStep } from './postgresRows.js';
+import { ms, RUN_COLUMNS, type RunRow, toStoredRun } from './postgresRows.js';
 import { PostgresHealthReader } from './PostgresHealthReader.js';
 import { PostgresHealthPending } from './PostgresHealthPending.js';
 import { PostgresAppendBatcher } from './PostgresAppendBatcher.js';
 import { readOpenCallsOf, readOpenCallsStatement } from './PostgresOpenCalls.js';
 import { PostgresPrune } from './PostgresPrune.js';
+import { readStepsOf, type StepsReadContext } from './PostgresStepsRead.js';
 import { listenerConnector, openPool, timedQuery } from './postgresConnections.js';
 import { storageFailure } from './storageFailure.js';
 import { readPostgresSchemaVersion } from './readSchemaVersion.js';
@@ -84,6 +85,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
   readonly #batcher: PostgresAppendBatcher | null;
   readonly #readOpenCallsText: string;
   readonly #queryTimeoutMs: number;
+  readonly #stepsRead: StepsReadContext;
   #closed = false;
 
   private constructor(
@@ -97,6 +99,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
   ) {
     this.#pool = pool;
     this.#queryTimeoutMs = queryTimeoutMs;
+    this.#stepsRead = { pool, q: quoted, timeoutMs: queryTimeoutMs };
     this.#batcher = groupCommit ? new PostgresAppendBatcher(pool, quoted, { queryTimeoutMs }) : null;
     this.#readOpenCallsText = readOpenCallsStatement(quoted);
     this.#schema = schema;
@@ -104,7 +107,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
     this.#channel = `rlc_${schema}`.slice(0, 63);
     this.#appendName = 'runledger_append_step';
     this.#appendText = appendStatement(quoted);
-    this.#health = new PostgresHealthReader(pool, quoted);
+    this.#health = new PostgresHealthReader(pool, quoted, queryTimeoutMs);
     this.#pending = new PostgresHealthPending(pool, quoted);
     this.#prune = new PostgresPrune(pool, quoted);
     this.#watcher = new PostgresCancelWatch({
@@ -359,9 +362,9 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
     const statement = listRunsStatement(q, this.#q);
     let rows: RunRow[];
     try {
-      rows = (await this.#pool.query<RunRow>(statement.sql, [...statement.values])).rows;
+      rows = (await this.#timed<RunRow>(statement.sql, statement.values)).rows;
     } catch (error) {
-      throw storageFailure('listRuns', error);
+      throw this.#failure('listRuns', error);
     }
     return runPageOf(rows, q.limit);
   }
@@ -371,25 +374,14 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
     this.#open();
     const q = checkStepQuery(query);
     if (checkRunId(runId) === null) return [];
-    try {
-      const result = await this.#pool.query<StepRow>(
-        // none of a run a prune hid (its steps go in chunks): one statement, one snapshot
-        `SELECT ${STEP_COLUMNS} FROM ${this.#q}.steps WHERE run_id = $1 AND sequence >= $2
-           AND NOT EXISTS (SELECT 1 FROM ${this.#q}.runs WHERE id = $1 AND pruned_at IS NOT NULL)
-         ORDER BY sequence ${q.limit === null ? '' : `LIMIT ${q.limit}`}`,
-        [runId, q.fromSequence],
-      );
-      return result.rows.map(toStoredStep);
-    } catch (error) {
-      throw storageFailure('readSteps', error);
-    }
+    return readStepsOf(this.#stepsRead, runId, q.fromSequence, q.limit);
   }
 
   /** The calls on the wire of a run and the step count they were read at, in one statement; costs the open calls, not the run. */
   async readOpenCalls(runId: string): Promise<OpenCallsRead | null> {
     this.#open();
     if (checkRunId(runId) === null) return null;
-    return readOpenCallsOf(this.#pool, this.#readOpenCallsText, runId);
+    return readOpenCallsOf(this.#pool, this.#readOpenCallsText, runId, this.#queryTimeoutMs);
   }
 
   /** Per-server health over a time window, from the rollup and the calls pending for it; ordered by server id. */

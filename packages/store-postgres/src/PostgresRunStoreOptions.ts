@@ -35,13 +35,15 @@ export interface PostgresRunStoreOptions {
   readonly groupCommit?: boolean;
   /**
    * How long a write of a run (`createRun`, `appendStep`, `finishRun`, `requestCancel`,
-   * `heartbeat`, `recoverInterrupted`) and `getRun` wait for PostgreSQL's answer, in ms; default
+   * `heartbeat`, `recoverInterrupted`) and each statement of a read (`getRun`, `listRuns`,
+   * `readSteps`, `readOpenCalls`, `serverHealth`) wait for PostgreSQL's answer, in ms; default
    * 30000. Past it the store drops the statement's connection (the pool opens another) and the
-   * call fails with `storage_failure` — the server may still have committed it, so the recorder's
-   * retry names the step's sequence and finds it stored. Without it, a connection that went
-   * silent (a network path that drops packets, a hung server) would hold its call, and the
-   * connection, for good. Reads of many rows, prunes, imports and migrations are not timed: their
-   * length grows with what they read or change. See docs/storage.md (PostgreSQL) and docs/reliability.md.
+   * call fails with `storage_failure` — the server may still have committed a write, so the
+   * recorder's retry names the step's sequence and finds it stored. Without it, a connection that
+   * went silent (a network path that drops packets, a hung server) would hold its call, and the
+   * connection, for good. A run read whole comes back in pages of one snapshot, so no statement
+   * grows with the run. Prunes, imports and migrations are not timed: their length grows with what
+   * they change. See docs/storage.md (PostgreSQL) and docs/reliability.md.
    */
   readonly queryTimeoutMs?: number;
 }

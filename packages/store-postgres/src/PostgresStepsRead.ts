@@ -1,0 +1,97 @@
+// A run's steps read back, every statement timed (PostgresRunStoreOptions.queryTimeoutMs): a page
+// in one statement, a run read whole in pages of one snapshot, so that a connection gone silent
+// fails the read instead of holding it, and a long run never makes one statement outlast the timeout.
+import type { StoredStep } from '@runledger/trace';
+import type pg from 'pg';
+import { checkoutClient } from './checkoutClient.js';
+import { timedQuery } from './postgresConnections.js';
+import { STEP_COLUMNS, type StepRow, toStoredStep } from './postgresRows.js';
+import { storageFailure } from './storageFailure.js';
+
+/**
+ * Steps per statement when a run is read whole (`readSteps` without a limit): at fleet size about
+ * 0.1 s a page, far inside any sensible timeout.
+ *
+ * @internal
+ */
+export const READ_STEPS_PAGE = 20_000;
+
+/** What reads a run's steps: the store's pool and schema, and how long a statement may wait for its answer. */
+export interface StepsReadContext {
+  readonly pool: pg.Pool;
+  readonly q: string;
+  readonly timeoutMs: number;
+  /** Steps per statement of a whole-run read (tests lower it). */
+  readonly page?: number;
+}
+
+/** The statement of one page: none of a run a prune hid (its steps go in chunks), in the page's own snapshot. */
+function pageStatement(q: string, limit: number): string {
+  return `SELECT ${STEP_COLUMNS} FROM ${q}.steps WHERE run_id = $1 AND sequence >= $2
+      AND NOT EXISTS (SELECT 1 FROM ${q}.runs WHERE id = $1 AND pruned_at IS NOT NULL)
+    ORDER BY sequence LIMIT ${limit}`;
+}
+
+/**
+ * A run's steps from `fromSequence` in sequence order, at most `limit` of them (null: all).
+ *
+ * @remarks
+ * A page (a limit up to {@link READ_STEPS_PAGE}) is one statement. A run read whole starts the same
+ * way; when it holds more than a page, it is read again from `fromSequence` in pages inside one
+ * `REPEATABLE READ READ ONLY` transaction, so the steps come from one snapshot (never part of a run
+ * a prune is deleting) while no statement reads more than a page. A statement without an answer
+ * within `timeoutMs` fails the read with `storage_failure` and its connection is dropped.
+ *
+ * @internal
+ */
+export async function readStepsOf(
+  context: StepsReadContext,
+  runId: string,
+  fromSequence: number,
+  limit: number | null,
+): Promise<readonly StoredStep[]> {
+  const { pool, q, timeoutMs } = context;
+  const page = context.page ?? READ_STEPS_PAGE;
+  const first = limit === null ? page + 1 : limit;
+  let rows: StepRow[];
+  try {
+    rows = (await pool.query<StepRow>(timedQuery(pageStatement(q, first), [runId, fromSequence], timeoutMs))).rows;
+  } catch (error) {
+    throw storageFailure('readSteps', error, timeoutMs);
+  }
+  if (limit !== null || rows.length <= page) return rows.map(toStoredStep);
+  return readWhole(context, page, runId, fromSequence);
+}
+
+/** A run longer than a page, read whole in pages of one snapshot. */
+async function readWhole(context: StepsReadContext, page: number, runId: string, fromSequence: number): Promise<readonly StoredStep[]> {
+  const { pool, q, timeoutMs } = context;
+  let checkedOut;
+  try {
+    checkedOut = await checkoutClient(pool);
+  } catch (error) {
+    throw storageFailure('readSteps', error, timeoutMs);
+  }
+  const { client } = checkedOut;
+  const statement = pageStatement(q, page);
+  const steps: StoredStep[] = [];
+  let broken = true;
+  try {
+    await client.query(timedQuery('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', [], timeoutMs));
+    for (let from = fromSequence; ;) {
+      const { rows } = await client.query<StepRow>(timedQuery(statement, [runId, from], timeoutMs));
+      for (const row of rows) steps.push(toStoredStep(row));
+      const last = rows[rows.length - 1];
+      if (last === undefined || rows.length < page) break;
+      from = last.sequence + 1;
+    }
+    await client.query(timedQuery('COMMIT', [], timeoutMs));
+    broken = false;
+    return steps;
+  } catch (error) {
+    throw storageFailure('readSteps', error, timeoutMs);
+  } finally {
+    // a statement that timed out leaves its answer on the way: that connection is never reused
+    checkedOut.release(broken);
+  }
+}
