@@ -42,8 +42,8 @@ interface Delta {
   readonly causes: Map<string, number>;
 }
 
-/** A locked row of `health_rollup`. */
-interface RollupRow extends HealthRow {
+/** A locked row of `health_rollup`, without its histogram (the update takes the deleted calls' slots out of it in the server). */
+interface RollupRow extends Omit<HealthRow, 'histogram'> {
   level: number;
   bucket_start: number;
   shard: number;
@@ -97,19 +97,22 @@ export class PostgresPruneRollup {
     const matches = (t: string): string =>
       `${t}.level = k.level AND ${t}.bucket_start = k.bucket AND ${t}.server = k.server AND ${t}.shard = k.shard`;
     this.#lockRollup = `SELECT h.level, h.bucket_start, h.server, h.shard, h.ok, h.failed, h.cancelled, h.not_counted, h.answered,
-        h.last_failure_at, h.duration_min, h.duration_max, h.histogram
+        h.last_failure_at, h.duration_min, h.duration_max
       FROM ${keys} JOIN ${q}.health_rollup h ON ${matches('h')}
       ORDER BY h.level, h.bucket_start, h.server, h.shard FOR UPDATE OF h`;
     this.#lockCauses = `SELECT c.level, c.bucket_start, c.server, c.shard, c.cause, c.calls
       FROM unnest($1::smallint[], $2::bigint[], $3::text[], $4::smallint[], $5::text[]) AS k (level, bucket, server, shard, cause)
       JOIN ${q}.health_causes c ON ${matches('c')} AND c.cause = k.cause
       ORDER BY c.level, c.bucket_start, c.server, c.shard, c.cause FOR UPDATE OF c`;
+    // the histogram is taken down in the server: the deleted calls' slots ($13) and their counts,
+    // negative ($14), each an array literal per row; a row's 114 slots never travel to the prune and back
     this.#updateRollup = `UPDATE ${q}.health_rollup h SET ok = k.ok, failed = k.failed, cancelled = k.cancelled,
         not_counted = k.not_counted, answered = k.answered, last_failure_at = k.last_failure_at,
-        duration_min = k.duration_min, duration_max = k.duration_max, histogram = k.histogram::integer[]
+        duration_min = k.duration_min, duration_max = k.duration_max,
+        histogram = ${q}.histogram_add(h.histogram, ${q}.histogram_of(k.slots::integer[], k.taken::bigint[]))
       FROM unnest($1::smallint[], $2::bigint[], $3::text[], $4::smallint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[],
-        $9::bigint[], $10::bigint[], $11::float8[], $12::float8[], $13::text[])
-        AS k (level, bucket, server, shard, ok, failed, cancelled, not_counted, answered, last_failure_at, duration_min, duration_max, histogram)
+        $9::bigint[], $10::bigint[], $11::float8[], $12::float8[], $13::text[], $14::text[])
+        AS k (level, bucket, server, shard, ok, failed, cancelled, not_counted, answered, last_failure_at, duration_min, duration_max, slots, taken)
       WHERE ${matches('h')}`;
     this.#deleteRollup = `DELETE FROM ${q}.health_rollup h USING ${keys} WHERE ${matches('h')}`;
     this.#updateCauses = `UPDATE ${q}.health_causes c SET calls = k.calls
@@ -157,7 +160,7 @@ export class PostgresPruneRollup {
           ]);
     const rollupRows = await client.query<RollupRow>(this.#lockRollup, columns(all));
 
-    const updated: RollupRow[] = [];
+    const updated: [RollupRow, Delta][] = [];
     const emptied: Delta[] = [];
     const recompute: Delta[][] = ROLLUP_LEVEL_SIZES.map(() => []);
     for (const row of rollupRows.rows) {
@@ -170,7 +173,6 @@ export class PostgresPruneRollup {
         cancelled: row.cancelled - d.cancelled,
         not_counted: row.not_counted - d.notCounted,
         answered: row.answered - d.answered,
-        histogram: row.histogram.map((n, i) => n - (d.slots.get(i + 1) ?? 0)),
       };
       if (next.ok + next.failed + next.cancelled <= 0) {
         emptied.push(d);
@@ -186,23 +188,25 @@ export class PostgresPruneRollup {
           ((d.min !== null && d.min <= (row.duration_min ?? d.min)) || (d.max !== null && d.max >= (row.duration_max ?? d.max)))) ||
         (next.last_failure_at !== null && d.lastFailure !== null && d.lastFailure >= next.last_failure_at);
       if (extremeGone) recompute[row.level]!.push(d);
-      updated.push(next);
+      updated.push([next, d]);
     }
     if (updated.length > 0) {
+      const rows = updated.map(([r]) => r);
       await client.query(this.#updateRollup, [
-        updated.map((r) => r.level),
-        updated.map((r) => r.bucket_start),
-        updated.map((r) => r.server),
-        updated.map((r) => r.shard),
-        updated.map((r) => r.ok),
-        updated.map((r) => r.failed),
-        updated.map((r) => r.cancelled),
-        updated.map((r) => r.not_counted),
-        updated.map((r) => r.answered),
-        updated.map((r) => r.last_failure_at),
-        updated.map((r) => r.duration_min),
-        updated.map((r) => r.duration_max),
-        updated.map((r) => `{${r.histogram.join(',')}}`),
+        rows.map((r) => r.level),
+        rows.map((r) => r.bucket_start),
+        rows.map((r) => r.server),
+        rows.map((r) => r.shard),
+        rows.map((r) => r.ok),
+        rows.map((r) => r.failed),
+        rows.map((r) => r.cancelled),
+        rows.map((r) => r.not_counted),
+        rows.map((r) => r.answered),
+        rows.map((r) => r.last_failure_at),
+        rows.map((r) => r.duration_min),
+        rows.map((r) => r.duration_max),
+        updated.map(([, d]) => `{${[...d.slots.keys()].join(',')}}`),
+        updated.map(([, d]) => `{${[...d.slots.values()].map((n) => -n).join(',')}}`),
       ]);
     }
     if (emptied.length > 0) await client.query(this.#deleteRollup, columns(emptied));
