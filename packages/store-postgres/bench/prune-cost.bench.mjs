@@ -1,5 +1,5 @@
-// Retention: PostgresRunStore.pruneRuns deleting 100 000 steps of old runs (batches of 2000 steps,
-// rollup rebuilt per batch) against a bare one-statement DELETE of the same runs in a copy of the
+// Retention: PostgresRunStore.pruneRuns deleting 100 000 steps of old runs (the store's default
+// batches: at most 500 steps a transaction, the rollup kept per batch) against a bare one-statement DELETE of the same runs in a copy of the
 // same schema (one transaction, steps by cascade, the rollup left stale), and the latency of
 // appends of the same servers (into the current minute, as a recorder appends) while the prune
 // runs against appends alone.
@@ -133,7 +133,7 @@ try {
     `## store-postgres: prune ${(RUNS * STEPS_PER_RUN).toLocaleString('en-US')} steps of ${RUNS} old runs`,
     '',
     `${RUNS} runs of ${STEPS_PER_RUN} tool steps (${BENCH_SERVERS.length} servers) that ended before the cutoff, deleted by ` +
-      '`pruneRuns({ olderThan })` (batches of 2000 steps: 4 runs per transaction, each locking its runs, deleting steps and rows ' +
+      "`pruneRuns({ olderThan })` (the store's default batches, at most 500 steps a transaction: one run per transaction, locking it, deleting its steps and row " +
       'and taking their calls out of the rollup), against a bare `DELETE FROM runs WHERE …` of the same runs in a ' +
       'copy of the schema (one transaction, steps by cascade, rollup not maintained). Meanwhile ' +
       `${WRITERS} writers append calls of the same servers (at the current time, as recorders do), one append at a time each; their latency is compared with ` +

@@ -6,6 +6,9 @@ import { isPrunableRun } from '@runledger/trace/store';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ROLLUP_LEVEL_SIZES } from '@runledger/trace/store';
+import { POSTGRES_PRUNE_BATCH_STEPS } from './PostgresPrune.js';
+import { extremesOfLevelStatement } from './PostgresPruneRollup.js';
 import type { PostgresRunStore } from './PostgresRunStore.js';
 import { movesSettled, setRollPendingAt } from './PostgresRunStoreInternals.js';
 import { adminQuery, connectTestStore, dropSchema, randomSchema, TEST_PG_URL } from './testing/pgTest.js';
@@ -195,6 +198,69 @@ describe('PostgresRunStore.pruneRuns', () => {
       expect((await store.serverHealth())[0]).toMatchObject({ server: 'alpha', calls: 7 });
     } finally {
       await store.close();
+    }
+  });
+
+  it('deletes 500 steps a transaction when no batchSize is given, and keeps a given one', async () => {
+    expect(POSTGRES_PRUNE_BATCH_STEPS).toBe(500);
+    const { store } = await open();
+    try {
+      const seed = async (): Promise<void> => {
+        for (let r = 0; r < 3; r++) {
+          const steps = Array.from({ length: 400 }, (_, i) => stepAt({ createdAt: BASE - 2 * HOUR + i, server: 'alpha' }));
+          await seedRun(store, { steps, finishedAt: BASE - HOUR, via: 'import' });
+        }
+      };
+      await seed();
+      // 3 runs of 400 steps: two never share a transaction of 500
+      expect(await store.pruneRuns({ olderThan: BASE })).toMatchObject({ runs: 3, steps: 1200, batches: 3, complete: true });
+      await seed();
+      expect(await store.pruneRuns({ olderThan: BASE, batchSize: 2000 })).toMatchObject({
+        runs: 3,
+        steps: 1200,
+        batches: 1,
+        complete: true,
+      });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('recomputes a coarse bucket from the rows inside it, however long the history of its server', async () => {
+    const { store, schema } = await open();
+    await store.close();
+    const DAY_LEVEL = 4;
+    const day = ROLLUP_LEVEL_SIZES[DAY_LEVEL]!;
+    const below = ROLLUP_LEVEL_SIZES[DAY_LEVEL - 1]!;
+    // 20 000 six-hour rows of one server and shard (13 years), as a long-lived store holds
+    await adminQuery(
+      `INSERT INTO "${schema}".health_rollup (level, bucket_start, server, shard, ok, failed, cancelled, duration_min, duration_max, histogram)
+       SELECT ${DAY_LEVEL - 1}, g * ${below}::bigint, 'alpha', 0, 1, 0, 0, g, g, array_fill(0, ARRAY[114])
+       FROM generate_series(0, 19999) AS g;
+       INSERT INTO "${schema}".health_rollup (level, bucket_start, server, shard, ok, failed, cancelled, duration_min, duration_max, histogram)
+       VALUES (${DAY_LEVEL}, ${day * 2000}, 'alpha', 0, 4, 0, 0, 0, 0, array_fill(0, ARRAY[114]))`,
+    );
+    const client = new pg.Client({ connectionString: TEST_PG_URL });
+    await client.connect();
+    try {
+      await client.query('BEGIN');
+      const explained = await client.query<{ 'QUERY PLAN': unknown }>(
+        `EXPLAIN (ANALYZE, FORMAT JSON) ${extremesOfLevelStatement(`"${schema}"`)}`,
+        [[DAY_LEVEL], [day * 2000], ['alpha'], [0], day, below],
+      );
+      // rows the statement read from the level below (alias f): those inside the bucket, not the server's history
+      let read = 0;
+      const walk = (node: Record<string, unknown>): void => {
+        if (node['Alias'] === 'f') read += (node['Actual Rows'] as number) * (node['Actual Loops'] as number);
+        for (const child of (node['Plans'] as Record<string, unknown>[] | undefined) ?? []) walk(child);
+      };
+      walk((explained.rows[0]!['QUERY PLAN'] as { Plan: Record<string, unknown> }[])[0]!.Plan);
+      expect(read).toBe(day / below);
+      const row = await client.query(`SELECT duration_min, duration_max FROM "${schema}".health_rollup WHERE level = ${DAY_LEVEL}`);
+      expect(row.rows[0]).toEqual({ duration_min: 8000, duration_max: 8003 });
+      await client.query('ROLLBACK');
+    } finally {
+      await client.end();
     }
   });
 

@@ -34,6 +34,13 @@ interface Deleted {
   readonly calls: DeletedCall[];
 }
 
+/**
+ * Steps per transaction when the caller gives no `batchSize`: a PostgreSQL transaction's commit
+ * flushes the WAL its deletes wrote (full-page images after a checkpoint), and every append that
+ * commits meanwhile waits for that flush; at 2000 steps the recorders' p99 beside a prune of
+ * 1 000 000 steps was 2.0–2.4× their p99 without it, at 500 it was 1.25–1.5× (docs/benchmarks.md).
+ */
+export const POSTGRES_PRUNE_BATCH_STEPS = 500;
 /** Runs listed per read of the candidates: memory stays bounded on any table. */
 const CANDIDATE_PAGE = 4 * MAX_PRUNE_BATCH_RUNS;
 /** A batch that lost a deadlock is tried again this many times in all. */
@@ -48,7 +55,8 @@ const NO_UUID = '00000000-0000-0000-0000-000000000000';
  *
  * @remarks
  * Candidates are listed by end time (`runs_ended`) outside any transaction, a page at a time, then
- * deleted in batches of whole runs of at most `batchSize` steps, each one transaction that locks
+ * deleted in batches of whole runs of at most `batchSize` steps ({@link POSTGRES_PRUNE_BATCH_STEPS}
+ * when the caller gives none), each one transaction that locks
  * its runs (`FOR UPDATE`, row locks only), checks every run again (still ended before the cutoff,
  * not hidden), deletes their steps and rows and takes their calls out of the health rollup
  * ({@link PostgresPruneRollup}) — a call still pending for the rollup (PostgresHealthPending) is
@@ -75,7 +83,8 @@ export class PostgresPrune {
   }
 
   async prune(query: PruneRunsQuery): Promise<PruneRunsResult> {
-    const q = checkPruneRunsQuery(query);
+    const checked = checkPruneRunsQuery(query);
+    const q = query.batchSize === undefined ? { ...checked, batchSize: Math.min(checked.batchSize, POSTGRES_PRUNE_BATCH_STEPS) } : checked;
     const tally = new PruneRunsTally();
     if (!q.dryRun && !(await this.#finishHidden(q, tally))) return tally.result(q.dryRun, false);
     for (let after: Candidate | null = null; ;) {

@@ -131,15 +131,7 @@ export class PostgresPruneRollup {
           AND s.call_server IS NOT NULL AND s.call_outcome IS NOT NULL AND ${q}.rollup_shard(s.run_id) = k.shard
       ) e
       WHERE ${matches('h')}`;
-    // … of the rows of the level below inside each bucket, found by their whole primary key ($5: the
-    // bucket size, $6: the size below)
-    this.#extremesOfLevel = `UPDATE ${q}.health_rollup h SET duration_min = e.mn, duration_max = e.mx, last_failure_at = e.lf
-      FROM ${keys} CROSS JOIN LATERAL (
-        SELECT min(f.duration_min) AS mn, max(f.duration_max) AS mx, max(f.last_failure_at) AS lf
-        FROM generate_series(k.bucket, k.bucket + $5::bigint - 1, $6::bigint) AS g (bucket_start)
-        JOIN ${q}.health_rollup f ON f.level = k.level - 1 AND f.bucket_start = g.bucket_start AND f.server = k.server AND f.shard = k.shard
-      ) e
-      WHERE ${matches('h')}`;
+    this.#extremesOfLevel = extremesOfLevelStatement(q);
   }
 
   /** Takes the deleted calls out of the rollup; call after their delete, in its transaction. */
@@ -236,6 +228,26 @@ export class PostgresPruneRollup {
     }
     if (drop.length > 0) await client.query(this.#deleteCauses, causeColumns(drop));
   }
+}
+
+/**
+ * The statement that sets the least / greatest duration and the last failure of rollup rows
+ * (keys `$1`–`$4`) from the rows of the level below inside each bucket, found by their whole
+ * primary key (`$5`: the bucket size, `$6`: the size below). The bucket starts below are one array,
+ * so that each is a probe of the key: joined with a set of them instead, the planner read every row
+ * of the server and shard at the level below — the whole history — for each bucket.
+ *
+ * @internal
+ */
+export function extremesOfLevelStatement(q: string): string {
+  return `UPDATE ${q}.health_rollup h SET duration_min = e.mn, duration_max = e.mx, last_failure_at = e.lf
+      FROM unnest($1::smallint[], $2::bigint[], $3::text[], $4::smallint[]) AS k (level, bucket, server, shard) CROSS JOIN LATERAL (
+        SELECT min(f.duration_min) AS mn, max(f.duration_max) AS mx, max(f.last_failure_at) AS lf
+        FROM ${q}.health_rollup f
+        WHERE f.level = k.level - 1 AND f.server = k.server AND f.shard = k.shard
+          AND f.bucket_start = ANY (ARRAY(SELECT generate_series(k.bucket, k.bucket + $5::bigint - 1, $6::bigint)))
+      ) e
+      WHERE h.level = k.level AND h.bucket_start = k.bucket AND h.server = k.server AND h.shard = k.shard`;
 }
 
 /** The key columns of buckets, for `unnest`. */

@@ -39,7 +39,8 @@ export interface PruneRunsQuery {
   readonly dryRun?: boolean;
   /**
    * The most steps deleted in one transaction (a batch of whole runs); default 2000, from 1 to
-   * 100 000. A batch also holds at most 500 runs.
+   * 100 000. A batch also holds at most 500 runs. Without one, a store may take fewer: SQLite sizes
+   * each transaction by how long it holds the write lock, PostgreSQL deletes at most 500 steps.
    */
   readonly batchSize?: number;
   /** Stops the prune between two batches; what was deleted so far stays deleted. */
