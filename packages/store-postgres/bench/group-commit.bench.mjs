@@ -14,6 +14,7 @@ import { startRun } from '@runledger/trace';
 import pg from 'pg';
 import { fmt, ingestToolCall, table, verdict } from '../../../bench/lib.mjs';
 import { PostgresRunStore } from '../dist/index.js';
+import { cpuSnapshot } from './databaseLoad.mjs';
 
 const URL = process.env.RUNLEDGER_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const STEPS = Number(process.env.BENCH_STEPS ?? 64_000);
@@ -76,12 +77,17 @@ try {
   if (!Number.isInteger(perRunPerSlice)) throw new Error(`BENCH_STEPS must be a multiple of ${RUNS * SLICES}`);
   const times = { grouped: 0, perStep: 0, bare: 0 };
   const cpu = { grouped: 0, perStep: 0, bare: 0 };
+  // CPU-seconds of every postgres process (the bench's backends and PostgreSQL's own: WAL writer, …)
+  const serverCpu = { grouped: 0, perStep: 0, bare: 0 };
+  const postgresCpu = () => [...cpuSnapshot([]).server.values()].reduce((sum, t) => sum + t.cpu, 0);
   const measure = async (side, fn) => {
+    const startServer = postgresCpu();
     const start = performance.now();
     const startCpu = cpuNow();
     await fn();
     times[side] += performance.now() - start;
     cpu[side] += cpuNow() - startCpu;
+    serverCpu[side] += postgresCpu() - startServer;
   };
   const record = (runs, slice) =>
     Promise.all(
@@ -159,20 +165,27 @@ try {
     fmt((times[side] * 1000) / STEPS, 1),
     fmt(rate(side), 0),
     fmt((cpu[side] * 1000) / STEPS, 1),
+    fmt((serverCpu[side] * 1e6) / STEPS, 1),
     fmt(rate(side) / rate('bare'), 2),
   ];
+  // the most steps/s this machine's cores allow the grouped path at its CPU per step (writer + server)
+  const cores = os.cpus().length;
+  const groupedCpuUs = (cpu.grouped * 1000 + serverCpu.grouped * 1e6) / STEPS;
+  const cpuCeiling = (cores * 1e6) / groupedCpuUs;
   console.log(`## store-postgres: group commit, ${RUNS} concurrent runs and one run alone
 
-${RUNS} runs started with \`startRun\` in one process record ${STEPS.toLocaleString('en')} tool steps in all (each run awaiting its append before the next) through \`RunTrace.recordToolResult\` → \`PostgresRunStore.appendStep\` with group commit (the default): appends of different runs that arrive while a batch is on its way (or in the same turn) share one statement and one commit, each resolving only after it. Baseline, the bare pg driver with one transaction per step: the store's single-append statement (run counter, step row, the call noted as pending for the health rollup) with the values the per-step store sent in the same slice, replayed by ${RUNS} concurrent writers on a pool of ${RUNS} (PostgreSQL's own group commit shares their WAL flushes). Also: the store's per-step path (\`groupCommit: false\`). All commit with synchronous_commit = on. The stores' pools hold ${RUNS} connections; the CPU column is this process's (the writer's), not the server's. Interleaved in ${SLICES} slices. Load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores; PostgreSQL on the same machine.
+${RUNS} runs started with \`startRun\` in one process record ${STEPS.toLocaleString('en')} tool steps in all (each run awaiting its append before the next) through \`RunTrace.recordToolResult\` → \`PostgresRunStore.appendStep\` with group commit (the default): appends of different runs that arrive while a batch is on its way (or in the same turn) share one statement and one commit, each resolving only after it. Baseline, the bare pg driver with one transaction per step: the store's single-append statement (run counter, step row, the call noted as pending for the health rollup) with the values the per-step store sent in the same slice, replayed by ${RUNS} concurrent writers on a pool of ${RUNS} (PostgreSQL's own group commit shares their WAL flushes). Also: the store's per-step path (\`groupCommit: false\`). All commit with synchronous_commit = on. The stores' pools hold ${RUNS} connections; writer CPU is this process's, server CPU that of every postgres process (the backends and PostgreSQL's own, such as the WAL writer; schedstat). Interleaved in ${SLICES} slices. Load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores; PostgreSQL on the same machine.
 
 ${table(
-  ['path', 'total s', 'µs / step', 'steps / s', 'writer CPU µs / step', '× baseline'],
+  ['path', 'total s', 'µs / step', 'steps / s', 'writer CPU µs / step', 'server CPU µs / step', '× baseline'],
   [
     row(`RunTrace → PostgresRunStore, group commit, ${RUNS} runs`, 'grouped'),
     row(`RunTrace → PostgresRunStore, \`groupCommit: false\`, ${RUNS} runs`, 'perStep'),
     row('bare pg, the single-append statement, one transaction per step (baseline)', 'bare'),
   ],
 )}
+
+CPU bound: the grouped path costs ${fmt(groupedCpuUs, 1)} µs of CPU per step (writer and server), so the ${cores} cores of this machine, which the writer and PostgreSQL share, allow it at most ${fmt(cpuCeiling, 0)} steps/s = ${fmt(cpuCeiling / rate('bare'), 2)}× the baseline even if nothing ever waited; ${TARGET_CONCURRENT}× needs ${fmt(TARGET_CONCURRENT * rate('bare'), 0)} steps/s, at most ${fmt((cores * 1e6) / (TARGET_CONCURRENT * rate('bare')), 1)} µs of CPU per step.
 
 One run alone, ${(singleSlice * 2 * SLICES).toLocaleString('en')} steps, each awaited before the next: ${fmt((single.grouped * 1000) / (singleSlice * 2 * SLICES), 1)} µs / step grouped, ${fmt((single.perStep * 1000) / (singleSlice * 2 * SLICES), 1)} µs / step per-step.
 
