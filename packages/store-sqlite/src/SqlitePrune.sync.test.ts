@@ -2,6 +2,8 @@
 // outside it: the connection it shares with the store's appends is back to its own synchronous
 // setting after every transaction (committed or failed), and the prune resolves only once the log
 // is synced (what it says it deleted is durable).
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SqliteHealthPending } from './SqliteHealthPending.js';
@@ -88,6 +90,37 @@ describe('SqlitePrune and the fsync', () => {
     const transactions = synced.events.filter((event) => event === 'transaction').length;
     expect(calls.filter((text) => text === 'wal_checkpoint(PASSIVE)').length).toBe(transactions);
     expect(calls.filter((text) => text.startsWith('wal_checkpoint') && text.endsWith('(in a transaction)'))).toEqual([]);
+  });
+
+  it('never copies the log into the database file under the write lock, however long the log grew', async () => {
+    const { db } = await fileWithOldRuns();
+    // the log past SQLite's 1000-page mark, not yet copied into the file (as while readers keep it from starting over)
+    db.pragma('wal_autocheckpoint = 0');
+    db.exec('CREATE TABLE filler (x BLOB)');
+    const fill = db.prepare('INSERT INTO filler VALUES (randomblob(4000))');
+    db.transaction(() => {
+      for (let i = 0; i < 1200; i++) fill.run();
+    })();
+    db.pragma('wal_autocheckpoint = 1000');
+    const fileHash = (): string => createHash('sha256').update(readFileSync(folder.file())).digest('hex');
+    const changedInside: number[] = [];
+    let transactions = 0;
+    const access = {
+      write: async <T>(fn: () => T) => {
+        const before = fileHash();
+        const value = fn();
+        if (fileHash() !== before) changedInside.push(transactions);
+        transactions++;
+        return value;
+      },
+      read: async <T>(fn: () => T) => fn(),
+    };
+    const prune = new SqlitePrune(db, access, new SqliteHealthPending(db, new SqliteHealthWriter(db)), new SqliteOpenCalls(db));
+    expect(await prune.prune({ olderThan: T0 + 120_000, batchSize: 20 })).toMatchObject({ runs: 3, steps: 90, complete: true });
+    expect(transactions).toBeGreaterThan(3);
+    // the pauses between transactions copied it (outside the lock), and the connection's own setting is back
+    expect(changedInside, 'transactions whose commit copied the log into the file').toEqual([]);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
   });
 
   it('gives the connection back FULL when a transaction fails', async () => {
