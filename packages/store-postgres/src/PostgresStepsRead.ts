@@ -36,11 +36,11 @@ function pageStatement(q: string, limit: number): string {
  * A run's steps from `fromSequence` in sequence order, at most `limit` of them (null: all).
  *
  * @remarks
- * A page (a limit up to {@link READ_STEPS_PAGE}) is one statement. A run read whole starts the same
- * way; when it holds more than a page, it is read again from `fromSequence` in pages inside one
- * `REPEATABLE READ READ ONLY` transaction, so the steps come from one snapshot (never part of a run
- * a prune is deleting) while no statement reads more than a page. A statement without an answer
- * within `timeoutMs` fails the read with `storage_failure` and its connection is dropped.
+ * Up to {@link READ_STEPS_PAGE} steps are one statement. A longer read (no limit, or a larger one)
+ * starts the same way; when there are more than a page, it reads again from `fromSequence` in pages
+ * inside one `REPEATABLE READ READ ONLY` transaction, so the steps come from one snapshot (never
+ * part of a run a prune is deleting) while no statement reads more than a page. A statement without
+ * an answer within `timeoutMs` fails the read with `storage_failure` and its connection is dropped.
  *
  * @internal
  */
@@ -52,19 +52,25 @@ export async function readStepsOf(
 ): Promise<readonly StoredStep[]> {
   const { pool, q, timeoutMs } = context;
   const page = context.page ?? READ_STEPS_PAGE;
-  const first = limit === null ? page + 1 : limit;
+  const wanted = limit ?? Infinity;
   let rows: StepRow[];
   try {
-    rows = (await pool.query<StepRow>(timedQuery(pageStatement(q, first), [runId, fromSequence], timeoutMs))).rows;
+    rows = (await pool.query<StepRow>(timedQuery(pageStatement(q, Math.min(wanted, page + 1)), [runId, fromSequence], timeoutMs))).rows;
   } catch (error) {
     throw storageFailure('readSteps', error, timeoutMs);
   }
-  if (limit !== null || rows.length <= page) return rows.map(toStoredStep);
-  return readWhole(context, page, runId, fromSequence);
+  if (rows.length <= page) return rows.map(toStoredStep);
+  return readInPages(context, page, runId, fromSequence, wanted);
 }
 
-/** A run longer than a page, read whole in pages of one snapshot. */
-async function readWhole(context: StepsReadContext, page: number, runId: string, fromSequence: number): Promise<readonly StoredStep[]> {
+/** More than a page of a run, read in pages of one snapshot, `wanted` steps at most. */
+async function readInPages(
+  context: StepsReadContext,
+  page: number,
+  runId: string,
+  fromSequence: number,
+  wanted: number,
+): Promise<readonly StoredStep[]> {
   const { pool, q, timeoutMs } = context;
   let checkedOut;
   try {
@@ -73,16 +79,16 @@ async function readWhole(context: StepsReadContext, page: number, runId: string,
     throw storageFailure('readSteps', error, timeoutMs);
   }
   const { client } = checkedOut;
-  const statement = pageStatement(q, page);
   const steps: StoredStep[] = [];
   let broken = true;
   try {
     await client.query(timedQuery('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', [], timeoutMs));
-    for (let from = fromSequence; ;) {
-      const { rows } = await client.query<StepRow>(timedQuery(statement, [runId, from], timeoutMs));
+    for (let from = fromSequence; steps.length < wanted;) {
+      const size = Math.min(page, wanted - steps.length);
+      const { rows } = await client.query<StepRow>(timedQuery(pageStatement(q, size), [runId, from], timeoutMs));
       for (const row of rows) steps.push(toStoredStep(row));
       const last = rows[rows.length - 1];
-      if (last === undefined || rows.length < page) break;
+      if (last === undefined || rows.length < size) break;
       from = last.sequence + 1;
     }
     await client.query(timedQuery('COMMIT', [], timeoutMs));
