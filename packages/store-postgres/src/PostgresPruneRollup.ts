@@ -59,6 +59,22 @@ interface CauseRow {
   calls: number;
 }
 
+/** The columns of a rollup row the update sets ($1–$12 of its statement, in order). */
+const UPDATED_COLUMNS = [
+  'level',
+  'bucket_start',
+  'server',
+  'shard',
+  'ok',
+  'failed',
+  'cancelled',
+  'not_counted',
+  'answered',
+  'last_failure_at',
+  'duration_min',
+  'duration_max',
+] as const satisfies readonly (keyof RollupRow)[];
+
 const keyOf = (level: number, bucket: number, server: string, shard: number): string =>
   `${level}\u0000${bucket}\u0000${shard}\u0000${server}`;
 
@@ -183,20 +199,9 @@ export class PostgresPruneRollup {
       updated.push([next, d]);
     }
     if (updated.length > 0) {
-      const rows = updated.map(([r]) => r);
+      const columnsOf = UPDATED_COLUMNS.map((column) => updated.map(([row]) => row[column]));
       await client.query(this.#updateRollup, [
-        rows.map((r) => r.level),
-        rows.map((r) => r.bucket_start),
-        rows.map((r) => r.server),
-        rows.map((r) => r.shard),
-        rows.map((r) => r.ok),
-        rows.map((r) => r.failed),
-        rows.map((r) => r.cancelled),
-        rows.map((r) => r.not_counted),
-        rows.map((r) => r.answered),
-        rows.map((r) => r.last_failure_at),
-        rows.map((r) => r.duration_min),
-        rows.map((r) => r.duration_max),
+        ...columnsOf,
         updated.map(([, d]) => `{${[...d.slots.keys()].join(',')}}`),
         updated.map(([, d]) => `{${[...d.slots.values()].map((n) => -n).join(',')}}`),
       ]);
