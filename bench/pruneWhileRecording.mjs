@@ -27,14 +27,19 @@ const TARGET_FLAT = 1.5;
 /** Steps per block of old runs: one run bigger than a prune batch (2000) and 12 small ones. */
 const BLOCK = { big: 4_000, small: 500, smallRuns: 12 };
 const BLOCK_STEPS = BLOCK.big + BLOCK.small * BLOCK.smallRuns;
+/** The steps a store's log census prunes (whole blocks, at the same density). */
+const CENSUS_STEPS = BLOCK_STEPS * Math.max(1, Math.round(STEPS / 50 / BLOCK_STEPS));
 
 /**
  * Runs the benchmark on one store and prints its section, or, in the recorders' process (the same
  * bench file forked), records.
  *
- * @param store `{ name, heading, fresh(dir, label), open(location), drop(location), transactions?() }`:
+ * @param store `{ name, heading, fresh(dir, label), open(location), drop(location), transactions?(), logCensus?(dir, loadOld, steps, batchSize) }`:
  *   `fresh` makes a new empty location, `open` opens a store on it (in both processes),
- *   `transactions()` observes the prune's write transactions when the store can (`{ durations, stop() }`).
+ *   `transactions()` observes the prune's write transactions when the store can (`{ durations, stop() }`),
+ *   `logCensus` prunes `steps` old steps (loaded by `loadOld(store, steps, now)`) alone, `batchSize` steps a
+ *   transaction (as many as the prune beside the recorders deleted on average), and says where its
+ *   log writes went (a paragraph of the section; SQLite).
  * @param benchFile the store's bench file, forked as the recorders' process.
  */
 export async function pruneWhileRecording(store, benchFile) {
@@ -200,13 +205,15 @@ async function main() {
     process.stderr.write(`prune bench: ${STEPS / 10} steps pruned in ${fmt(small.pruneMs, 0)} ms\n`);
     // the baseline before the big prune: about half of its expected time (10× the small one's)
     const big = await measure(dir, STEPS, Math.max(1_000, (small.pruneMs * 10) / 2));
-    report(small, big);
+    const batchSize = big.transactions === null ? undefined : Math.max(1, Math.round(big.steps / big.transactions));
+    const census = (await STORE.logCensus?.(dir, loadOld, CENSUS_STEPS, batchSize)) ?? null;
+    report(small, big, census);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function report(small, big) {
+function report(small, big, census) {
   const stat = (m) => {
     const p99 = percentile(m.prune, 99);
     const base99 = percentile(m.baseline, 99);
@@ -252,7 +259,7 @@ ${table(
   ],
   rows,
 )}
-
+${census === null ? '' : `\n${census}\n`}
 - ${verdict(b.ratio <= TARGET_P99 && ok, `recorders' append p99 during the prune of ${STEPS.toLocaleString('en')} steps ≤ ${TARGET_P99}× their p99 without it (got ${fmt(b.ratio, 2)}×; at ${(STEPS / 10).toLocaleString('en')} steps ${fmt(s.ratio, 2)}×; every old run deleted whole and every recorder step stored: ${ok ? 'yes' : 'NO'})`)}
 - ${verdict(flat <= TARGET_FLAT, `per-step prune cost flat: µs / step pruning ${STEPS.toLocaleString('en')} steps within ${TARGET_FLAT}× of pruning ${(STEPS / 10).toLocaleString('en')} (got ${fmt(flat, 2)}×)`)}
 `);

@@ -18,6 +18,7 @@ import { startRun } from '@runledger/trace';
 import Database from 'better-sqlite3';
 import { fmt, ingestToolCall, table, verdict } from '../../../bench/lib.mjs';
 import { SqliteRunStore } from '../dist/index.js';
+import { statementPrototype } from './statementPrototype.mjs';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 100_000);
 const SCALE = process.env.BENCH_SCALE !== '0';
@@ -39,9 +40,7 @@ const pragmas = (db, synchronous) => {
 // Also captured, where they happened among the appends: the store's moves of pending calls into
 // the health rollup (a transaction of their own every few thousand calls, SqliteHealthPending),
 // so that the baseline does the same work per step.
-const probe = new Database(':memory:');
-const StatementProto = Object.getPrototypeOf(probe.prepare('SELECT 1'));
-probe.close();
+const StatementProto = statementPrototype();
 const METHODS = ['run', 'get', 'all', 'iterate'];
 const original = Object.fromEntries(METHODS.map((method) => [method, StatementProto[method]]));
 /** `{ roll: false, ops }` per append, `{ roll: true, ops }` per move of pending calls, in the order they ran. */

@@ -14,6 +14,7 @@ import { startRun } from '@runledger/trace';
 import Database from 'better-sqlite3';
 import { fmt, ingestToolCall, table, verdict } from '../../../bench/lib.mjs';
 import { SqliteRunStore } from '../dist/index.js';
+import { statementPrototype } from './statementPrototype.mjs';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 100_000);
 const SLICES = 10;
@@ -33,9 +34,7 @@ function barePragmas(db) {
 // rollup (every few thousand calls) is captured too and replayed where it ran. The
 // wrappers are installed only while ours runs (then only the store's connection runs
 // statements), so the bare paths call the driver's own methods.
-const probe = new Database(':memory:');
-const StatementProto = Object.getPrototypeOf(probe.prepare('SELECT 1'));
-probe.close();
+const StatementProto = statementPrototype();
 const METHODS = ['run', 'get', 'all', 'iterate'];
 const original = Object.fromEntries(METHODS.map((method) => [method, StatementProto[method]]));
 const captured = []; // per append: [[statement, method, args], …]
