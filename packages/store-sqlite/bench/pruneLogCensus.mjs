@@ -11,6 +11,8 @@ import { statementPrototype } from './statementPrototype.mjs';
 const DAY = 86_400_000;
 const WAL_HEADER = 32;
 const FRAME_HEADER = 24;
+/** Where the log header keeps its two salts. */
+const WAL_SALTS = 16;
 
 /**
  * Prunes `steps` old steps alone twice (the store's layout, then health_rollup keyed
@@ -82,9 +84,15 @@ function countFrames(walPath, pageSize, owners, frames) {
   const { run, all } = proto;
   let offset = WAL_HEADER;
   const header = Buffer.alloc(4);
+  // the log's salts change when it starts over from its first frame: the count would then be wrong
+  const salts = Buffer.alloc(8);
+  let firstSalts = null;
   const scan = () => {
     const fd = openSync(walPath, 'r');
     try {
+      readSync(fd, salts, 0, 8, WAL_SALTS);
+      firstSalts ??= Buffer.from(salts);
+      if (!salts.equals(firstSalts)) throw new Error('the log started over during the census: its frames cannot be counted');
       for (; readSync(fd, header, 0, 4, offset) === 4; offset += FRAME_HEADER + pageSize) {
         const owner = owners.get(header.readUInt32BE(0)) ?? 'pages new to the file';
         frames.set(owner, (frames.get(owner) ?? 0) + 1);
