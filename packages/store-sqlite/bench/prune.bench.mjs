@@ -21,15 +21,15 @@ const SQLITE = {
   logCensus: async (dir, loadOld, steps, batchSize) => censusParagraph(await pruneLogCensus(dir, loadOld, steps, batchSize)),
 };
 
-/** The census of the store's layout and of the time-first rollup, as a paragraph of the section. */
-function censusParagraph([store, timeFirst]) {
+/** The census of the store's layout and of the server-first rollup before it, as a paragraph of the section. */
+function censusParagraph([store, serverFirst]) {
   const owners = (layout) =>
     layout.owners
       .filter(([, perStep]) => perStep >= 0.01)
       .map(([name, perStep]) => `${name} ${perStep.toFixed(2)}`)
       .join(', ');
   const rollup = (layout) => layout.owners.find(([name]) => name === 'health_rollup')?.[1] ?? 0;
-  return `Where the prune's log goes (a pass of its own after the table: ${store.steps.toLocaleString('en')} old steps at the same density pruned alone, ${store.batchSize === undefined ? 'batch size left to the store' : `${store.batchSize} steps a transaction as beside the recorders above (on average)`}, the prune's checkpoints left out so that the log keeps every page its commits wrote, each page counted by the table or index that owned it before the prune): ${store.perStep.toFixed(2)} log pages (${(store.perStep * 4).toFixed(1)} KB) per deleted step — ${owners(store)} — in ${(store.ms / 1000).toFixed(1)} s. The rollup is keyed \`(server, level, bucket_start)\`, so the calls of one transaction (consecutive in time, of many servers) each dirty their own page at every level. The same prune with \`health_rollup\` keyed \`(level, bucket_start, server)\` instead (an experiment on the loaded file, not the store's layout): ${timeFirst.perStep.toFixed(2)} pages per step (health_rollup ${rollup(timeFirst).toFixed(2)} instead of ${rollup(store).toFixed(2)}), ${(timeFirst.ms / 1000).toFixed(1)} s.`;
+  return `Where the prune's log goes (a pass of its own after the table: ${store.steps.toLocaleString('en')} old steps at the same density pruned alone, ${store.batchSize === undefined ? 'batch size left to the store' : `${store.batchSize} steps a transaction as beside the recorders above (on average)`}, the prune's checkpoints left out so that the log keeps every page its commits wrote, each page counted by the table or index that owned it before the prune): ${store.perStep.toFixed(2)} log pages (${(store.perStep * 4).toFixed(1)} KB) per deleted step — ${owners(store)} — in ${(store.ms / 1000).toFixed(1)} s. The rollup is keyed time first, \`(level, bucket_start, server)\` (schema version 14), so the calls of one transaction (consecutive in time, of many servers) share pages at each level. The same prune with \`health_rollup\` and \`health_causes\` keyed server first as versions 5 to 13 had them (re-keyed on the loaded file): ${serverFirst.perStep.toFixed(2)} pages per step (health_rollup ${rollup(serverFirst).toFixed(2)} where the store's layout has ${rollup(store).toFixed(2)}), ${(serverFirst.ms / 1000).toFixed(1)} s.`;
 }
 
 /**

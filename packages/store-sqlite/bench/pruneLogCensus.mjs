@@ -1,6 +1,7 @@
 // Where a SQLite prune's write-ahead log goes: every page its commits wrote, counted by the table
-// or index that owned it, as the store lays the rollup out and with the rollup keyed time first
-// (an experiment on a copy of the layout, not the store's). Part of prune.bench.mjs's section.
+// or index that owned it, as the store lays the rollup out (keyed time first since schema version
+// 14) and as versions 5 to 13 did (keyed server first, re-keyed on the loaded file). Part of
+// prune.bench.mjs's section.
 import { closeSync, openSync, readSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -15,26 +16,29 @@ const FRAME_HEADER = 24;
 const WAL_SALTS = 16;
 
 /**
- * Prunes `steps` old steps alone twice (the store's layout, then health_rollup keyed
- * `(level, bucket_start, server)`), `batchSize` steps a transaction (undefined: the store's
- * choice), each on a fresh file loaded by `loadOld(store, steps, now)`; returns per layout the log
- * frames per deleted step by owner and the prune's ms.
+ * Prunes `steps` old steps alone twice (the store's layout, then health_rollup and health_causes
+ * keyed server first as before version 14), `batchSize` steps a transaction (undefined: the
+ * store's choice), each on a fresh file loaded by `loadOld(store, steps, now)`; returns per layout
+ * the log frames per deleted step by owner and the prune's ms.
  */
 export async function pruneLogCensus(dir, loadOld, steps, batchSize) {
   const layouts = [];
-  for (const timeFirst of [false, true]) layouts.push(await censusOf(dir, loadOld, steps, batchSize, timeFirst));
+  for (const serverFirst of [false, true]) layouts.push(await censusOf(dir, loadOld, steps, batchSize, serverFirst));
   return layouts;
 }
 
-async function censusOf(dir, loadOld, steps, batchSize, timeFirst) {
-  const file = path.join(dir, `census-${timeFirst ? 'time-first' : 'store'}.db`);
+async function censusOf(dir, loadOld, steps, batchSize, serverFirst) {
+  const file = path.join(dir, `census-${serverFirst ? 'server-first' : 'store'}.db`);
   const now = Date.now();
   const loading = await SqliteRunStore.open({ path: file });
   await loadOld(loading, steps, now);
   await loading.close();
   const side = new Database(file);
   side.pragma('wal_checkpoint(TRUNCATE)');
-  if (timeFirst) rekeyTimeFirst(side);
+  if (serverFirst) {
+    rekeyServerFirst(side, 'health_rollup');
+    rekeyServerFirst(side, 'health_causes');
+  }
   const owners = new Map(side.prepare('SELECT pageno, name FROM dbstat').raw().all());
   const pageSize = side.pragma('page_size', { simple: true });
   side.close();
@@ -55,7 +59,7 @@ async function censusOf(dir, loadOld, steps, batchSize, timeFirst) {
   if (!result.complete || result.steps !== steps) throw new Error(`census prune deleted ${result.steps} of ${steps} steps`);
   const total = [...frames.values()].reduce((a, b) => a + b, 0);
   return {
-    timeFirst,
+    serverFirst,
     ms,
     steps,
     batchSize,
@@ -64,15 +68,15 @@ async function censusOf(dir, loadOld, steps, batchSize, timeFirst) {
   };
 }
 
-/** health_rollup again, the same columns, its primary key `(level, bucket_start, server)`. */
-function rekeyTimeFirst(db) {
-  const sql = db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'health_rollup'").pluck().get();
-  const keyed = sql.replace('PRIMARY KEY (server, level, bucket_start)', 'PRIMARY KEY (level, bucket_start, server)');
-  if (keyed === sql) throw new Error('health_rollup has another primary key than the census knows');
-  db.exec(`${keyed.replace('CREATE TABLE health_rollup', 'CREATE TABLE health_rollup_time_first')};
-INSERT INTO health_rollup_time_first SELECT * FROM health_rollup;
-DROP TABLE health_rollup;
-ALTER TABLE health_rollup_time_first RENAME TO health_rollup;`);
+/** `table` again (a rollup table), the same columns, its primary key server first as versions 5 to 13 had it. */
+function rekeyServerFirst(db, table) {
+  const sql = db.prepare('SELECT sql FROM sqlite_schema WHERE name = ?').pluck().get(table);
+  const keyed = sql.replace('PRIMARY KEY (level, bucket_start, server', 'PRIMARY KEY (server, level, bucket_start');
+  if (keyed === sql) throw new Error(`${table} has another primary key than the census knows`);
+  db.exec(`${keyed.replace(/^CREATE TABLE "?\w+"?/, `CREATE TABLE ${table}_server_first`)};
+INSERT INTO ${table}_server_first SELECT * FROM ${table};
+DROP TABLE ${table};
+ALTER TABLE ${table}_server_first RENAME TO ${table};`);
 }
 
 /**

@@ -12,15 +12,7 @@ import {
   toolCallOf,
 } from '@runledger/trace';
 import type { SqliteHealthPending } from './SqliteHealthPending.js';
-import {
-  DAY_LEVEL,
-  DURATION_HISTOGRAM_SLOTS,
-  durationSlot,
-  histogramPercentile,
-  planRollupWindow,
-  rollupBucketSpan,
-  rollupBucketStart,
-} from '@runledger/trace/store';
+import { DURATION_HISTOGRAM_SLOTS, durationSlot, histogramPercentile, planRollupWindow, rollupBucketSpan } from '@runledger/trace/store';
 
 /**
  * Below this many tool calls in a window, health is computed from the steps themselves and the
@@ -60,18 +52,18 @@ export interface HealthRead {
 }
 
 /**
- * Reads server health over a window from the rollup: a bounded number of index range scans of
- * whole buckets for each server called on a day of the window, the calls pending for the rollup
- * that fall in those buckets (SqliteHealthPending), plus the steps of the two sub-minute edges of
- * the window. Run it in one read transaction: the rollup and the pending calls are then one
- * snapshot, in which each call is in exactly one of them.
+ * Reads server health over a window from the rollup: one range scan of whole buckets per level the
+ * window's plan uses, every server of those buckets at once (the rollup is keyed
+ * `(level, bucket_start, server)`, so servers that were not called in the window cost nothing),
+ * the calls pending for the rollup that fall in those buckets (SqliteHealthPending), plus the
+ * steps of the two sub-minute edges of the window. Run it in one read transaction: the rollup and
+ * the pending calls are then one snapshot, in which each call is in exactly one of them.
  *
  * @internal
  */
 export class SqliteHealthReader {
   readonly #range: Database.Statement;
   readonly #causes: Database.Statement;
-  readonly #servers: Database.Statement;
   readonly #steps: Database.Statement;
   readonly #exactMaxCalls: number;
   readonly #pending: SqliteHealthPending;
@@ -83,17 +75,14 @@ export class SqliteHealthReader {
       .prepare(
         `SELECT server, sum(ok), sum(failed), sum(cancelled), max(last_failure_at), min(min_ms), max(max_ms),
                 sum(not_counted), sum(answered), ${sums}
-         FROM health_rollup WHERE level = ? AND server = ? AND bucket_start >= ? AND bucket_start < ?`,
+         FROM health_rollup WHERE level = ? AND bucket_start >= ? AND bucket_start < ? GROUP BY server`,
       )
       .raw();
     this.#causes = db
       .prepare(
-        'SELECT cause, sum(calls) FROM health_causes WHERE server = ? AND level = ? AND bucket_start >= ? AND bucket_start < ? GROUP BY cause',
+        'SELECT server, cause, sum(calls) FROM health_causes WHERE level = ? AND bucket_start >= ? AND bucket_start < ? GROUP BY server, cause',
       )
       .raw();
-    // Only the servers called on a day the window touches: a server seen once long ago (or only
-    // after the window) costs a row of this small table, not a range read per level.
-    this.#servers = db.prepare('SELECT server FROM health_servers WHERE last_day >= ? AND first_day < ?').pluck();
     this.#steps = db
       .prepare(
         `SELECT call_server, call_outcome, duration_ms, created_at, call_cause FROM steps
@@ -118,15 +107,12 @@ export class SqliteHealthReader {
       return t;
     };
     let calls = 0;
-    const servers = plan.buckets.length > 0 ? (this.#servers.all(rollupBucketStart(DAY_LEVEL, since), until) as string[]) : [];
     for (const { level, from, to } of plan.buckets) {
       // the window is clamped to [0, FAR_FUTURE], so every bound is a number
-      const range = { level, from: from ?? 0, to: to ?? FAR_FUTURE };
-      for (const server of servers) {
-        // one index range per server: rows stream in key order and sum without a sort
-        const row = this.#range.get(range.level, server, range.from, range.to) as unknown[];
-        if (row[1] === null) continue;
-        const t = tally(server);
+      const range = [level, from ?? 0, to ?? FAR_FUTURE] as const;
+      let failed = false;
+      for (const row of this.#range.iterate(...range) as Iterable<unknown[]>) {
+        const t = tally(row[0] as string);
         const c = t.counts;
         c.ok += row[1] as number;
         c.failed += row[2] as number;
@@ -139,11 +125,12 @@ export class SqliteHealthReader {
         c.notCounted += row[7] as number;
         t.answered += row[8] as number;
         for (let k = 0; k < DURATION_HISTOGRAM_SLOTS; k++) t.histogram[k] = (t.histogram[k] as number) + (row[9 + k] as number);
-        if ((row[2] as number) > 0) {
-          for (const [cause, n] of this.#causes.all(server, range.level, range.from, range.to) as [string, number][]) {
-            c.causes.set(cause, (c.causes.get(cause) ?? 0) + n);
-          }
-        }
+        if ((row[2] as number) > 0) failed = true;
+      }
+      if (!failed) continue;
+      for (const [server, cause, n] of this.#causes.all(...range) as [string, string, number][]) {
+        const causes = tally(server).counts.causes;
+        causes.set(cause, (causes.get(cause) ?? 0) + n);
       }
     }
     const pending = this.#pending.calls();

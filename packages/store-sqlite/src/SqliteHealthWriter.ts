@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { DAY_LEVEL, DURATION_HISTOGRAM_SLOTS } from '@runledger/trace/store';
+import { DURATION_HISTOGRAM_SLOTS } from '@runledger/trace/store';
 import type { RollupDeltas } from './SqliteRollupDeltas.js';
 
 /** The rollup's columns after its key, in the order of the upsert's parameters. */
@@ -7,8 +7,8 @@ const COUNT_COLUMNS = ['ok', 'failed', 'cancelled', 'not_counted', 'answered'] a
 const SLOT_COLUMNS = Array.from({ length: DURATION_HISTOGRAM_SLOTS }, (_, k) => `h${k}`);
 
 /**
- * Writes the server-health rollup (schema version 9's tables): sums of calls, each bucket's row
- * updated once per batch ({@link SqliteHealthWriter.add}).
+ * Writes the server-health rollup (schema version 9's tables, keyed time first since version 14):
+ * sums of calls, each bucket's row updated once per batch ({@link SqliteHealthWriter.add}).
  *
  * @remarks
  * Appends do not write here: they note their calls in `health_pending` (SqliteHealthPending),
@@ -16,22 +16,19 @@ const SLOT_COLUMNS = Array.from({ length: DURATION_HISTOGRAM_SLOTS }, (_, k) => 
  * `toolCallOf`: `answered`, `counted`, `cause`), never decided here: `not_counted` holds failed
  * calls that are not in the failure rate, `answered` the calls whose duration is in the
  * histogram and min/max (null until a call is answered), `last_failure_at` the last counted
- * failure; `health_causes` holds the failed calls by cause (`unknown` when none was recorded);
- * `health_servers` the span of days each server was called, widened only when a call falls
- * outside it.
+ * failure; `health_causes` holds the failed calls by cause (`unknown` when none was recorded).
  *
  * @internal
  */
 export class SqliteHealthWriter {
   readonly #bucket: Database.Statement;
   readonly #cause: Database.Statement;
-  readonly #serverDay: Database.Statement;
 
   constructor(db: Database.Database) {
     const columns = ['server', 'level', 'bucket_start', ...COUNT_COLUMNS, 'last_failure_at', 'min_ms', 'max_ms', ...SLOT_COLUMNS];
     this.#bucket = db.prepare(`
 INSERT INTO health_rollup (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
-ON CONFLICT (server, level, bucket_start) DO UPDATE SET
+ON CONFLICT (level, bucket_start, server) DO UPDATE SET
   ${[...COUNT_COLUMNS, ...SLOT_COLUMNS].map((c) => `${c} = ${c} + excluded.${c}`).join(',\n  ')},
   last_failure_at = CASE
     WHEN excluded.last_failure_at IS NOT NULL AND (last_failure_at IS NULL OR excluded.last_failure_at > last_failure_at)
@@ -40,13 +37,7 @@ ON CONFLICT (server, level, bucket_start) DO UPDATE SET
   max_ms = coalesce(max(max_ms, excluded.max_ms), max_ms, excluded.max_ms)`);
     this.#cause = db.prepare(`
 INSERT INTO health_causes (server, level, bucket_start, cause, calls) VALUES (?, ?, ?, ?, ?)
-ON CONFLICT (server, level, bucket_start, cause) DO UPDATE SET calls = calls + excluded.calls`);
-    this.#serverDay = db.prepare(`
-INSERT INTO health_servers (server, first_day, last_day) VALUES (@server, @day, @day)
-ON CONFLICT (server) DO UPDATE SET
-  first_day = min(health_servers.first_day, excluded.first_day),
-  last_day = max(health_servers.last_day, excluded.last_day)
-WHERE excluded.first_day < health_servers.first_day OR excluded.last_day > health_servers.last_day`);
+ON CONFLICT (level, bucket_start, server, cause) DO UPDATE SET calls = calls + excluded.calls`);
   }
 
   /** Adds summed calls to the rollup (each bucket's row once), inside a write transaction. */
@@ -68,7 +59,6 @@ WHERE excluded.first_day < health_servers.first_day OR excluded.last_day > healt
       for (const [slot, n] of d.slots) values[11 + slot] = n;
       this.#bucket.run(values);
       for (const [cause, n] of d.causes) this.#cause.run(d.server, d.level, d.bucket, cause, n);
-      if (d.level === DAY_LEVEL) this.#serverDay.run({ server: d.server, day: d.bucket });
     }
   }
 }

@@ -12,6 +12,7 @@ const FIXTURE = fileURLToPath(new URL('../fixtures/legacy-v1.db', import.meta.ur
 const DONE = '0b9a3f5e-2f43-4c7e-9d55-1a2b3c4d5e6f';
 const OPEN = '7c1d2e3f-4a5b-4c6d-8e7f-901a2b3c4d5e';
 const T = 1_735_732_800_000;
+const DAY_MS = 86_400_000;
 
 let folder: ReturnType<typeof tempFolder>;
 beforeEach(() => {
@@ -30,6 +31,37 @@ function legacyCopy(): { path: string; original: Map<string, string> } {
   );
   db.close();
   return { path, original };
+}
+
+/**
+ * Lays a current store file's rollup out as versions 5 to 13 did — keyed server first, with
+ * health_servers (the first and last day each server was called, from the day rows) — and forgets
+ * migration 14, so that the next open runs it again.
+ */
+function rollupAsVersion13(db: Database.Database): void {
+  const rekey = (table: string, key: string): void => {
+    const sql = db.prepare('SELECT sql FROM sqlite_schema WHERE name = ?').pluck().get(table) as string;
+    const serverFirst = sql.replace(/PRIMARY KEY \(level, bucket_start, server/, `PRIMARY KEY (${key}`);
+    expect(serverFirst).not.toBe(sql);
+    db.exec(`${serverFirst.replace(new RegExp(`^CREATE TABLE "?${table}"?`), `CREATE TABLE ${table}_v13`)};
+INSERT INTO ${table}_v13 SELECT * FROM ${table};
+DROP TABLE ${table};
+ALTER TABLE ${table}_v13 RENAME TO ${table};`);
+  };
+  rekey('health_rollup', 'server, level, bucket_start');
+  rekey('health_causes', 'server, level, bucket_start');
+  db.exec(`
+CREATE TABLE health_servers (server TEXT PRIMARY KEY NOT NULL, first_day INTEGER NOT NULL, last_day INTEGER NOT NULL) WITHOUT ROWID;
+INSERT INTO health_servers SELECT server, min(bucket_start), max(bucket_start) FROM health_rollup WHERE level = 4 GROUP BY server;
+DELETE FROM schema_version WHERE version >= 14;`);
+}
+
+/** The columns of a table's primary key, in key order. */
+function primaryKeyOf(db: Database.Database, table: string): string[] {
+  return db
+    .prepare(`SELECT name FROM pragma_index_info((SELECT name FROM pragma_index_list('${table}') WHERE origin = 'pk'))`)
+    .pluck()
+    .all() as string[];
 }
 
 describe('migration 12', () => {
@@ -56,6 +88,7 @@ describe('migration 12', () => {
     const written = rowsOf(db);
     expect((written[0] as unknown[]).length).toBeGreaterThanOrEqual(9);
     // back to version 11: no 32-day rows
+    rollupAsVersion13(db);
     db.exec(
       'DELETE FROM health_rollup WHERE level = 5; DELETE FROM health_causes WHERE level = 5; DROP TABLE open_calls; DELETE FROM schema_version WHERE version >= 12',
     );
@@ -124,6 +157,7 @@ describe('migration 13', () => {
     await store.close();
     const db = new Database(path);
     const rows = db.prepare('SELECT * FROM open_calls ORDER BY run_no, call_id').all();
+    rollupAsVersion13(db);
     db.exec('DROP TABLE open_calls; DELETE FROM schema_version WHERE version >= 13');
     db.close();
     const migrated = await SqliteRunStore.open({ path });
@@ -141,6 +175,68 @@ describe('migration 13', () => {
     }
     after.close();
   }
+});
+
+describe('migration 14', () => {
+  it('keys the rollup and its causes time first without changing a row or a health read, and drops health_servers', async () => {
+    const MINUTE = 60_000;
+    const path = folder.file('time-first.db');
+    const store = await SqliteRunStore.openWith({ path }, { exactHealthMaxCalls: 0 });
+    const run = await store.createRun({ configuration: 'c', createdAt: T });
+    // 40 days, 12 servers, every outcome and cause, several calls of a server in one minute
+    const appends: Promise<number>[] = [];
+    for (let i = 0; i < 1_500; i++) {
+      const outcome = (['ok', 'failed', 'cancelled', 'ok', 'ok'] as const)[i % 5]!;
+      const cause = outcome === 'failed' ? ['server_error', 'invalid_arguments', 'mcp_timeout', undefined][(i >> 2) % 4] : undefined;
+      const at = T + Math.floor((i * 40 * 1_440) / 1_500) * MINUTE + (i % 7) * 1_000;
+      appends.push(store.appendStep(run.id, toolStep(`s${(i * 5) % 12}`, outcome, 1 + ((i * 37) % 9_000) / 9, at, 0, cause)));
+    }
+    await Promise.all(appends);
+    await store.close(); // moves the pending calls into the rollup, at every level
+    const rows = (db: Database.Database): unknown[] => [
+      db.prepare('SELECT * FROM health_rollup ORDER BY server, level, bucket_start').all(),
+      db.prepare('SELECT * FROM health_causes ORDER BY server, level, bucket_start, cause').all(),
+    ];
+    const windows = [
+      {},
+      { since: T + 3 * DAY_MS + 7 * MINUTE, until: T + 33 * DAY_MS + 11 * MINUTE },
+      { since: T + 20 * DAY_MS },
+      { until: T + DAY_MS },
+    ];
+    const healthOf = async (): Promise<unknown[]> => {
+      const reader = await SqliteRunStore.openWith({ path }, { exactHealthMaxCalls: 0 });
+      const answers = await Promise.all(windows.map((window) => reader.serverHealth(window)));
+      await reader.close();
+      return answers;
+    };
+    const answers = await healthOf();
+    expect((answers[0] as unknown[]).length).toBe(12);
+
+    const db = new Database(path);
+    const written = rows(db);
+    expect((written[0] as unknown[]).length).toBeGreaterThan(2_000);
+    rollupAsVersion13(db);
+    expect(primaryKeyOf(db, 'health_rollup')).toEqual(['server', 'level', 'bucket_start']);
+    expect(rows(db)).toEqual(written);
+    db.close();
+
+    expect(await healthOf()).toEqual(answers); // opening migrates
+    const migrated = new Database(path, { readonly: true });
+    expect(migrated.prepare('SELECT max(version) FROM schema_version').pluck().get()).toBe(SQLITE_SCHEMA_VERSION);
+    expect(primaryKeyOf(migrated, 'health_rollup')).toEqual(['level', 'bucket_start', 'server']);
+    expect(primaryKeyOf(migrated, 'health_causes')).toEqual(['level', 'bucket_start', 'server', 'cause']);
+    expect(migrated.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'health_servers'").pluck().get()).toBe(0);
+    // no index beside the key (the tables are their key's b-tree): one would take back what the key saves in pages per write
+    expect(
+      migrated
+        .prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name IN ('health_rollup', 'health_causes')")
+        .pluck()
+        .get(),
+    ).toBe(0);
+    expect(rows(migrated)).toEqual(written);
+    expect(migrated.pragma('integrity_check', { simple: true })).toBe('ok');
+    migrated.close();
+  });
 });
 
 describe('migrations', () => {
@@ -206,11 +302,7 @@ describe('migrations', () => {
     expect(before).toHaveLength(1200);
     for (const migration of SQLITE_MIGRATIONS.slice(4, 7)) migration.up(db);
     expect(rows(db)).toEqual(before);
-    const key = db
-      .prepare("SELECT name FROM pragma_index_info((SELECT name FROM pragma_index_list('health_rollup') WHERE origin = 'pk'))")
-      .pluck()
-      .all();
-    expect(key).toEqual(['server', 'level', 'bucket_start']);
+    expect(primaryKeyOf(db, 'health_rollup')).toEqual(['server', 'level', 'bucket_start']);
     // version 6 filled health_servers from the rollup's day buckets
     expect(db.prepare('SELECT count(*) FROM health_servers').pluck().get()).toBe(7);
     db.close();
@@ -263,7 +355,7 @@ describe('migrations', () => {
       'server_error',
       'invalid_arguments',
     ]);
-    expect(after.prepare('SELECT server FROM health_servers').pluck().all()).toEqual(['flaky']);
+    expect(after.prepare('SELECT DISTINCT server FROM health_rollup').pluck().all()).toEqual(['flaky']);
     after.close();
   });
 

@@ -42,7 +42,7 @@ CREATE TABLE health_causes (
   server TEXT NOT NULL, level INTEGER NOT NULL, bucket_start INTEGER NOT NULL, cause TEXT NOT NULL, calls INTEGER NOT NULL,
   PRIMARY KEY (server, level, bucket_start, cause)
 ) WITHOUT ROWID;
-DELETE FROM health_servers;
+CREATE TABLE health_servers (server TEXT PRIMARY KEY NOT NULL, first_day INTEGER NOT NULL, last_day INTEGER NOT NULL) WITHOUT ROWID;
 DROP INDEX runs_failed_created;
 DROP INDEX runs_cancelled_created;
 DROP TABLE health_pending;

@@ -36,8 +36,9 @@ interface Extremes {
  * those three made again — a minute from the steps left in it (the steps_calls index, one minute
  * of one server), a coarser bucket from the rows of the level just below (at most 10). So the
  * rollup is what appending the remaining steps alone would have made, and a prune costs a few
- * statements per touched bucket, the same however dense the data. `health_servers` (the span of
- * days a server was called) is left as it is: a wider span only costs a read that finds nothing.
+ * statements per touched bucket, the same however dense the data. The rollup is keyed time first
+ * (`(level, bucket_start, server)`), so the buckets one transaction touches — consecutive in time,
+ * of many servers — share pages at each level.
  *
  * @internal
  */

@@ -14,8 +14,7 @@
 export const ROLLUP_LEVEL_SIZES: readonly number[] = Object.freeze([60_000, 600_000, 3_600_000, 21_600_000, 86_400_000, 2_764_800_000]);
 
 /**
- * The level whose buckets are days (SQLite's `health_servers` keeps the first and last day each
- * server was called at this grain).
+ * The level whose buckets are days.
  *
  * @public
  */
