@@ -33,6 +33,7 @@ export interface PendingMoves {
 export class SqliteHealthPending {
   readonly #pend: Database.Statement;
   readonly #calls: Database.Statement;
+  readonly #callsIn: Database.Statement;
   readonly #count: Database.Statement;
   readonly #clear: Database.Statement;
   readonly #writer: SqliteHealthWriter;
@@ -48,6 +49,9 @@ export class SqliteHealthPending {
     this.#moves = moves;
     this.#pend = db.prepare('INSERT INTO health_pending (server, outcome, duration_ms, created_at, cause) VALUES (?, ?, ?, ?, ?)');
     this.#calls = db.prepare('SELECT server, outcome, duration_ms, created_at, cause FROM health_pending').raw();
+    this.#callsIn = db
+      .prepare('SELECT server, outcome, duration_ms, created_at, cause FROM health_pending WHERE created_at >= ? AND created_at < ?')
+      .raw();
     this.#count = db.prepare('SELECT count(*) FROM health_pending').pluck();
     this.#clear = db.prepare('DELETE FROM health_pending');
   }
@@ -98,9 +102,12 @@ export class SqliteHealthPending {
     }
   }
 
-  /** The pending calls, as the steps' call columns (a health read counts them). */
-  calls(): CallRow[] {
-    return this.#calls.all() as CallRow[];
+  /**
+   * The pending calls created in [from, to), as the steps' call columns (a health read counts them):
+   * filtered by SQLite, so the calls of other times cost the read a row scan, not a row each.
+   */
+  callsIn(from: number, to: number): CallRow[] {
+    return this.#callsIn.all(from, to) as CallRow[];
   }
 
   /** How many calls are pending. */

@@ -133,14 +133,11 @@ export class SqliteHealthReader {
         causes.set(cause, (causes.get(cause) ?? 0) + n);
       }
     }
-    const pending = this.#pending.calls();
+    const pending = this.#pending.count();
     const span = rollupBucketSpan(plan);
     if (span !== null) {
       // a pending call counts where its moved sums would: in the span the plan's buckets cover
-      const from = span.from ?? 0;
-      const to = span.to ?? FAR_FUTURE;
-      for (const row of pending) {
-        if (row[3] < from || row[3] >= to) continue;
+      for (const row of this.#pending.callsIn(span.from ?? 0, span.to ?? FAR_FUTURE)) {
         this.#addStep(tally(row[0]), row);
         calls++;
       }
@@ -162,7 +159,7 @@ export class SqliteHealthReader {
         durationMs,
         createdAt,
       }));
-      return { health: serverHealth(rows, query), pending: pending.length };
+      return { health: serverHealth(rows, query), pending };
     }
     const health = [...tallies.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -178,7 +175,7 @@ export class SqliteHealthReader {
           normalized.flaky,
         ),
       );
-    return { health, pending: pending.length };
+    return { health, pending };
   }
 
   /** Adds one step of an edge: counted by trace's rules, its duration only when answered. */
