@@ -91,6 +91,28 @@ describe('server health from the rollup', () => {
     },
   );
 
+  it('counts causes only of servers whose rollup rows in the range have failed calls, whatever other cause rows say', async () => {
+    const path = folder.file('causes.db');
+    const store = await SqliteRunStore.openWith({ path }, { exactHealthMaxCalls: 0 });
+    const run = await store.createRun({ configuration: 'c', createdAt: T0 });
+    await store.appendStep(run.id, toolStep('failing', 'failed', 5, T0 + 1_000, 0, 'server_error'));
+    await store.appendStep(run.id, toolStep('fine', 'ok', 5, T0 + 2_000));
+    await store.close(); // moves the pending calls into the rollup
+    // cause rows no failed call stands behind (as an older prune could leave): one of a server
+    // without failures in the range, one of a server with no rollup row at all
+    const db = new Database(path);
+    db.exec(`INSERT INTO health_causes (level, bucket_start, server, cause, calls) VALUES
+      (0, ${T0}, 'fine', 'mcp_timeout', 1), (0, ${T0}, 'ghost', 'mcp_timeout', 2)`);
+    db.close();
+    const reopened = await SqliteRunStore.openWith({ path }, { exactHealthMaxCalls: 0 });
+    const health = await reopened.serverHealth({ since: T0, until: T0 + 60_000 });
+    await reopened.close();
+    expect(health.map((h) => [h.server, h.calls, h.failureCauses])).toEqual([
+      ['failing', 1, [{ cause: 'server_error', calls: 1 }]],
+      ['fine', 1, []],
+    ]);
+  });
+
   it('answers the servers called in the window only, their calls appended and imported in any order', async () => {
     const path = folder.file('appended.db');
     const store = await SqliteRunStore.openWith({ path }, { exactHealthMaxCalls: 0 });

@@ -52,8 +52,8 @@ export interface HealthRead {
 }
 
 /**
- * Reads server health over a window from the rollup: one range scan of whole buckets per level the
- * window's plan uses, every server of those buckets at once (the rollup is keyed
+ * Reads server health over a window from the rollup: one range scan of whole buckets per range of
+ * the window's plan (at most two per level), every server of those buckets at once (the rollup is keyed
  * `(level, bucket_start, server)`, so servers that were not called in the window cost nothing),
  * the calls pending for the rollup that fall in those buckets (SqliteHealthPending), plus the
  * steps of the two sub-minute edges of the window. Run it in one read transaction: the rollup and
@@ -110,7 +110,8 @@ export class SqliteHealthReader {
     for (const { level, from, to } of plan.buckets) {
       // the window is clamped to [0, FAR_FUTURE], so every bound is a number
       const range = [level, from ?? 0, to ?? FAR_FUTURE] as const;
-      let failed = false;
+      // the servers with failed calls in the range: only their causes count (as their rows say)
+      const failing = new Set<string>();
       for (const row of this.#range.iterate(...range) as Iterable<unknown[]>) {
         const t = tally(row[0] as string);
         const c = t.counts;
@@ -125,10 +126,11 @@ export class SqliteHealthReader {
         c.notCounted += row[7] as number;
         t.answered += row[8] as number;
         for (let k = 0; k < DURATION_HISTOGRAM_SLOTS; k++) t.histogram[k] = (t.histogram[k] as number) + (row[9 + k] as number);
-        if ((row[2] as number) > 0) failed = true;
+        if ((row[2] as number) > 0) failing.add(row[0] as string);
       }
-      if (!failed) continue;
+      if (failing.size === 0) continue;
       for (const [server, cause, n] of this.#causes.all(...range) as [string, string, number][]) {
+        if (!failing.has(server)) continue;
         const causes = tally(server).counts.causes;
         causes.set(cause, (causes.get(cause) ?? 0) + n);
       }

@@ -164,8 +164,8 @@ CREATE TABLE health_rollup (
   ${histogramColumns},
   PRIMARY KEY (level, server, bucket_start)
 ) WITHOUT ROWID;`);
-      // Left empty: migration 8 rebuilds the rollup (and health_servers) from the steps with the
-      // rules of this version, so filling it here would be work thrown away.
+      // Left empty: migration 9 rebuilds the rollup from the steps, so filling it here would be
+      // work thrown away.
     },
   },
   {
@@ -434,10 +434,10 @@ CREATE TABLE open_calls (
     name: 'health rollup and causes keyed time first (level, bucket_start, server): the calls of one batch or one prune transaction dirty a few pages per level, not one per server',
     up(db) {
       // Keyed server first (version 5), a batch of calls consecutive in time but of many servers —
-      // a prune transaction, a move of pending calls — wrote a page per server at every level: 4.1
-      // of a prune's 4.8 log pages per deleted step were the rollup's (docs/benchmarks.md). Time
-      // first, a window's buckets are one range per level for every server, so a health read no
-      // longer needs health_servers to know which servers to visit; it goes.
+      // a prune transaction, a move of pending calls — wrote a page per server at every level: most
+      // of a prune's log pages were the rollup's (docs/benchmarks.md, the SQLite prune's census).
+      // Time first, a window's buckets are one range per level for every server, so a health read
+      // no longer needs health_servers to know which servers to visit; it goes.
       const slots = Array.from({ length: DURATION_HISTOGRAM_SLOTS }, (_, k) => `h${k}`).join(', ');
       const columns = `level, bucket_start, server, ok, failed, cancelled, not_counted, answered, last_failure_at, min_ms, max_ms, ${slots}`;
       db.exec(`

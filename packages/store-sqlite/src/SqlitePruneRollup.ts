@@ -34,7 +34,8 @@ interface Extremes {
  * statement when the deleted calls were all it held), a cause left with no call is deleted, and
  * only where a deleted call held the bucket's shortest or longest latency or its last failure are
  * those three made again — a minute from the steps left in it (the steps_calls index, one minute
- * of one server), a coarser bucket from the rows of the level just below (at most 10). So the
+ * of one server), a coarser bucket from its server's rows of the level just below (one key lookup
+ * for each of its 4 to 32 finer buckets). So the
  * rollup is what appending the remaining steps alone would have made, and a prune costs a few
  * statements per touched bucket, the same however dense the data. The rollup is keyed time first
  * (`(level, bucket_start, server)`), so the buckets one transaction touches — consecutive in time,
@@ -76,10 +77,13 @@ export class SqlitePruneRollup {
     this.#deleteCauses = db.prepare(`DELETE FROM health_causes WHERE ${KEY}`);
     this.#takeCause = db.prepare(`UPDATE health_causes SET calls = calls - @calls WHERE ${KEY} AND cause = @cause`);
     this.#dropEmptyCauses = db.prepare(`DELETE FROM health_causes WHERE ${KEY} AND calls <= 0`);
+    // one key lookup per bucket of the level below (the rollup is keyed time first: a range on
+    // bucket_start with a filter on server would read every server's rows of those buckets)
     this.#finerExtremes = db
       .prepare(
-        `SELECT min(min_ms), max(max_ms), max(last_failure_at) FROM health_rollup
-         WHERE server = ? AND level = ? AND bucket_start >= ? AND bucket_start < ?`,
+        `WITH RECURSIVE finer(start) AS (SELECT @from UNION ALL SELECT start + @size FROM finer WHERE start + @size < @to)
+         SELECT min(min_ms), max(max_ms), max(last_failure_at) FROM finer
+         JOIN health_rollup ON level = @level AND bucket_start = finer.start AND server = @server`,
       )
       .raw();
     this.#setExtremes = db.prepare(`UPDATE health_rollup SET min_ms = @min, max_ms = @max, last_failure_at = @lastFailure WHERE ${KEY}`);
@@ -161,11 +165,14 @@ export class SqlitePruneRollup {
   #extremes(delta: BucketDelta): Extremes {
     const end = delta.bucket + (ROLLUP_LEVEL_SIZES[delta.level] as number);
     if (delta.level > MINUTE_LEVEL) {
-      const [min, max, lastFailure] = this.#finerExtremes.get(delta.server, delta.level - 1, delta.bucket, end) as [
-        number | null,
-        number | null,
-        number | null,
-      ];
+      const finer = {
+        server: delta.server,
+        level: delta.level - 1,
+        from: delta.bucket,
+        to: end,
+        size: ROLLUP_LEVEL_SIZES[delta.level - 1],
+      };
+      const [min, max, lastFailure] = this.#finerExtremes.get(finer) as [number | null, number | null, number | null];
       return { min, max, lastFailure };
     }
     const extremes: Extremes = { min: null, max: null, lastFailure: null };
