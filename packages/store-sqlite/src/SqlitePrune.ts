@@ -61,7 +61,7 @@ const CANDIDATE_PAGE = 4 * MAX_PRUNE_BATCH_RUNS;
  * it deleted is durable. The pause ({@link SqlitePrunePace}: as long as the transaction held the
  * lock, 2 ms at least) lets queued appends of this process and writers of other processes (who try
  * every ms) take the lock; without a given `batchSize`, transactions are sized to hold the lock
- * about 2.5 ms while others write, and 10 ms with 1 ms pauses once nobody else has committed for a
+ * about 0.5 ms (at least 4 steps) while others write, and 10 ms with 1 ms pauses once nobody else has committed for a
  * second (each transaction tells the pace whether anybody did: the file's data version for other
  * connections, the store's commit count for its own other writes). A run with more steps than a batch is hidden first: one
  * transaction deletes its row (readers find no run and no steps, as after the prune), then its

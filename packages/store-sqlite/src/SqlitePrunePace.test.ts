@@ -4,6 +4,7 @@ import {
   PRUNE_ALONE_BUDGET_MS,
   PRUNE_ALONE_PAUSE_MS,
   PRUNE_MIN_PAUSE_MS,
+  PRUNE_MIN_STEPS,
   PRUNE_TRANSACTION_BUDGET_MS,
   SqlitePrunePace,
 } from './SqlitePrunePace.js';
@@ -33,19 +34,20 @@ describe('SqlitePrunePace', () => {
   it('sizes transactions to hold the lock for the time budget when the store chooses, changing at most 2× at a time, within its bounds', () => {
     const { pace, run } = paced({ batchSize: undefined, maxSteps: 2000 });
     expect(pace.steps).toBe(50);
-    // 50 steps in 0.05 ms: 2000 would fit the budget, but it only doubles
-    run(50, 0.05);
+    // a fast rate: 2000 steps would fit the budget, but it only doubles
+    const fast = PRUNE_TRANSACTION_BUDGET_MS / 2500;
+    run(50, 50 * fast);
     expect(pace.steps).toBe(100);
-    run(100, 0.1);
+    run(100, 100 * fast);
     expect(pace.steps).toBe(200);
-    run(200, 0.2);
-    run(400, 0.4);
-    run(800, 0.8);
-    run(1600, 1.6);
+    run(200, 200 * fast);
+    run(400, 400 * fast);
+    run(800, 800 * fast);
+    run(1600, 1600 * fast);
     expect(pace.steps).toBe(2000);
-    run(2000, 1);
+    run(2000, 2000 * fast);
     expect(pace.steps).toBe(2000);
-    // slow: 2000 steps held the lock 100 ms, 50 would fit; it only halves
+    // slow: 2000 steps held the lock 100 ms, a few would fit; it only halves
     run(2000, 100);
     expect(pace.steps).toBe(1000);
     run(1000, 20 * PRUNE_TRANSACTION_BUDGET_MS);
@@ -53,9 +55,9 @@ describe('SqlitePrunePace', () => {
     // a rate in the middle: 500 steps in twice the budget → 250 fit
     run(500, 2 * PRUNE_TRANSACTION_BUDGET_MS);
     expect(pace.steps).toBe(250);
-    // never below 10 steps
+    // never below the floor
     for (let i = 0; i < 10; i++) run(pace.steps, 10_000);
-    expect(pace.steps).toBe(10);
+    expect(pace.steps).toBe(PRUNE_MIN_STEPS);
   });
 
   it('learns nothing from a transaction that deleted few steps (a run row alone, a small run)', () => {
@@ -113,13 +115,13 @@ describe('SqlitePrunePace alone', () => {
   it('starts careful, and once nobody else wrote for a while holds the lock longer and pauses less', async () => {
     const { pace, at } = clocked();
     expect(pace.alone).toBe(false);
-    // 50 steps in 2.5 ms: the short budget fits 50
+    // 50 steps in the short budget: it fits 50
     pace.learn(50, PRUNE_TRANSACTION_BUDGET_MS);
     expect(pace.steps).toBe(50);
     expect(await pauseOf(pace)).toBe(PRUNE_MIN_PAUSE_MS);
     at.ms += PRUNE_ALONE_AFTER_MS;
     expect(pace.alone).toBe(true);
-    // alone: 2× at a time up to what fits the alone budget (4× the short one: 200 steps)
+    // alone: 2× at a time up to what fits the alone budget (20× the short one: 1000 steps)
     for (let i = 0; i < 10; i++) pace.learn(pace.steps, (pace.steps * PRUNE_TRANSACTION_BUDGET_MS) / 50);
     expect(pace.steps).toBe((50 * PRUNE_ALONE_BUDGET_MS) / PRUNE_TRANSACTION_BUDGET_MS);
     pace.learn(pace.steps, PRUNE_ALONE_BUDGET_MS);
@@ -132,7 +134,7 @@ describe('SqlitePrunePace alone', () => {
     for (let i = 0; i < 10; i++) pace.learn(pace.steps, (pace.steps * PRUNE_TRANSACTION_BUDGET_MS) / 50);
     const long = (50 * PRUNE_ALONE_BUDGET_MS) / PRUNE_TRANSACTION_BUDGET_MS;
     expect(pace.steps).toBe(long);
-    // a writer committed before this long transaction: the next one deletes what fits 2.5 ms
+    // a writer committed before this long transaction: the next one deletes what fits the short budget
     pace.learn(long, PRUNE_ALONE_BUDGET_MS, true);
     expect(pace.alone).toBe(false);
     expect(pace.steps).toBe(50);

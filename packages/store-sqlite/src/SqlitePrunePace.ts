@@ -1,5 +1,5 @@
 /** How long a prune transaction aims to hold the write lock (its work and its commit), when the caller left the batch size to the store. */
-export const PRUNE_TRANSACTION_BUDGET_MS = 2.5;
+export const PRUNE_TRANSACTION_BUDGET_MS = 0.5;
 /**
  * The shortest pause after a prune transaction: a writer of another process waiting for the lock
  * tries again every ms (busyRetry.ts), so it takes the lock in this gap; one of this process has
@@ -17,8 +17,11 @@ export const PRUNE_ALONE_BUDGET_MS = 10;
 export const PRUNE_ALONE_PAUSE_MS = 1;
 /** The steps of the first transaction of a prune whose batch size is the store's to choose. */
 const FIRST_STEPS = 50;
-/** The fewest steps a transaction is sized for. */
-const MIN_STEPS = 10;
+/**
+ * The fewest steps a transaction is sized for: a transaction's fixed cost (its rollup pages, the
+ * commit) is spread over fewer steps below it, so the prune would slow down more than the lock gains.
+ */
+export const PRUNE_MIN_STEPS = 4;
 
 /**
  * How fast a SQLite prune goes: how many steps its next transaction deletes and how long it pauses
@@ -31,7 +34,7 @@ const MIN_STEPS = 10;
  * process waits at most about one prune transaction and a ms: when the caller gave no `batchSize`,
  * transactions are sized to hold the lock about {@link PRUNE_TRANSACTION_BUDGET_MS} (the prune's
  * commit is fsync-free, see SqlitePrune), from the time the previous ones held it per step,
- * changing at most 2× at a time, from 10 steps to the default batch size; a given `batchSize` is
+ * changing at most 2× at a time, from {@link PRUNE_MIN_STEPS} steps to the default batch size; a given `batchSize` is
  * used as it is. Each transaction is followed by a pause as long as it held the lock, at least
  * {@link PRUNE_MIN_PAUSE_MS}, so the lock is free at least half of the time.
  *
@@ -87,13 +90,13 @@ export class SqlitePrunePace {
     if (steps >= this.#steps / 2) {
       const budget = this.alone ? PRUNE_ALONE_BUDGET_MS : PRUNE_TRANSACTION_BUDGET_MS;
       const fitting = Math.floor((steps * budget) / Math.max(heldMs, 0.001));
-      this.#steps = Math.max(MIN_STEPS, Math.min(this.#max, 2 * this.#steps, Math.max(Math.floor(this.#steps / 2), fitting)));
+      this.#steps = Math.max(PRUNE_MIN_STEPS, Math.min(this.#max, 2 * this.#steps, Math.max(Math.floor(this.#steps / 2), fitting)));
       this.#msPerStep = heldMs / steps;
     }
     if (wasAlone && othersWrote && this.#msPerStep !== null) {
       // a writer came: the next transaction is short at once, not halved a few times
       const fitting = Math.floor(PRUNE_TRANSACTION_BUDGET_MS / Math.max(this.#msPerStep, 0.000001));
-      this.#steps = Math.max(MIN_STEPS, Math.min(this.#steps, fitting));
+      this.#steps = Math.max(PRUNE_MIN_STEPS, Math.min(this.#steps, fitting));
     }
   }
 
