@@ -2,10 +2,14 @@
 // tests (*.test-d.ts) checked against the package's tsconfig. A package without a
 // vitest.config.ts runs this file's default export (`vitest run --config ../../vitest.base.mjs`);
 // a package that adds something keeps a vitest.config.ts passing what it adds.
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { SOURCE_CONDITION } from './source-condition.mjs';
 
 export { SOURCE_CONDITION };
+
+/** The global setup that gives each test run a temporary folder of its own (vitest.tempRoot.mjs). */
+export const TEMP_ROOT_SETUP = fileURLToPath(new URL('./vitest.tempRoot.mjs', import.meta.url));
 
 /** @param {import('vitest/node').InlineConfig} [extra] */
 export function packageVitestConfig(extra = {}) {
@@ -22,6 +26,8 @@ export function packageVitestConfig(extra = {}) {
       // Setup (servers, fixtures, transpiling) is not under test: a busy CI machine may need long.
       hookTimeout: 60000,
       ...extra,
+      // first: the run's temporary folder exists before any other setup makes files
+      globalSetup: [TEMP_ROOT_SETUP, ...[extra.globalSetup ?? []].flat()],
     },
   });
 }
