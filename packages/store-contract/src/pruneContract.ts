@@ -119,7 +119,9 @@ export function runPruneContract(name: string, harness: RunStoreContractHarness)
   describe(`RunStore contract: ${name}`, () => {
     const { open } = contractStores(harness);
 
-    describe('pruneRuns', () => {
+    // each test imports 4 000 steps in six runs and prunes 1 800 of them in one or two prunes (each
+    // transaction's log synced): seconds on a quiet machine, more than vitest's 20 s once on a loaded CI one
+    describe('pruneRuns', { timeout: 60_000 }, () => {
       it('deletes whole runs that ended before the cutoff and keeps running ones, ones that ended at or after it', async ({ skip }) => {
         const store = pruning(await open(), skip);
         const seeded = await seed(store);

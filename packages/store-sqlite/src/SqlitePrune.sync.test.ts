@@ -41,7 +41,7 @@ afterEach(() => {
 const T0 = Date.UTC(2026, 0, 1);
 
 /** A file with three ended runs of 30 steps, and a connection on it as the store opens one (WAL, synchronous FULL). */
-async function fileWithOldRuns(): Promise<{ db: Database.Database; prune: SqlitePrune }> {
+async function fileWithOldRuns(now?: () => number): Promise<{ db: Database.Database; prune: SqlitePrune }> {
   const store = await SqliteRunStore.open({ path: folder.file() });
   for (let r = 0; r < 3; r++) {
     const run = await store.createRun({ configuration: 'c', createdAt: T0 });
@@ -60,7 +60,11 @@ async function fileWithOldRuns(): Promise<{ db: Database.Database; prune: Sqlite
     },
     read: async <T>(fn: () => T) => fn(),
   };
-  return { db, prune: new SqlitePrune(db, access, new SqliteHealthPending(db, new SqliteHealthWriter(db)), new SqliteOpenCalls(db)) };
+  const options = now === undefined ? {} : { now };
+  return {
+    db,
+    prune: new SqlitePrune(db, access, new SqliteHealthPending(db, new SqliteHealthWriter(db)), new SqliteOpenCalls(db), options),
+  };
 }
 
 describe('SqlitePrune and the fsync', () => {
@@ -145,5 +149,38 @@ describe('SqlitePrune and the fsync', () => {
     const last = transactions[transactions.length - 1]!;
     expect(events.slice(last).lastIndexOf('synced')).toBe(events.length - last - 2);
     expect(new Set(synced.calls)).toEqual(new Set([folder.file()]));
+  });
+
+  it('while alone syncs and checkpoints the log only every so often, and still resolves after a finished sync', async () => {
+    // a clock 40 ms on per transaction: nobody else writes, so the prune is alone after 1 000 ms of it
+    const clock = { ms: 0 };
+    const { db, prune } = await fileWithOldRuns(() => clock.ms);
+    const checkpoints: number[] = [];
+    const pragma = db.pragma.bind(db);
+    vi.spyOn(db, 'pragma').mockImplementation(((text: string, options?: Database.PragmaOptions) => {
+      if (text === 'wal_checkpoint(PASSIVE)') checkpoints.push(clock.ms);
+      return pragma(text, options);
+    }) as typeof db.pragma);
+    const write = db.transaction.bind(db);
+    vi.spyOn(db, 'transaction').mockImplementation(((fn: (...args: unknown[]) => unknown) => {
+      clock.ms += 40;
+      return write(fn);
+    }) as typeof db.transaction);
+    expect(await prune.prune({ olderThan: T0 + 120_000, batchSize: 2 })).toMatchObject({ runs: 3, steps: 90, complete: true });
+    synced.events.push('resolved');
+    const { events } = synced;
+    const transactions = events.flatMap((event, i) => (event === 'transaction' ? [i] : []));
+    // two runs hidden then deleted in 15 chunks each, the newest run in one: 33 transactions
+    expect(transactions.length).toBe(33);
+    const syncsAfter = (k: number): boolean => events.slice(transactions[k]! + 1, transactions[k + 1]).includes('sync');
+    // the pause after transaction k sees the clock at 40 (k + 1): careful up to k = 23, alone (1 000 ms) from k = 24
+    for (let k = 0; k < 24; k++) expect(syncsAfter(k), `careful transaction ${k}`).toBe(true);
+    const alone = [...Array(transactions.length - 1 - 24).keys()].map((i) => syncsAfter(24 + i));
+    // alone, every 50 ms of a clock 40 ms on per transaction: after every second one
+    expect(alone).toEqual(alone.map((_, i) => i % 2 === 1));
+    expect(checkpoints.filter((at) => at >= 1_000).length).toBe(alone.filter(Boolean).length);
+    // the last transaction's pages are synced before the prune resolves, as before
+    const last = transactions[transactions.length - 1]!;
+    expect(events.slice(last).lastIndexOf('synced')).toBe(events.length - last - 2);
   });
 });

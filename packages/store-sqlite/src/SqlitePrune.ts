@@ -57,7 +57,7 @@ const CANDIDATE_PAGE = 4 * MAX_PRUNE_BATCH_RUNS;
  * range) and its row, and takes its calls out of the rollup ({@link SqlitePruneRollup}). Each
  * commits without an fsync (`synchronous = NORMAL`, for that transaction only), so the write lock
  * is held for its work alone; the log is synced and checkpointed outside the lock during the pause
- * that follows ({@link syncWal}), and synced once more before the prune resolves, so what it says
+ * that follows ({@link syncWal}; while the prune is alone, every 50 ms of it), and synced once more before the prune resolves, so what it says
  * it deleted is durable. The pause ({@link SqlitePrunePace}: as long as the transaction held the
  * lock, 2 ms at least) lets queued appends of this process and writers of other processes (who try
  * every ms) take the lock; without a given `batchSize`, transactions are sized to hold the lock
@@ -86,11 +86,20 @@ export class SqlitePrune {
   readonly #hasRun: Database.Statement;
   readonly #lastSequence: Database.Statement;
   readonly #dataVersion: Database.Statement;
+  readonly #now: (() => number) | undefined;
   /** What the prune's last transaction saw: the file's data version and the store's commits. */
   #seen: { version: number; commits: number } | null = null;
 
-  constructor(db: Database.Database, access: SqlitePruneAccess, pending: SqliteHealthPending, openCalls: SqliteOpenCalls) {
+  /** `now`: the pace's clock in ms (tests; performance.now by default). */
+  constructor(
+    db: Database.Database,
+    access: SqlitePruneAccess,
+    pending: SqliteHealthPending,
+    openCalls: SqliteOpenCalls,
+    options: { now?: () => number } = {},
+  ) {
     this.#db = db;
+    this.#now = options.now;
     this.#openCalls = openCalls;
     this.#access = access;
     this.#pending = pending;
@@ -115,7 +124,11 @@ export class SqlitePrune {
 
   async prune(query: PruneRunsQuery): Promise<PruneRunsResult> {
     const q = checkPruneRunsQuery(query);
-    const pace = new SqlitePrunePace({ batchSize: query.batchSize === undefined ? undefined : q.batchSize, maxSteps: q.batchSize });
+    const pace = new SqlitePrunePace({
+      batchSize: query.batchSize === undefined ? undefined : q.batchSize,
+      maxSteps: q.batchSize,
+      ...(this.#now === undefined ? {} : { now: this.#now }),
+    });
     this.#seen = null;
     try {
       return await this.#prune(q, pace);
@@ -225,11 +238,14 @@ export class SqlitePrune {
   }
 
   /**
-   * Between two transactions: the pace's pause, while the last one's log is synced (it committed
-   * without an fsync) and copied into the database file.
+   * Between two transactions: the pace's pause, while the log is synced (the transactions committed
+   * without an fsync) and copied into the database file — after every transaction while others
+   * write, now and then while the prune is alone ({@link SqlitePrunePace.syncDue}).
    */
   async #rest(pace: SqlitePrunePace): Promise<void> {
+    if (!pace.syncDue) return pace.pause();
     await Promise.all([pace.pause(), syncWal(this.#db.name), this.#checkpoint()]);
+    pace.synced();
   }
 
   /**

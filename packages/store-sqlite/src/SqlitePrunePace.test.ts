@@ -3,6 +3,7 @@ import {
   PRUNE_ALONE_AFTER_MS,
   PRUNE_ALONE_BUDGET_MS,
   PRUNE_ALONE_PAUSE_MS,
+  PRUNE_ALONE_SYNC_EVERY_MS,
   PRUNE_MIN_PAUSE_MS,
   PRUNE_MIN_STEPS,
   PRUNE_TRANSACTION_BUDGET_MS,
@@ -144,5 +145,27 @@ describe('SqlitePrunePace alone', () => {
     pace.learn(50, PRUNE_TRANSACTION_BUDGET_MS);
     expect(pace.alone).toBe(false);
     expect(pace.steps).toBe(50);
+  });
+
+  it('syncs the log after every transaction while others write, and only every so often while alone', () => {
+    const { pace, at } = clocked();
+    // careful: every pause syncs, however recent the last sync
+    expect(pace.syncDue).toBe(true);
+    pace.synced();
+    at.ms += 1;
+    expect(pace.syncDue).toBe(true);
+    at.ms += PRUNE_ALONE_AFTER_MS;
+    pace.synced();
+    expect(pace.alone).toBe(true);
+    expect(pace.syncDue).toBe(false);
+    at.ms += PRUNE_ALONE_SYNC_EVERY_MS - 1;
+    expect(pace.syncDue).toBe(false);
+    at.ms += 1;
+    expect(pace.syncDue).toBe(true);
+    pace.synced();
+    expect(pace.syncDue).toBe(false);
+    // a writer came: the next pause syncs at once
+    pace.learn(50, PRUNE_TRANSACTION_BUDGET_MS, true);
+    expect(pace.syncDue).toBe(true);
   });
 });

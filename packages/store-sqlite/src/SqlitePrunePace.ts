@@ -15,6 +15,12 @@ export const PRUNE_ALONE_AFTER_MS = 1000;
 export const PRUNE_ALONE_BUDGET_MS = 10;
 /** The pause after a transaction while the prune is alone: a writer arriving meanwhile takes the lock in it. */
 export const PRUNE_ALONE_PAUSE_MS = 1;
+/**
+ * While alone, the log is synced and copied into the database file at most this often, not after
+ * every transaction: nobody else is kept waiting by a longer log, and on a busy disk (an fsync of
+ * 100 ms and more) a prune that synced after each of its transactions spent its time waiting for them.
+ */
+export const PRUNE_ALONE_SYNC_EVERY_MS = 50;
 /** The steps of the first transaction of a prune whose batch size is the store's to choose. */
 const FIRST_STEPS = 50;
 /**
@@ -42,7 +48,9 @@ export const PRUNE_MIN_STEPS = 4;
  * nobody has for {@link PRUNE_ALONE_AFTER_MS}, transactions grow (2× at a time) to hold the lock
  * about {@link PRUNE_ALONE_BUDGET_MS} and pauses shrink to {@link PRUNE_ALONE_PAUSE_MS}: a writer
  * that arrives then waits for one such transaction, and the next one is cut to the short budget at
- * once.
+ * once. While alone, the pause syncs and checkpoints the log only every
+ * {@link PRUNE_ALONE_SYNC_EVERY_MS} ({@link SqlitePrunePace.syncDue}); while others write, after
+ * every transaction.
  *
  * @internal
  */
@@ -54,6 +62,8 @@ export class SqlitePrunePace {
   #lastMs = 0;
   /** When another writer last committed, as far as the prune saw (at first: now, so the prune starts careful). */
   #othersAt: number;
+  /** When the pause last synced and checkpointed the log. */
+  #syncedAt: number;
   /** The ms per step the last transaction that deleted enough steps held the lock. */
   #msPerStep: number | null = null;
 
@@ -64,6 +74,7 @@ export class SqlitePrunePace {
     this.#steps = this.#adaptive ? Math.min(FIRST_STEPS, this.#max) : this.#max;
     this.#now = options.now ?? (() => performance.now());
     this.#othersAt = this.#now();
+    this.#syncedAt = this.#othersAt;
   }
 
   /** The most steps the next transaction deletes. */
@@ -74,6 +85,20 @@ export class SqlitePrunePace {
   /** Whether nobody else has committed for {@link PRUNE_ALONE_AFTER_MS}. */
   get alone(): boolean {
     return this.#now() - this.#othersAt >= PRUNE_ALONE_AFTER_MS;
+  }
+
+  /**
+   * Whether the pause after the last transaction syncs the log and copies it into the database file:
+   * always while others write (their commits would otherwise flush and copy the prune's pages), while
+   * alone once {@link PRUNE_ALONE_SYNC_EVERY_MS} passed since the last time ({@link SqlitePrunePace.synced}).
+   */
+  get syncDue(): boolean {
+    return !this.alone || this.#now() - this.#syncedAt >= PRUNE_ALONE_SYNC_EVERY_MS;
+  }
+
+  /** The log was synced and checkpointed just now. */
+  synced(): void {
+    this.#syncedAt = this.#now();
   }
 
   /**
