@@ -17,7 +17,11 @@ export type StreamPart = StreamResult['stream'] extends ReadableStream<infer Par
 /** The fixture MCP server of @runledger/mcp (run with plain `node`). */
 export const FIXTURE_SERVER = fileURLToPath(new URL('../../../mcp/src/testing/fixture-server.mjs', import.meta.url));
 
-/** The scratch folders made in this process, removed when it exits. */
+/**
+ * The scratch folders made in this process, removed when it exits: a benchmark's process does;
+ * vitest's workers never run exit handlers, so under vitest the run's own temporary folder holds
+ * them (vitest.tempRoot.mjs) and goes when the run ends.
+ */
 const scratchFolders: string[] = [];
 process.once('exit', () => {
   for (const folder of scratchFolders) rmSync(folder, { recursive: true, force: true });

@@ -30,7 +30,11 @@ export interface FixtureEvent {
   readonly sessionId?: string | null;
 }
 
-/** The folders of the events files made in this process, removed when it exits. */
+/**
+ * The folders of the events files made in this process, removed when it exits: a benchmark's
+ * process does; vitest's workers never run exit handlers, so under vitest the run's own temporary
+ * folder holds them (vitest.tempRoot.mjs) and goes when the run ends.
+ */
 const eventFolders: string[] = [];
 process.once('exit', () => {
   for (const folder of eventFolders) rmSync(folder, { recursive: true, force: true });
