@@ -57,8 +57,8 @@ const CANDIDATE_PAGE = 4 * MAX_PRUNE_BATCH_RUNS;
  * range) and its row, and takes its calls out of the rollup ({@link SqlitePruneRollup}). Each
  * commits without an fsync (`synchronous = NORMAL`, for that transaction only), so the write lock
  * is held for its work alone; the log is synced and checkpointed outside the lock during the pause
- * that follows ({@link syncWal}; while the prune is alone, every 50 ms of it), and synced once more before the prune resolves, so what it says
- * it deleted is durable. The pause ({@link SqlitePrunePace}: as long as the transaction held the
+ * that follows ({@link syncWal}; while the prune is alone, every 50 ms of them), and synced once
+ * more before the prune resolves, so what it says it deleted is durable. The pause ({@link SqlitePrunePace}: as long as the transaction held the
  * lock, 2 ms at least) lets queued appends of this process and writers of other processes (who try
  * every ms) take the lock; without a given `batchSize`, transactions are sized to hold the lock
  * about 0.5 ms (at least 4 steps) while others write, and 10 ms with 1 ms pauses once nobody else has committed for a
@@ -86,7 +86,7 @@ export class SqlitePrune {
   readonly #hasRun: Database.Statement;
   readonly #lastSequence: Database.Statement;
   readonly #dataVersion: Database.Statement;
-  readonly #now: (() => number) | undefined;
+  readonly #now: () => number;
   /** What the prune's last transaction saw: the file's data version and the store's commits. */
   #seen: { version: number; commits: number } | null = null;
 
@@ -99,7 +99,7 @@ export class SqlitePrune {
     options: { now?: () => number } = {},
   ) {
     this.#db = db;
-    this.#now = options.now;
+    this.#now = options.now ?? (() => performance.now());
     this.#openCalls = openCalls;
     this.#access = access;
     this.#pending = pending;
@@ -127,7 +127,7 @@ export class SqlitePrune {
     const pace = new SqlitePrunePace({
       batchSize: query.batchSize === undefined ? undefined : q.batchSize,
       maxSteps: q.batchSize,
-      ...(this.#now === undefined ? {} : { now: this.#now }),
+      now: this.#now,
     });
     this.#seen = null;
     try {
