@@ -4,7 +4,11 @@
  *   breaking → major (minor while 0.x), additive → minor (patch while 0.x), identical → nothing.
  *
  * Base: API_GATE_BASE, else the merge base with origin/main, else HEAD~1, else none (see
- * lib/git.ts). The current reports are the working-tree files, kept fresh by `api:check`.
+ * lib/git.ts). A package whose last published release is newer than that base (its tag
+ * `@runledger/core@0.3.0`, or the registry's version passed as API_GATE_RELEASED by release.ts;
+ * lib/releases.ts) is judged against that release instead: after releases made in a clone whose
+ * origin/main never moved, an earlier release's version raise must not cover a later change.
+ * The current reports are the working-tree files, kept fresh by `api:check`.
  * Changesets counted: those pending in the working tree (.changeset/*.md) that were not there at
  * the base — a change brings its own changeset; one that was already pending before it (still
  * waiting for a release) does not cover it, so a stale patch changeset cannot wave through later
@@ -25,6 +29,7 @@ import { compareReports } from './lib/compare.ts';
 import { coverage, readChangesets, versionBump } from './lib/changesets.ts';
 import { listFiles, resolveBase, showFile } from './lib/git.ts';
 import { checkReportHistory } from './lib/history.ts';
+import { lastRelease, packageBase, parseReleased, RELEASED_ENV } from './lib/releases.ts';
 import { parseDeprecationTable } from './lib/checks.ts';
 import { WORKSPACE_ROOT, workspacePackages, publishedPackages } from './lib/workspace.ts';
 import type { Changeset } from './lib/changesets.ts';
@@ -34,10 +39,28 @@ export function runChangesetGate(opts: { root?: string; env?: NodeJS.ProcessEnv 
   problems: string[];
 } {
   const root = opts.root ?? WORKSPACE_ROOT;
+  const env = opts.env ?? process.env;
   const lines = [];
   const problems = [];
-  const base = resolveBase(root, opts.env ?? process.env);
+  const base = resolveBase(root, env);
   lines.push(`api:gate against ${base.sha ? base.sha.slice(0, 12) : '(nothing)'} — ${base.how}`);
+
+  // each package since its last published release when that is newer than the base
+  let registryVersions: Map<string, string> | undefined;
+  try {
+    registryVersions = env[RELEASED_ENV] === undefined ? undefined : parseReleased(env[RELEASED_ENV]);
+  } catch (e) {
+    problems.push((e as Error).message);
+  }
+  const bases = new Map(
+    publishedPackages(root).map((pkg) => {
+      const release = lastRelease(pkg, root, registryVersions?.get(pkg.name));
+      const judged = packageBase(base.sha, release, root);
+      if (judged.release) lines.push(`${pkg.name}: judged since its release ${judged.release.version} (${judged.release.how})`);
+      return [pkg.name, judged] as const;
+    }),
+  );
+  const baseOf = (pkg: { name: string }) => (bases.has(pkg.name) ? bases.get(pkg.name)?.sha : base.sha);
 
   let changesets: Changeset[] = [];
   try {
@@ -45,7 +68,12 @@ export function runChangesetGate(opts: { root?: string; env?: NodeJS.ProcessEnv 
   } catch (e) {
     problems.push((e as Error).message);
   }
-  const atBase = new Set(base.sha ? listFiles(base.sha, '.changeset', root) : []);
+  const changesetsAt: Map<string | undefined, Set<string>> = new Map();
+  const pendingAt = (sha: string | undefined) => {
+    let files = changesetsAt.get(sha);
+    if (!files) changesetsAt.set(sha, (files = new Set(sha ? listFiles(sha, '.changeset', root) : [])));
+    return files;
+  };
   const known = workspacePackages(root);
   for (const cs of changesets) {
     for (const name of cs.releases.keys()) {
@@ -53,8 +81,12 @@ export function runChangesetGate(opts: { root?: string; env?: NodeJS.ProcessEnv 
     }
   }
 
-  for (const r of compareReports({ root, baseSha: base.sha })) {
+  for (const r of compareReports({ root, baseSha: base.sha, baseOf })) {
     const { pkg, label } = r;
+    const pkgBase = baseOf(pkg);
+    const release = bases.get(pkg.name)?.release;
+    const since = release ? `since its release ${release.version}` : 'since the base';
+    const atBase = pendingAt(pkgBase);
     if (r.after === undefined) {
       problems.push(`${label}: ${r.reportPath} is missing; run "pnpm build && pnpm api:update" and commit it`);
       continue;
@@ -69,17 +101,18 @@ export function runChangesetGate(opts: { root?: string; env?: NodeJS.ProcessEnv 
       continue;
     }
     const all = changesets.filter((cs) => cs.releases.has(pkg.name));
-    const baseJson = base.sha
-      ? showFile(base.sha, `${path.relative(root, pkg.dir).split(path.sep).join('/')}/package.json`, root)
+    const baseJson = pkgBase
+      ? showFile(pkgBase, `${path.relative(root, pkg.dir).split(path.sep).join('/')}/package.json`, root)
       : undefined;
     const released = versionBump(baseJson ? JSON.parse(baseJson).version : undefined, pkg.version);
     const counted = all.filter((cs) => !atBase.has(cs.file));
     const { need, covered } = coverage({ name: pkg.name, level: c.level, version: pkg.version, counted, released });
     const found = [
       ...all.map(
-        (cs) => `${cs.file} → ${cs.releases.get(pkg.name)}${atBase.has(cs.file) ? ' (already pending at the base: not counted)' : ''}`,
+        (cs) =>
+          `${cs.file} → ${cs.releases.get(pkg.name)}${atBase.has(cs.file) ? ` (already pending ${release ? `at its release ${release.version}` : 'at the base'}: not counted)` : ''}`,
       ),
-      ...(released !== 'none' ? [`package.json version raised since the base → ${released}`] : []),
+      ...(released !== 'none' ? [`package.json version raised ${since} → ${released}`] : []),
     ];
     const foundText = found.length ? found.join(', ') : 'no changeset for this package';
     if (covered) {

@@ -2,7 +2,9 @@
  * pnpm release:version | release:publish | release — the release pipeline (docs/releasing.md).
  *
  *   version  1. the API gate on the commit as it stands (`pnpm api:gate`): a report change whose
- *               changeset bumps too little is refused here, before any version moves;
+ *               changeset bumps too little is refused here, before any version moves; each
+ *               package is judged since its last release (its tag, or the registry's version,
+ *               passed to the gate as API_GATE_RELEASED);
  *            2. `changeset version`: raises the versions, writes each CHANGELOG.md from the
  *               changesets and consumes them;
  *            3. `pnpm install --lockfile-only`, so the lockfile agrees with the new versions.
@@ -22,7 +24,9 @@
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { git } from './lib/git.ts';
-import { publishRegistry } from './lib/registry.ts';
+import { publishRegistry, registryVersions } from './lib/registry.ts';
+import type { PublishRegistry } from './lib/registry.ts';
+import { RELEASED_ENV } from './lib/releases.ts';
 import { publishedPackages, WORKSPACE_ROOT } from './lib/workspace.ts';
 
 /** The commit message of the version step, as the changesets action titles its PR. */
@@ -57,12 +61,37 @@ function withDefaults(opts: ReleaseOptions): Required<ReleaseOptions> {
   return { root: opts.root ?? WORKSPACE_ROOT, env: opts.env ?? process.env, log: opts.log ?? ((s) => console.log(s)) };
 }
 
+/** The registry the published packages go to (they must share one scope). */
+function registryOf(opts: Required<ReleaseOptions>): { scope: string; registry: PublishRegistry } {
+  const scopes = [...new Set(publishedPackages(opts.root).map((p) => (p.name.startsWith('@') ? p.name.split('/')[0] : undefined)))];
+  if (scopes.length !== 1 || scopes[0] === undefined) {
+    throw new ReleaseError(`release: the published packages must share one npm scope, found ${scopes.map(String).join(', ') || 'none'}`);
+  }
+  return { scope: scopes[0], registry: publishRegistry({ scope: scopes[0], root: opts.root, env: opts.env }) };
+}
+
+/**
+ * Runs `pnpm api:gate` with what the registry holds of each package (API_GATE_RELEASED): the gate
+ * judges a package since that release, also where its tag is missing (docs/releasing.md).
+ */
+function gate(step: string, registry: PublishRegistry, opts: Required<ReleaseOptions>) {
+  let versions: Map<string, string>;
+  try {
+    versions = registryVersions({ names: publishedPackages(opts.root).map((p) => p.name), registry, root: opts.root, env: opts.env });
+  } catch (e) {
+    throw new ReleaseError(`release: ${step} could not ask the registry what it holds: ${(e as Error).message}; nothing was published`);
+  }
+  const released = [...versions].map(([name, version]) => `${name}@${version}`).join(' ');
+  opts.log(`release: the registry holds ${released || 'none of the packages yet'}`);
+  run(step, 'pnpm', ['api:gate'], opts, { [RELEASED_ENV]: released });
+}
+
 /**
  * The version step: gate, `changeset version`, lockfile.
  */
 export function releaseVersion(options: ReleaseOptions = {}) {
   const opts = withDefaults(options);
-  run('API gate before versioning', 'pnpm', ['api:gate'], opts);
+  gate('API gate before versioning', registryOf(opts).registry, opts);
   run('version', 'pnpm', ['exec', 'changeset', 'version'], opts);
   run('lockfile', 'pnpm', ['install', '--lockfile-only', '--ignore-scripts'], opts);
 }
@@ -72,14 +101,10 @@ export function releaseVersion(options: ReleaseOptions = {}) {
  */
 export function releasePublish(options: ReleaseOptions = {}) {
   const opts = withDefaults(options);
-  const scopes = [...new Set(publishedPackages(opts.root).map((p) => (p.name.startsWith('@') ? p.name.split('/')[0] : undefined)))];
-  if (scopes.length !== 1 || scopes[0] === undefined) {
-    throw new ReleaseError(`release: the published packages must share one npm scope, found ${scopes.map(String).join(', ') || 'none'}`);
-  }
-  const registry = publishRegistry({ scope: scopes[0], root: opts.root, env: opts.env });
-  opts.log(`release: ${scopes[0]} packages go to ${registry.url} (from ${registry.from})`);
+  const { scope, registry } = registryOf(opts);
+  opts.log(`release: ${scope} packages go to ${registry.url} (from ${registry.from})`);
   run('build and package gates', 'pnpm', ['exec', 'turbo', 'run', 'build', 'typecheck', 'lint', 'api:check'], opts);
-  run('API gate', 'pnpm', ['api:gate'], opts);
+  gate('API gate', registry, opts);
   run('pack smoke test', 'pnpm', ['api:pack'], opts);
   // changesets reads the registry from npm_config_* only (not from .npmrc): pass the one found.
   run('publish', 'pnpm', ['exec', 'changeset', 'publish'], opts, { [registry.envName]: registry.url });

@@ -231,6 +231,104 @@ describe('changeset gate: the committed history', () => {
   });
 });
 
+describe("changeset gate: judged since each package's last published release", () => {
+  const other = (r: { root: string }, text: string) => writeFileSync(path.join(r.root, 'packages', 'pkg', 'notes.txt'), text);
+  const setVersion = (r: { root: string }, version: string) =>
+    writeFileSync(path.join(r.root, 'packages', 'pkg', 'package.json'), JSON.stringify({ name: '@fx/pkg', version }));
+
+  /**
+   * A clone made as docs/releasing.md says (origin/main where it started, never moved), then two
+   * releases as `pnpm release` makes them: a change with its changeset, a "Version Packages"
+   * commit that consumes it and raises the version, and the tag `changeset publish` adds.
+   */
+  function afterTwoReleases() {
+    const r = repo({ before: fixture('removed-method', 'before'), version: '0.1.0' });
+    git(r.root, 'update-ref', 'refs/remotes/origin/main', 'HEAD');
+    for (const [n, bump, version] of [
+      [1, 'minor', '0.2.0'],
+      [2, 'patch', '0.2.1'],
+    ] as const) {
+      other(r, `change ${n}`);
+      r.changeset(`change-${n}.md`, bump);
+      r.commit(`change ${n}, with its changeset`);
+      unlinkSync(path.join(r.root, '.changeset', `change-${n}.md`));
+      setVersion(r, version);
+      r.commit('Version Packages');
+      git(r.root, 'tag', `@fx/pkg@${version}`);
+    }
+    return r;
+  }
+
+  it('a breaking change with a patch changeset after two releases is refused before and after versioning, origin/main not moved', () => {
+    const r = afterTwoReleases();
+    r.report(fixture('removed-method', 'after'));
+    r.changeset('drop-probe.md', 'patch');
+    r.commit('drop recordToolExecution (breaking) with a patch changeset');
+    const before = r.gate({}); // base: the merge base with origin/main, where the clone started
+    expect(before.lines[0]).toMatch(/merge base with origin\/main/);
+    expect(before.ok).toBe(false);
+    expect(problems(before)).toMatch(
+      /@fx\/pkg: breaking change to api-reports\/pkg\.api\.md needs a changeset bumping it at least "minor" \(0\.x: breaking → minor\); found: \.changeset\/drop-probe\.md → patch/,
+    );
+    expect(before.lines.join('\n')).toMatch(/@fx\/pkg: judged since its release 0\.2\.1 \(tag @fx\/pkg@0\.2\.1, [0-9a-f]{12}\)/);
+
+    // what `changeset version` leaves: the changeset consumed, the version raised by a patch
+    unlinkSync(path.join(r.root, '.changeset', 'drop-probe.md'));
+    setVersion(r, '0.2.2');
+    r.commit('Version Packages');
+    const after = r.gate({});
+    expect(after.ok).toBe(false);
+    expect(problems(after)).toMatch(
+      /breaking change .* at least "minor" .*found: package\.json version raised since its release 0\.2\.1 → patch/,
+    );
+  });
+
+  it('a minor changeset covers it; the next release is judged from the new tag', () => {
+    const r = afterTwoReleases();
+    r.report(fixture('removed-method', 'after'));
+    r.changeset('drop-probe.md', 'minor');
+    r.commit('drop recordToolExecution (breaking) with a minor changeset');
+    expect(r.gate({}).problems).toEqual([]);
+    unlinkSync(path.join(r.root, '.changeset', 'drop-probe.md'));
+    setVersion(r, '0.3.0');
+    r.commit('Version Packages');
+    expect(r.gate({}).problems).toEqual([]);
+    git(r.root, 'tag', '@fx/pkg@0.3.0');
+    other(r, 'after release 3');
+    r.commit('an unrelated commit');
+    const g = r.gate({});
+    expect(g.problems).toEqual([]);
+    expect(g.lines.join('\n')).toMatch(/@fx\/pkg: judged since its release 0\.3\.0 \(tag @fx\/pkg@0\.3\.0/);
+    expect(g.lines.join('\n')).toMatch(/@fx\/pkg: report unchanged/);
+  });
+
+  it("without tags, the registry's version (API_GATE_RELEASED, as release.ts passes it) finds the release by the commit that set it", () => {
+    const r = afterTwoReleases();
+    for (const tag of git(r.root, 'tag', '--list').split('\n').filter(Boolean)) git(r.root, 'tag', '-d', tag);
+    r.report(fixture('removed-method', 'after'));
+    r.changeset('drop-probe.md', 'patch');
+    r.commit('drop recordToolExecution (breaking) with a patch changeset');
+    const g = r.gate({ API_GATE_RELEASED: '@fx/pkg@0.2.1' });
+    expect(problems(g)).toMatch(/@fx\/pkg: breaking change .* at least "minor"/);
+    expect(g.lines.join('\n')).toMatch(/@fx\/pkg: judged since its release 0\.2\.1 \(the registry's version, set by commit [0-9a-f]{12}\)/);
+    expect(problems(r.gate({ API_GATE_RELEASED: 'not a list' }))).toMatch(
+      /API_GATE_RELEASED must be a list of "<package>@<version>" separated by spaces or commas; got "not"/,
+    );
+  });
+
+  it('a release older than the base changes nothing: a branch is judged from its merge base', () => {
+    const r = afterTwoReleases();
+    git(r.root, 'update-ref', 'refs/remotes/origin/main', 'HEAD');
+    git(r.root, 'checkout', '-q', '-b', 'feature');
+    r.report(fixture('removed-method', 'after'));
+    r.changeset('drop-probe.md', 'minor');
+    r.commit('drop recordToolExecution (breaking) with a minor changeset');
+    const g = r.gate({});
+    expect(g.problems).toEqual([]);
+    expect(g.lines.join('\n')).not.toMatch(/judged since its release/);
+  });
+});
+
 describe('changeset gate: release tags are surface (0.x)', () => {
   const other = (r: { root: string }, text: string) => writeFileSync(path.join(r.root, 'packages', 'pkg', 'notes.txt'), text);
 

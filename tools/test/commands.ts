@@ -24,7 +24,7 @@ export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     if (/^npm_(package|lifecycle)_/i.test(key)) continue;
     if (/^npm_config_/i.test(key) && !KEPT_NPM_CONFIG.has(key.toLowerCase())) continue;
     if (/^(TURBO_|VITEST)/.test(key) && key !== 'TURBO_TELEMETRY_DISABLED') continue;
-    if (key === 'NODE_ENV' || key === 'API_GATE_BASE' || key === 'INIT_CWD') continue;
+    if (key === 'NODE_ENV' || key === 'API_GATE_BASE' || key === 'API_GATE_RELEASED' || key === 'INIT_CWD') continue;
     env[key] = value;
   }
   return { ...env, CI: 'true', TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', FORCE_COLOR: '0', NO_COLOR: '1', ...extra };

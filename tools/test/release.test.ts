@@ -1,6 +1,7 @@
 // The release pipeline against a real registry: Verdaccio in its own process, a copy of this
-// repository released with `pnpm release` three times, and a consumer project made with plain npm
-// that installs, upgrades and uses what was published. Slow (minutes): builds, installs from a
+// repository released with `pnpm release` four times (as a clone made as docs/releasing.md says:
+// origin/main stays where the copy started), and a consumer project made with plain npm that
+// installs, upgrades and uses what was published. Slow (minutes): builds, installs from a
 // registry, better-sqlite3 compiled in the consumer.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -17,8 +18,8 @@ import { startVerdaccio, type Verdaccio } from './verdaccio.js';
 const SCOPE = '@runledger';
 const MINUTES = 60_000;
 const PROBE = 'releasePipelineProbe';
-// The package releases 2 and 3 change. A package the consumer uses whose dependents are few
-// (only the CLI depends on it), so turbo reuses release 1's results for core, mcp and trace.
+// The package releases 2 to 4 change: one the consumer uses. Every published package is in one
+// fixed group (.changeset/config.json), so each release moves all of them to one version.
 const PROBED = { name: '@runledger/store-sqlite', folder: 'store-sqlite' };
 
 let work: string;
@@ -80,8 +81,15 @@ function setProbe(present: boolean): void {
   });
 }
 
-function changeset(name: string, bump: string, summary: string): void {
-  writeFileSync(path.join(repo, '.changeset', `${name}.md`), `---\n"${PROBED.name}": ${bump}\n---\n\n${summary}\n`);
+function changeset(name: string, bump: string, summary: string, also: Record<string, string> = {}): void {
+  const lines = Object.entries({ [PROBED.name]: bump, ...also }).map(([pkg, b]) => `"${pkg}": ${b}`);
+  writeFileSync(path.join(repo, '.changeset', `${name}.md`), `---\n${lines.join('\n')}\n---\n\n${summary}\n`);
+}
+
+/** The consumer has one copy of core, at this version (`npm ls`: nothing nested). */
+function expectOneCore(version: string): void {
+  expect(consumer.copies('@runledger/core')).toEqual(['node_modules/@runledger/core']);
+  expect(consumer.installedVersion('@runledger/core')).toBe(version);
 }
 
 beforeAll(async () => {
@@ -89,6 +97,8 @@ beforeAll(async () => {
   repo = path.join(work, 'repo');
   registry = await startVerdaccio(SCOPE);
   timed('copy + pnpm install', () => copyRepository(ROOT, repo, registry.npmrc(SCOPE), env));
+  // as `git clone` leaves it: origin/main where the copy started, never moved by the releases
+  mustRun('git', ['update-ref', 'refs/remotes/origin/main', 'HEAD'], repo, env);
   consumer = makeConsumer(path.join(work, 'consumer'), registry.npmrc(SCOPE), env);
 }, 10 * MINUTES);
 
@@ -131,7 +141,12 @@ describe('the release pipeline against Verdaccio', { timeout: 20 * MINUTES }, ()
   it('a plain npm project installs the packages and the CLI, records a run against a real MCP server and lists it', () => {
     timed('consumer npm install', () => consumer.installLibraries());
     const versions = repoVersions();
-    for (const name of CONSUMER_LIBRARIES) expect(consumer.installedVersion(name), name).toBe(versions.get(name));
+    for (const name of CONSUMER_LIBRARIES) {
+      expect(consumer.installedVersion(name), name).toBe(versions.get(name));
+      // the release notes ship in the tarball (package.json "files")
+      const changelog = readFileSync(path.join(consumer.dir, 'node_modules', ...name.split('/'), 'CHANGELOG.md'), 'utf8');
+      expect(changelog, `${name}/CHANGELOG.md`).toContain(`## ${versions.get(name)}`);
+    }
     timed('consumer tsc', () => consumer.typecheck());
     const run = timed('consumer run', () => consumer.record());
     expect(run).toMatchObject({ status: 'completed', outcome: 'ok' });
@@ -148,7 +163,7 @@ describe('the release pipeline against Verdaccio', { timeout: 20 * MINUTES }, ()
     expect(row).toMatch(/consumer-release-test/);
   });
 
-  it('release 2: an additive change with its patch changeset is released; npm update takes it', () => {
+  it('release 2: an additive change with its patch changeset is released, every package with it; npm update takes it', () => {
     const before = repoVersions();
     setProbe(true);
     changeset('release-probe', 'patch', `New: \`${PROBE}()\` names the release that shipped it.`);
@@ -163,8 +178,11 @@ describe('the release pipeline against Verdaccio', { timeout: 20 * MINUTES }, ()
     const [major, minor, patch] = before.get(PROBED.name)!.split('.').map(Number);
     expect(probed).toBe(`${major}.${minor}.${patch! + 1}`);
     expect(published(PROBED.name).latest).toBe(probed);
-    expect(afterRelease2.get('@runledger/core'), 'core did not change').toBe(before.get('@runledger/core'));
-    expect(afterRelease2.get(CONSUMER_CLI), 'the CLI depends on it: patch').not.toBe(before.get(CONSUMER_CLI));
+    // one fixed group: every published package moves to the same version
+    for (const [name, version] of afterRelease2) {
+      expect(version, name).toBe(probed);
+      expect(published(name).latest, name).toBe(probed);
+    }
     const changelog = readFileSync(path.join(repo, 'packages', PROBED.folder, 'CHANGELOG.md'), 'utf8');
     expect(changelog.indexOf(`## ${probed}`)).toBeLessThan(changelog.indexOf(`## ${before.get(PROBED.name)}`));
     expect(changelog).toContain(`${PROBE}()\` names the release`);
@@ -172,6 +190,7 @@ describe('the release pipeline against Verdaccio', { timeout: 20 * MINUTES }, ()
     timed('consumer npm update', () => consumer.update());
     expect(consumer.installedVersion(PROBED.name)).toBe(probed);
     expect(consumer.installedVersion(CONSUMER_CLI)).toBe(afterRelease2.get(CONSUMER_CLI));
+    expectOneCore(probed);
     writeFileSync(
       path.join(consumer.dir, 'src', 'probe.ts'),
       `import { ${PROBE} } from '${PROBED.name}';\nconst which: string = ${PROBE}();\nconsole.log(which);\n`,
@@ -183,7 +202,7 @@ describe('the release pipeline against Verdaccio', { timeout: 20 * MINUTES }, ()
     expect(consumer.runsList()).toContain(run.runId);
   });
 
-  it('release 3: a breaking change with a patch changeset is refused before anything is published', () => {
+  it('release 3: a breaking change with a patch changeset is refused before anything is published (two releases after the clone, origin/main not moved)', () => {
     setProbe(false);
     changeset('drop-release-probe', 'patch', `Removes \`${PROBE}()\`.`);
     commitAll(repo, `${PROBED.folder}: drop ${PROBE} (breaking, only a patch changeset)`, env);
@@ -199,5 +218,40 @@ describe('the release pipeline against Verdaccio', { timeout: 20 * MINUTES }, ()
       expect(published(name), name).toEqual(publishedAfterRelease2.get(name));
       expect(published(name).latest, name).toBe(version);
     }
+  });
+
+  it('release 4: the same removal with a minor changeset (and a minor of core) is released; npm update keeps one core, raising the ranges takes all', () => {
+    const [major, minor] = afterRelease2.get('@runledger/core')!.split('.').map(Number);
+    const next = `${major}.${minor! + 1}.0`;
+    changeset('drop-release-probe', 'minor', `Removes \`${PROBE}()\` (breaking: call nothing in its place).`, {
+      '@runledger/core': 'minor',
+    });
+    commitAll(repo, `${PROBED.folder}: drop ${PROBE} with a minor changeset, and a minor of core`, env);
+
+    const r = release();
+    expect(r.status, r.output.slice(-20_000)).toBe(0);
+    for (const [name, version] of repoVersions()) {
+      expect(version, name).toBe(next);
+      expect(published(name).latest, name).toBe(next);
+    }
+
+    // a 0.x minor is breaking: the consumer's caret ranges refuse it, so npm update moves nothing
+    // and never takes a dependent that would nest a second copy of core
+    timed('consumer npm update after a minor', () => consumer.update());
+    for (const name of [...CONSUMER_LIBRARIES, CONSUMER_CLI]) expect(consumer.installedVersion(name), name).toBe(afterRelease2.get(name));
+    expectOneCore(afterRelease2.get('@runledger/core')!);
+    timed('consumer tsc', () => consumer.typecheck());
+
+    // taking it: raise every @runledger range together (docs/consuming.md), migrate, type-check
+    timed('consumer raises to the minor', () => {
+      consumer.install(CONSUMER_LIBRARIES.map((name) => `${name}@^${next}`));
+      consumer.install([`${CONSUMER_CLI}@^${next}`], { dev: true });
+    });
+    rmSync(path.join(consumer.dir, 'src', 'probe.ts'));
+    rmSync(path.join(consumer.dir, 'dist', 'probe.js'));
+    expectOneCore(next);
+    for (const name of [...CONSUMER_LIBRARIES, CONSUMER_CLI]) expect(consumer.installedVersion(name), name).toBe(next);
+    consumer.typecheck();
+    expect(consumer.record()).toMatchObject({ status: 'completed', outcome: 'ok' });
   });
 });

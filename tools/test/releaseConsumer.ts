@@ -17,6 +17,10 @@ export interface Consumer {
   installCli(): void;
   /** `npm update`: what a team runs to take a new release. */
   update(): void;
+  /** `npm install <specs>` (`--save-dev` when `dev`): what a team runs to raise a range. */
+  install(specs: string[], opts?: { dev?: boolean }): void;
+  /** Every installed copy of a package (`npm ls <name> --all --parseable`), as paths relative to the project. */
+  copies(name: string): string[];
   /** Type-checks (`tsc --strict`, nodenext) and compiles the sources; throws with tsc's output. */
   typecheck(): void;
   /** Runs the compiled recorder once; returns the run it stored. */
@@ -126,6 +130,14 @@ export function makeConsumer(dir: string, npmrc: string, env: NodeJS.ProcessEnv)
     },
     update() {
       npm('update');
+    },
+    install(specs, { dev = false } = {}) {
+      npm('install', ...(dev ? ['--save-dev'] : []), ...specs);
+    },
+    copies(name) {
+      const out = mustRun('npm', ['ls', name, '--all', '--parseable'], dir, env).stdout;
+      const paths = out.split('\n').filter((line) => line.includes('node_modules'));
+      return [...new Set(paths.map((line) => line.slice(line.indexOf('node_modules')).split(path.sep).join('/')))];
     },
     typecheck() {
       mustRun(process.execPath, [path.join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], dir, env);

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { lintPackage } from '../src/lint-package.ts';
-import { forbiddenTarballFiles, tarballFiles, tarballProblems } from '../src/lib/tarball.ts';
-import { makePackage } from './helpers.js';
+import { changelogProblems, forbiddenTarballFiles, tarballFiles, tarballProblems } from '../src/lib/tarball.ts';
+import { publishedPackages } from '../src/lib/workspace.ts';
+import { makePackage, ROOT } from './helpers.js';
 
 const made: Array<{ cleanup: () => void }> = [];
 afterAll(() => made.forEach((p) => p.cleanup()));
@@ -38,7 +39,7 @@ function fixture(files: string[], extra: Record<string, string> = {}) {
 
 describe('tarball contents: no test helpers, fixtures or benchmarks', () => {
   it('a package whose tarball ships src/testing/x.ts fails, naming the package and the file', () => {
-    const pkg = fixture(['dist', 'src', '!src/**/*.test.ts']);
+    const pkg = fixture(['dist', 'src', '!src/**/*.test.ts', 'CHANGELOG.md']);
     expect(tarballFiles(pkg.dir)).toContain('src/testing/x.ts');
     const problems = tarballProblems(pkg);
     expect(problems).toHaveLength(1);
@@ -53,7 +54,7 @@ describe('tarball contents: no test helpers, fixtures or benchmarks', () => {
   });
 
   it('a clean package passes: src ships for the declaration map, the test helpers do not', () => {
-    const pkg = fixture(['dist', 'src', '!src/**/*.test.ts', '!src/testing/**']);
+    const pkg = fixture(['dist', 'src', '!src/**/*.test.ts', '!src/testing/**', 'CHANGELOG.md']);
     const files = tarballFiles(pkg.dir);
     expect(files).toContain('src/index.ts');
     expect(files).not.toContain('src/testing/x.ts');
@@ -61,7 +62,7 @@ describe('tarball contents: no test helpers, fixtures or benchmarks', () => {
   });
 
   it('dropping a source a declaration map points to fails, naming the map and the source', () => {
-    const pkg = fixture(['dist']);
+    const pkg = fixture(['dist', 'CHANGELOG.md']);
     expect(tarballProblems(pkg)).toEqual([
       '@fx/tarball: the tarball ships dist/index.d.ts.map, which points to src/index.ts, but not src/index.ts — keep it in package.json "files"',
     ]);
@@ -90,5 +91,36 @@ describe('tarball contents: no test helpers, fixtures or benchmarks', () => {
       'bench/ingest.bench.mjs',
       'src/encode.bench.ts',
     ]);
+  });
+});
+
+describe('tarball contents: CHANGELOG.md ships', () => {
+  const CLEAN = ['dist', 'src', '!src/**/*.test.ts', '!src/testing/**'];
+
+  it('a CHANGELOG.md that "files" leaves out fails, naming the package and the fix', () => {
+    const pkg = fixture(CLEAN, { 'CHANGELOG.md': '# @fx/tarball\n\n## 1.0.0\n' });
+    expect(tarballFiles(pkg.dir)).not.toContain('CHANGELOG.md');
+    expect(tarballProblems(pkg)).toEqual([
+      '@fx/tarball: the tarball leaves out CHANGELOG.md — list "CHANGELOG.md" in package.json "files" (consumers read the release notes in node_modules; npm and pnpm pack it only when "files" admits it)',
+    ]);
+  });
+
+  it('before the first release (no CHANGELOG.md yet) "files" must already list it', () => {
+    const pkg = fixture(CLEAN);
+    expect(tarballProblems(pkg)).toEqual([
+      '@fx/tarball: package.json "files" does not list CHANGELOG.md, so the CHANGELOG.md that `changeset version` writes will not ship — add "CHANGELOG.md" to "files"',
+    ]);
+  });
+
+  it('listed in "files", it ships', () => {
+    const pkg = fixture([...CLEAN, 'CHANGELOG.md'], { 'CHANGELOG.md': '# @fx/tarball\n\n## 1.0.0\n' });
+    expect(tarballFiles(pkg.dir)).toContain('CHANGELOG.md');
+    expect(tarballProblems(pkg)).toEqual([]);
+  });
+
+  it('every published package of this repository lists it in "files"', () => {
+    const packages = publishedPackages(ROOT);
+    expect(packages.length).toBeGreaterThan(0);
+    for (const pkg of packages) expect(changelogProblems(pkg, []), pkg.name).toEqual([]);
   });
 });

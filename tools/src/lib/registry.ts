@@ -33,3 +33,37 @@ export function publishRegistry({ scope, root, env }: { scope: string; root: str
   if (!general) throw new Error(`no npm registry configured in ${root}: set ${scope}:registry or registry in .npmrc`);
   return { url: general, envName: 'npm_config_registry', from: 'npm config registry' };
 }
+
+/**
+ * The version each package has in the registry (its `latest`), by name; a package the registry
+ * does not know (never published: npm's E404) is left out.
+ * @throws when npm fails otherwise (the registry unreachable, a refused token), naming the package
+ */
+export function registryVersions({
+  names,
+  registry,
+  root,
+  env,
+}: {
+  names: string[];
+  registry: PublishRegistry;
+  root: string;
+  env: NodeJS.ProcessEnv;
+}): Map<string, string> {
+  const versions: Map<string, string> = new Map();
+  for (const name of names) {
+    const r = spawnSync('npm', ['view', name, 'version', '--json'], {
+      cwd: root,
+      env: { ...env, [registry.envName]: registry.url },
+      encoding: 'utf8',
+    });
+    if (r.status !== 0) {
+      if (/\bE404\b/.test(`${r.stdout}${r.stderr}`)) continue;
+      throw new Error(`"npm view ${name} version" failed against ${registry.url}: ${`${r.stderr}`.trim().split('\n').slice(-3).join(' ')}`);
+    }
+    const text = r.stdout.trim();
+    const version: unknown = text === '' ? undefined : JSON.parse(text);
+    if (typeof version === 'string') versions.set(name, version);
+  }
+  return versions;
+}

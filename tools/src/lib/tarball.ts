@@ -80,9 +80,33 @@ export function missingMapSources(packageDir: string, files: string[]): { map: s
   return missing;
 }
 
+/** The release notes `changeset version` writes into each released package's folder. */
+export const CHANGELOG = 'CHANGELOG.md';
+
 /**
- * The tarball rule of the package lint: no test helpers, fixtures or benchmarks, and every
- * source a shipped declaration map points to ships too.
+ * The package's CHANGELOG.md ships: when the file exists, the tarball lists it; before the first
+ * release (no file yet), package.json "files" lists it already. npm and pnpm pack a changelog only
+ * when "files" admits it (README, LICENSE and package.json are the only files always packed).
+ * @param files tarball paths (only read when CHANGELOG.md exists)
+ */
+export function changelogProblems(pkg: { name: string; dir: string }, files: string[]): string[] {
+  if (existsSync(path.join(pkg.dir, CHANGELOG))) {
+    return files.includes(CHANGELOG)
+      ? []
+      : [
+          `${pkg.name}: the tarball leaves out ${CHANGELOG} — list "${CHANGELOG}" in package.json "files" (consumers read the release notes in node_modules; npm and pnpm pack it only when "files" admits it)`,
+        ];
+  }
+  const json = JSON.parse(readFileSync(path.join(pkg.dir, 'package.json'), 'utf8')) as { files?: unknown };
+  if (!Array.isArray(json.files) || json.files.includes(CHANGELOG)) return [];
+  return [
+    `${pkg.name}: package.json "files" does not list ${CHANGELOG}, so the ${CHANGELOG} that \`changeset version\` writes will not ship — add "${CHANGELOG}" to "files"`,
+  ];
+}
+
+/**
+ * The tarball rule of the package lint: no test helpers, fixtures or benchmarks, every
+ * source a shipped declaration map points to ships too, and so does CHANGELOG.md.
  * @param files tarball paths (default: asks `pnpm pack --dry-run`)
  * @returns one message per offending file, naming the package and the file
  */
@@ -94,5 +118,6 @@ export function tarballProblems(pkg: { name: string; dir: string }, files: strin
   for (const { map, source } of missingMapSources(pkg.dir, files)) {
     problems.push(`${pkg.name}: the tarball ships ${map}, which points to ${source}, but not ${source} — keep it in package.json "files"`);
   }
+  problems.push(...changelogProblems(pkg, files));
   return problems;
 }
