@@ -172,8 +172,9 @@ export class McpServerRegistry {
   /**
    * Closes every server's connection and transport, and resolves once every stdio child process
    * this registry started has exited (stdin closed, then SIGTERM, then SIGKILL), one still stuck
-   * before `initialize` included. Calls still in flight end `failed`; later calls fail without
-   * connecting. Idempotent: every call waits for the same close.
+   * before `initialize` included. Calls still in flight end `cancelled` (our own side gave them
+   * up: never counted against the server); later calls end `cancelled` without connecting.
+   * Idempotent: every call waits for the same close.
    */
   async close(): Promise<void> {
     this.#closed = true;

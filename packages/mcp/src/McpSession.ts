@@ -26,10 +26,11 @@ export interface McpSessionOptions {
  * The one connection to one server, shared by all its tools.
  *
  * @remarks
- * Connects on first use; concurrent callers share the same connect. A connection that closed
- * (the process crashed, the server hung up) is replaced by a new one on the next use. A failed
- * connect is not remembered: the next use tries again. After {@link McpSession.close} every use
- * fails with a transport failure.
+ * Connects on first use; concurrent callers share the same connect, and when it fails they all
+ * fail with its error (none of them starts another). A connection that closed (the process
+ * crashed, the server hung up) is replaced by a new one on the next use. A failed connect is not
+ * remembered: the next use tries again. After {@link McpSession.close} every use fails with a
+ * transport failure.
  *
  * @internal
  */
@@ -72,10 +73,10 @@ export class McpSession {
     }
     const current = this.#current;
     if (current !== undefined) {
-      return current.then(
-        (connection) => (connection.closed ? this.#connect(current) : connection),
-        () => this.#connect(current),
-      );
+      // A connect that fails fails every caller that waited on it, with its own error: none of
+      // them connects again (one new server process per waiting caller, started after their calls
+      // had ended); the next use does. A connection that closed is replaced once, for all.
+      return current.then((connection) => (connection.closed ? this.#connect(current) : connection));
     }
     return this.#connect(undefined);
   }

@@ -28,7 +28,9 @@ export interface McpExecuteOptions {
  *   server's deadline ended the call (the content is the matching `McpTransportException`
  *   message); `failureCause` says which: `server_error` for the `isError` answer,
  *   `invalid_arguments` when the server refused the arguments against its input schema (JSON-RPC
- *   `-32602`, or the SDK's "Input validation error" answer), else the exception's `code`;
+ *   `-32602` other than an output validation error, or an MCP SDK's refusal answer: `Input
+ *   validation error: …` or `Invalid arguments for tool …`, alone as SDK 2.x sends it or after
+ *   SDK 1.x's `MCP error -32602: `), else the exception's `code`;
  *
  * - `cancelled` — the caller's `signal` was aborted before the call ended (also before it was
  *   sent), or the registry was closed before or while the call ran. Decided by identity with an

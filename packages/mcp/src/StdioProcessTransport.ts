@@ -22,25 +22,65 @@ const STDIN_GRACE_MS = 300;
 /** How long a child may take to exit after SIGTERM, before SIGKILL. */
 const TERM_GRACE_MS = 1000;
 
+/**
+ * Whether a child gets a process group of its own (POSIX): a Ctrl+C in the terminal, which signals
+ * the whole foreground group, then reaches this process alone, whose shutdown ends the calls in
+ * flight `cancelled` and the children with them. (On Windows `detached` opens a console instead.)
+ */
+const OWN_PROCESS_GROUP = process.platform !== 'win32';
+
+/** The signals whose default action ends this process: the children are killed on the way out. */
+const FATAL_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 /** Every child started here and not yet exited: killed when this process exits. */
 const liveChildren = new Set<ChildProcess>();
-let exitHookInstalled = false;
+let exitHooksInstalled = false;
+
+/** Sends a signal to the child's process group (its own, see OWN_PROCESS_GROUP), else to the child. */
+function signalChild(child: ChildProcess, signal: NodeJS.Signals): void {
+  const pid = child.pid;
+  if (OWN_PROCESS_GROUP && pid !== undefined) {
+    try {
+      process.kill(-pid, signal);
+      return;
+    } catch {
+      // The group is gone (or was never made): signal the child itself.
+    }
+  }
+  try {
+    child.kill(signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+function killAllChildren(): void {
+  for (const live of liveChildren) signalChild(live, 'SIGKILL');
+}
+
+/**
+ * On a fatal signal that nobody else in this process handles, kills the children and ends this
+ * process the way the signal would have. Runs first (prepended), so that it sees every other
+ * listener, a `once` one included; when there is one, the application's own shutdown (which
+ * closes the registry) decides, and the exit hook still kills what is left when it exits.
+ */
+function onFatalSignal(signal: NodeJS.Signals): void {
+  if (process.listenerCount(signal) > 1) return;
+  killAllChildren();
+  for (const fatal of FATAL_SIGNALS) process.removeListener(fatal, onFatalSignal);
+  process.kill(process.pid, signal);
+}
 
 function watchChild(child: ChildProcess): void {
   liveChildren.add(child);
   child.once('exit', () => liveChildren.delete(child));
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
+  if (!exitHooksInstalled) {
+    exitHooksInstalled = true;
     // A process that exits without closing its registry must not leave servers behind under PID 1.
-    process.once('exit', () => {
-      for (const live of liveChildren) {
-        try {
-          live.kill('SIGKILL');
-        } catch {
-          // Already gone.
-        }
-      }
-    });
+    process.once('exit', killAllChildren);
+    // A child in a group of its own no longer dies with a Ctrl+C of the terminal: when that signal
+    // ends this process (no handler of the application's), it must take the children along.
+    if (OWN_PROCESS_GROUP) for (const signal of FATAL_SIGNALS) process.prependListener(signal, onFatalSignal);
   }
 }
 
@@ -54,7 +94,12 @@ function watchChild(child: ChildProcess): void {
  * ({@link LineFramer}) only the call it answers fails, by a {@link LocalRequestFailure}. And its
  * `close()` forgets the process before it has exited, so a second `close()` (the SDK client calls
  * it twice after a failed `initialize`) returns at once while the child lives on; here `close()`
- * is one promise, settled only when the child has exited: stdin closed, then SIGTERM, then SIGKILL.
+ * is one promise, settled only when the child has exited: stdin closed, then SIGTERM, then SIGKILL
+ * (to the child's process group).
+ *
+ * The child runs in a process group of its own (POSIX), so that a Ctrl+C in the terminal reaches
+ * this process only, never the server behind a call in flight; it is still killed when this
+ * process exits, or dies of SIGINT, SIGTERM or SIGHUP that the application does not handle.
  *
  * @internal
  */
@@ -87,6 +132,7 @@ export class StdioProcessTransport {
         env: { ...o.env },
         stdio: ['pipe', 'pipe', 'pipe'],
         shell: false,
+        detached: OWN_PROCESS_GROUP,
         ...(o.cwd !== undefined && { cwd: o.cwd }),
       });
       this.#child = child;
@@ -145,10 +191,10 @@ export class StdioProcessTransport {
         await raceTimer(exited, STDIN_GRACE_MS);
       }
       if (running()) {
-        child.kill('SIGTERM');
+        signalChild(child, 'SIGTERM');
         await raceTimer(exited, TERM_GRACE_MS);
       }
-      if (running()) child.kill('SIGKILL');
+      if (running()) signalChild(child, 'SIGKILL');
       await exited;
       child.stdout?.destroy();
       child.stderr?.destroy();

@@ -8,7 +8,7 @@ const NAMED_BLOCKS = 5;
 
 /**
  * Turns a server's answer into a ToolResult: `ok`, or `failed` when the answer says `isError`
- * (cause `server_error`, or `invalid_arguments` for the SDK's input validation error).
+ * (cause `server_error`, or `invalid_arguments` for an MCP SDK's refusal of the arguments).
  *
  * @remarks
  * Text blocks are joined with a newline as the content. Other blocks (image, audio, resource,

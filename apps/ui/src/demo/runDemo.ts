@@ -10,7 +10,7 @@ export interface DemoOptions {
   readonly dbPath: string;
   /** Told about each step of the demo, one line at a time. */
   readonly progress?: (line: string) => void;
-  /** Aborting it stops the demo between runs. */
+  /** Aborting it stops the demo: the run under way ends cancelled (its calls on the wire too), no other starts. */
   readonly signal?: AbortSignal;
   /** Demo servers already running (left running afterwards); by default the demo starts and ends its own. */
   readonly servers?: DemoServers;
@@ -155,8 +155,13 @@ const SCRIPTS: readonly Script[] = [
         if (await Promise.race([ended.then(() => true), new Promise((resolve) => setTimeout(resolve, 10, false))])) break;
       }
       await new Promise((resolve) => setTimeout(resolve, 400));
-      progress('      … mcp_slow_export_report is on the wire; an operator cancels the run (through the store, as the app’s button does)');
-      await store.requestCancel(run.id);
+      // (unless a Ctrl+C has cancelled the run already)
+      if (!run.cancelRequested) {
+        progress(
+          '      … mcp_slow_export_report is on the wire; an operator cancels the run (through the store, as the app’s button does)',
+        );
+        await store.requestCancel(run.id);
+      }
       // the loop ends with the run's own abort reason: run.fail() ends the run cancelled
       return ended;
     },
@@ -252,11 +257,18 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         const run = await startRun(store, { configuration: script.configuration, actor: 'runledger demo', cancelPollMs: 50 });
         runIds.push(run.id);
         const agent = new DemoAgent(run.trace, run.signal, { writes: (tool) => tool.name === 'mcp_slow_export_report' });
+        // A Ctrl+C while the run is under way is our own stop: the run and its calls on the wire end
+        // cancelled, never failed (the servers, in process groups of their own, never see it).
+        const stopRun = () => void run.cancel('the demo was stopped (Ctrl+C)');
+        options.signal?.addEventListener('abort', stopRun, { once: true });
+        if (options.signal?.aborted === true) stopRun();
         let verdict: 'complete' | Error;
         try {
           verdict = await script.play(agent, servers, run, store, progress);
         } catch (error) {
           verdict = error instanceof Error ? error : new Error(String(error));
+        } finally {
+          options.signal?.removeEventListener('abort', stopRun);
         }
         // After a cancel (here, through the store), complete() and fail() end the run cancelled.
         if (verdict === 'complete') await run.complete();

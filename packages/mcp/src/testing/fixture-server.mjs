@@ -14,6 +14,11 @@
 // FIXTURE_MODE=stuck — a server that never answers `initialize` and ignores both the end of its
 // stdin and SIGTERM (only SIGKILL ends it): the worst child a client can have.
 //
+// A stdio server that gets a SIGINT reports it (`{"event":"sigint"}`), then exits.
+//
+// FIXTURE_MODE=mute — a server that starts, never writes a byte and exits after MUTE_EXIT_MS: a
+// start that hangs, then fails.
+//
 // Tools: echo, fail, throws, slow, hang, crash, late, reset, huge, big, mixed, meta, malformed.
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -34,6 +39,8 @@ export const THROWS_CODE = -32001;
  * 2025-11-25 (SEP-1303) do. The `echo` tool's refusal goes out as the SDK makes it (`isError`).
  */
 export const SLOW_INVALID_ARGUMENTS = 'Input validation error: Invalid arguments for tool slow';
+/** (FIXTURE_MODE=mute) How long the server lives, writing nothing, before it exits with code 1. */
+export const MUTE_EXIT_MS = 300;
 /** Size of the `big` tool's text, in characters (ASCII, so also bytes). */
 export const BIG_TEXT_LENGTH = 2 * 1024 * 1024;
 /** A 1×1 transparent PNG. */
@@ -245,8 +252,19 @@ function withoutInitializeAnswer(transport) {
 }
 
 async function serveStdioMain() {
+  if (process.env.FIXTURE_MODE === 'mute') {
+    // Starts, writes nothing, and exits: a connect to it fails once the process is gone.
+    report(process.env.FIXTURE_EVENTS_FILE, { event: 'server_started', transport: 'stdio', mode: 'mute' });
+    setTimeout(() => process.exit(1), MUTE_EXIT_MS);
+    return;
+  }
   const { StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
   const stuck = process.env.FIXTURE_MODE === 'stuck';
+  // A SIGINT (a Ctrl+C in the terminal of its process group) ends the server, as by default, said.
+  process.once('SIGINT', () => {
+    report(process.env.FIXTURE_EVENTS_FILE, { event: 'sigint' });
+    process.exit(130);
+  });
   const server = createFixtureServer();
   let transport = withWireFaults(new StdioServerTransport());
   if (stuck) {

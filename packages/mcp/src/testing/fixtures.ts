@@ -117,8 +117,11 @@ export interface FixtureConfigOptions {
   readonly eventsFile?: string;
   readonly deadlineMs?: number;
   readonly requiresApproval?: boolean;
-  /** (stdio) `stuck`: the server never answers `initialize` and only SIGKILL ends it. */
-  readonly mode?: 'stuck';
+  /**
+   * (stdio) `stuck`: the server never answers `initialize` and only SIGKILL ends it. `mute`: the
+   * server writes nothing and exits after `MUTE_EXIT_MS`.
+   */
+  readonly mode?: 'stuck' | 'mute';
 }
 
 /** The configuration of the fixture server as a stdio child process. */
