@@ -9,6 +9,6 @@ import type { RunTrace } from '@runledger/trace';
 export interface AiSdkRun {
   /** Records the run's steps. */
   readonly trace: RunTrace;
-  /** The run's signal; a tool call without the AI SDK's `abortSignal` listens to it. */
+  /** The run's signal: every tool call and LLM call follows it (beside the loop's own `abortSignal`). */
   readonly signal: AbortSignal;
 }

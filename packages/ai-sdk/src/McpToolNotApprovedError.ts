@@ -4,7 +4,8 @@ const BRAND = crossRealmBrand('@runledger/ai-sdk/McpToolNotApprovedError', () =>
 
 /**
  * What a tool of {@link mcpToolSet} throws when the `approve` callback refused a call of a tool
- * whose server requires approval: the call was not sent, and no tool step was recorded.
+ * whose server requires approval: the call was not sent, and its tool step was recorded `failed`
+ * with cause `not_approved`.
  *
  * @remarks
  * The AI SDK hands the message to the model as the call's tool error.

@@ -62,7 +62,7 @@ describe('tools of a server that requires approval', () => {
     ]);
   });
 
-  it('with an approve callback: a refused call is not sent, not recorded, and the model reads why', async () => {
+  it('with an approve callback: a refused call is not sent, recorded as one failed step (not_approved), and the model reads why', async () => {
     const store = InMemoryRunStore.create();
     const run = await startRun(store, { configuration: 'approval', spoolDir: false });
     const asked: string[] = [];
@@ -105,6 +105,7 @@ describe('tools of a server that requires approval', () => {
     });
     expect(await kinds(store, run.id)).toEqual([
       ['llm', 1, null],
+      ['tool', 1, 'failed'],
       ['llm', 2, null],
       ['tool_start', 2, null],
       ['tool', 2, 'ok'],

@@ -99,7 +99,7 @@ export class LlmCallRecord {
 }
 
 /** A tool call's JSON input as an object; anything else is kept as `{ input: <text> }`. */
-function parseArguments(input: string): Readonly<Record<string, unknown>> {
+export function parseArguments(input: string): Readonly<Record<string, unknown>> {
   if (input.trim() === '') return {};
   try {
     const parsed: unknown = JSON.parse(input);

@@ -36,7 +36,7 @@ describe('mcpToolSet input rules', () => {
     expect(() => recordingMiddleware({} as never)).toThrow('recordingMiddleware run must be a run with a trace and a signal');
   });
 
-  it('refuses an input that is not a JSON object without sending or recording the call', async () => {
+  it('refuses an input that is not a JSON object without sending it, recorded as one failed step (malformed_arguments)', async () => {
     const tool = stubTool('mcp_stub_a');
     const r = run();
     const set = mcpToolSet([tool], { run: r });
@@ -44,7 +44,21 @@ describe('mcpToolSet input rules', () => {
       'the input of mcp_stub_a must be a JSON object, got an array; the call was not sent',
     );
     expect(tool.calls).toEqual([]);
-    expect(r.trace.steps).toEqual([]);
+    expect(r.trace.steps.map((s) => [s.kind, s.toolServer, s.toolOutcome, s.toolFailureCause, s.toolArguments])).toEqual([
+      ['tool', 'stub', 'failed', 'malformed_arguments', { input: [1, 2] }],
+    ]);
+  });
+
+  it('records a call whose approve callback throws as one failed step (not_approved), not sent, and rethrows', async () => {
+    const tool = { ...stubTool('mcp_stub_a'), requiresApproval: true };
+    const r = run();
+    const broken = new Error('the approval service is down');
+    const set = mcpToolSet([tool], { run: r, approve: () => Promise.reject(broken) });
+    await expect(Promise.resolve(set.mcp_stub_a!.execute!({ q: 1 }, options))).rejects.toBe(broken);
+    expect(tool.calls).toEqual([]);
+    expect(r.trace.steps.map((s) => [s.kind, s.toolOutcome, s.toolFailureCause, s.toolResult])).toEqual([
+      ['tool', 'failed', 'not_approved', 'the approval service is down'],
+    ]);
   });
 
   it('gives an ok result’s content to the model and throws the others as McpToolCallError with their outcome', async () => {

@@ -1,11 +1,13 @@
 import { performance } from 'node:perf_hooks';
-import type { ToolResult } from '@runledger/core';
+import { ToolFailureCause, type ToolResult } from '@runledger/core';
 import type { McpTool } from '@runledger/mcp';
 import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
 import type { AiSdkRun } from './AiSdkRun.js';
+import { followSignals } from './followSignals.js';
 import { McpToolCallError } from './McpToolCallError.js';
 import { McpToolNotApprovedError } from './McpToolNotApprovedError.js';
 import { roundTrackerOf } from './roundTracker.js';
+import { recordUnsentCall } from './unsentToolCalls.js';
 
 /**
  * A call of a tool whose server requires approval, handed to {@link McpToolSetOptions.approve}.
@@ -32,8 +34,9 @@ export interface McpToolSetOptions {
   /**
    * Decides each call of a tool whose server requires approval, before it is sent. Without it
    * such tools carry the AI SDK's own `needsApproval: true`: the SDK stops at the call and asks
-   * your app for a `tool-approval-response`. A refused call is not sent and not recorded; the
-   * model reads a {@link McpToolNotApprovedError}.
+   * your app for a `tool-approval-response`. A refused call (or one whose `approve` throws) is not
+   * sent; it is recorded as a `failed` tool step with cause `not_approved`, and the model reads a
+   * {@link McpToolNotApprovedError} (or the error thrown).
    */
   readonly approve?: (request: McpToolApprovalRequest) => boolean | Promise<boolean>;
   /**
@@ -49,12 +52,15 @@ export interface McpToolSetOptions {
  *
  * @remarks
  * Each tool's `execute` records a `tool_start` step (awaited, so the call shows as on the wire),
- * calls `McpTool.execute` with the AI SDK's `abortSignal` (the run's signal when the SDK gives
- * none), and records the `tool` step with the outcome, the round of the LLM call that asked for
- * it and the duration. An `ok` result goes to the model as the result's content (text); a
- * `failed` or `cancelled` one is thrown as an {@link McpToolCallError}, which the AI SDK hands to
- * the model as the tool's error output. A cancelled call means the signal was aborted, so the SDK
- * makes no further LLM call: the step ends and `generateText` rejects with the abort reason.
+ * calls `McpTool.execute` with a signal that follows both the run's signal and the AI SDK's
+ * `abortSignal` (its listeners are removed when the call ends), and records the `tool` step with
+ * the outcome, the round of the LLM call that asked for it and the duration. An `ok` result goes
+ * to the model as the result's content (text); a `failed` or `cancelled` one is thrown as an
+ * {@link McpToolCallError}, which the AI SDK hands to the model as the tool's error output. A
+ * cancelled call means a signal was aborted: the loop's (the SDK makes no further LLM call) or the
+ * run's ({@link recordingMiddleware} refuses the next one); `generateText` rejects with the abort
+ * reason. A call that is not sent (an input that is not a JSON object, a refused approval) is
+ * recorded as one `failed` tool step with its cause (`malformed_arguments`, `not_approved`).
  *
  * @throws TypeError from `mcpToolSet` when two tools share a name or `options.run` is missing.
  * @public
@@ -74,15 +80,42 @@ export function mcpToolSet(tools: readonly McpTool[], options: McpToolSetOptions
 
 function aiSdkTool(tool: McpTool, run: AiSdkRun, approve: McpToolSetOptions['approve'], writes: boolean): ToolSet[string] {
   const rounds = roundTrackerOf(run.trace);
+  rounds.offer(tool);
   const decidesHere = tool.requiresApproval && approve !== undefined;
+  const needsApproval = tool.requiresApproval && !decidesHere;
+  /** Records the call as not sent (its one step) and throws what the model reads. */
+  const refuse = async (toolCallId: string, toolArguments: Readonly<Record<string, unknown>>, cause: ToolFailureCause, error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    await recordUnsentCall(run, { toolCallId, toolName: tool.name, toolServer: tool.server, toolArguments, cause, message });
+    throw error;
+  };
   return dynamicTool({
     description: tool.description,
     ...(tool.title === undefined ? {} : { title: tool.title }),
     inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
-    needsApproval: tool.requiresApproval && !decidesHere,
+    needsApproval,
+    // the SDK holds a call that needs approval until the app answers; a denial is recorded by the middleware
+    ...(needsApproval && {
+      onInputAvailable: ({ toolCallId, input }: { toolCallId: string; input: unknown }) =>
+        rounds.awaitApproval(toolCallId, { tool, input }),
+    }),
     execute: async (input, { toolCallId, abortSignal }) => {
-      const args = argumentsOf(tool, input);
-      if (decidesHere && !(await approve({ tool, input: args, toolCallId }))) throw new McpToolNotApprovedError(tool);
+      rounds.takeAwaiting(toolCallId);
+      let args: Readonly<Record<string, unknown>>;
+      try {
+        args = argumentsOf(tool, input);
+      } catch (error) {
+        return refuse(toolCallId, { input }, ToolFailureCause.MALFORMED_ARGUMENTS, error);
+      }
+      if (decidesHere) {
+        let approved: boolean;
+        try {
+          approved = await approve({ tool, input: args, toolCallId });
+        } catch (error) {
+          return refuse(toolCallId, args, ToolFailureCause.NOT_APPROVED, error);
+        }
+        if (!approved) return refuse(toolCallId, args, ToolFailureCause.NOT_APPROVED, new McpToolNotApprovedError(tool));
+      }
       const round = rounds.roundOf(toolCallId);
       const start = await run.trace.recordToolStart({
         toolCallId: rounds.recordedCallId(toolCallId),
@@ -93,7 +126,14 @@ function aiSdkTool(tool: McpTool, run: AiSdkRun, approve: McpToolSetOptions['app
         writes,
       });
       const started = performance.now();
-      const result: ToolResult = await tool.execute(args, { signal: abortSignal ?? run.signal });
+      // the run's cancel and the loop's own signal both stop the call on the wire
+      const followed = followSignals([run.signal, abortSignal]);
+      let result: ToolResult;
+      try {
+        result = await tool.execute(args, { signal: followed.signal });
+      } finally {
+        followed.release();
+      }
       const durationMs = performance.now() - started;
       await run.trace.recordToolResult({
         toolCallId: start.toolCallId as string,

@@ -1,9 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { LanguageModelMiddleware } from 'ai';
 import type { AiSdkRun } from './AiSdkRun.js';
+import { followSignals } from './followSignals.js';
 import { ABORTED, ERRORED, LlmCallRecord } from './llmCallRecord.js';
 import { recordedStream } from './recordedStream.js';
 import { roundTrackerOf } from './roundTracker.js';
+import { callsTheSdkRefuses, deniedCalls, type ModelToolCall, recordUnsentCall } from './unsentToolCalls.js';
 
 /**
  * Language-model middleware that records every LLM call of the wrapped model as an `llm` step of
@@ -16,7 +18,13 @@ import { roundTrackerOf } from './roundTracker.js';
  * recorded before it is handed on. A stream is recorded when it finishes, fails, or when the
  * call's signal is aborted — then with what was received so far and the finish reason `aborted`
  * (a failed call: `error`); an aborted stream is stopped at once, even if the provider does not
- * listen to the signal. What of the step is stored follows the run's privacy level.
+ * listen to the signal. Each call follows the run's signal beside its own, and once the run is
+ * cancelled no new call is made: the middleware throws the run's own abort reason (its
+ * `RunCancelledError`). A tool call of the model's answer that the AI SDK refuses before any tool
+ * sees it (a name the step does not offer, arguments of a tool of {@link mcpToolSet} that are not
+ * JSON), and a call held for approval that the prompt answers as denied, is recorded as one
+ * `failed` tool step (`unknown_tool`, `malformed_arguments`, `not_approved`). What of each step
+ * is stored follows the run's privacy level.
  *
  * @public
  */
@@ -28,47 +36,67 @@ export function recordingMiddleware(run: AiSdkRun): LanguageModelMiddleware {
   return {
     specificationVersion: 'v3',
     wrapGenerate: async ({ doGenerate, params, model }) => {
+      refuseOnceCancelled(run);
+      for (const denied of deniedCalls(run, params.prompt)) await recordUnsentCall(run, denied);
       const round = rounds.nextLlmRound();
       const call = new LlmCallRecord(model.modelId);
       const started = performance.now();
+      const followed = followSignals([params.abortSignal, run.signal]);
       let result: Awaited<ReturnType<typeof doGenerate>>;
       try {
-        result = await doGenerate();
+        result =
+          followed.signal === params.abortSignal ? await doGenerate() : await model.doGenerate({ ...params, abortSignal: followed.signal });
       } catch (error) {
-        await run.trace.recordLlmCall(
-          call.toOptions(round, performance.now() - started, params.abortSignal?.aborted === true ? ABORTED : ERRORED),
-        );
+        await run.trace.recordLlmCall(call.toOptions(round, performance.now() - started, followed.signal.aborted ? ABORTED : ERRORED));
         throw error;
+      } finally {
+        followed.release();
       }
       call.addGenerateResult(result);
       for (const id of call.toolCallIds) rounds.requested(id, round);
       await run.trace.recordLlmCall(call.toOptions(round, performance.now() - started));
+      const toolCalls = result.content.filter((part) => part.type === 'tool-call');
+      for (const refused of await callsTheSdkRefuses(run, toolCalls, params.tools)) await recordUnsentCall(run, refused);
       return result;
     },
     wrapStream: async ({ doStream, params, model }) => {
+      refuseOnceCancelled(run);
+      for (const denied of deniedCalls(run, params.prompt)) await recordUnsentCall(run, denied);
       const round = rounds.nextLlmRound();
       const call = new LlmCallRecord(model.modelId);
       const started = performance.now();
+      const followed = followSignals([params.abortSignal, run.signal]);
       let result: Awaited<ReturnType<typeof doStream>>;
       try {
-        result = await doStream();
+        result =
+          followed.signal === params.abortSignal ? await doStream() : await model.doStream({ ...params, abortSignal: followed.signal });
       } catch (error) {
-        await run.trace.recordLlmCall(
-          call.toOptions(round, performance.now() - started, params.abortSignal?.aborted === true ? ABORTED : ERRORED),
-        );
+        followed.release();
+        await run.trace.recordLlmCall(call.toOptions(round, performance.now() - started, followed.signal.aborted ? ABORTED : ERRORED));
         throw error;
       }
+      const toolCalls: ModelToolCall[] = [];
       const stream = recordedStream(result.stream, {
-        signal: params.abortSignal,
+        signal: followed.signal,
         onPart: (part) => {
           call.addStreamPart(part);
-          if (part.type === 'tool-call') rounds.requested(part.toolCallId, round);
+          if (part.type === 'tool-call') {
+            rounds.requested(part.toolCallId, round);
+            toolCalls.push(part);
+          }
         },
         end: async (finishReason) => {
+          followed.release();
           await run.trace.recordLlmCall(call.toOptions(round, performance.now() - started, finishReason));
+          for (const refused of await callsTheSdkRefuses(run, toolCalls, params.tools)) await recordUnsentCall(run, refused);
         },
       });
       return { ...result, stream };
     },
   };
+}
+
+/** A run that was cancelled makes no new LLM call: the loop ends with the run's own abort reason. */
+function refuseOnceCancelled(run: AiSdkRun): void {
+  if (run.signal.aborted) throw run.signal.reason;
 }

@@ -1,3 +1,4 @@
+import type { McpTool } from '@runledger/mcp';
 import type { RunTrace } from '@runledger/trace';
 
 /**
@@ -18,6 +19,20 @@ export interface RoundTracker {
    * model repeating ids across generate calls): then a fresh UUID.
    */
   recordedCallId(toolCallId: string): string;
+  /** Notes a tool of this run's `mcpToolSet`, so the middleware knows the calls it owns. */
+  offer(tool: McpTool): void;
+  /** The tool of that name among the offered ones, if any. */
+  offered(toolName: string): McpTool | undefined;
+  /** Notes a call the AI SDK holds for a `tool-approval-response` (not sent yet). */
+  awaitApproval(toolCallId: string, call: AwaitingCall): void;
+  /** The call held for approval under that id, which is no longer held afterwards. */
+  takeAwaiting(toolCallId: string): AwaitingCall | undefined;
+}
+
+/** A call of an offered tool the AI SDK holds until the app answers its approval request. */
+export interface AwaitingCall {
+  readonly tool: McpTool;
+  readonly input: unknown;
 }
 
 const TRACKERS = new WeakMap<RunTrace, RoundTracker>();
@@ -38,6 +53,8 @@ function newRoundTracker(): RoundTracker {
   let calls = 0;
   const rounds = new Map<string, number>();
   const recorded = new Set<string>();
+  const tools = new Map<string, McpTool>();
+  const awaiting = new Map<string, AwaitingCall>();
   return {
     nextLlmRound() {
       calls += 1;
@@ -58,6 +75,22 @@ function newRoundTracker(): RoundTracker {
       // bounded like the rounds
       if (recorded.size > KEPT_CALL_IDS) recorded.delete(recorded.values().next().value as string);
       return toolCallId;
+    },
+    offer(tool) {
+      tools.set(tool.name, tool);
+    },
+    offered(toolName) {
+      return tools.get(toolName);
+    },
+    awaitApproval(toolCallId, call) {
+      awaiting.set(toolCallId, call);
+      // bounded like the rounds: a call never answered is forgotten after this many others
+      if (awaiting.size > KEPT_CALL_IDS) awaiting.delete(awaiting.keys().next().value as string);
+    },
+    takeAwaiting(toolCallId) {
+      const call = awaiting.get(toolCallId);
+      awaiting.delete(toolCallId);
+      return call;
     },
   };
 }

@@ -1,16 +1,18 @@
 import { McpTransportErrorCode } from './McpTransportException.js';
 
 /**
- * Why a tool call failed: the server's own error answer, the caller's invalid arguments, or the
- * {@link McpTransportException} code that ended the call on the wire.
+ * Why a tool call failed: the server's own error answer, the caller's invalid arguments, a call
+ * that was never sent, or the {@link McpTransportException} code that ended the call on the wire.
  *
  * @remarks
  * `server_error`: the server answered `isError: true`. `invalid_arguments`: the server refused
  * the arguments because they do not match its input schema (JSON-RPC `-32602`, or the SDK's
- * "Input validation error" answer), which is the caller's (the model's) mistake. Every other
- * value is the stable `code` of the transport exception (deadline, timeout, transport, HTTP
- * status, JSON-RPC error, malformed answer, …). A cancellation is an outcome of its own and has
- * no failure cause.
+ * "Input validation error" answer), which is the caller's (the model's) mistake. `unknown_tool`,
+ * `malformed_arguments` and `not_approved`: the call was refused before it was sent (the model
+ * named a tool the loop does not offer, gave arguments that are not a JSON object, or approval
+ * refused it); no server saw it. Every other value is the stable `code` of the transport exception
+ * (deadline, timeout, transport, HTTP status, JSON-RPC error, malformed answer, …). A
+ * cancellation is an outcome of its own and has no failure cause.
  *
  * @public
  */
@@ -19,6 +21,12 @@ export const ToolFailureCause = {
   SERVER_ERROR: 'server_error',
   /** The server refused the arguments as not matching its input schema: the caller's mistake. */
   INVALID_ARGUMENTS: 'invalid_arguments',
+  /** The model named a tool the agent loop does not offer: the call was not sent. */
+  UNKNOWN_TOOL: 'unknown_tool',
+  /** The model's arguments were not a JSON object (unparsable, or another JSON value): the call was not sent. */
+  MALFORMED_ARGUMENTS: 'malformed_arguments',
+  /** The call needed approval and was refused (or approval failed): the call was not sent. */
+  NOT_APPROVED: 'not_approved',
   REFUSED_HOST: McpTransportErrorCode.REFUSED_HOST,
   TRANSPORT_FAILURE: McpTransportErrorCode.TRANSPORT_FAILURE,
   HTTP_STATUS: McpTransportErrorCode.HTTP_STATUS,

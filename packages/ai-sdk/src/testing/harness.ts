@@ -74,9 +74,9 @@ const USAGE = (input: number, output: number): GenerateResult['usage'] => ({
   outputTokens: { total: output, text: output, reasoning: undefined },
 });
 
-/** A model answer that asks for tool calls. */
+/** A model answer that asks for tool calls (an input given as a string is sent as it is, unparsable or not). */
 export function toolCallsAnswer(
-  calls: readonly { id: string; name: string; input: Record<string, unknown> }[],
+  calls: readonly { id: string; name: string; input: Record<string, unknown> | string }[],
   usage: [number, number] = [100, 20],
 ): GenerateResult {
   return {
@@ -84,7 +84,7 @@ export function toolCallsAnswer(
       type: 'tool-call' as const,
       toolCallId: call.id,
       toolName: call.name,
-      input: JSON.stringify(call.input),
+      input: typeof call.input === 'string' ? call.input : JSON.stringify(call.input),
     })),
     finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
     usage: USAGE(...usage),
@@ -150,12 +150,22 @@ export function viewSteps(steps: readonly StoredStep[]): StepView[] {
   });
 }
 
-/** Every tool_start step names a call that a later tool step ends (and no two starts share an id). */
+/**
+ * Every tool_start step names a call that a later tool step ends, no two starts or ends share an
+ * id, and every tool step without a start is a call that was not sent (failed, with a cause).
+ */
 export function startsPaired(steps: readonly StoredStep[]): boolean {
-  const payloads = steps.map((s) => JSON.parse(s.payload) as { kind: string; toolCallId?: string });
+  const payloads = steps.map(
+    (s) => JSON.parse(s.payload) as { kind: string; toolCallId?: string; toolOutcome?: string; toolFailureCause?: string },
+  );
   const starts = payloads.filter((p) => p.kind === 'tool_start').map((p) => p.toolCallId);
-  const ends = payloads.filter((p) => p.kind === 'tool').map((p) => p.toolCallId);
+  const ends = payloads.filter((p) => p.kind === 'tool');
+  const endIds = ends.map((p) => p.toolCallId);
+  const unsent = ends.filter((p) => !starts.includes(p.toolCallId));
   return (
-    new Set(starts).size === starts.length && starts.every((id) => id !== undefined && ends.includes(id)) && ends.length === starts.length
+    new Set(starts).size === starts.length &&
+    new Set(endIds).size === endIds.length &&
+    starts.every((id) => id !== undefined && endIds.includes(id)) &&
+    unsent.every((p) => p.toolOutcome === 'failed' && typeof p.toolFailureCause === 'string')
   );
 }

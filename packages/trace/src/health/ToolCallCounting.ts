@@ -13,11 +13,18 @@ export const ANSWERED_FAILURE_CAUSES: readonly ToolFailureCause[] = Object.freez
 
 /**
  * The failure causes that are the caller's doing, not the server's: such a call stays `failed`
- * but is not counted in the server's failure rate (shown beside it, like cancellations).
+ * but is not counted in the server's failure rate (shown beside it, like cancellations). Besides
+ * invalid arguments, the calls that were never sent (unknown tool, malformed arguments, not
+ * approved).
  *
  * @public
  */
-export const NOT_COUNTED_FAILURE_CAUSES: readonly ToolFailureCause[] = Object.freeze([ToolFailureCause.INVALID_ARGUMENTS]);
+export const NOT_COUNTED_FAILURE_CAUSES: readonly ToolFailureCause[] = Object.freeze([
+  ToolFailureCause.INVALID_ARGUMENTS,
+  ToolFailureCause.UNKNOWN_TOOL,
+  ToolFailureCause.MALFORMED_ARGUMENTS,
+  ToolFailureCause.NOT_APPROVED,
+]);
 
 const ANSWERED: ReadonlySet<string> = new Set(ANSWERED_FAILURE_CAUSES);
 const NOT_COUNTED: ReadonlySet<string> = new Set(NOT_COUNTED_FAILURE_CAUSES);

@@ -1,0 +1,106 @@
+import { ToolFailureCause, ToolResult } from '@runledger/core';
+import { parsePartialJson } from 'ai';
+import type { AiSdkRun } from './AiSdkRun.js';
+import { type CallParams, parseArguments } from './llmCallRecord.js';
+import { roundTrackerOf } from './roundTracker.js';
+
+/** A tool call that ends without being sent: why, and what the model reads. */
+export interface UnsentCall {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** The server, when the tool is known; else read from a `mcp_<server>_<tool>` name. */
+  readonly toolServer: string | null;
+  readonly toolArguments: Readonly<Record<string, unknown>>;
+  readonly cause: ToolFailureCause;
+  readonly message: string;
+}
+
+/** A tool call as the model's answer gives it (a generated part or a stream part). */
+export interface ModelToolCall {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly input: string;
+  readonly providerExecuted?: boolean;
+}
+
+/**
+ * Records a call that was not sent as its one `tool` step: outcome `failed` with its cause, in
+ * the round of the LLM call that asked for it, without a `tool_start` (nothing went on the wire).
+ */
+export async function recordUnsentCall(run: AiSdkRun, call: UnsentCall): Promise<void> {
+  const rounds = roundTrackerOf(run.trace);
+  await run.trace.recordToolResult({
+    toolCallId: rounds.recordedCallId(call.toolCallId),
+    toolName: call.toolName,
+    toolServer: call.toolServer,
+    toolArguments: call.toolArguments,
+    result: ToolResult.failure(call.message, call.cause),
+    round: rounds.roundOf(call.toolCallId),
+    durationMs: 0,
+  });
+}
+
+/**
+ * The calls of a model's answer that the AI SDK refuses before any tool sees them, decided by the
+ * SDK's own rules: a name the step does not offer (`NoSuchToolError`), and, for a tool of this
+ * run's `mcpToolSet`, an input that is not JSON (`InvalidToolInputError`; a blank input is `{}`).
+ * Calls of other tools with a bad input, and provider-executed calls, are not this package's.
+ */
+export async function callsTheSdkRefuses(
+  run: AiSdkRun,
+  calls: readonly ModelToolCall[],
+  offered: CallParams['tools'],
+): Promise<UnsentCall[]> {
+  const rounds = roundTrackerOf(run.trace);
+  const names = new Set((offered ?? []).map((tool) => tool.name));
+  const refused: UnsentCall[] = [];
+  for (const call of calls) {
+    if (call.providerExecuted === true) continue;
+    const tool = rounds.offered(call.toolName);
+    const base = { toolCallId: call.toolCallId, toolName: call.toolName, toolServer: tool?.server ?? null };
+    if (!names.has(call.toolName)) {
+      refused.push({
+        ...base,
+        toolArguments: parseArguments(call.input),
+        cause: ToolFailureCause.UNKNOWN_TOOL,
+        message: `the model called ${call.toolName}, a tool this step does not offer; the call was not sent`,
+      });
+    } else if (tool !== undefined && call.input.trim() !== '' && (await parsePartialJson(call.input)).state !== 'successful-parse') {
+      refused.push({
+        ...base,
+        toolArguments: { input: call.input },
+        cause: ToolFailureCause.MALFORMED_ARGUMENTS,
+        message: `the arguments of ${call.toolName} are not valid JSON; the call was not sent`,
+      });
+    }
+  }
+  return refused;
+}
+
+/**
+ * The calls held for approval that the prompt of this LLM call answers as denied (the AI SDK's
+ * `execution-denied` tool result, made from a `tool-approval-response` with `approved: false`).
+ */
+export function deniedCalls(run: AiSdkRun, prompt: CallParams['prompt']): UnsentCall[] {
+  const rounds = roundTrackerOf(run.trace);
+  const denied: UnsentCall[] = [];
+  for (const message of prompt) {
+    if (message.role !== 'tool') continue;
+    for (const part of message.content) {
+      if (part.type !== 'tool-result' || part.output.type !== 'execution-denied') continue;
+      const held = rounds.takeAwaiting(part.toolCallId);
+      if (held === undefined) continue;
+      const { tool, input } = held;
+      denied.push({
+        toolCallId: part.toolCallId,
+        toolName: tool.name,
+        toolServer: tool.server,
+        toolArguments:
+          typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : { input },
+        cause: ToolFailureCause.NOT_APPROVED,
+        message: `the call of ${tool.name} was not approved${part.output.reason === undefined ? '' : ` (${part.output.reason})`}; it was not sent`,
+      });
+    }
+  }
+  return denied;
+}
