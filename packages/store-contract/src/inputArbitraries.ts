@@ -135,3 +135,106 @@ export const anyCursor: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.jsonValue().map(encode), weight: 1 },
   { arbitrary: anyText, weight: 1 },
 );
+
+/** An object that refers to itself: JSON.stringify throws. */
+function cycle(): Record<string, unknown> {
+  const self: Record<string, unknown> = { note: 'cycle' };
+  self['self'] = self;
+  return self;
+}
+
+/** A proxy already revoked: every operation on it throws, `Array.isArray` included. */
+function revokedProxy(): object {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+}
+
+/**
+ * Values JSON.stringify leaves out, turns into null, or throws on: a `toJSON` that returns
+ * undefined, a function, a symbol or throws; functions, symbols and undefined; a BigInt; a cycle;
+ * getters that throw an Error, a string or an object without `toString`; a revoked proxy. Each is
+ * made afresh and gives the same JSON text (or the same throw) every time it is serialised.
+ */
+export const ODD_VALUES: readonly (readonly [label: string, make: () => unknown])[] = [
+  ['{ toJSON: () => undefined }', () => ({ toJSON: () => undefined })],
+  ['{ toJSON: () => a function }', () => ({ toJSON: () => () => 1 })],
+  ['{ toJSON: () => a symbol }', () => ({ toJSON: () => Symbol('s') })],
+  [
+    '{ toJSON() { throw new RangeError() } }',
+    () => ({
+      toJSON: () => {
+        throw new RangeError('toJSON failed');
+      },
+    }),
+  ],
+  ['a function', () => () => 1],
+  ['a symbol', () => Symbol('s')],
+  ['undefined', () => undefined],
+  ['1n', () => 1n],
+  ['a cycle', cycle],
+  [
+    'a getter that throws an Error',
+    () => ({
+      get boom(): unknown {
+        throw new Error('getter failed');
+      },
+    }),
+  ],
+  [
+    'a getter that throws a string',
+    () => ({
+      get boom(): unknown {
+        throw 'a string'; // a caller's getter may throw anything
+      },
+    }),
+  ],
+  [
+    'a getter that throws an object without toString',
+    () => ({
+      get boom(): unknown {
+        throw Object.create(null) as Error;
+      },
+    }),
+  ],
+  ['a revoked proxy', revokedProxy],
+  ['NaN', () => Number.NaN],
+  ['an invalid Date', () => new Date(Number.NaN)],
+  ['a Map', () => new Map([['k', 1]])],
+  ['an object without prototype', () => Object.assign(Object.create(null) as object, { bare: true })],
+];
+
+/** A way to make a payload: a function, so that fast-check never touches the value itself (a revoked proxy, a throwing getter). */
+export type PayloadMaker = () => unknown;
+
+/** A maker that fast-check shows as `label` in a counterexample. */
+export function payloadMaker(label: string, make: () => unknown): PayloadMaker {
+  return Object.assign(() => make(), { [fc.toStringMethod]: () => label });
+}
+
+/** One of {@link ODD_VALUES}. */
+const odd = fc.integer({ min: 0, max: ODD_VALUES.length - 1 }).map((i) => ODD_VALUES[i]!);
+
+/**
+ * Payloads JSON.stringify cannot make a JSON object of, or makes one of only by leaving values
+ * out, as makers: an odd value as the payload itself, as a field, in a list or deeper, and objects
+ * whose `toJSON` gives something else than an object (a number, a string, an array, null) or
+ * another object.
+ */
+export const oddPayload: fc.Arbitrary<PayloadMaker> = fc.oneof(
+  { arbitrary: odd.map(([label, make]) => payloadMaker(label, make)), weight: 3 },
+  { arbitrary: odd.map(([label, make]) => payloadMaker(`{ value: ${label} }`, () => ({ value: make() }))), weight: 1 },
+  { arbitrary: odd.map(([label, make]) => payloadMaker(`{ list: [1, ${label}] }`, () => ({ list: [1, make()] }))), weight: 1 },
+  {
+    arbitrary: odd.map(([label, make]) =>
+      payloadMaker(`{ deep: { deeper: { value: ${label} } } }`, () => ({ deep: { deeper: { value: make() } } })),
+    ),
+    weight: 1,
+  },
+  {
+    arbitrary: fc
+      .jsonValue({ maxDepth: 2 })
+      .map((json) => payloadMaker(`{ toJSON: () => ${JSON.stringify(json)} }`, () => ({ toJSON: () => json }))),
+    weight: 2,
+  },
+);

@@ -185,6 +185,59 @@ export function runInputRuleExamples(name: string, harness: RunStoreContractHarn
       expect((await refusal(store.finishRun('not-a-uuid', { status: 'completed', finishedAt: BASE + 1 }))).code).toBe('run_not_found');
     });
 
+    it('refuses a payload JSON.stringify cannot make a JSON object of, with invalid_input, and stores nothing', async () => {
+      const store = await open();
+      const run = await store.createRun({ configuration: 'c', createdAt: BASE });
+      const step = (payload: unknown) =>
+        store.appendStep(run.id, {
+          kind: 'llm',
+          round: 0,
+          durationMs: 1,
+          createdAt: BASE,
+          payload: payload as Record<string, unknown>,
+          toolServer: null,
+          toolOutcome: null,
+        });
+      const rule = 'AppendStepInput.payload must serialise to a JSON object';
+      expect(await refusal(step({ toJSON: () => undefined }))).toEqual(invalid(`${rule}, but JSON.stringify gave undefined`));
+      expect(await refusal(step({ toJSON: () => () => 1 }))).toEqual(invalid(`${rule}, but JSON.stringify gave undefined`));
+      expect(await refusal(step({ toJSON: () => 42 }))).toEqual(invalid(`${rule}, but JSON.stringify gave "42"`));
+      expect(await refusal(step({ toJSON: () => ['a'] }))).toEqual(invalid(`${rule}, but JSON.stringify gave "[\\"a\\"]"`));
+      expect(await refusal(step({ n: 1n }))).toEqual(
+        invalid(`${rule}, but JSON.stringify threw TypeError: Do not know how to serialize a BigInt`),
+      );
+      const cycle: Record<string, unknown> = {};
+      cycle['self'] = cycle;
+      const circular = await refusal(step({ nested: cycle }));
+      expect(circular.code).toBe('invalid_input');
+      expect(circular.message).toMatch(
+        /^AppendStepInput\.payload must serialise to a JSON object, but JSON.stringify threw TypeError: Converting circular structure to JSON/,
+      );
+      const throwsString = {
+        get note(): string {
+          throw 'not an Error'; // a caller's getter may throw anything
+        },
+      };
+      expect(await refusal(step(throwsString))).toEqual(invalid(`${rule}, but JSON.stringify threw "not an Error"`));
+      const throwsBare = {
+        get note(): string {
+          throw Object.create(null) as Error; // no toString: String() of it throws
+        },
+      };
+      expect(await refusal(step(throwsBare))).toEqual(invalid(`${rule}, but JSON.stringify threw object`));
+      const revoked = Proxy.revocable({}, {});
+      revoked.revoke();
+      expect(await refusal(step(revoked.proxy))).toEqual(invalid('AppendStepInput.payload must be a plain object, got a revoked proxy'));
+      expect(await store.readSteps(run.id)).toEqual([]);
+      // what JSON.stringify leaves out or turns into null inside the object is kept as it says
+      const nested = { a: { toJSON: () => undefined }, list: [{ toJSON: () => undefined }, () => 1], f: () => 1, s: Symbol('s') };
+      expect(await step(nested)).toBe(0);
+      const viaToJSON = { toJSON: () => ({ note: 'from toJSON' }) };
+      expect(await step(viaToJSON)).toBe(1);
+      expect((await store.readSteps(run.id)).map((stored) => stored.payload)).toEqual(['{"list":[null,null]}', '{"note":"from toJSON"}']);
+      expect((await store.getRun(run.id))?.stepCount).toBe(2);
+    });
+
     it('checks every field of importRun by the same rules, importing nothing when one is refused', async () => {
       const store = await open();
       const id = 'b0000000-0000-4000-8000-000000000001';

@@ -20,7 +20,10 @@ import {
   goodText,
   goodTime,
   mostly,
+  oddPayload,
   outcome,
+  type PayloadMaker,
+  payloadMaker,
   uuidOf,
 } from './inputArbitraries.js';
 
@@ -245,6 +248,56 @@ export function runInputRulesContract(name: string, harness: RunStoreContractHar
             );
           },
         ),
+        { seed: SEED, numRuns: NUM_RUNS },
+      );
+      expectBothSides();
+    });
+
+    it('payloads: what JSON.stringify makes of one decides, alike in every store, with appends of several runs at once', async () => {
+      const { store, reference } = await open();
+      const anyPayload: fc.Arbitrary<PayloadMaker> = fc.oneof(
+        fc
+          .record({ note: anyText, json: fc.jsonValue({ maxDepth: 2 }) })
+          .map((payload) => payloadMaker(fc.stringify(payload), () => payload)),
+        fc
+          .record({ kind: fc.constant('tool'), toolName: goodText, toolCallId: goodText })
+          .map((payload) => payloadMaker(fc.stringify(payload), () => payload)),
+        oddPayload,
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.array(anyPayload, { minLength: 1, maxLength: 4 }), async (makers) => {
+          const payloads = makers.map((make) => make());
+          const ids = payloads.map(() => uuidOf(next++));
+          const steps = payloads.map((payload): AppendStepInput => ({
+            kind: 'llm',
+            round: 0,
+            durationMs: 1,
+            createdAt: BASE,
+            payload: payload as Record<string, unknown>,
+            toolServer: null,
+            toolOutcome: null,
+          }));
+          for (const s of [store, reference])
+            await Promise.all(ids.map((id) => s.createRun({ id, configuration: 'payloads', createdAt: BASE })));
+          const expected: Verdict<number>[] = [];
+          for (const [i, id] of ids.entries()) expected.push(await attempt(() => reference.appendStep(id, steps[i]!)));
+          // at once, as runs record: a store that batches appends puts them in one batch
+          const actual = await Promise.all(ids.map((id, i) => attempt(() => store.appendStep(id, steps[i]!))));
+          for (const [i, id] of ids.entries()) {
+            const verdict = expected[i]!;
+            if (verdict.accepted) {
+              expect(actual[i], `appendStep ${i}: the reference accepted`).toEqual(verdict);
+              expect(await store.readSteps(id)).toEqual(await reference.readSteps(id));
+              expect((await store.readSteps(id))[0]?.payload).toBe(JSON.stringify(payloads[i]));
+              tally.accepted++;
+            } else {
+              expect(actual[i], `appendStep ${i}: both must refuse with the same error`).toEqual(verdict);
+              expect(verdict.code, `appendStep ${i}: a refusal of an input is invalid_input`).toBe('invalid_input');
+              expect(await store.readSteps(id)).toEqual([]);
+              tally.refused++;
+            }
+          }
+        }),
         { seed: SEED, numRuns: NUM_RUNS },
       );
       expectBothSides();

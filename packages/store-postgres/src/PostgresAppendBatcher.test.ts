@@ -1,9 +1,15 @@
 // The batching rules of PostgresAppendBatcher against a pool that records what it is sent (the
 // statement itself runs against the real PostgreSQL in PostgresRunStore.test.ts, "group commit").
 import { RunStoreError } from '@runledger/trace';
+import { checkAppendStep } from '@runledger/trace/store';
+import fc from 'fast-check';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { appendValues } from './appendStatement.js';
 import { BATCH_MAX_APPENDS, PostgresAppendBatcher } from './PostgresAppendBatcher.js';
+import { openPool } from './postgresConnections.js';
+import { quoteSchemaName } from './quoteSchemaName.js';
+import { connectTestStore, dropSchema, randomSchema, TEST_PG_URL } from './testing/pgTest.js';
 
 /** An append's fifteen values: run id, …, payload (index 5), …, the sequence it names (index 10, null: none), … */
 const valuesOf = (runId: string, payload = '{}', sequence: number | null = null): unknown[] => [
@@ -158,5 +164,115 @@ describe('PostgresAppendBatcher', () => {
     const big = 'x'.repeat(900 * 1024);
     await Promise.all(['a', 'b', 'c', 'd'].map((run) => batcher.append(valuesOf(run, big))));
     expect(batches.map((batch) => batch.length)).toEqual([2, 2]);
+  });
+});
+
+/** What the process saw while `action` ran: errors no promise handled and exceptions nothing caught. */
+async function escapes(action: () => Promise<void>): Promise<unknown[]> {
+  const seen: unknown[] = [];
+  const heard = (error: unknown): void => {
+    seen.push(error);
+  };
+  process.on('unhandledRejection', heard);
+  process.on('uncaughtException', heard);
+  try {
+    await action();
+    // a rejection counts as unhandled once the microtasks after it have run
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  } finally {
+    process.off('unhandledRejection', heard);
+    process.off('uncaughtException', heard);
+  }
+  return seen;
+}
+
+/** Whatever can sit where an append's payload text goes: text, or what a broken caller or check could leave there. */
+const payloadSlot: fc.Arbitrary<() => unknown> = fc.oneof(
+  { arbitrary: fc.jsonValue({ maxDepth: 1 }).map((json) => () => JSON.stringify({ json })), weight: 3 },
+  {
+    arbitrary: fc.constantFrom<() => unknown>(
+      () => undefined,
+      () => null,
+      () => 42,
+      () => 1n,
+      () => ({ toJSON: () => undefined }),
+      () => ({
+        toJSON: () => {
+          throw new Error('toJSON failed');
+        },
+      }),
+      () => ({
+        toPostgres: () => {
+          throw new Error('toPostgres failed');
+        },
+      }),
+      () => ({
+        toPostgres: () => {
+          throw Object.create(null) as Error; // not an Error, and String() of it throws
+        },
+      }),
+      () => {
+        const self: Record<string, unknown> = {};
+        self['self'] = self;
+        return self;
+      },
+      () => Symbol('s'),
+      () => {
+        const { proxy, revoke } = Proxy.revocable({}, {});
+        revoke();
+        return proxy;
+      },
+    ),
+    weight: 2,
+  },
+);
+
+describe('PostgresAppendBatcher against PostgreSQL: total flush', () => {
+  const schema = randomSchema('rl_batcher');
+  afterAll(async () => {
+    await dropSchema(schema);
+  });
+
+  it('settles every append and lets nothing escape, whatever sits in the payload slots of a batch (generated)', async () => {
+    // the store creates the schema; the batcher gets a pool of its own, set up as the store's
+    const store = await connectTestStore(schema);
+    const pool = await openPool(TEST_PG_URL, 2, 'runledger-batcher-test');
+    try {
+      const runs = await Promise.all(Array.from({ length: 4 }, (_, i) => store.createRun({ configuration: `batcher-${i}`, createdAt: 1 })));
+      const seen = await escapes(async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), payloadSlot), { minLength: 2, maxLength: 5 }),
+            async (appends) => {
+              // a batcher of its own: a failure shrinks to its own input, not to a batcher left broken
+              const batcher = new PostgresAppendBatcher(pool, quoteSchemaName(schema)!, { queryTimeoutMs: 5_000 });
+              const promises = appends.map(([run, slot]) => {
+                const values = appendValues(
+                  runs[run]!.id,
+                  checkAppendStep({ kind: 'llm', round: 0, durationMs: 1, createdAt: 2, payload: {}, toolServer: null, toolOutcome: null }),
+                );
+                values[5] = slot();
+                return batcher.append(values);
+              });
+              const settled = await Promise.race([
+                Promise.allSettled(promises),
+                new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 1_000)),
+              ]);
+              expect(settled, 'every append of the batch settles').not.toBe('waiting');
+              for (const outcome of settled as PromiseSettledResult<number | null>[]) {
+                if (outcome.status === 'rejected') expect(RunStoreError.is(outcome.reason), String(outcome.reason)).toBe(true);
+                else expect(outcome.value === null || Number.isInteger(outcome.value)).toBe(true);
+              }
+              await batcher.idle();
+            },
+          ),
+          { seed: 20_261_204, numRuns: 12 },
+        );
+      });
+      expect(seen, 'no unhandled rejection, no uncaught exception').toEqual([]);
+    } finally {
+      await pool.end();
+      await store.close();
+    }
   });
 });

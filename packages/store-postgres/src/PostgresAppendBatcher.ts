@@ -1,3 +1,4 @@
+import { RunStoreError } from '@runledger/trace';
 import pg from 'pg';
 import { APPEND_VALUE_COUNT, appendBatchStatement } from './appendStatement.js';
 import { timedQuery } from './postgresConnections.js';
@@ -106,41 +107,67 @@ export class PostgresAppendBatcher {
     });
   }
 
-  /** Runs the next batch; never rejects (a failed batch hands its appends back to their callers). */
+  /**
+   * Runs the next batch; never rejects, and settles every append it takes: a failed batch hands
+   * its appends back to their callers, and a fault of the batcher itself (none is known) settles
+   * them as a batch whose outcome is unknown, so no error escapes and no caller waits forever.
+   */
   async #flush(): Promise<void> {
-    const batch = this.#take();
-    if (batch.length === 0) return;
-    if (batch.length === 1) {
-      batch[0]!.resolve(null);
-      this.#schedule();
-      return;
-    }
-    this.#running = true;
-    const stall = setTimeout(() => this.#stall(), this.#stallMs);
-    stall.unref();
+    let batch: Queued[] = [];
     let stored = new Map<number, number>();
-    let unknown: unknown = null;
+    /** Set when the batch's outcome is unknown (it may have committed): holds what was thrown, which may be anything, null too. */
+    let unknown: { readonly thrown: unknown } | null = null;
     try {
-      const columns = Array.from({ length: APPEND_VALUE_COUNT }, (_, k) => batch.map((queued) => queued.values[k]));
-      const result = await this.#pool.query<{ ord: number; sequence: number }>(
-        timedQuery(this.#text, columns, this.#queryTimeoutMs, 'runledger_append_batch'),
-      );
-      stored = new Map(result.rows.map((row) => [row.ord, row.sequence]));
+      batch = this.#take();
+      if (batch.length === 1) batch[0]!.resolve(null);
+      if (batch.length <= 1) return;
+      this.#running = true;
+      const stall = setTimeout(() => this.#stall(), this.#stallMs);
+      stall.unref();
+      try {
+        const columns = Array.from({ length: APPEND_VALUE_COUNT }, (_, k) => batch.map((queued) => queued.values[k]));
+        const result = await this.#pool.query<{ ord: number; sequence: number }>(
+          timedQuery(this.#text, columns, this.#queryTimeoutMs, 'runledger_append_batch'),
+        );
+        stored = new Map(result.rows.map((row) => [row.ord, row.sequence]));
+      } catch (error) {
+        // the server's error: rolled back whole, each append runs alone and fails or succeeds on its own;
+        // anything else (a dead or silent connection, a value pg cannot send) may have come after the commit
+        if (!(error instanceof pg.DatabaseError)) unknown = { thrown: error };
+      } finally {
+        clearTimeout(stall);
+        this.#running = false;
+        this.#stalled = false;
+      }
     } catch (error) {
-      // the server's error: rolled back whole, each append runs alone and fails or succeeds on its own;
-      // anything else (a dead or silent connection) may have come after the commit
-      if (!(error instanceof pg.DatabaseError)) unknown = error;
+      unknown = { thrown: error };
+      // nothing taken: what waits goes to its callers, or the next flush would meet the same fault
+      if (batch.length === 0) batch = this.#waiting.splice(0);
     } finally {
-      clearTimeout(stall);
-      this.#running = false;
-      this.#stalled = false;
+      this.#settle(batch, stored, unknown);
+      if (this.#waiting.length > 0) this.#schedule();
     }
+  }
+
+  /** Settles a batch's appends (a promise settles once: those settled already stay as they are). */
+  #settle(batch: readonly Queued[], stored: ReadonlyMap<number, number>, unknown: { readonly thrown: unknown } | null): void {
+    const failure = unknown === null ? null : this.#failure(unknown.thrown);
     batch.forEach((queued, i) => {
-      if (unknown !== null && queued.values[EXPECTED_SEQUENCE] === null) {
-        queued.reject(storageFailure('appendStep', unknown, this.#queryTimeoutMs));
-      } else queued.resolve(stored.get(i + 1) ?? null);
+      if (failure !== null && queued.values[EXPECTED_SEQUENCE] === null) queued.reject(failure);
+      else queued.resolve(stored.get(i + 1) ?? null);
     });
-    if (this.#waiting.length > 0) this.#schedule();
+  }
+
+  /** The `storage_failure` of a batch whose outcome is unknown, also when what was thrown cannot be shown (String() of it throws). */
+  #failure(thrown: unknown): RunStoreError {
+    try {
+      return storageFailure('appendStep', thrown, this.#queryTimeoutMs);
+    } catch {
+      return RunStoreError.storageFailure(
+        'PostgreSQL appendStep failed: the driver threw a value that is not an Error and cannot be shown',
+        thrown,
+      );
+    }
   }
 
   /** The batch on its way did not answer within stallMs: what waits behind it, and what comes until it answers, runs alone. */
@@ -157,7 +184,8 @@ export class PostgresAppendBatcher {
     let chars = 0;
     for (const queued of this.#waiting) {
       const run = queued.values[RUN_ID];
-      const size = (queued.values[PAYLOAD] as string).length;
+      const payload = queued.values[PAYLOAD];
+      const size = typeof payload === 'string' ? payload.length : 0;
       if (runs.has(run) || batch.length >= BATCH_MAX_APPENDS || (batch.length > 0 && chars + size > BATCH_MAX_CHARS)) {
         later.push(queued);
         continue;

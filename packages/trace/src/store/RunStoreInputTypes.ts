@@ -57,7 +57,7 @@ export interface NormalizedAppendStep {
   readonly durationMs: number;
   readonly createdAt: number;
   readonly payload: Readonly<Record<string, unknown>>;
-  /** `JSON.stringify(payload)`: the text a store keeps. */
+  /** `JSON.stringify(payload)`, the text of a JSON object: the text a store keeps. */
   readonly payloadText: string;
   readonly toolServer: string | null;
   readonly toolOutcome: ToolOutcome | null;

@@ -22,7 +22,54 @@ export function show(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
   if (typeof value === 'bigint') return `${value}n`;
   if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
-  return Array.isArray(value) ? 'an array' : typeof value;
+  try {
+    return Array.isArray(value) ? 'an array' : typeof value;
+  } catch {
+    // Array.isArray throws on a revoked proxy: a message never does
+    return 'a revoked proxy';
+  }
+}
+
+/** The longest thrown message a refusal repeats. */
+const MAX_THROWN_MESSAGE = 200;
+
+/** What a caller's code threw, for a message: an Error as `Name: message`, anything else as {@link show}; never throws. */
+export function showThrown(thrown: unknown): string {
+  try {
+    if (thrown instanceof Error) {
+      const said = `${String(thrown.name)}: ${String(thrown.message)}`;
+      return said.length > MAX_THROWN_MESSAGE ? `${said.slice(0, MAX_THROWN_MESSAGE)}…` : said;
+    }
+  } catch {
+    // a name or message getter that throws, a revoked proxy: said below as what it is
+  }
+  return show(thrown);
+}
+
+/**
+ * A payload as the JSON text a store keeps: a plain object (no array, no revoked proxy) whose
+ * `JSON.stringify` is the text of a JSON object. Whatever the payload's `toJSON`, getters or
+ * values do while it is serialised (return undefined, a number, throw anything), the caller gets
+ * `invalid_input`, never another error.
+ */
+export function jsonObjectText(value: unknown, field: string): string {
+  let array: boolean;
+  try {
+    array = Array.isArray(value);
+  } catch {
+    throw invalid(`${field} must be a plain object, got a revoked proxy`);
+  }
+  if (typeof value !== 'object' || value === null || array) throw invalid(`${field} must be a plain object, got ${show(value)}`);
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value) as string | undefined;
+  } catch (error) {
+    throw invalid(`${field} must serialise to a JSON object, but JSON.stringify threw ${showThrown(error)}`);
+  }
+  // a toJSON may return undefined (no text at all), a number, a string, an array or null
+  if (json === undefined) throw invalid(`${field} must serialise to a JSON object, but JSON.stringify gave undefined`);
+  if (!json.startsWith('{')) throw invalid(`${field} must serialise to a JSON object, but JSON.stringify gave ${show(json)}`);
+  return json;
 }
 
 export function object(value: unknown, name: string): void {
