@@ -1,5 +1,5 @@
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { isPrivacyLevel, PrivacyLevel, type RunStore } from '@runledger/trace';
+import { DeadlineOtlpExporter } from './DeadlineOtlpExporter.js';
 import { exportRuns } from './exportRuns.js';
 
 /**
@@ -26,7 +26,11 @@ export interface ExportRunsOtlpOptions {
   readonly privacy?: PrivacyLevel;
   /** The `service.name` of the spans' resource; default `runledger`. */
   readonly serviceName?: string;
-  /** How long one request may take, in ms; default 10 000. */
+  /**
+   * How long one request may take, in ms, from its start to its complete answer, the exporter's
+   * retries included (1 to 2 147 483 647); default 10 000. An endpoint still answering then fails
+   * the export, its connection closed.
+   */
   readonly timeoutMs?: number;
   /** Told after each run, exported or skipped. */
   readonly onProgress?: (progress: ExportRunsOtlpProgress) => void;
@@ -65,6 +69,9 @@ export interface ExportRunsOtlpResult {
   readonly spansExported: number;
 }
 
+/** The longest `timeoutMs`: the longest delay a Node timer keeps (2^31 - 1 ms; a longer one fires at once). */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
 /** The traces URL of an endpoint (docs/otel.md): `/v1/traces` added when it has no path. */
 function tracesUrl(endpoint: unknown): string {
   let url: URL | null = null;
@@ -88,11 +95,13 @@ function tracesUrl(endpoint: unknown): string {
  * Safe to repeat: the trace id is derived from the run id and each span id from the run id and
  * the step's sequence, so a run exported twice is the same trace with the same spans. Runs still
  * running are skipped. Runs go one at a time, each request awaited; a request the endpoint
- * refuses rejects with its error, after the runs before it were sent.
+ * refuses, after the official exporter's retries, rejects naming the status it answered (`the
+ * endpoint answered HTTP 503 Service Unavailable (6 attempts)`), and one without a complete answer
+ * within `timeoutMs` rejects then, its connection closed; the runs before it were sent.
  *
  * @throws TypeError from `exportRunsOtlp` for an endpoint that is not an http(s) URL, more than
  * one of `runId`, `runIds` and `since`, or a bad option value; Error when a run id is not in the
- * store or the endpoint refused a request.
+ * store, the endpoint refused a request, or a request had no complete answer within `timeoutMs`.
  * @public
  */
 export async function exportRunsOtlp(store: RunStore, options: ExportRunsOtlpOptions): Promise<ExportRunsOtlpResult> {
@@ -119,12 +128,12 @@ export async function exportRunsOtlp(store: RunStore, options: ExportRunsOtlpOpt
     );
   }
   const timeoutMs = options.timeoutMs ?? 10_000;
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1)
-    throw new TypeError(`ExportRunsOtlpOptions.timeoutMs must be a positive integer, got ${String(timeoutMs)}`);
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS)
+    throw new TypeError(`ExportRunsOtlpOptions.timeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS} (ms), got ${String(timeoutMs)}`);
   for (const [key, value] of Object.entries(options.headers ?? {})) {
     if (typeof value !== 'string') throw new TypeError(`ExportRunsOtlpOptions.headers["${key}"] must be a string, got ${typeof value}`);
   }
-  const exporter = new OTLPTraceExporter({ url, headers: { ...options.headers }, timeoutMillis: timeoutMs });
+  const exporter = new DeadlineOtlpExporter({ url, headers: { ...options.headers }, timeoutMs });
   try {
     const counts = await exportRuns(store, exporter, {
       ...(options.runId !== undefined ? { runIds: [options.runId] } : options.runIds !== undefined ? { runIds: options.runIds } : {}),
