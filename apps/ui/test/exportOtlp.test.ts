@@ -9,6 +9,7 @@ import { type RunStore, startRun } from '@runledger/trace';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CLI_JSON_OUTPUTS } from '../src/cli/cliJsonOutputs.js';
 import { DEMO_RUN_COUNT } from '../src/demo/runDemo.js';
+import { USAGE } from '../src/cli/usage.js';
 import { cli, runBin } from './cliHelpers.js';
 
 // The receiver and the sample runs of @runledger/otel's own tests (its src/testing, which the
@@ -37,6 +38,15 @@ const { startOtlpReceiver } = (await import(testing('otlpReceiver.ts'))) as { st
 const { recordSampleRuns, steppingClock } = (await import(testing('sampleRuns.ts'))) as {
   recordSampleRuns(store: RunStore, clock: () => number): Promise<SampleRuns>;
   steppingClock(): () => number;
+};
+interface FaultyEndpoint {
+  readonly url: string;
+  readonly requests: number;
+  readonly openConnections: number;
+  close(): Promise<void>;
+}
+const { startFaultyEndpoint } = (await import(testing('faultyEndpoint.ts'))) as {
+  startFaultyEndpoint(fault: { drip: 'status-line' | 'body' } | { status: number; retryAfter?: string }): Promise<FaultyEndpoint>;
 };
 
 let dir: string;
@@ -157,6 +167,51 @@ describe('runledger export otlp', () => {
         .map((s) => s.name)
         .sort(),
     ).toEqual(['execute_tool mcp_slow_export', 'invoke_agent report-agent']);
+  });
+});
+
+describe('runledger export otlp against an endpoint that answers badly', () => {
+  let faulty: FaultyEndpoint | null = null;
+  afterEach(async () => {
+    await faulty?.close();
+    faulty = null;
+  });
+
+  it('gives a request up after --timeout when the endpoint drips its answer forever (exit 1, its socket closed)', async () => {
+    faulty = await startFaultyEndpoint({ drip: 'status-line' });
+    const started = performance.now();
+    const result = await cli(['export', 'otlp', '--endpoint', faulty.url, '--db', db, '--run', runs.failed, '--timeout', '500'], dir);
+    const ms = performance.now() - started;
+    expect(result.stderr).toBe(
+      `runledger export otlp: the spans could not be sent to ${faulty.url}: no complete answer within 500 ms (1 attempt)\n`,
+    );
+    expect(result.code).toBe(1);
+    expect(ms).toBeLessThan(2000);
+    expect(faulty.requests).toBe(1);
+    for (let i = 0; i < 100 && faulty.openConnections > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(faulty.openConnections).toBe(0);
+  });
+
+  it.each([
+    [503, 'Service Unavailable'],
+    [429, 'Too Many Requests'],
+  ] as const)('names the status of a retryable refusal (HTTP %i), after the retries', async (status, text) => {
+    faulty = await startFaultyEndpoint({ status, retryAfter: '0' });
+    const result = await cli(['export', 'otlp', '--endpoint', faulty.url, '--db', db, '--run', runs.failed], dir);
+    expect(result.code).toBe(1);
+    expect(faulty.requests).toBeGreaterThan(1);
+    expect(result.stderr).toBe(
+      `runledger export otlp: the spans could not be sent to ${faulty.url}: the endpoint answered HTTP ${status} ${text} (${faulty.requests} attempts)\n`,
+    );
+  });
+
+  it('--timeout is an integer of ms from 1 to 3600000 (exit 2 naming the flag), default 10000', async () => {
+    for (const bad of ['0', '3600001', '1.5', 'soon']) {
+      const result = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--timeout', bad], dir);
+      expect(result.code, bad).toBe(2);
+      expect(result.stderr).toContain(`runledger export otlp: --timeout must be an integer from 1 to 3600000, got "${bad}"`);
+    }
+    expect(USAGE).toMatch(/--timeout <ms>/);
   });
 });
 

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type AppendStepInput, type RunStore, isLateCancel, serverHealth } from '@runledger/trace';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, llmStep, sleep, toolStep } from './contractSteps.js';
+import { goodTime } from './inputArbitraries.js';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
 
 /**
@@ -9,7 +11,7 @@ import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
  */
 export function runLedgerContract(name: string, harness: RunStoreContractHarness): void {
   describe(`RunStore contract: ${name}`, () => {
-    const { open } = contractStores(harness);
+    const { open, openPeer, withPeer } = contractStores(harness);
 
     describe('the ledger: idempotent appends, cancel against finish, unstored steps', () => {
       it('stores an append that names its sequence once, however often it is repeated', async () => {
@@ -116,6 +118,48 @@ export function runLedgerContract(name: string, harness: RunStoreContractHarness
         expect(cancelled?.terminationReason).toMatch(/^cancel requested; no sign of life since 2026-01-01T00:00:00\.000Z$/);
         expect(isLateCancel(cancelled!)).toBe(false);
         expect((await store.getRun(silent.id))?.status).toBe('interrupted');
+      });
+
+      it('never moves a heartbeat back: an earlier time than the stored one leaves the later time', async () => {
+        const store = await open();
+        const run = await store.createRun({ configuration: 'c', createdAt: BASE });
+        await store.heartbeat(run.id, BASE + 5_000);
+        // a delayed heartbeat of the same process, or a clock that stepped back, arrives late
+        await store.heartbeat(run.id, BASE + 1_000);
+        expect((await store.getRun(run.id))?.heartbeatAt).toBe(BASE + 5_000);
+        await store.heartbeat(run.id, BASE + 5_000);
+        await store.heartbeat(run.id, BASE + 6_000);
+        expect((await store.getRun(run.id))?.heartbeatAt).toBe(BASE + 6_000);
+        // so recovery never finds a run stale that showed a later sign of life
+        expect(await store.recoverInterrupted(BASE + 5_500)).toEqual([]);
+        expect((await store.getRun(run.id))?.status).toBe('running');
+      });
+
+      it('keeps the latest of any heartbeats, in any order (generated)', async () => {
+        const store = await open();
+        await fc.assert(
+          fc.asyncProperty(fc.array(goodTime, { minLength: 1, maxLength: 6 }), async (times) => {
+            const run = await store.createRun({ configuration: 'c', createdAt: 0 });
+            // a store may count the start as the first sign of life (createdAt 0: below every time)
+            let latest = run.heartbeatAt ?? Number.NEGATIVE_INFINITY;
+            for (const at of times) {
+              await store.heartbeat(run.id, at);
+              latest = Math.max(latest, at);
+              expect((await store.getRun(run.id))?.heartbeatAt).toBe(latest === 0 ? 0 : latest);
+            }
+          }),
+          { seed: 20_261_204, numRuns: 25 },
+        );
+      });
+
+      withPeer('never moves a heartbeat back when two store instances beat one run', async () => {
+        const store = await open();
+        const peer = await openPeer();
+        const run = await store.createRun({ configuration: 'c', createdAt: BASE });
+        await peer.heartbeat(run.id, BASE + 9_000);
+        await store.heartbeat(run.id, BASE + 2_000);
+        expect((await store.getRun(run.id))?.heartbeatAt).toBe(BASE + 9_000);
+        expect((await peer.getRun(run.id))?.heartbeatAt).toBe(BASE + 9_000);
       });
 
       it('keeps the count of unstored steps given with the finish; 0 by default', async () => {

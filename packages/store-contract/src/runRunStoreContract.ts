@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, llmStep, sleep, toolStep, waitFor } from './contractSteps.js';
 import { runInputRuleExamples } from './inputRules.examples.js';
 import { runInputRulesContract } from './inputRules.property.js';
+import { runFinishContract } from './finishContract.js';
 import { runLedgerContract } from './ledgerContract.js';
 import { runListRunsContract } from './listRunsContract.js';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
@@ -255,9 +256,11 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
           terminationReason: 'boom',
           unstoredSteps: 3,
         });
-        expect(again).toEqual(done);
+        // a finish after the finish does not change how the run ended; it is kept as a late one and
+        // its unstored steps count (see finishContract.ts)
+        expect(again).toEqual({ ...done, unstoredSteps: 3, lateFinishStatus: 'failed', lateFinishAt: BASE + 200 });
         // a cancel after the finish changes nothing but is kept, as a late one
-        const late = { ...done, cancelRequestedAt: BASE + 300 };
+        const late = { ...again, cancelRequestedAt: BASE + 300 };
         expect(await store.requestCancel(run.id, BASE + 300)).toEqual(late);
         expect(isLateCancel(late)).toBe(true);
         await store.heartbeat(run.id, BASE + 400);
@@ -474,6 +477,7 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
   runListRunsContract(name, harness);
   runServerHealthContract(name, harness);
   runLedgerContract(name, harness);
+  runFinishContract(name, harness);
   runInputRuleExamples(name, harness);
   runInputRulesContract(name, harness);
   runPruneContract(name, harness);

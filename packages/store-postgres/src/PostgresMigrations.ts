@@ -469,6 +469,15 @@ CREATE INDEX runs_cancelled_created ON runs (created_at DESC, id DESC) WHERE can
       await backfillOpenCalls(client);
     },
   },
+  {
+    version: 10,
+    name: 'runs.late_finish_status / late_finish_at: a final status that arrived after the run had ended (recovery marked it interrupted meanwhile), kept beside how it ended',
+    async up(client: PoolClient): Promise<void> {
+      await client.query(
+        'ALTER TABLE runs ADD COLUMN IF NOT EXISTS late_finish_status text, ADD COLUMN IF NOT EXISTS late_finish_at bigint',
+      );
+    },
+  },
 ]);
 
 /**

@@ -256,7 +256,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
     throw RunStoreError.sequenceConflict(runId, sequence);
   }
 
-  /** Ends a running run; a finished run is returned as it is (terminal is terminal). */
+  /** Ends a running run; a run that ended already keeps how it ended (a late finish is kept beside it: see RunStore.finishRun). */
   async finishRun(runId: string, finish: FinishRunInput): Promise<StoredRun> {
     this.#open();
     const input = checkFinishRun(finish, Date.now());
@@ -275,6 +275,23 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
       );
       const row = result.rows[0];
       if (row !== undefined) return toStoredRun(row);
+      // Ended already: how it ended stays. The finish that ended it, again, changes nothing; any
+      // other is late — its unstored steps count, and the first late one is kept (one statement on
+      // the locked row; a run never goes back to running, so nothing can slip in between).
+      const late = await this.#timed<RunRow>(
+        `UPDATE ${this.#q}.runs SET
+           unstored_steps = unstored_steps + $4,
+           late_finish_status = coalesce(late_finish_status, $2),
+           late_finish_at = CASE WHEN late_finish_status IS NULL THEN $3 ELSE late_finish_at END
+         WHERE id = $1 AND status <> 'running' AND pruned_at IS NULL
+           AND NOT (finished_at IS NOT DISTINCT FROM $3
+             AND (status = $2 OR (status = 'cancelled' AND termination_reason IS NOT DISTINCT FROM $5)))
+           AND NOT (late_finish_status IS NOT DISTINCT FROM $2 AND late_finish_at IS NOT DISTINCT FROM $3)
+         RETURNING ${RUN_COLUMNS}`,
+        [runId, input.status, ms(input.finishedAt), input.unstoredSteps, input.cancelledTerminationReason],
+      );
+      const lateRow = late.rows[0];
+      if (lateRow !== undefined) return toStoredRun(lateRow);
     } catch (error) {
       throw this.#failure('finishRun', error);
     }
@@ -307,13 +324,17 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
     return run;
   }
 
-  /** Records a sign of life of the process running the run. */
+  /** Records a sign of life of the process running the run (never moves back in time). */
   async heartbeat(runId: string, at?: number): Promise<void> {
     this.#open();
     const when = checkHeartbeatAt(at, Date.now());
     if (checkRunId(runId) === null) return;
     try {
-      await this.#timed(`UPDATE ${this.#q}.runs SET heartbeat_at = $2 WHERE id = $1 AND status = 'running'`, [runId, when]);
+      // never moves back: a late or out-of-order heartbeat leaves the later sign of life
+      await this.#timed(
+        `UPDATE ${this.#q}.runs SET heartbeat_at = greatest(heartbeat_at, $2::bigint) WHERE id = $1 AND status = 'running'`,
+        [runId, when],
+      );
     } catch (error) {
       throw this.#failure('heartbeat', error);
     }

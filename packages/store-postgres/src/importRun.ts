@@ -27,8 +27,8 @@ export async function importRunInto(pool: pg.Pool, q: string, run: StoredRun, st
     await client.query('BEGIN');
     const inserted = await client.query(
       `INSERT INTO ${q}.runs (id, status, configuration, actor, created_at, started_at, finished_at,
-         termination_reason, cancel_requested_at, heartbeat_at, unstored_steps)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING RETURNING id`,
+         termination_reason, cancel_requested_at, heartbeat_at, unstored_steps, late_finish_status, late_finish_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (id) DO NOTHING RETURNING id`,
       [
         id,
         run.status,
@@ -41,6 +41,8 @@ export async function importRunInto(pool: pg.Pool, q: string, run: StoredRun, st
         msOrNull(run.cancelRequestedAt),
         msOrNull(run.heartbeatAt),
         run.unstoredSteps ?? 0,
+        run.lateFinishStatus ?? null,
+        run.lateFinishStatus === undefined || run.lateFinishStatus === null ? null : msOrNull(run.lateFinishAt),
       ],
     );
     if (inserted.rowCount === 0) {

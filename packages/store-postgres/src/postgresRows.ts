@@ -1,8 +1,8 @@
 // The rows of the store's tables as the pg driver returns them, and the values a caller sees.
-import type { RunStatus, StoredRun, StoredStep } from '@runledger/trace';
+import { isTerminalRunStatus, type RunStatus, type StoredRun, type StoredStep } from '@runledger/trace';
 
 export const RUN_COLUMNS =
-  'id, status, configuration, actor, created_at, started_at, finished_at, termination_reason, cancel_requested_at, heartbeat_at, next_sequence, ok_count, failed_count, cancelled_count, unstored_steps';
+  'id, status, configuration, actor, created_at, started_at, finished_at, termination_reason, cancel_requested_at, heartbeat_at, next_sequence, ok_count, failed_count, cancelled_count, unstored_steps, late_finish_status, late_finish_at';
 export const STEP_COLUMNS = 'run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome';
 
 export interface RunRow {
@@ -21,6 +21,8 @@ export interface RunRow {
   failed_count: number;
   cancelled_count: number;
   unstored_steps: number;
+  late_finish_status: string | null;
+  late_finish_at: number | null;
 }
 
 export interface StepRow {
@@ -59,6 +61,7 @@ export function toStoredRun(row: RunRow): StoredRun {
     stepCount: row.next_sequence,
     outcomeCounts: Object.freeze({ ok: row.ok_count, failed: row.failed_count, cancelled: row.cancelled_count }),
     unstoredSteps: row.unstored_steps,
+    ...(isTerminalRunStatus(row.late_finish_status) ? { lateFinishStatus: row.late_finish_status, lateFinishAt: row.late_finish_at } : {}),
   });
 }
 

@@ -475,6 +475,38 @@ ALTER TABLE health_causes_v14 RENAME TO health_causes;
 DROP TABLE health_servers;`);
     },
   },
+  {
+    version: 15,
+    name: 'run_counter: the last run number handed out, so that a number is never handed out again while rows of its old run remain',
+    up(db) {
+      // A new run used to get one past the highest number in runs. A prune hides a big run (its
+      // row goes first, its steps in chunks after); with a second prune deleting the newest run
+      // meanwhile, the next run got the hidden run's number and its steps as its own. The counter
+      // starts above every number any table still holds and only ever grows: the trigger moves it
+      // on with every run inserted, by any path or process. Written to run again over its own
+      // result (tests lay a file out as an older version and migrate it again).
+      db.exec(`
+CREATE TABLE IF NOT EXISTS run_counter (last_run_no INTEGER NOT NULL);
+INSERT INTO run_counter (last_run_no) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM run_counter);
+UPDATE run_counter SET last_run_no = max(last_run_no,
+  coalesce((SELECT max(run_no) FROM runs), 0),
+  coalesce((SELECT max(id) >> 32 FROM steps), 0),
+  coalesce((SELECT max(run_no) FROM open_calls), 0));
+CREATE TRIGGER IF NOT EXISTS runs_count_run_no AFTER INSERT ON runs WHEN NEW.run_no IS NOT NULL BEGIN
+  UPDATE run_counter SET last_run_no = NEW.run_no WHERE last_run_no < NEW.run_no;
+END;`);
+    },
+  },
+  {
+    version: 16,
+    name: 'runs.late_finish_status / late_finish_at: a final status that arrived after the run had ended (recovery marked it interrupted meanwhile), kept beside how it ended',
+    up(db) {
+      // Written to run again over its own result, like version 15.
+      const columns = new Set(db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('runs') as string[]);
+      if (!columns.has('late_finish_status')) db.exec('ALTER TABLE runs ADD COLUMN late_finish_status TEXT;');
+      if (!columns.has('late_finish_at')) db.exec('ALTER TABLE runs ADD COLUMN late_finish_at INTEGER;');
+    },
+  },
 ]);
 
 /**

@@ -45,7 +45,7 @@ interface Seed {
  * The runs of the file, in the order they are written (their run numbers). With batches of 400
  * steps the prune commits: A hidden (1), A's steps in 4 chunks (2–5), B1–B4 (6), B5 and B6 (7),
  * C hidden (8), C's steps in 3 chunks (9–11). K1, R and K2 are kept (ended after the cutoff,
- * running); K2 is written last, so C is not the newest run (which would go in one transaction).
+ * running).
  */
 const SEEDS: readonly Seed[] = [
   { name: 'A', createdAt: BASE, steps: 1500, spanMs: HOUR, finishedAt: BASE + 61 * MINUTE },

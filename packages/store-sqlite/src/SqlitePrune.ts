@@ -39,7 +39,6 @@ interface RunState {
   readonly status: RunStatus;
   readonly finishedAt: number | null;
   readonly stepCount: number;
-  readonly newest: number;
 }
 
 /** Runs listed per read of the candidates: memory stays bounded on any table. */
@@ -66,9 +65,10 @@ const CANDIDATE_PAGE = 4 * MAX_PRUNE_BATCH_RUNS;
  * connections, the store's commit count for its own other writes). A run with more steps than a batch is hidden first: one
  * transaction deletes its row (readers find no run and no steps, as after the prune), then its
  * steps go in chunks of a batch. A prune killed in between leaves steps without a run, which the
- * next prune deletes first (an orphan sweep over the run numbers of the steps). The run numbered
- * last is never hidden that way (a new run would be handed its number while its steps remain): it
- * is deleted in one transaction whatever its size.
+ * next prune deletes first (an orphan sweep over the run numbers of the steps). A run number is
+ * never handed out twice (schema 15's `run_counter`), so a run created meanwhile — by this process,
+ * another one, or after a restart — never gets the number of steps still waiting to go, whichever
+ * run the prunes of several processes delete at once.
  *
  * @internal
  */
@@ -108,10 +108,7 @@ export class SqlitePrune {
       `SELECT rowid, id, step_count AS stepCount, finished_at AS finishedAt FROM runs
        WHERE rowid > ? AND status <> 'running' AND finished_at IS NOT NULL AND finished_at < ? ORDER BY rowid LIMIT ${CANDIDATE_PAGE}`,
     );
-    this.#state = db.prepare(
-      `SELECT run_no AS runNo, status, finished_at AS finishedAt, step_count AS stepCount,
-         run_no = (SELECT max(run_no) FROM runs) AS newest FROM runs WHERE id = ?`,
-    );
+    this.#state = db.prepare('SELECT run_no AS runNo, status, finished_at AS finishedAt, step_count AS stepCount FROM runs WHERE id = ?');
     this.#deleteSteps = db.prepare(`DELETE FROM steps WHERE id >= ${STEP_ROWID} AND id < ${STEP_ROWID}`);
     this.#deleteRun = db.prepare('DELETE FROM runs WHERE id = ?');
     // the run number of the first step at or after a run number (a skip-scan of the steps' rowids)
@@ -192,11 +189,7 @@ export class SqlitePrune {
     const hidden = await this.#transaction(pace, () => {
       const run = this.#state.get(id) as RunState | undefined;
       if (run === undefined || !isPrunableRun(run, q.olderThan)) return null;
-      if (run.newest) {
-        // its number would be handed out again while its steps remain: all in one transaction
-        this.#pruneBatch([{ rowid: 0, id, stepCount: run.stepCount, finishedAt: run.finishedAt }], q, tally);
-        return null;
-      }
+      // its number is never handed out again (run_counter), so its steps stay its own until they go
       this.#deleteRun.run(id);
       this.#openCalls.forget(run.runNo);
       return run;

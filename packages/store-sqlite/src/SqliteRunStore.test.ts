@@ -137,7 +137,12 @@ describe('runs and steps', () => {
     expect((await store.requestCancel(run.id, T0 + 20)).cancelRequestedAt).toBe(T0 + 10);
     const done = await store.finishRun(run.id, { status: 'cancelled', finishedAt: T0 + 30, terminationReason: 'operator' });
     expect(done).toMatchObject({ status: 'cancelled', finishedAt: T0 + 30, terminationReason: 'operator' });
-    expect(await store.finishRun(run.id, { status: 'completed', finishedAt: T0 + 40 })).toEqual(done);
+    // a finish after the finish changes how it ended not at all: it is kept as a late one
+    expect(await store.finishRun(run.id, { status: 'completed', finishedAt: T0 + 40 })).toEqual({
+      ...done,
+      lateFinishStatus: 'completed',
+      lateFinishAt: T0 + 40,
+    });
     const other = await store.createRun({ configuration: 'a' });
     await store.finishRun(other.id, { status: 'completed', finishedAt: T0 + 50 });
     // a cancel after the finish is kept as a late one; the run stays completed

@@ -237,7 +237,7 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
     return appended;
   }
 
-  /** Ends a running run; a finished run is returned unchanged (terminal is terminal). */
+  /** Ends a running run; a run that ended already keeps how it ended (a late finish is kept beside it: see RunStore.finishRun). */
   async finishRun(runId: string, finish: FinishRunInput): Promise<StoredRun> {
     const input = checkFinishRun(finish, Date.now());
     const key = runKey(runId);
@@ -246,7 +246,7 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
         .transaction(() => {
           // The cancel and the finish are decided here, in one transaction: a cancel requested while
           // the run was running makes it end cancelled, whatever the finish asked for.
-          this.#stmt(
+          const ended = this.#stmt(
             `UPDATE runs SET
              status = CASE WHEN cancel_requested_at IS NULL THEN ? ELSE 'cancelled' END,
              finished_at = ?,
@@ -254,6 +254,29 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
              unstored_steps = unstored_steps + ?
            WHERE id = ? AND status = 'running'`,
           ).run(input.status, input.finishedAt, input.terminationReason, input.cancelledTerminationReason, input.unstoredSteps, key);
+          if (ended.changes === 0) {
+            // Ended already: how it ended stays. The finish that ended it, again, changes nothing;
+            // any other is late — its unstored steps count, and the first late one is kept.
+            this.#stmt(
+              `UPDATE runs SET
+               unstored_steps = unstored_steps + ?,
+               late_finish_status = coalesce(late_finish_status, ?),
+               late_finish_at = CASE WHEN late_finish_status IS NULL THEN ? ELSE late_finish_at END
+             WHERE id = ? AND status <> 'running'
+               AND NOT (finished_at IS ? AND (status = ? OR (status = 'cancelled' AND termination_reason IS ?)))
+               AND NOT (late_finish_status IS ? AND late_finish_at IS ?)`,
+            ).run(
+              input.unstoredSteps,
+              input.status,
+              input.finishedAt,
+              key,
+              input.finishedAt,
+              input.status,
+              input.cancelledTerminationReason,
+              input.status,
+              input.finishedAt,
+            );
+          }
           return this.#requireRun(key);
         })
         .immediate(),

@@ -28,7 +28,7 @@ export function prepareImportRun(
 ): (run: StoredRun, steps: readonly StoredStep[]) => boolean {
   const exists = db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck();
   const insertRun = db.prepare(
-    `INSERT INTO runs (${RUN_COLUMNS}, run_no) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${nextRunNo(firstRunNo)}) RETURNING run_no`,
+    `INSERT INTO runs (${RUN_COLUMNS}, run_no) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${nextRunNo(firstRunNo)}) RETURNING run_no`,
   );
   insertRun.pluck();
   const setCounts = db.prepare('UPDATE runs SET ok_count = ?, failed_count = ?, cancelled_count = ? WHERE id = ?');
@@ -51,6 +51,8 @@ export function prepareImportRun(
       0,
       0,
       run.unstoredSteps ?? 0,
+      run.lateFinishStatus ?? null,
+      run.lateFinishStatus === undefined || run.lateFinishStatus === null ? null : (run.lateFinishAt ?? null),
     ) as number;
     const counts = { ok: 0, failed: 0, cancelled: 0 };
     for (const step of steps) {

@@ -1,13 +1,17 @@
 // The rows of the store's tables as better-sqlite3 returns them, and the values a caller sees.
 import type { ToolOutcome } from '@runledger/core';
-import { isRunStatus, RunStatus, type StoredRun, type StoredStep } from '@runledger/trace';
+import { isRunStatus, isTerminalRunStatus, RunStatus, type StoredRun, type StoredStep } from '@runledger/trace';
 
 export const RUN_COLUMNS =
-  'id, status, configuration, actor, created_at, started_at, finished_at, termination_reason, cancel_requested_at, heartbeat_at, step_count, ok_count, failed_count, cancelled_count, unstored_steps';
+  'id, status, configuration, actor, created_at, started_at, finished_at, termination_reason, cancel_requested_at, heartbeat_at, step_count, ok_count, failed_count, cancelled_count, unstored_steps, late_finish_status, late_finish_at';
 export const STEP_COLUMNS = 'run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome';
-/** The run number a new run gets (its steps' rowids are (run number << 32) + sequence): one past the highest, from `first` (tests start high). */
+/**
+ * The run number a new run gets (its steps' rowids are (run number << 32) + sequence): one past the
+ * last one handed out (`run_counter`, schema 15, moved on by a trigger on every insert into runs),
+ * never one a pruned run had; from `first` on (tests start high).
+ */
 export function nextRunNo(first = 1): string {
-  return `(SELECT coalesce(max(run_no), ${first - 1}) + 1 FROM runs)`;
+  return `(SELECT max(coalesce(max(last_run_no), 0), ${first - 1}) + 1 FROM run_counter)`;
 }
 /**
  * A step's rowid from a bound run number and sequence, (run number << 32) + sequence, in INTEGER
@@ -36,6 +40,8 @@ export interface RunRow {
   failed_count: number;
   cancelled_count: number;
   unstored_steps: number;
+  late_finish_status: string | null;
+  late_finish_at: number | null;
 }
 
 export interface StepColumns {
@@ -62,6 +68,7 @@ export function toStoredRun(row: RunRow): StoredRun {
     stepCount: row.step_count,
     outcomeCounts: { ok: row.ok_count, failed: row.failed_count, cancelled: row.cancelled_count },
     unstoredSteps: row.unstored_steps,
+    ...(isTerminalRunStatus(row.late_finish_status) ? { lateFinishStatus: row.late_finish_status, lateFinishAt: row.late_finish_at } : {}),
   };
 }
 

@@ -29,6 +29,7 @@ export type {
 export type { RecordRetryOptions } from './recording/RecordRetry.js';
 export { RunCancelledError, type RunCancelSource } from './recording/RunCancelledError.js';
 export { RunRecordError } from './recording/RunRecordError.js';
+export { RunFinishRefusedError } from './recording/RunFinishRefusedError.js';
 
 // ── Steps (src/step) ────────────────────────────────────────────────────────────────────────────
 // One recorded step: made by RunStep.of, stored as its payload (toPayload), read back by
@@ -46,7 +47,13 @@ export { applyPrivacy, type PrivacyOptions, redactText } from './privacy/applyPr
 // Steps a store could not take, kept on disk, inspected and delivered later.
 export { defaultSpoolDir } from './spool/RunSpool.js';
 export { inspectSpool, type SpoolFileSummary } from './spool/inspectSpool.js';
-export { type DeliverSpoolOptions, deliverSpool, type SpoolDeliveryResult, type SpoolFileDelivery } from './spool/deliverSpool.js';
+export {
+  type DeliverSpoolOptions,
+  deliverSpool,
+  type SpoolDeliveryResult,
+  type SpoolFileDelivery,
+  type SpoolLateFinish,
+} from './spool/deliverSpool.js';
 
 // ── The store contract (src/store) ──────────────────────────────────────────────────────────────
 // What a run store is to its users: the RunStore interface and its shapes, its error, the

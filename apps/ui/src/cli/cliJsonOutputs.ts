@@ -1,5 +1,5 @@
 import { TOOL_FAILURE_CAUSES, TOOL_OUTCOMES } from '@runledger/core';
-import { RUN_STATUSES, RunCallState, RunLifecycleEvent, UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
+import { RUN_STATUSES, RunCallState, RunLifecycleEvent, type TerminalRunStatus, UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
 import { z } from 'zod';
 import type { CliIo } from './CliIo.js';
 import type { CliJsonCommand } from './cliSurface.js';
@@ -17,6 +17,8 @@ import { terminalJson } from './terminalText.js';
 const millis = z.number().describe('milliseconds since the Unix epoch');
 const count = z.number().int().min(0);
 
+const terminalRunStatus = z.enum(RUN_STATUSES.filter((status) => status !== 'running') as [TerminalRunStatus, ...TerminalRunStatus[]]);
+
 const outcomeCounts = z.object({ ok: count, failed: count, cancelled: count });
 
 const storedRun = z.object({
@@ -33,6 +35,11 @@ const storedRun = z.object({
   stepCount: count,
   outcomeCounts,
   unstoredSteps: count.optional(),
+  lateFinishStatus: terminalRunStatus
+    .nullable()
+    .optional()
+    .describe('the status a final status asked for that arrived after the run had ended (kept beside how it ended)'),
+  lateFinishAt: millis.nullable().optional(),
 });
 
 const timelineEntry = z.object({
@@ -74,6 +81,7 @@ const spoolFile = {
   finishes: count,
   torn: count,
   unreadable: count,
+  lost: count.describe('acknowledged entries that are not in the file any more: it was cut short after them'),
 };
 
 /**
@@ -104,7 +112,24 @@ export const CLI_JSON_OUTPUTS = {
   'spool list': z.object({ dir: z.string(), files: z.array(z.object({ ...spoolFile, alive: z.boolean(), runs: count })) }),
   'spool deliver': z.object({
     dir: z.string(),
-    files: z.array(z.object({ ...spoolFile, state: z.enum(['delivered', 'skipped', 'kept']), problem: z.string().nullable() })),
+    files: z.array(
+      z.object({
+        ...spoolFile,
+        state: z.enum(['delivered', 'skipped', 'kept', 'set_aside']),
+        lateFinishes: z
+          .array(
+            z.object({
+              runId: z.string(),
+              status: terminalRunStatus,
+              finishedAt: millis.nullable(),
+              runStatus: z.enum(RUN_STATUSES),
+              unstoredSteps: count,
+            }),
+          )
+          .describe('final statuses that arrived after their run had ended otherwise: kept on the run as late ones'),
+        problem: z.string().nullable(),
+      }),
+    ),
   }),
   'export otlp': z.object({
     url: z.string().describe('the OTLP/HTTP traces URL the spans were sent to'),

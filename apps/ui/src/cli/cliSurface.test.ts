@@ -34,6 +34,7 @@ const VALUES: Record<string, string> = {
   headers: 'x-tenant=acme',
   privacy: 'full',
   otlp: 'http://127.0.0.1:4318',
+  timeout: '500',
 };
 
 describe('the CLI surface is what the parser and the usage do', () => {
@@ -89,6 +90,7 @@ describe('the CLI surface is what the parser and the usage do', () => {
       'runs list --limit',
       'servers --window',
       'export otlp --privacy',
+      'export otlp --timeout',
     ]);
     for (const [command, f] of valued) {
       const parse = (value: string) => parseCommand(line(command.name, [`--${f.name}=${value}`]), env);

@@ -137,7 +137,12 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     json: true,
   },
   { name: 'spool list', arguments: [], flags: [SPOOL_DIR, JSON_FLAG], json: true },
-  { name: 'spool deliver', arguments: [], flags: [...STORE_FLAGS, SPOOL_DIR, flag('all', null), JSON_FLAG], json: true },
+  {
+    name: 'spool deliver',
+    arguments: [],
+    flags: [...STORE_FLAGS, SPOOL_DIR, flag('all', null), flag('set-aside', null), JSON_FLAG],
+    json: true,
+  },
   {
     name: 'copy',
     arguments: [],
@@ -154,6 +159,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
       flag('since', '<time>'),
       flag('headers', '<k=v,...>'),
       flag('privacy', '<level>', { choices: PRIVACY_LEVELS, default: PrivacyLevel.METADATA }),
+      flag('timeout', '<ms>', { min: 1, max: 3_600_000, default: '10000' }),
       JSON_FLAG,
     ],
     json: true,

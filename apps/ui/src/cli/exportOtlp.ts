@@ -51,6 +51,7 @@ export async function exportOtlp(command: ExportOtlpCommand, io: CliIo): Promise
         endpoint,
         headers: command.headers,
         privacy: command.privacy,
+        timeoutMs: command.timeoutMs,
         ...(command.runId === null ? {} : { runId: command.runId }),
         ...(command.since === null ? {} : { since: command.since }),
         onProgress: (p) =>

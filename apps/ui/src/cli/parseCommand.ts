@@ -4,6 +4,7 @@ import { defaultSpoolDir, type PrivacyLevel, type RunStatus } from '@runledger/t
 import { cliFlag, cliParseOptions, type HAS_CHOICES, type WINDOW_CHOICES } from './cliSurface.js';
 import { parseOlderThan } from './olderThan.js';
 import { parseHeaders, parseSince } from './otlpFlags.js';
+import { durationMs, reachBack } from './reachBack.js';
 import { UsageError } from './UsageError.js';
 
 /** Where a command's runs are stored. @internal */
@@ -43,6 +44,8 @@ export type Command =
       readonly store: StoreTarget;
       readonly spoolDir: string;
       readonly all: boolean;
+      /** Rename a file that can never be delivered out of the way (`--set-aside`). */
+      readonly setAside: boolean;
       readonly json: boolean;
     }
   | { readonly name: 'copy'; readonly dbPath: string; readonly target: StoreTarget & { readonly kind: 'postgres' } }
@@ -55,8 +58,13 @@ export type Command =
       readonly since: number | null;
       readonly headers: Readonly<Record<string, string>>;
       readonly privacy: PrivacyLevel;
+      /** How long one request may take, its retries included (`--timeout`). */
+      readonly timeoutMs: number;
       readonly json: boolean;
     };
+
+/** The units of `runs recover --stale-after`. */
+const STALE_AFTER_UNITS = { s: 1_000, m: 60_000, h: 3_600_000 } as const;
 
 /** The port `serve` and `demo` listen on unless told otherwise (declared in cliSurface.ts). @internal */
 export const DEFAULT_PORT = Number(cliFlag('serve', 'port').default);
@@ -219,13 +227,13 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
         const { values, positionals } = parse(subRest, 'runs recover');
         noPositionals(positionals, 'runs recover');
         const duration = defaulted(values, 'runs recover', 'stale-after');
-        const match = /^(\d+)(s|m|h)$/.exec(duration);
-        const staleAfterMs = match === null ? NaN : Number(match[1]) * { s: 1_000, m: 60_000, h: 3_600_000 }[match[2] as 's' | 'm' | 'h'];
-        if (!(staleAfterMs >= 60_000)) {
+        const staleAfterMs = durationMs(duration, STALE_AFTER_UNITS);
+        if (staleAfterMs === null || !(staleAfterMs >= 60_000)) {
           throw new UsageError(
             `runledger runs recover: --stale-after must be a duration of at least 1 minute such as 90s, 10m or 2h, got ${JSON.stringify(duration)}`,
           );
         }
+        reachBack(staleAfterMs, Date.now(), STALE_AFTER_UNITS, { command: 'runs recover', flag: '--stale-after', value: duration });
         return { name: 'runs-recover', store: store(values, env, 'runs recover'), staleAfterMs, json: values['json'] === true };
       }
       throw new UsageError(
@@ -253,7 +261,7 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
       return {
         name,
         store: store(values, env, name),
-        olderThanMs: parseOlderThan(olderThan),
+        olderThanMs: parseOlderThan(olderThan, Date.now()),
         dryRun: values['dry-run'] === true,
         json: values['json'] === true,
       };
@@ -273,6 +281,7 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
           store: store(values, env, 'spool deliver'),
           spoolDir: spoolDir(values, env, 'spool deliver'),
           all: values['all'] === true,
+          setAside: values['set-aside'] === true,
           json: values['json'] === true,
         };
       }
@@ -323,6 +332,7 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
         since: since === undefined ? null : parseSince(since, Date.now()),
         headers: headers === undefined ? {} : parseHeaders(headers),
         privacy: defaulted(values, command, 'privacy') as PrivacyLevel,
+        timeoutMs: integer(values, command, 'timeout'),
         json: values['json'] === true,
       };
     }

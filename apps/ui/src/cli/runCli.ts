@@ -280,15 +280,17 @@ async function execute(command: Command, io: CliIo): Promise<CliExitCode> {
       }
       io.stdout.write(
         terminalTable(
-          ['FILE', 'PROCESS', 'STEPS', 'FINAL STATUSES', 'RUNS'],
+          ['FILE', 'PROCESS', 'STEPS', 'FINAL STATUSES', 'RUNS', 'LOST'],
           files.map((file) => [
             file.path,
             `${file.pid ?? '?'}${file.alive ? ' (alive)' : ''}`,
             String(file.steps),
             String(file.finishes),
             String(file.runs),
+            // acknowledged entries the file does not hold any more (it was cut short)
+            String(file.lost),
           ]),
-          [2, 3, 4],
+          [2, 3, 4, 5],
         ),
       );
       return CliExitCode.OK;
@@ -297,26 +299,40 @@ async function execute(command: Command, io: CliIo): Promise<CliExitCode> {
       return withStore(
         command.store,
         async (store) => {
-          const result = await deliverSpool(store, { dir: command.spoolDir, includeLiveProcesses: command.all });
+          const result = await deliverSpool(store, {
+            dir: command.spoolDir,
+            includeLiveProcesses: command.all,
+            setAside: command.setAside,
+          });
           if (command.json) {
             writeCliJson(io, 'spool deliver', result);
           } else if (result.files.length === 0) {
             io.stdout.write(terminalLine`no spool files in ${result.dir}\n`);
           } else {
             for (const file of result.files) {
-              const what = `${file.steps} steps, ${file.finishes} final statuses${file.torn > 0 ? `, ${file.torn} torn last line skipped (never acknowledged)` : ''}`;
+              const torn = file.torn > 0 && file.lost === 0 ? `, ${file.torn} torn last line skipped (never acknowledged)` : '';
+              const what = `${file.steps} steps, ${file.finishes} final statuses${file.lateFinishes.length > 0 ? `, ${file.lateFinishes.length} late final statuses` : ''}${torn}`;
               io.stdout.write(
                 file.state === 'delivered'
                   ? terminalLine`delivered ${file.path}: ${what}; ${file.problem ?? 'file removed'}\n`
                   : file.state === 'skipped'
                     ? terminalLine`skipped ${file.path}: ${file.problem} (it delivers its own; --all to deliver anyway)\n`
-                    : terminalLine`KEPT ${file.path}: ${what} delivered, then ${file.problem}\n`,
+                    : file.state === 'set_aside'
+                      ? terminalLine`SET ASIDE ${file.path}: ${what} delivered, then ${file.problem}\n`
+                      : terminalLine`KEPT ${file.path}: ${what} delivered, then ${file.problem}${command.setAside ? '' : ' (if it can never be delivered, --set-aside moves it out of the way)'}\n`,
               );
+              for (const late of file.lateFinishes) {
+                io.stdout.write(
+                  terminalLine`  LATE: the final status "${late.status}" of run ${late.runId} arrived after the run had ended "${late.runStatus}"; kept as its late finish, ${late.unstoredSteps} unstored steps counted\n`,
+                );
+              }
             }
           }
-          return result.files.some((file) => file.state === 'kept') ? CliExitCode.FAILED : CliExitCode.OK;
+          // a file that is not delivered whole, or that lost entries, fails the command (set aside or not)
+          return result.files.some((file) => file.state === 'kept' || file.state === 'set_aside') ? CliExitCode.FAILED : CliExitCode.OK;
         },
-        openStore,
+        // a store that is not there refuses, as the read commands do: it would not hold these runs
+        openExistingStore,
       );
     case 'copy': {
       const source = await openExistingStore({ kind: 'sqlite', path: command.dbPath });

@@ -28,22 +28,27 @@ Commands:
           its row and its share of server health, in short batches while recording goes on.
           Running runs are never deleted. --dry-run counts what would go and deletes nothing.
   spool list [--spool-dir <dir>] [--json]
-  spool deliver [--db <file> | --pg <url>] [--spool-dir <dir>] [--all] [--json]
+  spool deliver [--db <file> | --pg <url>] [--spool-dir <dir>] [--all] [--set-aside] [--json]
           List, or deliver to the store, the steps and final statuses that recording processes
           spooled while their store could not take them (default dir: RUNLEDGER_SPOOL_DIR, else
           ~/.runledger/spool). Files of processes still alive are skipped unless --all. Exits 1
-          when something could not be delivered (the file is kept; run it again).
+          when something could not be delivered (the file is kept; run it again) or was lost;
+          --set-aside renames a file that can never be delivered (its run is gone) to
+          <file>.set-aside. A missing store is an error, as for the read commands.
   copy    --db <file> --pg <url> [--pg-schema <name>]
           Copy every run from a SQLite file into PostgreSQL (runs already there are skipped).
-  export otlp --endpoint <url> [--run <id> | --since <time>] [--headers k=v,...] [--privacy <level>] [--json]
+  export otlp --endpoint <url> [--run <id> | --since <time>] [--headers k=v,...] [--privacy <level>] [--timeout <ms>] [--json]
           Send stored runs to an OpenTelemetry backend over OTLP/HTTP (protobuf), one trace per
           run (docs/otel.md); /v1/traces is added to a URL without a path. <time>: a date or time
           (2026-11-30, 2026-11-30T08:00:00Z) or a span back from now (90m, 24h, 7d). Safe to
           repeat: a run gives the same trace and span ids each time. Privacy (none, metadata,
           redacted, full) default metadata: no prompt, answer, argument or result text is sent.
-          A progress line per run on stderr; runs still running are skipped.
+          A progress line per run on stderr; runs still running are skipped. --timeout (default
+          10000, at most 3600000): how long one request may take, retries included; a request
+          without a complete answer by then, or refused (named by its HTTP status), exits 1.
   help    Print this text.
 
 Store: --db <file> (SQLite, default ./runledger.db) or --pg <url> (PostgreSQL, or RUNLEDGER_PG_URL),
        with --pg-schema <name> for a schema other than the store's default.
+Times: --since, --stale-after and --older-than must not reach back before 1970-01-01 (exit 2).
 `;

@@ -57,6 +57,7 @@ export class RunLedger<Tag> {
   #timer: ReturnType<typeof setTimeout> | null = null;
   #deliveryDelay = FIRST_DELIVERY_MS;
   #onFinishDelivered: ((run: StoredRun) => void) | null = null;
+  #onFinishRefused: ((error: unknown) => void) | null = null;
 
   constructor(options: {
     store: RunStore;
@@ -85,6 +86,11 @@ export class RunLedger<Tag> {
   /** Called with the stored run when a spooled final status reaches the store. */
   onFinishDelivered(listener: (run: StoredRun) => void): void {
     this.#onFinishDelivered = listener;
+  }
+
+  /** Called with the store's refusal when it refuses a spooled final status for good (the run is gone). */
+  onFinishRefused(listener: (error: unknown) => void): void {
+    this.#onFinishRefused = listener;
   }
 
   /** Stores (or spools) a step; rejects with the reason only when it is lost (already reported). */
@@ -277,7 +283,12 @@ export class RunLedger<Tag> {
             this.#onFinishDelivered?.(await this.#store.finishRun(this.#runId, finish));
           } catch (error) {
             if (isRetryable(error)) throw error;
-            // refused for good (the run is gone): recovery or the operator sees a run that did not end
+            // refused for good (the run is gone): it will never be stored, and the run is told so
+            try {
+              this.#onFinishRefused?.(error);
+            } catch {
+              // stays away from the loop
+            }
           }
         }
         this.#pending.shift();

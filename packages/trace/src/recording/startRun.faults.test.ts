@@ -127,7 +127,10 @@ describe('startRun under store faults', () => {
     expect(run.trace.recordFailures).toBe(0);
     const [file] = readdirSync(dir);
     expect(file).toMatch(new RegExp(`^spool-${process.pid}-\\d+-[0-9a-f]+\\.jsonl$`));
-    expect(readFileSync(join(dir, file!), 'utf8').trim().split('\n')).toHaveLength(5);
+    // the file's count line, then the five entries
+    const lines = readFileSync(join(dir, file!), 'utf8').trim().split('\n');
+    expect(JSON.parse(lines[0]!)).toEqual({ v: 1, type: 'count', acknowledged: 5 });
+    expect(lines.slice(1)).toHaveLength(5);
     // the final status cannot be stored either: it waits in the spool, and the call says so
     await expect(run.complete()).rejects.toThrow(/could not be stored yet; it waits in the spool file .*spool-/);
     expect((await store.getRun(run.id))?.status).toBe('running');
@@ -163,7 +166,18 @@ describe('startRun under store faults', () => {
     await until(() => !readdirSync(dir).includes(file!), 'the process removing its own spool file');
     const result = await deliverSpool(store.inner, { dir });
     expect(result.files).toEqual([
-      { path: orphan, pid: 999999999, state: 'delivered', steps: 2, finishes: 1, torn: 0, unreadable: 0, problem: null },
+      {
+        path: orphan,
+        pid: 999999999,
+        state: 'delivered',
+        steps: 2,
+        finishes: 1,
+        lateFinishes: [],
+        torn: 0,
+        unreadable: 0,
+        lost: 0,
+        problem: null,
+      },
     ]);
     expect(readdirSync(dir)).toEqual([]);
     expect(await store.getRun(run.id)).toMatchObject({ status: 'failed', terminationReason: 'model quota', stepCount: 2 });
@@ -421,5 +435,100 @@ describe('startRun under store faults', () => {
     await expect(startRun(store, { configuration: 'c', spoolDir: '' })).rejects.toThrow(
       'StartRunOptions.spoolDir must be a folder path or false',
     );
+  });
+});
+
+describe('startRun: the final status after the store was away (issue 30)', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('stores a spooled final status with the time the run ended, not the time it was delivered', async () => {
+    const store = new FaultyStore();
+    const dir = spoolDir();
+    const run = await startRun(store, { configuration: 'c', heartbeatMs: 0, retry: FAST_RETRY, spoolDir: dir });
+    store.fault = 'before';
+    const ended = Date.now();
+    await expect(run.complete()).rejects.toThrow(/waits in the spool file/);
+    const spooled = readFileSync(join(dir, readdirSync(dir)[0]!), 'utf8');
+    await sleep(400); // the store is away for a while
+    store.fault = null;
+    const finished = await run.finished;
+    expect(finished.status).toBe('completed');
+    expect(finished.finishedAt! - ended).toBeGreaterThanOrEqual(0);
+    expect(finished.finishedAt! - ended).toBeLessThan(100);
+    expect(JSON.parse(spooled.trim().split('\n').at(-1)!).finish.finishedAt).toBe(finished.finishedAt);
+  });
+
+  it('keeps a final status that arrives after recovery ended the run as a late finish, with its unstored steps', async () => {
+    const store = new FaultyStore();
+    const run = await startRun(store, {
+      configuration: 'c',
+      heartbeatMs: 0,
+      retry: FAST_RETRY,
+      spoolDir: spoolDir(),
+      onRecordError: () => undefined,
+    });
+    store.refuseRound = 0; // refused for good: lost and counted
+    await run.trace.recordLlmCall({ round: 0 });
+    expect(run.trace.recordFailures).toBe(1);
+    store.fault = 'before';
+    const ended = Date.now();
+    await expect(run.complete()).rejects.toThrow(/waits in the spool file/);
+    // the process looks dead meanwhile: recovery ends the run
+    expect(await store.inner.recoverInterrupted(Date.now() + 1)).toEqual([run.id]);
+    store.fault = null;
+    const finished = await run.finished;
+    expect(finished).toMatchObject({ status: 'interrupted', unstoredSteps: 1, lateFinishStatus: 'completed' });
+    expect(finished.lateFinishAt! - ended).toBeLessThan(100);
+    expect(await store.getRun(run.id)).toEqual(finished);
+  });
+
+  it('settles complete() and finished, once, when the store refuses the spooled final status for good (the run was pruned)', async () => {
+    const store = new FaultyStore();
+    const reported: unknown[] = [];
+    const run = await startRun(store, {
+      configuration: 'c',
+      heartbeatMs: 0,
+      retry: FAST_RETRY,
+      spoolDir: spoolDir(),
+      onError: (error) => reported.push(error),
+    });
+    store.fault = 'before';
+    await expect(run.complete()).rejects.toThrow(/waits in the spool file/);
+    await store.inner.recoverInterrupted(Date.now() + 1);
+    expect((await store.inner.pruneRuns({ olderThan: Date.now() + 60_000 })).runs).toBe(1);
+    store.fault = null;
+    const settled = await Promise.race([
+      run.finished.then(
+        () => 'resolved',
+        (error: unknown) => error,
+      ),
+      sleep(3_000).then(() => 'finished never settled'),
+    ]);
+    expect(settled).toMatchObject({ name: 'RunFinishRefusedError', code: 'finish_refused', runId: run.id, status: 'completed' });
+    expect((settled as Error).message).toMatch(/refused for good.*run_not_found/);
+    // every later call gives the same answer, and it was reported once
+    expect(await run.complete().catch((error: unknown) => error)).toBe(settled);
+    expect(await run.fail(new Error('later')).catch((error: unknown) => error)).toBe(settled);
+    expect(reported).toEqual([settled]);
+  });
+
+  it('settles complete() and finished with the same typed error when the run is gone before the finish', async () => {
+    const store = InMemoryRunStore.create();
+    const reported: unknown[] = [];
+    const run = await startRun(store, {
+      configuration: 'c',
+      heartbeatMs: 0,
+      retry: FAST_RETRY,
+      spoolDir: false,
+      onError: (e) => reported.push(e),
+    });
+    await store.recoverInterrupted(Date.now() + 1);
+    await store.pruneRuns({ olderThan: Date.now() + 60_000 });
+    const error = await run.complete().catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'RunFinishRefusedError', code: 'finish_refused', runId: run.id, status: 'completed' });
+    expect(RunStoreError.is((error as Error).cause)).toBe(true);
+    await expect(run.finished).rejects.toBe(error);
+    expect(await run.complete().catch((e: unknown) => e)).toBe(error);
+    expect(reported).toEqual([error]);
   });
 });

@@ -1,5 +1,6 @@
 import type { PrivacyLevel } from '../privacy/PrivacyLevel.js';
-import { type RecordRetryOptions, retryPolicy, withRetry } from './RecordRetry.js';
+import { isRetryable, type RecordRetryOptions, retryPolicy, withRetry } from './RecordRetry.js';
+import { RunFinishRefusedError } from './RunFinishRefusedError.js';
 import { RunLedger } from './RunLedger.js';
 import { defaultSpoolDir, SpoolWriter } from '../spool/RunSpool.js';
 import { RunStoreError } from '../store/RunStoreError.js';
@@ -52,9 +53,13 @@ export interface StartRunOptions {
    * stored is then lost, loudly). Default {@link defaultSpoolDir}.
    */
   readonly spoolDir?: string | false;
-  /** Told about a background failure (heartbeat, cancel marking, polling). */
+  /**
+   * Told about a background failure (heartbeat, cancel marking, polling), and once about a final
+   * status the store refused for good (a {@link RunFinishRefusedError}; without `onError`, that
+   * one is a line on stderr).
+   */
   readonly onError?: (error: unknown) => void;
-  /** The clock for step times; default `Date.now`. */
+  /** The clock for step times and the run's own (created, and finished: when its status was decided); default `Date.now`. */
   readonly clock?: () => number;
   /**
    * How many of the latest steps `run.trace.steps` holds in memory (the store holds them all):
@@ -105,12 +110,19 @@ export interface ActiveRun {
    * Rejects with a `storage_failure` {@link RunStoreError} when the final status could not be
    * stored within the retry budget: it then waits in the spool (delivered in the background, or
    * by `runledger spool deliver`), and calling again tries again. A run whose final status is
-   * never stored is marked `interrupted` by recovery once its heartbeats stop.
+   * never stored is marked `interrupted` by recovery once its heartbeats stop. The status is stored
+   * with the time it was decided (this call), however late it reaches the store. When the store
+   * refuses it for good (the run is gone: pruned, or a wrong store), this call, every later one
+   * and `finished` reject with one {@link RunFinishRefusedError}.
    */
   complete(): Promise<StoredRun>;
   /** Ends the run `failed` (or `cancelled` after a cancel); like {@link ActiveRun.complete}. */
   fail(error: unknown): Promise<StoredRun>;
-  /** Resolves with the run as stored when its final status reached the store. */
+  /**
+   * Resolves with the run as stored when its final status reached the store (a run that recovery
+   * ended meanwhile shows it as `lateFinishStatus`); rejects with a {@link RunFinishRefusedError}
+   * when the store refused it for good.
+   */
   readonly finished: Promise<StoredRun>;
   /**
    * Reads the run's steps back from the store, in sequence order, a page at a time, so a run
@@ -211,11 +223,15 @@ class LiveRun implements ActiveRun {
   #cancelReason: string | null = null;
   #cancelling: Promise<void> | null = null;
   /** The first decision of how the run ends; later calls end it the same way. */
-  #decided: { readonly status: TerminalRunStatus; readonly reason: string | null } | null = null;
+  #decided: { readonly status: TerminalRunStatus; readonly reason: string | null; readonly at: number } | null = null;
   #finishing: Promise<StoredRun> | null = null;
   #spooledFinish: string | null = null;
   #stored: StoredRun | null = null;
   #resolve!: (run: StoredRun) => void;
+  #reject!: (error: RunFinishRefusedError) => void;
+  /** The final status the store refused for good: every later call settles with it. */
+  #refused: RunFinishRefusedError | null = null;
+  readonly #reportRefused: (error: RunFinishRefusedError) => void;
   readonly #timers: ReturnType<typeof setTimeout>[] = [];
   readonly #stopWatch: () => void;
 
@@ -224,12 +240,17 @@ class LiveRun implements ActiveRun {
     this.#store = store;
     this.#ledger = ledger;
     ledger.onFinishDelivered((run) => this.#ended(run));
+    ledger.onFinishRefused((error) => this.#refuse(error));
     this.#onError = options.onError ?? (() => undefined);
+    this.#reportRefused = options.onError ?? ((error) => process.stderr.write(`runledger: ${error.message}\n`));
     this.#graceMs = options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS;
     this.#clock = clock;
-    this.finished = new Promise<StoredRun>((resolve) => {
+    this.finished = new Promise<StoredRun>((resolve, reject) => {
       this.#resolve = resolve;
+      this.#reject = reject;
     });
+    // a caller that never awaits `finished` gets no unhandled rejection (the refusal is reported)
+    this.finished.catch(() => undefined);
     // unbounded because nobody chose: told once, at a count where it starts to matter
     const warnCount = unboundedWarnAt();
     const warnAt = options.keepSteps === undefined ? warnCount - 1 : -1;
@@ -327,9 +348,11 @@ class LiveRun implements ActiveRun {
 
   #finish(status: TerminalRunStatus, reason: string | null): Promise<StoredRun> {
     if (this.#stored !== null) return Promise.resolve(this.#stored);
+    if (this.#refused !== null) return Promise.reject(this.#refused);
     if (this.#finishing !== null) return this.#finishing;
     if (this.#decided === null) {
-      this.#decided = { status, reason: reason === null ? null : storableText(reason) };
+      // the time it ended is now, however late the status reaches the store (it is spooled with it)
+      this.#decided = { status, reason: reason === null ? null : storableText(reason), at: this.#clock() };
       this.#status = status;
       for (const timer of this.#timers) clearTimeout(timer);
       this.#stopWatch();
@@ -341,8 +364,10 @@ class LiveRun implements ActiveRun {
       if (this.#spooledFinish === null) {
         let outcome: Awaited<ReturnType<RunLedger<RunStep>['finish']>>;
         try {
-          outcome = await this.#ledger.finish({ status: decided.status, terminationReason: decided.reason });
+          outcome = await this.#ledger.finish({ status: decided.status, finishedAt: decided.at, terminationReason: decided.reason });
         } catch (error) {
+          // refused for good (the run is gone): final, like a stored status
+          if (!isRetryable(error)) throw this.#refuse(error);
           // neither stored nor spooled: no more heartbeats, so recovery ends the run once its
           // process is gone (calling again tries again)
           this.#stopHeartbeat();
@@ -353,6 +378,7 @@ class LiveRun implements ActiveRun {
       } else {
         await this.#ledger.deliverNow();
         if (this.#stored !== null) return this.#stored;
+        if (this.#refused !== null) throw this.#refused;
       }
       throw RunStoreError.storageFailure(
         `the final status of run ${this.id} ("${decided.status}") could not be stored yet; it waits in the spool file ${this.#spooledFinish} and is delivered when the store is back (or by \`runledger spool deliver\`)`,
@@ -369,6 +395,21 @@ class LiveRun implements ActiveRun {
   #stopHeartbeat(): void {
     if (this.#heartbeat !== null) clearInterval(this.#heartbeat);
     this.#heartbeat = null;
+  }
+
+  /** Settles the run with the store's refusal of its final status, reported once; returns the error. */
+  #refuse(cause: unknown): RunFinishRefusedError {
+    if (this.#refused !== null) return this.#refused;
+    const error = new RunFinishRefusedError(this.id, this.#decided!.status, cause);
+    this.#refused = error;
+    this.#stopHeartbeat();
+    this.#reject(error);
+    try {
+      this.#reportRefused(error);
+    } catch {
+      // stays away from the loop
+    }
+    return error;
   }
 
   #ended(run: StoredRun): StoredRun {

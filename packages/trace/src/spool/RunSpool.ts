@@ -7,6 +7,19 @@ import type { AppendStepInput, FinishRunInput } from '../store/RunStore.js';
 /** The first field of every spool line: the format's version. */
 const SPOOL_VERSION = 1;
 const FILE_PATTERN = /^spool-(\d+)-(\d+)-([0-9a-f]+)\.jsonl$/;
+/**
+ * The first line of a spool file: how many entries were acknowledged into it, rewritten in place
+ * (same length) with every entry before its fsync. A file cut short keeps it, so the entries lost
+ * after the cut can be counted. A JSON object whose number is padded with spaces to a fixed width.
+ */
+const COUNT_PREFIX = `{"v":${SPOOL_VERSION},"type":"count","acknowledged":`;
+const COUNT_WIDTH = 16;
+function countLine(acknowledged: number): Buffer {
+  return Buffer.from(`${COUNT_PREFIX}${String(acknowledged).padEnd(COUNT_WIDTH, ' ')}}\n`, 'utf8');
+}
+const COUNT_LINE_BYTES = countLine(0).length;
+/** What a spool file that was set aside (`deliverSpool`'s `setAside`) is renamed to: its name with this after it. */
+export const SET_ASIDE_SUFFIX = '.set-aside';
 
 /**
  * One entry of a spool file: a step or a final status that waits for its store.
@@ -66,27 +79,62 @@ export async function listSpoolFiles(dir: string): Promise<string[]> {
     .map((name) => join(dir, name));
 }
 
+/** What {@link readSpoolFile} read. */
+export interface SpoolFileRead {
+  readonly entries: SpoolEntry[];
+  /** A last line without its newline (1 or 0). */
+  readonly torn: number;
+  /** Lines that could not be read. */
+  readonly unreadable: number;
+  /**
+   * Acknowledged entries that are not in the file: the file's count line says more were
+   * acknowledged than it holds (it was cut short). 0 for a file without a count line (written
+   * before it existed).
+   */
+  readonly lost: number;
+}
+
 /**
  * Reads a spool file's entries in order.
  *
  * @remarks
- * A last line without its newline is the write a crash cut short; it was never acknowledged, so
- * it is left out and counted in `torn`. Any other line that does not parse is counted in
- * `unreadable` and left out.
+ * A last line without its newline is either the write a crash cut short (never acknowledged) or
+ * the place where the file was cut (everything from there on was acknowledged and is gone): the
+ * file's first line, the count of entries acknowledged into it, tells them apart — entries it
+ * counts that the file does not hold are `lost`. (The count is written with the entry, before the
+ * one fsync of both, so a power cut during the last write may count that write too: the count errs
+ * on the side of a loss, by one at most.) The torn line itself is counted in `torn` and left out.
+ * Any other line that does not parse is counted in `unreadable` and left out.
  */
-export async function readSpoolFile(path: string): Promise<{ entries: SpoolEntry[]; torn: number; unreadable: number }> {
+export async function readSpoolFile(path: string): Promise<SpoolFileRead> {
   const text = await readFile(path, 'utf8');
   const lines = text.split('\n');
   const last = lines.pop() ?? '';
   const entries: SpoolEntry[] = [];
   let unreadable = 0;
-  for (const line of lines) {
+  let acknowledged: number | null = null;
+  for (const [index, line] of lines.entries()) {
     if (line === '') continue;
+    if (index === 0 && line.startsWith(COUNT_PREFIX)) {
+      acknowledged = parseCount(line);
+      if (acknowledged !== null) continue;
+    }
     const entry = parseEntry(line);
     if (entry === null) unreadable++;
     else entries.push(entry);
   }
-  return { entries, torn: last === '' ? 0 : 1, unreadable };
+  const lost = acknowledged === null ? 0 : Math.max(0, acknowledged - entries.length - unreadable);
+  return { entries, torn: last === '' ? 0 : 1, unreadable, lost };
+}
+
+function parseCount(line: string): number | null {
+  try {
+    const value = JSON.parse(line) as Record<string, unknown>;
+    const count = value['acknowledged'];
+    return value['type'] === 'count' && Number.isSafeInteger(count) && (count as number) >= 0 ? (count as number) : null;
+  } catch {
+    return null;
+  }
 }
 
 function parseEntry(line: string): SpoolEntry | null {
@@ -135,6 +183,8 @@ export class SpoolWriter {
   #handle: FileHandle | null = null;
   /** The file's length after the last write that was synced. */
   #size = 0;
+  /** Entries acknowledged into the current file (its count line says so). */
+  #acknowledged = 0;
   #chain: Promise<unknown> = Promise.resolve();
   /** Entries written to the current file and not yet delivered. */
   #undelivered = 0;
@@ -163,16 +213,22 @@ export class SpoolWriter {
       if (this.#handle !== null && (await this.#handle.stat()).nlink === 0) await this.#forget();
       if (this.#handle === null) await this.#create();
       const handle = this.#handle!;
+      const count = countLine(this.#acknowledged + 1);
       try {
         await handle.write(bytes, 0, bytes.length, this.#size);
+        // the count goes with the entry, under the same fsync
+        await handle.write(count, 0, count.length, 0);
         await handle.sync();
       } catch (error) {
-        // cut a line written half-way (or written but not synced) back off: the file holds only
-        // acknowledged entries
+        // cut a line written half-way (or written but not synced) back off, and the count back:
+        // the file holds only acknowledged entries
         await handle.truncate(this.#size).catch(() => undefined);
+        const back = countLine(this.#acknowledged);
+        await handle.write(back, 0, back.length, 0).catch(() => undefined);
         throw error;
       }
       this.#size += bytes.length;
+      this.#acknowledged++;
       this.#undelivered++;
       return this.#path!;
     });
@@ -195,6 +251,7 @@ export class SpoolWriter {
     this.#handle = null;
     this.#path = null;
     this.#size = 0;
+    this.#acknowledged = 0;
     this.#undelivered = 0;
     await handle?.close().catch(() => undefined);
     if (this.#exitHook !== null) process.off('exit', this.#exitHook);
@@ -207,7 +264,16 @@ export class SpoolWriter {
     const path = join(this.dir, name);
     this.#handle = await open(path, 'wx', 0o600);
     this.#path = path;
-    this.#size = 0;
+    this.#acknowledged = 0;
+    try {
+      await this.#handle.write(countLine(0), 0, COUNT_LINE_BYTES, 0);
+      await this.#handle.sync();
+    } catch (error) {
+      await this.#forget();
+      await unlink(path).catch(() => undefined);
+      throw error;
+    }
+    this.#size = COUNT_LINE_BYTES;
     // the new name must survive a power cut too
     const dir = await open(this.dir, 'r');
     try {

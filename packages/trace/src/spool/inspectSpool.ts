@@ -19,10 +19,16 @@ export interface SpoolFileSummary {
   readonly finishes: number;
   /** The runs they belong to. */
   readonly runs: number;
-  /** A last line cut short by a crash (never acknowledged). */
+  /** A last line cut short: by a crash (never acknowledged), or where the file was cut (see `lost`). */
   readonly torn: number;
   /** Lines that could not be read. */
   readonly unreadable: number;
+  /**
+   * Entries that were acknowledged (their record call resolved) but are not in the file any more:
+   * it was cut short after them. 0 for a whole file (and for a file written before spool files
+   * counted their entries).
+   */
+  readonly lost: number;
 }
 
 /**
@@ -51,6 +57,7 @@ export async function inspectSpool(dir: string = defaultSpoolDir()): Promise<rea
       runs: new Set(read.entries.map((entry) => entry.runId)).size,
       torn: read.torn,
       unreadable: read.unreadable,
+      lost: read.lost,
     });
   }
   return summaries;

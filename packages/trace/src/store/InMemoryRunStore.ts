@@ -1,6 +1,6 @@
 import type { ToolOutcome } from '@runledger/core';
 import { isLateCancel } from './isLateCancel.js';
-import { RunStatus } from '../recording/RunStatus.js';
+import { isTerminalRunStatus, RunStatus, type TerminalRunStatus } from '../recording/RunStatus.js';
 import type {
   AppendStepInput,
   CreateRunInput,
@@ -67,6 +67,9 @@ interface MutableRun {
   cancelRequestedAt: number | null;
   heartbeatAt: number | null;
   unstoredSteps: number;
+  /** The first final status that arrived after the run had ended, and its time. */
+  lateFinishStatus?: TerminalRunStatus;
+  lateFinishAt?: number | null;
   steps: StoredStep[];
   counts: { ok: number; failed: number; cancelled: number };
 }
@@ -170,6 +173,20 @@ export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore {
       run.finishedAt = input.finishedAt;
       run.terminationReason = cancelFirst ? input.cancelledTerminationReason : input.terminationReason;
       run.unstoredSteps += input.unstoredSteps;
+    } else {
+      // ended already: how it ended stays. The finish that ended it, again, changes nothing; any
+      // other is late — its unstored steps count, and the first late one is kept.
+      const ending =
+        input.finishedAt === run.finishedAt &&
+        (input.status === run.status || (run.status === RunStatus.CANCELLED && run.terminationReason === input.cancelledTerminationReason));
+      const sameLate = input.status === run.lateFinishStatus && input.finishedAt === run.lateFinishAt;
+      if (!ending && !sameLate) {
+        run.unstoredSteps += input.unstoredSteps;
+        if (run.lateFinishStatus === undefined) {
+          run.lateFinishStatus = input.status;
+          run.lateFinishAt = input.finishedAt;
+        }
+      }
     }
     return snapshot(run);
   }
@@ -189,7 +206,8 @@ export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore {
     this.#open();
     const when = checkHeartbeatAt(at, this.#clock());
     const run = this.#find(runId);
-    if (run !== undefined && run.status === RunStatus.RUNNING) run.heartbeatAt = when;
+    // never moves back: a late or out-of-order heartbeat leaves the later sign of life
+    if (run !== undefined && run.status === RunStatus.RUNNING) run.heartbeatAt = Math.max(run.heartbeatAt ?? when, when);
   }
 
   async recoverInterrupted(staleBefore: number): Promise<readonly string[]> {
@@ -307,6 +325,9 @@ export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore {
       cancelRequestedAt: run.cancelRequestedAt ?? null,
       heartbeatAt: run.heartbeatAt ?? null,
       unstoredSteps: run.unstoredSteps ?? 0,
+      ...(isTerminalRunStatus(run.lateFinishStatus)
+        ? { lateFinishStatus: run.lateFinishStatus, lateFinishAt: run.lateFinishAt ?? null }
+        : {}),
       steps: [],
       counts: { ok: 0, failed: 0, cancelled: 0 },
     };
@@ -401,5 +422,6 @@ function snapshot(run: MutableRun): StoredRun {
     stepCount: run.steps.length,
     outcomeCounts,
     unstoredSteps: run.unstoredSteps,
+    ...(run.lateFinishStatus === undefined ? {} : { lateFinishStatus: run.lateFinishStatus, lateFinishAt: run.lateFinishAt ?? null }),
   });
 }

@@ -44,8 +44,17 @@ export interface StoredRun {
   /**
    * How many steps the recorder could not store (nor spool): a loss that is counted, never
    * silent. 0 for a run that lost nothing; absent (read as 0) from a store that does not count.
+   * It only grows: a final status that arrives after the run has ended adds its count too.
    */
   readonly unstoredSteps?: number;
+  /**
+   * The status a final status asked for when it arrived after the run had ended already (say,
+   * recovery marked the run `interrupted` while its process's finish waited in a spool); absent
+   * or null when none came late. The first late one is kept; it never changes how the run ended.
+   */
+  readonly lateFinishStatus?: TerminalRunStatus | null;
+  /** The time (`FinishRunInput.finishedAt`) of that late final status; absent or null when none came late. */
+  readonly lateFinishAt?: number | null;
 }
 
 /**
@@ -123,7 +132,10 @@ export interface AppendStepInput {
  */
 export interface FinishRunInput {
   readonly status: TerminalRunStatus;
-  /** Defaults to now. */
+  /**
+   * When the run ended; defaults to now. Give it to make the finish idempotent: the same status
+   * and time again (a retry after a lost answer, a repeated spool delivery) changes nothing.
+   */
   readonly finishedAt?: number;
   readonly terminationReason?: string | null;
   /** How many steps of the run could not be stored; added to the run's count. Default 0. */
@@ -181,7 +193,8 @@ export interface StepQuery {
  * Every method that writes is durable when its promise resolves: a step is committed when
  * `appendStep` resolves. Sequences are 0-based, gap-free and unique per run, whatever number of
  * writers append concurrently; an append that names its sequence is idempotent. Terminal is
- * terminal: finishing a finished run changes nothing and returns it as it is. `requestCancel`
+ * terminal: finishing a finished run never changes how it ended (a late finish is kept beside it,
+ * with its unstored steps: see `finishRun`). `requestCancel`
  * is idempotent and keeps the first request's time. The store decides atomically whether a
  * cancel or the finish came first: a run whose cancel was requested while it was running ends
  * `cancelled` whatever status its finish asks for (recovery included), and a cancel requested
@@ -202,6 +215,13 @@ export interface RunStore {
   /**
    * Ends a running run (`cancelled` when a cancel was requested first); returns the run as
    * stored afterwards.
+   *
+   * @remarks
+   * On a run that has ended already, how it ended is never changed. The finish that ended it,
+   * arriving again (same status and `finishedAt`), changes nothing; any other finish is late: its
+   * `unstoredSteps` are added (the count only grows) and, when it is the first late one, its
+   * status and time are kept as `lateFinishStatus` / `lateFinishAt`. The same late finish again
+   * changes nothing.
    *
    * @throws RunStoreError when the run does not exist.
    */

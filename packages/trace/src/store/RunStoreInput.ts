@@ -7,6 +7,7 @@ import {
   duration,
   int32,
   invalid,
+  jsonObjectText,
   nonEmptyText,
   object,
   show,
@@ -79,6 +80,11 @@ export function checkCreateRun(input: CreateRunInput, now: number): NormalizedCr
 /**
  * Checks a step to append and serialises its payload.
  *
+ * @remarks
+ * The payload must be a plain object whose `JSON.stringify` is the text of a JSON object: one
+ * whose serialisation throws (a BigInt, a cycle, a getter that throws anything) or gives undefined
+ * or another JSON value (its `toJSON` returns undefined, a number, an array) is refused.
+ *
  * @throws RunStoreError (`invalid_input`) from `checkAppendStep`.
  *
  * @public
@@ -90,15 +96,7 @@ export function checkAppendStep(input: AppendStepInput): NormalizedAppendStep {
   const durationMs = duration(input.durationMs, 'AppendStepInput.durationMs');
   const createdAt = time(input.createdAt, 'AppendStepInput.createdAt');
   const payload = input.payload;
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
-    throw invalid(`AppendStepInput.payload must be a plain object, got ${Array.isArray(payload) ? 'an array' : show(payload)}`);
-  }
-  let payloadText: string;
-  try {
-    payloadText = JSON.stringify(payload);
-  } catch (error) {
-    throw invalid(`AppendStepInput.payload must be serialisable as JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const payloadText = jsonObjectText(payload, 'AppendStepInput.payload');
   const toolServer =
     input.toolServer === undefined || input.toolServer === null
       ? null
@@ -221,6 +219,10 @@ export function checkImportRun(
   if (!isRunStatus(run.status)) throw invalid(`StoredRun.status must be a run status, got ${show(run.status)}`);
   const optionalTime = (value: number | null | undefined, field: string): number | null =>
     value === undefined || value === null ? null : time(value, field);
+  const lateFinishStatus = run.lateFinishStatus ?? null;
+  if (lateFinishStatus !== null && !isTerminalRunStatus(lateFinishStatus)) {
+    throw invalid(`StoredRun.lateFinishStatus must be a terminal run status or null, got ${show(run.lateFinishStatus)}`);
+  }
   const checkedRun: StoredRun = {
     id,
     status: run.status,
@@ -235,6 +237,7 @@ export function checkImportRun(
     stepCount: Array.isArray(steps) ? steps.length : 0,
     outcomeCounts: run.outcomeCounts,
     unstoredSteps: run.unstoredSteps === undefined ? 0 : int32(run.unstoredSteps, 'StoredRun.unstoredSteps'),
+    ...(lateFinishStatus === null ? {} : { lateFinishStatus, lateFinishAt: optionalTime(run.lateFinishAt, 'StoredRun.lateFinishAt') }),
   };
   if (!Array.isArray(steps)) throw invalid('importRun steps must be an array');
   const checkedSteps = steps.map((step: StoredStep, index): StoredStep => {
