@@ -14,11 +14,12 @@ import { BIN, BIN_ENV, cli, pgClientOrSkip, runBin } from './cliHelpers.js';
 
 const PG_URL = process.env['RUNLEDGER_PG_URL'] || 'postgres://postgres@127.0.0.1:5432/test';
 
-/** Starts the real binary, sends SIGINT once `ready` matches its stdout, and waits for the exit. */
+/** Starts the real binary, sends SIGINT (or `stopWith`) once `ready` matches its stdout, and waits for the exit. */
 function interrupt(
   args: readonly string[],
   cwd: string,
   ready: RegExp,
+  stopWith: NodeJS.Signals = 'SIGINT',
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd, env: BIN_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -27,13 +28,13 @@ function interrupt(
     let sent = false;
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`no exit after SIGINT; stdout so far:\n${stdout}\nstderr:\n${stderr}`));
+      reject(new Error(`no exit after ${stopWith}; stdout so far:\n${stdout}\nstderr:\n${stderr}`));
     }, 60_000);
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       if (!sent && ready.test(stdout)) {
         sent = true;
-        child.kill('SIGINT');
+        child.kill(stopWith);
       }
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -205,6 +206,48 @@ describe('demo and serve on the real binary', () => {
     expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('runledger: stopped serving (Ctrl+C); goodbye');
     expect(result.stdout.match(/goodbye/g)).toHaveLength(1);
   });
+
+  it('SIGTERM ends serve with a goodbye that names it, exit status 0, and the port closed', async () => {
+    const result = await interrupt(['serve', '--db', db, '--port', '0'], dir, /press Ctrl\+C to stop\n/, 'SIGTERM');
+    expect(result.stderr).toBe('');
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(0);
+    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('runledger: stopped serving (SIGTERM); goodbye');
+    const url = /serving .* at (http:\/\/\S+)\n/.exec(result.stdout)?.[1];
+    expect(url).toBeDefined();
+    await expect(fetch(url!)).rejects.toThrow();
+  });
+
+  it('serve stops when the process that started it dies without passing a signal on (npx killed with SIGTERM)', async () => {
+    // npm exec runs the bin under `sh -c`; a SIGTERM to npx ends npm and the shell, never the bin.
+    // Here the shell is SIGKILLed: the binary, orphaned, must notice and stop, not serve on unseen.
+    const shell = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" serve --db "${db}" --port 0 & wait`], {
+      cwd: dir,
+      env: BIN_ENV,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    shell.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const closed = new Promise<void>((resolve) => shell.stdout.on('end', resolve)); // the orphan holds the pipe until it exits
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`serve never listened; stdout:\n${stdout}\nstderr:\n${stderr}`)), 60_000);
+      shell.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (/press Ctrl\+C to stop\n/.test(stdout)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    const url = /serving .* at (http:\/\/\S+)\n/.exec(stdout)![1]!;
+    shell.kill('SIGKILL');
+    const ended = await Promise.race([closed.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 15_000))]);
+    expect(ended, `the orphaned server still runs; stdout:\n${stdout}`).toBe(true);
+    expect(stderr).toBe('');
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('runledger: stopped serving (the process that started it exited); goodbye');
+    await expect(fetch(url)).rejects.toThrow();
+  }, 90_000);
 
   it('Ctrl+C ends demo while it serves with a one-line goodbye and exit status 0', async () => {
     const result = await interrupt(['demo', '--db', join(dir, 'demo-sigint.db'), '--port', '0'], dir, /press Ctrl\+C to stop\n/);

@@ -15,6 +15,7 @@ import { USAGE } from './usage.js';
 import { CliSetupError } from './CliSetupError.js';
 import { CliExitCode } from './cliSurface.js';
 import { UsageError } from './UsageError.js';
+import { stopWords } from './CliStop.js';
 
 const t = new Translator('en');
 
@@ -62,7 +63,7 @@ async function serve(
   io.onListening?.(server.url);
   await whenAborted(io.signal);
   await server.close();
-  io.stdout.write('runledger: stopped serving (Ctrl+C); goodbye\n');
+  io.stdout.write(terminalLine`runledger: stopped serving (${stopWords(io.signal)}); goodbye\n`);
 }
 
 /** Fails, naming the port, when something already listens on it; port 0 is always free. */
@@ -115,7 +116,7 @@ async function execute(command: Command, io: CliIo): Promise<CliExitCode> {
       } catch (error) {
         if (io.signal?.aborted !== true) throw error;
         io.stdout.write(
-          terminalLine`runledger demo: stopped (Ctrl+C) before all runs were recorded; the runs recorded so far are in ${command.dbPath}; goodbye\n`,
+          terminalLine`runledger demo: stopped (${stopWords(io.signal)}) before all runs were recorded; the runs recorded so far are in ${command.dbPath}; goodbye\n`,
         );
         return CliExitCode.OK;
       }

@@ -9,7 +9,8 @@ Commands:
           Start the bundled demo MCP servers (docs, flaky, slow) as child processes, record
           scripted agent runs into the SQLite file (default ./runledger.db) and serve the app;
           with --otlp, also send the demo's runs to that OTLP/HTTP endpoint (as export otlp).
-          serve and demo stop on Ctrl+C (exit status 0).
+          serve and demo stop on Ctrl+C, SIGTERM or SIGHUP, or when the process that
+          started them exits (exit status 0); the goodbye line says which.
   runs list [--db <file> | --pg <url>] [--status <s>] [--has failed|cancelled] [--limit <n>] [--json]
   runs show <id | id prefix of 8+ characters> [--db <file> | --pg <url>] [--json]
           List runs newest first, or print one run's timeline (metadata only) and, while it

@@ -1,5 +1,6 @@
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import { type ActiveRun, type RunStore, startRun } from '@runledger/trace';
+import { stopWords } from '../cli/CliStop.js';
 import { DemoAgent } from './DemoAgent.js';
 import type { DemoTurn } from './demoModel.js';
 import { type DemoServers, startDemoServers } from './DemoServers.js';
@@ -259,7 +260,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         const agent = new DemoAgent(run.trace, run.signal, { writes: (tool) => tool.name === 'mcp_slow_export_report' });
         // A Ctrl+C while the run is under way is our own stop: the run and its calls on the wire end
         // cancelled, never failed (the servers, in process groups of their own, never see it).
-        const stopRun = () => void run.cancel('the demo was stopped (Ctrl+C)');
+        const stopRun = () => void run.cancel(`the demo was stopped (${stopWords(options.signal)})`);
         options.signal?.addEventListener('abort', stopRun, { once: true });
         if (options.signal?.aborted === true) stopRun();
         let verdict: 'complete' | Error;
