@@ -75,10 +75,17 @@ export function runChangesetGate(opts: { root?: string; env?: NodeJS.ProcessEnv 
     return files;
   };
   const known = workspacePackages(root);
+  const published = new Set(publishedPackages(root).map((pkg) => pkg.name));
   for (const cs of changesets) {
     for (const name of cs.releases.keys()) {
       if (!known.has(name)) problems.push(`${cs.file} names "${name}", which is not a package of this workspace`);
     }
+    // `changeset version` refuses a changeset that names released and never-released packages alike
+    const unreleased = [...cs.releases.keys()].filter((name) => known.has(name) && !published.has(name));
+    if (unreleased.length > 0 && unreleased.length < cs.releases.size)
+      problems.push(
+        `${cs.file} names ${unreleased.map((name) => `"${name}"`).join(', ')}, which is never released (private or ignored in .changeset/config.json), beside released packages: "changeset version" refuses such a changeset. Leave the unreleased package out`,
+      );
   }
 
   for (const r of compareReports({ root, baseSha: base.sha, baseOf })) {

@@ -136,6 +136,15 @@ describe('changeset gate', () => {
     expect(problems(r.gate())).toMatch(/typo\.md names "@fx\/pgk", which is not a package of this workspace/);
   });
 
+  it('a changeset naming a never-released package beside a released one fails, as changeset version would', () => {
+    const r = repo({ before: fixture('new-export', 'before') });
+    r.write('packages/contract/package.json', JSON.stringify({ name: '@fx/contract', version: '0.0.0', private: true }));
+    r.write('.changeset/mixed.md', "---\n'@fx/pkg': patch\n'@fx/contract': minor\n---\n\nboth\n");
+    expect(problems(r.gate())).toMatch(/mixed\.md names "@fx\/contract", which is never released .* "changeset version" refuses such a changeset/);
+    r.write('.changeset/mixed.md', "---\n'@fx/contract': minor\n---\n\nthe unreleased package alone\n");
+    expect(problems(r.gate())).not.toMatch(/never released/);
+  });
+
   it('the first commit has no base: everything is initial', () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'api-gate-repo-'));
     repos.push(root);
