@@ -100,7 +100,7 @@ describe('runledger export otlp', () => {
       ['failed', 2],
       ['failed', 2],
       ['failed', 2],
-      ['ok', 1],
+      ['ok', 0], // success leaves the status UNSET (GenAI conventions)
     ]);
     // metadata: no argument or result text left the process
     expect(JSON.stringify(spans.map((s) => s.attributes))).not.toContain('ada@example.com');

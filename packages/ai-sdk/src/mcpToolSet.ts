@@ -130,7 +130,7 @@ function aiSdkTool(tool: McpTool, run: AiSdkRun, approve: McpToolSetOptions['app
       const followed = followSignals([run.signal, abortSignal]);
       let result: ToolResult;
       try {
-        result = await tool.execute(args, { signal: followed.signal });
+        result = await tool.execute(args, { signal: followed.signal, toolCallId: start.toolCallId as string });
       } finally {
         followed.release();
       }

@@ -18,6 +18,7 @@ import {
 import {
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_TOOL_TYPE,
   ATTR_JSONRPC_REQUEST_ID,
   ATTR_MCP_METHOD_NAME,
   ATTR_MCP_PROTOCOL_VERSION,
@@ -36,6 +37,8 @@ import type { WireRequestId } from './SentRequestIds.js';
 export const ATTR_RUNLEDGER_TOOL_OUTCOME = 'runledger.tool.outcome';
 /** The id of the configured server (runledger's own attribute). */
 export const ATTR_RUNLEDGER_TOOL_SERVER = 'runledger.tool.server';
+/** `gen_ai.tool.type` of an MCP server's tool: called by the agent on an external server. */
+export const GEN_AI_TOOL_TYPE_EXTENSION = 'extension';
 /** The tracer name of this package. */
 export const TRACER_NAME = '@runledger/mcp';
 
@@ -69,9 +72,9 @@ export class McpCallTracing {
     return new McpCallTracing(api, tracer, options.propagateContext === true);
   }
 
-  /** The tracer of one tool's calls. */
-  forTool(config: McpServerConfig, remoteName: string): ToolTracer {
-    return new ToolTracer(this.#api, this.#tracer, this.#propagate, remoteName, toolAttributes(config, remoteName));
+  /** The tracer of one tool's calls: `name` is its local name, `remoteName` its name on the server. */
+  forTool(config: McpServerConfig, remoteName: string, name: string): ToolTracer {
+    return new ToolTracer(this.#api, this.#tracer, this.#propagate, remoteName, config.id, name, toolAttributes(config, name));
   }
 
   /**
@@ -117,27 +120,49 @@ export class ToolTracer {
   readonly #tracer: Tracer;
   readonly #propagate: boolean;
   readonly #spanName: string;
+  readonly #server: string;
+  readonly #name: string;
   readonly #attributes: Attributes;
 
-  constructor(api: typeof OtelApi, tracer: Tracer, propagate: boolean, remoteName: string, attributes: Attributes) {
+  constructor(
+    api: typeof OtelApi,
+    tracer: Tracer,
+    propagate: boolean,
+    remoteName: string,
+    server: string,
+    name: string,
+    attributes: Attributes,
+  ) {
     this.#api = api;
     this.#tracer = tracer;
     this.#propagate = propagate;
     this.#spanName = `${MCP_METHOD_NAME_VALUE_TOOLS_CALL} ${remoteName}`;
+    this.#server = server;
+    this.#name = name;
     this.#attributes = attributes;
   }
 
   /**
-   * Runs one call inside its span: a child of the active context, ended with the call's outcome.
-   * A fault of the tracing itself runs the call untraced; it never changes the result.
+   * Runs one call inside its span, ended with the call's outcome: the `execute_tool` span live
+   * export (`@runledger/otel`) offers for the call when there is one (the MCP attributes join it;
+   * the export ends it with the recorded outcome), else a CLIENT span of its own, a child of the
+   * active context. A fault of the tracing itself runs the call untraced; it never changes the result.
    */
-  trace(run: (call: TracedCall | undefined) => Promise<ToolResult>): Promise<ToolResult> {
+  trace(run: (call: TracedCall | undefined) => Promise<ToolResult>, toolCallId?: string): Promise<ToolResult> {
     const api = this.#api;
     let parent: OtelApi.Context;
     let span: Span;
+    let owned = true;
     try {
       parent = api.context.active();
-      span = this.#tracer.startSpan(this.#spanName, { kind: api.SpanKind.CLIENT, attributes: this.#attributes }, parent);
+      const offered = claimExecuteToolSpan(this.#server, this.#name, toolCallId);
+      if (offered === undefined) {
+        span = this.#tracer.startSpan(this.#spanName, { kind: api.SpanKind.CLIENT, attributes: this.#attributes }, parent);
+      } else {
+        span = offered;
+        owned = false;
+        span.setAttributes(this.#attributes);
+      }
     } catch {
       return run(undefined);
     }
@@ -150,7 +175,7 @@ export class ToolTracer {
         if (Object.keys(carrier).length > 0) meta = carrier;
       });
     }
-    const call = new TracedCall(api, span, meta);
+    const call = new TracedCall(api, span, meta, owned);
     return run(call).then(
       (result) => {
         call.end(result);
@@ -162,6 +187,39 @@ export class ToolTracer {
       },
     );
   }
+}
+
+/**
+ * The key under which live export (`@runledger/otel`, toolSpanHandoff.ts) offers the
+ * `execute_tool` span of each started call: a process-wide map from `<server>\n<tool name>` to
+ * functions that open the call's span (or give undefined when the call is gone), oldest first.
+ * The two packages share no import: this key and shape are the whole contract.
+ */
+const TOOL_SPAN_HANDOFF = Symbol.for('@runledger/otel.execute_tool-handoff.v1');
+
+/**
+ * Claims the offered `execute_tool` span of this call: the offer recorded under `toolCallId` when
+ * the caller named it (never another call's, so never another run's), else the oldest offer of
+ * the tool; undefined: none.
+ */
+function claimExecuteToolSpan(server: string, name: string, toolCallId: string | undefined): Span | undefined {
+  const calls = (globalThis as { [TOOL_SPAN_HANDOFF]?: unknown })[TOOL_SPAN_HANDOFF];
+  if (!(calls instanceof Map)) return undefined;
+  const key = `${server}\n${name}`;
+  const queue: unknown = calls.get(key);
+  if (!Array.isArray(queue)) return undefined;
+  while (queue.length > 0) {
+    const at =
+      toolCallId === undefined
+        ? 0
+        : queue.findIndex((open: unknown) => (open as { toolCallId?: unknown } | null)?.toolCallId === toolCallId);
+    if (at < 0) return undefined;
+    const [open] = queue.splice(at, 1) as unknown[];
+    if (queue.length === 0) calls.delete(key);
+    const span: unknown = typeof open === 'function' ? (open as () => unknown)() : undefined;
+    if (span !== undefined) return span as Span;
+  }
+  return undefined;
 }
 
 /** A failing span (a broken SDK, exporter or processor) never changes the call it describes. */
@@ -222,11 +280,14 @@ export class TracedCall {
   readonly meta: Readonly<Record<string, string>> | undefined;
   readonly #api: typeof OtelApi;
   readonly #span: Span;
+  /** False for a span live export offered: it sets the status and ends it. */
+  readonly #owned: boolean;
 
-  constructor(api: typeof OtelApi, span: Span, meta: Readonly<Record<string, string>> | undefined) {
+  constructor(api: typeof OtelApi, span: Span, meta: Readonly<Record<string, string>> | undefined, owned = true) {
     this.#api = api;
     this.#span = span;
     this.meta = meta;
+    this.#owned = owned;
   }
 
   /** Records the JSON-RPC id the request went out with. */
@@ -246,8 +307,12 @@ export class TracedCall {
     if (typeof rpcCode === 'number') guard(() => this.#span.setAttribute(ATTR_RPC_RESPONSE_STATUS_CODE, String(rpcCode)));
   }
 
-  /** Ends the span with the call's outcome: only `failed` is an error, `cancelled` is not. */
+  /**
+   * Ends the span with the call's outcome: only `failed` is an error, `cancelled` is not. A span
+   * live export offered is left to it: it ends it with the outcome the store recorded.
+   */
   end(result: ToolResult): void {
+    if (!this.#owned) return;
     guard(() => {
       const span = this.#span;
       span.setAttribute(ATTR_RUNLEDGER_TOOL_OUTCOME, result.outcome);
@@ -261,6 +326,7 @@ export class TracedCall {
 
   /** Ends the span of a call that rejected, which no call should. */
   endUnexpected(): void {
+    if (!this.#owned) return;
     guard(() => {
       this.#span.setAttribute(ATTR_ERROR_TYPE, ERROR_TYPE_VALUE_OTHER);
       this.#span.setStatus({ code: this.#api.SpanStatusCode.ERROR });
@@ -269,12 +335,13 @@ export class TracedCall {
   }
 }
 
-/** The attributes every call of a tool starts with. */
-function toolAttributes(config: McpServerConfig, remoteName: string): Attributes {
+/** The attributes every call of a tool starts with: its local name, as the run records it. */
+function toolAttributes(config: McpServerConfig, name: string): Attributes {
   return Object.freeze({
     ...serverAttributes(config),
     [ATTR_MCP_METHOD_NAME]: MCP_METHOD_NAME_VALUE_TOOLS_CALL,
-    [ATTR_GEN_AI_TOOL_NAME]: remoteName,
+    [ATTR_GEN_AI_TOOL_NAME]: name,
+    [ATTR_GEN_AI_TOOL_TYPE]: GEN_AI_TOOL_TYPE_EXTENSION,
     [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
   });
 }

@@ -134,7 +134,9 @@ describe.each(Object.keys(fixtures))('tracing over %s', (kind) => {
 
     const expected: Record<string, unknown> = {
       'mcp.method.name': 'tools/call',
-      'gen_ai.tool.name': 'meta',
+      // the tool's local name, as the run records it (and live export names it)
+      'gen_ai.tool.name': 'mcp_fx_meta',
+      'gen_ai.tool.type': 'extension',
       'gen_ai.operation.name': 'execute_tool',
       'jsonrpc.request.id': String(seen.requestId),
       'network.transport': fixture.transport,

@@ -11,6 +11,12 @@ export interface McpExecuteOptions {
    * and, where the transport allows, tells the server with `notifications/cancelled`.
    */
   readonly signal?: AbortSignal;
+  /**
+   * The id the run records this call under (`recordToolStart`'s `toolCallId`). With MCP tracing
+   * and live OpenTelemetry export (`@runledger/otel`) both on, the call's MCP attributes join the
+   * `execute_tool` span of exactly this call; without it, of the tool's oldest started call.
+   */
+  readonly toolCallId?: string;
 }
 
 /**

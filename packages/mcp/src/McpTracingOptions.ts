@@ -7,9 +7,13 @@ import type { Tracer, TracerProvider } from '@opentelemetry/api';
  * @remarks
  * Each {@link McpTool.execute} then makes one CLIENT span named `tools/call <remote tool>`, as
  * the OpenTelemetry semantic conventions for MCP (development status) describe it, with
+ * `gen_ai.tool.name` = the tool's local name ({@link McpTool.name}, as a run records it) and
  * `runledger.tool.outcome` = `ok` | `failed` | `cancelled`. A failed call has status ERROR and
  * `error.type` = its failure cause; a cancelled call is never ERROR (status UNSET). The span is a
- * child of the context active when `execute` is called. Each server listing of
+ * child of the context active when `execute` is called. When the call was recorded as started on
+ * a run that `@runledger/otel`'s live export (`otelRunStore`) writes, no span of its own is made:
+ * the MCP attributes go on that run's `execute_tool` span for the call, so each call is one span
+ * (docs/mcp.md). Each server listing of
  * {@link McpServerRegistry.tools} makes a `tools/list` span. No argument, answer or error text is
  * recorded. Needs the peer dependency `@opentelemetry/api`, which is loaded only when
  * this option is given. See docs/mcp.md, "Tracing MCP calls with OpenTelemetry".

@@ -49,13 +49,13 @@ export class RemoteMcpTool implements McpTool {
     this.deadlineMs = config.deadlineMs;
     this.#session = init.session;
     this.#onContact = init.onContact;
-    this.#tracer = init.tracing?.forTool(config, this.remoteName);
+    this.#tracer = init.tracing?.forTool(config, this.remoteName, this.name);
     Object.freeze(this);
   }
 
   execute(args: Readonly<Record<string, unknown>>, options?: McpExecuteOptions): Promise<ToolResult> {
     const tracer = this.#tracer;
-    return tracer === undefined ? this.#execute(args, options, undefined) : tracer.trace((call) => this.#execute(args, options, call));
+    return tracer === undefined ? this.#execute(args, options, undefined) : tracer.trace((call) => this.#execute(args, options, call), options?.toolCallId);
   }
 
   #execute(

@@ -28,9 +28,11 @@ describe('the public surface of @runledger/mcp', () => {
     }
   });
 
-  it('McpTool.execute resolves to a ToolResult and takes a signal', () => {
+  it('McpTool.execute resolves to a ToolResult and takes a signal and the recorded call id', () => {
     expectTypeOf<McpTool['execute']>().returns.toEqualTypeOf<Promise<ToolResult>>();
-    expectTypeOf<McpTool['execute']>().parameter(1).toEqualTypeOf<{ readonly signal?: AbortSignal } | undefined>();
+    expectTypeOf<McpTool['execute']>()
+      .parameter(1)
+      .toEqualTypeOf<{ readonly signal?: AbortSignal; readonly toolCallId?: string } | undefined>();
   });
 
   it('the registry hands out tools and health contacts', () => {

@@ -1,7 +1,25 @@
 import { type Context, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import type { PrivacyLevel, StoredRun } from '@runledger/trace';
 import { Attr } from './attributes.js';
-import { type EventPlan, interruptedCall, planStepAt, rootEnd, rootStart, type StepFields, startedEvent } from './mapping.js';
+import {
+  type EventPlan,
+  interruptedCall,
+  planStepAt,
+  rootEnd,
+  rootStart,
+  type StepFields,
+  startedCallSpan,
+  startedEvent,
+} from './mapping.js';
+import { UNKNOWN_PROVIDER } from './providerName.js';
+import { offerToolSpan, type OpenToolSpan, withdrawToolSpan } from './toolSpanHandoff.js';
+
+/** A started call: its `tool_start` event, and (live) its offer to the MCP instrumentation and the span it opened. */
+interface OpenCall {
+  readonly start: EventPlan;
+  offer?: { readonly server: string; readonly toolName: string; readonly open: OpenToolSpan };
+  span?: Span;
+}
 
 /** Told which span is about to start: the run's (`'run'`) or a step's (its sequence). */
 export type BeforeSpan = (key: 'run' | number) => void;
@@ -21,14 +39,23 @@ export class RunSpanWriter {
   readonly #root: Span;
   readonly #context: Context;
   readonly #beforeSpan: BeforeSpan | undefined;
-  readonly #openCalls = new Map<string, EventPlan>();
+  readonly #openCalls = new Map<string, OpenCall>();
+  readonly #offerCalls: boolean;
+  /** The provider of the run's first `chat` span that named one: the root span's `gen_ai.provider.name`. */
+  #provider: string | undefined;
   #last = -1;
   #ended = false;
 
-  constructor(tracer: Tracer, run: StoredRun, privacy: PrivacyLevel, parent: Context, beforeSpan?: BeforeSpan) {
+  /**
+   * `offerCalls` (live export only): each started call of an MCP server's tool offers its
+   * `execute_tool` span to the MCP instrumentation (toolSpanHandoff.ts) until its `tool` step
+   * arrives; a claimed span is opened then, and ended with the step's attributes and status.
+   */
+  constructor(tracer: Tracer, run: StoredRun, privacy: PrivacyLevel, parent: Context, beforeSpan?: BeforeSpan, offerCalls = false) {
     this.#tracer = tracer;
     this.#privacy = privacy;
     this.#beforeSpan = beforeSpan;
+    this.#offerCalls = offerCalls;
     const root = rootStart(run, privacy);
     beforeSpan?.('run');
     this.#root = tracer.startSpan(root.name, { kind: SpanKind.INTERNAL, startTime: root.start, attributes: root.attributes }, parent);
@@ -43,34 +70,74 @@ export class RunSpanWriter {
     this.#last = sequence;
     const plan = planStepAt(sequence, step, this.#privacy);
     if (plan.type === 'span') {
-      this.#beforeSpan?.(sequence);
-      const span = this.#tracer.startSpan(
-        plan.name,
-        { kind: plan.kind, startTime: plan.start, attributes: plan.attributes },
-        this.#context,
-      );
+      const callId = plan.attributes[Attr.TOOL_CALL_ID];
+      const call = typeof callId === 'string' ? this.#openCalls.get(callId) : undefined;
+      if (call !== undefined) {
+        this.#openCalls.delete(callId as string);
+        this.#withdraw(call);
+      }
+      const provider = plan.attributes[Attr.PROVIDER];
+      if (this.#provider === undefined && typeof provider === 'string' && provider !== UNKNOWN_PROVIDER) this.#provider = provider;
+      let span = call?.span;
+      if (span === undefined) {
+        this.#beforeSpan?.(sequence);
+        span = this.#tracer.startSpan(plan.name, { kind: plan.kind, startTime: plan.start, attributes: plan.attributes }, this.#context);
+      } else {
+        // the span the MCP instrumentation claimed and filled: the step's attributes join its own
+        span.setAttributes(plan.attributes);
+      }
       if (plan.status !== null && plan.status.code !== SpanStatusCode.UNSET) span.setStatus(plan.status);
       span.end(plan.end);
-      const callId = plan.attributes[Attr.TOOL_CALL_ID];
-      if (typeof callId === 'string') this.#openCalls.delete(callId);
     } else if (plan.type === 'event') {
       this.#root.addEvent(plan.name, plan.attributes, plan.time);
     } else {
-      this.#openCalls.set(plan.callId, plan.event);
+      const call: OpenCall = { start: plan.event };
+      this.#openCalls.set(plan.callId, call);
+      if (this.#offerCalls) this.#offer(call, plan.callId);
     }
+  }
+
+  /** Offers a started call of an MCP server's tool to the MCP instrumentation. */
+  #offer(call: OpenCall, toolCallId: string): void {
+    const server = call.start.attributes[Attr.TOOL_SERVER];
+    const toolName = call.start.attributes[Attr.TOOL_NAME];
+    if (typeof server !== 'string' || typeof toolName !== 'string') return;
+    const open: OpenToolSpan = Object.assign(
+      () => {
+        call.offer = undefined;
+        if (this.#ended || call.span !== undefined) return undefined;
+        const { name, attributes } = startedCallSpan(call.start);
+        call.span = this.#tracer.startSpan(name, { kind: SpanKind.INTERNAL, startTime: call.start.time, attributes }, this.#context);
+        return call.span;
+      },
+      { toolCallId },
+    );
+    call.offer = { server, toolName, open };
+    offerToolSpan(server, toolName, open);
+  }
+
+  #withdraw(call: OpenCall): void {
+    const offer = call.offer;
+    if (offer === undefined) return;
+    call.offer = undefined;
+    withdrawToolSpan(offer.server, offer.toolName, offer.open);
   }
 
   /** Ends the root span with the run's final status; calls still open become interrupted-call events. */
   finish(run: StoredRun): void {
     if (this.#ended) return;
     this.#ended = true;
-    for (const start of this.#openCalls.values()) {
-      const event = interruptedCall(start);
+    const end = rootEnd(run, this.#privacy);
+    for (const call of this.#openCalls.values()) {
+      this.#withdraw(call);
+      const event = interruptedCall(call.start);
       this.#root.addEvent(event.name, event.attributes, event.time);
+      // a claimed call whose `tool` step never came: its span ends with the run
+      call.span?.end(end.end);
     }
     this.#openCalls.clear();
-    const end = rootEnd(run, this.#privacy);
     this.#root.setAttributes(end.attributes);
+    this.#root.setAttribute(Attr.PROVIDER, this.#provider ?? UNKNOWN_PROVIDER);
     for (const event of end.events) this.#root.addEvent(event.name, event.attributes, event.time);
     this.#root.setStatus(end.status);
     this.#root.end(end.end);

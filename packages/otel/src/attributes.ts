@@ -4,12 +4,14 @@ import {
   ATTR_GEN_AI_INPUT_MESSAGES,
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_OUTPUT_MESSAGES,
+  ATTR_GEN_AI_PROVIDER_NAME,
   ATTR_GEN_AI_REQUEST_MODEL,
   ATTR_GEN_AI_RESPONSE_FINISH_REASONS,
   ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
   ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_GEN_AI_TOOL_CALL_RESULT,
   ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_TOOL_TYPE,
   ATTR_GEN_AI_USAGE_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
   GEN_AI_OPERATION_NAME_VALUE_CHAT,
@@ -26,6 +28,7 @@ export const Attr = {
   ERROR_TYPE: ATTR_ERROR_TYPE,
   OPERATION: ATTR_GEN_AI_OPERATION_NAME,
   AGENT_NAME: ATTR_GEN_AI_AGENT_NAME,
+  PROVIDER: ATTR_GEN_AI_PROVIDER_NAME,
   MODEL: ATTR_GEN_AI_REQUEST_MODEL,
   INPUT_TOKENS: ATTR_GEN_AI_USAGE_INPUT_TOKENS,
   OUTPUT_TOKENS: ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
@@ -33,6 +36,7 @@ export const Attr = {
   INPUT_MESSAGES: ATTR_GEN_AI_INPUT_MESSAGES,
   OUTPUT_MESSAGES: ATTR_GEN_AI_OUTPUT_MESSAGES,
   TOOL_NAME: ATTR_GEN_AI_TOOL_NAME,
+  TOOL_TYPE: ATTR_GEN_AI_TOOL_TYPE,
   TOOL_CALL_ID: ATTR_GEN_AI_TOOL_CALL_ID,
   TOOL_ARGUMENTS: ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
   TOOL_RESULT: ATTR_GEN_AI_TOOL_CALL_RESULT,
@@ -61,6 +65,16 @@ export const Attr = {
 
 /** `error.type` when a failure's cause was not recorded. */
 export const OTHER_ERROR = ERROR_TYPE_VALUE_OTHER;
+
+/**
+ * The `gen_ai.tool.type` values (the conventions' examples; 1.45.0 has no constants for them): a
+ * tool of an MCP server (a step with `toolServer`) is an `extension`, called by the agent on an
+ * external server; one without a server is a `function` the application runs itself.
+ */
+export const ToolType = {
+  EXTENSION: 'extension',
+  FUNCTION: 'function',
+} as const;
 
 /** The `gen_ai.operation.name` values. */
 export const Operation = {

@@ -51,7 +51,8 @@ describe('the mapping (docs/otel.md)', () => {
       'runledger.run.tool_calls.cancelled': 1,
     });
     expect(rootSpan.attributes['error.type']).toBeUndefined();
-    expect(rootSpan.status.code).toBe(SpanStatusCode.OK);
+    // success leaves the status UNSET (the GenAI conventions)
+    expect(rootSpan.status.code).toBe(SpanStatusCode.UNSET);
     // 2 llm + 4 tool steps; tool_start, request, context, dropped, assembled are no spans
     expect(children.map((s) => s.name)).toEqual([
       'chat gpt-x',
@@ -127,7 +128,7 @@ describe('the mapping (docs/otel.md)', () => {
     expect(chat.status.code).toBe(SpanStatusCode.UNSET);
   });
 
-  it('keeps the three outcomes apart: ok → OK, failed → ERROR with error.type, cancelled → UNSET and never ERROR', async () => {
+  it('keeps the three outcomes apart: ok → UNSET, failed → ERROR with error.type, cancelled → UNSET and never ERROR', async () => {
     const { spans, runs, store } = await exportLive();
     const steps = await store.readSteps(runs.completed);
     const [ok, failed, cancelled, legacy] = [0, 1, 2, 3].map((n) => bySeq(spans, runs.completed, stepOf(steps, 'tool', n).sequence));
@@ -139,7 +140,7 @@ describe('the mapping (docs/otel.md)', () => {
       'runledger.tool.server': 'github',
       'runledger.tool.outcome': 'ok',
     });
-    expect(ok!.status).toEqual({ code: SpanStatusCode.OK });
+    expect(ok!.status).toEqual({ code: SpanStatusCode.UNSET });
     expect(ok!.kind).toBe(SpanKind.INTERNAL);
     expect(ok!.attributes['error.type']).toBeUndefined();
     expect(failed!.attributes).toMatchObject({
@@ -206,7 +207,7 @@ describe('the mapping (docs/otel.md)', () => {
     expect(interrupted.attributes).toMatchObject({ 'error.type': 'interrupted', 'runledger.run.status': 'interrupted' });
     expect(interrupted.events.map((e) => e.name)).toEqual(['runledger.run.started', 'runledger.run.interrupted']);
     const lateRoot = root(exporter.getFinishedSpans(), late.id);
-    expect(lateRoot.status.code).toBe(SpanStatusCode.OK);
+    expect(lateRoot.status.code).toBe(SpanStatusCode.UNSET);
     expect(lateRoot.events.map((e) => e.name)).toEqual(['runledger.run.started', 'runledger.run.completed']);
   });
 

@@ -10,7 +10,8 @@ import {
   stepOutcome,
   type StoredRun,
 } from '@runledger/trace';
-import { Attr, EventName, Operation, OTHER_ERROR } from './attributes.js';
+import { Attr, EventName, Operation, OTHER_ERROR, ToolType } from './attributes.js';
+import { providerName } from './providerName.js';
 import { hrTimeOf } from './spanTime.js';
 
 /** One stored step as the mapping reads it (a step being appended, or one read back), without its sequence. */
@@ -119,9 +120,9 @@ export function rootEnd(
   };
   if ((run.unstoredSteps ?? 0) > 0) attributes[Attr.RUN_UNSTORED] = run.unstoredSteps!;
   const reason = runText(run.terminationReason, level, 500);
+  // a completed run is a success: UNSET, as the GenAI conventions leave it (only a failure sets a status)
   let status: SpanStatus;
-  if (run.status === RunStatus.COMPLETED) status = { code: SpanStatusCode.OK };
-  else if (run.status === RunStatus.FAILED || run.status === RunStatus.INTERRUPTED) {
+  if (run.status === RunStatus.FAILED || run.status === RunStatus.INTERRUPTED) {
     attributes[Attr.ERROR_TYPE] = run.status;
     status = reason === null ? { code: SpanStatusCode.ERROR } : { code: SpanStatusCode.ERROR, message: reason };
   } else status = { code: SpanStatusCode.UNSET };
@@ -136,6 +137,20 @@ export function rootEnd(
     attributes: reason === null ? {} : { [Attr.RUN_REASON]: reason },
   });
   return { attributes, status, events, end: hrTimeOf(finishedAt) };
+}
+
+/**
+ * The `execute_tool` span of a started call, opened before its `tool` step arrives (live export,
+ * when the MCP instrumentation claims it): its name and the attributes its `tool_start` step gives.
+ */
+export function startedCallSpan(start: EventPlan): { name: string; attributes: Attributes } {
+  const name = start.attributes[Attr.TOOL_NAME];
+  const attributes: Attributes = { [Attr.OPERATION]: Operation.EXECUTE_TOOL };
+  for (const key of [Attr.TOOL_NAME, Attr.TOOL_CALL_ID, Attr.TOOL_SERVER] as const) {
+    if (start.attributes[key] !== undefined) attributes[key] = start.attributes[key];
+  }
+  attributes[Attr.TOOL_TYPE] = start.attributes[Attr.TOOL_SERVER] === undefined ? ToolType.FUNCTION : ToolType.EXTENSION;
+  return { name: spanName(Operation.EXECUTE_TOOL, typeof name === 'string' ? name : undefined), attributes };
 }
 
 /** The event of a started call that never ended (the run ended without its `tool` step). */
@@ -231,7 +246,6 @@ function spanName(operation: string, name: string | undefined): string {
   return named;
 }
 
-const OK_STATUS: SpanStatus = Object.freeze({ code: SpanStatusCode.OK });
 const UNSET_STATUS: SpanStatus = Object.freeze({ code: SpanStatusCode.UNSET });
 /** The ERROR status of each failure cause (a closed vocabulary, so a few objects). */
 const ERROR_STATUS = new Map<string, SpanStatus>();
@@ -250,12 +264,13 @@ function toolSpan(step: StepFields, p: Record<string, unknown>, attributes: Attr
   if (callId !== undefined) attributes[Attr.TOOL_CALL_ID] = callId;
   const server = str(p['toolServer']);
   if (server !== undefined) attributes[Attr.TOOL_SERVER] = server;
+  attributes[Attr.TOOL_TYPE] = server === undefined ? ToolType.FUNCTION : ToolType.EXTENSION;
   const outcome = stepOutcome(p);
   let status: SpanStatus | null = null;
   if (outcome !== '') {
     attributes[Attr.TOOL_OUTCOME] = outcome;
-    if (outcome === ToolOutcome.OK) status = OK_STATUS;
-    else if (outcome === ToolOutcome.FAILED) {
+    // ok and cancelled leave the status UNSET (the conventions set none on success; a cancel is no verdict)
+    if (outcome === ToolOutcome.FAILED) {
       const cause = isToolFailureCause(p['toolFailureCause']) ? p['toolFailureCause'] : OTHER_ERROR;
       attributes[Attr.ERROR_TYPE] = cause;
       status = errorStatus(cause);
@@ -280,6 +295,7 @@ function toolSpan(step: StepFields, p: Record<string, unknown>, attributes: Attr
 function chatSpan(step: StepFields, p: Record<string, unknown>, attributes: Attributes, text: boolean): SpanPlan {
   const model = str(p['model']);
   attributes[Attr.OPERATION] = Operation.CHAT;
+  attributes[Attr.PROVIDER] = providerName(p['provider']);
   if (model !== undefined) attributes[Attr.MODEL] = model;
   const input = num(p['promptTokens']);
   if (input !== undefined) attributes[Attr.INPUT_TOKENS] = input;

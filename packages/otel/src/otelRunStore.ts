@@ -45,7 +45,9 @@ export interface OtelRunStoreOptions {
  * Every call goes to `store` and its answer is returned as it came. After the store accepted a
  * write, the run's spans follow it: `createRun` starts the run's root span (a child of the span
  * active in the OpenTelemetry context then), each `appendStep` writes the step's span or event with
- * the step's own times, `finishRun` ends the root span with the final status. A tracer that throws
+ * the step's own times, `finishRun` ends the root span with the final status. A started call of an
+ * MCP server's tool offers its `execute_tool` span to `@runledger/mcp`'s tracing, so a call traced
+ * by both is one span (docs/otel.md, "With MCP tracing on too"). A tracer that throws
  * is reported to `onError` and never reaches the run or its recording. The optional members of
  * RunStore (`pruneRuns`, `readOpenCalls`) are there exactly when `store` has them, so
  * `canPruneRuns` and `canReadOpenCalls` answer for the wrapper as for the store.
@@ -122,7 +124,7 @@ class OtelRunStore implements RunStore {
     const run = await this.#store.createRun(input);
     this.#guard(() => {
       this.#tracer ??= this.#provider.getTracer(SCOPE_NAME, SCOPE_VERSION);
-      this.#runs.set(run.id, new RunSpanWriter(this.#tracer, run, this.#privacy, parent));
+      this.#runs.set(run.id, new RunSpanWriter(this.#tracer, run, this.#privacy, parent, undefined, true));
     });
     return run;
   }

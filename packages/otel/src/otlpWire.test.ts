@@ -90,7 +90,8 @@ describe('OTLP/HTTP on the wire', () => {
     }
     const tools = spans.filter((s) => s.attributes['gen_ai.operation.name'] === 'execute_tool');
     const outcome = (o: string) => tools.filter((s) => s.attributes['runledger.tool.outcome'] === o);
-    expect(outcome('ok').map((s) => s.status)).toEqual([{ code: 1, message: '' }]);
+    // success leaves the status UNSET on the wire too (code 0)
+    expect(outcome('ok').map((s) => s.status)).toEqual([{ code: 0, message: '' }]);
     expect(
       outcome('failed')
         .map((s) => [s.status.code, s.attributes['error.type']])
@@ -107,7 +108,7 @@ describe('OTLP/HTTP on the wire', () => {
     const roots = spans.filter((s) => s.parentSpanId === '');
     expect(roots.map((s) => [s.attributes['runledger.run.status'], s.status.code]).sort()).toEqual([
       ['cancelled', 0],
-      ['completed', 1],
+      ['completed', 0],
       ['failed', 2],
     ]);
   });
