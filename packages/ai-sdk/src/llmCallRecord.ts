@@ -26,9 +26,12 @@ export class LlmCallRecord {
   #usage: Usage | undefined;
   #finishReason: string | undefined;
   #modelId: string;
+  readonly #provider: string | undefined;
 
-  constructor(modelId: string) {
+  /** `provider` is the AI SDK model's provider id (e.g. `openai.chat`), kept on the `llm` step. */
+  constructor(modelId: string, provider?: string) {
     this.#modelId = modelId;
+    this.#provider = provider === '' ? undefined : provider;
   }
 
   /** The ids of the tool calls requested so far. */
@@ -84,6 +87,7 @@ export class LlmCallRecord {
       round,
       durationMs,
       model: this.#modelId,
+      ...(this.#provider !== undefined && { provider: this.#provider }),
       ...(this.#text.length > 0 && { content: this.#text.join('') }),
       ...(this.#reasoning.length > 0 && { thinking: this.#reasoning.join('') }),
       ...(reason !== undefined && { finishReason: reason }),

@@ -30,6 +30,19 @@ describe('recordingMiddleware on generate calls', () => {
     ]);
   });
 
+  it('records the model’s provider on the llm step (the OpenTelemetry export’s gen_ai.provider.name), at every privacy level', async () => {
+    for (const privacy of ['metadata', 'full'] as const) {
+      const trace = RunTrace.create({ privacy });
+      const model = new MockLanguageModelV3({ provider: 'openai.chat', modelId: 'gpt-x', doGenerate: textAnswer('ok', [1, 1]) });
+      await generateText({
+        model: wrapLanguageModel({ model, middleware: recordingMiddleware({ trace, signal: new AbortController().signal }) }),
+        prompt: 'x',
+      });
+      expect(trace.steps.map((s) => [s.kind, s.model, s.provider])).toEqual([['llm', 'gpt-x', 'openai.chat']]);
+      expect(trace.steps[0]?.toArray()).toMatchObject({ provider: 'openai.chat' });
+    }
+  });
+
   it('records a failed call with finish reason error, and numbers the rounds of one run across generateText calls', async () => {
     const trace = RunTrace.create({ privacy: 'full' });
     const run = { trace, signal: new AbortController().signal };

@@ -39,7 +39,7 @@ export function recordingMiddleware(run: AiSdkRun): LanguageModelMiddleware {
       refuseOnceCancelled(run);
       for (const denied of deniedCalls(run, params.prompt)) await recordUnsentCall(run, denied);
       const round = rounds.nextLlmRound();
-      const call = new LlmCallRecord(model.modelId);
+      const call = new LlmCallRecord(model.modelId, model.provider);
       const started = performance.now();
       const followed = followSignals([params.abortSignal, run.signal]);
       let result: Awaited<ReturnType<typeof doGenerate>>;
@@ -63,7 +63,7 @@ export function recordingMiddleware(run: AiSdkRun): LanguageModelMiddleware {
       refuseOnceCancelled(run);
       for (const denied of deniedCalls(run, params.prompt)) await recordUnsentCall(run, denied);
       const round = rounds.nextLlmRound();
-      const call = new LlmCallRecord(model.modelId);
+      const call = new LlmCallRecord(model.modelId, model.provider);
       const started = performance.now();
       const followed = followSignals([params.abortSignal, run.signal]);
       let result: Awaited<ReturnType<typeof doStream>>;

@@ -117,6 +117,21 @@ describe('GenAI semantic conventions (semantic-conventions-genai v0.1.0)', () =>
     expect(rootOf(batch.getFinishedSpans(), unnamed.id).attributes['gen_ai.provider.name']).toBe('unknown');
   });
 
+  it('takes gen_ai.provider.name from the provider a recorder gives recordLlmCall, live and in batch', async () => {
+    const { exporter, store, inner, clock } = liveExport();
+    const run = await startRun(store, { heartbeatMs: 0, spoolDir: false, clock, configuration: 'recorded-provider' });
+    await run.trace.recordLlmCall({ model: 'gpt-x', provider: 'openai.chat' });
+    await run.complete();
+    const [step] = await inner.readSteps(run.id);
+    expect(JSON.parse(step!.payload)).toMatchObject({ provider: 'openai.chat' }); // kept at the default privacy level
+    const chat = exporter.getFinishedSpans().find((s) => s.attributes['gen_ai.operation.name'] === 'chat')!;
+    expect(chat.attributes['gen_ai.provider.name']).toBe('openai');
+    expect(rootOf(exporter.getFinishedSpans(), run.id).attributes['gen_ai.provider.name']).toBe('openai');
+    const batch = new InMemorySpanExporter();
+    await exportRuns(inner, batch, { runIds: [run.id], privacy: PrivacyLevel.METADATA, serviceName: 'test' });
+    expect(rootOf(batch.getFinishedSpans(), run.id).attributes['gen_ai.provider.name']).toBe('openai');
+  });
+
   it('puts gen_ai.tool.type on every execute_tool span: extension for an MCP server tool, function without a server', async () => {
     const { exporter, store, clock } = liveExport();
     const runs = await recordSampleRuns(store, clock);

@@ -45,7 +45,7 @@ const CONTENT: Readonly<Record<string, (value: unknown) => [string, unknown][]>>
 };
 
 /** Keys never masked at `redacted`: identities and closed vocabularies. */
-const UNMASKED = new Set([...IDENTITY, 'model', 'finishReason', 'toolWriteTarget']);
+const UNMASKED = new Set([...IDENTITY, 'model', 'provider', 'finishReason', 'toolWriteTarget']);
 
 const SECRET_KEY =
   /^(password|passwd|pwd|secret|client_?secret|token|access_?token|refresh_?token|api_?key|apikey|x-api-key|authorization|auth|cookie|set-cookie|credentials?|private_?key)$/i;

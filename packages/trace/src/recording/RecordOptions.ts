@@ -31,6 +31,8 @@ export interface RecordRequestOptions extends RecordStepOptions {
  */
 export interface RecordLlmCallOptions extends RecordStepOptions {
   readonly model?: string;
+  /** Who serves the model: the AI SDK's `model.provider` (e.g. `openai.chat`), or your client's provider name. */
+  readonly provider?: string;
   /** The answer text. */
   readonly content?: string;
   readonly thinking?: string;

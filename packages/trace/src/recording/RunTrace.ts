@@ -171,6 +171,7 @@ export class RunTrace {
         round: options.round ?? 0,
         durationMs: options.durationMs ?? 0,
         model: options.model,
+        provider: options.provider,
         content: options.content,
         thinking: options.thinking,
         finishReason: options.finishReason,

@@ -29,6 +29,7 @@ describe('docs/recording.md', () => {
         round: 0,
         durationMs: 812.4,
         model: 'gpt-x',
+        provider: 'openai.chat', // who serves the model: gen_ai.provider.name in OpenTelemetry
         promptTokens: 1200,
         completionTokens: 80,
         requestedToolCalls: [{ name: 'mcp_github_search', arguments: { q: 'export failed' } }],

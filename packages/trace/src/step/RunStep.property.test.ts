@@ -36,6 +36,7 @@ const validFields: fc.Arbitrary<RunStepFields> = fc.oneof(
       kind: fc.constant('llm' as const),
       ...common,
       model: fc.string(),
+      provider: fc.option(fc.string()),
       content: fc.option(fc.string()),
       thinking: fc.string(),
       finishReason: fc.string(),

@@ -38,7 +38,7 @@ export interface RunStepToolCall {
  *
  * @remarks
  * Common: `kind`, `round`, `durationMs`. `request`: `content` (the incoming request). `llm`:
- * `model`, `content` (the answer), `thinking`, `finishReason`, `promptTokens`,
+ * `model`, `provider` (who serves the model, e.g. the AI SDK's `openai.chat`), `content` (the answer), `thinking`, `finishReason`, `promptTokens`,
  * `completionTokens`, `costUsd`, `requestedToolCalls`, `raw` (the provider's raw answer).
  * `context`: `tokenBudget`, `tokensUsed`. `dropped`: `droppedSources`. `assembled`:
  * `messages`. `tool`: `toolName`, `toolServer`, `toolArguments`, `toolResult`, `toolIsError`,
@@ -57,6 +57,7 @@ export interface RunStepFields {
   /** How long the step took, in ms (kept to 2 decimals). */
   readonly durationMs: number;
   readonly model?: string | null;
+  readonly provider?: string | null;
   readonly content?: string | null;
   readonly thinking?: string | null;
   readonly messages?: readonly RunStepMessage[] | null;
@@ -96,6 +97,7 @@ export interface RunStepPayload {
   readonly round: number;
   readonly durationMs: number;
   readonly model?: string;
+  readonly provider?: string;
   readonly content?: string;
   readonly thinking?: string;
   readonly messages?: readonly RunStepMessage[];
@@ -147,6 +149,8 @@ export class RunStep {
   /** Rounded to 2 decimals. */
   readonly durationMs!: number;
   readonly model!: string | undefined;
+  /** Who serves the model (an LLM step's provider id, e.g. `openai.chat`). */
+  readonly provider!: string | undefined;
   readonly content!: string | undefined;
   readonly thinking!: string | undefined;
   readonly messages!: readonly RunStepMessage[] | undefined;

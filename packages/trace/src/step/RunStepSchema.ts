@@ -75,6 +75,7 @@ export const RunStepSchema = z.object({
     .min(0)
     .max(MAX_DURATION_MS),
   model: text,
+  provider: text,
   content: text,
   thinking: text,
   messages: array(
