@@ -104,6 +104,38 @@ describe('runledger spool', () => {
 });
 
 describe('late cancels and unstored steps on screen', () => {
+  it('shows a final status that arrived after the run had ended in the app, runs show and --json, as a late cancel is', async () => {
+    const db = join(dir, 'late-finish.db');
+    const store = await SqliteRunStore.open({ path: db });
+    const server = await serve(store);
+    try {
+      const run = await store.createRun({ configuration: 'late-finish' });
+      await store.recoverInterrupted(Date.now() + 60_000);
+      const late = await store.finishRun(run.id, { status: 'completed', unstoredSteps: 2 });
+      expect(late).toMatchObject({ status: 'interrupted', lateFinishStatus: 'completed', unstoredSteps: 2 });
+
+      const page = (await send(server, `/runs/${run.id}`)).body;
+      expect(page).toContain('data-note="late-finish"');
+      expect(page).toContain('Its process reported this after the run had already ended');
+      const de = (await send(server, `/runs/${run.id}?lang=de`)).body;
+      expect(de).toContain('Sein Prozess meldete ihn, nachdem der Lauf schon beendet war');
+      const show = await cli(['runs', 'show', run.id, '--db', db], dir);
+      expect(show.code).toBe(0);
+      expect(show.stdout).toContain('late final status: its process reported "completed"');
+      const json = JSON.parse((await cli(['runs', 'show', run.id, '--db', db, '--json'], dir)).stdout);
+      expect(json).toMatchObject({ run: { status: 'interrupted', lateFinishStatus: 'completed' } });
+
+      // a run that ended once has no such note
+      const plain = await store.createRun({ configuration: 'late-finish' });
+      await store.finishRun(plain.id, { status: 'completed' });
+      expect((await send(server, `/runs/${plain.id}`)).body).not.toContain('data-note="late-finish"');
+      expect((await cli(['runs', 'show', plain.id, '--db', db], dir)).stdout).not.toContain('late final status');
+    } finally {
+      await server.close();
+      await store.close();
+    }
+  });
+
   it('says "cancel requested after the run finished" and "N steps were not stored" in the app, runs show and --json', async () => {
     const db = join(dir, 'notes.db');
     const store = await SqliteRunStore.open({ path: db });

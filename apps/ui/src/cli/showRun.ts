@@ -82,6 +82,9 @@ export async function showRun(store: RunStore, command: Extract<Command, { name:
       (lateCancel
         ? terminalLine`\ncancel requested after the run finished (${t.date(run.cancelRequestedAt!)}): it did not change how the run ended`
         : '') +
+      (run.lateFinishStatus != null
+        ? terminalLine`\nlate final status: its process reported "${run.lateFinishStatus}"${run.lateFinishAt != null ? terminalLine` (${t.date(run.lateFinishAt)})` : ''} after the run had ended; it did not change how the run ended`
+        : '') +
       (unstored > 0 ? terminalLine`\nWARNING: ${unstored} steps were not stored (the timeline misses them)` : '') +
       '\n(metadata only: prompts, answers, tool arguments and results are never shown)\n\n',
   );

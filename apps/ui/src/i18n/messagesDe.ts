@@ -60,6 +60,8 @@ export const de: MessageCatalog = {
   'runs.detail.cancel': 'Lauf abbrechen',
   'runs.detail.cancelPending': 'Abbruch angefordert; warte, bis der Lauf anhält.',
   'runs.detail.lateCancel': 'Abbruch angefordert, nachdem der Lauf schon beendet war: am Ausgang des Laufs ändert er nichts.',
+  'runs.detail.lateFinish': 'Verspäteter Endstatus',
+  'runs.detail.lateFinishNote': 'Sein Prozess meldete ihn, nachdem der Lauf schon beendet war: am Ausgang des Laufs ändert er nichts.',
   'runs.detail.unstored': 'Nicht gespeicherte Schritte',
   'runs.detail.unstoredNote':
     '{count} Schritte dieses Laufs wurden nicht gespeichert: der Speicher hat sie abgelehnt, und sie konnten nicht zwischengespeichert werden. Der Zeitstrahl enthält sie nicht; der Prozess hat jeden auf stderr gemeldet.',

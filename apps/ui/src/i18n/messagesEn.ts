@@ -58,6 +58,8 @@ export const en = {
   'runs.detail.cancel': 'Cancel run',
   'runs.detail.cancelPending': 'Cancel requested; waiting for the run to stop.',
   'runs.detail.lateCancel': 'Cancel requested after the run finished: it did not change how the run ended.',
+  'runs.detail.lateFinish': 'Late final status',
+  'runs.detail.lateFinishNote': 'Its process reported this after the run had already ended: it did not change how the run ended.',
   'runs.detail.unstored': 'Steps not stored',
   'runs.detail.unstoredNote':
     '{count} steps of this run were not stored: the store refused them and they could not be spooled. The timeline misses them; the process reported each one on its stderr.',

@@ -164,6 +164,7 @@ ${run.actor !== null ? html`<dt>${t.t('runs.detail.actor')}</dt><dd>${run.actor}
 <dt>${t.t('runs.col.duration')}</dt><dd>${duration === null ? NONE : t.duration(duration)}</dd>
 ${run.cancelRequestedAt !== null ? html`<dt>${t.t('runs.detail.cancelRequestedAt')}</dt><dd><time datetime="${t.iso(run.cancelRequestedAt)}">${t.time(run.cancelRequestedAt)}</time>${isLateCancel(run) ? html` <span class="muted" data-note="late-cancel">— ${t.t('runs.detail.lateCancel')}</span>` : ''}</dd>` : ''}
 ${run.terminationReason !== null ? html`<dt>${t.t('runs.detail.reason')}</dt><dd>${reasonText(t, run.terminationReason)}</dd>` : ''}
+${run.lateFinishStatus != null ? html`<dt>${t.t('runs.detail.lateFinish')}</dt><dd>${statusBadge(t, run.lateFinishStatus)}${run.lateFinishAt != null ? html` <time datetime="${t.iso(run.lateFinishAt)}">${t.time(run.lateFinishAt)}</time>` : ''} <span class="muted" data-note="late-finish">— ${t.t('runs.detail.lateFinishNote')}</span></dd>` : ''}
 <dt>${t.t('runs.detail.steps')}</dt><dd>${t.number(run.stepCount)}</dd>
 ${unstored > 0 ? html`<dt>${t.t('runs.detail.unstored')}</dt><dd><strong>${t.number(unstored)}</strong></dd>` : ''}
 <dt>${t.t('runs.col.calls')}</dt><dd>${outcomeCounts(t, run)}</dd>
