@@ -7,7 +7,9 @@
  * module "nodenext", strict, skipLibCheck off for our packages): see lib/smokeConsumers.ts. The
  * `runledger` command of `@runledger/cli` runs from that project (`npx runledger --help`,
  * `migrate`, `runs list --json`), and once more from a project installed with plain npm, without
- * the optional peer `@runledger/store-postgres` (lib/cliSmoke.ts). Run after `pnpm build`.
+ * the optional peer `@runledger/store-postgres` (lib/cliSmoke.ts). The same consumers of every entry
+ * type-check with the oldest TypeScript docs/consuming.md names for it, ESM (nodenext and bundler)
+ * and CommonJS, installed into the same project (lib/oldestTypeScript.ts). Run after `pnpm build`.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +19,7 @@ import { pathToFileURL } from 'node:url';
 import { checkInstalledCli, npmConsumer } from './lib/cliSmoke.ts';
 import { hasCliSurface } from './lib/cliSurface.ts';
 import { apiEntries } from './lib/entries.ts';
+import { checkOldestTypeScript, oldestTypeScriptInstall } from './lib/oldestTypeScript.ts';
 import { writeSmokeConsumers } from './lib/smokeConsumers.ts';
 import { publishedPackages, WORKSPACE_ROOT } from './lib/workspace.ts';
 import type { PackageInfo } from './lib/workspace.ts';
@@ -54,6 +57,7 @@ export function packSmoke(opts: { root?: string; keep?: boolean; log?: (s: strin
       specs[p.name] = `file:${path.join(tarballs, file)}`;
       log(`packed ${p.name} → ${file}`);
     }
+    const entries = pkgs.flatMap((p) => apiEntries(p).map((e) => e.specifier));
     const project = path.join(dir, 'project');
     execFileSync('mkdir', ['-p', project]);
     writeFileSync(
@@ -67,6 +71,7 @@ export function packSmoke(opts: { root?: string; keep?: boolean; log?: (s: strin
           devDependencies: {
             '@types/node': JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).devDependencies['@types/node'],
             ...Object.assign({}, ...pkgs.flatMap(peerTypeNeeds).map((peer) => PEER_TYPE_NEEDS[peer]?.install)),
+            ...oldestTypeScriptInstall(entries),
           },
           pnpm: { overrides: specs, onlyBuiltDependencies: ['better-sqlite3', 'esbuild'] },
         },
@@ -122,6 +127,8 @@ export function packSmoke(opts: { root?: string; keep?: boolean; log?: (s: strin
           `types resolve for ${names} from ESM and CommonJS (${c.files.join(', ')}; tsc nodenext, skipLibCheck off, types: ${JSON.stringify(c.types)})`,
         );
     }
+    // The oldest TypeScript named for each entry, ESM and CommonJS: one tsc -b per named version.
+    failures.push(...checkOldestTypeScript({ project, specifiers: entries, log }));
     // The command line: from the pnpm project, then from a plain npm project without the optional peer.
     for (const cli of pkgs.filter(hasCliSurface)) {
       failures.push(...checkInstalledCli({ project, label: `${cli.name} (pnpm, every package)`, log }));
