@@ -140,7 +140,9 @@ describe('changeset gate', () => {
     const r = repo({ before: fixture('new-export', 'before') });
     r.write('packages/contract/package.json', JSON.stringify({ name: '@fx/contract', version: '0.0.0', private: true }));
     r.write('.changeset/mixed.md', "---\n'@fx/pkg': patch\n'@fx/contract': minor\n---\n\nboth\n");
-    expect(problems(r.gate())).toMatch(/mixed\.md names "@fx\/contract", which is never released .* "changeset version" refuses such a changeset/);
+    expect(problems(r.gate())).toMatch(
+      /mixed\.md names "@fx\/contract", which is never released .* "changeset version" refuses such a changeset/,
+    );
     r.write('.changeset/mixed.md', "---\n'@fx/contract': minor\n---\n\nthe unreleased package alone\n");
     expect(problems(r.gate())).not.toMatch(/never released/);
   });

@@ -55,7 +55,9 @@ export class RemoteMcpTool implements McpTool {
 
   execute(args: Readonly<Record<string, unknown>>, options?: McpExecuteOptions): Promise<ToolResult> {
     const tracer = this.#tracer;
-    return tracer === undefined ? this.#execute(args, options, undefined) : tracer.trace((call) => this.#execute(args, options, call), options?.toolCallId);
+    return tracer === undefined
+      ? this.#execute(args, options, undefined)
+      : tracer.trace((call) => this.#execute(args, options, call), options?.toolCallId);
   }
 
   #execute(
