@@ -33,7 +33,7 @@ export function unscopedName(name: string) {
 
 /**
  * Published packages: packages/* and apps/* that are not private and have an api-extractor.json
- * (the app and CLI, `@runledger/cli` in apps/ui, is one of them).
+ * (the app and CLI, `@runledger/cli` in apps/cli, is one of them).
  */
 export function publishedPackages(root: string = WORKSPACE_ROOT): PackageInfo[] {
   return ['packages', 'apps']

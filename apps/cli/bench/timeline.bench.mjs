@@ -144,7 +144,7 @@ try {
 
   process.stdout.write(
     [
-      `## apps/ui: page render time (${STEPS.toLocaleString('en')}-step run, SQLite)`,
+      `## apps/cli: page render time (${STEPS.toLocaleString('en')}-step run, SQLite)`,
       '',
       `Server time of the request handler (store read + HTML rendering), ${TIMELINE_PAGE_SIZE} steps a timeline page, 40 samples after 5 warm-ups.`,
       '',

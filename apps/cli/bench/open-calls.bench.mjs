@@ -186,7 +186,7 @@ const load = os
   .loadavg()
   .map((l) => l.toFixed(2))
   .join(', ');
-console.log(`## apps/ui: calls on the wire — what open_calls costs an append and saves a running run's first view
+console.log(`## apps/cli: calls on the wire — what open_calls costs an append and saves a running run's first view
 
 ${RUNS} runs at once, each appending ${CALLS.toLocaleString('en')} calls as the recorder does (a \`tool_start\`, then its \`tool\` step, each append awaited), on a fresh store per side: **kept** — the steps pair by \`toolCallId\`, so the store keeps each call in \`open_calls\` while it is on the wire (an upsert at the start, a delete at the end); **plain** — the same steps with the id under another key of the same length, which no store reads as a call. Interleaved in ${SLICES} slices, a different side first in each. Then the first view of a running run (3 calls still on the wire; imported): \`readOpenCalls\` (median of 50) against what the app's first view did before it — the run read whole with \`readSteps\` and folded with \`OpenCallSet\` (median of 5–20), at 10 000 and 100 000 steps. Load average (1, 5, 15 min): ${load}; ${os.cpus().length} cores, shared.
 

@@ -276,7 +276,7 @@ for (const name of STORES) {
   const title = name === 'postgres' ? 'PostgreSQL' : 'SQLite';
   sections.push(
     [
-      `## apps/ui: the runs app at fleet size (${title}, ${count(full.runs)} runs, ${count(full.steps)} steps)`,
+      `## apps/cli: the runs app at fleet size (${title}, ${count(full.runs)} runs, ${count(full.steps)} steps)`,
       '',
       `Server time of each page: the app served by \`startRunsServer\` (as \`runledger serve\` runs it) on a loopback port, each page ` +
         `fetched over keep-alive HTTP and timed to its last byte, ${WARMUP} warm-ups then ${ITERATIONS} requests; the /healthz row is the ` +

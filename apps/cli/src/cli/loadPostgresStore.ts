@@ -9,7 +9,7 @@ export const POSTGRES_STORE_PACKAGE = '@runledger/store-postgres';
 
 /**
  * The version of `@runledger/store-postgres` this CLI was built against, put in by tsup's `define`
- * (apps/ui/tsup.config.ts, from packages/store-postgres/package.json); not defined when the CLI
+ * (apps/cli/tsup.config.ts, from packages/store-postgres/package.json); not defined when the CLI
  * runs from its sources (tests), where the workspace's own package is always the one built with.
  */
 declare const __RUNLEDGER_STORE_POSTGRES_BUILT_WITH__: string | undefined;
