@@ -35,6 +35,21 @@ export class LocalRequestFailure {
     return new LocalRequestFailure('stream-closed', detail, 0, 0);
   }
 
+  /**
+   * The failure made here that the error carries: the error itself, a cause of it, or the `data` of
+   * the JSON-RPC error the client rejected with; else undefined. Recognised by `instanceof` only.
+   */
+  static in(error: unknown): LocalRequestFailure | undefined {
+    let current: unknown = error;
+    for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+      if (current instanceof LocalRequestFailure) return current;
+      const data = (current as { data?: unknown }).data;
+      if (data instanceof LocalRequestFailure) return data;
+      current = (current as { cause?: unknown }).cause;
+    }
+    return undefined;
+  }
+
   /** The JSON-RPC error response that settles request `id` with this failure. */
   toResponse(id: string | number): {
     jsonrpc: '2.0';

@@ -102,7 +102,7 @@ describe.each(Object.keys(transports))('McpTool.execute over %s', (transport) =>
 
   it('imports the fixture tools with local names', () => {
     expect(tools.map((t) => t.name).filter((n) => n.startsWith('mcp_fx_'))).toEqual(
-      ['echo', 'fail', 'throws', 'slow', 'hang', 'crash', 'late', 'reset', 'huge', 'big', 'mixed', 'meta', 'malformed'].map(
+      ['echo', 'fail', 'throws', 'slow', 'hang', 'crash', 'late', 'reset', 'drop', 'huge', 'big', 'mixed', 'meta', 'malformed'].map(
         (n) => `mcp_fx_${n}`,
       ),
     );

@@ -8,7 +8,8 @@ import type { ToolResult } from '@runledger/core';
 export interface McpExecuteOptions {
   /**
    * The run's signal. Aborting it ends the call `cancelled` at once: the client stops waiting
-   * and, where the transport allows, tells the server with `notifications/cancelled`.
+   * and tells the server — over Streamable HTTP under MCP 2026-07-28 by closing the call's response
+   * stream, otherwise with `notifications/cancelled`.
    */
   readonly signal?: AbortSignal;
   /**

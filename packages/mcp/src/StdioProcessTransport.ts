@@ -124,6 +124,18 @@ export class StdioProcessTransport {
     return this.#child?.pid ?? null;
   }
 
+  /**
+   * Always null: the child's stderr goes to `onStderr`.
+   *
+   * @remarks
+   * Also what makes the MCP client's version negotiation treat this transport as stdio (it looks
+   * for `pid` and `stderr`): a `server/discover` probe that gets no answer then means a server of
+   * an older revision, which the client falls back to with `initialize`, instead of an outage.
+   */
+  get stderr(): null {
+    return null;
+  }
+
   start(): Promise<void> {
     if (this.#child !== undefined) return Promise.reject(new Error('StdioProcessTransport already started'));
     return new Promise<void>((resolve, reject) => {

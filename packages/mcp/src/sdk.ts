@@ -16,6 +16,7 @@ import { McpTransportException } from '@runledger/core';
 import { describeError, errorCode } from './describeError.js';
 import { DEFAULT_MAX_ANSWER_BYTES, LocalRequestFailure } from './LocalRequestFailure.js';
 import { trackedHttpTransport } from './trackedHttpTransport.js';
+import { isLostRequest, lostOnEverySend, MAX_LOST_REQUEST_REISSUES } from './lostRequest.js';
 import { SentRequestIds, type WireRequestId } from './SentRequestIds.js';
 import { StdioProcessTransport } from './StdioProcessTransport.js';
 import type { McpServerConfig } from './McpServerConfig.js';
@@ -76,7 +77,10 @@ export interface McpConnection {
   readonly pid: number | null;
   /** The HTTP session id the server gave (`Mcp-Session-Id`), else undefined. */
   readonly sessionId: string | undefined;
-  /** The MCP protocol version agreed in the handshake. */
+  /**
+   * The MCP protocol revision in use: agreed by `server/discover` (2026-07-28 and later, stateless)
+   * or by the `initialize` handshake (older revisions).
+   */
   readonly protocolVersion: string | undefined;
   /** Lists every tool, walking at most `maxPages` pages. */
   listTools(options: WireRequestOptions): Promise<WireTool[]>;
@@ -87,6 +91,11 @@ export interface McpConnection {
    * @remarks
    * The handlers are run on the SDK's own promise: one promise per call on the hot path. What a
    * handler throws rejects the returned promise; the caller's handlers do not throw.
+   *
+   * On a connection whose revision loses a request with its broken stream (2026-07-28 and later,
+   * over Streamable HTTP) a lost request is sent again under a new id, at most
+   * {@link MAX_LOST_REQUEST_REISSUES} times and within `timeoutMs` in all: still one call, whose
+   * handlers run once, with how its last send ended.
    */
   callTool<T>(
     name: string,
@@ -144,7 +153,9 @@ export function isListPageLimit(error: unknown): boolean {
  * throws is passed on for {@link toTransportException}.
  */
 export async function openConnection(config: McpServerConfig, options: OpenConnectionOptions): Promise<McpConnection> {
-  const client = new Client(CLIENT_INFO, { listMaxPages: options.maxListPages });
+  // 'auto': a `server/discover` probe first; a server of 2026-07-28 (stateless) answers it, one of
+  // an older revision refuses it (or, over stdio, stays silent) and gets the `initialize` handshake.
+  const client = new Client(CLIENT_INFO, { listMaxPages: options.maxListPages, versionNegotiation: { mode: 'auto' } });
   const state: ConnectionState = { closed: false, lastError: undefined, stderrTail: '' };
   const transport = makeTransport(config, options, state);
   client.onclose = () => {
@@ -183,11 +194,18 @@ class SdkConnection implements McpConnection {
   readonly #state: ConnectionState;
   /** Made by the first traced call: an untraced connection sends as it always did. */
   #sent: SentRequestIds | undefined;
+  /**
+   * Whether a request lost on its broken stream is sent again: 2026-07-28 and later over a transport
+   * with one stream per request (Streamable HTTP). Over stdio nothing is lost that way; under older
+   * revisions the server may still be running a request whose stream broke.
+   */
+  readonly #reissuesLost: boolean;
 
   constructor(client: Client, transport: Transport, state: ConnectionState) {
     this.#client = client;
     this.#transport = transport;
     this.#state = state;
+    this.#reissuesLost = client.getProtocolEra() === 'modern' && transport.hasPerRequestStream === true;
   }
 
   get closed(): boolean {
@@ -241,13 +259,33 @@ class SdkConnection implements McpConnection {
     const sentArgs = onSent === undefined ? (args as Record<string, unknown>) : { ...args };
     const sent = onSent === undefined ? undefined : (this.#sent ??= SentRequestIds.on(this.#transport));
     if (onSent !== undefined) sent?.watch(sentArgs, onSent);
-    const call = this.#client
-      .callTool(
-        { name, arguments: sentArgs, ...(options.meta !== undefined && { _meta: { ...options.meta } }) },
-        options.signal === undefined ? { timeout: options.timeoutMs } : { signal: options.signal, timeout: options.timeoutMs },
-      )
-      .then(answered, faulted);
+    const params = { name, arguments: sentArgs, ...(options.meta !== undefined && { _meta: { ...options.meta } }) };
+    const signal = options.signal;
+    const send = (timeoutMs: number) =>
+      this.#client.callTool(params, signal === undefined ? { timeout: timeoutMs } : { signal, timeout: timeoutMs });
+    const call = this.#reissuesLost
+      ? this.#callReissuingLost(send, options.timeoutMs, signal, answered, faulted)
+      : send(options.timeoutMs).then(answered, faulted);
     return sent === undefined ? call : call.finally(() => sent.forget(sentArgs));
+  }
+
+  /** Sends the call, and again under a new id (the client numbers each send) while its request is lost. */
+  #callReissuingLost<T>(
+    send: (timeoutMs: number) => Promise<Awaited<ReturnType<Client['callTool']>>>,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    answered: (answer: WireAnswer) => T,
+    faulted: (error: unknown) => T,
+  ): Promise<T> {
+    const startedAt = performance.now();
+    const attempt = (sends: number, budgetMs: number): Promise<T> =>
+      send(budgetMs).then(answered, (error: unknown) => {
+        if (!isLostRequest(error) || signal?.aborted === true || this.#state.closed) return faulted(error);
+        const remainingMs = timeoutMs - (performance.now() - startedAt);
+        if (sends > MAX_LOST_REQUEST_REISSUES || remainingMs < 1) return faulted(sends === 1 ? error : lostOnEverySend(error, sends));
+        return attempt(sends + 1, remainingMs);
+      });
+    return attempt(1, timeoutMs);
   }
 
   async close(): Promise<void> {
@@ -307,7 +345,7 @@ export function toTransportException(
   const cause = { cause: error };
   const evidence = context.connection instanceof SdkConnection ? context.connection.evidence : '';
   const withEvidence = (detail: string) => (evidence === '' ? detail : `${detail} (${evidence})`);
-  const local = localFailureOf(error);
+  const local = LocalRequestFailure.in(error);
   if (local !== undefined) {
     // Its detail already carries what the transport said; the size is the whole story of a big answer.
     return local.kind === 'too-large'
@@ -319,6 +357,10 @@ export function toTransportException(
     if (typeof data.status === 'number') {
       return McpTransportException.forHttpStatus(server, data.status, typeof data.text === 'string' ? data.text : undefined, cause);
     }
+  }
+  if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && error.cause !== undefined) {
+    // The `server/discover` probe met the fault the handshake would have met: read that fault.
+    return toTransportException(server, error.cause, context);
   }
   if (error instanceof SdkError) {
     switch (error.code) {
@@ -350,17 +392,6 @@ export function toTransportException(
     return McpTransportException.forMalformedResponse(server, error.message, cause);
   }
   return McpTransportException.forTransportFailure(server, withEvidence(describeError(error)), cause);
-}
-
-/** The failure our own transport layer settled a request with, found in the error or its causes. */
-function localFailureOf(error: unknown): LocalRequestFailure | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-    if (current instanceof LocalRequestFailure) return current;
-    if (current instanceof ProtocolError && current.data instanceof LocalRequestFailure) return current.data;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 function lastLines(text: string): string {

@@ -6,6 +6,10 @@
 //   node fixture-server.mjs --http [--port N]     serve Streamable HTTP on 127.0.0.1 (port 0 = random);
 //                                                 prints `listening <port>` on stdout when ready
 //   [--expect-bearer TOKEN]                       (http) answer 401 unless `Authorization: Bearer TOKEN`
+//   [--stateless]                                 serve MCP 2026-07-28 (stateless: `server/discover`, no
+//                                                 `initialize`, no session) through the server SDK's own
+//                                                 entries (stdio: serveStdio; http: createMcpHandler, every
+//                                                 answer on an SSE stream), 2025-era clients as the SDK does
 //
 // Environment: FIXTURE_EVENTS_FILE — a file that receives one JSON line per event the server
 // wants the tests to see (e.g. `{"tool":"slow","event":"cancelled","tag":"a"}`), so a test can
@@ -19,7 +23,10 @@
 // FIXTURE_MODE=mute — a server that starts, never writes a byte and exits after MUTE_EXIT_MS: a
 // start that hangs, then fails.
 //
-// Tools: echo, fail, throws, slow, hang, crash, late, reset, huge, big, mixed, meta, malformed.
+// With --stateless the server also reports each notification it receives (`{"event":"notification",
+// "method":…}`), so a test can prove that a cancel over HTTP sent none.
+//
+// Tools: echo, fail, throws, slow, hang, crash, late, reset, drop, huge, big, mixed, meta, malformed.
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -43,6 +50,8 @@ export const SLOW_INVALID_ARGUMENTS = 'Input validation error: Invalid arguments
 export const MUTE_EXIT_MS = 300;
 /** Size of the `big` tool's text, in characters (ASCII, so also bytes). */
 export const BIG_TEXT_LENGTH = 2 * 1024 * 1024;
+/** How many calls each `drop` tag has seen, over every server instance of this process. */
+const dropCalls = new Map();
 /** A 1×1 transparent PNG. */
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
@@ -168,6 +177,24 @@ export function createFixtureServer(options = {}) {
     },
     async ({ tag }) => {
       report(eventsFile, { tool: 'reset', event: 'started', tag });
+      setTimeout(options.onReset ?? onCrash, 5);
+      await new Promise(() => {});
+      return { content: [] };
+    },
+  );
+
+  server.registerTool(
+    'drop',
+    {
+      description:
+        'The first `times` calls with a tag lose their stream mid-call (HTTP: the socket of the POST is destroyed); a later call with the tag answers with its attempt number.',
+      inputSchema: z.object({ tag: z.string(), times: z.number().int().min(0) }),
+    },
+    async ({ tag, times }) => {
+      const attempt = (dropCalls.get(tag) ?? 0) + 1;
+      dropCalls.set(tag, attempt);
+      report(eventsFile, { tool: 'drop', event: 'started', tag, attempt });
+      if (attempt > times) return { content: [{ type: 'text', text: `answered on attempt ${attempt}` }] };
       setTimeout(options.onReset ?? onCrash, 5);
       await new Promise(() => {});
       return { content: [] };
@@ -333,6 +360,89 @@ async function serveHttpMain(port, expectBearer) {
   });
 }
 
+/** Reports every notification the transport receives (the server SDK sets `onmessage` on it). */
+function withNotificationLog(transport, eventsFile) {
+  let handler;
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    get: () =>
+      handler === undefined
+        ? undefined
+        : (message, extra) => {
+            if (message?.id === undefined && typeof message?.method === 'string')
+              report(eventsFile, { event: 'notification', method: message.method });
+            handler(message, extra);
+          },
+    set: (value) => {
+      handler = value;
+    },
+  });
+  return transport;
+}
+
+/** (--stateless) Serves MCP 2026-07-28 over stdio through the server SDK's serveStdio. */
+async function serveStatelessStdioMain() {
+  const { StdioServerTransport, serveStdio } = await import('@modelcontextprotocol/server/stdio');
+  const eventsFile = process.env.FIXTURE_EVENTS_FILE;
+  process.stdin.on('end', () => process.exit(0));
+  serveStdio(() => createFixtureServer(), { transport: withNotificationLog(new StdioServerTransport(), eventsFile) });
+  report(eventsFile, { event: 'server_started', transport: 'stdio', mode: 'stateless' });
+}
+
+/** (--stateless) Serves MCP 2026-07-28 over Streamable HTTP through the server SDK's createMcpHandler. */
+async function serveStatelessHttpMain(port) {
+  const [{ createMcpHandler }, { toNodeHandler }] = await Promise.all([
+    import('@modelcontextprotocol/server'),
+    import('@modelcontextprotocol/node'),
+  ]);
+  const eventsFile = process.env.FIXTURE_EVENTS_FILE;
+  /**
+   * The POSTs carrying a `reset` or `drop` call, whose sockets are destroyed when the tool says so:
+   * once the response stream has started (its headers are out), so that it is the stream that
+   * breaks, not a request that the client could take for one that never arrived.
+   */
+  const breakable = new Set();
+  const onReset = () => {
+    for (const entry of breakable) {
+      if (entry.streaming) entry.socket.destroy();
+      else entry.armed = true;
+    }
+    breakable.clear();
+  };
+  const breakableStream = (req, res) => {
+    const entry = { socket: req.socket, streaming: false, armed: false };
+    const writeHead = res.writeHead.bind(res);
+    res.writeHead = (...args) => {
+      const result = writeHead(...args);
+      res.flushHeaders();
+      entry.streaming = true;
+      if (entry.armed) setImmediate(() => entry.socket.destroy());
+      return result;
+    };
+    breakable.add(entry);
+  };
+  // Every answer on an SSE stream: the stream a cancel closes and a fault breaks.
+  const handler = toNodeHandler(createMcpHandler(() => createFixtureServer({ onReset }), { responseMode: 'sse' }));
+  const answer = async (req, res) => {
+    try {
+      const chunks = [];
+      for await (const chunk of req) chunks.push(chunk);
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const body = raw === '' ? undefined : JSON.parse(raw);
+      if (body?.id === undefined && typeof body?.method === 'string') report(eventsFile, { event: 'notification', method: body.method });
+      const name = body?.method === 'tools/call' ? body.params?.name : undefined;
+      if (name === 'reset' || name === 'drop') breakableStream(req, res);
+      await handler(req, res, body);
+    } catch (error) {
+      if (!res.headersSent) res.writeHead(500).end(String(error));
+    }
+  };
+  const http = createServer((req, res) => void answer(req, res));
+  http.listen(port, '127.0.0.1', () => {
+    process.stdout.write(`listening ${http.address().port}\n`);
+  });
+}
+
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (isMain) {
   const args = process.argv.slice(2);
@@ -340,9 +450,12 @@ if (isMain) {
     const index = args.indexOf(name);
     return index === -1 ? undefined : args[index + 1];
   };
+  const stateless = args.includes('--stateless');
   if (args.includes('--http')) {
-    await serveHttpMain(Number(flag('--port') ?? 0), flag('--expect-bearer'));
+    await (stateless
+      ? serveStatelessHttpMain(Number(flag('--port') ?? 0))
+      : serveHttpMain(Number(flag('--port') ?? 0), flag('--expect-bearer')));
   } else {
-    await serveStdioMain();
+    await (stateless ? serveStatelessStdioMain() : serveStdioMain());
   }
 }

@@ -22,6 +22,10 @@ export interface FixtureEvent {
   readonly event: string;
   readonly tool?: string;
   readonly tag?: string;
+  /** (drop tool) Which call with its tag this was, from 1. */
+  readonly attempt?: number;
+  /** (notification, --stateless) The method of a notification the server received. */
+  readonly method?: string;
   /** (meta tool) The `_meta` of the request as the server saw it, or null when it had none. */
   readonly meta?: Readonly<Record<string, unknown>> | null;
   /** (meta tool) The JSON-RPC id of the request. */
@@ -122,6 +126,8 @@ export interface FixtureConfigOptions {
    * server writes nothing and exits after `MUTE_EXIT_MS`.
    */
   readonly mode?: 'stuck' | 'mute';
+  /** (stdio) Serve MCP 2026-07-28 (stateless) through the server SDK's serveStdio (`--stateless`). */
+  readonly stateless?: boolean;
 }
 
 /** The configuration of the fixture server as a stdio child process. */
@@ -133,7 +139,7 @@ export function stdioFixtureConfig(options: FixtureConfigOptions = {}): McpServe
         transport: {
           type: 'stdio',
           command: process.execPath,
-          args: [FIXTURE_SERVER_PATH],
+          args: options.stateless === true ? [FIXTURE_SERVER_PATH, '--stateless'] : [FIXTURE_SERVER_PATH],
           env: {
             ...(options.eventsFile !== undefined && { FIXTURE_EVENTS_FILE: options.eventsFile }),
             ...(options.mode !== undefined && { FIXTURE_MODE: options.mode }),
@@ -160,13 +166,19 @@ export interface HttpFixture {
   restart(): Promise<void>;
 }
 
-/** Starts the fixture server over Streamable HTTP on 127.0.0.1, on a random port by default. */
-export async function startHttpFixture(options: { port?: number; expectBearer?: string; eventsFile?: string } = {}): Promise<HttpFixture> {
+/**
+ * Starts the fixture server over Streamable HTTP on 127.0.0.1, on a random port by default;
+ * `stateless`: serving MCP 2026-07-28 through the server SDK's createMcpHandler (`--stateless`).
+ */
+export async function startHttpFixture(
+  options: { port?: number; expectBearer?: string; eventsFile?: string; stateless?: boolean } = {},
+): Promise<HttpFixture> {
   let child: ChildProcess;
   let port = options.port ?? 0;
   const launch = async () => {
     const args = [FIXTURE_SERVER_PATH, '--http', '--port', String(port)];
     if (options.expectBearer !== undefined) args.push('--expect-bearer', options.expectBearer);
+    if (options.stateless === true) args.push('--stateless');
     child = spawn(process.execPath, args, {
       env: { ...process.env, ...(options.eventsFile !== undefined && { FIXTURE_EVENTS_FILE: options.eventsFile }) },
       stdio: ['ignore', 'pipe', 'pipe'],
