@@ -39,7 +39,7 @@ describe('recordingMiddleware on generate calls', () => {
         prompt: 'x',
       });
       expect(trace.steps.map((s) => [s.kind, s.model, s.provider])).toEqual([['llm', 'gpt-x', 'openai.chat']]);
-      expect(trace.steps[0]?.toArray()).toMatchObject({ provider: 'openai.chat' });
+      expect(trace.steps[0]?.toPayload()).toMatchObject({ provider: 'openai.chat' });
     }
   });
 

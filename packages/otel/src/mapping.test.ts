@@ -1,11 +1,19 @@
 // Every row of docs/otel.md's mapping, through live export into an in-memory exporter.
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { applyPrivacy, InMemoryRunStore, PrivacyLevel, type RunStore, RunStep, type StoredStep } from '@runledger/trace';
+import {
+  applyPrivacy,
+  InMemoryRunStore,
+  PrivacyLevel,
+  RUN_STEP_CONTENT_KEYS,
+  type RunStore,
+  RunStep,
+  type StoredStep,
+} from '@runledger/trace';
 import { ToolArtifact } from '@runledger/core';
 import { describe, expect, it } from 'vitest';
 import { exportRuns } from './exportRuns.js';
-import { CONTENT_KEYS, planStep } from './mapping.js';
+import { planStep } from './mapping.js';
 import { otelRunStore } from './otelRunStore.js';
 import { hrTimeOf } from './spanTime.js';
 import { recordSampleRuns, steppingClock } from './testing/sampleRuns.js';
@@ -295,7 +303,27 @@ describe('the mapping (docs/otel.md)', () => {
     const replaced = Object.keys(everything).filter(
       (key) => !(key in applyPrivacy({ [key]: (everything as Record<string, unknown>)[key] }, PrivacyLevel.METADATA)),
     );
-    expect(replaced.sort()).toEqual([...CONTENT_KEYS].sort());
+    expect(replaced.sort()).toEqual([...RUN_STEP_CONTENT_KEYS].sort());
+  });
+
+  it('carries no content field of the step schema below redacted, each one read from its content flag', () => {
+    for (const key of RUN_STEP_CONTENT_KEYS) {
+      for (const kind of ['tool', 'llm', 'request'] as const) {
+        const payload = {
+          kind,
+          round: 0,
+          durationMs: 1,
+          toolName: 'mcp_a_b',
+          toolOutcome: 'ok',
+          toolIsError: false,
+          [key]: 'zz-content-zz',
+        };
+        const step = { sequence: 0, kind, round: 0, durationMs: 1, createdAt: 1, payload };
+        for (const level of [PrivacyLevel.METADATA, PrivacyLevel.NONE]) {
+          expect(JSON.stringify(planStep(step, level)), `${key} on a ${kind} step at ${level}`).not.toContain('zz-content-zz');
+        }
+      }
+    }
   });
 
   it('maps a step of an unknown kind and an unreadable payload to events', () => {

@@ -6,6 +6,7 @@ import {
   PrivacyLevel,
   redactText,
   RunStatus,
+  RUN_STEP_CONTENT_KEYS,
   RunStepKind,
   stepOutcome,
   type StoredRun,
@@ -68,20 +69,9 @@ function runText(text: string | null, level: PrivacyLevel, max: number): string 
   return level === PrivacyLevel.FULL ? (text.length > max ? text.slice(0, max) : text) : redactText(text, max);
 }
 
-/** The payload keys `applyPrivacy` replaces at `metadata`. */
-export const CONTENT_KEYS = [
-  'content',
-  'thinking',
-  'messages',
-  'requestedToolCalls',
-  'raw',
-  'toolArguments',
-  'toolResult',
-  'toolArtifacts',
-] as const;
-
+/** Whether a payload holds a content field (the step schema's content flag): only then does the metadata filter change it. */
 function hasContent(payload: Readonly<Record<string, unknown>>): boolean {
-  for (const key of CONTENT_KEYS) if (payload[key] !== undefined) return true;
+  for (const key of RUN_STEP_CONTENT_KEYS) if (payload[key] !== undefined) return true;
   return false;
 }
 

@@ -1,4 +1,4 @@
-import type { RunStore } from '@runledger/trace';
+import type { RunStore } from '@runledger/trace/store';
 
 /**
  * How the contract suite gets stores to test.

@@ -1,4 +1,4 @@
-import { RunStoreError } from '@runledger/trace';
+import { RunStoreError } from '@runledger/trace/store';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores } from './contractSteps.js';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';

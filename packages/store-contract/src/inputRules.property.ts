@@ -1,12 +1,12 @@
+import { InMemoryRunStore } from '@runledger/trace';
 import {
   type AppendStepInput,
-  InMemoryRunStore,
   type RunStatus,
   type RunStore,
   RunStoreError,
   type StoredRun,
   type StoredStep,
-} from '@runledger/trace';
+} from '@runledger/trace/store';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';

@@ -1,13 +1,13 @@
+import { InMemoryRunStore } from '@runledger/trace';
 import {
   type AppendStepInput,
   canReadOpenCalls,
-  InMemoryRunStore,
+  OpenCallSet,
   type OpenCallsRead,
   type OpenCallsRunStore,
   type RunStore,
-} from '@runledger/trace';
-import { OpenCallSet } from '@runledger/trace/store';
-import type { StoredStep } from '@runledger/trace';
+  type StoredStep,
+} from '@runledger/trace/store';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, llmStep } from './contractSteps.js';

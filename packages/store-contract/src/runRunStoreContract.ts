@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolOutcome } from '@runledger/core';
-import { InMemoryRunStore, type RunStore, isLateCancel, serverHealth } from '@runledger/trace';
+import { InMemoryRunStore } from '@runledger/trace';
+import { isLateCancel, type RunStore, serverHealth } from '@runledger/trace/store';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, llmStep, sleep, toolStep, waitFor } from './contractSteps.js';
 import { runInputRuleExamples } from './inputRules.examples.js';

@@ -1,5 +1,5 @@
 import type { ToolFailureCause, ToolOutcome } from '@runledger/core';
-import { type AppendStepInput, type RunStore, type StoredStep, serverHealth } from '@runledger/trace';
+import { type AppendStepInput, type RunStore, serverHealth, type StoredStep } from '@runledger/trace/store';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, listAll, llmStep, toolStep } from './contractSteps.js';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';

@@ -1,7 +1,6 @@
 // The batching rules of PostgresAppendBatcher against a pool that records what it is sent (the
 // statement itself runs against the real PostgreSQL in PostgresRunStore.test.ts, "group commit").
-import { RunStoreError } from '@runledger/trace';
-import { checkAppendStep } from '@runledger/trace/store';
+import { checkAppendStep, RunStoreError } from '@runledger/trace/store';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';

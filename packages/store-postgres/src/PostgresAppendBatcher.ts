@@ -1,4 +1,4 @@
-import { RunStoreError } from '@runledger/trace';
+import { RunStoreError } from '@runledger/trace/store';
 import pg from 'pg';
 import { APPEND_VALUE_COUNT, appendBatchStatement } from './appendStatement.js';
 import { timedQuery } from './postgresConnections.js';

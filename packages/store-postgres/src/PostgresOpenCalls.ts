@@ -5,10 +5,9 @@
 // An end deletes the open row its snapshot sees; one whose statement began before its start
 // committed (it waited for the run row) does not see that row, but its upsert does (ON CONFLICT
 // reads the newest row) and closes it (state 2) instead of noting an end that came first.
-import { callIdOfStoredStep, OpenCallSet } from '@runledger/trace/store';
+import { callIdOfStoredStep, OpenCallSet, type OpenCallsRead, storedStepReader, type StoredStepRow } from '@runledger/trace/store';
 import type pg from 'pg';
-import type { OpenCallsRead } from '@runledger/trace';
-import { STEP_COLUMNS, type StepRow, toStoredStep } from './postgresRows.js';
+import { STEP_COLUMNS } from './postgresRows.js';
 import { timedQuery } from './postgresConnections.js';
 import { storageFailure } from './storageFailure.js';
 
@@ -114,7 +113,7 @@ ORDER BY o.sequence`;
 
 /** Runs {@link readOpenCallsStatement} (its `text`) for a run: its open calls' starts, its step count and the ends that came first, or null. */
 export async function readOpenCallsOf(pool: pg.Pool, text: string, runId: string, timeoutMs: number): Promise<OpenCallsRead | null> {
-  type Row = StepRow & { read_to: number; state: number | null; call_id: string | null };
+  type Row = StoredStepRow & { read_to: number; state: number | null; call_id: string | null };
   let rows: Row[];
   try {
     rows = (await pool.query<Row>(timedQuery(text, [runId], timeoutMs))).rows;
@@ -124,7 +123,7 @@ export async function readOpenCallsOf(pool: pg.Pool, text: string, runId: string
   const first = rows[0];
   if (first === undefined) return null;
   return {
-    starts: rows.filter((row) => row.state === 0).map(toStoredStep),
+    starts: rows.filter((row) => row.state === 0).map(storedStepReader(runId)),
     readTo: first.read_to,
     endedFirst: rows
       .filter((row) => row.state === 1)

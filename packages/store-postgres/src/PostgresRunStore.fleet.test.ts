@@ -1,4 +1,4 @@
-import type { RunQuery } from '@runledger/trace';
+import type { RunQuery } from '@runledger/trace/store';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adminQuery, connectTestStore, dropSchema, randomSchema, TEST_PG_URL } from './testing/pgTest.js';

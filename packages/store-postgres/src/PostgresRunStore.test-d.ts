@@ -1,4 +1,4 @@
-import type { PruneRunsQuery, PruneRunsResult, PruningRunStore, RunStore } from '@runledger/trace';
+import type { PruneRunsQuery, PruneRunsResult, PruningRunStore, RunStore } from '@runledger/trace/store';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
 import { PostgresRunStore } from './PostgresRunStore.js';

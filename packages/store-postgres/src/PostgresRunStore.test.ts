@@ -1,16 +1,18 @@
 import type { ToolOutcome } from '@runledger/core';
-import { type AppendStepInput, serverHealth, type StoredStep } from '@runledger/trace';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
+  type AppendStepInput,
   DURATION_HISTOGRAM_MAX_RELATIVE_ERROR,
   durationSlot,
   durationSlotValue,
   OpenCallSet,
   ROLLUP_LEVEL_SIZES,
+  serverHealth,
+  type StoredStep,
 } from '@runledger/trace/store';
 import { PostgresRunStore } from './PostgresRunStore.js';
 import { cancelWatchOf, movesSettled, poolOf, setRollPendingAt } from './PostgresRunStoreInternals.js';
-import { rollPendingStatement } from './PostgresHealthWriter.js';
+import { rollPendingStatement } from './health/PostgresHealthWriter.js';
 import { adminQuery, connectTestStore, dropSchema, randomSchema, requirePostgres, TEST_PG_URL } from './testing/pgTest.js';
 
 const schemas: string[] = [];
@@ -188,6 +190,16 @@ describe('bad data', () => {
     expect(steps[6]!.kind).toBe('mystery');
     expect((await store.readSteps(run.id, { fromSequence: 5, limit: 1 }))[0]!.payload).toBe('{"kind":"tool",');
     expect(await store.serverHealth()).toHaveLength(1);
+  });
+
+  it('reads a run whose stored status no runledger writes as interrupted, as every store does, never as that string', async () => {
+    const { store, schema } = await freshStore();
+    const run = await store.createRun({ configuration: 'damaged status', createdAt: BASE });
+    // a row changed behind the store's back (the schema's CHECK dropped first)
+    await adminQuery(`ALTER TABLE "${schema}".runs DROP CONSTRAINT IF EXISTS runs_status_check`);
+    await adminQuery(`UPDATE "${schema}".runs SET status = 'exploded' WHERE id = $1`, [run.id]);
+    expect((await store.getRun(run.id))!.status).toBe('interrupted');
+    expect((await store.listRuns()).runs.map((r) => r.status)).toEqual(['interrupted']);
   });
 });
 

@@ -1,23 +1,5 @@
 import {
   type AppendStepInput,
-  type CreateRunInput,
-  type FinishRunInput,
-  type NormalizedAppendStep,
-  type PruneRunsQuery,
-  type PruneRunsResult,
-  type OpenCallsRead,
-  type OpenCallsRunStore,
-  type PruningRunStore,
-  type RunPage,
-  type RunQuery,
-  RunStoreError,
-  type ServerHealth,
-  type ServerHealthQuery,
-  type StepQuery,
-  type StoredRun,
-  type StoredStep,
-} from '@runledger/trace';
-import {
   checkAppendStep,
   checkCreateRun,
   checkFinishRun,
@@ -29,27 +11,47 @@ import {
   checkRunQuery,
   checkStaleBefore,
   checkStepQuery,
+  type CreateRunInput,
   duplicateRunIdError,
+  type FinishRunInput,
+  type NormalizedAppendStep,
+  type OpenCallsRead,
+  type OpenCallsRunStore,
+  type PruneRunsQuery,
+  type PruneRunsResult,
+  type PruningRunStore,
+  type RunPage,
+  runPageOf,
+  RunTerminationReason,
+  type RunQuery,
+  RunStoreError,
   sequencePastEndError,
+  type ServerHealth,
+  type ServerHealthQuery,
+  type StepQuery,
+  type StoredRun,
+  storedRunOfRow,
+  type StoredRunRow,
+  type StoredStep,
 } from '@runledger/trace/store';
 import type pg from 'pg';
 import { PostgresCancelWatch } from './PostgresCancelWatch.js';
-import { migrateSchema } from './migrateSchema.js';
-import { POSTGRES_SCHEMA_VERSION } from './PostgresMigrations.js';
+import { migrateSchema } from './schema/migrateSchema.js';
+import { POSTGRES_SCHEMA_VERSION } from './schema/PostgresMigrations.js';
 import { checkPostgresRunStoreOptions, checkPostgresTarget, type PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
 import { appendStatement, appendValues } from './appendStatement.js';
-import { listRunsStatement, runPageOf } from './listRunsStatement.js';
-import { ms, RUN_COLUMNS, type RunRow, toStoredRun } from './postgresRows.js';
-import { PostgresHealthReader } from './PostgresHealthReader.js';
-import { PostgresHealthPending } from './PostgresHealthPending.js';
+import { listRunsStatement } from './listRunsStatement.js';
+import { ms, RUN_COLUMNS } from './postgresRows.js';
+import { PostgresHealthReader } from './health/PostgresHealthReader.js';
+import { PostgresHealthPending } from './health/PostgresHealthPending.js';
 import { PostgresAppendBatcher } from './PostgresAppendBatcher.js';
 import { readOpenCallsOf, readOpenCallsStatement } from './PostgresOpenCalls.js';
-import { PostgresPrune } from './PostgresPrune.js';
+import { PostgresPrune } from './prune/PostgresPrune.js';
 import { readStepsOf, type StepsReadContext } from './PostgresStepsRead.js';
 import { listenerConnector, openPool, timedQuery } from './postgresConnections.js';
 import { storageFailure } from './storageFailure.js';
-import { readPostgresSchemaVersion } from './readSchemaVersion.js';
-import { importRunInto } from './importRun.js';
+import { readPostgresSchemaVersion } from './schema/readSchemaVersion.js';
+import { prepareImportRun } from './importRun.js';
 import { registerStoreInternals } from './PostgresRunStoreInternals.js';
 
 /**
@@ -86,6 +88,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
   readonly #readOpenCallsText: string;
   readonly #queryTimeoutMs: number;
   readonly #stepsRead: StepsReadContext;
+  readonly #import: (run: StoredRun, steps: readonly StoredStep[]) => Promise<boolean>;
   #closed = false;
 
   private constructor(
@@ -110,6 +113,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
     this.#health = new PostgresHealthReader(pool, quoted, queryTimeoutMs);
     this.#pending = new PostgresHealthPending(pool, quoted);
     this.#prune = new PostgresPrune(pool, quoted);
+    this.#import = prepareImportRun(pool, quoted);
     this.#watcher = new PostgresCancelWatch({
       channel: this.#channel,
       connect,
@@ -178,12 +182,12 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
     this.#open();
     const run = checkCreateRun(input, Date.now());
     try {
-      const result = await this.#timed<RunRow>(
+      const result = await this.#timed<StoredRunRow>(
         `INSERT INTO ${this.#q}.runs (id, status, configuration, actor, created_at, started_at)
          VALUES ($1, 'running', $2, $3, $4, $4) RETURNING ${RUN_COLUMNS}`,
         [run.id, run.configuration, run.actor, ms(run.createdAt)],
       );
-      return toStoredRun(result.rows[0]!);
+      return storedRunOfRow(result.rows[0]!);
     } catch (error) {
       if ((error as { code?: string }).code === '23505') {
         throw duplicateRunIdError(run.id);
@@ -264,7 +268,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
     try {
       // The cancel and the finish are decided here, in one statement on the locked row: a cancel
       // requested while the run was running makes it end cancelled, whatever the finish asked for.
-      const result = await this.#timed<RunRow>(
+      const result = await this.#timed<StoredRunRow>(
         `UPDATE ${this.#q}.runs SET
            status = CASE WHEN cancel_requested_at IS NULL THEN $2 ELSE 'cancelled' END,
            finished_at = $3,
@@ -274,11 +278,11 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
         [runId, input.status, ms(input.finishedAt), input.terminationReason, input.cancelledTerminationReason, input.unstoredSteps],
       );
       const row = result.rows[0];
-      if (row !== undefined) return toStoredRun(row);
+      if (row !== undefined) return storedRunOfRow(row);
       // Ended already: how it ended stays. The finish that ended it, again, changes nothing; any
       // other is late — its unstored steps count, and the first late one is kept (one statement on
       // the locked row; a run never goes back to running, so nothing can slip in between).
-      const late = await this.#timed<RunRow>(
+      const late = await this.#timed<StoredRunRow>(
         `UPDATE ${this.#q}.runs SET
            unstored_steps = unstored_steps + $4,
            late_finish_status = coalesce(late_finish_status, $2),
@@ -291,7 +295,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
         [runId, input.status, ms(input.finishedAt), input.unstoredSteps, input.cancelledTerminationReason],
       );
       const lateRow = late.rows[0];
-      if (lateRow !== undefined) return toStoredRun(lateRow);
+      if (lateRow !== undefined) return storedRunOfRow(lateRow);
     } catch (error) {
       throw this.#failure('finishRun', error);
     }
@@ -349,13 +353,12 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
         `UPDATE ${this.#q}.runs SET
            status = CASE WHEN cancel_requested_at IS NULL THEN 'interrupted' ELSE 'cancelled' END,
            finished_at = greatest($2::bigint, coalesce(heartbeat_at, started_at, created_at)),
-           termination_reason = CASE WHEN cancel_requested_at IS NULL THEN '' ELSE 'cancel requested; ' END ||
-             'no sign of life since ' ||
+           termination_reason = CASE WHEN cancel_requested_at IS NULL THEN '' ELSE $3::text END || $4::text ||
              to_char(to_timestamp(coalesce(heartbeat_at, started_at, created_at) / 1000.0) AT TIME ZONE 'UTC',
                      'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
          WHERE status = 'running' AND coalesce(heartbeat_at, started_at, created_at) < $1::double precision
          RETURNING id`,
-        [stale, Date.now()],
+        [stale, Date.now(), RunTerminationReason.CANCEL_REQUESTED_PREFIX, RunTerminationReason.NO_SIGN_OF_LIFE_PREFIX],
       );
       return result.rows.map((row) => row.id);
     } catch (error) {
@@ -368,9 +371,11 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
     this.#open();
     if (checkRunId(runId) === null) return null;
     try {
-      const result = await this.#timed<RunRow>(`SELECT ${RUN_COLUMNS} FROM ${this.#q}.runs WHERE id = $1 AND pruned_at IS NULL`, [runId]);
+      const result = await this.#timed<StoredRunRow>(`SELECT ${RUN_COLUMNS} FROM ${this.#q}.runs WHERE id = $1 AND pruned_at IS NULL`, [
+        runId,
+      ]);
       const row = result.rows[0];
-      return row === undefined ? null : toStoredRun(row);
+      return row === undefined ? null : storedRunOfRow(row);
     } catch (error) {
       throw this.#failure('getRun', error);
     }
@@ -381,9 +386,9 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
     this.#open();
     const q = checkRunQuery(query);
     const statement = listRunsStatement(q, this.#q);
-    let rows: RunRow[];
+    let rows: StoredRunRow[];
     try {
-      rows = (await this.#timed<RunRow>(statement.sql, statement.values)).rows;
+      rows = (await this.#timed<StoredRunRow>(statement.sql, statement.values)).rows;
     } catch (error) {
       throw this.#failure('listRuns', error);
     }
@@ -424,7 +429,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
     this.#open();
     // from here on: the run and steps as checked, the way every store writes them
     ({ run, steps } = checkImportRun(run, steps));
-    return importRunInto(this.#pool, this.#q, run, steps);
+    return this.#import(run, steps);
   }
 
   /**

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { PostgresCancelWatch } from './PostgresCancelWatch.js';
-import type { PostgresHealthPending } from './PostgresHealthPending.js';
+import type { PostgresHealthPending } from './health/PostgresHealthPending.js';
 
 /** What this package's tests may observe of a store without it being part of its public surface. */
 interface StoreInternals {

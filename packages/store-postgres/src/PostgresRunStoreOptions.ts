@@ -1,4 +1,4 @@
-import { RunStoreError } from '@runledger/trace';
+import { RunStoreError } from '@runledger/trace/store';
 import { quoteSchemaName } from './quoteSchemaName.js';
 
 /**

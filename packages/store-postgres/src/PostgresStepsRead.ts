@@ -1,12 +1,12 @@
 // A run's steps read back, every statement timed (PostgresRunStoreOptions.queryTimeoutMs): a page
 // in one statement, a run read whole in pages of one snapshot, so that a connection gone silent
 // fails the read instead of holding it, and a long run never makes one statement outlast the timeout.
-import type { StoredStep } from '@runledger/trace';
+import { type StoredStep, storedStepReader, type StoredStepRow } from '@runledger/trace/store';
 import type pg from 'pg';
-import { checkoutClient } from './checkoutClient.js';
 import { timedQuery } from './postgresConnections.js';
-import { STEP_COLUMNS, type StepRow, toStoredStep } from './postgresRows.js';
+import { STEP_COLUMNS } from './postgresRows.js';
 import { storageFailure } from './storageFailure.js';
+import { withTransaction } from './withTransaction.js';
 
 /**
  * Steps per statement when a run is read whole (`readSteps` without a limit): at fleet size about
@@ -53,13 +53,14 @@ export async function readStepsOf(
   const { pool, q, timeoutMs } = context;
   const page = context.page ?? READ_STEPS_PAGE;
   const wanted = limit ?? Infinity;
-  let rows: StepRow[];
+  let rows: StoredStepRow[];
   try {
-    rows = (await pool.query<StepRow>(timedQuery(pageStatement(q, Math.min(wanted, page + 1)), [runId, fromSequence], timeoutMs))).rows;
+    rows = (await pool.query<StoredStepRow>(timedQuery(pageStatement(q, Math.min(wanted, page + 1)), [runId, fromSequence], timeoutMs)))
+      .rows;
   } catch (error) {
     throw storageFailure('readSteps', error, timeoutMs);
   }
-  if (rows.length <= page) return rows.map(toStoredStep);
+  if (rows.length <= page) return rows.map(storedStepReader(runId));
   return readInPages(context, page, runId, fromSequence, wanted);
 }
 
@@ -72,32 +73,25 @@ async function readInPages(
   wanted: number,
 ): Promise<readonly StoredStep[]> {
   const { pool, q, timeoutMs } = context;
-  let checkedOut;
+  const read = storedStepReader(runId);
   try {
-    checkedOut = await checkoutClient(pool);
+    return await withTransaction(
+      pool,
+      async (client) => {
+        const steps: StoredStep[] = [];
+        for (let from = fromSequence; steps.length < wanted;) {
+          const size = Math.min(page, wanted - steps.length);
+          const { rows } = await client.query<StoredStepRow>(timedQuery(pageStatement(q, size), [runId, from], timeoutMs));
+          for (const row of rows) steps.push(read(row));
+          const last = rows[rows.length - 1];
+          if (last === undefined || rows.length < size) break;
+          from = last.sequence + 1;
+        }
+        return steps;
+      },
+      { begin: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', timeoutMs },
+    );
   } catch (error) {
     throw storageFailure('readSteps', error, timeoutMs);
-  }
-  const { client } = checkedOut;
-  const steps: StoredStep[] = [];
-  let broken = true;
-  try {
-    await client.query(timedQuery('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', [], timeoutMs));
-    for (let from = fromSequence; steps.length < wanted;) {
-      const size = Math.min(page, wanted - steps.length);
-      const { rows } = await client.query<StepRow>(timedQuery(pageStatement(q, size), [runId, from], timeoutMs));
-      for (const row of rows) steps.push(toStoredStep(row));
-      const last = rows[rows.length - 1];
-      if (last === undefined || rows.length < size) break;
-      from = last.sequence + 1;
-    }
-    await client.query(timedQuery('COMMIT', [], timeoutMs));
-    broken = false;
-    return steps;
-  } catch (error) {
-    throw storageFailure('readSteps', error, timeoutMs);
-  } finally {
-    // a statement that timed out leaves its answer on the way: that connection is never reused
-    checkedOut.release(broken);
   }
 }

@@ -1,9 +1,8 @@
 // One append: the statement that hands out the sequence, inserts the step and notes its call as
 // pending for the health rollup in one implicit transaction, and the values it takes.
 import type { ToolOutcome } from '@runledger/core';
-import { type NormalizedAppendStep, toolCallOf } from '@runledger/trace';
-import { callIdOfPayload } from '@runledger/trace/store';
-import { healthPendingWrite } from './PostgresHealthWriter.js';
+import { callIdOfPayload, type NormalizedAppendStep, toolCallOf } from '@runledger/trace/store';
+import { healthPendingWrite } from './health/PostgresHealthWriter.js';
 import { openCallsBatchWrite, openCallsWrite } from './PostgresOpenCalls.js';
 import { ms, STEP_COLUMNS } from './postgresRows.js';
 

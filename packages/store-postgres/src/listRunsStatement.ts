@@ -1,7 +1,6 @@
-// The runs list: the statement of one page of RunStore.listRuns and the page made of its rows.
-import type { NormalizedRunQuery, RunPage } from '@runledger/trace';
-import { encodeRunCursor } from '@runledger/trace/store';
-import { ms, RUN_COLUMNS, type RunRow, toStoredRun } from './postgresRows.js';
+// The runs list: the statement of one page of RunStore.listRuns (trace's runPageOf makes the page of its rows).
+import type { NormalizedRunQuery } from '@runledger/trace/store';
+import { ms, RUN_COLUMNS } from './postgresRows.js';
 
 /**
  * The SELECT of one page of runs in schema `q` (quoted), newest first, by keyset on (created_at, id)
@@ -33,12 +32,4 @@ export function listRunsStatement(query: NormalizedRunQuery, q: string): { reado
   const sql = `SELECT ${RUN_COLUMNS} FROM ${q}.runs WHERE ${where.join(' AND ')}
       ORDER BY created_at DESC, id DESC LIMIT ${query.limit + 1}`;
   return { sql, values };
-}
-
-/** The page of `limit` runs made of the rows the statement read (up to `limit + 1`), with the cursor of the next page when there is one. @internal */
-export function runPageOf(rows: readonly RunRow[], limit: number): RunPage {
-  const runs = rows.slice(0, limit).map(toStoredRun);
-  const last = runs[runs.length - 1];
-  const nextCursor = rows.length > limit && last !== undefined ? encodeRunCursor({ createdAt: last.createdAt, id: last.id }) : null;
-  return { runs, nextCursor };
 }

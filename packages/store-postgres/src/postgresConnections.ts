@@ -1,4 +1,4 @@
-import { RunStoreError } from '@runledger/trace';
+import { RunStoreError } from '@runledger/trace/store';
 import pg from 'pg';
 import { applySessionSettings } from './sessionSettings.js';
 
@@ -90,4 +90,16 @@ export function timedQuery(text: string, values: unknown[], timeoutMs: number, n
     ...(name === undefined ? {} : { name }),
   };
   return config;
+}
+
+/** What pg rejects a statement with when its `query_timeout` passed (its answer may still come: the connection is not reused). */
+const QUERY_TIMEOUT_MESSAGE = 'Query read timeout';
+
+/**
+ * Tells whether a statement failed because it had no answer within its {@link timedQuery} timeout.
+ *
+ * @internal
+ */
+export function isQueryTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message === QUERY_TIMEOUT_MESSAGE;
 }

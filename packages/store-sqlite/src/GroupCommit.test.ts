@@ -1,4 +1,4 @@
-import { RunStoreError } from '@runledger/trace';
+import { RunStoreError } from '@runledger/trace/store';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GroupCommit } from './GroupCommit.js';

@@ -1,4 +1,4 @@
-import { RunStoreError } from '@runledger/trace';
+import { RunStoreError } from '@runledger/trace/store';
 import type Database from 'better-sqlite3';
 import type { GroupRunner } from './WriteQueue.js';
 

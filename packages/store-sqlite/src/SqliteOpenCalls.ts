@@ -1,8 +1,8 @@
 // The calls on the wire of each run, kept by appends in `open_calls` (schema version 13): what
 // OpenCallSet holds for the run, so that readOpenCalls costs the open calls, not the run.
-import type { StoredStep } from '@runledger/trace';
+import { type StoredStep, storedStepReader, type StoredStepRow } from '@runledger/trace/store';
 import type Database from 'better-sqlite3';
-import { READ_STEP_COLUMNS, type StepRow, toStoredStep } from './sqliteRows.js';
+import { READ_STEP_COLUMNS } from './sqliteRows.js';
 
 /**
  * The states of an `open_calls` row (schema version 13 writes the same numbers): the call is open
@@ -34,12 +34,10 @@ export class SqliteOpenCalls {
       `INSERT INTO open_calls (run_no, call_id, sequence, state) VALUES (?, ?, ?, ${ENDED_FIRST})
        ON CONFLICT (run_no, call_id) DO UPDATE SET state = ${ENDED_FIRST}`,
     );
-    this.#read = db
-      .prepare(
-        `SELECT ${READ_STEP_COLUMNS} FROM steps
+    this.#read = db.prepare(
+      `SELECT ${READ_STEP_COLUMNS} FROM steps
          WHERE id IN (SELECT (run_no << 32) + sequence FROM open_calls WHERE run_no = ? AND state = ${OPEN}) ORDER BY id`,
-      )
-      .raw();
+    );
     this.#forget = db.prepare('DELETE FROM open_calls WHERE run_no = ?');
     this.#endedFirstOf = db.prepare(`SELECT call_id FROM open_calls WHERE run_no = ? AND state = ${ENDED_FIRST}`).pluck();
   }
@@ -52,9 +50,8 @@ export class SqliteOpenCalls {
 
   /** The open calls' start steps of run `runNo` (id `runId`), in sequence order, and the calls whose end came first; call inside a read transaction. */
   read(runNo: number, runId: string): { starts: StoredStep[]; endedFirst: string[] } {
-    const shared = new Map<string, string>();
     return {
-      starts: (this.#read.all(runNo) as StepRow[]).map((row) => toStoredStep(runId, row, shared)),
+      starts: (this.#read.all(runNo) as StoredStepRow[]).map(storedStepReader(runId)),
       endedFirst: this.#endedFirstOf.all(runNo) as string[],
     };
   }

@@ -1,4 +1,4 @@
-import type { RunQuery, StoredRun } from '@runledger/trace';
+import type { RunQuery, StoredRun } from '@runledger/trace/store';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteRunStore } from './SqliteRunStore.js';

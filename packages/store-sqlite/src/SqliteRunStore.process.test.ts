@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteRunStore } from './SqliteRunStore.js';
+import { setExactHealthMaxCalls } from './SqliteRunStoreInternals.js';
 import { tempFolder } from './testing/tempDatabase.js';
 import { finished, spawnNode } from './testing/spawnNode.js';
 
@@ -81,7 +82,9 @@ describe('durability with group commit', () => {
     await store.close();
     const perRun = 5_000;
     // pending calls moved into the rollup every 300: the kill finds some moved, some pending
-    const child = spawnNode('groupDurabilityWriter.mjs', [path, runs.map((run) => run.id).join(','), String(perRun), '0', '300']);
+    const child = spawnNode('groupDurabilityWriter.mjs', [path, runs.map((run) => run.id).join(','), String(perRun), '0', '300'], {
+      sources: true,
+    });
     const done = finished(child);
     // the highest sequence acknowledged per run (acknowledgements of one run come in order)
     const acknowledged = runs.map(() => -1);
@@ -123,7 +126,8 @@ describe('durability with group commit', () => {
     file.close();
     expect(rolled).toBeGreaterThan(0);
     // health from the rollup and the pending calls, never from the steps: each stored call counts once
-    const reopened = await SqliteRunStore.openWith({ path }, { exactHealthMaxCalls: 0 });
+    const reopened = await SqliteRunStore.open({ path });
+    setExactHealthMaxCalls(reopened, 0);
     let stored = 0;
     for (const [r, run] of runs.entries()) {
       const steps = await reopened.readSteps(run.id);

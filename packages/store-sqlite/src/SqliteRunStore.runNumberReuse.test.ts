@@ -7,10 +7,10 @@
 // the same one restarted) creates the next run.
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SqliteHealthPending } from './SqliteHealthPending.js';
-import { SqliteHealthWriter } from './SqliteHealthWriter.js';
+import { SqliteHealthPending } from './health/SqliteHealthPending.js';
+import { SqliteHealthWriter } from './health/SqliteHealthWriter.js';
 import { SqliteOpenCalls } from './SqliteOpenCalls.js';
-import { SqlitePrune, type SqlitePruneAccess } from './SqlitePrune.js';
+import { SqlitePrune, type SqlitePruneAccess } from './prune/SqlitePrune.js';
 import { SqliteRunStore } from './SqliteRunStore.js';
 import { tempFolder, toolStep } from './testing/tempDatabase.js';
 

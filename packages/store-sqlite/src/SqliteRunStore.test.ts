@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { RunStoreError, buildRunTimeline, type StoredRun } from '@runledger/trace';
+import { buildRunTimeline } from '@runledger/trace';
+import { RunStoreError, type StoredRun } from '@runledger/trace/store';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SqliteRunStore } from './SqliteRunStore.js';

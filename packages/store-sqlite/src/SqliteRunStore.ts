@@ -1,24 +1,5 @@
 import {
-  RunStatus,
-  RunStoreError,
   type AppendStepInput,
-  type NormalizedAppendStep,
-  type CreateRunInput,
-  type PruneRunsQuery,
-  type PruneRunsResult,
-  type PruningRunStore,
-  type OpenCallsRead,
-  type OpenCallsRunStore,
-  type FinishRunInput,
-  type RunPage,
-  type RunQuery,
-  type ServerHealth,
-  type ServerHealthQuery,
-  type StepQuery,
-  type StoredRun,
-  type StoredStep,
-} from '@runledger/trace';
-import {
   checkAppendStep,
   checkCreateRun,
   checkFinishRun,
@@ -30,7 +11,30 @@ import {
   checkRunQuery,
   checkStaleBefore,
   checkStepQuery,
+  type CreateRunInput,
   duplicateRunIdError,
+  type FinishRunInput,
+  type NormalizedAppendStep,
+  type OpenCallsRead,
+  type OpenCallsRunStore,
+  type PruneRunsQuery,
+  type PruneRunsResult,
+  type PruningRunStore,
+  type RunPage,
+  runPageOf,
+  RunTerminationReason,
+  type RunQuery,
+  RunStatus,
+  RunStoreError,
+  type ServerHealth,
+  type ServerHealthQuery,
+  type StepQuery,
+  type StoredRun,
+  storedRunOfRow,
+  type StoredRunRow,
+  type StoredStep,
+  storedStepReader,
+  type StoredStepRow,
 } from '@runledger/trace/store';
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -38,29 +42,20 @@ import { retryBusy } from './busyRetry.js';
 import { SqliteCancelWatch } from './SqliteCancelWatch.js';
 import { WriteQueue } from './WriteQueue.js';
 import { GroupCommit } from './GroupCommit.js';
-import { listRunsStatement, runPageOf } from './listRunsStatement.js';
-import { migrate } from './migrateSchema.js';
-import { messageOf, storageError } from './storageFailure.js';
-import {
-  nextRunNo,
-  READ_STEP_COLUMNS,
-  RUN_COLUMNS,
-  type RunRow,
-  STEP_ROWID,
-  type StepRow,
-  toStoredRun,
-  toStoredStep,
-} from './sqliteRows.js';
-import { SqliteHealthReader } from './SqliteHealthReader.js';
-import { SqliteHealthWriter } from './SqliteHealthWriter.js';
-import { ROLL_PENDING_AT, SqliteHealthPending } from './SqliteHealthPending.js';
-import { SqlitePrune } from './SqlitePrune.js';
+import { listRunsStatement } from './listRunsStatement.js';
+import { migrateSchema } from './schema/migrateSchema.js';
+import { messageOf, storageFailure } from './storageFailure.js';
+import { NEXT_RUN_NO, READ_STEP_COLUMNS, RUN_COLUMNS, STEP_ROWID } from './sqliteRows.js';
+import { SqliteHealthReader } from './health/SqliteHealthReader.js';
+import { SqliteHealthWriter } from './health/SqliteHealthWriter.js';
+import { SqliteHealthPending } from './health/SqliteHealthPending.js';
+import { SqlitePrune } from './prune/SqlitePrune.js';
 import { prepareImportRun } from './importRun.js';
 import { prepareAppend } from './appendStatement.js';
 import { SqliteOpenCalls } from './SqliteOpenCalls.js';
-import { readSqliteSchemaVersion } from './readSchemaVersion.js';
-import { SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
-import type { SqliteRunStoreInternals } from './SqliteRunStoreInternals.js';
+import { readSqliteSchemaVersion } from './schema/readSchemaVersion.js';
+import { SQLITE_SCHEMA_VERSION } from './schema/SqliteMigrations.js';
+import { registerStoreInternals } from './SqliteRunStoreInternals.js';
 import type { SqliteRunStoreOptions } from './SqliteRunStoreOptions.js';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -105,9 +100,8 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
 
   readonly #append: (runId: string, step: NormalizedAppendStep) => number;
   readonly #import: (run: StoredRun, steps: readonly StoredStep[]) => boolean;
-  readonly #nextRunNo: string;
 
-  private constructor(db: Database.Database, options: SqliteRunStoreOptions, internals: SqliteRunStoreInternals) {
+  private constructor(db: Database.Database, options: SqliteRunStoreOptions) {
     this.#db = db;
     this.#path = options.path;
     const grouped = options.groupCommit ?? true;
@@ -119,18 +113,17 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
       requested: (runId) => (cancelRequested.get(runId) ?? null) !== null,
     });
     this.#pending = new SqliteHealthPending(db, new SqliteHealthWriter(db), {
-      rollAt: internals.rollPendingAt ?? ROLL_PENDING_AT,
       write: (roll) => this.#writes.write(() => db.transaction(roll).immediate()),
     });
-    this.#health = new SqliteHealthReader(db, this.#pending, internals.exactHealthMaxCalls);
+    this.#health = new SqliteHealthReader(db, this.#pending);
 
     this.#openCalls = new SqliteOpenCalls(db);
     const { append, writeStep } = prepareAppend(db, this.#pending, this.#openCalls);
     // grouped, the batch's transaction (GroupCommit) gives each append its savepoint
     this.#append = grouped ? append : db.transaction(append).immediate;
 
-    this.#import = prepareImportRun(db, writeStep, internals.firstRunNo);
-    this.#nextRunNo = nextRunNo(internals.firstRunNo);
+    this.#import = prepareImportRun(db, writeStep);
+    registerStoreInternals(this, { pending: this.#pending, health: this.#health });
   }
 
   /**
@@ -141,29 +134,6 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
    *   `invalid_input` for bad options.
    */
   static async open(options: SqliteRunStoreOptions): Promise<SqliteRunStore> {
-    return SqliteRunStore.openWith(options, {});
-  }
-
-  /** The schema version this store creates and upgrades files to. */
-  static readonly SCHEMA_VERSION: number = SQLITE_SCHEMA_VERSION;
-
-  /**
-   * Reads the schema version of a SQLite file without creating or changing it: null when there
-   * is no file, 0 for a file without runledger's tables.
-   *
-   * @throws RunStoreError (`storage_failure`) from `SqliteRunStore.schemaVersionOf` when the file
-   * cannot be opened or read.
-   */
-  static async schemaVersionOf(path: string): Promise<number | null> {
-    return readSqliteSchemaVersion(path);
-  }
-
-  /**
-   * {@link SqliteRunStore.open} with internal knobs, for this package's tests.
-   *
-   * @internal
-   */
-  static async openWith(options: SqliteRunStoreOptions, internals: SqliteRunStoreInternals): Promise<SqliteRunStore> {
     if (typeof options?.path !== 'string' || options.path === '') {
       throw RunStoreError.invalidInput('SqliteRunStoreOptions.path must be a non-empty file path');
     }
@@ -191,12 +161,26 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
       // 4 MiB of page cache per store: appends touch only the right edge of each b-tree and health
       // reads a few thousand rollup rows, so more buys little and costs every process memory.
       db.pragma('cache_size = -4096');
-      await migrate(db, busyTimeoutMs);
-      return new SqliteRunStore(db, options, internals);
+      await migrateSchema(db, busyTimeoutMs);
+      return new SqliteRunStore(db, options);
     } catch (error) {
       db.close();
-      throw RunStoreError.is(error) ? error : storageError(error, busyTimeoutMs, `cannot open the SQLite file ${options.path}`);
+      throw RunStoreError.is(error) ? error : storageFailure(error, busyTimeoutMs, `cannot open the SQLite file ${options.path}`);
     }
+  }
+
+  /** The schema version this store creates and upgrades files to. */
+  static readonly SCHEMA_VERSION: number = SQLITE_SCHEMA_VERSION;
+
+  /**
+   * Reads the schema version of a SQLite file without creating or changing it: null when there
+   * is no file, 0 for a file without runledger's tables.
+   *
+   * @throws RunStoreError (`storage_failure`) from `SqliteRunStore.schemaVersionOf` when the file
+   * cannot be opened or read.
+   */
+  static async schemaVersionOf(path: string): Promise<number | null> {
+    return readSqliteSchemaVersion(path);
   }
 
   /** The file this store writes. */
@@ -210,7 +194,7 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
     return this.#write(() => {
       try {
         this.#stmt(
-          `INSERT INTO runs (id, status, configuration, actor, created_at, started_at, run_no) VALUES (?, 'running', ?, ?, ?, ?, ${this.#nextRunNo})`,
+          `INSERT INTO runs (id, status, configuration, actor, created_at, started_at, run_no) VALUES (?, 'running', ?, ?, ?, ?, ${NEXT_RUN_NO})`,
         ).run(run.id, run.configuration, run.actor, run.createdAt, run.createdAt);
       } catch (error) {
         if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
@@ -318,13 +302,12 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
         this.#stmt(
           `UPDATE runs SET status = CASE WHEN cancel_requested_at IS NULL THEN 'interrupted' ELSE 'cancelled' END,
            finished_at = max(?, coalesce(heartbeat_at, started_at, created_at)),
-           termination_reason = CASE WHEN cancel_requested_at IS NULL THEN '' ELSE 'cancel requested; ' END ||
-             'no sign of life since ' ||
+           termination_reason = CASE WHEN cancel_requested_at IS NULL THEN '' ELSE ? END || ? ||
              strftime('%Y-%m-%dT%H:%M:%fZ', coalesce(heartbeat_at, started_at, created_at) / 1000.0, 'unixepoch')
          WHERE status = 'running' AND coalesce(heartbeat_at, started_at, created_at) < ? RETURNING id`,
         )
           .pluck()
-          .all(now, stale) as string[],
+          .all(now, RunTerminationReason.CANCEL_REQUESTED_PREFIX, RunTerminationReason.NO_SIGN_OF_LIFE_PREFIX, stale) as string[],
     );
   }
 
@@ -338,7 +321,7 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
     const q = checkRunQuery(query);
     const statement = listRunsStatement(q);
     if (statement === null) return { runs: [], nextCursor: null };
-    return this.#read(() => runPageOf(this.#stmt(statement.sql).all(...statement.params) as RunRow[], q.limit));
+    return this.#read(() => runPageOf(this.#stmt(statement.sql).all(...statement.params) as StoredRunRow[], q.limit));
   }
 
   /** A run's steps in sequence order: one range of the steps table, whose rowids are (run number << 32) + sequence. */
@@ -352,12 +335,8 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
       if (runNo === undefined) return [];
       const rows = this.#stmt(
         `SELECT ${READ_STEP_COLUMNS} FROM steps WHERE id >= ${STEP_ROWID} AND id < ((? + 1) << 32) ORDER BY id LIMIT ?`,
-        true,
-      ).all(runNo, from, runNo, limit) as StepRow[];
-      const steps = new Array<StoredStep>(rows.length);
-      const shared = new Map<string, string>();
-      for (let i = 0; i < rows.length; i++) steps[i] = toStoredStep(key, rows[i] as StepRow, shared);
-      return steps;
+      ).all(runNo, from, runNo, limit) as StoredStepRow[];
+      return rows.map(storedStepReader(key));
     });
   }
 
@@ -455,8 +434,8 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
   }
 
   #getRun(id: string): StoredRun | null {
-    const row = this.#stmt(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`).get(id) as RunRow | undefined;
-    return row === undefined ? null : toStoredRun(row);
+    const row = this.#stmt(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`).get(id) as StoredRunRow | undefined;
+    return row === undefined ? null : storedRunOfRow(row);
   }
 
   #requireRun(id: string): StoredRun {

@@ -1,13 +1,48 @@
+import type { SqliteHealthPending } from './health/SqliteHealthPending.js';
+import type { SqliteHealthReader } from './health/SqliteHealthReader.js';
+
+/** What this package's tests may observe of a store without it being part of its public surface. */
+interface StoreInternals {
+  /** Its calls pending for the health rollup, and when it moves them. */
+  readonly pending: SqliteHealthPending;
+  /** Its health reads, and up to how many calls they are exact. */
+  readonly health: SqliteHealthReader;
+}
+
+const internals = new WeakMap<object, StoreInternals>();
+
 /**
- * Internal knobs for tests; not part of the options a caller passes.
+ * Remembers a store's pending calls and health reader, so that this package's tests can observe
+ * them (and set when it moves them, and up to how many calls health is exact).
  *
  * @internal
  */
-export interface SqliteRunStoreInternals {
-  /** Below this many calls in a window, health percentiles are exact (see SqliteHealthReader). */
-  readonly exactHealthMaxCalls?: number;
-  /** How many calls this store notes as pending before it moves them into the rollup (see SqliteHealthPending). */
-  readonly rollPendingAt?: number;
-  /** The run number of a file's first run (default 1): past 2^21, step rowids are no exact JS numbers. */
-  readonly firstRunNo?: number;
+export function registerStoreInternals(store: object, parts: StoreInternals): void {
+  internals.set(store, parts);
+}
+
+function internalsOf(store: object): StoreInternals {
+  const parts = internals.get(store);
+  if (parts === undefined) throw new TypeError('not a SqliteRunStore of this package');
+  return parts;
+}
+
+/**
+ * Makes a store of this package move its pending calls into the health rollup every `calls` calls
+ * (tests: some calls moved, some pending).
+ *
+ * @internal
+ */
+export function setRollPendingAt(store: object, calls: number): void {
+  internalsOf(store).pending.rollAt = calls;
+}
+
+/**
+ * Makes a store of this package compute health exactly from the steps only for windows of at most
+ * `calls` calls (tests: 0 reads the rollup always).
+ *
+ * @internal
+ */
+export function setExactHealthMaxCalls(store: object, calls: number): void {
+  internalsOf(store).health.exactMaxCalls = calls;
 }

@@ -1,4 +1,4 @@
-import { RunStoreError } from '@runledger/trace';
+import { RunStoreError } from '@runledger/trace/store';
 import { describe, expect, it } from 'vitest';
 import type { BatchOutcome } from './GroupCommit.js';
 import { type GroupRunner, WriteQueue } from './WriteQueue.js';

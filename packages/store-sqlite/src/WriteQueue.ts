@@ -1,6 +1,6 @@
 import { isBusyError, retryBusy } from './busyRetry.js';
 import type { BatchOutcome } from './GroupCommit.js';
-import { storageError } from './storageFailure.js';
+import { storageFailure } from './storageFailure.js';
 
 /**
  * How {@link WriteQueue.group} commits: `run` executes a batch in one transaction (see
@@ -74,7 +74,7 @@ export class WriteQueue {
       try {
         return Promise.resolve(counted());
       } catch (error) {
-        if (!isBusyError(error)) return Promise.reject(storageError(error, this.#busyTimeoutMs));
+        if (!isBusyError(error)) return Promise.reject(storageFailure(error, this.#busyTimeoutMs));
       }
     }
     return this.#enqueue(() => retryBusy(counted, this.#busyTimeoutMs));

@@ -3,11 +3,17 @@
 // rollup, and the function that runs them inside the append's transaction (SQLite's append is a
 // few statements in one transaction, PostgreSQL's one statement).
 import type { ToolOutcome } from '@runledger/core';
-import { RunStoreError, toolCallOf, type NormalizedAppendStep } from '@runledger/trace';
-import { callIdOfPayload, isSameStep, sequencePastEndError } from '@runledger/trace/store';
+import {
+  callIdOfPayload,
+  isSameStep,
+  type NormalizedAppendStep,
+  RunStoreError,
+  sequencePastEndError,
+  toolCallOf,
+} from '@runledger/trace/store';
 import type Database from 'better-sqlite3';
 import type { WriteStep } from './importRun.js';
-import type { SqliteHealthPending } from './SqliteHealthPending.js';
+import type { SqliteHealthPending } from './health/SqliteHealthPending.js';
 import type { SqliteOpenCalls } from './SqliteOpenCalls.js';
 import { STEP_COLUMNS, STEP_ROWID } from './sqliteRows.js';
 

@@ -1,10 +1,9 @@
 // importRun's transaction (the sibling of store-postgres's importRun.ts): a run and its steps
 // written as given, the run's counters from its steps, the rollup through the same step writer
 // appends use.
-import { type StoredRun, type StoredStep, type ToolCallFacts, toolCallOf } from '@runledger/trace';
-import { callIdOfStoredStep } from '@runledger/trace/store';
+import { callIdOfStoredStep, type StoredRun, type StoredStep, type ToolCallFacts, toolCallOf } from '@runledger/trace/store';
 import type Database from 'better-sqlite3';
-import { nextRunNo, RUN_COLUMNS, type StepColumns } from './sqliteRows.js';
+import { NEXT_RUN_NO, RUN_COLUMNS, type StepColumns } from './sqliteRows.js';
 
 /** Inserts a step row, notes its tool call, if it is one, for the health rollup, and the call it starts or ends (`callId`). */
 export type WriteStep = (
@@ -21,14 +20,10 @@ export type WriteStep = (
  * The import transaction (`BEGIN IMMEDIATE`) of a run checked by `checkImportRun`: false, and
  * nothing written, when a run of that id exists.
  */
-export function prepareImportRun(
-  db: Database.Database,
-  writeStep: WriteStep,
-  firstRunNo?: number,
-): (run: StoredRun, steps: readonly StoredStep[]) => boolean {
+export function prepareImportRun(db: Database.Database, writeStep: WriteStep): (run: StoredRun, steps: readonly StoredStep[]) => boolean {
   const exists = db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck();
   const insertRun = db.prepare(
-    `INSERT INTO runs (${RUN_COLUMNS}, run_no) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${nextRunNo(firstRunNo)}) RETURNING run_no`,
+    `INSERT INTO runs (${RUN_COLUMNS}, run_no) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${NEXT_RUN_NO}) RETURNING run_no`,
   );
   insertRun.pluck();
   const setCounts = db.prepare('UPDATE runs SET ok_count = ?, failed_count = ?, cancelled_count = ? WHERE id = ?');

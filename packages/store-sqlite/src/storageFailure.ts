@@ -1,8 +1,8 @@
-import { RunStoreError } from '@runledger/trace';
+import { RunStoreError } from '@runledger/trace/store';
 import { isBusyError } from './busyRetry.js';
 
 /** A driver error as the store's `storage_failure`, saying so when the file stayed locked; a RunStoreError passes through. */
-export function storageError(error: unknown, budgetMs: number, context = 'SQLite failed'): RunStoreError {
+export function storageFailure(error: unknown, budgetMs: number, context = 'SQLite failed'): RunStoreError {
   if (RunStoreError.is(error)) return error;
   if (isBusyError(error)) {
     return RunStoreError.storageFailure(

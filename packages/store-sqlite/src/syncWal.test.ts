@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { RunStoreError } from '@runledger/trace';
+import { RunStoreError } from '@runledger/trace/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { syncWal } from './syncWal.js';
 import { tempFolder } from './testing/tempDatabase.js';

@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { RunStoreError } from '@runledger/trace';
+import { RunStoreError } from '@runledger/trace/store';
 import { messageOf } from './storageFailure.js';
 
 /**

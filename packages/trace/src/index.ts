@@ -3,9 +3,11 @@
 // packages and their one-way dependencies are described in docs/architecture.md.
 
 // ── Outcomes and statuses ───────────────────────────────────────────────────────────────────────
-// The closed vocabularies a run and its steps are described in. A tool call's outcome itself is
-// @runledger/core's ToolOutcome, the one string from the wire to the screen.
-export { isRunStatus, isTerminalRunStatus, RUN_STATUSES, RunStatus, type TerminalRunStatus } from './recording/RunStatus.js';
+// The closed vocabularies a run and its steps are described in (src/step). A tool call's outcome
+// itself is @runledger/core's ToolOutcome, the one string from the wire to the screen. The
+// termination reasons runledger writes are spelled once, with their reader.
+export { isRunStatus, isTerminalRunStatus, RUN_STATUSES, RunStatus, type TerminalRunStatus } from './step/RunStatus.js';
+export { readRunTerminationReason, type RunTermination, RunTerminationKind, RunTerminationReason } from './step/RunTerminationReason.js';
 export { isRunStepKind, RUN_STEP_KINDS, RunStepKind } from './step/RunStepKind.js';
 
 // ── Recording a run (src/recording) ─────────────────────────────────────────────────────────────
@@ -26,17 +28,19 @@ export type {
   RecordToolResultOptions,
   RecordToolStartOptions,
 } from './recording/RecordOptions.js';
-export type { RecordRetryOptions } from './recording/RecordRetry.js';
+export type { RecordRetryOptions } from './store/RecordRetry.js';
 export { RunCancelledError, type RunCancelSource } from './recording/RunCancelledError.js';
 export { RunRecordError } from './recording/RunRecordError.js';
 export { RunFinishRefusedError } from './recording/RunFinishRefusedError.js';
 
 // ── Steps (src/step) ────────────────────────────────────────────────────────────────────────────
 // One recorded step: made by RunStep.of, stored as its payload (toPayload), read back by
-// RunStep.fromPayload. Its fields, keys and reader come from one schema (step/RunStepSchema.ts).
+// RunStep.fromPayload. Its fields, keys and reader come from one schema (step/RunStepSchema.ts),
+// which also flags the fields that are content (RUN_STEP_CONTENT_KEYS).
 export { RunStep, type RunStepFields, type RunStepMessage, type RunStepPayload, type RunStepToolCall } from './step/RunStep.js';
 export { RunStepError } from './step/RunStepError.js';
 export { RunStepReadError } from './step/RunStepReadError.js';
+export { RUN_STEP_CONTENT_KEYS } from './step/RunStepSchema.js';
 
 // ── Privacy (src/privacy) ───────────────────────────────────────────────────────────────────────
 // What of a step may be stored: the privacy levels and the filter every payload passes.
@@ -57,7 +61,8 @@ export {
 
 // ── The store contract (src/store) ──────────────────────────────────────────────────────────────
 // What a run store is to its users: the RunStore interface and its shapes, its error, the
-// in-memory store, and copying runs between stores. (Writing a store: see the last group.)
+// in-memory store, and copying runs between stores. Writing a store: @runledger/trace/store, the
+// one entry of the names only a store implementer needs (the input checks, the health tally).
 export type {
   AppendStepInput,
   CreateRunInput,
@@ -90,29 +95,15 @@ export {
   type RunTimelineEntryFields,
   type RunTimelineOutcome,
 } from './timeline/RunTimelineEntry.js';
-export { RunTimelineFactory } from './timeline/RunTimelineFactory.js';
 
 // ── Server health (src/health) ──────────────────────────────────────────────────────────────────
 // How each MCP server is doing, from its recorded tool calls: which calls count, the facts of one
-// call, and the health a store reports (serverHealth folds rows into it).
-export type { FlakyThreshold, ServerFailureCauseCount, ServerHealth, ServerHealthQuery } from './health/ServerHealth.js';
-export { DEFAULT_FLAKY_THRESHOLD, type ServerLatency, serverHealth, UNKNOWN_FAILURE_CAUSE } from './health/ServerHealth.js';
+// call, when a server is flaky, and the health a store reports (serverHealth, src/store, folds rows
+// into it: the definition every store's query matches).
+export type { ServerFailureCauseCount, ServerHealth, ServerHealthQuery } from './health/ServerHealth.js';
+export { UNKNOWN_FAILURE_CAUSE } from './health/ServerHealth.js';
+export { DEFAULT_FLAKY_THRESHOLD, type FlakyThreshold } from './health/FlakyThreshold.js';
+export { type ServerHealthRow, serverHealth } from './store/serverHealth.js';
 export { ANSWERED_FAILURE_CAUSES, isAnsweredCall, isCountedCall, NOT_COUNTED_FAILURE_CAUSES } from './health/ToolCallCounting.js';
 export { serverFromToolName } from './health/serverFromToolName.js';
 export { type ToolCallFacts, type ToolCallSource, toolCallOf } from './health/ToolCallFacts.js';
-
-// ── Store implementers — also in @runledger/trace/store, prefer that entry ─────────────────────
-// The input rules every store applies (RunStoreInput and the normalized shapes it returns) and the
-// server-health tally a store folds its rows into. An agent author needs none of these; they stay
-// here only so existing imports keep working.
-export {
-  type NormalizedAppendStep,
-  type NormalizedCreateRun,
-  type NormalizedFinishRun,
-  type NormalizedHealthQuery,
-  type NormalizedRunQuery,
-  type NormalizedStepQuery,
-  type RunCursorPosition,
-  RunStoreInput,
-} from './store/RunStoreInput.js';
-export { addToTally, healthOf, newServerHealthTally, type ServerHealthRow, type ServerHealthTally } from './health/ServerHealth.js';

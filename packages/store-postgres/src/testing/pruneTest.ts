@@ -2,9 +2,9 @@
 // the one rollup_add_runs makes from the steps left.
 import { randomUUID } from 'node:crypto';
 import type { ToolFailureCause, ToolOutcome } from '@runledger/core';
-import type { AppendStepInput, StoredRun, StoredStep } from '@runledger/trace';
+import type { AppendStepInput, StoredRun, StoredStep } from '@runledger/trace/store';
 import pg from 'pg';
-import { rollPendingStatement } from '../PostgresHealthWriter.js';
+import { rollPendingStatement } from '../health/PostgresHealthWriter.js';
 import type { PostgresRunStore } from '../PostgresRunStore.js';
 import { TEST_PG_URL } from './pgTest.js';
 

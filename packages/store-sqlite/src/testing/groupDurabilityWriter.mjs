@@ -1,10 +1,11 @@
 // Child process of the group-commit durability test: appends `perRun` tool steps to each of the
-// given runs, all runs at once (their appends share commits), through the built store with group
-// commit on; prints `ack <run index> <sequence>` as soon as each append resolves. An optional
+// given runs, all runs at once (their appends share commits), through the store's sources (spawned
+// with spawnNode's `sources`, so that it reaches the test seam) with group commit on; prints `ack <run index> <sequence>` as soon as each append resolves. An optional
 // fourth argument is a pause in ms after each append (an agent waiting for its model and tools).
 //
 //   node groupDurabilityWriter.mjs <file> <run ids, comma-separated> <per run> [pause ms] [roll pending at]
-import { SqliteRunStore } from '../../dist/index.js';
+import { SqliteRunStore } from '../SqliteRunStore.ts';
+import { setRollPendingAt } from '../SqliteRunStoreInternals.ts';
 
 const [path, runIdList, perRunText] = process.argv.slice(2);
 const runIds = runIdList.split(',');
@@ -12,7 +13,8 @@ const perRun = Number(perRunText);
 const pauseMs = Number(process.argv[5] ?? 0);
 // a fifth argument: move pending calls into the health rollup every that many calls (else the store's default)
 const rollPendingAt = process.argv[6] === undefined ? undefined : Number(process.argv[6]);
-const store = await SqliteRunStore.openWith({ path, groupCommit: true }, rollPendingAt === undefined ? {} : { rollPendingAt });
+const store = await SqliteRunStore.open({ path, groupCommit: true });
+if (rollPendingAt !== undefined) setRollPendingAt(store, rollPendingAt);
 await Promise.all(
   runIds.map(async (runId, r) => {
     for (let i = 0; i < perRun; i++) {

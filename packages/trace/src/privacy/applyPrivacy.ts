@@ -1,5 +1,6 @@
 import { isPrivacyLevel, PrivacyLevel } from './PrivacyLevel.js';
 import type { RunStepPayload } from '../step/RunStep.js';
+import { RUN_STEP_CONTENT } from '../step/RunStepSchema.js';
 
 /**
  * Options of {@link applyPrivacy}.
@@ -26,23 +27,19 @@ const IDENTITY = new Set([
   'completionTokens',
 ]);
 
-/** Content keys and, at `metadata`, what replaces each. */
-const CONTENT: Readonly<Record<string, (value: unknown) => [string, unknown][]>> = {
-  content: (v) => [['contentLength', length(v)]],
-  thinking: (v) => [['thinkingLength', length(v)]],
-  messages: (v) => [['messageCount', size(v)]],
-  requestedToolCalls: (v) => [
-    ['requestedToolCallCount', size(v)],
-    [
-      'requestedToolNames',
-      Array.isArray(v) ? v.map((c) => (typeof c === 'object' && c !== null && typeof c.name === 'string' ? c.name : '')) : [],
+/**
+ * Content keys and, at `metadata`, what replaces each: the sizes and names the step schema's
+ * content flag names (a size of a value of the wrong type is 0).
+ */
+const CONTENT: ReadonlyMap<string, (value: unknown) => [string, unknown][]> = new Map(
+  [...RUN_STEP_CONTENT].map(([key, flag]) => [
+    key,
+    (value: unknown): [string, unknown][] => [
+      ...Object.entries(flag.sizes).map(([size, measure]): [string, unknown] => [size, measure(value) ?? 0]),
+      ...Object.entries(flag.names ?? {}).map(([names, read]): [string, unknown] => [names, read(value)]),
     ],
-  ],
-  raw: (v) => [['rawLength', jsonLength(v)]],
-  toolArguments: (v) => [['toolArgumentCount', typeof v === 'object' && v !== null ? Object.keys(v).length : 0]],
-  toolResult: (v) => [['toolResultLength', length(v)]],
-  toolArtifacts: (v) => [['toolArtifactCount', size(v)]],
-};
+  ]),
+);
 
 /** Keys never masked at `redacted`: identities and closed vocabularies. */
 const UNMASKED = new Set([...IDENTITY, 'model', 'provider', 'finishReason', 'toolWriteTarget']);
@@ -250,7 +247,7 @@ export function applyPrivacy(
       const out: Record<string, unknown> = {};
       for (const key in payload) {
         const value = payload[key];
-        const replace = CONTENT[key];
+        const replace = CONTENT.get(key);
         if (replace === undefined) out[key] = value;
         else for (const [k, v] of replace(value)) out[k] = v;
       }
@@ -308,20 +305,4 @@ function redact(value: unknown, max: number, depth: number): unknown {
       SECRET_KEY.test(key) && item !== null && item !== undefined && typeof item !== 'boolean' ? '[secret]' : redact(item, max, depth + 1);
   }
   return out;
-}
-
-function length(value: unknown): number {
-  return typeof value === 'string' ? value.length : 0;
-}
-
-function size(value: unknown): number {
-  return Array.isArray(value) ? value.length : 0;
-}
-
-function jsonLength(value: unknown): number {
-  try {
-    return JSON.stringify(value)?.length ?? 0;
-  } catch {
-    return 0;
-  }
 }

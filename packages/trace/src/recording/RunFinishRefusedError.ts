@@ -1,5 +1,5 @@
 import { crossRealmBrand } from '@runledger/core/internal';
-import type { TerminalRunStatus } from './RunStatus.js';
+import type { TerminalRunStatus } from '../step/RunStatus.js';
 
 const BRAND = crossRealmBrand('@runledger/trace/RunFinishRefusedError', () => RunFinishRefusedError);
 

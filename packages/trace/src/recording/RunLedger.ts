@@ -1,8 +1,8 @@
-import { isRetryable, type RetryPolicy, retryDelay, sleep, withRetry } from './RecordRetry.js';
+import { isRetryable, type RetryPolicy, retryDelay, sleep, withRetry } from '../store/RecordRetry.js';
 import type { SpoolEntry, SpoolWriter } from '../spool/RunSpool.js';
 import type { AppendStepInput, FinishRunInput, RunStore, StoredRun } from '../store/RunStore.js';
 import { RunStoreError } from '../store/RunStoreError.js';
-import { checkAppendStep } from '../store/RunStoreInput.js';
+import { checkAppendStep } from '../store/storeInputChecks.js';
 
 /** How often a process tries to deliver its spooled entries: from this … */
 const FIRST_DELIVERY_MS = 200;

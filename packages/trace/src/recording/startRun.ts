@@ -1,5 +1,5 @@
 import type { PrivacyLevel } from '../privacy/PrivacyLevel.js';
-import { isRetryable, type RecordRetryOptions, retryPolicy, withRetry } from './RecordRetry.js';
+import { isRetryable, type RecordRetryOptions, retryPolicy, withRetry } from '../store/RecordRetry.js';
 import { RunFinishRefusedError } from './RunFinishRefusedError.js';
 import { RunLedger } from './RunLedger.js';
 import { defaultSpoolDir, SpoolWriter } from '../spool/RunSpool.js';
@@ -7,7 +7,8 @@ import { RunStoreError } from '../store/RunStoreError.js';
 import { storableText } from '../store/storeValueRules.js';
 import { RunCancelledError, type RunCancelSource } from './RunCancelledError.js';
 import type { RunStep } from '../step/RunStep.js';
-import { RunStatus, type TerminalRunStatus } from './RunStatus.js';
+import { RunStatus, type TerminalRunStatus } from '../step/RunStatus.js';
+import { RunTerminationReason } from '../step/RunTerminationReason.js';
 import type { RunStore, StoredRun, StoredStep } from '../store/RunStore.js';
 import { RunTrace } from './RunTrace.js';
 import { checkKeepSteps } from './StepWindow.js';
@@ -141,8 +142,6 @@ export interface ActiveRun {
 }
 
 const DEFAULT_HEARTBEAT_MS = 10_000;
-/** The termination reason of a run cancelled through the store: who cancelled, and how. */
-const STORE_CANCEL_REASON = 'cancelled by an operator from outside the run (the app’s Cancel button, or another process through the store)';
 const DEFAULT_CANCEL_GRACE_MS = 10_000;
 
 /**
@@ -277,7 +276,7 @@ class LiveRun implements ActiveRun {
         return appended;
       },
     });
-    this.#stopWatch = store.watchCancel(id, () => void this.#cancel(STORE_CANCEL_REASON, 'store')); // #cancel never rejects (store errors go to onError)
+    this.#stopWatch = store.watchCancel(id, () => void this.#cancel(RunTerminationReason.STORE_CANCEL, 'store')); // #cancel never rejects (store errors go to onError)
     const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     if (heartbeatMs > 0) {
       // kept until the final status is stored: a run whose finish waits in the spool is not stale
@@ -288,7 +287,7 @@ class LiveRun implements ActiveRun {
     if (pollMs !== undefined && pollMs > 0) {
       this.#every(pollMs, () =>
         store.getRun(id).then((run) => {
-          if (run !== null && run.cancelRequestedAt !== null) void this.#cancel(STORE_CANCEL_REASON, 'store');
+          if (run !== null && run.cancelRequestedAt !== null) void this.#cancel(RunTerminationReason.STORE_CANCEL, 'store');
         }, this.#onError),
       );
     }
@@ -311,7 +310,7 @@ class LiveRun implements ActiveRun {
     return readRunSteps(this.#store, this.id, this.trace, query);
   }
 
-  cancel(reason = 'cancelled by the operator'): Promise<void> {
+  cancel(reason: string = RunTerminationReason.OPERATOR_CANCEL): Promise<void> {
     return this.#cancel(reason, 'local');
   }
 

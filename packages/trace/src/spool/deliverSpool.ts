@@ -9,8 +9,8 @@ import {
   spoolFileOwner,
   type SpoolFileRead,
 } from './RunSpool.js';
-import { isRetryable } from '../recording/RecordRetry.js';
-import type { RunStatus, TerminalRunStatus } from '../recording/RunStatus.js';
+import { isRetryable } from '../store/RecordRetry.js';
+import type { RunStatus, TerminalRunStatus } from '../step/RunStatus.js';
 import type { FinishRunInput, RunStore, StoredRun } from '../store/RunStore.js';
 import { RunStoreError } from '../store/RunStoreError.js';
 

@@ -286,19 +286,3 @@ describe('RunStep.fromPayload', () => {
     }
   });
 });
-
-describe('RunStep.toArray / RunStep.fromArray (deprecated)', () => {
-  it('are toPayload and fromPayload under their old names', () => {
-    const step = RunStep.of({
-      kind: 'tool',
-      round: 1,
-      durationMs: 2,
-      toolName: 'mcp_a_b',
-      toolOutcome: 'failed',
-      toolFailureCause: 'invalid_arguments',
-    });
-    expect(step.toArray()).toEqual(step.toPayload());
-    expect(RunStep.fromArray(JSON.stringify(step)).toPayload()).toEqual(step.toPayload());
-    expect(() => RunStep.fromArray('{nope')).toThrow(RunStepReadError);
-  });
-});

@@ -6,6 +6,7 @@ import {
   type WriteKind,
   type WriteTarget,
 } from '@runledger/core';
+import { crossRealmBrand } from '@runledger/core/internal';
 import { readRunStepPayload } from './readRunStepPayload.js';
 import { RunStepError } from './RunStepError.js';
 import { RunStepKind } from './RunStepKind.js';
@@ -124,7 +125,7 @@ export interface RunStepPayload {
 }
 
 const CONSTRUCT = Symbol('RunStep.construct');
-const BRAND = Symbol.for('@runledger/trace/RunStep');
+const BRAND = crossRealmBrand('@runledger/trace/RunStep', () => RunStep);
 
 /**
  * One recorded step of a run: the request, an LLM call, a tool call, the context budget,
@@ -278,28 +279,18 @@ export class RunStep {
     return readRunStepPayload(payload, (fields) => new RunStep(CONSTRUCT, fields));
   }
 
-  /**
-   * Reads a stored payload back into a step.
-   *
-   * @deprecated Use {@link RunStep.fromPayload}: the same reader under the name of what it reads
-   * (a payload object or its JSON text, never an array).
-   */
-  static fromArray(payload: unknown): RunStep {
-    return RunStep.fromPayload(payload);
-  }
-
   /** Tells whether a value is a RunStep, also one made by another copy of this package. */
   static is(value: unknown): value is RunStep {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+    return BRAND.is(value);
   }
 
   static [Symbol.hasInstance](value: unknown): boolean {
-    return RunStep.is(value);
+    return BRAND.hasInstance(this, value);
   }
 
   static {
     // the brand lives on the prototype: every step carries it without a per-instance property
-    Object.defineProperty(RunStep.prototype, BRAND, { value: true });
+    BRAND.mark(RunStep.prototype);
   }
 
   /**
@@ -319,16 +310,6 @@ export class RunStep {
       else out[key] = value;
     }
     return out as unknown as RunStepPayload;
-  }
-
-  /**
-   * The step as a plain payload.
-   *
-   * @deprecated Use {@link RunStep.toPayload}: the same payload under the name of what it gives
-   * (an object, never an array).
-   */
-  toArray(): RunStepPayload {
-    return this.toPayload();
   }
 
   /** The same as {@link RunStep.toPayload}, for `JSON.stringify`. */

@@ -13,7 +13,7 @@ import {
   isToolFailureCause,
 } from '@runledger/core';
 import { z } from 'zod';
-import { MAX_DURATION_MS, MAX_INT32 } from '../store/storeValueRules.js';
+import { MAX_DURATION_MS, MAX_INT32 } from './numericLimits.js';
 import { RUN_STEP_KINDS, type RunStepKind } from './RunStepKind.js';
 
 /** The longest `toolCallId`. */
@@ -50,6 +50,42 @@ const count = z
 const object = z.custom<Readonly<Record<string, unknown>>>(isObject, must('an object'));
 const array = <T extends z.ZodType>(item: T) => z.array(item, must('an array')).nullish();
 
+/** A measure of a content value: a number, or undefined when the value is not of the field's type. */
+type Measure = (value: unknown) => number | undefined;
+
+/**
+ * The flag of a content field: prompts, answers, tool arguments and results, what the user or a
+ * server said. Where content may not go (privacy level `metadata`, the timeline, OpenTelemetry
+ * spans below `redacted`), each of its `sizes` stands for it; `names` only where the privacy
+ * filter keeps names (`metadata`).
+ */
+export interface RunStepContentFlag {
+  readonly sizes: Readonly<Record<string, Measure>>;
+  readonly names?: Readonly<Record<string, (value: unknown) => readonly string[]>>;
+}
+
+const contentFlags = z.registry<RunStepContentFlag>();
+
+/** Flags a field of the schema as content (a copy of `schema`: the shared rules stay unflagged). */
+function content<T extends z.ZodType>(schema: T, flag: RunStepContentFlag): T {
+  const copy = schema.clone();
+  contentFlags.add(copy, flag);
+  return copy;
+}
+
+const textLength: Measure = (value) => (typeof value === 'string' ? value.length : undefined);
+const arrayLength: Measure = (value) => (Array.isArray(value) ? value.length : undefined);
+const keyCount: Measure = (value) => (isObject(value) ? Object.keys(value).length : undefined);
+const jsonLength: Measure = (value) => {
+  try {
+    return JSON.stringify(value)?.length;
+  } catch {
+    return undefined;
+  }
+};
+const toolNames = (value: unknown): readonly string[] =>
+  Array.isArray(value) ? value.map((call: unknown) => (isObject(call) && typeof call['name'] === 'string' ? call['name'] : '')) : [];
+
 /**
  * A step as a stored payload (JSON): the fields in their fixed key order. `null` reads as not set;
  * unknown keys are dropped; artifacts and the write target are read into their core classes; a
@@ -76,44 +112,53 @@ export const RunStepSchema = z.object({
     .max(MAX_DURATION_MS),
   model: text,
   provider: text,
-  content: text,
-  thinking: text,
-  messages: array(
-    z.object({ role: z.string(must('a string')), content: z.string(must('a string')) }, must('{ role: string, content: string }', false)),
+  content: content(text, { sizes: { contentLength: textLength } }),
+  thinking: content(text, { sizes: { thinkingLength: textLength } }),
+  messages: content(
+    array(
+      z.object({ role: z.string(must('a string')), content: z.string(must('a string')) }, must('{ role: string, content: string }', false)),
+    ),
+    { sizes: { messageCount: arrayLength } },
   ),
   finishReason: text,
   promptTokens: count,
   completionTokens: count,
   costUsd: z.number(must('a finite number ≥ 0')).min(0).nullish(),
-  requestedToolCalls: array(
-    z
-      .object({ id: text, name: z.string(must('a string', false)), arguments: object }, must('an object'))
-      .transform(({ id, name, arguments: args }): RunStepToolCallData =>
-        id === undefined || id === null ? { name, arguments: args } : { id, name, arguments: args },
-      ),
+  requestedToolCalls: content(
+    array(
+      z
+        .object({ id: text, name: z.string(must('a string', false)), arguments: object }, must('an object'))
+        .transform(({ id, name, arguments: args }): RunStepToolCallData =>
+          id === undefined || id === null ? { name, arguments: args } : { id, name, arguments: args },
+        ),
+    ),
+    { sizes: { requestedToolCallCount: arrayLength }, names: { requestedToolNames: toolNames } },
   ),
-  raw: z.unknown().optional(),
+  raw: content(z.unknown().optional(), { sizes: { rawLength: jsonLength } }),
   tokenBudget: count,
   tokensUsed: count,
   droppedSources: array(z.string(must('a string'))),
   toolName: text,
   toolServer: text,
-  toolArguments: object.nullish(),
-  toolResult: text,
+  toolArguments: content(object.nullish(), { sizes: { toolArgumentCount: keyCount } }),
+  toolResult: content(text, { sizes: { toolResultLength: textLength } }),
   toolIsError: flag,
   toolOutcome: z.enum(TOOL_OUTCOMES as [ToolOutcome, ...ToolOutcome[]], must(orList(TOOL_OUTCOMES))).nullish(),
   toolFailureCause: z
     .unknown()
     .transform((value): ToolFailureCause | undefined => (isToolFailureCause(value) ? value : undefined))
     .optional(),
-  toolArtifacts: array(
-    z
-      .object({
-        type: z.enum(Object.values(ArtifactType), must(orList(Object.values(ArtifactType)))),
-        label: z.string(must('a string')),
-        data: z.unknown(),
-      })
-      .transform((artifact) => ToolArtifact.of(artifact.type, artifact.label, artifact.data)),
+  toolArtifacts: content(
+    array(
+      z
+        .object({
+          type: z.enum(Object.values(ArtifactType), must(orList(Object.values(ArtifactType)))),
+          label: z.string(must('a string')),
+          data: z.unknown(),
+        })
+        .transform((artifact) => ToolArtifact.of(artifact.type, artifact.label, artifact.data)),
+    ),
+    { sizes: { toolArtifactCount: arrayLength } },
   ),
   toolWriteTarget: z
     .object({
@@ -153,6 +198,23 @@ export type RunStepKey = keyof typeof RunStepSchema.shape;
 
 /** Every payload key, in its fixed order: the schema's own. */
 export const RUN_STEP_KEYS: readonly RunStepKey[] = Object.freeze(Object.keys(RunStepSchema.shape) as RunStepKey[]);
+
+/** The content fields of a step, in payload order, each with its flag: read from the schema's flags. */
+export const RUN_STEP_CONTENT: ReadonlyMap<RunStepKey, RunStepContentFlag> = new Map(
+  RUN_STEP_KEYS.flatMap((key) => {
+    const flag = contentFlags.get(RunStepSchema.shape[key]);
+    return flag === undefined ? [] : [[key, flag] as const];
+  }),
+);
+
+/**
+ * The payload keys of a step that hold content (prompts, answers, tool arguments and results),
+ * in payload order: what the privacy filter replaces by sizes at `metadata`, and what never
+ * reaches the timeline.
+ *
+ * @public
+ */
+export const RUN_STEP_CONTENT_KEYS: readonly string[] = Object.freeze([...RUN_STEP_CONTENT.keys()]);
 
 /** What the fields schema gives: each field checked, `null` still to be read as not set. */
 export type RunStepData = z.output<typeof RunStepFieldsSchema>;

@@ -1,6 +1,6 @@
 import type { ToolOutcome } from '@runledger/core';
 import { isLateCancel } from './isLateCancel.js';
-import { isTerminalRunStatus, RunStatus, type TerminalRunStatus } from '../recording/RunStatus.js';
+import { isTerminalRunStatus, RunStatus, type TerminalRunStatus } from '../step/RunStatus.js';
 import type {
   AppendStepInput,
   CreateRunInput,
@@ -29,10 +29,11 @@ import {
   duplicateRunIdError,
   encodeRunCursor,
   isSameStep,
-  recoveryReason,
   sequencePastEndError,
-} from './RunStoreInput.js';
-import { type ServerHealth, type ServerHealthQuery, serverHealth } from '../health/ServerHealth.js';
+} from './storeInputChecks.js';
+import { recoveryReason } from '../step/RunTerminationReason.js';
+import type { ServerHealth, ServerHealthQuery } from '../health/ServerHealth.js';
+import { serverHealth } from './serverHealth.js';
 import {
   checkPruneRunsQuery,
   isPrunableRun,

@@ -1,7 +1,7 @@
 // Retention: the shapes of RunStore.pruneRuns, its input rule and which runs it may delete. A store
 // that prunes applies checkPruneRunsQuery and isPrunableRun, so every store deletes the same runs.
 import type { RunStore, StoredRun } from './RunStore.js';
-import { RunStatus } from '../recording/RunStatus.js';
+import { RunStatus } from '../step/RunStatus.js';
 import { invalid, object, show, time } from './storeValueRules.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ToolOutcome } from '@runledger/core';
-import type { RunStatus, TerminalRunStatus } from '../recording/RunStatus.js';
+import type { RunStatus, TerminalRunStatus } from '../step/RunStatus.js';
 import type { ServerHealth, ServerHealthQuery } from '../health/ServerHealth.js';
 import type { PruneRunsQuery, PruneRunsResult } from './PruneRuns.js';
 import type { OpenCallsRead, OpenCallsRunStore } from './OpenCalls.js';

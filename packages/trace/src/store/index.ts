@@ -27,11 +27,12 @@ export {
   type NormalizedHealthQuery,
   type NormalizedRunQuery,
   type NormalizedStepQuery,
-  recoveryReason,
   type RunCursorPosition,
   sequencePastEndError,
-} from './RunStoreInput.js';
-export { addToTally, healthOf, newServerHealthTally, type ServerHealthRow, type ServerHealthTally } from '../health/ServerHealth.js';
+} from './storeInputChecks.js';
+export { cancelWhileRunningReason, recoveryReason, RunTerminationReason } from '../step/RunTerminationReason.js';
+export { addToTally, healthOf, newServerHealthTally, type ServerHealthTally } from '../health/ServerHealth.js';
+export { type ServerHealthRow, serverHealth } from './serverHealth.js';
 export {
   DURATION_HISTOGRAM_MAX_RELATIVE_ERROR,
   DURATION_HISTOGRAM_SLOTS,
@@ -62,6 +63,9 @@ export type {
   StoredStep,
 } from './RunStore.js';
 export { RunStoreError, RunStoreErrorCode } from './RunStoreError.js';
+export { runPageOf } from './runPageOf.js';
+export { storedRunOfRow, type StoredRunRow } from './storedRunOfRow.js';
+export { storedStepReader, type StoredStepRow } from './storedStepReader.js';
 export {
   callIdOfPayload,
   callIdOfStoredStep,
@@ -84,13 +88,14 @@ export {
   PruneRunsTally,
   type PruningRunStore,
 } from './PruneRuns.js';
-export type { RunStatus, TerminalRunStatus } from '../recording/RunStatus.js';
+export { isRunStatus, isTerminalRunStatus, RUN_STATUSES, RunStatus, type TerminalRunStatus } from '../step/RunStatus.js';
+export { isLateCancel } from './isLateCancel.js';
+export { DEFAULT_FLAKY_THRESHOLD, type FlakyThreshold } from '../health/FlakyThreshold.js';
 export {
-  type FlakyThreshold,
   type ServerFailureCauseCount,
   type ServerHealth,
   type ServerHealthQuery,
   type ServerLatency,
   UNKNOWN_FAILURE_CAUSE,
 } from '../health/ServerHealth.js';
-export type { ToolCallFacts, ToolCallSource } from '../health/ToolCallFacts.js';
+export { type ToolCallFacts, type ToolCallSource, toolCallOf } from '../health/ToolCallFacts.js';

@@ -1,15 +1,10 @@
-// The value rules every store shares (RunStoreInput applies them field by field): what a stored
+// The value rules every store shares (storeInputChecks.ts applies them field by field): what a stored
 // string, time, count or duration may be, and the error that names the field and the rule.
+import { MAX_DURATION_MS, MAX_INT32, MAX_TIME_MS } from '../step/numericLimits.js';
 import { RunStoreError } from './RunStoreError.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The latest time a store keeps: 8.64e15 ms after the epoch, the largest time a JS `Date` holds (year 275760). */
-export const MAX_TIME_MS = 8_640_000_000_000_000;
-/** The largest duration a store keeps, in ms (the span of every `Date`, about 273 790 years). */
-export const MAX_DURATION_MS = MAX_TIME_MS;
-/** The largest round and sequence number: PostgreSQL's `integer`. */
-export const MAX_INT32 = 2_147_483_647;
 /** A lone surrogate: a high one not followed by a low one, or a low one not after a high one. */
 export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 export const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
@@ -161,7 +156,7 @@ export function textOrNull(value: unknown, field: string): string | null {
 
 /**
  * The text with every NUL and lone surrogate replaced by U+FFFD, so that any string (an error
- * message turned into a termination reason) keeps the string rule of {@link RunStoreInput}.
+ * message turned into a termination reason) keeps the string rule of the store input checks (storeInputChecks.ts).
  *
  * @internal
  */

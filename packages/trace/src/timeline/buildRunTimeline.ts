@@ -1,11 +1,21 @@
 import { isToolFailureCause } from '@runledger/core';
 import { readStepOutcome } from '../step/readStepOutcome.js';
 import { UNKNOWN_FAILURE_CAUSE } from '../health/ServerHealth.js';
-import { RunStatus } from '../recording/RunStatus.js';
+import { RunStatus } from '../step/RunStatus.js';
 import { RunStepKind } from '../step/RunStepKind.js';
+import { RUN_STEP_CONTENT } from '../step/RunStepSchema.js';
 import type { StoredRun, StoredStep } from '../store/RunStore.js';
 import { RunCallState, RunLifecycleEvent, type RunTimelineDetail, RunTimelineEntry } from './RunTimelineEntry.js';
 import { serverFromToolName } from '../health/serverFromToolName.js';
+
+/**
+ * The sizes that stand for each content field (the step schema's content flag): a stored size
+ * (a payload filtered at `metadata`) is copied when it is a finite number, else the size is
+ * measured from the content itself. The content never reaches the timeline.
+ */
+const CONTENT_SIZES: readonly (readonly [content: string, size: string, measure: (value: unknown) => number | undefined])[] = [
+  ...RUN_STEP_CONTENT,
+].flatMap(([key, flag]) => Object.entries(flag.sizes).map(([size, measure]) => [key, size, measure] as const));
 
 /** Payload keys copied into details when they hold a finite number. */
 const NUMBER_KEYS = [
@@ -14,35 +24,14 @@ const NUMBER_KEYS = [
   'costUsd',
   'tokenBudget',
   'tokensUsed',
-  'contentLength',
-  'thinkingLength',
-  'messageCount',
-  'requestedToolCallCount',
-  'rawLength',
-  'toolArgumentCount',
-  'toolResultLength',
-  'toolArtifactCount',
+  ...CONTENT_SIZES.map(([, size]) => size),
 ] as const;
 
 /** Payload keys copied into details when they hold a string (capped). */
 const STRING_KEYS = ['model', 'finishReason', 'toolName', 'toolServer', 'toolCallId'] as const;
 
-/** Details derived from content keys: only their size ever reaches the timeline. */
-const DERIVED_KEYS = [
-  'contentLength',
-  'thinkingLength',
-  'messageCount',
-  'requestedToolCallCount',
-  'toolArgumentCount',
-  'toolResultLength',
-  'toolArtifactCount',
-  'droppedSourceCount',
-  'writeKind',
-  'writeResource',
-  'writeId',
-  'writes',
-  'failureCause',
-] as const;
+/** Details derived from other payload keys. */
+const DERIVED_KEYS = ['droppedSourceCount', 'writeKind', 'writeResource', 'writeId', 'writes', 'failureCause'] as const;
 
 const MAX_DETAIL_LENGTH = 200;
 
@@ -270,7 +259,7 @@ function stepEntry(step: StoredStep): RunTimelineEntry {
 function detailsOf(p: Record<string, unknown>): Record<string, RunTimelineDetail> {
   // Direct loads of the allow-listed keys (monomorphic on payloads of one shape, which is most of
   // a timeline); only metadata and sizes are copied. Keep in step with STRING_KEYS, NUMBER_KEYS
-  // and DERIVED_KEYS above.
+  // and DERIVED_KEYS above; the content sizes come from the step schema's content flag.
   const d: Record<string, RunTimelineDetail> = {};
   let v: unknown;
   if (typeof (v = p['model']) === 'string') d['model'] = intern(cap(v, MAX_DETAIL_LENGTH));
@@ -283,21 +272,10 @@ function detailsOf(p: Record<string, unknown>): Record<string, RunTimelineDetail
   if (finite((v = p['costUsd']))) d['costUsd'] = v;
   if (finite((v = p['tokenBudget']))) d['tokenBudget'] = v;
   if (finite((v = p['tokensUsed']))) d['tokensUsed'] = v;
-  if (finite((v = p['contentLength']))) d['contentLength'] = v;
-  else if (typeof (v = p['content']) === 'string') d['contentLength'] = v.length;
-  if (finite((v = p['thinkingLength']))) d['thinkingLength'] = v;
-  else if (typeof (v = p['thinking']) === 'string') d['thinkingLength'] = v.length;
-  if (finite((v = p['messageCount']))) d['messageCount'] = v;
-  else if (Array.isArray((v = p['messages']))) d['messageCount'] = v.length;
-  if (finite((v = p['requestedToolCallCount']))) d['requestedToolCallCount'] = v;
-  else if (Array.isArray((v = p['requestedToolCalls']))) d['requestedToolCallCount'] = v.length;
-  if (finite((v = p['rawLength']))) d['rawLength'] = v;
-  if (finite((v = p['toolArgumentCount']))) d['toolArgumentCount'] = v;
-  else if (typeof (v = p['toolArguments']) === 'object' && v !== null && !Array.isArray(v)) d['toolArgumentCount'] = Object.keys(v).length;
-  if (finite((v = p['toolResultLength']))) d['toolResultLength'] = v;
-  else if (typeof (v = p['toolResult']) === 'string') d['toolResultLength'] = v.length;
-  if (finite((v = p['toolArtifactCount']))) d['toolArtifactCount'] = v;
-  else if (Array.isArray((v = p['toolArtifacts']))) d['toolArtifactCount'] = v.length;
+  for (const [key, size, measure] of CONTENT_SIZES) {
+    if (finite((v = p[size]))) d[size] = v;
+    else if ((v = p[key]) !== undefined && finite((v = measure(v)))) d[size] = v;
+  }
   if (Array.isArray((v = p['droppedSources']))) d['droppedSourceCount'] = v.length;
   if (p['toolWrites'] === true) d['writes'] = true;
   // A failed tool call's cause, from the closed vocabulary only; a row without one reads "unknown".
