@@ -21,6 +21,7 @@ import { hasCliSurface } from './lib/cliSurface.ts';
 import { apiEntries } from './lib/entries.ts';
 import { checkOldestTypeScript, oldestTypeScriptInstall } from './lib/oldestTypeScript.ts';
 import { writeSmokeConsumers } from './lib/smokeConsumers.ts';
+import { provideSqliteBinding } from './lib/sqliteBinding.ts';
 import { publishedPackages, WORKSPACE_ROOT } from './lib/workspace.ts';
 import type { PackageInfo } from './lib/workspace.ts';
 
@@ -73,7 +74,8 @@ export function packSmoke(opts: { root?: string; keep?: boolean; log?: (s: strin
             ...Object.assign({}, ...pkgs.flatMap(peerTypeNeeds).map((peer) => PEER_TYPE_NEEDS[peer]?.install)),
             ...oldestTypeScriptInstall(entries),
           },
-          pnpm: { overrides: specs, onlyBuiltDependencies: ['better-sqlite3', 'esbuild'] },
+          // better-sqlite3's native module comes from the workspace's build (lib/sqliteBinding.ts)
+          pnpm: { overrides: specs, onlyBuiltDependencies: ['esbuild'] },
         },
         null,
         2,
@@ -100,6 +102,12 @@ export function packSmoke(opts: { root?: string; keep?: boolean; log?: (s: strin
       failures.push(`pnpm install of the packed tarballs failed:\n${install.stdout}${install.stderr}`);
       return { ok: false, failures, dir };
     }
+    const sqlite = provideSqliteBinding(root, path.join(project, 'node_modules', '@runledger', 'store-sqlite', 'package.json'));
+    if (sqlite.failure !== undefined) {
+      failures.push(sqlite.failure);
+      return { ok: false, failures, dir };
+    }
+    log(`better-sqlite3's native module: ${sqlite.how}`);
     // Runtime: every package loads under Node's ESM resolution (import) and from CommonJS (require).
     for (const [how, file] of [
       ['import', consumers.esm],

@@ -5,12 +5,9 @@
  * `@runledger/store-postgres`, a `--pg` command must exit 2 naming that package.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-
-/** The native module of better-sqlite3, relative to its package folder. */
-const SQLITE_BINDING = path.join('build', 'Release', 'better_sqlite3.node');
+import { provideSqliteBinding } from './sqliteBinding.ts';
 
 /**
  * Runs `npx --no -- runledger <args>` in the project (`--` so that npx leaves `--help` to runledger).
@@ -70,33 +67,6 @@ export function checkInstalledCli({
 }
 
 /**
- * better-sqlite3's native module for the consumer: its install script compiles it from source here
- * (its prebuilt download is unreachable; ~80 s on 2 cores). The workspace holds a build for this
- * very Node, so the consumer gets a copy of it when both are the same better-sqlite3 release;
- * otherwise its own install script runs (`npm rebuild`). The CLI checks that follow load it.
- * @param root the workspace @param project the consumer
- * @returns a failure
- */
-function provideSqliteBinding(root: string, project: string): string | undefined {
-  const installed = path.join(project, 'node_modules', 'better-sqlite3');
-  if (!existsSync(installed)) return undefined; // not a dependency: nothing to build
-  const version = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).version;
-  let built;
-  try {
-    built = path.dirname(createRequire(path.join(root, 'packages', 'store-sqlite', 'package.json')).resolve('better-sqlite3/package.json'));
-  } catch {
-    built = undefined;
-  }
-  if (built !== undefined && existsSync(path.join(built, SQLITE_BINDING)) && version(built) === version(installed)) {
-    mkdirSync(path.dirname(path.join(installed, SQLITE_BINDING)), { recursive: true });
-    copyFileSync(path.join(built, SQLITE_BINDING), path.join(installed, SQLITE_BINDING));
-    return undefined;
-  }
-  const r = spawnSync('npm', ['rebuild', 'better-sqlite3'], { cwd: project, encoding: 'utf8' });
-  return r.status === 0 ? undefined : `npm rebuild better-sqlite3 in the npm consumer failed:\n${r.stdout}${r.stderr}`;
-}
-
-/**
  * A consumer project installed with plain npm from the tarballs: `@runledger/cli` and its
  * dependencies, but not the optional peer `@runledger/store-postgres`. Install scripts are skipped
  * and better-sqlite3's native module provided by {@link provideSqliteBinding}.
@@ -129,6 +99,6 @@ export function npmConsumer({ root, dir, specs, cli }: { root: string; dir: stri
   });
   if (r.status !== 0)
     return { project, failure: `npm install of the packed tarballs (without @runledger/store-postgres) failed:\n${r.stdout}${r.stderr}` };
-  const failure = provideSqliteBinding(root, project);
+  const { failure } = provideSqliteBinding(root, path.join(project, 'package.json'));
   return failure === undefined ? { project } : { project, failure };
 }
