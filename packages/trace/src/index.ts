@@ -40,7 +40,7 @@ export { RunFinishRefusedError } from './recording/RunFinishRefusedError.js';
 export { RunStep, type RunStepFields, type RunStepMessage, type RunStepPayload, type RunStepToolCall } from './step/RunStep.js';
 export { RunStepError } from './step/RunStepError.js';
 export { RunStepReadError } from './step/RunStepReadError.js';
-export { RUN_STEP_CONTENT_KEYS } from './step/RunStepSchema.js';
+export { RUN_STEP_CONTENT_KEYS } from './step/runStepContentKeys.js';
 
 // ── Privacy (src/privacy) ───────────────────────────────────────────────────────────────────────
 // What of a step may be stored: the privacy levels and the filter every payload passes.

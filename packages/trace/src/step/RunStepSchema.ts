@@ -207,15 +207,6 @@ export const RUN_STEP_CONTENT: ReadonlyMap<RunStepKey, RunStepContentFlag> = new
   }),
 );
 
-/**
- * The payload keys of a step that hold content (prompts, answers, tool arguments and results),
- * in payload order: what the privacy filter replaces by sizes at `metadata`, and what never
- * reaches the timeline.
- *
- * @public
- */
-export const RUN_STEP_CONTENT_KEYS: readonly string[] = Object.freeze([...RUN_STEP_CONTENT.keys()]);
-
 /** What the fields schema gives: each field checked, `null` still to be read as not set. */
 export type RunStepData = z.output<typeof RunStepFieldsSchema>;
 

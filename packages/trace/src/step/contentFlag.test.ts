@@ -6,7 +6,8 @@ import { applyPrivacy } from '../privacy/applyPrivacy.js';
 import { PrivacyLevel } from '../privacy/PrivacyLevel.js';
 import type { StoredStep } from '../store/RunStore.js';
 import { buildRunTimeline } from '../timeline/buildRunTimeline.js';
-import { RUN_STEP_CONTENT, RUN_STEP_CONTENT_KEYS, RUN_STEP_KEYS, RunStepSchema } from './RunStepSchema.js';
+import { RUN_STEP_CONTENT, RUN_STEP_KEYS, RunStepSchema } from './RunStepSchema.js';
+import { RUN_STEP_CONTENT_KEYS } from './runStepContentKeys.js';
 
 /** Values of the shapes content fields have; each field gets the first one its schema and its measures take. */
 const CANDIDATES: readonly unknown[] = [
