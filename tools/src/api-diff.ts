@@ -10,8 +10,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { formatClassification } from './lib/classifier/format.ts';
-import { compareReports } from './lib/compare.ts';
+import { formatClassification } from './lib/classifier/formatClassification.ts';
+import { compareReports } from './lib/compareReports.ts';
 import { extractPackage } from './lib/extract.ts';
 import { freshCliSurface } from './lib/cliSurface.ts';
 import { resolveBase, revParse } from './lib/git.ts';
@@ -21,7 +21,7 @@ import { WORKSPACE_ROOT } from './lib/workspace.ts';
 /**
  * One sentence on what to do.
  */
-export function advice(name: string, version: string, level: 'identical' | 'additive' | 'breaking', initial: boolean) {
+function advice(name: string, version: string, level: 'identical' | 'additive' | 'breaking', initial: boolean) {
   if (initial) return `First report of ${name}: no changeset is required for the initial surface; commit the report.`;
   const bump = requiredBump(level, version);
   const zero = version.startsWith('0.') ? ` (${name} is ${version}: 0.x shifts semver down one place)` : '';

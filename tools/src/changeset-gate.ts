@@ -24,8 +24,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { formatClassification } from './lib/classifier/format.ts';
-import { compareReports } from './lib/compare.ts';
+import { formatClassification } from './lib/classifier/formatClassification.ts';
+import { compareReports } from './lib/compareReports.ts';
 import { coverage, readChangesets, versionBump } from './lib/changesets.ts';
 import { listFiles, resolveBase, showFile } from './lib/git.ts';
 import { checkReportHistory } from './lib/history.ts';

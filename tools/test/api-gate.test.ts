@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runGate } from '../src/api-gate.ts';
 import { classifyReports } from '../src/lib/classifier/classify.ts';
-import { formatClassification } from '../src/lib/classifier/format.ts';
+import { formatClassification } from '../src/lib/classifier/formatClassification.ts';
 import { makeWorkspace } from './helpers.js';
 
 const ws = makeWorkspace(['clean', 'forgotten', 'internal-ref', 'untagged', 'beta', 'lib', 'app', 'third-party', 'deprecated', 'tags']);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { classifyReports } from '../src/lib/classifier/classify.ts';
-import { formatClassification } from '../src/lib/classifier/format.ts';
+import { formatClassification } from '../src/lib/classifier/formatClassification.ts';
 import { TOOLS } from './helpers.js';
 
 const dir = path.join(TOOLS, 'test', 'fixtures', 'reports');

@@ -237,7 +237,6 @@ describe('cancelling a run of an AI SDK loop', () => {
       ]);
       const model = new MockLanguageModelV3({ modelId: 'scripted-1', doStream: { stream: stalled.stream } });
       const run = await startRun(store, { configuration: 'ai-sdk-cancel', privacy: 'full', spoolDir: false });
-      const errors: unknown[] = [];
       const result = streamText({
         model: wrapLanguageModel({ model, middleware: recordingMiddleware(run) }),
         tools: mcpToolSet(tools, { run }),

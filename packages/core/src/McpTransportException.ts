@@ -1,5 +1,5 @@
 import { keepShapeAlive } from './keepShapeAlive.js';
-import { crossRealmBrand } from './brand.js';
+import { crossRealmBrand } from './crossRealmBrand.js';
 import { clipRemoteText } from './clipRemoteText.js';
 
 const BRAND = crossRealmBrand('@runledger/core/McpTransportException', () => McpTransportException);

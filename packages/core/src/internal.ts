@@ -9,4 +9,4 @@
  *
  * @packageDocumentation
  */
-export { type CrossRealmBrand, crossRealmBrand } from './brand.js';
+export { type CrossRealmBrand, crossRealmBrand } from './crossRealmBrand.js';

@@ -5,7 +5,6 @@ import { getEventListeners } from 'node:events';
 import { ToolArtifact, ToolOutcome, ToolResult } from '@runledger/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpHealthContact } from './McpHealthContact.js';
-import type { McpServerConfig } from './McpServerConfig.js';
 import { McpServerRegistry } from './McpServerRegistry.js';
 import type { McpTool } from './McpTool.js';
 import { BIG_TEXT_LENGTH } from './testing/fixture-server.mjs';

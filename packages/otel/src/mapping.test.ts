@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { exportRuns } from './exportRuns.js';
 import { planStep } from './mapping.js';
 import { otelRunStore } from './otelRunStore.js';
-import { hrTimeOf } from './spanTime.js';
+import { hrTimeOf } from './hrTimeOf.js';
 import { recordSampleRuns, steppingClock } from './testing/sampleRuns.js';
 
 async function exportLive(privacy?: PrivacyLevel) {

@@ -13,7 +13,7 @@ import {
 } from '@runledger/trace';
 import { Attr, EventName, Operation, OTHER_ERROR, ToolType } from './attributes.js';
 import { providerName } from './providerName.js';
-import { hrTimeOf } from './spanTime.js';
+import { hrTimeOf } from './hrTimeOf.js';
 
 /** One stored step as the mapping reads it (a step being appended, or one read back), without its sequence. */
 export interface StepFields {

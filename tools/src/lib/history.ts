@@ -15,7 +15,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { formatClassification } from './classifier/format.ts';
+import { formatClassification } from './classifier/formatClassification.ts';
 import { coverage, parseChangeset, versionBump } from './changesets.ts';
 import { git, listFiles, revParse, showFile } from './git.ts';
 import { formerEntryReports } from './entries.ts';

@@ -21,7 +21,7 @@
  * The classifier's sections, one file each: parse.ts (a report into entries), variance.ts (where
  * each type appears, and the directions an entry must still type-check in), assignability.ts (the
  * compiler run that decides those checks), this file (removed, added and changed entries, and the
- * level), format.ts (a classification as text).
+ * level), formatClassification.ts (a classification as text).
  */
 import path from 'node:path';
 import { checkAssignability } from './assignability.ts';

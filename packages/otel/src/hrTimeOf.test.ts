@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hrTimeOf } from './spanTime.js';
+import { hrTimeOf } from './hrTimeOf.js';
 
 const nanos = ([s, n]: readonly [number, number]): bigint => BigInt(s) * 1_000_000_000n + BigInt(n);
 

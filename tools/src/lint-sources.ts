@@ -1,0 +1,34 @@
+/**
+ * pnpm lint:code (after ESLint and prettier): the source rules no single-file linter sees.
+ *   import cycles   no module of a package reaches itself again through run-time imports
+ *                   (lib/importCycles.ts; `import type` is erased and does not count)
+ *   file names      a module with one main export is named after it (lib/fileNameProblems.ts)
+ * Every workspace package (packages/*, apps/*, tools) is read from its sources, or only the package
+ * folders given as arguments; each problem is printed as `file:line: …` and the exit code is 1 when
+ * there is one.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { fileNameProblems } from './lib/fileNameProblems.ts';
+import { describeCycle, runTimeImportCycles } from './lib/importCycles.ts';
+import { packageSourceFiles, readSourceModule } from './lib/sourceModules.ts';
+import { WORKSPACE_ROOT, workspacePackages } from './lib/workspace.ts';
+
+/** The problems of one package folder, paths relative to `root`. */
+export function lintSources(packageDir: string, root: string = WORKSPACE_ROOT): string[] {
+  const modules = packageSourceFiles(packageDir).map((file) => readSourceModule(file));
+  return [
+    ...runTimeImportCycles(modules).map((cycle) => `run-time import cycle: ${describeCycle(cycle, root)}`),
+    ...fileNameProblems(modules, root),
+  ];
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const given = process.argv.slice(2).map((dir) => path.resolve(dir));
+  const dirs =
+    given.length > 0 ? given : [...[...workspacePackages().values()].map((p) => p.dir), path.join(WORKSPACE_ROOT, 'tools')].sort();
+  const problems = dirs.flatMap((dir) => lintSources(dir));
+  for (const problem of problems) console.error(`✖ ${problem}`);
+  if (problems.length > 0) process.exit(1);
+  console.log(`✔ ${dirs.length} packages: no run-time import cycle; file names say what they export`);
+}
