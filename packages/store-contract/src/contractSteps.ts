@@ -2,7 +2,7 @@
 // assertions, and the stores of a test.
 import { type ToolFailureCause, type ToolOutcome, ToolOutcome as Outcome } from '@runledger/core';
 import { type AppendStepInput, type RunStore, RunStoreError, type RunStoreErrorCode, type StoredRun } from '@runledger/trace/store';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
 
 /** 2026-01-01T00:00:00Z: all explicit times of the suite are offsets from it. */

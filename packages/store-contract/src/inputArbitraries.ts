@@ -1,4 +1,4 @@
-// The generated inputs of the input-rules contract (inputRules.property.ts): values that keep to
+// The generated inputs of the input-rules contract (inputRulesContract.ts): values that keep to
 // the store rules, values that break them, and the edges between (NUL, lone surrogates, -0, NaN,
 // huge times, crafted cursors).
 import { TOOL_OUTCOMES, type ToolOutcome } from '@runledger/core';

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolOutcome } from '@runledger/core';
 import { InMemoryRunStore } from '@runledger/trace';
-import { isLateCancel, type RunStore, serverHealth } from '@runledger/trace/store';
+import { isLateCancel, type RunStore } from '@runledger/trace/store';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, llmStep, sleep, toolStep, waitFor } from './contractSteps.js';
-import { runInputRuleExamples } from './inputRules.examples.js';
-import { runInputRulesContract } from './inputRules.property.js';
+import { runInputRuleExamples } from './inputRuleExamples.js';
+import { runInputRulesContract } from './inputRulesContract.js';
 import { runFinishContract } from './finishContract.js';
 import { runLedgerContract } from './ledgerContract.js';
 import { runListRunsContract } from './listRunsContract.js';
@@ -13,6 +13,7 @@ import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
 import { runOpenCallsContract } from './openCallsContract.js';
 import { runPruneContract } from './pruneContract.js';
 import { runServerHealthContract } from './serverHealthContract.js';
+import { runTitleContract } from './titleContract.js';
 
 /**
  * Defines the shared {@link RunStore} contract suite (vitest `describe`/`it` blocks) for one
@@ -34,6 +35,7 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
           status: 'running',
           configuration: 'support-bot',
           actor: 'ops@example.com',
+          title: null,
           createdAt: BASE + 5,
           startedAt: BASE + 5,
           finishedAt: null,
@@ -476,6 +478,7 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
     });
   });
   runListRunsContract(name, harness);
+  runTitleContract(name, harness);
   runServerHealthContract(name, harness);
   runLedgerContract(name, harness);
   runFinishContract(name, harness);

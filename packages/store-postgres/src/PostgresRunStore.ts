@@ -50,7 +50,7 @@ import { PostgresPrune } from './prune/PostgresPrune.js';
 import { readStepsOf, type StepsReadContext } from './PostgresStepsRead.js';
 import { listenerConnector, openPool, timedQuery } from './postgresConnections.js';
 import { storageFailure } from './storageFailure.js';
-import { readPostgresSchemaVersion } from './schema/readSchemaVersion.js';
+import { readSchemaVersion } from './schema/readSchemaVersion.js';
 import { prepareImportRun } from './importRun.js';
 import { registerStoreInternals } from './PostgresRunStoreInternals.js';
 
@@ -147,7 +147,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
    */
   static async schemaVersionOf(options: Pick<PostgresRunStoreOptions, 'connectionString' | 'schema'> = {}): Promise<number | null> {
     const { connectionString, schema, quoted } = checkPostgresTarget(options);
-    return readPostgresSchemaVersion(connectionString, schema, quoted);
+    return readSchemaVersion(connectionString, schema, quoted);
   }
 
   /**
@@ -183,9 +183,9 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
     const run = checkCreateRun(input, Date.now());
     try {
       const result = await this.#timed<StoredRunRow>(
-        `INSERT INTO ${this.#q}.runs (id, status, configuration, actor, created_at, started_at)
-         VALUES ($1, 'running', $2, $3, $4, $4) RETURNING ${RUN_COLUMNS}`,
-        [run.id, run.configuration, run.actor, ms(run.createdAt)],
+        `INSERT INTO ${this.#q}.runs (id, status, configuration, actor, title, created_at, started_at)
+         VALUES ($1, 'running', $2, $3, $4, $5, $5) RETURNING ${RUN_COLUMNS}`,
+        [run.id, run.configuration, run.actor, run.title, ms(run.createdAt)],
       );
       return storedRunOfRow(result.rows[0]!);
     } catch (error) {

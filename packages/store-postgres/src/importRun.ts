@@ -29,14 +29,15 @@ export function prepareImportRun(pool: pg.Pool, q: string): (run: StoredRun, ste
 async function importInto(client: pg.PoolClient, q: string, run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
   const id = run.id.toLowerCase();
   const inserted = await client.query(
-    `INSERT INTO ${q}.runs (id, status, configuration, actor, created_at, started_at, finished_at,
+    `INSERT INTO ${q}.runs (id, status, configuration, actor, title, created_at, started_at, finished_at,
        termination_reason, cancel_requested_at, heartbeat_at, unstored_steps, late_finish_status, late_finish_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (id) DO NOTHING RETURNING id`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (id) DO NOTHING RETURNING id`,
     [
       id,
       run.status,
       run.configuration,
       run.actor ?? null,
+      run.title ?? null,
       ms(run.createdAt),
       msOrNull(run.startedAt),
       msOrNull(run.finishedAt),

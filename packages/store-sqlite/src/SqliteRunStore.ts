@@ -51,9 +51,9 @@ import { SqliteHealthWriter } from './health/SqliteHealthWriter.js';
 import { SqliteHealthPending } from './health/SqliteHealthPending.js';
 import { SqlitePrune } from './prune/SqlitePrune.js';
 import { prepareImportRun } from './importRun.js';
-import { prepareAppend } from './appendStatement.js';
+import { prepareAppendStatement } from './appendStatement.js';
 import { SqliteOpenCalls } from './SqliteOpenCalls.js';
-import { readSqliteSchemaVersion } from './schema/readSchemaVersion.js';
+import { readSchemaVersion } from './schema/readSchemaVersion.js';
 import { SQLITE_SCHEMA_VERSION } from './schema/SqliteMigrations.js';
 import { registerStoreInternals } from './SqliteRunStoreInternals.js';
 import type { SqliteRunStoreOptions } from './SqliteRunStoreOptions.js';
@@ -118,7 +118,7 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
     this.#health = new SqliteHealthReader(db, this.#pending);
 
     this.#openCalls = new SqliteOpenCalls(db);
-    const { append, writeStep } = prepareAppend(db, this.#pending, this.#openCalls);
+    const { append, writeStep } = prepareAppendStatement(db, this.#pending, this.#openCalls);
     // grouped, the batch's transaction (GroupCommit) gives each append its savepoint
     this.#append = grouped ? append : db.transaction(append).immediate;
 
@@ -180,7 +180,7 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
    * cannot be opened or read.
    */
   static async schemaVersionOf(path: string): Promise<number | null> {
-    return readSqliteSchemaVersion(path);
+    return readSchemaVersion(path);
   }
 
   /** The file this store writes. */
@@ -194,8 +194,8 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
     return this.#write(() => {
       try {
         this.#stmt(
-          `INSERT INTO runs (id, status, configuration, actor, created_at, started_at, run_no) VALUES (?, 'running', ?, ?, ?, ?, ${NEXT_RUN_NO})`,
-        ).run(run.id, run.configuration, run.actor, run.createdAt, run.createdAt);
+          `INSERT INTO runs (id, status, configuration, actor, title, created_at, started_at, run_no) VALUES (?, 'running', ?, ?, ?, ?, ?, ${NEXT_RUN_NO})`,
+        ).run(run.id, run.configuration, run.actor, run.title, run.createdAt, run.createdAt);
       } catch (error) {
         if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
           throw duplicateRunIdError(run.id);

@@ -1,4 +1,5 @@
-import { isBusyError, retryBusy } from './busyRetry.js';
+import { retryBusy } from './busyRetry.js';
+import { isBusyError } from './isBusyError.js';
 import type { BatchOutcome } from './GroupCommit.js';
 import { storageFailure } from './storageFailure.js';
 

@@ -28,7 +28,7 @@ export interface PreparedAppend {
 }
 
 /** Prepares the statements of an append on `db`; calls are noted in `pending`, their starts and ends in `openCalls`. */
-export function prepareAppend(db: Database.Database, pending: SqliteHealthPending, openCalls: SqliteOpenCalls): PreparedAppend {
+export function prepareAppendStatement(db: Database.Database, pending: SqliteHealthPending, openCalls: SqliteOpenCalls): PreparedAppend {
   // One statement per outcome, with or without the sequence the caller expects: a counter the
   // step leaves alone is not in its SET (so neither are the partial indexes on failed_count and
   // cancelled_count), and the expected sequence is checked in the same statement.

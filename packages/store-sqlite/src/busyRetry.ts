@@ -1,3 +1,4 @@
+import { isBusyError } from './isBusyError.js';
 import { storageFailure } from './storageFailure.js';
 
 /**
@@ -18,16 +19,6 @@ export const BUSY_POLL_MS = 1;
 export const BUSY_POLL_WINDOW_MS = 250;
 /** The longest back-off between two tries, after the poll window. */
 const MAX_BACKOFF_MS = 25;
-
-/**
- * Tells whether a driver error means that another connection holds a lock, which waiting fixes.
- *
- * @internal
- */
-export function isBusyError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
-}
 
 /**
  * How long to wait before the next try at a lock after waiting `waitedMs`: {@link BUSY_POLL_MS}

@@ -1,5 +1,5 @@
 import { RunStoreError } from '@runledger/trace/store';
-import { isBusyError } from './busyRetry.js';
+import { isBusyError } from './isBusyError.js';
 
 /** A driver error as the store's `storage_failure`, saying so when the file stayed locked; a RunStoreError passes through. */
 export function storageFailure(error: unknown, budgetMs: number, context = 'SQLite failed'): RunStoreError {

@@ -1,7 +1,7 @@
 // The folders of src/ form layers (docs/architecture.md, "Inside @runledger/trace"): a folder
 // imports only from its own files and from lower layers, never from a folder of its own layer or
-// a higher one, and no module reaches itself again through the imports that run (a run-time
-// cycle). Read from the sources' import lines, so a new import against the layers fails here.
+// a higher one. Read from the sources' import lines, so a new import against the layers fails here.
+// Run-time import cycles (in every package) are `pnpm lint:code`'s (tools/src/lint-sources.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,28 +18,14 @@ export const TRACE_LAYERS: readonly (readonly string[])[] = [
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 
-/** One relative import (or re-export) of a source file. */
+/** One relative import (or re-export) of a source file, types too: a type import against the layers breaks them as well. */
 interface SourceImport {
   readonly from: string;
   readonly to: string;
-  /** True when only types are imported: erased at run time, so no part of a run-time cycle. */
-  readonly typeOnly: boolean;
 }
 
-/** `import … from './x.js'`, `export … from '../y.js'`, `import './z.js'`: the clause and the path. */
-const IMPORT = /^(?:import|export)\s+(?:([\s\S]*?)\s+from\s+)?'(\.{1,2}\/[^']+)';/gm;
-
-function isTypeOnly(clause: string | undefined): boolean {
-  if (clause === undefined) return false;
-  if (/^type\s/.test(clause)) return true;
-  const braces = /^\{([\s\S]*)\}$/.exec(clause.trim());
-  if (braces === null) return false;
-  const names = braces[1]!
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name !== '');
-  return names.length > 0 && names.every((name) => name.startsWith('type '));
-}
+/** `import … from './x.js'`, `export … from '../y.js'`, `import './z.js'`: the path. */
+const IMPORT = /^(?:import|export)\s+(?:[\s\S]*?\s+from\s+)?'(\.{1,2}\/[^']+)';/gm;
 
 /** Every non-test source file under src/, relative to it, `/`-separated. */
 function sourceFiles(dir = SRC): string[] {
@@ -55,8 +41,7 @@ function sourceFiles(dir = SRC): string[] {
 export function importsOf(file: string, text: string): SourceImport[] {
   return [...text.matchAll(IMPORT)].map((match) => ({
     from: file,
-    to: path.posix.normalize(path.posix.join(path.posix.dirname(file), match[2]!)).replace(/\.js$/, '.ts'),
-    typeOnly: isTypeOnly(match[1]),
+    to: path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1]!)).replace(/\.js$/, '.ts'),
   }));
 }
 
@@ -86,27 +71,6 @@ export function layerViolations(imports: readonly SourceImport[], layers: readon
   return problems;
 }
 
-/** Each cycle of run-time (not type-only) imports, as the files around it. */
-export function runTimeCycles(imports: readonly SourceImport[]): string[][] {
-  const edges = new Map<string, string[]>();
-  for (const { from, to, typeOnly } of imports) if (!typeOnly) edges.set(from, [...(edges.get(from) ?? []), to]);
-  const cycles: string[][] = [];
-  const state = new Map<string, 'open' | 'done'>();
-  const stack: string[] = [];
-  const visit = (file: string): void => {
-    state.set(file, 'open');
-    stack.push(file);
-    for (const next of edges.get(file) ?? []) {
-      if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next]);
-      else if (state.get(next) === undefined) visit(next);
-    }
-    stack.pop();
-    state.set(file, 'done');
-  };
-  for (const file of [...edges.keys()].sort()) if (state.get(file) === undefined) visit(file);
-  return cycles;
-}
-
 const files = sourceFiles();
 const imports = files.flatMap((file) => importsOf(file, readFileSync(path.join(SRC, file), 'utf8')));
 
@@ -114,31 +78,20 @@ describe('the folders of @runledger/trace form layers', () => {
   it('reads the imports of every source folder (the reader sees what it checks)', () => {
     expect(files).toContain('index.ts');
     expect(new Set(files.map(folderOf))).toEqual(new Set(['', ...TRACE_LAYERS.flat()]));
-    expect(imports.some((i) => i.from === 'recording/startRun.ts' && i.to === 'store/RunStore.ts' && i.typeOnly)).toBe(true);
-    expect(imports.some((i) => i.from === 'recording/startRun.ts' && i.to === 'step/RunStatus.ts' && !i.typeOnly)).toBe(true);
+    expect(imports.some((i) => i.from === 'recording/startRun.ts' && i.to === 'store/RunStore.ts')).toBe(true);
+    expect(imports.some((i) => i.from === 'recording/startRun.ts' && i.to === 'step/RunStatus.ts')).toBe(true);
   });
 
   it('each folder imports only from lower layers', () => {
     expect(layerViolations(imports, TRACE_LAYERS)).toEqual([]);
   });
 
-  it('no run-time import cycle', () => {
-    expect(runTimeCycles(imports)).toEqual([]);
-  });
-
-  it('the checks fail on an upward import and on a cycle', () => {
+  it('the check fails on an upward import and on a sideways one', () => {
     const upward = importsOf('step/RunStep.ts', "import { RunStoreError } from '../store/RunStoreError.js';");
     expect(layerViolations(upward, TRACE_LAYERS)).toEqual([
       'step/RunStep.ts imports store/RunStoreError.ts: store/ is not in a lower layer than step/',
     ]);
     const sideways = importsOf('health/x.ts', "import type { A } from '../privacy/a.js';");
     expect(layerViolations(sideways, TRACE_LAYERS)).toHaveLength(1);
-    const cycle = [
-      ...importsOf('store/a.ts', "import { b } from './b.js';"),
-      ...importsOf('store/b.ts', "export { a } from './a.js';"),
-      ...importsOf('store/c.ts', "import type { a } from './a.js';\nimport { type b } from './b.js';"),
-    ];
-    expect(runTimeCycles(cycle)).toEqual([['store/a.ts', 'store/b.ts', 'store/a.ts']]);
-    expect(runTimeCycles(cycle.filter((i) => i.from !== 'store/b.ts'))).toEqual([]);
   });
 });

@@ -91,6 +91,28 @@ describe('schema migrations', () => {
     );
   }, 120_000);
 
+  it('version 11 adds runs.title: a version-10 schema keeps its runs without a title, and it runs again over its own result', async () => {
+    const schema = schemaForTest();
+    const store = await connectTestStore(schema);
+    const run = await store.createRun({ configuration: 'c', createdAt: 1_767_225_600_000 });
+    await store.close();
+    // laid out as version 10 wrote it
+    await adminQuery(`ALTER TABLE "${schema}".runs DROP COLUMN title; DELETE FROM "${schema}".schema_version WHERE version >= 11`);
+    const migrated = await connectTestStore(schema);
+    expect(await migrated.getRun(run.id)).toEqual({ ...run, title: null });
+    const titled = await migrated.createRun({ configuration: 'c', title: 'Triage the inbox', createdAt: 1_767_225_600_001 });
+    expect(titled.title).toBe('Triage the inbox');
+    await migrated.close();
+    // again over its own result (the column is there already)
+    await adminQuery(`DELETE FROM "${schema}".schema_version WHERE version >= 11`);
+    const reopened = await connectTestStore(schema);
+    expect((await reopened.listRuns()).runs.map((r) => r.title)).toEqual(['Triage the inbox', null]);
+    await reopened.close();
+    expect((await adminQuery<{ v: number }>(`SELECT max(version) AS v FROM "${schema}".schema_version`)).rows[0]!.v).toBe(
+      POSTGRES_SCHEMA_VERSION,
+    );
+  });
+
   it('refuses a schema written by a newer runledger with schema_too_new and leaves it untouched', async () => {
     const schema = schemaForTest();
     const store = await connectTestStore(schema);

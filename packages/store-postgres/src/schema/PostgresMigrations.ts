@@ -478,6 +478,13 @@ CREATE INDEX runs_cancelled_created ON runs (created_at DESC, id DESC) WHERE can
       );
     },
   },
+  {
+    version: 11,
+    name: 'runs.title: the readable title the recorder gave the run (null for a run without one, and for every run before this version)',
+    async up(client: PoolClient): Promise<void> {
+      await client.query('ALTER TABLE runs ADD COLUMN IF NOT EXISTS title text');
+    },
+  },
 ]);
 
 /**

@@ -7,7 +7,7 @@ import pg from 'pg';
  *
  * @internal
  */
-export async function readPostgresSchemaVersion(connectionString: string, schema: string, quoted: string): Promise<number | null> {
+export async function readSchemaVersion(connectionString: string, schema: string, quoted: string): Promise<number | null> {
   const client = new pg.Client({ connectionString, connectionTimeoutMillis: 10_000, application_name: 'runledger' });
   try {
     await client.connect();

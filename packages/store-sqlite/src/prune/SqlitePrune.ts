@@ -14,7 +14,7 @@ import {
 import { SqlitePrunePace } from './SqlitePrunePace.js';
 import type { SqliteHealthPending } from '../health/SqliteHealthPending.js';
 import { SqlitePruneRollup } from './SqlitePruneRollup.js';
-import { isBusyError } from '../busyRetry.js';
+import { isBusyError } from '../isBusyError.js';
 import { syncWal } from '../syncWal.js';
 import type { SqliteOpenCalls } from '../SqliteOpenCalls.js';
 import { STEP_ROWID } from '../sqliteRows.js';

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { copyRuns, buildRunTimeline, stepOutcome } from '@runledger/trace';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DURATION_HISTOGRAM_SLOTS, serverHealth, type StoredStep } from '@runledger/trace/store';
+import { serverHealth, type StoredStep } from '@runledger/trace/store';
 import { HISTOGRAM_BUCKETS_V4, SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
 import { SqliteRunStore } from '../SqliteRunStore.js';
 import { setExactHealthMaxCalls } from '../SqliteRunStoreInternals.js';

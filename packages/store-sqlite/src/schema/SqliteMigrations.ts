@@ -505,6 +505,15 @@ END;`);
       if (!columns.has('late_finish_at')) db.exec('ALTER TABLE runs ADD COLUMN late_finish_at INTEGER;');
     },
   },
+  {
+    version: 17,
+    name: 'runs.title: the readable title the recorder gave the run (null for a run without one, and for every run before this version)',
+    up(db) {
+      // Written to run again over its own result, like version 15.
+      const columns = new Set(db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('runs') as string[]);
+      if (!columns.has('title')) db.exec('ALTER TABLE runs ADD COLUMN title TEXT;');
+    },
+  },
 ]);
 
 /**

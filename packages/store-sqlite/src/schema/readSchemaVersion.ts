@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
  *
  * @internal
  */
-export function readSqliteSchemaVersion(path: string): number | null {
+export function readSchemaVersion(path: string): number | null {
   if (!existsSync(path)) return null;
   let db: Database.Database;
   try {

@@ -140,7 +140,6 @@ function maskJwts(text: string): string {
   return copied === 0 ? text : out + text.slice(copied);
 }
 
-const AT = 0x40;
 const DOT = 0x2e;
 
 /** `[A-Za-z0-9._%+-]`: a character of an address's local part. */

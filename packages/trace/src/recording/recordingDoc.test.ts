@@ -152,8 +152,8 @@ describe('docs/recording.md', () => {
     const warnings: RunStep[] = [];
     const trace = RunTrace.create({
       privacy: 'metadata',
-      onRecord: async (step, { index, recordedAt, payload }) => {
-        await sink.write({ index, recordedAt, payload });
+      onRecord: async (_step, { index, recordedAt, payload, isWrite }) => {
+        await sink.write({ index, recordedAt, payload, isWrite });
       },
       onRecordError: (_error, step) => warnings.push(step),
     });

@@ -44,7 +44,7 @@ async function agentLoop(run: Awaited<ReturnType<typeof startRun>>, toolMs: numb
 describe('startRun', () => {
   it('records every step in the store in record order and completes', async () => {
     const store = InMemoryRunStore.create();
-    const run = await startRun(store, { configuration: 'support', actor: 'ops', heartbeatMs: 0 });
+    const run = await startRun(store, { configuration: 'support', actor: 'ops', title: 'Answer the ticket', heartbeatMs: 0 });
     expect((await store.getRun(run.id))?.status).toBe('running');
     await agentLoop(run, 1);
     const finished = await run.finished;
@@ -52,6 +52,7 @@ describe('startRun', () => {
       status: 'completed',
       configuration: 'support',
       actor: 'ops',
+      title: 'Answer the ticket',
       stepCount: 2,
       outcomeCounts: { ok: 1, failed: 0, cancelled: 0 },
     });

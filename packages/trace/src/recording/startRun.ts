@@ -25,6 +25,11 @@ export interface StartRunOptions {
   readonly configuration: string;
   /** Who started the run. */
   readonly actor?: string | null;
+  /**
+   * A readable title the runs list and the run page show (say, what the agent was asked to do):
+   * 1 to 200 characters, no control characters; absent or null for none.
+   */
+  readonly title?: string | null;
   /** A UUID for the run; the store makes one when absent. */
   readonly id?: string;
   /** What of each step's content is stored; default `metadata`. */
@@ -170,6 +175,7 @@ export async function startRun(store: RunStore, options: StartRunOptions): Promi
     id: options.id ?? crypto.randomUUID(),
     configuration: options.configuration,
     actor: options.actor ?? null,
+    title: options.title ?? null,
     createdAt: clock(),
   };
   // retried like a step; a retry that finds the run made by an earlier try (whose answer was

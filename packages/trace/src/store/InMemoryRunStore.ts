@@ -8,7 +8,6 @@ import type {
   OutcomeCounts,
   RunPage,
   RunQuery,
-  RunStore,
   StepQuery,
   StoredRun,
   StoredStep,
@@ -61,6 +60,7 @@ interface MutableRun {
   status: RunStatus;
   configuration: string;
   actor: string | null;
+  title: string | null;
   createdAt: number;
   startedAt: number | null;
   finishedAt: number | null;
@@ -123,6 +123,7 @@ export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore {
       status: RunStatus.RUNNING,
       configuration: run.configuration,
       actor: run.actor,
+      title: run.title,
       createdAt: run.createdAt,
       startedAt: run.createdAt,
       finishedAt: null,
@@ -319,6 +320,7 @@ export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore {
       status: run.status,
       configuration: run.configuration,
       actor: run.actor ?? null,
+      title: run.title ?? null,
       createdAt: run.createdAt,
       startedAt: run.startedAt ?? null,
       finishedAt: run.finishedAt ?? null,
@@ -414,6 +416,7 @@ function snapshot(run: MutableRun): StoredRun {
     status: run.status,
     configuration: run.configuration,
     actor: run.actor,
+    title: run.title,
     createdAt: run.createdAt,
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,

@@ -24,6 +24,8 @@ export interface NormalizedCreateRun {
   readonly id: string;
   readonly configuration: string;
   readonly actor: string | null;
+  /** The readable title, or null. */
+  readonly title: string | null;
   readonly createdAt: number;
 }
 

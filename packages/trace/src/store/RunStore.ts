@@ -2,7 +2,7 @@ import type { ToolOutcome } from '@runledger/core';
 import type { RunStatus, TerminalRunStatus } from '../step/RunStatus.js';
 import type { ServerHealth, ServerHealthQuery } from '../health/ServerHealth.js';
 import type { PruneRunsQuery, PruneRunsResult } from './PruneRuns.js';
-import type { OpenCallsRead, OpenCallsRunStore } from './OpenCalls.js';
+import type { OpenCallsRead } from './OpenCalls.js';
 
 /**
  * How many tool calls of a run ended in each outcome.
@@ -28,6 +28,8 @@ export interface StoredRun {
   readonly configuration: string;
   /** Who started the run, if known. */
   readonly actor: string | null;
+  /** The run's readable title, as the recorder gave it; absent (read as null) from a store that keeps none. */
+  readonly title?: string | null;
   readonly createdAt: number;
   readonly startedAt: number | null;
   readonly finishedAt: number | null;
@@ -93,6 +95,8 @@ export interface CreateRunInput {
   readonly id?: string;
   readonly configuration: string;
   readonly actor?: string | null;
+  /** A readable title: 1 to 200 characters, no control characters; absent or null for none. */
+  readonly title?: string | null;
   /** Defaults to now. The run starts at the same time. */
   readonly createdAt?: number;
 }

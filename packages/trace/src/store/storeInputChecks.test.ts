@@ -26,6 +26,32 @@ describe('the check functions', () => {
     expect(Object.is(checkHeartbeatAt(-0, 7), 0)).toBe(true);
   });
 
+  it('checkCreateRun: a title is 1 to 200 characters without control characters, or null', () => {
+    expect(checkCreateRun({ configuration: 'c' }, 0).title).toBeNull();
+    expect(checkCreateRun({ configuration: 'c', title: null }, 0).title).toBeNull();
+    expect(checkCreateRun({ configuration: 'c', title: 'Triage the inbox ä 😀' }, 0).title).toBe('Triage the inbox ä 😀');
+    // 200 characters, an astral one counted once, pass; 201 do not
+    expect(checkCreateRun({ configuration: 'c', title: '😀'.repeat(200) }, 0).title).toBe('😀'.repeat(200));
+    const rule = 'CreateRunInput.title must be a string of 1 to 200 characters without control characters, or null';
+    expect(() => checkCreateRun({ configuration: 'c', title: 'x'.repeat(201) }, 0)).toThrow(`${rule}: it has more than 200 characters`);
+    expect(() => checkCreateRun({ configuration: 'c', title: 'two\nlines' }, 0)).toThrow(
+      `${rule}: found the control character U+000A at index 3`,
+    );
+    expect(() => checkCreateRun({ configuration: 'c', title: 'bell\u0007' }, 0)).toThrow('U+0007');
+    expect(() => checkCreateRun({ configuration: 'c', title: '' }, 0)).toThrow(`${rule}, got ""`);
+    expect(() => checkCreateRun({ configuration: 'c', title: 7 as unknown as string }, 0)).toThrow(`${rule}, got 7`);
+    expect(() => checkCreateRun({ configuration: 'c', title: 'a\0' }, 0)).toThrow('CreateRunInput.title must not contain NUL');
+    const refused = (() => {
+      try {
+        checkCreateRun({ configuration: 'c', title: 'x'.repeat(201) }, 0);
+      } catch (error) {
+        return error;
+      }
+      return null;
+    })();
+    expect(RunStoreError.is(refused) && refused.code).toBe('invalid_input');
+  });
+
   it('checkRunId: the lower-case key of a UUID, null for any other string, invalid_input for a non-string', () => {
     expect(checkRunId('A0000000-0000-4000-8000-00000000000F')).toBe('a0000000-0000-4000-8000-00000000000f');
     expect(checkRunId('not-a-uuid')).toBeNull();

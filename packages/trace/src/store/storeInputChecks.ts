@@ -1,4 +1,4 @@
-import { isToolOutcome, type ToolOutcome } from '@runledger/core';
+import { isToolOutcome } from '@runledger/core';
 import { isRunStatus, isTerminalRunStatus, type RunStatus } from '../step/RunStatus.js';
 import { cancelWhileRunningReason } from '../step/RunTerminationReason.js';
 import type { AppendStepInput, CreateRunInput, FinishRunInput, RunQuery, StepQuery, StoredRun, StoredStep } from './RunStore.js';
@@ -9,6 +9,7 @@ import {
   int32,
   invalid,
   jsonObjectText,
+  lineOrNull,
   nonEmptyText,
   object,
   show,
@@ -48,6 +49,8 @@ export type {
 /** Default and largest page size of a run listing. */
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
+/** The longest run title, in characters (code points). */
+const MAX_TITLE_LENGTH = 200;
 
 /**
  * Checks the run id a method is given: a string, or `invalid_input`. Returns the key the run is
@@ -75,8 +78,9 @@ export function checkCreateRun(input: CreateRunInput, now: number): NormalizedCr
   const id = input.id === undefined ? crypto.randomUUID() : uuid(input.id, 'CreateRunInput.id');
   const configuration = nonEmptyText(input.configuration, 'CreateRunInput.configuration');
   const actor = textOrNull(input.actor, 'CreateRunInput.actor');
+  const title = lineOrNull(input.title, 'CreateRunInput.title', MAX_TITLE_LENGTH);
   const createdAt = timeOrNow(input.createdAt, now, 'CreateRunInput.createdAt');
-  return { id, configuration, actor, createdAt };
+  return { id, configuration, actor, title, createdAt };
 }
 
 /**
@@ -226,6 +230,7 @@ export function checkImportRun(
     status: run.status,
     configuration: nonEmptyText(run.configuration, 'StoredRun.configuration'),
     actor: textOrNull(run.actor, 'StoredRun.actor'),
+    title: lineOrNull(run.title, 'StoredRun.title', MAX_TITLE_LENGTH),
     createdAt: time(run.createdAt, 'StoredRun.createdAt'),
     startedAt: optionalTime(run.startedAt, 'StoredRun.startedAt'),
     finishedAt: optionalTime(run.finishedAt, 'StoredRun.finishedAt'),

@@ -154,6 +154,31 @@ export function textOrNull(value: unknown, field: string): string | null {
   return storable(value, field);
 }
 
+/** A control character (C0, DEL, C1): none belongs in a one-line text such as a title. */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+/**
+ * A one-line text a store keeps as it is, or null (undefined reads as null): a string of 1 to
+ * `maxLength` characters (code points) without control characters.
+ */
+export function lineOrNull(value: unknown, field: string, maxLength: number): string | null {
+  if (value === undefined || value === null) return null;
+  const rule = `a string of 1 to ${maxLength} characters without control characters, or null`;
+  if (typeof value !== 'string' || value.length === 0) throw invalid(`${field} must be ${rule}, got ${show(value)}`);
+  storable(value, field);
+  const control = CONTROL_CHARACTER.exec(value);
+  if (control !== null) {
+    const unit = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    throw invalid(`${field} must be ${rule}: found the control character U+${unit} at index ${control.index}, got ${show(value)}`);
+  }
+  // code points, counted only as far as the limit needs (a long string stops early)
+  let length = 0;
+  for (const _ of value) {
+    if (++length > maxLength) throw invalid(`${field} must be ${rule}: it has more than ${maxLength} characters, got ${show(value)}`);
+  }
+  return value;
+}
+
 /**
  * The text with every NUL and lone surrogate replaced by U+FFFD, so that any string (an error
  * message turned into a termination reason) keeps the string rule of the store input checks (storeInputChecks.ts).

@@ -6,6 +6,7 @@ const ROW: StoredRunRow = {
   status: 'completed',
   configuration: 'triage',
   actor: 'ops',
+  title: 'Triage the inbox',
   created_at: 1_000,
   started_at: 1_000,
   finished_at: 2_000,
@@ -29,6 +30,7 @@ describe('storedRunOfRow', () => {
       status: 'completed',
       configuration: 'triage',
       actor: 'ops',
+      title: 'Triage the inbox',
       createdAt: 1_000,
       startedAt: 1_000,
       finishedAt: 2_000,
@@ -41,6 +43,11 @@ describe('storedRunOfRow', () => {
     });
     expect(Object.isFrozen(run)).toBe(true);
     expect(Object.isFrozen(run.outcomeCounts)).toBe(true);
+  });
+
+  it('reads a row without a title column (an older schema) as a run without a title', () => {
+    const { title: _title, ...older } = ROW;
+    expect(storedRunOfRow(older).title).toBeNull();
   });
 
   it('reads a status no runledger writes as interrupted, never casts it', () => {

@@ -13,6 +13,8 @@ export interface StoredRunRow {
   readonly status: string;
   readonly configuration: string;
   readonly actor: string | null;
+  /** Absent from a store whose schema has no title column: read as null. */
+  readonly title?: string | null;
   readonly created_at: number;
   readonly started_at: number | null;
   readonly finished_at: number | null;
@@ -44,6 +46,7 @@ export function storedRunOfRow(row: StoredRunRow): StoredRun {
     status: isRunStatus(row.status) ? row.status : RunStatus.INTERRUPTED,
     configuration: row.configuration,
     actor: row.actor,
+    title: row.title ?? null,
     createdAt: row.created_at,
     startedAt: row.started_at,
     finishedAt: row.finished_at,

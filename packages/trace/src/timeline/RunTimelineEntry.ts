@@ -72,6 +72,8 @@ export interface RunTimelineEntryFields {
   readonly unreadableReason: string | null;
   /** For a started call without an end: on the wire or interrupted; default null. */
   readonly callState?: RunCallState | null;
+  /** For a cancelled or timed-out call to a writing tool: it may have run on the server; default false. */
+  readonly mayHaveExecuted?: boolean;
 }
 
 /**
@@ -120,6 +122,12 @@ export class RunTimelineEntry {
    * runs, `interrupted` once it ended without the call's step; null for every other entry.
    */
   readonly callState: RunCallState | null;
+  /**
+   * True for a `tool` step of a tool that writes that ended `cancelled`, or `failed` by timeout
+   * (`mcp_timeout`): the server may have run it although its answer was never seen, so what it
+   * changed is unknown. False for every other entry, and for a call refused before it was sent.
+   */
+  readonly mayHaveExecuted: boolean;
 
   /** @internal */
   constructor(
@@ -135,6 +143,7 @@ export class RunTimelineEntry {
     unreadable: boolean,
     unreadableReason: string | null,
     callState: RunCallState | null = null,
+    mayHaveExecuted = false,
   ) {
     // Positional and not frozen at run time: a timeline of 100 000 entries is built often, and
     // a temporary fields object and freezing cost about a quarter of the build. The fields are
@@ -151,6 +160,7 @@ export class RunTimelineEntry {
     this.unreadable = unreadable;
     this.unreadableReason = unreadableReason;
     this.callState = callState;
+    this.mayHaveExecuted = mayHaveExecuted;
   }
 
   /** Makes an entry from its fields (the timeline factory does this; tests and renderers may too). */
@@ -168,6 +178,7 @@ export class RunTimelineEntry {
       fields.unreadable,
       fields.unreadableReason,
       fields.callState ?? null,
+      fields.mayHaveExecuted === true,
     );
   }
 

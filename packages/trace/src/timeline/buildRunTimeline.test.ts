@@ -2,7 +2,6 @@ import { ToolResult } from '@runledger/core';
 import { describe, expect, it } from 'vitest';
 import { InMemoryRunStore } from '../store/InMemoryRunStore.js';
 import type { StoredRun, StoredStep } from '../store/RunStore.js';
-import { RunTimelineEntry } from './RunTimelineEntry.js';
 import { buildRunTimeline, RUN_TIMELINE_DETAIL_KEYS } from './buildRunTimeline.js';
 import { stepOutcome } from './stepOutcome.js';
 import { startRun } from '../recording/startRun.js';

@@ -1,4 +1,5 @@
 import { isToolFailureCause } from '@runledger/core';
+import { mayHaveExecuted } from '../step/mayHaveExecuted.js';
 import { readStepOutcome } from '../step/readStepOutcome.js';
 import { UNKNOWN_FAILURE_CAUSE } from '../health/ServerHealth.js';
 import { RunStatus } from '../step/RunStatus.js';
@@ -86,6 +87,9 @@ export const RUN_TIMELINE_DETAIL_KEYS: readonly string[] = Object.freeze([
  * {@link RunTimelineEntry.callState}: `on_the_wire` while the run runs (or when the run is not
  * given), `interrupted` once it ended. A step of a kind this version does not know renders as
  * a plain row (source `agent`, no outcome).
+ *
+ * A cancelled or timed-out call to a writing tool is marked
+ * {@link RunTimelineEntry.mayHaveExecuted}: the server may have run it.
  *
  * @public
  */
@@ -253,6 +257,8 @@ function stepEntry(step: StoredStep): RunTimelineEntry {
     details,
     false,
     null,
+    null,
+    mayHaveExecuted(record),
   );
 }
 

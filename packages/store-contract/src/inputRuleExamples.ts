@@ -246,6 +246,7 @@ export function runInputRuleExamples(name: string, harness: RunStoreContractHarn
         status: 'completed' as const,
         configuration: 'c',
         actor: null,
+        title: null,
         createdAt: BASE,
         startedAt: BASE,
         finishedAt: BASE + 2,
@@ -269,6 +270,11 @@ export function runInputRuleExamples(name: string, harness: RunStoreContractHarn
       };
       expect(await refusal(store.importRun({ ...run, actor: 'a\0' }, [step]))).toEqual(
         invalid('StoredRun.actor must not contain NUL (U+0000), found at index 1, got "a\\u0000"'),
+      );
+      expect(await refusal(store.importRun({ ...run, title: 'x'.repeat(201) }, [step]))).toEqual(
+        invalid(
+          `StoredRun.title must be a string of 1 to 200 characters without control characters, or null: it has more than 200 characters, got ${JSON.stringify(`${'x'.repeat(80)}…`)}`,
+        ),
       );
       expect(await refusal(store.importRun({ ...run, finishedAt: 1e300 }, [step]))).toEqual(
         invalid(`StoredRun.finishedAt must be ${TIME_RULE}, got 1e+300`),

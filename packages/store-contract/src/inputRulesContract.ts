@@ -118,13 +118,14 @@ export function runInputRulesContract(name: string, harness: RunStoreContractHar
       await harness.cleanup?.();
     });
 
-    it('run fields: configuration, actor, times and termination reason', async () => {
+    it('run fields: configuration, actor, title, times and termination reason', async () => {
       const { store, reference } = await open();
       await fc.assert(
         fc.asyncProperty(
           fc.record({
             configuration: mostly(goodText, anyText),
             actor: fc.option(mostly(goodText, anyText), { nil: null }),
+            title: fc.option(mostly(goodText, anyText), { nil: null }),
             createdAt: mostly(goodTime, anyNumber),
             heartbeatAt: mostly(goodTime, anyNumber),
             cancelAt: mostly(goodTime, anyNumber),
@@ -136,7 +137,7 @@ export function runInputRulesContract(name: string, harness: RunStoreContractHar
           async (input) => {
             const id = uuidOf(next++);
             const created = await alike('createRun', store, reference, (s) =>
-              s.createRun({ id, configuration: input.configuration, actor: input.actor, createdAt: input.createdAt }),
+              s.createRun({ id, configuration: input.configuration, actor: input.actor, title: input.title, createdAt: input.createdAt }),
             );
             await alike(
               'listRuns',
@@ -153,6 +154,7 @@ export function runInputRulesContract(name: string, harness: RunStoreContractHar
               id,
               configuration: input.configuration,
               actor: input.actor,
+              title: input.title,
               createdAt: n0(input.createdAt),
               startedAt: n0(input.createdAt),
             });
@@ -373,6 +375,7 @@ export function runInputRulesContract(name: string, harness: RunStoreContractHar
         status: fc.constantFrom<RunStatus>('running', 'completed', 'failed', 'cancelled', 'interrupted'),
         configuration: goodText,
         actor: fc.option(goodText, { nil: null }),
+        title: fc.option(goodText, { nil: null }),
         createdAt: goodTime,
         startedAt: fc.option(goodTime, { nil: null }),
         finishedAt: fc.option(goodTime, { nil: null }),
@@ -387,7 +390,7 @@ export function runInputRulesContract(name: string, harness: RunStoreContractHar
         toolServer: fc.option(goodText, { nil: null }),
       };
       type Field = keyof typeof good;
-      const texts: Field[] = ['configuration', 'actor', 'terminationReason', 'kind', 'payload', 'toolServer'];
+      const texts: Field[] = ['configuration', 'actor', 'title', 'terminationReason', 'kind', 'payload', 'toolServer'];
       const times: Field[] = ['createdAt', 'startedAt', 'finishedAt', 'cancelRequestedAt', 'heartbeatAt', 'stepCreatedAt'];
       // a whole good record, then one field (or none) replaced by anything
       const broken = fc.oneof(
@@ -406,6 +409,7 @@ export function runInputRulesContract(name: string, harness: RunStoreContractHar
               status: input.status,
               configuration: input.configuration,
               actor: input.actor,
+              title: input.title,
               createdAt: input.createdAt,
               startedAt: input.startedAt,
               finishedAt: input.finishedAt,
