@@ -12,7 +12,7 @@ import pg from 'pg';
 import { PostgresRunStore } from '@runledger/store-postgres';
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import { encodeRunCursor } from '@runledger/trace/store';
-import { fmt, median, percentile, sample, table, verdict } from '../../../bench/lib.mjs';
+import { fmt, median, percentile, table, verdict } from '../../../bench/lib.mjs';
 import { startRunsServer, TIMELINE_PAGE_SIZE } from '../dist/index.js';
 import { fleetShape, runIdOf, runOf, SPAN_MS, stepsOf } from './fleetData.mjs';
 import { loadPostgresFleet } from './fleetPostgres.mjs';

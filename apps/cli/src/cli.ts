@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 import { CliStop, type CliStopCause } from './cli/CliStop.js';
+import { listenForStopSignals } from './cli/listenForStopSignals.js';
 import { runCli } from './cli/runCli.js';
 
 const controller = new AbortController();
 const stopOn = (cause: CliStopCause) => () => controller.abort(new CliStop(cause));
-// Once each: a second signal of the same kind ends the process the default way.
-const onSignal = { SIGINT: stopOn('SIGINT'), SIGTERM: stopOn('SIGTERM'), SIGHUP: stopOn('SIGHUP') } as const;
-for (const [name, listener] of Object.entries(onSignal)) process.once(name, listener);
+// A second signal of the same kind ends the process the default way, unless it is the first one
+// delivered twice (the terminal's Ctrl+C and pnpm's passing it on, under `pnpm demo`).
+const stopListening = listenForStopSignals((cause) => stopOn(cause)());
 // A parent that dies without passing its signal on (npx / npm exec killed with SIGTERM kills its
 // shell, never this process) leaves us orphaned: a serving command would run on unseen, so a
 // change of parent stops it like a signal.
@@ -30,4 +31,6 @@ const code = await runCli(process.argv.slice(2), {
 process.exitCode = code;
 // Child processes and pools are closed by the commands; leave nothing to keep the process alive.
 clearInterval(parentWatch);
-for (const [name, listener] of Object.entries(onSignal)) process.off(name, listener);
+// After a stop, the signal's repeat may still be on its way (pnpm passes the Ctrl+C on late): it
+// stays ignored until the process exits.
+if (!controller.signal.aborted) stopListening();

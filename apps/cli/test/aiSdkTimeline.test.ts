@@ -104,7 +104,7 @@ describe('a recorded AI SDK run in the app', () => {
       ['failed', 'mcp_flaky_fetch_metrics'],
       ['cancelled', 'mcp_slow_export_report'],
     ]);
-    expect(tools.map(([, text]) => /(\w+) tool (\d) /.exec(text)?.slice(1))).toEqual([
+    expect(tools.map(([, text]) => /(\w+) tool call (\d) /.exec(text)?.slice(1))).toEqual([
       ['docs', '1'],
       ['flaky', '2'],
       ['flaky', '3'],
@@ -113,7 +113,7 @@ describe('a recorded AI SDK run in the app', () => {
     ]);
     expect(tools[3]?.[1]).toContain('✕ failed');
     expect(tools[4]?.[1]).toContain('⊘ cancelled');
-    const llm = rows.filter(([, text]) => / llm \d /.test(text)).map(([, text]) => /scripted-agent-1 llm (\d) /.exec(text)?.[1]);
+    const llm = rows.filter(([, text]) => / LLM call \d /.test(text)).map(([, text]) => /scripted-agent-1 LLM call (\d) /.exec(text)?.[1]);
     expect(llm).toEqual(['1', '2', '3', '4', '5']);
     expect(page).toContain('data-outcome="cancelled"');
     expect(page).not.toContain('data-call-state=');

@@ -2,7 +2,7 @@ import { InMemoryRunStore } from '@runledger/trace';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunsServer } from '../src/app/startRunsServer.js';
 import { type Reply, send, serve, textOf } from './httpHelpers.js';
-import { seedRun } from './seed.js';
+import { seedRun } from './seedRun.js';
 
 const servers: RunsServer[] = [];
 afterEach(async () => {
@@ -54,6 +54,27 @@ describe('runs list', () => {
     expect(text).toContain('1 failed');
     expect(text).toContain('1 cancelled');
     expect(newerRow).toContain(`href="/runs/${newer.id}"`);
+  });
+
+  it('shows the title the recorder gave a run, escaped, on the runs list and as the run page heading', async () => {
+    const store = InMemoryRunStore.create();
+    const titled = await store.createRun({ configuration: 'support-agent', title: 'Triage the <b>inbox</b>', createdAt: T0 });
+    const untitled = await store.createRun({ configuration: 'support-agent', createdAt: T0 + 1 });
+    const server = await started(store);
+    const list = await send(server, '/');
+    const titledRow = list.body.slice(list.body.indexOf(`data-run-id="${titled.id}"`));
+    expect(titledRow.slice(0, titledRow.indexOf('</tr>'))).toContain(
+      '<span class="run-title" data-run-title>Triage the &lt;b&gt;inbox&lt;/b&gt;</span>',
+    );
+    const untitledRow = list.body.slice(list.body.indexOf(`data-run-id="${untitled.id}"`));
+    expect(untitledRow.slice(0, untitledRow.indexOf('</tr>'))).not.toContain('data-run-title');
+    const page = await send(server, `/runs/${titled.id}`);
+    expect(page.body).toMatch(/<title>Triage the &lt;b&gt;inbox&lt;\/b&gt;/);
+    const heading = page.body.slice(page.body.indexOf('<h1>'), page.body.indexOf('</h1>'));
+    expect(heading).toContain('<span data-run-title>Triage the &lt;b&gt;inbox&lt;/b&gt;</span>');
+    expect(textOf(heading)).toContain(`Run ${titled.id}`);
+    const plain = await send(server, `/runs/${untitled.id}`);
+    expect(textOf(plain.body.slice(plain.body.indexOf('<h1>'), plain.body.indexOf('</h1>')))).toBe(`Run ${untitled.id}`);
   });
 
   it('filters by status and by has-failed / has-cancelled', async () => {
@@ -199,7 +220,7 @@ describe('MCP servers page: health that never charges a server for our own doing
     expect(modelRow).toContain('2 invalid-argument calls, not counted');
     expect(modelRow).toContain('invalid arguments: 2');
     expect(modelRow).toContain('server error answer: 1');
-    expect(modelRow).toMatch(/ 12 over 7 answered/);
+    expect(modelRow).toMatch(/ 12 ms over 7 answered/);
     const thinRow = rowOf(reply.body, 'thin');
     expect(thinRow).toContain('50.0%');
     expect(thinRow).toContain('timeout: 1');

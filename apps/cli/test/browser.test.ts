@@ -4,8 +4,10 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ToolOutcome } from '@runledger/core';
 import type { SqliteRunStore } from '@runledger/store-sqlite';
 import { startRun } from '@runledger/trace';
+import axe from 'axe-core';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunsServer, startRunsServer } from '../src/app/startRunsServer.js';
@@ -188,24 +190,240 @@ describe.skipIf(!available)('runs app in a real browser', () => {
     try {
       for (const lang of ['en', 'de']) {
         await page.goto(`${app.url}runs/${cancelled.id}?lang=${lang}`);
-        const widths = await page.evaluate(() => {
-          const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
-          return { scroll: doc.documentElement.scrollWidth, client: doc.documentElement.clientWidth };
-        });
+        const widths = await pageWidths();
         expect(widths.client).toBeLessThanOrEqual(420);
         expect(widths.scroll, `the page scrolls sideways in ${lang}`).toBeLessThanOrEqual(widths.client);
-        const outcomes = page.locator('table.timeline td.outcome .badge');
-        expect(await outcomes.count()).toBe(3);
-        for (const box of await outcomes.evaluateAll((els) =>
-          els.map((el) =>
-            (el as unknown as { getBoundingClientRect(): { left: number; right: number; width: number } }).getBoundingClientRect(),
-          ),
-        )) {
+        expect(await page.locator('table.timeline td.outcome .badge[data-outcome]').count()).toBe(3);
+        // every badge of the column: the outcomes and any note beside them
+        const outcomes = await boxes('table.timeline td.outcome .badge');
+        for (const box of outcomes) {
           expect(box.width).toBeGreaterThan(0);
           expect(box.left).toBeGreaterThanOrEqual(0);
           expect(box.right).toBeLessThanOrEqual(widths.client);
         }
         if (lang === 'en') await shoot('run-timeline-narrow.png', true);
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
+  /** A step as the recorder stores it, stamped at its end (`at`) with its duration. */
+  async function append(
+    runId: string,
+    step: { kind: 'llm' | 'tool' | 'tool_start'; at: number; durationMs: number; tool?: string; outcome?: ToolOutcome; callId?: string },
+  ): Promise<void> {
+    const server = step.tool?.split('_')[1] ?? null;
+    const payload: Record<string, unknown> =
+      step.kind === 'llm'
+        ? { kind: 'llm', model: 'demo-model', round: 1, durationMs: step.durationMs }
+        : { kind: step.kind, toolName: step.tool, toolServer: server, toolCallId: step.callId, round: 1, durationMs: step.durationMs };
+    if (step.outcome !== undefined) Object.assign(payload, { toolIsError: step.outcome !== 'ok', toolOutcome: step.outcome });
+    await store.appendStep(runId, {
+      kind: step.kind,
+      round: 1,
+      durationMs: step.durationMs,
+      createdAt: step.at,
+      payload,
+      toolServer: step.kind === 'llm' ? null : server,
+      toolOutcome: step.outcome ?? null,
+    });
+  }
+
+  /** The computed colours of the elements a selector finds: an SVG fill, or a badge's border. */
+  function colours(selector: string, property: 'fill' | 'borderTopColor'): Promise<string[]> {
+    return page
+      .locator(selector)
+      .evaluateAll(
+        (els, prop) =>
+          els.map((el) => (globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }).getComputedStyle(el)[prop]!),
+        property,
+      );
+  }
+
+  /** Runs axe-core in the page (injected through the debugging protocol, so the page's CSP stays as served). */
+  async function axeViolations(): Promise<string[]> {
+    await page.evaluate(axe.source);
+    const result = await page.evaluate(() =>
+      (
+        globalThis as unknown as {
+          axe: { run(options: unknown): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> };
+        }
+      ).axe.run({ resultTypes: ['violations'] }),
+    );
+    return result.violations.map((violation) => `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`);
+  }
+
+  it('draws the waterfall: parallel calls side by side, bars coloured as the badges (cancelled grey, never red), each a link to its row; axe finds nothing', async () => {
+    const t0 = Date.now() - 60_000;
+    const created = await store.createRun({ configuration: 'waterfall-parallel', actor: 'browser test', createdAt: t0 });
+    await append(created.id, { kind: 'llm', at: t0 + 400, durationMs: 380 });
+    // two calls sent together after the model answered: on the wire at the same time
+    await append(created.id, { kind: 'tool', at: t0 + 900, durationMs: 480, tool: 'mcp_docs_search', outcome: 'ok' });
+    await append(created.id, { kind: 'tool', at: t0 + 1_300, durationMs: 870, tool: 'mcp_slow_export_report', outcome: 'cancelled' });
+    await append(created.id, { kind: 'tool', at: t0 + 1_600, durationMs: 200, tool: 'mcp_flaky_fetch_metrics', outcome: 'failed' });
+    const run = await store.finishRun(created.id, { status: 'completed', finishedAt: t0 + 1_700 });
+
+    for (const lang of ['en', 'de']) {
+      await page.goto(`${app.url}runs/${run.id}?lang=${lang}`);
+      const chart = page.locator('svg.waterfall-chart');
+      expect(await chart.getAttribute('data-lanes')).toBe('2');
+      expect(await page.locator('svg.waterfall-chart a.bar').count()).toBe(4);
+      const box = async (sequence: number) => (await page.locator(`a.bar[data-sequence="${sequence}"] rect`).boundingBox())!;
+      const [llm, ok, cancelled, failed] = [await box(0), await box(1), await box(2), await box(3)];
+      // side by side: the two parallel calls share time (x) on rows of their own (y)
+      expect(cancelled.x).toBeLessThan(ok.x + ok.width);
+      expect(ok.x).toBeLessThan(cancelled.x + cancelled.width);
+      expect(cancelled.y).toBeGreaterThanOrEqual(ok.y + ok.height);
+      // later steps run left to right on the shared axis
+      expect(llm.x + llm.width).toBeLessThanOrEqual(ok.x + 1);
+      expect(failed.x).toBeGreaterThan(ok.x + ok.width - 1);
+      expect(failed.y).toBe(ok.y);
+      expect(await page.locator('a.bar[data-sequence="2"]').getAttribute('aria-label')).toBe(
+        lang === 'en'
+          ? 'Step 3, tool call, mcp_slow_export_report, cancelled, 870 ms'
+          : 'Schritt 3, Tool-Aufruf, mcp_slow_export_report, abgebrochen, 870 ms',
+      );
+      // the table stays below, with the exact figures in the one duration format
+      expect(await page.locator('table.timeline tr[data-sequence="2"] td.duration').innerText()).toBe('870 ms');
+      expect(await axeViolations(), `axe on the run page (${lang})`).toEqual([]);
+      if (lang === 'en') await shoot('run-waterfall.png');
+    }
+
+    // a bar's colour is its outcome badge's colour; cancelled is the neutral grey, never red
+    for (const outcome of ['ok', 'failed', 'cancelled'] as const) {
+      const [bar] = await colours(`a.bar[data-state="${outcome}"] rect`, 'fill');
+      const [badge] = await colours(`table.timeline td.outcome .badge-${outcome}`, 'borderTopColor');
+      expect(bar, outcome).toBe(badge);
+    }
+    const [cancelledFill] = await colours('a.bar[data-state="cancelled"] rect', 'fill');
+    const [failedFill] = await colours('a.bar[data-state="failed"] rect', 'fill');
+    expect(cancelledFill).toBe('rgb(175, 184, 193)');
+    expect(cancelledFill).not.toBe(failedFill);
+    const [r, g, b] = cancelledFill!.match(/\d+/g)!.map(Number);
+    expect(Math.max(r!, g!, b!) - Math.min(r!, g!, b!), 'grey, not red').toBeLessThan(30);
+
+    // a bar leads to its row in the table below
+    await page.locator('a.bar[data-sequence="2"]').click();
+    await page.waitForURL(/#step-2$/);
+    expect(await page.locator('tr:target').getAttribute('data-outcome')).toBe('cancelled');
+  });
+
+  it('grows the call on the wire up to now while the run runs; axe finds nothing on the running run page', async () => {
+    const t0 = Date.now() - 5_000;
+    const created = await store.createRun({ configuration: 'waterfall-running', actor: 'browser test', createdAt: t0 });
+    await append(created.id, { kind: 'llm', at: t0 + 300, durationMs: 250 });
+    await append(created.id, { kind: 'tool_start', at: t0 + 400, durationMs: 0, tool: 'mcp_slow_export_report', callId: 'call-1' });
+    await append(created.id, { kind: 'tool', at: t0 + 800, durationMs: 400, tool: 'mcp_docs_search', outcome: 'ok', callId: 'call-0' });
+    // the page refreshes itself while the run runs; the test reloads when it wants to instead
+    await page.route(`${app.url}runs/${created.id}`, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).replace(/<meta http-equiv="refresh"[^>]*>/, '');
+      await route.fulfill({ response, body });
+    });
+    try {
+      const running = async () => {
+        await page.goto(`${app.url}runs/${created.id}`);
+        const bar = page.locator('a.bar[data-state="running"]');
+        const rect = (await bar.locator('rect').boundingBox())!;
+        const chart = (await page.locator('svg.waterfall-chart').boundingBox())!;
+        return { label: (await bar.getAttribute('aria-label'))!, right: rect.x + rect.width, chartRight: chart.x + chart.width, rect };
+      };
+      const first = await running();
+      expect(first.label).toMatch(/^Step 2, tool call sent, mcp_slow_export_report, on the wire, running for [\d.]+ sec$/);
+      // drawn up to now: the right end of the axis
+      expect(Math.abs(first.right - first.chartRight)).toBeLessThan(2);
+      const [fill] = await colours('a.bar[data-state="running"] rect', 'fill');
+      const [badge] = await colours('td.outcome .badge-running', 'borderTopColor');
+      expect(fill).toBe(badge);
+      expect(await axeViolations(), 'axe on the running run page').toEqual([]);
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const later = await running();
+      const seconds = (label: string) => Number(/running for ([\d.]+) sec/.exec(label)![1]);
+      expect(seconds(later.label)).toBeGreaterThan(seconds(first.label));
+      // the finished call before it takes a smaller share of the grown axis: the running bar grew
+      expect(later.rect.width).toBeGreaterThan(first.rect.width);
+    } finally {
+      await page.unroute(`${app.url}runs/${created.id}`);
+      await store.finishRun(created.id, { status: 'cancelled', finishedAt: Date.now() });
+    }
+  });
+
+  /** How wide the page's viewport is and how wide its content is (wider: the page scrolls sideways). */
+  function pageWidths(): Promise<{ scroll: number; client: number }> {
+    return page.evaluate(() => {
+      const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
+      return { scroll: doc.documentElement.scrollWidth, client: doc.documentElement.clientWidth };
+    });
+  }
+
+  /** The boxes of the elements a selector finds, as drawn (a box cut off by a scrolled table still reports where it is). */
+  function boxes(selector: string): Promise<{ left: number; right: number; width: number; height: number }[]> {
+    return page
+      .locator(selector)
+      .evaluateAll((els) =>
+        els.map((el) =>
+          (
+            el as unknown as { getBoundingClientRect(): { left: number; right: number; width: number; height: number } }
+          ).getBoundingClientRect(),
+        ),
+      );
+  }
+
+  it('at 420 px wide the runs list, a run page and the servers page keep status, outcome counts, failure rate and health on screen; axe finds nothing', async () => {
+    const cancelled = (await store.listRuns({ status: 'cancelled', configuration: 'report-agent', limit: 1 })).runs[0]!;
+    const pages: { path: string; name: string; shows: Record<string, string> }[] = [
+      {
+        path: '',
+        name: 'the runs list',
+        shows: {
+          status: 'tr[data-run-id] .badge[data-status]',
+          'outcome counts': 'tr[data-run-id] .counts .badge',
+          run: 'tr[data-run-id] a.mono',
+        },
+      },
+      {
+        path: `runs/${cancelled.id}`,
+        name: 'a run page',
+        shows: {
+          status: 'dl.summary .badge[data-status]',
+          'outcome counts': 'dl.summary .counts .badge',
+          outcome: 'table.timeline td.outcome .badge',
+        },
+      },
+      {
+        path: 'servers',
+        name: 'the servers page',
+        shows: {
+          server: 'tr[data-server] > th',
+          'calls and outcome counts': 'tr[data-server] > td.num',
+          'failure rate': 'tr[data-server] .rate',
+          health: 'tr[data-server] > td:last-child .badge',
+        },
+      },
+    ];
+    await page.setViewportSize({ width: 420, height: 900 });
+    try {
+      for (const lang of ['en', 'de']) {
+        for (const shown of pages) {
+          await page.goto(`${app.url}${shown.path}?lang=${lang}`);
+          const where = `${shown.name} (${lang})`;
+          const widths = await pageWidths();
+          expect(widths.client).toBeLessThanOrEqual(420);
+          expect(widths.scroll, `${where} scrolls sideways`).toBeLessThanOrEqual(widths.client);
+          for (const [what, selector] of Object.entries(shown.shows)) {
+            const found = await boxes(selector);
+            expect(found.length, `${where}: no ${what}`).toBeGreaterThan(0);
+            for (const box of found) {
+              expect(box.width * box.height, `${where}: ${what} not drawn`).toBeGreaterThan(0);
+              expect(box.left, `${where}: ${what} cut off on the left`).toBeGreaterThanOrEqual(0);
+              expect(box.right, `${where}: ${what} off screen on the right`).toBeLessThanOrEqual(widths.client);
+            }
+          }
+          expect(await axeViolations(), `axe on ${where} at 420 px`).toEqual([]);
+          if (lang === 'en' && shown.path === '') await shoot('runs-list-narrow.png', true);
+          if (lang === 'en' && shown.path === 'servers') await shoot('servers-narrow.png', true);
+        }
       }
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });

@@ -4,9 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteRunStore } from '@runledger/store-sqlite';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_RUN_COUNT } from '../src/demo/runDemo.js';
+import { DEMO_RUN_COUNT, DEMO_TITLES } from '../src/demo/runDemo.js';
 import { cli, pgClientOrSkip, runBin } from './cliHelpers.js';
 
 let dir: string;
@@ -22,11 +21,22 @@ describe('runledger binary', () => {
     const bin = await runBin(['serve', '--port', 'x'], dir);
     expect(bin.code).toBe(2);
     expect(bin.stderr).toContain('runledger serve: --port must be an integer from 0 to 65535, got "x"');
-    expect(bin.stderr).toContain('Usage: runledger <command>');
-    for (const args of [[], ['frobnicate'], ['runs', 'show'], ['copy', '--db', 'a.db'], ['servers', '--window', 'forever']]) {
+    expect(bin.stderr).toContain('Usage: runledger serve ');
+    for (const args of [
+      ['runs', 'show'],
+      ['copy', '--db', 'a.db'],
+      ['servers', '--window', 'forever'],
+    ]) {
       const result = await cli(args, dir);
       expect(result.code, args.join(' ')).toBe(2);
-      expect(result.stderr).toContain('Usage: runledger <command>');
+      // the usage of that command
+      expect(result.stderr).toContain(`Usage: runledger ${args.slice(0, args[0] === 'runs' ? 2 : 1).join(' ')} `);
+      expect(result.stdout).toBe('');
+    }
+    for (const args of [[], ['frobnicate']]) {
+      const result = await cli(args, dir);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toContain('Run runledger --help for the list of commands.');
       expect(result.stdout).toBe('');
     }
     const help = await cli(['help'], dir);
@@ -59,6 +69,8 @@ describe('runledger binary', () => {
     try {
       const page = await store.listRuns({ limit: 200 });
       expect(page.runs).toHaveLength(DEMO_RUN_COUNT * 2);
+      // every run carries its script's title
+      expect(page.runs.map((run) => run.title).sort()).toEqual([...DEMO_TITLES, ...DEMO_TITLES].sort());
       expect(new Set(page.runs.map((run) => run.id)).size).toBe(DEMO_RUN_COUNT * 2);
       const statuses = page.runs.map((run) => run.status).sort();
       expect(statuses).toEqual([...Array(8).fill('completed'), 'cancelled', 'cancelled', 'failed', 'failed'].sort());
@@ -85,20 +97,26 @@ describe('runledger binary', () => {
     expect(lines[0]).toMatch(/^ID\s+STATUS\s+CONFIGURATION/);
     expect(lines.slice(2)).toHaveLength(2);
     expect(lines[2]).toMatch(/cancelled\s+report-agent/);
+    // the demo's titles are kept and shown (issue 32, item 3)
+    expect(lines[0]).toMatch(/\sTITLE$/);
+    expect(lines[2]).toMatch(/\squarterly export, cancelled while a slow call is on the wire$/);
+    const all = await cli(['runs', 'list', '--limit', '200'], dir);
+    for (const title of DEMO_TITLES) expect(all.stdout).toContain(title);
     const id = lines[2]!.split(/\s+/)[0]!;
 
     const show = await cli(['runs', 'show', id], dir);
     expect(show.code).toBe(0);
-    expect(show.stdout).toContain(`run ${id}`);
+    expect(show.stdout).toContain(`run ${id}\ntitle quarterly export, cancelled while a slow call is on the wire\n`);
     expect(show.stdout).toContain('metadata only');
-    expect(show.stdout).toMatch(/slow\s+tool\s+2\s+\d+(\.\d+)?\s+cancelled\s+toolName=mcp_slow_export_report/);
+    expect(show.stdout).toMatch(/slow\s+tool call\s+2\s+[\d.]+ (ms|sec)\s+cancelled, MAY HAVE EXECUTED\s+toolName=mcp_slow_export_report/);
     expect(show.stdout).toContain('Cancel requested');
     expect(show.stdout).toContain('Run cancelled');
     expect(show.stdout).not.toContain('Export the Q3 revenue report');
 
     const json = await cli(['runs', 'show', id, '--json'], dir);
-    const parsed = JSON.parse(json.stdout) as { run: { id: string }; timeline: { outcome: string }[] };
+    const parsed = JSON.parse(json.stdout) as { run: { id: string; title: string | null }; timeline: { outcome: string }[] };
     expect(parsed.run.id).toBe(id);
+    expect(parsed.run.title).toBe('quarterly export, cancelled while a slow call is on the wire');
     expect(parsed.timeline.filter((entry) => entry.outcome === 'cancelled')).toHaveLength(2);
 
     const missing = await cli(['runs', 'show', 'no-such-run'], dir);
@@ -110,7 +128,7 @@ describe('runledger binary', () => {
     // flaky: 6 error answers of 18 counted calls, the 2 cancellations beside; p95 over the answered
     // calls only (1–9 ms on a quiet machine, 105 ms seen under a loaded CI), never the cancelled
     // call's ~400 ms
-    const flaky = /flaky\s+20\s+12\s+6\s+2\s+0\s+33\.3%\s+server_error 6\s+.*\s(\d+(?:\.\d+)?)\s+FLAKY/.exec(health.stdout);
+    const flaky = /flaky\s+20\s+12\s+6\s+2\s+0\s+33\.3%\s+server_error 6\s+.*\s(\d+) ms\s+FLAKY/.exec(health.stdout);
     expect(flaky, health.stdout).not.toBeNull();
     expect(Number(flaky![1])).toBeLessThan(350);
     // slow: 4 answered calls, fewer than the 5 the flaky rule needs: no verdict

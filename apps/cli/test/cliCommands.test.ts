@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SqliteRunStore } from '@runledger/store-sqlite';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, BIN_ENV, cli, pgClientOrSkip, runBin } from './cliHelpers.js';
 
@@ -144,7 +143,7 @@ describe('migrate says what it did', () => {
     const schema = `rl_cli_upgrade_${process.pid}_${Date.now()}`;
     // The store's own migrations, read from its source (not part of its published surface).
     const source = pathToFileURL(
-      fileURLToPath(new URL('../../../packages/store-postgres/src/PostgresMigrations.ts', import.meta.url)),
+      fileURLToPath(new URL('../../../packages/store-postgres/src/schema/PostgresMigrations.ts', import.meta.url)),
     ).href;
     const { POSTGRES_MIGRATIONS } = (await import(source)) as {
       POSTGRES_MIGRATIONS: readonly { version: number; name: string; up(client: unknown): Promise<void> }[];

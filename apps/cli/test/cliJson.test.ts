@@ -12,7 +12,7 @@ import { timelineSlice } from '../src/app/timelineSlice.js';
 import { CLI_JSON_OUTPUTS } from '../src/cli/cliJsonOutputs.js';
 import { CLI_COMMANDS, type CliJsonCommand } from '../src/cli/cliSurface.js';
 import { cli, runBin } from './cliHelpers.js';
-import { seedRun } from './seed.js';
+import { seedRun } from './seedRun.js';
 
 let dir: string;
 let db: string;

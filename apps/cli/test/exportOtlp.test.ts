@@ -133,6 +133,20 @@ describe('runledger export otlp', () => {
     expect(JSON.parse(recent.stdout)).toMatchObject({ runsSeen: 1, runsSkipped: 1 }); // the sample runs are from 2025
   });
 
+  it('takes a unique prefix of the run id as --run (the short id the app shows); a too short one exits 1 naming the rule', async () => {
+    const one = await cli(
+      ['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--run', runs.failed.slice(0, 8).toUpperCase(), '--json'],
+      dir,
+    );
+    expect(one.stderr).not.toContain('there is no run');
+    expect(one.code).toBe(0);
+    expect(JSON.parse(one.stdout)).toMatchObject({ runsSeen: 1, runsExported: 1 });
+    expect(new Set(receiver.spans().map((s) => s.traceId))).toEqual(new Set([hex(runs.failed)]));
+    const short = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--run', runs.failed.slice(0, 7)], dir);
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain('give the full id or a prefix of at least 8 characters');
+  });
+
   it('says what is wrong: a bad endpoint or flags (exit 2), an unknown run or a refusing endpoint (exit 1)', async () => {
     const bad = await cli(['export', 'otlp', '--endpoint', 'localhost:4318', '--db', db], dir);
     expect(bad.code).toBe(2);
@@ -150,7 +164,7 @@ describe('runledger export otlp', () => {
       dir,
     );
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toBe('runledger export otlp: there is no run "00000000-0000-4000-8000-000000000000" in the store\n');
+    expect(unknown.stderr).toBe(`runledger export otlp: there is no run "00000000-0000-4000-8000-000000000000" in SQLite ${db}\n`);
     receiver.failNext(1, 400);
     const refused = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--run', runs.failed], dir);
     expect(refused.code).toBe(1);

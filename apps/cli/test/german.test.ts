@@ -5,7 +5,7 @@ import { ToolResult } from '@runledger/core';
 import { InMemoryRunStore, RUN_STEP_KINDS, RunLifecycleEvent, type RunStore, startRun, type StoredRun } from '@runledger/trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunsServer } from '../src/app/startRunsServer.js';
-import { de } from '../src/i18n/messagesDe.js';
+import { messagesDe as de } from '../src/i18n/messagesDe.js';
 import { en, type MessageKey } from '../src/i18n/messagesEn.js';
 import { send, serve, textOf } from './httpHelpers.js';
 

@@ -98,7 +98,9 @@ describe('runledger spool', () => {
     for (const args of [['spool'], ['spool', 'flush'], ['spool', 'list', 'extra'], ['spool', 'deliver', '--spool-dir', '']]) {
       const result = await cli(args, dir);
       expect(result.code, args.join(' ')).toBe(2);
-      expect(result.stderr).toContain('Usage: runledger <command>');
+      // the usage of the spool commands only, not of every command
+      expect(result.stderr).toContain('Usage: runledger spool ');
+      expect(result.stderr).not.toContain('Usage: runledger serve');
     }
   });
 });

@@ -3,7 +3,7 @@
 import { InMemoryRunStore } from '@runledger/trace';
 import { describe, expect, it } from 'vitest';
 import { startRunsServer } from '../src/app/startRunsServer.js';
-import { seedRun } from './seed.js';
+import { seedRun } from './seedRun.js';
 import {
   assertInertPage,
   closeAfterTest,

@@ -2,7 +2,7 @@
 // is a 400 page and a failure a generic 500 page — over real HTTP, on each store the app runs on.
 import type { StoredRun } from '@runledger/trace';
 import { describe, expect, it } from 'vitest';
-import { seedRun } from './seed.js';
+import { seedRun } from './seedRun.js';
 import {
   assertInertPage,
   describeSecurityHeaders,

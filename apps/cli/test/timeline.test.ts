@@ -6,7 +6,7 @@ import { timelineSlice } from '../src/app/timelineSlice.js';
 import { Translator } from '../src/i18n/Translator.js';
 import { TIMELINE_PAGE_SIZE, writeUnknownNote } from '../src/views/runView.js';
 import { send, serve, textOf } from './httpHelpers.js';
-import { seedRun } from './seed.js';
+import { seedRun } from './seedRun.js';
 
 const servers: RunsServer[] = [];
 afterEach(async () => {
@@ -42,10 +42,10 @@ describe('run timeline page', () => {
     }
     expect([RunTimelineEntry.OUTCOME_OK, RunTimelineEntry.OUTCOME_FAILED, RunTimelineEntry.OUTCOME_CANCELLED]).toEqual([...TOOL_OUTCOMES]);
     const text = textOf(english.body);
-    expect(text).toContain('Time Source Kind Round ms Outcome Details');
+    expect(text).toContain('Time Source Kind Round Duration Outcome Details');
     expect(text).toContain('Metadata only: prompts, answers, tool arguments and tool results are never shown here.');
     expect(text).toContain('09:00:00.000 run lifecycle — — — Run started');
-    expect(text).toContain('09:00:00.010 docs tool 1 5 ✓ ok tool: mcp_docs_search');
+    expect(text).toContain('09:00:00.010 docs tool call 1 5 ms ✓ ok tool: mcp_docs_search');
     expect(text).toContain('Run cancelled');
   });
 
@@ -121,9 +121,9 @@ describe('run timeline page', () => {
   });
 });
 
-describe('the cancelled-write note', () => {
+describe('the may-have-executed note', () => {
   const t = new Translator('en');
-  const entry = (outcome: RunTimelineEntry['outcome'], details: RunTimelineEntry['details']) =>
+  const entry = (outcome: RunTimelineEntry['outcome'], details: RunTimelineEntry['details'], mayHaveExecuted: boolean) =>
     RunTimelineEntry.of({
       time: T0,
       sequence: 3,
@@ -136,21 +136,28 @@ describe('the cancelled-write note', () => {
       details,
       unreadable: false,
       unreadableReason: null,
+      mayHaveExecuted,
     });
 
-  it('is shown on a cancelled call of a tool declared as writing, naming the record when known', () => {
-    expect(writeUnknownNote(t, entry('cancelled', { toolName: 'mcp_slow_export', writes: true }))).toBe(
+  it('is shown on a call the timeline marks as possibly executed, naming the record when known', () => {
+    expect(writeUnknownNote(t, entry('cancelled', { toolName: 'mcp_slow_export', writes: true }, true))).toBe(
       'Cancelled write call: whether the server changed anything before the call was torn down is unknown. Check it on the server.',
     );
-    expect(writeUnknownNote(t, entry('cancelled', { writes: true, writeResource: 'report', writeId: 'q3' }))).toContain(
+    expect(writeUnknownNote(t, entry('cancelled', { writes: true, writeResource: 'report', writeId: 'q3' }, true))).toContain(
       'changed report q3 before',
     );
-    expect(writeUnknownNote(new Translator('de'), entry('cancelled', { writes: true }))).toContain('Abgebrochener Schreibaufruf');
+    expect(writeUnknownNote(t, entry('failed', { writes: true, failureCause: 'mcp_timeout' }, true))).toBe(
+      'Timed-out write call: the server may have run it; whether it changed anything is unknown. Check it on the server.',
+    );
+    expect(writeUnknownNote(new Translator('de'), entry('cancelled', { writes: true }, true))).toContain('Abgebrochener Schreibaufruf');
+    expect(writeUnknownNote(new Translator('de'), entry('failed', { writes: true }, true))).toContain(
+      'Schreibaufruf mit Zeitüberschreitung',
+    );
   });
 
-  it('is not shown for a read call or for a call that did not end cancelled', () => {
-    expect(writeUnknownNote(t, entry('cancelled', { toolName: 'mcp_docs_search' }))).toBeNull();
-    expect(writeUnknownNote(t, entry('ok', { writes: true, writeResource: 'report' }))).toBeNull();
-    expect(writeUnknownNote(t, entry('failed', { writes: true }))).toBeNull();
+  it('is not shown on a call the timeline does not mark (the rule is trace’s mayHaveExecuted)', () => {
+    expect(writeUnknownNote(t, entry('cancelled', { toolName: 'mcp_docs_search' }, false))).toBeNull();
+    expect(writeUnknownNote(t, entry('ok', { writes: true, writeResource: 'report' }, false))).toBeNull();
+    expect(writeUnknownNote(t, entry('failed', { writes: true, failureCause: 'not_approved' }, false))).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import { InMemoryRunStore, type RunStore, type StepQuery, type StoredRun } from 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OpenCallTracker } from './OpenCallTracker.js';
-import { callStepRecorder } from './testCallSteps.js';
+import { callStepRecorder } from '../../test/callStepRecorder.js';
 import { readTimelineSlice, timelineSlice } from './timelineSlice.js';
 
 const T0 = Date.UTC(2026, 11, 1, 9, 0, 0);

@@ -8,16 +8,12 @@ import { renderErrorView } from '../views/errorView.js';
 import { ViewContext } from '../views/ViewContext.js';
 import { renderRunView, TIMELINE_PAGE_SIZE } from '../views/runView.js';
 import { type RunsFilter, renderRunsView } from '../views/runsView.js';
-import {
-  DEFAULT_SERVERS_QUERY,
-  type ServersQuery,
-  renderServersView,
-  type ServerSortKey,
-  type ServerWindow,
-  windowSince,
-} from '../views/serversView.js';
+import { readServersQuery, windowSince } from './serversQuery.js';
+import { renderServersView } from '../views/serversView.js';
 import { carriesToken, hostIsLoopback, isSameOrigin, TOKEN_COOKIE } from './AccessPolicy.js';
+import { cancelRun } from './cancelRun.js';
 import { OpenCallTracker } from './OpenCallTracker.js';
+import { resolveRunId } from './resolveRunId.js';
 import { readTimelineSlice } from './timelineSlice.js';
 
 /** How the runs app is set up. @public */
@@ -50,8 +46,6 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
 };
 
-const SERVER_SORT_KEYS: readonly string[] = ['server', 'calls', 'failure_rate', 'p95'];
-const SERVER_WINDOWS: readonly string[] = ['24h', '7d', 'all'];
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** The methods each route answers; anything else is 405 with this list as `Allow`. */
@@ -196,14 +190,7 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
 
       if (path === '/servers') {
         if (method !== 'GET' && method !== 'HEAD') return notAllowed(READ);
-        const sort = url.searchParams.get('sort') ?? '';
-        const dir = url.searchParams.get('dir');
-        const window = url.searchParams.get('window') ?? '';
-        const query: ServersQuery = {
-          sort: SERVER_SORT_KEYS.includes(sort) ? (sort as ServerSortKey) : DEFAULT_SERVERS_QUERY.sort,
-          dir: dir === 'asc' || dir === 'desc' ? dir : DEFAULT_SERVERS_QUERY.dir,
-          window: SERVER_WINDOWS.includes(window) ? (window as ServerWindow) : DEFAULT_SERVERS_QUERY.window,
-        };
+        const query = readServersQuery(url.searchParams);
         const since = windowSince(query.window, now());
         const rows = await store.serverHealth(since === undefined ? {} : { since });
         return sendView(res, 200, renderServersView(ctx, rows, query), lang);
@@ -222,16 +209,25 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
         if (!RUN_ID.test(runId)) return badRequest(t.t('error.badRunId'));
         if (isCancel) {
           if (!isSameOrigin(req)) return sendView(res, 403, renderErrorView(ctx, t.t('error.forbidden'), t.t('error.crossOrigin')), lang);
-          const run = await store.getRun(runId);
-          if (run === null) return notFound(t.t('runs.detail.notFound', { id: runId }));
           // always asked: on a run that has finished meanwhile, the store keeps it as a late cancel
-          await store.requestCancel(runId);
+          if ((await cancelRun(store, runId)) === null) return notFound(t.t('runs.detail.notFound', { id: runId }));
           res.writeHead(303, { ...SECURITY_HEADERS, location: ctx.href(`/runs/${encodeURIComponent(runId)}`) });
           res.end();
           return;
         }
-        const run = await store.getRun(runId);
-        if (run === null) return notFound(t.t('runs.detail.notFound', { id: runId }));
+        // the full id, or a unique prefix of 8+ characters (the short id), redirected to the full id
+        const found = await resolveRunId(store, runId);
+        if (found.kind === 'ambiguous') {
+          const text = t.t('runs.detail.ambiguousId', { id: runId, count: found.ids.length, ids: found.ids.join(', ') });
+          return sendView(res, 300, renderErrorView(ctx, t.t('error.notFound'), text), lang);
+        }
+        if (found.kind !== 'run') return notFound(t.t('runs.detail.notFound', { id: runId }));
+        const run = found.run;
+        if (run.id !== runId) {
+          res.writeHead(302, { ...SECURITY_HEADERS, location: localLocation(`/runs/${encodeURIComponent(run.id)}`, url.search) });
+          res.end();
+          return;
+        }
         const fromParam = Number(url.searchParams.get('from') ?? '0');
         const from = Number.isSafeInteger(fromParam) && fromParam > 0 ? Math.min(fromParam, Math.max(0, run.stepCount - 1)) : 0;
         return sendView(

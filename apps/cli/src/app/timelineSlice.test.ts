@@ -1,6 +1,6 @@
 import { InMemoryRunStore, type RunStore, type StepQuery, type StoredRun } from '@runledger/trace';
 import { describe, expect, it } from 'vitest';
-import { callStepRecorder } from './testCallSteps.js';
+import { callStepRecorder } from '../../test/callStepRecorder.js';
 import { AFTER_PAGE_CHUNK, readTimelineSlice, timelineSlice } from './timelineSlice.js';
 
 const T0 = Date.UTC(2026, 10, 29, 9, 0, 0);

@@ -26,6 +26,7 @@ const storedRun = z.object({
   status: z.enum(RUN_STATUSES),
   configuration: z.string(),
   actor: z.string().nullable(),
+  title: z.string().nullable().optional().describe('the readable title the recorder gave the run, or null'),
   createdAt: millis,
   startedAt: millis.nullable(),
   finishedAt: millis.nullable(),
@@ -55,6 +56,11 @@ const timelineEntry = z.object({
   unreadable: z.boolean(),
   unreadableReason: z.string().nullable(),
   callState: z.enum(Object.values(RunCallState)).nullable(),
+  mayHaveExecuted: z
+    .boolean()
+    .describe(
+      'true for a cancelled or timed-out call to a tool that writes: the server may have run it although its answer was never seen',
+    ),
 });
 
 const serverHealth = z.object({
@@ -98,6 +104,10 @@ export const CLI_JSON_OUTPUTS = {
     timeline: z.array(timelineEntry),
   }),
   'runs recover': z.object({ recovered: z.array(z.string()) }),
+  'runs cancel': z.object({
+    run: storedRun.describe('the run after the cancel was requested'),
+    cancelRequestedAfterFinish: z.boolean().describe('the run had already ended: the request is kept as a late cancel and changes nothing'),
+  }),
   prune: z.object({
     olderThan: z.number().int().describe('the cutoff, ms since the epoch: runs that ended before it'),
     dryRun: z.boolean(),

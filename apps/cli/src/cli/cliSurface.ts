@@ -1,4 +1,5 @@
 import { PRIVACY_LEVELS, PrivacyLevel, RUN_STATUSES } from '@runledger/trace';
+import { DEFAULT_SERVERS_QUERY, SERVER_WINDOWS } from '../app/serversQuery.js';
 
 /**
  * The frozen surface of the `runledger` command line, declared once: its commands, their
@@ -19,7 +20,7 @@ export const CliExitCode = {
   OK: 0,
   /** The command failed: no such run, a store that is missing or refused, a spool file kept. */
   FAILED: 1,
-  /** A command line it does not understand, or a setup to fix first (a non-loopback host without a token, an optional package not installed). */
+  /** A command line it does not understand, or a setup to fix first (a non-loopback host without a token, a store named wrongly, an optional package not installed). */
   USAGE: 2,
 } as const;
 
@@ -33,7 +34,7 @@ export type CliExitCodeId = keyof typeof CliExitCode;
 export const CLI_EXIT_CODE_MEANINGS: Readonly<Record<CliExitCode, string>> = {
   0: 'success (serve and demo also exit 0 when stopped with Ctrl+C)',
   1: 'the command failed (no such run, a missing or unreachable store, a spool file kept)',
-  2: 'usage or setup error: a command line it does not understand (the usage is printed), a serve setup to fix (a non-loopback host without a token), an optional package not installed (@runledger/store-postgres for --pg)',
+  2: 'usage or setup error: a command line it does not understand (the usage of the command is printed), a serve setup to fix (a non-loopback host without a token), a store named wrongly (a folder or a URL as --db, a URL that is not PostgreSQL or whose host does not resolve as --pg), an optional package not installed (@runledger/store-postgres for --pg)',
 };
 
 /** One flag of a command. @internal */
@@ -86,12 +87,12 @@ const flag = (
 
 /** What `runs list --has` accepts. @internal */
 export const HAS_CHOICES = ['failed', 'cancelled'] as const;
-/** What `servers --window` accepts. @internal */
-export const WINDOW_CHOICES = ['24h', '7d', 'all'] as const;
 
 const DB_FLAG = flag('db', '<file>', { default: 'runledger.db' });
 const STORE_FLAGS: readonly CliFlag[] = [DB_FLAG, flag('pg', '<url>', { env: 'RUNLEDGER_PG_URL' }), flag('pg-schema', '<name>')];
 const JSON_FLAG = flag('json', null);
+/** Every command but `help` and `version` takes `--help`: it prints that command's usage and exits 0. */
+const HELP_FLAG = flag('help', null);
 const SERVE_FLAGS: readonly CliFlag[] = [
   flag('port', '<n>', { min: 0, max: 65535, default: '4310' }),
   flag('host', '<addr>', { default: '127.0.0.1' }),
@@ -101,9 +102,15 @@ const SPOOL_DIR = flag('spool-dir', '<dir>', { env: 'RUNLEDGER_SPOOL_DIR' });
 
 /** Every command of the CLI. @internal */
 export const CLI_COMMANDS: readonly CliCommand[] = [
-  { name: 'help', aliases: ['--help', '-h'], arguments: [], flags: [], json: false },
-  { name: 'serve', arguments: [], flags: [...STORE_FLAGS, ...SERVE_FLAGS], json: false },
-  { name: 'demo', arguments: [], flags: [DB_FLAG, ...SERVE_FLAGS, flag('no-serve', null), flag('otlp', '<url>')], json: false },
+  { name: 'help', aliases: ['--help', '-h'], arguments: [{ name: 'command', required: false }], flags: [], json: false },
+  { name: 'version', aliases: ['--version'], arguments: [], flags: [], json: false },
+  { name: 'serve', arguments: [], flags: [...STORE_FLAGS, ...SERVE_FLAGS, HELP_FLAG], json: false },
+  {
+    name: 'demo',
+    arguments: [],
+    flags: [DB_FLAG, ...SERVE_FLAGS, flag('no-serve', null), flag('otlp', '<url>'), HELP_FLAG],
+    json: false,
+  },
   {
     name: 'runs list',
     arguments: [],
@@ -113,40 +120,52 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
       flag('has', 'failed|cancelled', { choices: HAS_CHOICES }),
       flag('limit', '<n>', { min: 1, max: 200, default: '20' }),
       JSON_FLAG,
+      HELP_FLAG,
     ],
     json: true,
   },
-  { name: 'runs show', arguments: [{ name: 'id', required: true }], flags: [...STORE_FLAGS, JSON_FLAG], json: true },
+  { name: 'runs show', arguments: [{ name: 'id', required: true }], flags: [...STORE_FLAGS, JSON_FLAG, HELP_FLAG], json: true },
   {
     name: 'runs recover',
     arguments: [],
-    flags: [...STORE_FLAGS, flag('stale-after', '<duration>', { default: '10m' }), JSON_FLAG],
+    flags: [...STORE_FLAGS, flag('stale-after', '<duration>', { default: '10m' }), JSON_FLAG, HELP_FLAG],
     json: true,
   },
+  { name: 'runs cancel', arguments: [{ name: 'id', required: true }], flags: [...STORE_FLAGS, JSON_FLAG, HELP_FLAG], json: true },
   {
     name: 'servers',
     arguments: [],
-    flags: [...STORE_FLAGS, flag('window', '24h|7d|all', { choices: WINDOW_CHOICES, default: 'all' }), JSON_FLAG],
+    flags: [
+      ...STORE_FLAGS,
+      flag('window', SERVER_WINDOWS.join('|'), { choices: SERVER_WINDOWS, default: DEFAULT_SERVERS_QUERY.window }),
+      JSON_FLAG,
+      HELP_FLAG,
+    ],
     json: true,
   },
-  { name: 'migrate', arguments: [], flags: STORE_FLAGS, json: false },
+  { name: 'migrate', arguments: [], flags: [...STORE_FLAGS, HELP_FLAG], json: false },
   {
     name: 'prune',
     arguments: [],
-    flags: [...STORE_FLAGS, flag('older-than', '<duration>', { required: true }), flag('dry-run', null), JSON_FLAG],
+    flags: [...STORE_FLAGS, flag('older-than', '<duration>', { required: true }), flag('dry-run', null), JSON_FLAG, HELP_FLAG],
     json: true,
   },
-  { name: 'spool list', arguments: [], flags: [SPOOL_DIR, JSON_FLAG], json: true },
+  { name: 'spool list', arguments: [], flags: [SPOOL_DIR, JSON_FLAG, HELP_FLAG], json: true },
   {
     name: 'spool deliver',
     arguments: [],
-    flags: [...STORE_FLAGS, SPOOL_DIR, flag('all', null), flag('set-aside', null), JSON_FLAG],
+    flags: [...STORE_FLAGS, SPOOL_DIR, flag('all', null), flag('set-aside', null), JSON_FLAG, HELP_FLAG],
     json: true,
   },
   {
     name: 'copy',
     arguments: [],
-    flags: [flag('db', '<file>', { required: true }), flag('pg', '<url>', { env: 'RUNLEDGER_PG_URL' }), flag('pg-schema', '<name>')],
+    flags: [
+      flag('db', '<file>', { required: true }),
+      flag('pg', '<url>', { env: 'RUNLEDGER_PG_URL' }),
+      flag('pg-schema', '<name>'),
+      HELP_FLAG,
+    ],
     json: false,
   },
   {
@@ -161,6 +180,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
       flag('privacy', '<level>', { choices: PRIVACY_LEVELS, default: PrivacyLevel.METADATA }),
       flag('timeout', '<ms>', { min: 1, max: 3_600_000, default: '10000' }),
       JSON_FLAG,
+      HELP_FLAG,
     ],
     json: true,
   },
@@ -168,7 +188,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
 
 /** The names of the commands that print JSON with `--json`. @internal */
 export type CliJsonCommand =
-  'runs list' | 'runs show' | 'runs recover' | 'prune' | 'servers' | 'spool list' | 'spool deliver' | 'export otlp';
+  'runs list' | 'runs show' | 'runs recover' | 'runs cancel' | 'prune' | 'servers' | 'spool list' | 'spool deliver' | 'export otlp';
 
 /**
  * The declaration of one command.

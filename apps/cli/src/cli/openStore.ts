@@ -1,18 +1,32 @@
 import type { RunStore } from '@runledger/trace';
 import { loadPostgresStore } from './loadPostgresStore.js';
 import type { StoreTarget } from './parseCommand.js';
+import { checkStoreTarget, unresolvedPostgresHost } from './storeTargetChecks.js';
+
+/** Runs a step against PostgreSQL, a host name that does not resolve made the setup error it is. */
+async function reachingPostgres<T>(target: StoreTarget & { readonly kind: 'postgres' }, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw unresolvedPostgresHost(error, target) ?? error;
+  }
+}
 
 /**
  * Opens the store a command names (migrations are applied on open; a missing store is created).
  *
+ * @throws CliSetupError from `openStore` for a folder as the SQLite file or a PostgreSQL host that does not resolve.
  * @internal
  */
 export async function openStore(target: StoreTarget): Promise<RunStore> {
+  checkStoreTarget(target);
   // Loaded on demand: `runledger help` or a bad command line should not load pg or SQLite.
   if (target.kind === 'postgres') {
     const { PostgresRunStore } = await loadPostgresStore();
-    return PostgresRunStore.connect(
-      target.schema === undefined ? { connectionString: target.url } : { connectionString: target.url, schema: target.schema },
+    return reachingPostgres(target, () =>
+      PostgresRunStore.connect(
+        target.schema === undefined ? { connectionString: target.url } : { connectionString: target.url, schema: target.schema },
+      ),
     );
   }
   const { SqliteRunStore } = await import('@runledger/store-sqlite');
@@ -38,10 +52,13 @@ export class MissingStoreError extends Error {
  * @internal
  */
 export async function storeSchemaVersion(target: StoreTarget): Promise<number | null> {
+  checkStoreTarget(target);
   if (target.kind === 'postgres') {
     const { PostgresRunStore } = await loadPostgresStore();
-    return PostgresRunStore.schemaVersionOf(
-      target.schema === undefined ? { connectionString: target.url } : { connectionString: target.url, schema: target.schema },
+    return reachingPostgres(target, () =>
+      PostgresRunStore.schemaVersionOf(
+        target.schema === undefined ? { connectionString: target.url } : { connectionString: target.url, schema: target.schema },
+      ),
     );
   }
   const { SqliteRunStore } = await import('@runledger/store-sqlite');

@@ -70,7 +70,7 @@ describe('parseCommand', () => {
       dbPath: '/work/here/a.db',
       target: { kind: 'postgres', url: 'postgres://a/b' },
     });
-    expect(parseCommand(['--help'], env)).toEqual({ name: 'help' });
+    expect(parseCommand(['--help'], env)).toEqual({ name: 'help', topic: null });
   });
 
   it.each([
@@ -79,13 +79,13 @@ describe('parseCommand', () => {
     [['serve', '--port', 'eighty'], /--port must be an integer from 0 to 65535, got "eighty"/],
     [['serve', '--port', '70000'], /--port must be an integer/],
     [['serve', '--port'], /--port/],
-    [['serve', '--bogus'], /Unknown option '--bogus'/],
+    [['serve', '--bogus'], /unknown option "--bogus"/],
     [['serve', 'extra'], /unexpected argument "extra"/],
     [['serve', '--db', 'a.db', '--pg', 'postgres://x/y'], /either --db or --pg, not both/],
     [['serve', '--db', ''], /--db must not be empty/],
     [['serve', '--pg-schema', 'x'], /--pg-schema needs --pg/],
     [['serve', '--pg', 'postgres://x', '--pg-schema', 'Bad-Name'], /--pg-schema must match/],
-    [['runs'], /missing subcommand \(list, show or recover\)/],
+    [['runs'], /missing subcommand \(list, show, recover or cancel\)/],
     [['runs', 'delete'], /unknown subcommand "delete"/],
     [['runs', 'show'], /missing run id/],
     [['runs', 'show', 'a', 'b'], /exactly one run id/],

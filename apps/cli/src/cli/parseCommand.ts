@@ -1,10 +1,13 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultSpoolDir, type PrivacyLevel, type RunStatus } from '@runledger/trace';
-import { cliFlag, cliParseOptions, type HAS_CHOICES, type WINDOW_CHOICES } from './cliSurface.js';
+import type { ServerWindow } from '../app/serversQuery.js';
+import { CLI_COMMANDS, cliCommand, cliFlag, cliParseOptions, type HAS_CHOICES } from './cliSurface.js';
+import { didYouMean } from './didYouMean.js';
 import { parseOlderThan } from './olderThan.js';
 import { parseHeaders, parseSince } from './otlpFlags.js';
 import { durationMs, reachBack } from './reachBack.js';
+import { checkDbFlag, checkPgUrl } from './storeTargetChecks.js';
 import { UsageError } from './UsageError.js';
 
 /** Where a command's runs are stored. @internal */
@@ -13,7 +16,9 @@ export type StoreTarget =
 
 /** A parsed command line. @internal */
 export type Command =
-  | { readonly name: 'help' }
+  /** The usage of every command, or of one command or group of subcommands (`runs list`, `runs`). */
+  | { readonly name: 'help'; readonly topic: string | null }
+  | { readonly name: 'version' }
   | { readonly name: 'serve'; readonly store: StoreTarget; readonly port: number; readonly host: string; readonly token: string | null }
   | {
       readonly name: 'demo';
@@ -35,7 +40,8 @@ export type Command =
     }
   | { readonly name: 'runs-show'; readonly store: StoreTarget; readonly id: string; readonly json: boolean }
   | { readonly name: 'runs-recover'; readonly store: StoreTarget; readonly staleAfterMs: number; readonly json: boolean }
-  | { readonly name: 'servers'; readonly store: StoreTarget; readonly window: (typeof WINDOW_CHOICES)[number]; readonly json: boolean }
+  | { readonly name: 'runs-cancel'; readonly store: StoreTarget; readonly id: string; readonly json: boolean }
+  | { readonly name: 'servers'; readonly store: StoreTarget; readonly window: ServerWindow; readonly json: boolean }
   | { readonly name: 'migrate'; readonly store: StoreTarget }
   | { readonly name: 'prune'; readonly store: StoreTarget; readonly olderThanMs: number; readonly dryRun: boolean; readonly json: boolean }
   | { readonly name: 'spool-list'; readonly spoolDir: string; readonly json: boolean }
@@ -53,6 +59,7 @@ export type Command =
       readonly name: 'export-otlp';
       readonly store: StoreTarget;
       readonly endpoint: string;
+      /** The run's id or a prefix of it (`--run`), or null for every run. */
       readonly runId: string | null;
       /** ms since the epoch, or null for every run. */
       readonly since: number | null;
@@ -69,18 +76,65 @@ const STALE_AFTER_UNITS = { s: 1_000, m: 60_000, h: 3_600_000 } as const;
 /** The port `serve` and `demo` listen on unless told otherwise (declared in cliSurface.ts). @internal */
 export const DEFAULT_PORT = Number(cliFlag('serve', 'port').default);
 
-/** Parses a command's options as declared in cliSurface.ts (CLI_COMMANDS), the one list of its flags. */
-function parse(args: readonly string[], command: string) {
-  try {
-    return parseArgs({ args: [...args], options: cliParseOptions(command), strict: true, allowPositionals: true });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`runledger ${command}: ${message}`);
+/** A command's options and arguments as parsed, or its `--help`. */
+type Parsed = { readonly help: true } | { readonly help: false; readonly values: Record<string, unknown>; readonly positionals: string[] };
+
+/** What to add to a refusal when a known name is close to the one given. */
+function suggestion(given: string, known: readonly string[]): string {
+  const close = didYouMean(given, known);
+  return close === null ? '' : `; did you mean ${JSON.stringify(close)}?`;
+}
+
+/**
+ * Parses a command's options as declared in cliSurface.ts (CLI_COMMANDS), the one list of its
+ * flags: `--help` anywhere before `--` asks for its usage; an unknown option is refused with the
+ * closest declared one; a value that starts with `-` is a value when it is a number (`--limit -5`,
+ * refused then by its range), else the flag is missing its value.
+ */
+function parse(args: readonly string[], command: string): Parsed {
+  const flags = cliCommand(command).flags;
+  const { values, positionals, tokens } = parseArgs({
+    args: [...args],
+    options: cliParseOptions(command),
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  // every option comes before a `--`: what follows it is positional
+  const options = tokens.filter((token) => token.kind === 'option');
+  if (options.some((token) => token.rawName === '--help' || token.rawName === '-h')) return { help: true };
+  for (const token of options) {
+    const declared = token.rawName === `--${token.name}` ? flags.find((f) => f.name === token.name) : undefined;
+    if (declared === undefined) {
+      const known = flags.filter((f) => f.name !== 'help').map((f) => `--${f.name}`);
+      throw new UsageError(`runledger ${command}: unknown option ${JSON.stringify(token.rawName)}${suggestion(token.rawName, known)}`);
+    }
+    if (declared.value === null) {
+      if (token.value !== undefined)
+        throw new UsageError(`runledger ${command}: --${declared.name} takes no value, got ${JSON.stringify(token.value)}`);
+    } else if (token.value === undefined) {
+      throw new UsageError(`runledger ${command}: --${declared.name} needs a value (${declared.value})`);
+    } else if (!token.inlineValue && token.value.startsWith('-') && !/^-\d/.test(token.value)) {
+      throw new UsageError(
+        `runledger ${command}: --${declared.name} needs a value (${declared.value}), got the option ${JSON.stringify(token.value)}; for a value that starts with "-", write --${declared.name}=${token.value}`,
+      );
+    }
   }
+  return { help: false, values, positionals };
 }
 
 function noPositionals(positionals: readonly string[], command: string): void {
   if (positionals.length > 0) throw new UsageError(`runledger ${command}: unexpected argument ${JSON.stringify(positionals[0])}`);
+}
+
+/** The one run id (or id prefix) of `runs show` and `runs cancel`. */
+function runId(positionals: readonly string[], command: string): string {
+  if (positionals.length !== 1 || positionals[0] === undefined || positionals[0] === '') {
+    throw new UsageError(
+      positionals.length === 0 ? `runledger ${command}: missing run id` : `runledger ${command}: give exactly one run id`,
+    );
+  }
+  return positionals[0];
 }
 
 /** A declared flag's value as given (not empty), else its declared default, within its declared choices. */
@@ -128,7 +182,9 @@ function store(values: Record<string, unknown>, env: CommandEnv, command: string
   const pg = nonEmpty(values['pg'], '--pg', command);
   const schema = pgSchema(values, command);
   if (db !== undefined && pg !== undefined) throw new UsageError(`runledger ${command}: give either --db or --pg, not both`);
+  if (db !== undefined) checkDbFlag(db, command);
   const url = pg ?? (db === undefined && env.pgUrl !== undefined && env.pgUrl !== '' ? env.pgUrl : undefined);
+  if (url !== undefined) checkPgUrl(url, command, pg === undefined ? 'RUNLEDGER_PG_URL' : '--pg');
   if (url !== undefined) return schema === undefined ? { kind: 'postgres', url } : { kind: 'postgres', url, schema };
   if (schema !== undefined) throw new UsageError(`runledger ${command}: --pg-schema needs --pg`);
   return { kind: 'sqlite', path: resolve(env.cwd, db ?? defaulted({}, command, 'db')) };
@@ -158,23 +214,86 @@ export interface CommandEnv {
   readonly spoolDir?: string | undefined;
 }
 
+/** The first words of the commands (`runs` for `runs list`), in their declared order. */
+const FIRST_WORDS = [...new Set(CLI_COMMANDS.map((command) => command.name.split(' ')[0]!))];
+
+/** The subcommands of a group (`list`, `show`, … of `runs`), or none for a command of one word. */
+function subcommandsOf(group: string): readonly string[] {
+  return CLI_COMMANDS.filter((command) => command.name.startsWith(`${group} `)).map((command) => command.name.slice(group.length + 1));
+}
+
+/** `a, b or c` */
+function listed(names: readonly string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+}
+
+/** The command (`runs list`) or group (`runs`) that `help` is asked about, checked. */
+function helpTopic(words: readonly string[]): string | null {
+  if (words.length === 0) return null;
+  const topic = words.join(' ');
+  if (CLI_COMMANDS.some((command) => command.name === topic) || subcommandsOf(topic).length > 0) return topic;
+  const known = [...FIRST_WORDS, ...CLI_COMMANDS.map((command) => command.name)];
+  throw new UsageError(`runledger help: there is no command ${JSON.stringify(topic)}${suggestion(topic, known)}`);
+}
+
 /**
  * Parses the CLI's arguments (after the program name) into a command.
  *
- * @throws UsageError from `parseCommand` for an unknown command or option, a missing or extra argument, or a bad value.
+ * @throws UsageError from `parseCommand` for an unknown command or option, a missing or extra
+ * argument, or a bad value, naming the command whose usage to print.
+ * @throws CliSetupError from `parseCommand` for a store named wrongly (a URL as `--db`, a URL of
+ * another database as `--pg`).
  * @internal
  */
 export function parseCommand(argv: readonly string[], env: CommandEnv): Command {
-  const [name, ...rest] = argv;
+  const [first, ...rest] = argv;
+  if (first === undefined) throw new UsageError('runledger: missing command');
+  const word = CLI_COMMANDS.find((command) => command.aliases?.includes(first))?.name ?? first;
+  if (word === 'help') {
+    const { values, positionals } = parseArgs({ args: rest, strict: false, allowPositionals: true });
+    if (Object.keys(values).length > 0) throw new UsageError(`runledger help: takes a command name, not options`, 'help');
+    return { name: 'help', topic: helpTopic(positionals) };
+  }
+  if (word === 'version') {
+    if (rest.length > 0) throw new UsageError(`runledger version: unexpected argument ${JSON.stringify(rest[0])}`, 'version');
+    return { name: 'version' };
+  }
+  if (!FIRST_WORDS.includes(word)) {
+    throw new UsageError(`runledger: unknown command ${JSON.stringify(first)}${suggestion(first, FIRST_WORDS)}`);
+  }
+  const subcommands = subcommandsOf(word);
+  let name = word;
+  let args = rest;
+  if (subcommands.length > 0) {
+    const [sub, ...subRest] = rest;
+    if (sub === '--help' || sub === '-h') return { name: 'help', topic: word };
+    if (sub === undefined || !subcommands.includes(sub)) {
+      throw new UsageError(
+        sub === undefined
+          ? `runledger ${word}: missing subcommand (${listed(subcommands)})`
+          : `runledger ${word}: unknown subcommand ${JSON.stringify(sub)} (${listed(subcommands)})${suggestion(sub, subcommands)}`,
+        word,
+      );
+    }
+    name = `${word} ${sub}`;
+    args = subRest;
+  }
+  try {
+    return parseNamed(name, args, env);
+  } catch (error) {
+    // the messages of the value parsers (durations, times, headers) name the command; the usage printed is its own
+    if (error instanceof UsageError && error.command === null) throw new UsageError(error.message, name);
+    throw error;
+  }
+}
+
+/** One command's arguments, parsed (`name` is a command of CLI_COMMANDS). */
+function parseNamed(name: string, args: readonly string[], env: CommandEnv): Command {
+  const parsed = parse(args, name);
+  if (parsed.help) return { name: 'help', topic: name };
+  const { values, positionals } = parsed;
   switch (name) {
-    case undefined:
-      throw new UsageError('runledger: missing command');
-    case 'help':
-    case '--help':
-    case '-h':
-      return { name: 'help' };
-    case 'serve': {
-      const { values, positionals } = parse(rest, name);
+    case 'serve':
       noPositionals(positionals, name);
       return {
         name,
@@ -183,13 +302,13 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
         host: defaulted(values, name, 'host'),
         token: nonEmpty(values['token'], '--token', name) ?? (env.token || null),
       };
-    }
     case 'demo': {
-      const { values, positionals } = parse(rest, name);
       noPositionals(positionals, name);
+      const db = defaulted(values, name, 'db');
+      checkDbFlag(db, name);
       return {
         name,
-        dbPath: resolve(env.cwd, defaulted(values, name, 'db')),
+        dbPath: resolve(env.cwd, db),
         port: integer(values, name, 'port'),
         host: defaulted(values, name, 'host'),
         token: nonEmpty(values['token'], '--token', name) ?? (env.token || null),
@@ -197,64 +316,45 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
         otlp: nonEmpty(values['otlp'], '--otlp', name) ?? null,
       };
     }
-    case 'runs': {
-      const [sub, ...subRest] = rest;
-      if (sub === 'list') {
-        const { values, positionals } = parse(subRest, 'runs list');
-        noPositionals(positionals, 'runs list');
-        const status = text(values, 'runs list', 'status') as RunStatus | undefined;
-        const has = text(values, 'runs list', 'has') as (typeof HAS_CHOICES)[number] | undefined;
-        const limit = integer(values, 'runs list', 'limit');
-        return {
-          name: 'runs-list',
-          store: store(values, env, 'runs list'),
-          status: status ?? null,
-          has: has ?? null,
-          limit,
-          json: values['json'] === true,
-        };
+    case 'runs list': {
+      noPositionals(positionals, name);
+      const status = text(values, name, 'status') as RunStatus | undefined;
+      const has = text(values, name, 'has') as (typeof HAS_CHOICES)[number] | undefined;
+      const limit = integer(values, name, 'limit');
+      return {
+        name: 'runs-list',
+        store: store(values, env, name),
+        status: status ?? null,
+        has: has ?? null,
+        limit,
+        json: values['json'] === true,
+      };
+    }
+    case 'runs show':
+      return { name: 'runs-show', store: store(values, env, name), id: runId(positionals, name), json: values['json'] === true };
+    case 'runs cancel':
+      return { name: 'runs-cancel', store: store(values, env, name), id: runId(positionals, name), json: values['json'] === true };
+    case 'runs recover': {
+      noPositionals(positionals, name);
+      const duration = defaulted(values, name, 'stale-after');
+      const staleAfterMs = durationMs(duration, STALE_AFTER_UNITS);
+      if (staleAfterMs === null || !(staleAfterMs >= 60_000)) {
+        throw new UsageError(
+          `runledger runs recover: --stale-after must be a duration of at least 1 minute such as 90s, 10m or 2h, got ${JSON.stringify(duration)}`,
+        );
       }
-      if (sub === 'show') {
-        const { values, positionals } = parse(subRest, 'runs show');
-        if (positionals.length !== 1 || positionals[0] === undefined || positionals[0] === '') {
-          throw new UsageError(
-            positionals.length === 0 ? 'runledger runs show: missing run id' : 'runledger runs show: give exactly one run id',
-          );
-        }
-        return { name: 'runs-show', store: store(values, env, 'runs show'), id: positionals[0], json: values['json'] === true };
-      }
-      if (sub === 'recover') {
-        const { values, positionals } = parse(subRest, 'runs recover');
-        noPositionals(positionals, 'runs recover');
-        const duration = defaulted(values, 'runs recover', 'stale-after');
-        const staleAfterMs = durationMs(duration, STALE_AFTER_UNITS);
-        if (staleAfterMs === null || !(staleAfterMs >= 60_000)) {
-          throw new UsageError(
-            `runledger runs recover: --stale-after must be a duration of at least 1 minute such as 90s, 10m or 2h, got ${JSON.stringify(duration)}`,
-          );
-        }
-        reachBack(staleAfterMs, Date.now(), STALE_AFTER_UNITS, { command: 'runs recover', flag: '--stale-after', value: duration });
-        return { name: 'runs-recover', store: store(values, env, 'runs recover'), staleAfterMs, json: values['json'] === true };
-      }
-      throw new UsageError(
-        sub === undefined
-          ? 'runledger runs: missing subcommand (list, show or recover)'
-          : `runledger runs: unknown subcommand ${JSON.stringify(sub)} (list, show or recover)`,
-      );
+      reachBack(staleAfterMs, Date.now(), STALE_AFTER_UNITS, { command: name, flag: '--stale-after', value: duration });
+      return { name: 'runs-recover', store: store(values, env, name), staleAfterMs, json: values['json'] === true };
     }
     case 'servers': {
-      const { values, positionals } = parse(rest, name);
       noPositionals(positionals, name);
-      const window = defaulted(values, name, 'window') as (typeof WINDOW_CHOICES)[number];
+      const window = defaulted(values, name, 'window') as ServerWindow;
       return { name, store: store(values, env, name), window, json: values['json'] === true };
     }
-    case 'migrate': {
-      const { values, positionals } = parse(rest, name);
+    case 'migrate':
       noPositionals(positionals, name);
       return { name, store: store(values, env, name) };
-    }
     case 'prune': {
-      const { values, positionals } = parse(rest, name);
       noPositionals(positionals, name);
       const olderThan = nonEmpty(values['older-than'], '--older-than', name);
       if (olderThan === undefined) throw new UsageError('runledger prune: --older-than <duration> is required (e.g. 30d, 12h, 90m, 2w)');
@@ -266,38 +366,28 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
         json: values['json'] === true,
       };
     }
-    case 'spool': {
-      const [sub, ...subRest] = rest;
-      if (sub === 'list') {
-        const { values, positionals } = parse(subRest, 'spool list');
-        noPositionals(positionals, 'spool list');
-        return { name: 'spool-list', spoolDir: spoolDir(values, env, 'spool list'), json: values['json'] === true };
-      }
-      if (sub === 'deliver') {
-        const { values, positionals } = parse(subRest, 'spool deliver');
-        noPositionals(positionals, 'spool deliver');
-        return {
-          name: 'spool-deliver',
-          store: store(values, env, 'spool deliver'),
-          spoolDir: spoolDir(values, env, 'spool deliver'),
-          all: values['all'] === true,
-          setAside: values['set-aside'] === true,
-          json: values['json'] === true,
-        };
-      }
-      throw new UsageError(
-        sub === undefined
-          ? 'runledger spool: missing subcommand (list or deliver)'
-          : `runledger spool: unknown subcommand ${JSON.stringify(sub)} (list or deliver)`,
-      );
-    }
+    case 'spool list':
+      noPositionals(positionals, name);
+      return { name: 'spool-list', spoolDir: spoolDir(values, env, name), json: values['json'] === true };
+    case 'spool deliver':
+      noPositionals(positionals, name);
+      return {
+        name: 'spool-deliver',
+        store: store(values, env, name),
+        spoolDir: spoolDir(values, env, name),
+        all: values['all'] === true,
+        setAside: values['set-aside'] === true,
+        json: values['json'] === true,
+      };
     case 'copy': {
-      const { values, positionals } = parse(rest, name);
       noPositionals(positionals, name);
       const db = nonEmpty(values['db'], '--db', name);
-      const pg = nonEmpty(values['pg'], '--pg', name) ?? (env.pgUrl || undefined);
+      const given = nonEmpty(values['pg'], '--pg', name);
+      const pg = given ?? (env.pgUrl || undefined);
       if (db === undefined) throw new UsageError('runledger copy: --db <file> (the SQLite source) is required');
       if (pg === undefined) throw new UsageError('runledger copy: --pg <url> (the PostgreSQL target) is required');
+      checkDbFlag(db, name);
+      checkPgUrl(pg, name, given === undefined ? 'RUNLEDGER_PG_URL' : '--pg');
       const schema = pgSchema(values, name);
       return {
         name,
@@ -305,38 +395,28 @@ export function parseCommand(argv: readonly string[], env: CommandEnv): Command 
         target: schema === undefined ? { kind: 'postgres', url: pg } : { kind: 'postgres', url: pg, schema },
       };
     }
-    case 'export': {
-      const [sub, ...subRest] = rest;
-      if (sub !== 'otlp') {
-        throw new UsageError(
-          sub === undefined
-            ? 'runledger export: missing subcommand (otlp)'
-            : `runledger export: unknown subcommand ${JSON.stringify(sub)} (otlp)`,
-        );
-      }
-      const command = 'export otlp';
-      const { values, positionals } = parse(subRest, command);
-      noPositionals(positionals, command);
-      const endpoint = nonEmpty(values['endpoint'], '--endpoint', command);
+    case 'export otlp': {
+      noPositionals(positionals, name);
+      const endpoint = nonEmpty(values['endpoint'], '--endpoint', name);
       if (endpoint === undefined)
         throw new UsageError('runledger export otlp: --endpoint <url> (the OTLP/HTTP endpoint, e.g. http://127.0.0.1:4318) is required');
-      const runId = nonEmpty(values['run'], '--run', command);
-      const since = nonEmpty(values['since'], '--since', command);
+      const runId = nonEmpty(values['run'], '--run', name);
+      const since = nonEmpty(values['since'], '--since', name);
       if (runId !== undefined && since !== undefined) throw new UsageError('runledger export otlp: give either --run or --since, not both');
-      const headers = nonEmpty(values['headers'], '--headers', command);
+      const headers = nonEmpty(values['headers'], '--headers', name);
       return {
         name: 'export-otlp',
-        store: store(values, env, command),
+        store: store(values, env, name),
         endpoint,
         runId: runId ?? null,
         since: since === undefined ? null : parseSince(since, Date.now()),
         headers: headers === undefined ? {} : parseHeaders(headers),
-        privacy: defaulted(values, command, 'privacy') as PrivacyLevel,
-        timeoutMs: integer(values, command, 'timeout'),
+        privacy: defaulted(values, name, 'privacy') as PrivacyLevel,
+        timeoutMs: integer(values, name, 'timeout'),
         json: values['json'] === true,
       };
     }
     default:
-      throw new UsageError(`runledger: unknown command ${JSON.stringify(name)}`);
+      throw new Error(`parseCommand: "${name}" is declared in CLI_COMMANDS but not parsed`);
   }
 }

@@ -48,7 +48,8 @@ export async function startDemoServers(options: { readonly deadlineMs?: number }
       id,
       name: `demo ${id}`,
       transport: { type: 'stdio', command: process.execPath, args: [script, id] },
-      deadlineMs: options.deadlineMs ?? (id === 'slow' ? 300_000 : 30_000),
+      // the slow server's calls may take ten minutes (the demo's live run): its deadline is longer
+      deadlineMs: options.deadlineMs ?? (id === 'slow' ? 900_000 : 30_000),
     })),
   });
   const registry = McpServerRegistry.create(configs);

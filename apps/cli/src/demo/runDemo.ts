@@ -4,6 +4,8 @@ import { stopWords } from '../cli/CliStop.js';
 import { DemoAgent } from './DemoAgent.js';
 import type { DemoTurn } from './demoModel.js';
 import { type DemoServers, startDemoServers } from './DemoServers.js';
+import { LIVE_RUN, type LiveDemoRun, startLiveDemoRun } from './LiveDemoRun.js';
+import { waitForCallStarts } from './waitForCallStarts.js';
 
 /** How the demo runs. @internal */
 export interface DemoOptions {
@@ -15,6 +17,11 @@ export interface DemoOptions {
   readonly signal?: AbortSignal;
   /** Demo servers already running (left running afterwards); by default the demo starts and ends its own. */
   readonly servers?: DemoServers;
+  /**
+   * After the scripted runs, start one more and leave it running with a slow call on the wire
+   * (see {@link startLiveDemoRun}); the servers then stay up until `liveRun.stop()`. Default false.
+   */
+  readonly leaveRunning?: boolean;
 }
 
 /** What the demo recorded. @internal */
@@ -25,6 +32,8 @@ export interface DemoResult {
   readonly runIds: readonly string[];
   /** How many runs the file holds now, earlier demos included. */
   readonly totalRuns: number;
+  /** The run left running (`leaveRunning`), or null; the caller stops it before closing the store. */
+  readonly liveRun: LiveDemoRun | null;
 }
 
 /** One scripted run: what it is and what its agent does. */
@@ -152,9 +161,7 @@ const SCRIPTS: readonly Script[] = [
         (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
       );
       // both calls of the second round on the wire (their starts recorded), then the operator acts
-      while (run.trace.steps.filter((step) => step.kind === 'tool_start').length < 3) {
-        if (await Promise.race([ended.then(() => true), new Promise((resolve) => setTimeout(resolve, 10, false))])) break;
-      }
+      await waitForCallStarts(run, 3, ended);
       await new Promise((resolve) => setTimeout(resolve, 400));
       // (unless a Ctrl+C has cancelled the run already)
       if (!run.cancelRequested) {
@@ -219,6 +226,9 @@ const SCRIPTS: readonly Script[] = [
 /** The number of runs one demo records. @internal */
 export const DEMO_RUN_COUNT = SCRIPTS.length;
 
+/** The titles the scripted runs are recorded with, in order. @internal */
+export const DEMO_TITLES: readonly string[] = SCRIPTS.map((script) => script.title);
+
 async function countRuns(store: RunStore): Promise<number> {
   let total = 0;
   let cursor: string | null = null;
@@ -246,6 +256,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const progress = options.progress ?? (() => undefined);
   const store = await SqliteRunStore.open({ path: options.dbPath, cancelPollMs: 50 });
   const runIds: string[] = [];
+  let liveRun: LiveDemoRun | null = null;
   try {
     progress(`runledger demo: recording into ${options.dbPath}`);
     progress('starting demo MCP servers docs, flaky, slow (child processes over stdio) …');
@@ -255,7 +266,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       for (const [index, script] of SCRIPTS.entries()) {
         options.signal?.throwIfAborted();
         progress(`[${index + 1}/${SCRIPTS.length}] ${script.configuration}: ${script.title} …`);
-        const run = await startRun(store, { configuration: script.configuration, actor: 'runledger demo', cancelPollMs: 50 });
+        const run = await startRun(store, {
+          configuration: script.configuration,
+          title: script.title,
+          actor: 'runledger demo',
+          cancelPollMs: 50,
+        });
         runIds.push(run.id);
         const agent = new DemoAgent(run.trace, run.signal, { writes: (tool) => tool.name === 'mcp_slow_export_report' });
         // A Ctrl+C while the run is under way is our own stop: the run and its calls on the wire end
@@ -280,12 +296,21 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
           `      → ${stored.status}: ${stored.stepCount} steps, tool calls ${c.ok} ok, ${c.failed} failed, ${c.cancelled} cancelled  (run ${stored.id})`,
         );
       }
+      if (options.leaveRunning === true) {
+        options.signal?.throwIfAborted();
+        const closeServers = options.servers === undefined;
+        // from here on, the live run closes the servers it was handed (they must outlive it)
+        progress(`[live] ${LIVE_RUN.configuration}: ${LIVE_RUN.title} …`);
+        liveRun = await startLiveDemoRun(store, servers, { closeServers });
+        progress(`      → running: ${LIVE_RUN.tool} is on the wire for ten minutes, or until cancelled  (run ${liveRun.id})`);
+      }
     } finally {
-      if (options.servers === undefined) await servers.close();
+      if (options.servers === undefined && liveRun === null) await servers.close();
     }
     const totalRuns = await countRuns(store);
-    return { store, runIds, totalRuns };
+    return { store, runIds, totalRuns, liveRun };
   } catch (error) {
+    await liveRun?.stop('the demo failed');
     await store.close();
     throw error;
   }

@@ -1,4 +1,4 @@
-import { de } from './messagesDe.js';
+import { messagesDe as de } from './messagesDe.js';
 import { en, type MessageCatalog } from './messagesEn.js';
 
 /**

@@ -16,6 +16,7 @@ export class Translator {
   private readonly integer: Intl.NumberFormat;
   private readonly fraction: Intl.NumberFormat;
   private readonly percent: Intl.NumberFormat;
+  private readonly milliseconds: Intl.NumberFormat;
   private readonly seconds: Intl.NumberFormat;
   private readonly minutes: Intl.NumberFormat;
   private readonly hours: Intl.NumberFormat;
@@ -44,9 +45,12 @@ export class Translator {
     this.integer = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
     this.fraction = new Intl.NumberFormat(locale, { maximumFractionDigits: 4 });
     this.percent = new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
-    this.seconds = new Intl.NumberFormat(locale, { style: 'unit', unit: 'second', unitDisplay: 'short', maximumFractionDigits: 1 });
-    this.minutes = new Intl.NumberFormat(locale, { style: 'unit', unit: 'minute', unitDisplay: 'short', maximumFractionDigits: 1 });
-    this.hours = new Intl.NumberFormat(locale, { style: 'unit', unit: 'hour', unitDisplay: 'short', maximumFractionDigits: 1 });
+    const unit = (name: string, maximumFractionDigits = 0) =>
+      new Intl.NumberFormat(locale, { style: 'unit', unit: name, unitDisplay: 'short', maximumFractionDigits });
+    this.milliseconds = unit('millisecond');
+    this.seconds = unit('second', 3);
+    this.minutes = unit('minute');
+    this.hours = unit('hour');
   }
 
   /** The message of a key in this language, with its parameters filled in. */
@@ -89,11 +93,27 @@ export class Translator {
     return this.percent.format(value);
   }
 
-  /** A duration in a readable unit: ms below a second, then seconds, minutes, hours. */
+  /**
+   * A duration in the one format every view and the command line show: whole milliseconds below a
+   * second (`812 ms`), seconds to the millisecond below a minute (`1.234 sec`), then minutes and
+   * whole seconds (`2 min 5 sec`), then hours and whole minutes (`3 hr 12 min`).
+   *
+   * @remarks
+   * The unit is chosen after rounding, so 59 999.6 ms reads `1 min`, never `60 sec`. Below a minute
+   * it is exact to the millisecond, as the timeline table needs; above, the rest is rounded away.
+   */
   duration(ms: number): string {
-    if (ms < 1000) return `${this.integer.format(Math.max(0, Math.round(ms)))} ms`;
-    if (ms < 60_000) return this.seconds.format(ms / 1000);
-    if (ms < 3_600_000) return this.minutes.format(ms / 60_000);
-    return this.hours.format(ms / 3_600_000);
+    const whole = Number.isFinite(ms) ? Math.max(0, Math.round(ms)) : 0;
+    if (whole < 1000) return this.milliseconds.format(whole);
+    if (whole < 60_000) return this.seconds.format(whole / 1000);
+    const seconds = Math.round(whole / 1000);
+    if (seconds < 3600) return this.#pair(this.minutes, Math.floor(seconds / 60), this.seconds, seconds % 60);
+    const minutes = Math.round(whole / 60_000);
+    return this.#pair(this.hours, Math.floor(minutes / 60), this.minutes, minutes % 60);
+  }
+
+  /** `2 min 5 sec`, or `2 min` when the smaller part is zero. */
+  #pair(big: Intl.NumberFormat, bigValue: number, small: Intl.NumberFormat, smallValue: number): string {
+    return smallValue === 0 ? big.format(bigValue) : `${big.format(bigValue)} ${small.format(smallValue)}`;
   }
 }

@@ -1,7 +1,7 @@
 import type { ToolOutcome } from '@runledger/core';
 import type { RunCallState, RunLifecycleEvent, RunStatus, RunStepKind } from '@runledger/trace';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { de } from './messagesDe.js';
+import type { messagesDe as de } from './messagesDe.js';
 import type { en, MessageCatalog, MessageKey } from './messagesEn.js';
 
 describe('message catalogs', () => {

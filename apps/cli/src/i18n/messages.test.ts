@@ -1,9 +1,10 @@
 import { TOOL_OUTCOMES, ToolOutcome } from '@runledger/core';
-import { RUN_STATUSES } from '@runledger/trace';
+import { RUN_STATUSES, RUN_STEP_KINDS } from '@runledger/trace';
 import { describe, expect, it } from 'vitest';
 import { outcomeBadge } from '../views/badges.js';
+import { kindText } from '../views/kindText.js';
 import { CATALOGS, LOCALES, negotiateLocale } from './Locale.js';
-import { de } from './messagesDe.js';
+import { messagesDe as de } from './messagesDe.js';
 import { en } from './messagesEn.js';
 import { Translator } from './Translator.js';
 
@@ -32,6 +33,26 @@ describe('message catalogs', () => {
       }
     }
     for (const status of RUN_STATUSES) expect(Object.keys(en)).toContain(`runs.status.${status}`);
+  });
+
+  it('names every step kind in words in every language, never as the stored string', () => {
+    expect(RUN_STEP_KINDS.length).toBeGreaterThan(0);
+    for (const locale of LOCALES) {
+      const t = new Translator(locale);
+      const labels = new Set<string>();
+      for (const kind of RUN_STEP_KINDS) {
+        expect(Object.keys(CATALOGS[locale]), `${locale} ${kind}`).toContain(`runs.detail.kind.${kind}`);
+        const label = kindText(t, kind);
+        expect(label, `${locale} ${kind}`).not.toBe(kind);
+        expect(label, `${locale} ${kind}`).not.toMatch(/_/);
+        labels.add(label);
+      }
+      // two kinds never read the same
+      expect(labels.size, locale).toBe(RUN_STEP_KINDS.length);
+    }
+    expect(kindText(new Translator('en'), 'tool_start')).toBe('tool call sent');
+    // a kind this version does not know is shown as stored
+    expect(kindText(new Translator('de'), 'future_kind')).toBe('future_kind');
   });
 
   it('renders every outcome in both languages', () => {
@@ -86,6 +107,26 @@ describe('Translator', () => {
     expect(en.ratio(1 / 3)).toBe('33.3%');
     expect(en.duration(250)).toBe('250 ms');
     expect(de.duration(2500)).toMatch(/^2,5\sSek\.$/);
+  });
+  it('formats every duration one way: ms, then seconds to the ms, then minutes and seconds, hours and minutes', () => {
+    const en = new Translator('en');
+    const de = new Translator('de');
+    const cases: [number, string, string][] = [
+      [0, '0 ms', '0 ms'],
+      [999.4, '999 ms', '999 ms'],
+      [999.6, '1 sec', '1 Sek.'],
+      [1_234, '1.234 sec', '1,234 Sek.'],
+      [59_999.6, '1 min', '1 Min.'],
+      [125_400, '2 min 5 sec', '2 Min. 5 Sek.'],
+      [3_599_600, '1 hr', '1 Std.'],
+      [3_661_000, '1 hr 1 min', '1 Std. 1 Min.'],
+      [-5, '0 ms', '0 ms'],
+      [Number.NaN, '0 ms', '0 ms'],
+    ];
+    for (const [ms, english, german] of cases) {
+      expect(en.duration(ms).replace(/\s/g, ' '), String(ms)).toBe(english);
+      expect(de.duration(ms).replace(/\s/g, ' '), String(ms)).toBe(german);
+    }
   });
   it('fills parameters and leaves unknown ones visible', () => {
     const t = new Translator('en');

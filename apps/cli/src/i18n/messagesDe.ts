@@ -9,7 +9,7 @@ import type { MessageCatalog } from './messagesEn.js';
  *
  * @internal
  */
-export const de: MessageCatalog = {
+export const messagesDe: MessageCatalog = {
   'app.title': 'runledger',
   'app.tagline': 'Jeder Tool-Aufruf endet ok, fehlgeschlagen oder abgebrochen.',
   'nav.runs': 'Läufe',
@@ -70,7 +70,7 @@ export const de: MessageCatalog = {
   'runs.detail.col.source': 'Quelle',
   'runs.detail.col.kind': 'Art',
   'runs.detail.col.round': 'Runde',
-  'runs.detail.col.ms': 'ms',
+  'runs.detail.col.duration': 'Dauer',
   'runs.detail.col.outcome': 'Ergebnis',
   'runs.detail.col.details': 'Details',
   'runs.detail.outcome.ok': 'ok',
@@ -80,6 +80,12 @@ export const de: MessageCatalog = {
     'Abgebrochener Schreibaufruf: Ob der Server {target} vor dem Abbruch geändert hat, ist unbekannt. Bitte auf dem Server prüfen.',
   'runs.detail.writeUnknownNoTarget':
     'Abgebrochener Schreibaufruf: Ob der Server vor dem Abbruch etwas geändert hat, ist unbekannt. Bitte auf dem Server prüfen.',
+  'runs.detail.writeUnknownTimeout':
+    'Schreibaufruf mit Zeitüberschreitung: Der Server hat ihn möglicherweise ausgeführt; ob er {target} geändert hat, ist unbekannt. Bitte auf dem Server prüfen.',
+  'runs.detail.writeUnknownTimeoutNoTarget':
+    'Schreibaufruf mit Zeitüberschreitung: Der Server hat ihn möglicherweise ausgeführt; ob er etwas geändert hat, ist unbekannt. Bitte auf dem Server prüfen.',
+  'runs.detail.mayHaveExecuted': 'möglicherweise ausgeführt',
+  'runs.detail.mayHaveExecutedTitle': 'Der Server hat diesen Schreibaufruf möglicherweise ausgeführt, obwohl seine Antwort nie ankam.',
   'runs.detail.unreadable': 'Dieser Schritt ist nicht lesbar (beschädigte Daten).',
   'runs.detail.lifecycle.started': 'Lauf gestartet',
   'runs.detail.lifecycle.cancel_requested': 'Abbruch angefordert',
@@ -124,6 +130,14 @@ export const de: MessageCatalog = {
   'runs.detail.callState.interrupted': 'unterbrochen',
   'runs.detail.callState.runningFor': 'läuft seit {duration}',
   'runs.detail.callState.interruptedNote': 'Der Lauf endete, während dieser Aufruf unterwegs war; es wurde kein Ergebnis aufgezeichnet.',
+  'runs.detail.waterfall.title': 'Wasserfall',
+  'runs.detail.waterfall.intro':
+    'Jeder Schritt dieser Seite als Balken von seinem Beginn bis zu seinem Ende, {from} bis {to}; Schritte, die sich zeitlich überschneiden, liegen auf eigenen Bahnen. Ein Balken führt zu seiner Zeile in der Zeitleiste darunter.',
+  'runs.detail.waterfall.label': 'Schritte auf der Zeitachse',
+  'runs.detail.waterfall.legend': 'Farben',
+  'runs.detail.waterfall.step': 'Schritt {step}',
+  'runs.detail.waterfall.other': 'anderer Schritt',
+  'runs.detail.waterfall.skip': 'Zur Zeitleisten-Tabelle springen',
   'runs.detail.wire.title': 'Laufende Tool-Aufrufe',
   'runs.detail.wire.intro': 'Gesendet und noch nicht beantwortet: Diese Aufrufe stoppt die Schaltfläche „Lauf abbrechen“.',
   'runs.detail.wire.none': 'Gerade ist kein Tool-Aufruf unterwegs.',
@@ -143,6 +157,7 @@ export const de: MessageCatalog = {
   'runs.detail.page.previous': 'Vorherige Schritte',
   'runs.detail.page.first': 'Erste Schritte',
   'runs.detail.notFound': 'Es gibt keinen Lauf {id}.',
+  'runs.detail.ambiguousId': '{id} ist der Anfang von {count} Läufen: {ids}. Geben Sie mehr von der ID an.',
 
   'servers.title': 'MCP-Server',
   'servers.intro':
@@ -159,7 +174,7 @@ export const de: MessageCatalog = {
   'servers.col.cancelled': 'abgebrochen',
   'servers.col.failureRate': 'Fehlerquote',
   'servers.col.lastFailure': 'Letzter Fehler',
-  'servers.col.p95': 'p95 ms',
+  'servers.col.p95': 'p95',
   'servers.col.health': 'Zustand',
   'servers.flaky': 'unzuverlässig',
   'servers.healthy': 'stabil',

@@ -4,8 +4,10 @@ import { isMessageKey } from '../i18n/messagesEn.js';
 import type { Translator } from '../i18n/Translator.js';
 import { NONE, outcomeBadge, statusBadge } from './badges.js';
 import { failureCauseLabel } from './failureCauseLabel.js';
+import { kindText } from './kindText.js';
 import { layout } from './layout.js';
 import type { ViewContext } from './ViewContext.js';
+import { renderWaterfallView } from './waterfallView.js';
 import { reasonText } from './reasonText.js';
 import { outcomeCounts, runDurationMs } from './runsView.js';
 
@@ -32,16 +34,6 @@ const DETAIL_ORDER = ['toolName', 'failureCause', 'model', 'writeKind', 'writeRe
 
 /** Details not shown: the server has its own column, `writes` becomes a note, the call id pairs rows. */
 const HIDDEN_DETAILS = new Set(['writes', 'toolServer', 'toolCallId']);
-
-/**
- * A step kind in words (`runs.detail.kind.<kind>`); a kind this version does not know is shown as stored.
- *
- * @internal
- */
-export function kindText(t: Translator, kind: string): string {
-  const key = `runs.detail.kind.${kind}`;
-  return isMessageKey(key) ? t.t(key) : kind;
-}
 
 /**
  * The source of an entry in words: `agent` and `run` are translated; servers and models are names.
@@ -82,20 +74,25 @@ function detailValue(t: Translator, key: string, value: RunTimelineDetail): stri
 }
 
 /**
- * The note a cancelled call that may have written gets: whether the server changed something
- * before the call was torn down is unknown. Null when no note is due.
+ * The note a call that may have written gets when its answer was never seen (cancelled, or timed
+ * out: {@link RunTimelineEntry.mayHaveExecuted}): whether the server changed something is
+ * unknown. Null when no note is due.
  *
  * @internal
  */
 export function writeUnknownNote(t: Translator, entry: RunTimelineEntry): string | null {
-  if (entry.outcome !== 'cancelled') return null;
-  const declaredWrite = entry.details['writes'] === true;
+  if (!entry.mayHaveExecuted) return null;
   const resource = entry.details['writeResource'];
   const id = entry.details['writeId'];
-  if (!declaredWrite && resource === undefined) return null;
-  return resource === undefined
-    ? t.t('runs.detail.writeUnknownNoTarget')
-    : t.t('runs.detail.writeUnknown', { target: id === undefined ? String(resource) : `${String(resource)} ${String(id)}` });
+  const timedOut = entry.outcome !== 'cancelled';
+  if (resource === undefined) return t.t(timedOut ? 'runs.detail.writeUnknownTimeoutNoTarget' : 'runs.detail.writeUnknownNoTarget');
+  const target = id === undefined ? String(resource) : `${String(resource)} ${String(id)}`;
+  return t.t(timedOut ? 'runs.detail.writeUnknownTimeout' : 'runs.detail.writeUnknown', { target });
+}
+
+/** The mark beside the outcome of a call that may have run on the server. */
+function mayHaveExecutedMark(t: Translator): Html {
+  return html` <span class="badge badge-may-have-executed" data-may-have-executed="true" title="${t.t('runs.detail.mayHaveExecutedTitle')}"><span aria-hidden="true">⚠</span>${t.t('runs.detail.mayHaveExecuted')}</span>`;
 }
 
 function rowHtml(ctx: ViewContext, entry: RunTimelineEntry, now: number): Html {
@@ -104,7 +101,7 @@ function rowHtml(ctx: ViewContext, entry: RunTimelineEntry, now: number): Html {
   if (entry.event !== null) {
     const reason = entry.details['reason'];
     return html`<tr class="lifecycle" data-lifecycle="${entry.event}">
-${time}<td class="source">${t.t('runs.detail.source.run')}</td><td class="kind">${t.t('runs.detail.kind.lifecycle')}</td><td class="num round">${NONE}</td><td class="num ms">${NONE}</td><td class="outcome">${NONE}</td>
+${time}<td class="source">${t.t('runs.detail.source.run')}</td><td class="kind">${t.t('runs.detail.kind.lifecycle')}</td><td class="num round">${NONE}</td><td class="num duration">${NONE}</td><td class="outcome">${NONE}</td>
 <td class="details"><strong>${t.t(`runs.detail.lifecycle.${entry.event}`)}</strong>${reason !== undefined ? html` — <span>${reasonText(t, String(reason))}</span>` : ''}</td>
 </tr>`;
   }
@@ -126,13 +123,13 @@ ${time}<td class="source">${t.t('runs.detail.source.run')}</td><td class="kind">
   const source = sourceText(t, entry);
   const ms = entry.durationMs ?? wireMs(entry, now);
   const rowClass = entry.callState !== null ? `row-${entry.callState}` : entry.outcome === '' ? '' : `row-${entry.outcome}`;
-  return html`<tr id="step-${entry.sequence ?? ''}" class="${rowClass}" data-sequence="${entry.sequence ?? ''}" data-outcome="${entry.outcome}"${entry.callState === null ? '' : html` data-call-state="${entry.callState}"`}>
+  return html`<tr id="step-${entry.sequence ?? ''}" class="${rowClass}" data-sequence="${entry.sequence ?? ''}" data-outcome="${entry.outcome}"${entry.mayHaveExecuted ? html` data-may-have-executed="true"` : ''}${entry.callState === null ? '' : html` data-call-state="${entry.callState}"`}>
 ${time}
 <td class="source">${source === '' ? NONE : source}</td>
 <td class="kind">${kindText(t, entry.kind)}</td>
 <td class="num round">${entry.round === null ? NONE : t.number(entry.round)}</td>
-<td class="num ms${ms === null ? '' : ' has-ms'}">${ms === null ? NONE : t.number(ms)}</td>
-<td class="outcome">${entry.callState !== null ? callStateBadge(t, entry, now) : entry.outcome === '' ? NONE : outcomeBadge(t, entry.outcome)}</td>
+<td class="num duration${ms === null ? '' : ' has-duration'}">${ms === null ? NONE : t.duration(ms)}</td>
+<td class="outcome">${entry.callState !== null ? callStateBadge(t, entry, now) : entry.outcome === '' ? NONE : outcomeBadge(t, entry.outcome)}${entry.mayHaveExecuted ? mayHaveExecutedMark(t) : ''}</td>
 <td class="details">${details}${note === null ? '' : html`<p class="note note-warn" role="note">⚠ ${note}</p>`}</td>
 </tr>`;
 }
@@ -206,7 +203,7 @@ ${pager}
 <div class="table-wrap"><table class="timeline">
 <thead><tr><th scope="col">${t.t('runs.detail.col.time')}</th><th scope="col">${t.t('runs.detail.col.source')}</th><th scope="col">${t.t('runs.detail.col.kind')}</th><th scope="col" class="num">${t.t(
     'runs.detail.col.round',
-  )}</th><th scope="col" class="num">${t.t('runs.detail.col.ms')}</th><th scope="col">${t.t('runs.detail.col.outcome')}</th><th scope="col">${t.t(
+  )}</th><th scope="col" class="num">${t.t('runs.detail.col.duration')}</th><th scope="col">${t.t('runs.detail.col.outcome')}</th><th scope="col">${t.t(
     'runs.detail.col.details',
   )}</th></tr></thead>
 <tbody>${slice.entries.map((entry) => rowHtml(ctx, entry, now))}</tbody>
@@ -215,14 +212,15 @@ ${slice.stepsShown >= 20 ? pager : ''}
 </section>`;
 
   return layout(ctx, {
-    title: t.t('runs.detail.title', { id: run.id.slice(0, 8) }),
+    title: run.title ?? t.t('runs.detail.title', { id: run.id.slice(0, 8) }),
     section: 'runs',
     refreshSeconds: running ? RUNNING_REFRESH_SECONDS : undefined,
     body: html`<p><a href="${ctx.href('/')}">← ${t.t('runs.detail.back')}</a></p>
-<h1>${t.t('runs.detail.title', { id: run.id })}</h1>
+<h1>${run.title != null ? html`<span data-run-title>${run.title}</span> <small class="muted mono">${t.t('runs.detail.title', { id: run.id })}</small>` : t.t('runs.detail.title', { id: run.id })}</h1>
 ${running ? html`<p class="muted">${t.t('runs.detail.refreshing', { seconds: RUNNING_REFRESH_SECONDS })}</p>` : ''}
 ${summary}
 ${wire}
+${renderWaterfallView(ctx, slice.entries, now)}
 ${timeline}`,
   });
 }

@@ -61,20 +61,20 @@ ${ctx.explicitLang !== null ? html`<input type="hidden" name="lang" value="${ctx
   const rows = page.runs.map((run) => {
     const duration = runDurationMs(run, now);
     return html`<tr data-run-id="${run.id}" data-status="${run.status}">
-<td>${statusBadge(t, run.status)}</td>
-<td><a class="mono" href="${ctx.href(`/runs/${encodeURIComponent(run.id)}`)}" title="${run.id}">${shortId(run.id)}</a></td>
-<td>${run.configuration}</td>
-<td><time datetime="${t.iso(run.startedAt ?? run.createdAt)}">${t.date(run.startedAt ?? run.createdAt)}</time></td>
+<td class="status">${statusBadge(t, run.status)}</td>
+<td class="run"><a class="mono" href="${ctx.href(`/runs/${encodeURIComponent(run.id)}`)}" title="${run.id}">${shortId(run.id)}</a>${run.title != null ? html` <span class="run-title" data-run-title>${run.title}</span>` : ''}</td>
+<td class="configuration">${run.configuration}</td>
+<td class="started"><time datetime="${t.iso(run.startedAt ?? run.createdAt)}">${t.date(run.startedAt ?? run.createdAt)}</time></td>
 <td class="hide-narrow">${run.finishedAt === null ? NONE : html`<time datetime="${t.iso(run.finishedAt)}">${t.date(run.finishedAt)}</time>`}</td>
-<td class="num">${duration === null ? NONE : t.duration(duration)}</td>
-<td>${outcomeCounts(t, run)}</td>
+<td class="num duration">${duration === null ? NONE : t.duration(duration)}</td>
+<td class="calls">${outcomeCounts(t, run)}</td>
 </tr>`;
   });
 
   const table =
     page.runs.length === 0
       ? html`<p class="card">${t.t('runs.empty')}</p>`
-      : html`<div class="table-wrap"><table>
+      : html`<div class="table-wrap"><table class="runs">
 <caption class="visually-hidden">${t.t('runs.title')}</caption>
 <thead><tr><th scope="col">${t.t('runs.col.status')}</th><th scope="col">${t.t('runs.col.run')}</th><th scope="col">${t.t('runs.col.configuration')}</th><th scope="col">${t.t('runs.col.started')}</th><th scope="col" class="hide-narrow">${t.t('runs.col.finished')}</th><th scope="col" class="num">${t.t('runs.col.duration')}</th><th scope="col">${t.t('runs.col.calls')}</th></tr></thead>
 <tbody>${rows}</tbody>

@@ -4,65 +4,7 @@ import { NONE, textBadge } from './badges.js';
 import { failureCauseLabel } from './failureCauseLabel.js';
 import { layout } from './layout.js';
 import type { ViewContext } from './ViewContext.js';
-
-/** The columns the servers table sorts by. @internal */
-export const ServerSortKey = { SERVER: 'server', CALLS: 'calls', FAILURE_RATE: 'failure_rate', P95: 'p95' } as const;
-/** One of the sort keys of {@link (ServerSortKey:variable)}. @internal */
-export type ServerSortKey = (typeof ServerSortKey)[keyof typeof ServerSortKey];
-
-/** The time windows the servers page offers. @internal */
-export const ServerWindow = { DAY: '24h', WEEK: '7d', ALL: 'all' } as const;
-/** One of the windows of {@link (ServerWindow:variable)}. @internal */
-export type ServerWindow = (typeof ServerWindow)[keyof typeof ServerWindow];
-
-/** The servers view's query (from the URL): how the table is sorted and which window it covers. @internal */
-export interface ServersQuery {
-  readonly sort: ServerSortKey;
-  readonly dir: 'asc' | 'desc';
-  readonly window: ServerWindow;
-}
-
-/** The default query: all time, worst failure rate first. @internal */
-export const DEFAULT_SERVERS_QUERY: ServersQuery = { sort: 'failure_rate', dir: 'desc', window: 'all' };
-
-/** The start of a window relative to now, or undefined for all time. @internal */
-export function windowSince(window: ServerWindow, now: number): number | undefined {
-  if (window === '24h') return now - 24 * 3_600_000;
-  if (window === '7d') return now - 7 * 24 * 3_600_000;
-  return undefined;
-}
-
-/**
- * Sorts server health rows; a server without answered calls (failure rate null) always sorts last.
- *
- * @internal
- */
-export function sortServers(rows: readonly ServerHealth[], sort: ServerSortKey, dir: 'asc' | 'desc'): ServerHealth[] {
-  const sign = dir === 'asc' ? 1 : -1;
-  const value = (row: ServerHealth): number | string | null =>
-    sort === 'server' ? row.server : sort === 'calls' ? row.calls : sort === 'p95' ? row.p95DurationMs : row.failureRate;
-  return [...rows].sort((a, b) => {
-    const va = value(a);
-    const vb = value(b);
-    if (va === null && vb === null) return a.server.localeCompare(b.server);
-    if (va === null) return 1;
-    if (vb === null) return -1;
-    const cmp = typeof va === 'string' ? va.localeCompare(String(vb)) : va - (vb as number);
-    return cmp !== 0 ? sign * cmp : a.server.localeCompare(b.server);
-  });
-}
-
-/**
- * The health verdict of a server: flaky, no counted calls, too few calls for a verdict, healthy.
- *
- * @internal
- */
-export function healthVerdict(row: ServerHealth): 'flaky' | 'noAnswers' | 'tooFew' | 'healthy' {
-  if (row.flaky) return 'flaky';
-  if (row.failureRate === null) return 'noAnswers';
-  if (row.tooFewCalls) return 'tooFew';
-  return 'healthy';
-}
+import { healthVerdict, SERVER_WINDOWS, type ServerSortKey, sortServers, type ServersQuery } from '../app/serversQuery.js';
 
 /**
  * The MCP servers page: per server calls, ok, failed, cancelled, failure rate without the
@@ -85,7 +27,7 @@ export function renderServersView(ctx: ViewContext, rows: readonly ServerHealth[
       window: query.window,
     })}" title="${t.t(nextDir === 'asc' ? 'servers.sort.asc' : 'servers.sort.desc')}">${label}${arrow}</a></th>`;
   };
-  const windows = (['24h', '7d', 'all'] as const).map(
+  const windows = SERVER_WINDOWS.map(
     (window) =>
       html`<a class="button" href="${ctx.href('/servers', { sort: query.sort, dir: query.dir, window })}"${
         window === query.window ? Html.trusted(' aria-current="true" style="font-weight:700;border-color:#24292f"') : ''
@@ -109,25 +51,25 @@ export function renderServersView(ctx: ViewContext, rows: readonly ServerHealth[
           )}</ul>`;
     return html`<tr data-server="${row.server}" data-flaky="${row.flaky ? 'true' : 'false'}" data-health="${verdict}">
 <th scope="row" class="mono">${row.server}</th>
-<td class="num">${t.number(row.calls)}</td>
-<td class="num">${t.number(row.ok)}</td>
-<td class="num">${t.number(row.failed)}</td>
-<td class="num">${t.number(row.cancelled)}</td>
-<td class="num"><span class="rate" data-failure-rate="${row.failureRate ?? ''}">${row.failureRate === null ? NONE : t.ratio(row.failureRate)}</span>${
+<td class="num" data-label="${t.t('servers.col.calls')}">${t.number(row.calls)}</td>
+<td class="num" data-label="${t.t('servers.col.ok')}">${t.number(row.ok)}</td>
+<td class="num" data-label="${t.t('servers.col.failed')}">${t.number(row.failed)}</td>
+<td class="num" data-label="${t.t('servers.col.cancelled')}">${t.number(row.cancelled)}</td>
+<td class="num rate-cell" data-label="${t.t('servers.col.failureRate')}"><span class="rate" data-failure-rate="${row.failureRate ?? ''}">${row.failureRate === null ? NONE : t.ratio(row.failureRate)}</span>${
       row.cancelled > 0 ? html`<br><small class="muted">${t.t('servers.cancelledBeside', { count: row.cancelled })}</small>` : ''
     }${row.invalidArguments > 0 ? html`<br><small class="muted" data-invalid-arguments="${row.invalidArguments}">${t.t('servers.invalidBeside', { count: row.invalidArguments })}</small>` : ''}</td>
-<td>${causes}</td>
-<td>${row.lastFailureAt === null ? html`<span class="muted">${t.t('common.never')}</span>` : html`<time datetime="${t.iso(row.lastFailureAt)}">${t.date(row.lastFailureAt)}</time>`}</td>
-<td class="num">${row.p95DurationMs === null ? NONE : t.number(row.p95DurationMs)}${
+<td class="failure-causes" data-label="${t.t('servers.col.causes')}">${causes}</td>
+<td class="last-failure" data-label="${t.t('servers.col.lastFailure')}">${row.lastFailureAt === null ? html`<span class="muted">${t.t('common.never')}</span>` : html`<time datetime="${t.iso(row.lastFailureAt)}">${t.date(row.lastFailureAt)}</time>`}</td>
+<td class="num p95" data-label="${t.t('servers.col.p95')}">${row.p95DurationMs === null ? NONE : t.duration(row.p95DurationMs)}${
       row.answered > 0 ? html`<br><small class="muted">${t.t('servers.answeredBeside', { count: row.answered })}</small>` : ''
     }</td>
-<td>${health}</td>
+<td class="health">${health}</td>
 </tr>`;
   });
   const table =
     sorted.length === 0
       ? html`<p class="card">${t.t('servers.empty')}</p>`
-      : html`<div class="table-wrap"><table>
+      : html`<div class="table-wrap"><table class="servers">
 <caption class="visually-hidden">${t.t('servers.title')}</caption>
 <thead><tr>${header('server', t.t('servers.col.server'), false)}${header('calls', t.t('servers.col.calls'), true)}<th scope="col" class="num">${t.t(
           'servers.col.ok',

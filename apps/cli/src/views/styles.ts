@@ -3,7 +3,7 @@ export const STYLES = `
 :root{--fg:#1b1f24;--muted:#57606a;--bg:#f6f8fa;--card:#fff;--line:#d0d7de;--link:#0b57d0;
 --ok-bg:#dafbe1;--ok-fg:#116329;--ok-line:#4ac26b;--fail-bg:#ffebe9;--fail-fg:#a40e26;--fail-line:#ff8182;
 --neutral-bg:#eaeef2;--neutral-fg:#424a53;--neutral-line:#afb8c1;--run-bg:#ddf4ff;--run-fg:#0a3069;--run-line:#54aeff;
---warn-bg:#fff8c5;--warn-fg:#6c4400;--warn-line:#d4a72c;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+--warn-bg:#fff8c5;--warn-fg:#6c4400;--warn-line:#d4a72c;--step-fg:#512a97;--step-line:#c297ff;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font-size:15px;line-height:1.45}
 a{color:var(--link)}a:focus-visible,button:focus-visible,select:focus-visible{outline:3px solid #0969da;outline-offset:2px}
@@ -33,7 +33,7 @@ tr.row-failed td:first-child{box-shadow:inset 4px 0 0 var(--fail-line)}tr.row-ca
 .badge-failed{background:var(--fail-bg);color:var(--fail-fg);border-color:var(--fail-line)}
 .badge-cancelled,.badge-neutral{background:var(--neutral-bg);color:var(--neutral-fg);border-color:var(--neutral-line)}
 .badge-running{background:var(--run-bg);color:var(--run-fg);border-color:var(--run-line)}
-.badge-interrupted,.badge-flaky{background:var(--warn-bg);color:var(--warn-fg);border-color:var(--warn-line)}
+.badge-interrupted,.badge-flaky,.badge-may-have-executed{background:var(--warn-bg);color:var(--warn-fg);border-color:var(--warn-line)}
 .counts{display:flex;gap:6px;flex-wrap:wrap}.count{font-variant-numeric:tabular-nums}
 .badge.count-zero{background:#fff;color:var(--muted);border-color:var(--line);font-weight:500}
 form.filters{display:flex;gap:14px;align-items:flex-end;flex-wrap:wrap}
@@ -55,6 +55,19 @@ dl.summary{display:grid;grid-template-columns:max-content 1fr;gap:4px 18px;margi
 @media (max-width:800px){main{padding:12px}th,td{padding:6px}.hide-narrow{display:none}}
 h1{overflow-wrap:anywhere}dl.summary dd{overflow-wrap:anywhere;min-width:0}
 tr.row-on_the_wire td:first-child{box-shadow:inset 4px 0 0 var(--run-line)}tr.row-interrupted td:first-child{box-shadow:inset 4px 0 0 var(--warn-line)}
+table.timeline tr:target td{background:var(--warn-bg)}
+.waterfall{position:relative}.waterfall-chart{display:block;width:100%;overflow:visible}
+.waterfall .tick line{stroke:#eaeef2}.waterfall .tick text{fill:var(--muted);font-size:11px;font-variant-numeric:tabular-nums}
+.waterfall .marker line{stroke:var(--muted);stroke-dasharray:2 3}.waterfall .marker-cancel_requested line{stroke:var(--neutral-fg);stroke-dasharray:5 3}
+.bar rect{stroke-width:1}.bar:hover rect{stroke-width:2}.bar:focus{outline:none}.bar:focus-visible rect{stroke:#0969da;stroke-width:3}
+.bar-ok rect{fill:var(--ok-line);stroke:var(--ok-fg)}.bar-failed rect{fill:var(--fail-line);stroke:var(--fail-fg)}
+.bar-cancelled rect{fill:var(--neutral-line);stroke:var(--neutral-fg)}.bar-running rect{fill:var(--run-line);stroke:var(--run-fg);stroke-dasharray:4 2}
+.bar-interrupted rect{fill:var(--warn-line);stroke:var(--warn-fg)}.bar-step rect{fill:var(--step-line);stroke:var(--step-fg)}
+ul.legend{display:flex;flex-wrap:wrap;gap:4px 16px;list-style:none;padding:0;margin:6px 0 10px;font-size:13px}
+ul.legend li{display:inline-flex;align-items:center;gap:6px}.swatch{display:inline-block;width:18px;height:10px;border:1px solid;border-radius:2px}
+.swatch-ok{background:var(--ok-line);border-color:var(--ok-fg)}.swatch-failed{background:var(--fail-line);border-color:var(--fail-fg)}
+.swatch-cancelled{background:var(--neutral-line);border-color:var(--neutral-fg)}.swatch-running{background:var(--run-line);border-color:var(--run-fg);border-style:dashed}
+.swatch-interrupted{background:var(--warn-line);border-color:var(--warn-fg)}.swatch-step{background:var(--step-line);border-color:var(--step-fg)}
 @media (max-width:600px){
 table.timeline thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 table.timeline,table.timeline tbody{display:block;border:0;background:none}
@@ -65,9 +78,26 @@ table.timeline td.round{display:none}
 table.timeline td:first-child{box-shadow:none}
 table.timeline tr.row-failed{border-left:4px solid var(--fail-line)}table.timeline tr.row-cancelled{border-left:4px solid var(--neutral-line)}
 table.timeline tr.row-on_the_wire{border-left:4px solid var(--run-line)}table.timeline tr.row-interrupted{border-left:4px solid var(--warn-line)}
-table.timeline td.has-ms::after{content:" ms";color:var(--muted)}table.timeline td.ms:not(.has-ms){display:none}
+table.timeline td.duration:not(.has-duration){display:none}
 table.timeline td.outcome{margin-left:auto}
 table.timeline td.details{flex-basis:100%;overflow-wrap:anywhere}
 table.timeline td.details .kv{white-space:normal}
+}
+@media (max-width:600px){
+.pager{flex-wrap:wrap}
+table.runs,table.runs tbody,table.servers,table.servers tbody,table.servers thead{display:block;border:0;background:none}
+table.runs thead,table.servers thead th:not([aria-sort]){position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+table.servers thead tr{display:flex;flex-wrap:wrap;gap:4px 8px;margin-bottom:6px}
+table.servers thead th{display:block;padding:4px 8px;border:1px solid var(--line);border-radius:6px;background:var(--card)}
+table.runs tbody tr,table.servers tbody tr{display:flex;flex-wrap:wrap;align-items:baseline;gap:4px 12px;padding:8px 10px;background:var(--card);border:1px solid var(--line);border-top:0}
+table.runs tbody tr:first-child,table.servers tbody tr:first-child{border-top:1px solid var(--line);border-radius:8px 8px 0 0}
+table.runs tbody tr:last-child,table.servers tbody tr:last-child{border-radius:0 0 8px 8px}
+table.runs tbody tr:only-child,table.servers tbody tr:only-child{border-radius:8px}
+table.runs td,table.servers tbody th,table.servers td{display:block;padding:0;border:0;min-width:0;text-align:left}
+table.runs td.hide-narrow{display:none}table.runs td.configuration,table.runs td.run{overflow-wrap:anywhere;min-width:0}table.runs td.calls{flex-basis:100%}
+table.servers tbody th{flex:1 1 0;overflow-wrap:anywhere}table.servers td.health{order:1}table.servers td.rate-cell{order:2;flex-basis:100%}
+table.servers td{order:3}table.servers td.failure-causes,table.servers td.last-failure,table.servers td.p95{order:4;flex-basis:100%}
+table.servers td[data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-size:13px}
+table.servers ul.causes{display:inline;padding:0;margin:0;list-style:none}table.servers ul.causes li{display:inline;margin-right:8px}
 }
 `;

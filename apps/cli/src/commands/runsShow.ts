@@ -1,68 +1,30 @@
 // `runledger runs show <id>`: one run's header, its calls on the wire and its timeline, as text or JSON.
-import { isLateCancel, type RunPage, type RunStore, type StoredRun } from '@runledger/trace';
+import { isLateCancel, type RunStore } from '@runledger/trace';
 import { timelineSlice } from '../app/timelineSlice.js';
 import { Translator } from '../i18n/Translator.js';
+import { kindText } from '../views/kindText.js';
 import { reasonText } from '../views/reasonText.js';
 import { wireMs, writeUnknownNote } from '../views/runView.js';
 import { runDurationMs } from '../views/runsView.js';
-import type { CliIo } from './CliIo.js';
-import { writeCliJson } from './cliJsonOutputs.js';
-import { CliExitCode } from './cliSurface.js';
-import { describeStore } from './openStore.js';
-import type { Command } from './parseCommand.js';
-import { terminalTable } from './terminalTable.js';
-import { terminalLine } from './terminalText.js';
+import type { CliIo } from '../cli/CliIo.js';
+import { writeCliJson } from '../cli/cliJsonOutputs.js';
+import { CliExitCode } from '../cli/cliSurface.js';
+import type { Command } from '../cli/parseCommand.js';
+import { runNamed } from '../cli/runNamed.js';
+import { terminalTable } from '../cli/terminalTable.js';
+import { terminalLine } from '../cli/terminalText.js';
+import { withStore } from '../cli/withStore.js';
 
 const t = new Translator('en');
 
-/** The shortest id prefix `runs show` takes: the short id the app shows. */
-const MIN_PREFIX = 8;
-
-type FoundRun =
-  | { readonly kind: 'run'; readonly run: StoredRun }
-  | { readonly kind: 'none' }
-  | { readonly kind: 'short' }
-  | { readonly kind: 'ambiguous'; readonly ids: readonly string[] };
-
-/** The run with this id, else the one run whose id starts with it (at least 8 characters). */
-async function findRun(store: RunStore, id: string): Promise<FoundRun> {
-  const run = await store.getRun(id);
-  if (run !== null) return { kind: 'run', run };
-  if (id.length < MIN_PREFIX) return { kind: 'short' };
-  const prefix = id.toLowerCase();
-  const matches: StoredRun[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: RunPage = await store.listRuns({ limit: 200, cursor });
-    for (const candidate of page.runs) if (candidate.id.toLowerCase().startsWith(prefix)) matches.push(candidate);
-    cursor = page.nextCursor;
-  } while (cursor !== null);
-  if (matches.length === 0) return { kind: 'none' };
-  if (matches.length > 1) return { kind: 'ambiguous', ids: matches.map((match) => match.id) };
-  return { kind: 'run', run: matches[0]! };
+/** Prints the run the command names (its id or a unique prefix) in the store it names. @internal */
+export function runsShow(command: Extract<Command, { name: 'runs-show' }>, io: CliIo): Promise<CliExitCode> {
+  return withStore(command.store, (store) => showRun(store, command, io));
 }
 
-/** Prints the run `command.id` names (the full id or a unique prefix) of an open store. */
-export async function showRun(store: RunStore, command: Extract<Command, { name: 'runs-show' }>, io: CliIo): Promise<CliExitCode> {
-  const found = await findRun(store, command.id);
-  if (found.kind === 'none') {
-    io.stderr.write(terminalLine`runledger runs show: there is no run "${command.id}" in ${describeStore(command.store)}\n`);
-    return CliExitCode.FAILED;
-  }
-  if (found.kind === 'short') {
-    io.stderr.write(
-      terminalLine`runledger runs show: there is no run "${command.id}" in ${describeStore(command.store)}; give the full id or a prefix of at least ${MIN_PREFIX} characters\n`,
-    );
-    return CliExitCode.FAILED;
-  }
-  if (found.kind === 'ambiguous') {
-    io.stderr.write(
-      terminalLine`runledger runs show: "${command.id}" is the start of ${found.ids.length} runs; give more of the id:\n` +
-        found.ids.map((id) => terminalLine`  ${id}\n`).join(''),
-    );
-    return CliExitCode.FAILED;
-  }
-  const run = found.run;
+async function showRun(store: RunStore, command: Extract<Command, { name: 'runs-show' }>, io: CliIo): Promise<CliExitCode> {
+  const run = await runNamed(store, command.id, { command: 'runs show', store: command.store, io });
+  if (run === null) return CliExitCode.FAILED;
   const steps = await store.readSteps(run.id);
   const page = timelineSlice(run, steps, 0);
   const now = Date.now();
@@ -75,7 +37,9 @@ export async function showRun(store: RunStore, command: Extract<Command, { name:
   }
   const duration = runDurationMs(run, now);
   io.stdout.write(
-    terminalLine`run ${run.id}\nstatus ${run.status} · configuration ${run.configuration} · started ${t.date(run.startedAt ?? run.createdAt)}` +
+    terminalLine`run ${run.id}\n` +
+      (run.title != null ? terminalLine`title ${run.title}\n` : '') +
+      terminalLine`status ${run.status} · configuration ${run.configuration} · started ${t.date(run.startedAt ?? run.createdAt)}` +
       terminalLine` · duration ${duration === null ? '—' : t.duration(duration)}\n` +
       terminalLine`tool calls: ${run.outcomeCounts.ok} ok, ${run.outcomeCounts.failed} failed, ${run.outcomeCounts.cancelled} cancelled` +
       (run.terminationReason !== null ? terminalLine`\nreason: ${reasonText(t, run.terminationReason)}` : '') +
@@ -109,17 +73,23 @@ export async function showRun(store: RunStore, command: Extract<Command, { name:
   }
   io.stdout.write(
     terminalTable(
-      ['TIME', 'SOURCE', 'KIND', 'ROUND', 'MS', 'OUTCOME', 'DETAILS'],
+      ['TIME', 'SOURCE', 'KIND', 'ROUND', 'DURATION', 'OUTCOME', 'DETAILS'],
       page.entries.map((entry) => {
         const note = entry.callState === 'interrupted' ? t.t('runs.detail.callState.interruptedNote') : writeUnknownNote(t, entry);
         const ms = entry.durationMs ?? wireMs(entry, now);
         return [
           t.time(entry.time),
           entry.source === '' ? '—' : entry.source,
-          entry.kind,
+          entry.event !== null ? t.t('runs.detail.kind.lifecycle') : kindText(t, entry.kind),
           entry.round === null ? '' : String(entry.round),
-          ms === null ? '' : String(ms),
-          entry.callState === null ? entry.outcome : entry.callState === 'on_the_wire' ? 'on the wire' : 'INTERRUPTED',
+          ms === null ? '' : t.duration(ms),
+          entry.callState !== null
+            ? entry.callState === 'on_the_wire'
+              ? 'on the wire'
+              : 'INTERRUPTED'
+            : entry.mayHaveExecuted
+              ? `${entry.outcome}, MAY HAVE EXECUTED`
+              : entry.outcome,
           entry.event !== null
             ? t.t(`runs.detail.lifecycle.${entry.event}`) +
               (entry.details['reason'] !== undefined ? ` — ${reasonText(t, String(entry.details['reason']))}` : '')

@@ -1,4 +1,4 @@
-// Test helper of the timeline tests (not part of the app): appends the steps of tool calls.
+// Test helper of the timeline tests (src/app/*.test.ts): appends the steps of tool calls.
 import type { RunStore, StoredRun } from '@runledger/trace';
 
 /** Appends a call's `tool_start` or its ending `tool` step (outcome ok) to a run, 10 ms after the previous one from `start`. */

@@ -1,0 +1,115 @@
+// `runledger demo`: the bundled demo MCP servers, scripted runs recorded into a SQLite file, then the app.
+import type { RunStore } from '@runledger/trace';
+import { checkServeConfig } from '../app/startRunsServer.js';
+import type { CliIo } from '../cli/CliIo.js';
+import { stopWords } from '../cli/CliStop.js';
+import { CliExitCode } from '../cli/cliSurface.js';
+import { checkedEndpoint, otlpRefusal } from '../cli/otlpEndpoint.js';
+import type { Command } from '../cli/parseCommand.js';
+import { serveStore } from '../cli/serveStore.js';
+import { checkStoreTarget } from '../cli/storeTargetChecks.js';
+import { terminalLine, terminalText } from '../cli/terminalText.js';
+
+/** Fails, naming the port, when something already listens on it; port 0 is always free. */
+async function assertPortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  const { createServer } = await import('node:net');
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`port ${port} on ${host} is already in use; nothing was recorded. Choose another with --port (0 picks a free one)`)
+          : error,
+      );
+    });
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
+/**
+ * `runledger demo --otlp <url>`: sends the runs the demo just recorded to the endpoint. A refusal
+ * is reported and the demo goes on (the runs are in the file; `export otlp` sends them again).
+ */
+async function exportDemoRuns(io: CliIo, store: RunStore, runIds: readonly string[], endpoint: string): Promise<void> {
+  const { exportRunsOtlp } = await import('@runledger/otel');
+  try {
+    const result = await exportRunsOtlp(store, { endpoint, runIds });
+    io.stdout.write(
+      terminalLine`sent the ${result.runsExported} demo runs (${result.spansExported} spans) to ${result.url} as OpenTelemetry traces\n`,
+    );
+  } catch (error) {
+    io.stderr.write(
+      terminalLine`runledger demo: ${otlpRefusal(error, endpoint).message}; the runs are in the file (runledger export otlp sends them again)\n`,
+    );
+  }
+}
+
+/**
+ * Beside the app's URL: the run the demo left running (its Cancel button) and the servers page.
+ * A `--token` app needs the token once, as its own line says.
+ */
+function liveRunLines(io: CliIo, appUrl: string, runId: string): void {
+  const runUrl = new URL(`runs/${encodeURIComponent(runId)}`, appUrl).href;
+  const serversUrl = new URL('servers', appUrl).href;
+  io.stdout.write(terminalLine`a run left running with a slow call on the wire (try its Cancel button): ${runUrl}\n`);
+  io.stdout.write(terminalLine`the servers page (calls by server; a cancel is never counted as a failure): ${serversUrl}\n`);
+}
+
+/**
+ * Records the demo's runs, sends them on with --otlp, and serves them unless --no-serve, with one
+ * more run left running (a slow call on the wire) until the operator cancels it or the demo stops.
+ *
+ * @internal
+ */
+export async function demo(command: Extract<Command, { name: 'demo' }>, io: CliIo): Promise<CliExitCode> {
+  // before anything is recorded: a demo that cannot serve should not leave runs behind
+  checkStoreTarget({ kind: 'sqlite', path: command.dbPath });
+  if (command.otlp !== null) checkedEndpoint(command.otlp, '--otlp');
+  if (command.serve) {
+    checkServeConfig(command.host, command.token);
+    await assertPortFree(command.host, command.port);
+  }
+  const { runDemo } = await import('../demo/runDemo.js');
+  let result: Awaited<ReturnType<typeof runDemo>>;
+  try {
+    result = await runDemo({
+      dbPath: command.dbPath,
+      progress: (line) => io.stdout.write(`${terminalText(line)}\n`),
+      signal: io.signal,
+      // served: one run stays running with a slow call on the wire, for the app's Cancel
+      leaveRunning: command.serve,
+    });
+  } catch (error) {
+    if (io.signal?.aborted !== true) throw error;
+    io.stdout.write(
+      terminalLine`runledger demo: stopped (${stopWords(io.signal)}) before all runs were recorded; the runs recorded so far are in ${command.dbPath}; goodbye\n`,
+    );
+    return CliExitCode.OK;
+  }
+  try {
+    const leftRunning = result.liveRun === null ? '' : ' and left one more running';
+    io.stdout.write(
+      terminalLine`recorded ${result.runIds.length} runs${leftRunning} into ${command.dbPath} (${result.totalRuns} runs in the file now)\n`,
+    );
+    if (command.otlp !== null) await exportDemoRuns(io, result.store, result.runIds, command.otlp);
+    const { liveRun } = result;
+    if (command.serve) {
+      const onListening = (url: string) => {
+        if (liveRun !== null) liveRunLines(io, url, liveRun.id);
+        io.onListening?.(url);
+      };
+      await serveStore({ ...io, onListening }, result.store, {
+        host: command.host,
+        port: command.port,
+        token: command.token,
+        what: `SQLite ${command.dbPath}`,
+      });
+    }
+  } finally {
+    // a Ctrl+C (or SIGTERM, …) while serving is our own stop: the run left running ends cancelled
+    await result.liveRun?.stop(io.signal?.aborted === true ? `the demo was stopped (${stopWords(io.signal)})` : 'the demo ended');
+    await result.store.close();
+  }
+  return CliExitCode.OK;
+}

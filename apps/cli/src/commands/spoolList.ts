@@ -1,0 +1,37 @@
+// `runledger spool list`: the spool files recording processes left, as a table or JSON.
+import { inspectSpool } from '@runledger/trace';
+import type { CliIo } from '../cli/CliIo.js';
+import { CliExitCode } from '../cli/cliSurface.js';
+import type { Command } from '../cli/parseCommand.js';
+import { writeCliJson } from '../cli/cliJsonOutputs.js';
+import { terminalTable } from '../cli/terminalTable.js';
+import { terminalLine } from '../cli/terminalText.js';
+
+/** Lists the spool files of the command's spool folder. @internal */
+export async function spoolList(command: Extract<Command, { name: 'spool-list' }>, io: CliIo): Promise<CliExitCode> {
+  const files = await inspectSpool(command.spoolDir);
+  if (command.json) {
+    writeCliJson(io, 'spool list', { dir: command.spoolDir, files });
+    return CliExitCode.OK;
+  }
+  if (files.length === 0) {
+    io.stdout.write(terminalLine`no spool files in ${command.spoolDir}\n`);
+    return CliExitCode.OK;
+  }
+  io.stdout.write(
+    terminalTable(
+      ['FILE', 'PROCESS', 'STEPS', 'FINAL STATUSES', 'RUNS', 'LOST'],
+      files.map((file) => [
+        file.path,
+        `${file.pid ?? '?'}${file.alive ? ' (alive)' : ''}`,
+        String(file.steps),
+        String(file.finishes),
+        String(file.runs),
+        // acknowledged entries the file does not hold any more (it was cut short)
+        String(file.lost),
+      ]),
+      [2, 3, 4, 5],
+    ),
+  );
+  return CliExitCode.OK;
+}
