@@ -165,7 +165,7 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
       return new SqliteRunStore(db, options);
     } catch (error) {
       db.close();
-      throw RunStoreError.is(error) ? error : storageFailure(error, busyTimeoutMs, `cannot open the SQLite file ${options.path}`);
+      throw RunStoreError.is(error) ? error : storageFailure(`cannot open the SQLite file ${options.path}`, error, busyTimeoutMs);
     }
   }
 

@@ -1,7 +1,7 @@
 import { retryBusy } from './busyRetry.js';
 import { isBusyError } from './isBusyError.js';
 import type { BatchOutcome } from './GroupCommit.js';
-import { storageFailure } from './storageFailure.js';
+import { SQLITE_FAILED, storageFailure } from './storageFailure.js';
 
 /**
  * How {@link WriteQueue.group} commits: `run` executes a batch in one transaction (see
@@ -75,7 +75,7 @@ export class WriteQueue {
       try {
         return Promise.resolve(counted());
       } catch (error) {
-        if (!isBusyError(error)) return Promise.reject(storageFailure(error, this.#busyTimeoutMs));
+        if (!isBusyError(error)) return Promise.reject(storageFailure(SQLITE_FAILED, error, this.#busyTimeoutMs));
       }
     }
     return this.#enqueue(() => retryBusy(counted, this.#busyTimeoutMs));

@@ -1,5 +1,5 @@
 import { isBusyError } from './isBusyError.js';
-import { storageFailure } from './storageFailure.js';
+import { SQLITE_FAILED, storageFailure } from './storageFailure.js';
 
 /**
  * How often a writer tries again for a lock another connection holds, while it has waited less
@@ -45,7 +45,7 @@ export async function retryBusy<T>(fn: () => T, budgetMs: number): Promise<T> {
       return fn();
     } catch (error) {
       const waited = Date.now() - start;
-      if (!isBusyError(error) || waited >= budgetMs) throw storageFailure(error, budgetMs);
+      if (!isBusyError(error) || waited >= budgetMs) throw storageFailure(SQLITE_FAILED, error, budgetMs);
       const ms = busyDelayMs(waited, backoffs);
       if (waited >= BUSY_POLL_WINDOW_MS) backoffs++;
       await new Promise((resolve) => setTimeout(resolve, ms));
