@@ -308,11 +308,11 @@ describe('classifyCliSurface: additive', () => {
     const cmd = classifyCliSurface(
       BASE,
       edited((s) =>
-        s.commands.push({ name: 'runs cancel', aliases: [], arguments: [{ name: 'id', required: true }], flags: [], jsonOutput: null }),
+        s.commands.push({ name: 'runs archive', aliases: [], arguments: [{ name: 'id', required: true }], flags: [], jsonOutput: null }),
       ),
     );
     expect(cmd.level).toBe('additive');
-    expect(cmd.added.map((i) => i.display)).toEqual(['runs cancel (command)']);
+    expect(cmd.added.map((i) => i.display)).toEqual(['runs archive (command)']);
     expect(
       classifyCliSurface(
         BASE,

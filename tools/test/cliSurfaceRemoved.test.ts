@@ -41,7 +41,7 @@ describe('a command line that goes away', () => {
     expect(problems(g)).toMatch(
       /@fx\/tool \(CLI\): breaking change to api-reports\/tool\.cli\.json needs a changeset bumping it at least "minor"/,
     );
-    expect(problems(g)).toContain('- runs list (command)');
+    expect(problems(g)).toContain('- copy (command)');
 
     r.changeset('drop-cli.md', 'minor', '@fx/tool');
     expect(r.gate().problems).toEqual([]);
