@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
-import { callIdOfStoredStep, DURATION_HISTOGRAM_SLOTS, OpenCallSet, toolCallOf } from '@runledger/trace/store';
-import { SqliteHealthWriter } from '../health/SqliteHealthWriter.js';
-import type { ToolOutcome } from '@runledger/core';
-import { RollupDeltas } from '../health/SqliteRollupDeltas.js';
+import { DURATION_HISTOGRAM_SLOTS, toolCallOf } from '@runledger/trace/store';
 import { ROWID_PARTS, STEP_ROWID } from '../sqliteRows.js';
+import { backfillCallCauses } from './backfillCallCauses.js';
+import { backfillOpenCalls } from './backfillOpenCalls.js';
+import { rebuildHealthRollup } from './rebuildHealthRollup.js';
 
 /**
  * One numbered, forward-only schema migration; it runs inside its own write transaction.
@@ -31,9 +31,6 @@ const histogramColumnsOf = (slots: number): string =>
   Array.from({ length: slots }, (_, k) => `h${k} INTEGER NOT NULL DEFAULT 0`).join(',\n  ');
 const histogramNames = Array.from({ length: HISTOGRAM_BUCKETS_V4 }, (_, k) => `h${k}`).join(', ');
 const histogramColumns = histogramColumnsOf(HISTOGRAM_BUCKETS_V4);
-
-/** Steps per batch of the rollup rebuild of version 9: memory stays bounded whatever the table holds. */
-const REBUILD_BATCH = 5_000;
 
 /**
  * Every migration in order. Version 1 is the first released schema (steps without the tool
@@ -255,16 +252,7 @@ CREATE TABLE health_causes (
   PRIMARY KEY (server, level, bucket_start, cause)
 ) WITHOUT ROWID;
 DELETE FROM health_servers;`);
-      const setCause = db.prepare(`UPDATE steps SET call_cause = ? WHERE id = ${STEP_ROWID}`);
-      const rows = db
-        .prepare(`SELECT ${ROWID_PARTS}, call_server, call_outcome, payload FROM steps WHERE call_server IS NOT NULL ORDER BY id`)
-        .raw()
-        .all() as [number, number, string, ToolOutcome, string][];
-      for (const [runNo, sequence, server, outcome, payload] of rows) {
-        const call = toolCallOf({ kind: 'tool', payload, toolServer: server, toolOutcome: outcome });
-        if (call === null) continue;
-        if (call.cause !== null) setCause.run(call.cause, runNo, sequence);
-      }
+      backfillCallCauses(db);
     },
   },
   {
@@ -301,24 +289,7 @@ CREATE TABLE health_causes (
   PRIMARY KEY (server, level, bucket_start, cause)
 ) WITHOUT ROWID;
 DELETE FROM health_servers;`);
-      const writer = new SqliteHealthWriter(db);
-      const batch = db
-        .prepare(
-          `SELECT ${ROWID_PARTS}, call_server, call_outcome, duration_ms, created_at, call_cause FROM steps
-           WHERE call_server IS NOT NULL AND id > ${STEP_ROWID} ORDER BY id LIMIT ${REBUILD_BATCH}`,
-        )
-        .raw();
-      for (let after: [number, number] = [0, -1]; ;) {
-        const rows = batch.all(...after) as [number, number, string, ToolOutcome, number, number, string | null][];
-        // the calls as a health read counts them: from the call columns and the stored cause
-        const deltas = new RollupDeltas();
-        for (const [, , server, outcome, durationMs, createdAt, cause] of rows)
-          deltas.addRow([server, outcome, durationMs, createdAt, cause]);
-        writer.add(deltas);
-        const last = rows[rows.length - 1];
-        if (last === undefined || rows.length < REBUILD_BATCH) break;
-        after = [last[0], last[1]];
-      }
+      rebuildHealthRollup(db);
     },
   },
   {
@@ -387,44 +358,7 @@ CREATE TABLE open_calls (
   state INTEGER NOT NULL,
   PRIMARY KEY (run_no, call_id)
 ) WITHOUT ROWID`);
-      const insert = db.prepare('INSERT INTO open_calls (run_no, call_id, sequence, state) VALUES (?, ?, ?, ?)');
-      const page = db
-        .prepare(
-          `SELECT ${ROWID_PARTS}, kind, payload FROM steps
-           WHERE id > ${STEP_ROWID} AND kind IN ('tool_start', 'tool') AND instr(payload, '"toolCallId"') > 0
-             AND (id >> 32) IN (SELECT run_no FROM runs) ORDER BY id LIMIT ${REBUILD_BATCH}`,
-        )
-        .raw();
-      let runNo = -1;
-      let calls = new OpenCallSet<number>();
-      const flush = (): void => {
-        for (const sequence of calls.values()) insert.run(runNo, callIds.get(sequence)!, sequence, 0);
-        for (const callId of calls.endedFirst()) insert.run(runNo, callId, 0, 1);
-      };
-      let callIds = new Map<number, string>();
-      for (let after: [number, number] = [0, -1]; ;) {
-        const rows = page.all(...after) as [number, number, string, string][];
-        for (const [run, sequence, kind, payload] of rows) {
-          if (run !== runNo) {
-            flush();
-            runNo = run;
-            calls = new OpenCallSet<number>();
-            callIds = new Map();
-          }
-          const callId = callIdOfStoredStep({ kind, payload });
-          if (callId === null) continue;
-          if (kind === 'tool_start') {
-            calls.start(callId, sequence, sequence);
-            callIds.set(sequence, callId);
-          } else {
-            calls.end(callId);
-          }
-        }
-        const last = rows[rows.length - 1];
-        if (last === undefined || rows.length < REBUILD_BATCH) break;
-        after = [last[0], last[1]];
-      }
-      flush();
+      backfillOpenCalls(db);
     },
   },
   {
