@@ -147,6 +147,28 @@ describe('two copies of @runledger/core', () => {
     }
   });
 
+  it('ToolArtifact and WriteTarget: is and instanceof recognise any copy’s, yet a result takes only its own copy’s', () => {
+    for (const [maker, from] of copies()) {
+      const artifact = from.ToolArtifact.text('label', 'text');
+      const target = from.WriteTarget.created('ticket', '7');
+      for (const [checker, by] of copies()) {
+        expect(by.ToolArtifact.is(artifact), `${checker} on an artifact of ${maker}`).toBe(true);
+        expect(artifact instanceof by.ToolArtifact).toBe(true);
+        expect(by.WriteTarget.is(target), `${checker} on a target of ${maker}`).toBe(true);
+        expect(target instanceof by.WriteTarget).toBe(true);
+        expect(by.ToolArtifact.is(target)).toBe(false);
+        expect(by.WriteTarget.is(artifact)).toBe(false);
+        expect(by.ToolArtifact.is(Object.create(by.ToolArtifact.prototype))).toBe(false);
+        expect(by.WriteTarget.is(Object.create(from.WriteTarget.prototype))).toBe(false);
+        // a result is fail-closed: it carries only artifacts and targets its own copy made
+        if (by !== from) {
+          expect(() => by.ToolResult.text('x', artifact)).toThrow(/must be a ToolArtifact made by its factories/);
+          expect(() => by.ToolResult.written('x', target)).toThrow(/must be a WriteTarget made by its factories/);
+        }
+      }
+    }
+  });
+
   it('the vm copy bounds channels like this one', () => {
     const text = `${'é'.repeat(100)}😀\uD800`;
     const there = realm?.core.ToolResult.text(text).withBoundedChannels({ contentBytes: 101 });

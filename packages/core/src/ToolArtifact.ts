@@ -1,3 +1,4 @@
+import { crossRealmBrand } from './crossRealmBrand.js';
 import { keepShapeAlive } from './keepShapeAlive.js';
 import { ArtifactType, isArtifactType } from './ArtifactType.js';
 
@@ -7,6 +8,8 @@ import { ArtifactType, isArtifactType } from './ArtifactType.js';
  */
 let hasGenuineMark: (value: object) => boolean;
 const CONSTRUCT = Symbol('ToolArtifact.construct');
+/** An artifact made by any copy of the package: the brand on the prototype, a frozen artifact with its own `type`. */
+const BRAND = crossRealmBrand('@runledger/core/ToolArtifact', () => ToolArtifact, { ownField: 'type' });
 
 /**
  * Structured output of a tool call that is kept for the run (shown to the operator, stored with
@@ -30,6 +33,7 @@ export class ToolArtifact {
 
   static {
     hasGenuineMark = (value) => #genuine in value;
+    BRAND.mark(ToolArtifact.prototype);
   }
 
   private constructor(token: symbol, type: ArtifactType, label: string, data: unknown) {
@@ -89,6 +93,19 @@ export class ToolArtifact {
       throw new TypeError(`ToolArtifact.data must be a string for a "text" artifact, got ${typeof data}`);
     }
     return new ToolArtifact(CONSTRUCT, type, label, data);
+  }
+
+  /**
+   * Tells whether a value is a ToolArtifact, also one made by another copy of this package (a
+   * second `node_modules` folder, a `vm` realm).
+   */
+  static is(value: unknown): value is ToolArtifact {
+    return typeof value === 'object' && value !== null && (#genuine in value || BRAND.is(value));
+  }
+
+  /** Makes `instanceof ToolArtifact` work like {@link ToolArtifact.is}, also across copies of this package. */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return BRAND.hasInstance(this, value);
   }
 
   /** The artifact as a plain object (`type`, `label`, `data`). */

@@ -253,8 +253,12 @@ describe('ToolResult is fail-closed: failed and cancelled results never carry ar
   it('a ToolResult.prototype-forged artifact or write target is refused', () => {
     const fakeArtifact = Object.setPrototypeOf({ type: 'table', label: 'x', data: [] }, ToolArtifact.prototype) as ToolArtifact;
     const fakeTarget = Object.setPrototypeOf({ resource: '', id: '', kind: 'exploded' }, WriteTarget.prototype) as WriteTarget;
-    expect(fakeArtifact instanceof ToolArtifact).toBe(true); // the prototype chain alone is fooled …
-    expect(() => ToolResult.text('x', fakeArtifact)).toThrow(/must be a ToolArtifact made by its factories/); // … the factory is not
+    expect(Object.getPrototypeOf(fakeArtifact)).toBe(ToolArtifact.prototype); // the prototype chain alone would be fooled …
+    expect(fakeArtifact instanceof ToolArtifact).toBe(false); // … the brand is not (not frozen, no field of its own) …
+    expect(
+      Object.freeze(Object.setPrototypeOf({ type: 'text', label: '', data: '' }, ToolArtifact.prototype)) instanceof ToolArtifact,
+    ).toBe(true);
+    expect(() => ToolResult.text('x', Object.freeze(fakeArtifact) as ToolArtifact)).toThrow(/must be a ToolArtifact made by its factories/); // … nor the factory, ever
     expect(() => ToolResult.written('x', fakeTarget)).toThrow(/must be a WriteTarget made by its factories/);
   });
 

@@ -1,3 +1,4 @@
+import { crossRealmBrand } from './crossRealmBrand.js';
 import { keepShapeAlive } from './keepShapeAlive.js';
 import { type ChannelBounds, resolveChannelBounds } from './ChannelBounds.js';
 import { boundText } from './boundText.js';
@@ -7,7 +8,7 @@ import { isToolFailureCause, type ToolFailureCause } from './ToolFailureCause.js
 import { isToolOutcome, ToolOutcome } from './ToolOutcome.js';
 import { isGenuineWriteTarget, type WriteTarget } from './WriteTarget.js';
 
-const BRAND = Symbol.for('@runledger/core/ToolResult');
+const BRAND = crossRealmBrand('@runledger/core/ToolResult', () => ToolResult, { ownField: 'outcome' });
 const CONSTRUCT = Symbol('ToolResult.construct');
 /**
  * Constructs from parts taken from a result that already passed every check of the constructor
@@ -100,7 +101,7 @@ export class ToolResult {
     // The registered brand lives on the prototype, once, not on every result: an own
     // non-enumerable property costs a slow defineProperty per result, on the path of every
     // tool call. Non-enumerable, so a spread copy of a result does not carry it.
-    Object.defineProperty(ToolResult.prototype, BRAND, { value: true, enumerable: false, writable: false, configurable: false });
+    BRAND.mark(ToolResult.prototype);
   }
 
   /** True when the call did not end `ok`: for `failed` and for `cancelled`. */
@@ -167,9 +168,7 @@ export class ToolResult {
     // Made by this copy: its private field. Made by another copy (a second node_modules folder,
     // another vm realm): the registered brand on its prototype, on a frozen result with fields
     // of its own (which a bare Object.create(ToolResult.prototype) does not have).
-    return (
-      #checked in value || ((value as Record<symbol, unknown>)[BRAND] === true && Object.isFrozen(value) && Object.hasOwn(value, 'outcome'))
-    );
+    return #checked in value || BRAND.is(value);
   }
 
   /**

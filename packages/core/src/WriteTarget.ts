@@ -1,9 +1,15 @@
+import { crossRealmBrand } from './crossRealmBrand.js';
 import { keepShapeAlive } from './keepShapeAlive.js';
 import { isWriteKind, WriteKind } from './WriteKind.js';
 
-/** Every target made by this copy of the package: a prototype or a cast cannot forge one. */
-const GENUINE = new WeakSet<object>();
+/**
+ * Whether an object was made by this copy's WriteTarget constructor: it carries the class's
+ * private field, which a prototype, a cast or a proxy cannot forge. Set in the class's static block.
+ */
+let hasGenuineMark: (value: object) => boolean;
 const CONSTRUCT = Symbol('WriteTarget.construct');
+/** A target made by any copy of the package: the brand on the prototype, a frozen target with its own `kind`. */
+const BRAND = crossRealmBrand('@runledger/core/WriteTarget', () => WriteTarget, { ownField: 'kind' });
 
 /**
  * The record a writing tool created, changed or deleted: one value holding the resource, its id
@@ -18,6 +24,13 @@ export class WriteTarget {
   readonly id: string;
   /** What the tool did to the record. */
   readonly kind: WriteKind;
+  /** Only this class's constructor sets it; see {@link isGenuineWriteTarget}. */
+  readonly #genuine = true;
+
+  static {
+    hasGenuineMark = (value) => #genuine in value;
+    BRAND.mark(WriteTarget.prototype);
+  }
 
   private constructor(token: symbol, resource: string, id: string, kind: WriteKind) {
     if (token !== CONSTRUCT) {
@@ -27,7 +40,6 @@ export class WriteTarget {
     this.id = id;
     this.kind = kind;
     Object.freeze(this);
-    GENUINE.add(this);
   }
 
   /** A record the tool created. */
@@ -65,6 +77,19 @@ export class WriteTarget {
     return new WriteTarget(CONSTRUCT, resource, id, kind);
   }
 
+  /**
+   * Tells whether a value is a WriteTarget, also one made by another copy of this package (a
+   * second `node_modules` folder, a `vm` realm).
+   */
+  static is(value: unknown): value is WriteTarget {
+    return typeof value === 'object' && value !== null && (#genuine in value || BRAND.is(value));
+  }
+
+  /** Makes `instanceof WriteTarget` work like {@link WriteTarget.is}, also across copies of this package. */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return BRAND.hasInstance(this, value);
+  }
+
   /** The target as a plain object (`resource`, `id`, `kind`). */
   toJSON(): { resource: string; id: string; kind: WriteKind } {
     return { resource: this.resource, id: this.id, kind: this.kind };
@@ -78,7 +103,7 @@ export class WriteTarget {
  * @internal
  */
 export function isGenuineWriteTarget(value: unknown): value is WriteTarget {
-  return typeof value === 'object' && value !== null && GENUINE.has(value);
+  return typeof value === 'object' && value !== null && hasGenuineMark(value);
 }
 
 // See keepShapeAlive.

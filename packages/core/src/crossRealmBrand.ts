@@ -25,7 +25,11 @@ function hasBrand(value: unknown, brand: symbol): boolean {
  * @internal
  */
 export interface CrossRealmBrand<T extends object> {
-  /** Marks a new instance of the class (a non-enumerable own property); call it in the constructor. */
+  /**
+   * Marks a new instance of the class (a non-enumerable own property); call it in the constructor.
+   * A brand made with a {@link PrototypeBrandRule} marks the class's prototype instead, once, in the
+   * class's static block.
+   */
   mark(instance: T): void;
   /**
    * The body of the class's static `is`: whether a value was marked by the class, in this copy
@@ -42,8 +46,25 @@ export interface CrossRealmBrand<T extends object> {
 }
 
 /**
+ * How a brand that lives on the class's prototype (marked once, nothing per instance: for values
+ * made on every tool call) tells an instance from the prototype itself or an
+ * `Object.create(prototype)`: an instance is frozen and has this field of its own.
+ *
+ * @internal
+ */
+export interface PrototypeBrandRule {
+  readonly ownField: string;
+}
+
+/**
  * Makes the brand of a class whose instances must be recognised across copies of its package:
- * the one way every error class of runledger does it.
+ * the one way every branded class of runledger does it (its errors, ToolResult, ToolArtifact,
+ * WriteTarget).
+ *
+ * @remarks
+ * The brand says "an instance of this class, made by any copy". Whether a value was made by *this*
+ * copy's constructor (which a prototype or a cast cannot forge) is a private field's question: a
+ * class that must accept only its own copy's instances asks `#field in value` as well.
  *
  * @example
  * ```ts
@@ -66,11 +87,20 @@ export interface CrossRealmBrand<T extends object> {
  * @param key - The registry key (`Symbol.for`), `@runledger/<package>/<Class>`. Every released
  * version must keep it: it is what an older or newer copy of the package recognises.
  * @param owner - The class, read lazily (the brand is made before the class it brands).
+ * @param onPrototype - Mark the prototype, not each instance, and recognise instances by this rule.
  * @internal
  */
-export function crossRealmBrand<T extends object>(key: string, owner: () => { readonly prototype: T }): CrossRealmBrand<T> {
+export function crossRealmBrand<T extends object>(
+  key: string,
+  owner: () => { readonly prototype: T },
+  onPrototype?: PrototypeBrandRule,
+): CrossRealmBrand<T> {
   const brand = Symbol.for(key);
-  const is = (value: unknown): value is T => hasBrand(value, brand);
+  const is =
+    onPrototype === undefined
+      ? (value: unknown): value is T => hasBrand(value, brand)
+      : (value: unknown): value is T =>
+          hasBrand(value, brand) && Object.isFrozen(value) && Object.hasOwn(value as object, onPrototype.ownField);
   return Object.freeze({
     mark(instance: T): void {
       setBrand(instance, brand);

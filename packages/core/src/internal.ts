@@ -9,4 +9,5 @@
  *
  * @packageDocumentation
  */
-export { type CrossRealmBrand, crossRealmBrand } from './crossRealmBrand.js';
+export { type CrossRealmBrand, crossRealmBrand, type PrototypeBrandRule } from './crossRealmBrand.js';
+export { claimToolSpan, offerToolSpan, type OpenToolSpan, TOOL_SPAN_HANDOFF, withdrawToolSpan } from './toolSpanHandoff.js';

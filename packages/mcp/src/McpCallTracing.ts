@@ -5,6 +5,7 @@
 import type * as OtelApi from '@opentelemetry/api';
 import type { Attributes, Span, Tracer } from '@opentelemetry/api';
 import { McpTransportErrorCode, type McpTransportException, ToolOutcome, type ToolResult } from '@runledger/core';
+import { claimToolSpan } from '@runledger/core/internal';
 import {
   ATTR_ERROR_TYPE,
   ATTR_NETWORK_PROTOCOL_NAME,
@@ -155,7 +156,7 @@ export class ToolTracer {
     let owned = true;
     try {
       parent = api.context.active();
-      const offered = claimExecuteToolSpan(this.#server, this.#name, toolCallId);
+      const offered = claimToolSpan(this.#server, this.#name, toolCallId) as Span | undefined;
       if (offered === undefined) {
         span = this.#tracer.startSpan(this.#spanName, { kind: api.SpanKind.CLIENT, attributes: this.#attributes }, parent);
       } else {
@@ -187,39 +188,6 @@ export class ToolTracer {
       },
     );
   }
-}
-
-/**
- * The key under which live export (`@runledger/otel`, toolSpanHandoff.ts) offers the
- * `execute_tool` span of each started call: a process-wide map from `<server>\n<tool name>` to
- * functions that open the call's span (or give undefined when the call is gone), oldest first.
- * The two packages share no import: this key and shape are the whole contract.
- */
-const TOOL_SPAN_HANDOFF = Symbol.for('@runledger/otel.execute_tool-handoff.v1');
-
-/**
- * Claims the offered `execute_tool` span of this call: the offer recorded under `toolCallId` when
- * the caller named it (never another call's, so never another run's), else the oldest offer of
- * the tool; undefined: none.
- */
-function claimExecuteToolSpan(server: string, name: string, toolCallId: string | undefined): Span | undefined {
-  const calls = (globalThis as { [TOOL_SPAN_HANDOFF]?: unknown })[TOOL_SPAN_HANDOFF];
-  if (!(calls instanceof Map)) return undefined;
-  const key = `${server}\n${name}`;
-  const queue: unknown = calls.get(key);
-  if (!Array.isArray(queue)) return undefined;
-  while (queue.length > 0) {
-    const at =
-      toolCallId === undefined
-        ? 0
-        : queue.findIndex((open: unknown) => (open as { toolCallId?: unknown } | null)?.toolCallId === toolCallId);
-    if (at < 0) return undefined;
-    const [open] = queue.splice(at, 1) as unknown[];
-    if (queue.length === 0) calls.delete(key);
-    const span: unknown = typeof open === 'function' ? (open as () => unknown)() : undefined;
-    if (span !== undefined) return span as Span;
-  }
-  return undefined;
 }
 
 /** A failing span (a broken SDK, exporter or processor) never changes the call it describes. */

@@ -6,6 +6,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ToolOutcome } from '@runledger/core';
+import { TOOL_SPAN_HANDOFF } from '@runledger/core/internal';
 import { otelRunStore } from '@runledger/otel';
 import { InMemoryRunStore, type RunStore, startRun } from '@runledger/trace';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -21,8 +22,6 @@ import {
   waitFor,
 } from './testing/fixtures.js';
 
-/** The key of the hand-off between live export and the MCP instrumentation (toolSpanHandoff.ts). */
-const HANDOFF = Symbol.for('@runledger/otel.execute_tool-handoff.v1');
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 const tracer = provider.getTracer('test');
@@ -92,7 +91,7 @@ describe('MCP tracing with live export', () => {
       ToolOutcome.CANCELLED,
     ]);
     // nothing is left offered once the calls ended
-    expect((globalThis as Record<symbol, Map<string, unknown[]> | undefined>)[HANDOFF]?.size ?? 0).toBe(0);
+    expect((globalThis as Record<symbol, Map<string, unknown[]> | undefined>)[TOOL_SPAN_HANDOFF]?.size ?? 0).toBe(0);
 
     const spans = exporter.getFinishedSpans();
     const root = spans.find((s) => s.attributes['gen_ai.operation.name'] === 'invoke_agent')!;

@@ -12,7 +12,7 @@ import {
   startedEvent,
 } from './mapping.js';
 import { UNKNOWN_PROVIDER } from './providerName.js';
-import { offerToolSpan, type OpenToolSpan, withdrawToolSpan } from './toolSpanHandoff.js';
+import { offerToolSpan, type OpenToolSpan, withdrawToolSpan } from '@runledger/core/internal';
 
 /** A started call: its `tool_start` event, and (live) its offer to the MCP instrumentation and the span it opened. */
 interface OpenCall {
@@ -48,7 +48,7 @@ export class RunSpanWriter {
 
   /**
    * `offerCalls` (live export only): each started call of an MCP server's tool offers its
-   * `execute_tool` span to the MCP instrumentation (toolSpanHandoff.ts) until its `tool` step
+   * `execute_tool` span to the MCP instrumentation (@runledger/core's toolSpanHandoff.ts) until its `tool` step
    * arrives; a claimed span is opened then, and ended with the step's attributes and status.
    */
   constructor(tracer: Tracer, run: StoredRun, privacy: PrivacyLevel, parent: Context, beforeSpan?: BeforeSpan, offerCalls = false) {

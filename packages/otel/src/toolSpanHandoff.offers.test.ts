@@ -1,16 +1,16 @@
 // The hand-off of live export's execute_tool spans to the MCP instrumentation: offers are bounded
 // (withdrawn when the call or the run ends) and a claimed span is the call's one span.
-import { SpanKind } from '@opentelemetry/api';
+import { type Span, SpanKind } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ToolResult } from '@runledger/core';
 import { InMemoryRunStore, startRun } from '@runledger/trace';
 import { describe, expect, it } from 'vitest';
 import { otelRunStore } from './otelRunStore.js';
 import { recordSampleRuns, steppingClock } from './testing/sampleRuns.js';
-import { type OpenToolSpan, TOOL_SPAN_HANDOFF } from './toolSpanHandoff.js';
+import { type OpenToolSpan, TOOL_SPAN_HANDOFF } from '@runledger/core/internal';
 
 const offers = () =>
-  (globalThis as { [TOOL_SPAN_HANDOFF]?: Map<string, OpenToolSpan[]> })[TOOL_SPAN_HANDOFF] ?? new Map<string, OpenToolSpan[]>();
+  (globalThis as { [TOOL_SPAN_HANDOFF]?: Map<string, OpenToolSpan<Span>[]> })[TOOL_SPAN_HANDOFF] ?? new Map<string, OpenToolSpan<Span>[]>();
 
 function live() {
   const exporter = new InMemorySpanExporter();
