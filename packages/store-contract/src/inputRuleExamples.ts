@@ -255,6 +255,7 @@ export function runInputRuleExamples(name: string, harness: RunStoreContractHarn
         heartbeatAt: null,
         stepCount: 1,
         outcomeCounts: { ok: 0, failed: 0, cancelled: 0 },
+        tokens: 0,
         unstoredSteps: 0,
       };
       const step = {

@@ -418,6 +418,7 @@ export function runInputRulesContract(name: string, harness: RunStoreContractHar
               heartbeatAt: input.heartbeatAt,
               stepCount: 1,
               outcomeCounts: { ok: 0, failed: 0, cancelled: 0 },
+              tokens: 0,
               unstoredSteps: 0,
             };
             const step: StoredStep = {

@@ -12,6 +12,7 @@ import { runListRunsContract } from './listRunsContract.js';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
 import { runOpenCallsContract } from './openCallsContract.js';
 import { runPruneContract } from './pruneContract.js';
+import { runSearchContract } from './searchContract.js';
 import { runServerHealthContract } from './serverHealthContract.js';
 import { runTitleContract } from './titleContract.js';
 
@@ -44,6 +45,7 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
           heartbeatAt: run.heartbeatAt,
           stepCount: 0,
           outcomeCounts: { ok: 0, failed: 0, cancelled: 0 },
+          tokens: 0,
           unstoredSteps: 0,
         });
         expect([null, BASE + 5]).toContain(run.heartbeatAt);
@@ -486,4 +488,5 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
   runInputRulesContract(name, harness);
   runPruneContract(name, harness);
   runOpenCallsContract(name, harness);
+  runSearchContract(name, harness);
 }

@@ -10,7 +10,7 @@ import { openPool } from './postgresConnections.js';
 import { quoteSchemaName } from './quoteSchemaName.js';
 import { connectTestStore, dropSchema, randomSchema, TEST_PG_URL } from './testing/pgTest.js';
 
-/** An append's fifteen values: run id, …, payload (index 5), …, the sequence it names (index 10, null: none), … */
+/** An append's values (APPEND_VALUE_COUNT): run id, …, payload (index 5), …, the sequence it names (index 10, null: none), …, tokens (0) */
 const valuesOf = (runId: string, payload = '{}', sequence: number | null = null): unknown[] => [
   runId,
   'tool',
@@ -27,6 +27,8 @@ const valuesOf = (runId: string, payload = '{}', sequence: number | null = null)
   null,
   null,
   null,
+  null,
+  0,
 ];
 
 /** A pool whose batch statement answers every append with a sequence (or fails), and remembers the run ids of each batch. */

@@ -78,7 +78,7 @@ export class PostgresAppendBatcher {
     this.#text = appendBatchStatement(quotedSchema);
   }
 
-  /** Queues an append (its fifteen values, see appendValues); resolves with its sequence, or null: run it alone. */
+  /** Queues an append (its values, see appendValues); resolves with its sequence, or null: run it alone. */
   append(values: unknown[]): Promise<number | null> {
     // nothing may wait behind a batch whose connection went silent: the pool has others
     if (this.#stalled) return Promise.resolve(null);

@@ -1,4 +1,5 @@
 import type { RunQuery } from '@runledger/trace/store';
+import type { PostgresRunStore } from './PostgresRunStore.js';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adminQuery, connectTestStore, dropSchema, randomSchema, TEST_PG_URL } from './testing/pgTest.js';
@@ -8,14 +9,17 @@ afterAll(async () => {
   for (const schema of schemas) await dropSchema(schema);
 });
 
-/** The statements listRuns sends, caught on their way to the pool. */
-async function listRunsSql(run: () => Promise<unknown>): Promise<{ text: string; values: unknown[] }> {
+/** The statement a read sends (the last one whose text includes `marker`), caught on its way to the pool. */
+async function sentSql(
+  run: () => Promise<unknown>,
+  marker = 'ORDER BY created_at DESC, id DESC',
+): Promise<{ text: string; values: unknown[] }> {
   const original = pg.Pool.prototype.query;
   let caught: { text: string; values: unknown[] } | undefined;
   pg.Pool.prototype.query = function (this: pg.Pool, text: unknown, values?: unknown) {
     // a statement as text and values, or as a query config (a timed one)
     const config = typeof text === 'string' ? { text, values: values as unknown[] } : (text as { text?: unknown; values?: unknown[] });
-    if (typeof config.text === 'string' && config.text.includes('ORDER BY created_at DESC, id DESC')) {
+    if (typeof config.text === 'string' && config.text.includes(marker)) {
       caught = { text: config.text, values: config.values ?? [] };
     }
     return (original as (...args: unknown[]) => unknown).call(this, text, values);
@@ -25,7 +29,7 @@ async function listRunsSql(run: () => Promise<unknown>): Promise<{ text: string;
   } finally {
     pg.Pool.prototype.query = original;
   }
-  if (caught === undefined) throw new Error('listRuns sent no statement');
+  if (caught === undefined) throw new Error(`no statement with ${JSON.stringify(marker)} was sent`);
   return caught;
 }
 
@@ -55,7 +59,7 @@ describe('PostgresRunStore.listRuns at fleet size', () => {
         [{ status: 'interrupted', hasOutcome: 'cancelled' }, /runs_status_created|runs_cancelled_created/],
       ];
       for (const [query, index] of cases) {
-        const { text, values } = await listRunsSql(() => store.listRuns(query));
+        const { text, values } = await sentSql(() => store.listRuns(query));
         const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows
           .map((row) => row['QUERY PLAN'])
           .join('\n');
@@ -66,6 +70,72 @@ describe('PostgresRunStore.listRuns at fleet size', () => {
         if (query.status !== undefined) expect(page.runs.every((run) => run.status === query.status)).toBe(true);
         if (query.hasOutcome !== undefined) expect(page.runs.every((run) => run.outcomeCounts[query.hasOutcome!] > 0)).toBe(true);
       }
+    } finally {
+      await client.end();
+      await store.close();
+    }
+  });
+});
+
+/** The plan of a statement a read sends, with seq and bitmap scans off: the index scan the planner takes shows, and whether it sorts. */
+async function planOf(client: pg.Client, read: () => Promise<unknown>, marker?: string): Promise<string> {
+  const { text, values } = await sentSql(read, marker);
+  return (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows.map((row) => row['QUERY PLAN']).join('\n');
+}
+
+describe('PostgresRunStore search reads at fleet size', () => {
+  it('reads one server’s calls, the server / tool filters and an id prefix through the indexes of schema 12', async () => {
+    const schema = randomSchema('rl_fleet');
+    schemas.push(schema);
+    const store: PostgresRunStore = await connectTestStore(schema);
+    // 3 000 runs of 10 ended calls each over 20 servers (tools t0–t4), one llm step each; and running calls (no outcome)
+    await adminQuery(
+      `INSERT INTO "${schema}".runs (id, status, configuration, created_at, next_sequence, tokens)
+       SELECT gen_random_uuid(), 'completed', 'c', 1700000000000 + r * 1000, 11, r FROM generate_series(1, 3000) AS r;
+       INSERT INTO "${schema}".steps (run_id, sequence, kind, round, duration_ms, created_at, payload, call_server, call_outcome, call_tool)
+       SELECT id, i, CASE WHEN i = 10 THEN 'llm' ELSE 'tool' END, 0, 5, created_at + i, '{}',
+              CASE WHEN i < 10 THEN 's' || ((hashtext(id::text) & 1023) + i) % 20 END,
+              CASE WHEN i < 10 THEN (ARRAY['ok', 'failed', 'cancelled'])[i % 3 + 1] END,
+              CASE WHEN i < 10 THEN 't' || i % 5 END
+       FROM "${schema}".runs, generate_series(0, 10) AS i;
+       ANALYZE "${schema}".runs; ANALYZE "${schema}".steps`,
+    );
+    const client = new pg.Client({ connectionString: TEST_PG_URL });
+    await client.connect();
+    try {
+      await client.query('SET enable_seqscan = off; SET enable_bitmapscan = off');
+      // one server's calls: its own range of steps_call_server, backwards, already in page order
+      const first = await store.listToolCalls({ server: 's7', limit: 5 });
+      expect(first.calls.length).toBe(5);
+      for (const query of [
+        { server: 's7' },
+        { server: 's7', outcome: 'failed' as const, since: 1700000500000 },
+        { server: 's7', cursor: first.nextCursor },
+      ]) {
+        const plan = await planOf(client, () => store.listToolCalls(query), 's.sequence DESC');
+        expect(plan, JSON.stringify(query)).toMatch(/Index (Only )?Scan Backward using steps_call_server/);
+        expect(plan, JSON.stringify(query)).toMatch(/Index Cond: \(+call_server = /);
+        expect(plan, JSON.stringify(query)).not.toMatch(/Sort|Seq Scan/);
+      }
+      // the server and tool filters: the run's own calls, by index
+      const filters: RunQuery[] = [{ server: 's7' }, { tool: 't3' }, { server: 's7', tool: 't3' }];
+      for (const query of filters) {
+        const plan = await planOf(client, () => store.listRuns(query));
+        expect(plan, JSON.stringify(query)).toMatch(
+          /Index Only Scan using steps_run_calls on steps s[^\n]*\n\s*Index Cond: \(\(run_id = runs\.id\)/,
+        );
+        expect(plan, JSON.stringify(query)).not.toMatch(/Seq Scan|Sort/);
+        // the totals read every matching run: by the runs' own calls or one server's calls, never the whole steps table
+        const totals = await planOf(client, () => store.runTotals(query), 'count(*) AS runs');
+        expect(totals, JSON.stringify(query)).toMatch(/Index Only Scan using (steps_run_calls|steps_call_server) on steps/);
+        expect(totals, JSON.stringify(query)).not.toMatch(/Seq Scan/);
+      }
+      // an id prefix: a range of the primary key
+      const plan = await planOf(client, () => store.findRunIdsByPrefix('A1'), 'ORDER BY id');
+      expect(plan).toMatch(/Index Scan using runs_pkey/);
+      expect(plan).toMatch(
+        /Index Cond: \(\(id >= '?a1000000-0000-0000-0000-000000000000'?::uuid\) AND \(id <= '?a1ffffff-ffff-ffff-ffff-ffffffffffff'?::uuid\)\)/,
+      );
     } finally {
       await client.end();
       await store.close();

@@ -1,4 +1,12 @@
-import type { PruneRunsQuery, PruneRunsResult, PruningRunStore, RunStore } from '@runledger/trace/store';
+import type {
+  PruneRunsQuery,
+  PruneRunsResult,
+  PruningRunStore,
+  RunStore,
+  SearchingRunStore,
+  ToolCallPage,
+  ToolCallQuery,
+} from '@runledger/trace/store';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
 import { PostgresRunStore } from './PostgresRunStore.js';
@@ -14,6 +22,13 @@ describe('PostgresRunStore types', () => {
     expectTypeOf<PostgresRunStore>().toMatchTypeOf<PruningRunStore>();
     expectTypeOf<PostgresRunStore['pruneRuns']>().parameter(0).toEqualTypeOf<PruneRunsQuery>();
     expectTypeOf<PostgresRunStore['pruneRuns']>().returns.resolves.toEqualTypeOf<PruneRunsResult>();
+  });
+
+  it('is a SearchingRunStore: the search methods take and give the shared shapes', () => {
+    expectTypeOf<PostgresRunStore>().toMatchTypeOf<SearchingRunStore>();
+    expectTypeOf<PostgresRunStore['listToolCalls']>().parameter(0).toEqualTypeOf<ToolCallQuery>();
+    expectTypeOf<PostgresRunStore['listToolCalls']>().returns.resolves.toEqualTypeOf<ToolCallPage>();
+    expectTypeOf<PostgresRunStore['findRunIdsByPrefix']>().returns.resolves.toEqualTypeOf<readonly string[]>();
   });
 
   it('takes every option as optional and read-only', () => {

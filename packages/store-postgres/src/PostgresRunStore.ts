@@ -8,9 +8,11 @@ import {
   checkImportRun,
   checkRequestCancelAt,
   checkRunId,
+  checkRunIdPrefix,
   checkRunQuery,
   checkStaleBefore,
   checkStepQuery,
+  checkToolCallQuery,
   type CreateRunInput,
   duplicateRunIdError,
   type FinishRunInput,
@@ -25,6 +27,9 @@ import {
   RunTerminationReason,
   type RunQuery,
   RunStoreError,
+  type RunTotals,
+  type RunTotalsQuery,
+  type SearchingRunStore,
   sequencePastEndError,
   type ServerHealth,
   type ServerHealthQuery,
@@ -33,6 +38,9 @@ import {
   storedRunOfRow,
   type StoredRunRow,
   type StoredStep,
+  type ToolCallPage,
+  type ToolCallQuery,
+  toolCallPageOf,
 } from '@runledger/trace/store';
 import type pg from 'pg';
 import { PostgresCancelWatch } from './PostgresCancelWatch.js';
@@ -40,7 +48,9 @@ import { migrateSchema } from './schema/migrateSchema.js';
 import { POSTGRES_SCHEMA_VERSION } from './schema/PostgresMigrations.js';
 import { checkPostgresRunStoreOptions, checkPostgresTarget, type PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
 import { appendStatement, appendValues } from './appendStatement.js';
-import { listRunsStatement } from './listRunsStatement.js';
+import { listRunsStatement, runTotalsStatement } from './listRunsStatement.js';
+import { listToolCallsStatement, storedToolCallOfRow, type ToolCallRow } from './listToolCallsStatement.js';
+import { runIdsByPrefixStatement } from './runIdsByPrefixStatement.js';
 import { ms, RUN_COLUMNS } from './postgresRows.js';
 import { PostgresHealthReader } from './health/PostgresHealthReader.js';
 import { PostgresHealthPending } from './health/PostgresHealthPending.js';
@@ -69,11 +79,13 @@ import { registerStoreInternals } from './PostgresRunStoreInternals.js';
  * snapshot; p50/p95 come from a log-scale histogram and are within
  * about 9 % of the exact nearest-rank value. Cancel requests are pushed with LISTEN/NOTIFY on a
  * dedicated connection, with polling while that connection is down. `pruneRuns` deletes old runs
- * whole in short transactions under row locks, while appends go on.
+ * whole in short transactions under row locks, while appends go on. It searches its runs (see
+ * {@link SearchingRunStore}): each append adds its tokens to the run's in the same statement, and
+ * a server's calls and the runs list's server and tool filters read indexes made for them.
  *
  * @public
  */
-export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
+export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore, SearchingRunStore {
   readonly #pool: pg.Pool;
   readonly #schema: string;
   readonly #q: string;
@@ -393,6 +405,45 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore {
       throw this.#failure('listRuns', error);
     }
     return runPageOf(rows, q.limit);
+  }
+
+  /** How many runs a listing with these filters holds and the sum of their tokens, in one statement (its cursor and limit are not applied). */
+  async runTotals(query?: RunTotalsQuery): Promise<RunTotals> {
+    this.#open();
+    const statement = runTotalsStatement(checkRunQuery(query), this.#q);
+    try {
+      const row = (await this.#timed<{ runs: number; tokens: number }>(statement.sql, statement.values)).rows[0]!;
+      return { runs: row.runs, tokens: row.tokens };
+    } catch (error) {
+      throw this.#failure('runTotals', error);
+    }
+  }
+
+  /** One server's ended tool calls, newest first, keyset-paged over the server's part of `steps_call_server`. */
+  async listToolCalls(query: ToolCallQuery): Promise<ToolCallPage> {
+    this.#open();
+    const q = checkToolCallQuery(query);
+    const statement = listToolCallsStatement(q, this.#q);
+    let rows: ToolCallRow[];
+    try {
+      rows = (await this.#timed<ToolCallRow>(statement.sql, statement.values)).rows;
+    } catch (error) {
+      throw this.#failure('listToolCalls', error);
+    }
+    return toolCallPageOf(rows.map(storedToolCallOfRow), q.limit);
+  }
+
+  /** The ids of the runs whose id starts with `prefix` (any case), ascending: a range of the primary key. */
+  async findRunIdsByPrefix(prefix: string, limit?: number): Promise<readonly string[]> {
+    this.#open();
+    const q = checkRunIdPrefix(prefix, limit);
+    if (q.prefix === null) return [];
+    const statement = runIdsByPrefixStatement(q.prefix, q.limit, this.#q);
+    try {
+      return (await this.#timed<{ id: string }>(statement.sql, statement.values)).rows.map((row) => row.id);
+    } catch (error) {
+      throw this.#failure('findRunIdsByPrefix', error);
+    }
   }
 
   /** A run's steps in sequence order, payloads as stored text. */

@@ -1,9 +1,10 @@
 // A run and its steps written exactly as another store holds them: one transaction, the steps in
-// chunks of one multi-row INSERT each, the counters, the health rollup and the open calls updated once.
+// chunks of one multi-row INSERT each, the counters (tokens too), the health rollup and the open calls updated once.
 import type { StoredRun, StoredStep } from '@runledger/trace/store';
 import type pg from 'pg';
-import { callColumns, STEP_INSERT_COLUMNS } from './appendStatement.js';
+import { callColumns, MAX_RUN_TOKENS, STEP_INSERT_COLUMNS } from './appendStatement.js';
 import { ms, msOrNull } from './postgresRows.js';
+import { tokensOfPayload } from './payloadFields.js';
 import { withTransaction } from './withTransaction.js';
 import { foldOpenCalls, insertOpenCalls } from './PostgresOpenCalls.js';
 import { storageFailure } from './storageFailure.js';
@@ -52,6 +53,9 @@ async function importInto(client: pg.PoolClient, q: string, run: StoredRun, step
   // the run exists: nothing was written, and the transaction commits nothing
   if (inserted.rowCount === 0) return false;
   const counts = { ok: 0, failed: 0, cancelled: 0 };
+  // the run's tokens are the sum over the steps it brings (what it says it used is not kept), exact
+  // as appends add them in SQL (a sum may pass 2^53)
+  let tokens = 0n;
   for (let start = 0; start < steps.length; start += IMPORT_CHUNK) {
     const chunk = steps.slice(start, start + IMPORT_CHUNK);
     const columns = {
@@ -68,10 +72,12 @@ async function importInto(client: pg.PoolClient, q: string, run: StoredRun, step
       callCause: [] as (string | null)[],
       callAnswered: [] as (boolean | null)[],
       callCounted: [] as (boolean | null)[],
+      callTool: [] as (string | null)[],
     };
     for (const step of chunk) {
       const call = callColumns(step.kind, step.payload, step.toolServer ?? null, step.toolOutcome ?? null);
       if (call.outcome !== null) counts[call.outcome] += 1;
+      tokens += BigInt(tokensOfPayload(step.kind, step.payload));
       columns.sequence.push(step.sequence);
       columns.kind.push(step.kind);
       columns.round.push(step.round);
@@ -85,11 +91,12 @@ async function importInto(client: pg.PoolClient, q: string, run: StoredRun, step
       columns.callCause.push(call.cause);
       columns.callAnswered.push(call.answered);
       columns.callCounted.push(call.counted);
+      columns.callTool.push(call.tool);
     }
     await client.query(
       `INSERT INTO ${q}.steps (${STEP_INSERT_COLUMNS})
        SELECT $1::uuid, * FROM unnest($2::integer[], $3::text[], $4::integer[], $5::float8[], $6::bigint[], $7::text[],
-         $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::boolean[], $14::boolean[])`,
+         $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::boolean[], $14::boolean[], $15::text[])`,
       [
         id,
         columns.sequence,
@@ -105,16 +112,14 @@ async function importInto(client: pg.PoolClient, q: string, run: StoredRun, step
         columns.callCause,
         columns.callAnswered,
         columns.callCounted,
+        columns.callTool,
       ],
     );
   }
-  await client.query(`UPDATE ${q}.runs SET next_sequence = $2, ok_count = $3, failed_count = $4, cancelled_count = $5 WHERE id = $1`, [
-    id,
-    steps.length,
-    counts.ok,
-    counts.failed,
-    counts.cancelled,
-  ]);
+  await client.query(
+    `UPDATE ${q}.runs SET next_sequence = $2, ok_count = $3, failed_count = $4, cancelled_count = $5, tokens = $6 WHERE id = $1`,
+    [id, steps.length, counts.ok, counts.failed, counts.cancelled, (tokens < MAX_RUN_TOKENS ? tokens : MAX_RUN_TOKENS).toString()],
+  );
   await client.query(`SELECT ${q}.rollup_add_runs(ARRAY[$1::uuid])`, [id]);
   await insertOpenCalls(client, `${q}.open_calls`, id, foldOpenCalls(steps));
   return true;

@@ -1,6 +1,26 @@
-// The runs list: the statement of one page of RunStore.listRuns (trace's runPageOf makes the page of its rows).
+// The runs list: the statement of one page of RunStore.listRuns (trace's runPageOf makes the page of
+// its rows) and of runTotals (what every page of it adds up to), over the same filters.
 import type { NormalizedRunQuery } from '@runledger/trace/store';
 import { ms, RUN_COLUMNS } from './postgresRows.js';
+import { runFilterConditions } from './runFilterConditions.js';
+
+/** A statement and its values. @internal */
+export interface Statement {
+  readonly sql: string;
+  readonly values: readonly unknown[];
+}
+
+/** The values of a statement being built, and `param`, which adds one and returns its placeholder. */
+function parameters(): { values: unknown[]; param: (value: unknown) => string } {
+  const values: unknown[] = [];
+  return {
+    values,
+    param: (value) => {
+      values.push(value);
+      return `$${values.length}`;
+    },
+  };
+}
 
 /**
  * The SELECT of one page of runs in schema `q` (quoted), newest first, by keyset on (created_at, id)
@@ -9,27 +29,27 @@ import { ms, RUN_COLUMNS } from './postgresRows.js';
  *
  * @internal
  */
-export function listRunsStatement(query: NormalizedRunQuery, q: string): { readonly sql: string; readonly values: readonly unknown[] } {
-  const where: string[] = ['pruned_at IS NULL'];
-  const values: unknown[] = [];
-  const param = (value: unknown): string => {
-    values.push(value);
-    return `$${values.length}`;
-  };
-  // one status as an equality, so that runs_status_created hands the rows out already in page order
-  if (query.statuses !== null) {
-    where.push(
-      query.statuses.length === 1 ? `status = ${param(query.statuses[0])}::text` : `status = ANY (${param(query.statuses)}::text[])`,
-    );
-  }
-  if (query.configuration !== null) where.push(`configuration = ${param(query.configuration)}`);
-  if (query.hasOutcome !== null) where.push(`${query.hasOutcome}_count > 0`);
-  if (query.createdFrom !== null) where.push(`created_at >= ${param(Math.ceil(query.createdFrom))}::bigint`);
-  if (query.createdTo !== null) where.push(`created_at < ${param(Math.ceil(query.createdTo))}::bigint`);
+export function listRunsStatement(query: NormalizedRunQuery, q: string): Statement {
+  const { values, param } = parameters();
+  const where = runFilterConditions(query, q, param);
   if (query.after !== null) {
     where.push(`(created_at, id) < (${param(ms(query.after.createdAt))}::bigint, ${param(query.after.id)}::uuid)`);
   }
   const sql = `SELECT ${RUN_COLUMNS} FROM ${q}.runs WHERE ${where.join(' AND ')}
       ORDER BY created_at DESC, id DESC LIMIT ${query.limit + 1}`;
+  return { sql, values };
+}
+
+/**
+ * The SELECT of `runTotals`: how many runs the listing's filters keep and the sum of their tokens,
+ * in one row (`runs`, `tokens`: the exact sum as the nearest number, never an overflow); its cursor
+ * and limit are not applied.
+ *
+ * @internal
+ */
+export function runTotalsStatement(query: NormalizedRunQuery, q: string): Statement {
+  const { values, param } = parameters();
+  const where = runFilterConditions(query, q, param);
+  const sql = `SELECT count(*) AS runs, coalesce(sum(tokens), 0)::float8 AS tokens FROM ${q}.runs WHERE ${where.join(' AND ')}`;
   return { sql, values };
 }

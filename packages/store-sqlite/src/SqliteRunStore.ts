@@ -8,9 +8,11 @@ import {
   checkImportRun,
   checkRequestCancelAt,
   checkRunId,
+  checkRunIdPrefix,
   checkRunQuery,
   checkStaleBefore,
   checkStepQuery,
+  checkToolCallQuery,
   type CreateRunInput,
   duplicateRunIdError,
   type FinishRunInput,
@@ -25,6 +27,9 @@ import {
   RunTerminationReason,
   type RunQuery,
   RunStatus,
+  type RunTotals,
+  type RunTotalsQuery,
+  type SearchingRunStore,
   RunStoreError,
   type ServerHealth,
   type ServerHealthQuery,
@@ -35,6 +40,10 @@ import {
   type StoredStep,
   storedStepReader,
   type StoredStepRow,
+  type StoredToolCall,
+  type ToolCallPage,
+  type ToolCallQuery,
+  toolCallPageOf,
 } from '@runledger/trace/store';
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -43,6 +52,8 @@ import { SqliteCancelWatch } from './SqliteCancelWatch.js';
 import { WriteQueue } from './WriteQueue.js';
 import { GroupCommit } from './GroupCommit.js';
 import { listRunsStatement } from './listRunsStatement.js';
+import { listToolCallsStatement } from './listToolCallsStatement.js';
+import { runTotalsStatement } from './runTotalsStatement.js';
 import { migrateSchema } from './schema/migrateSchema.js';
 import { messageOf, storageFailure } from './storageFailure.js';
 import { NEXT_RUN_NO, READ_STEP_COLUMNS, RUN_COLUMNS, STEP_ROWID } from './sqliteRows.js';
@@ -86,7 +97,7 @@ const DRIVER_BUSY_TIMEOUT_MS = 0;
  *
  * @public
  */
-export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
+export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore, SearchingRunStore {
   readonly #db: Database.Database;
   readonly #path: string;
   readonly #pending: SqliteHealthPending;
@@ -322,6 +333,35 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore {
     const statement = listRunsStatement(q);
     if (statement === null) return { runs: [], nextCursor: null };
     return this.#read(() => runPageOf(this.#stmt(statement.sql).all(...statement.params) as StoredRunRow[], q.limit));
+  }
+
+  /** How many runs a listing with these filters holds and the tokens they used: one count over the listing's own conditions. */
+  async runTotals(query?: RunTotalsQuery): Promise<RunTotals> {
+    const q = checkRunQuery(query);
+    const statement = runTotalsStatement(q);
+    if (statement === null) return { runs: 0, tokens: 0 };
+    return this.#read(() => {
+      const row = this.#stmt(statement.sql).get(...statement.params) as RunTotals;
+      return { runs: row.runs, tokens: row.tokens };
+    });
+  }
+
+  /** A page of one server's ended tool calls, newest first, by keyset over the server's calls of each outcome (steps_server_calls). */
+  async listToolCalls(query: ToolCallQuery): Promise<ToolCallPage> {
+    const q = checkToolCallQuery(query);
+    const statement = listToolCallsStatement(q);
+    return this.#read(() => toolCallPageOf(this.#stmt(statement.sql).all(...statement.params) as StoredToolCall[], q.limit));
+  }
+
+  /** The ids of the runs whose id starts with `prefix`, ascending: one range of the primary key (ids hold only 0-9, a-f and '-', all below 'g'). */
+  async findRunIdsByPrefix(prefix: string, limit?: number): Promise<readonly string[]> {
+    const q = checkRunIdPrefix(prefix, limit);
+    if (q.prefix === null) return [];
+    const from = q.prefix;
+    return this.#read(
+      () =>
+        this.#stmt('SELECT id FROM runs WHERE id >= ? AND id < ? ORDER BY id LIMIT ?').pluck().all(from, `${from}g`, q.limit) as string[],
+    );
   }
 
   /** A run's steps in sequence order: one range of the steps table, whose rowids are (run number << 32) + sequence. */

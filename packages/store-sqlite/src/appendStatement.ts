@@ -9,6 +9,7 @@ import {
   type NormalizedAppendStep,
   RunStoreError,
   sequencePastEndError,
+  stepTokens,
   toolCallOf,
 } from '@runledger/trace/store';
 import type Database from 'better-sqlite3';
@@ -40,7 +41,7 @@ export function prepareAppendStatement(db: Database.Database, pending: SqliteHea
       const counter = outcome === undefined ? '' : `, ${outcome}_count = ${outcome}_count + 1`;
       statement = db
         .prepare(
-          `UPDATE runs SET step_count = step_count + 1${counter} WHERE id = ?${expected ? ' AND step_count = ?' : ''} RETURNING step_count - 1, run_no`,
+          `UPDATE runs SET step_count = step_count + 1, tokens = tokens + ?${counter} WHERE id = ?${expected ? ' AND step_count = ?' : ''} RETURNING step_count - 1, run_no`,
         )
         .raw();
       bumps.set(key, statement);
@@ -97,8 +98,10 @@ export function prepareAppendStatement(db: Database.Database, pending: SqliteHea
   };
   const append = (runId: string, step: NormalizedAppendStep): number => {
     const call = toolCallOf(step);
+    // the run's tokens move in the statement that hands out the sequence (stepTokens: the one rule)
+    const tokens = stepTokens(step.kind, step.payload);
     const bumped = (
-      step.sequence === null ? bump(call?.outcome, false).get(runId) : bump(call?.outcome, true).get(runId, step.sequence)
+      step.sequence === null ? bump(call?.outcome, false).get(tokens, runId) : bump(call?.outcome, true).get(tokens, runId, step.sequence)
     ) as [number, number] | undefined;
     // nothing was written: refused (or an earlier try stored this very step) before any write
     if (bumped === undefined) return notBumped(runId, step);

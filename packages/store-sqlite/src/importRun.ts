@@ -1,7 +1,14 @@
 // importRun's transaction (the sibling of store-postgres's importRun.ts): a run and its steps
-// written as given, the run's counters from its steps, the rollup through the same step writer
+// written as given, the run's counters and tokens from its steps, the rollup through the same step writer
 // appends use.
-import { callIdOfStoredStep, type StoredRun, type StoredStep, type ToolCallFacts, toolCallOf } from '@runledger/trace/store';
+import {
+  callIdOfStoredStep,
+  storedStepTokens,
+  type StoredRun,
+  type StoredStep,
+  type ToolCallFacts,
+  toolCallOf,
+} from '@runledger/trace/store';
 import type Database from 'better-sqlite3';
 import { NEXT_RUN_NO, RUN_COLUMNS, type StepColumns } from './sqliteRows.js';
 
@@ -23,10 +30,10 @@ export type WriteStep = (
 export function prepareImportRun(db: Database.Database, writeStep: WriteStep): (run: StoredRun, steps: readonly StoredStep[]) => boolean {
   const exists = db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck();
   const insertRun = db.prepare(
-    `INSERT INTO runs (${RUN_COLUMNS}, run_no) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${NEXT_RUN_NO}) RETURNING run_no`,
+    `INSERT INTO runs (${RUN_COLUMNS}, run_no) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ${NEXT_RUN_NO}) RETURNING run_no`,
   );
   insertRun.pluck();
-  const setCounts = db.prepare('UPDATE runs SET ok_count = ?, failed_count = ?, cancelled_count = ? WHERE id = ?');
+  const setCounts = db.prepare('UPDATE runs SET ok_count = ?, failed_count = ?, cancelled_count = ?, tokens = ? WHERE id = ?');
   return db.transaction((run: StoredRun, steps: readonly StoredStep[]): boolean => {
     const id = run.id.toLowerCase();
     if (exists.get(id) !== undefined) return false;
@@ -51,13 +58,15 @@ export function prepareImportRun(db: Database.Database, writeStep: WriteStep): (
       run.lateFinishStatus === undefined || run.lateFinishStatus === null ? null : (run.lateFinishAt ?? null),
     ) as number;
     const counts = { ok: 0, failed: 0, cancelled: 0 };
+    let tokens = 0;
     for (const step of steps) {
       const columns = { ...step, toolServer: step.toolServer ?? null, toolOutcome: step.toolOutcome ?? null };
       const call = toolCallOf(columns);
       writeStep(runNo, id, step.sequence, columns, step.payload, call, callIdOfStoredStep(step));
       if (call !== null) counts[call.outcome]++;
+      tokens += storedStepTokens(step);
     }
-    setCounts.run(counts.ok, counts.failed, counts.cancelled, id);
+    setCounts.run(counts.ok, counts.failed, counts.cancelled, tokens, id);
     return true;
   }).immediate;
 }

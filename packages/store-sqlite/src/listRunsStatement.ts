@@ -1,5 +1,6 @@
 // The runs list: the statement of one page of RunStore.listRuns (trace's runPageOf makes the page of its rows).
 import type { NormalizedRunQuery } from '@runledger/trace/store';
+import { runFilters } from './runFilters.js';
 import { RUN_COLUMNS } from './sqliteRows.js';
 
 /**
@@ -10,26 +11,10 @@ import { RUN_COLUMNS } from './sqliteRows.js';
  * @internal
  */
 export function listRunsStatement(q: NormalizedRunQuery): { readonly sql: string; readonly params: readonly unknown[] } | null {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (q.statuses !== null) {
-    if (q.statuses.length === 0) return null;
-    where.push(`status IN (${q.statuses.map(() => '?').join(', ')})`);
-    params.push(...q.statuses);
-  }
-  if (q.configuration !== null) {
-    where.push('configuration = ?');
-    params.push(q.configuration);
-  }
-  if (q.hasOutcome !== null) where.push(`${q.hasOutcome}_count > 0`);
-  if (q.createdFrom !== null) {
-    where.push('created_at >= ?');
-    params.push(q.createdFrom);
-  }
-  if (q.createdTo !== null) {
-    where.push('created_at < ?');
-    params.push(q.createdTo);
-  }
+  const filters = runFilters(q);
+  if (filters === null) return null;
+  const where = [...filters.where];
+  const params = [...filters.params];
   if (q.after !== null) {
     where.push('(created_at, id) < (?, ?)');
     params.push(q.after.createdAt, q.after.id.toLowerCase());

@@ -3,7 +3,7 @@
 import type { ToolOutcome } from '@runledger/core';
 
 export const RUN_COLUMNS =
-  'id, status, configuration, actor, title, created_at, started_at, finished_at, termination_reason, cancel_requested_at, heartbeat_at, step_count, ok_count, failed_count, cancelled_count, unstored_steps, late_finish_status, late_finish_at';
+  'id, status, configuration, actor, title, created_at, started_at, finished_at, termination_reason, cancel_requested_at, heartbeat_at, step_count, ok_count, failed_count, cancelled_count, unstored_steps, late_finish_status, late_finish_at, tokens';
 export const STEP_COLUMNS = 'run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome';
 /**
  * The run number a new run gets (its steps' rowids are (run number << 32) + sequence): one past the
@@ -19,6 +19,12 @@ export const NEXT_RUN_NO = '(SELECT coalesce(max(last_run_no), 0) + 1 FROM run_c
 export const STEP_ROWID = '((? << 32) + CAST(? AS INTEGER))';
 /** A step's rowid read back as its run number and sequence (past run number 2^21 the rowid itself is no exact JS number). */
 export const ROWID_PARTS = 'id >> 32, id & 4294967295';
+/**
+ * A step's tool name, its payload's `toolName` when that is a string, else null: the expression of
+ * the index steps_call_tools (schema 18), which a query uses only when it says the same.
+ */
+export const CALL_TOOL_NAME =
+  "(CASE WHEN json_valid(payload) THEN CASE json_type(payload, '$.toolName') WHEN 'text' THEN json_extract(payload, '$.toolName') END END)";
 export const READ_STEP_COLUMNS = 'sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome';
 
 export interface StepColumns {

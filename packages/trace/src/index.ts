@@ -80,6 +80,9 @@ export { isLateCancel } from './store/isLateCancel.js';
 export { InMemoryRunStore, type InMemoryRunStoreOptions } from './store/InMemoryRunStore.js';
 export { canPruneRuns, type PruneRunsQuery, type PruneRunsResult, type PruningRunStore } from './store/PruneRuns.js';
 export { canReadOpenCalls, type OpenCallsRead, type OpenCallsRunStore } from './store/OpenCalls.js';
+export { canSearchRuns, type RunTotals, type RunTotalsQuery, type SearchingRunStore } from './store/RunSearch.js';
+export type { StoredToolCall, ToolCallPage, ToolCallQuery } from './store/ToolCallListing.js';
+export { stepTokens } from './step/stepTokens.js';
 export { type CopyRunsOptions, type CopyRunsProgress, type CopyRunsResult, copyRuns } from './store/copyRuns.js';
 
 // ── Timeline (src/timeline) ─────────────────────────────────────────────────────────────────────

@@ -3,7 +3,15 @@ import { buildRunTimeline } from '@runledger/trace';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresRunStore } from '../PostgresRunStore.js';
 import pg from 'pg';
-import { DURATION_HISTOGRAM_SLOTS, ROLLUP_LEVEL_SIZES, RunStoreError, serverHealth, type StoredStep } from '@runledger/trace/store';
+import {
+  DURATION_HISTOGRAM_SLOTS,
+  ROLLUP_LEVEL_SIZES,
+  RunStoreError,
+  serverHealth,
+  stepTokens,
+  type StoredStep,
+} from '@runledger/trace/store';
+import fc from 'fast-check';
 import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION, ROLLUP_LEVEL_SIZES_V8, ROLLUP_SLOTS_V2 } from './PostgresMigrations.js';
 import { adminQuery, connectTestStore, dropSchema, randomSchema, requirePostgres, TEST_PG_URL } from '../testing/pgTest.js';
 import { rollupAndRebuilt } from '../testing/pruneTest.js';
@@ -471,4 +479,112 @@ describe('a version 7 store (levels up to a day)', () => {
       await store.close();
     }
   });
+});
+
+describe('a version 11 store (before run tokens and call tools)', () => {
+  /** The model tokens of a run by the one rule, read from its stored steps (an unreadable payload counts 0), summed exactly. */
+  const tokensOfSteps = (steps: readonly StoredStep[]): number =>
+    Number(
+      steps.reduce((sum, step) => {
+        let payload: unknown;
+        try {
+          payload = JSON.parse(step.payload);
+        } catch {
+          return sum;
+        }
+        return typeof payload === 'object' && payload !== null && !Array.isArray(payload)
+          ? sum + BigInt(stepTokens(step.kind, payload as Record<string, unknown>))
+          : sum;
+      }, 0n),
+    );
+
+  it('migrates to version 12: tokens and call tools filled from the steps exactly as appends keep them, and again over its own result', async () => {
+    const schema = schemaForTest();
+    const store = await connectTestStore(schema);
+    const T = 1_767_225_600_000;
+    // token values of every sort (not non-negative safe integers count 0), on llm and other steps
+    const tokenValue = fc.oneof(
+      fc.nat(),
+      fc.integer({ min: -1_000, max: -1 }),
+      fc.double(),
+      fc.string({ maxLength: 4 }),
+      fc.constantFrom(null, true, 2 ** 53, 2 ** 53 - 1, 1e300, '12', [3], { n: 1 }),
+    );
+    const steps = fc.sample(
+      fc.record({
+        run: fc.nat({ max: 5 }),
+        kind: fc.constantFrom('llm', 'llm', 'tool', 'request'),
+        prompt: tokenValue,
+        completion: tokenValue,
+      }),
+      { seed: 20_261_204, numRuns: 240 },
+    );
+    const runs: string[] = [];
+    for (let r = 0; r < 6; r++) runs.push((await store.createRun({ configuration: `tokens-${r}`, createdAt: T + r })).id);
+    for (const [i, step] of steps.entries()) {
+      const tool = step.kind === 'tool';
+      await store.appendStep(runs[step.run]!, {
+        kind: step.kind,
+        round: 0,
+        durationMs: 1,
+        createdAt: T + i,
+        payload: {
+          kind: step.kind,
+          promptTokens: step.prompt,
+          completionTokens: step.completion,
+          ...(tool ? { toolName: i % 5 === 0 ? i : `tool_${i % 3}`, toolServer: 'srv', toolOutcome: 'ok', toolIsError: false } : {}),
+        },
+        toolServer: tool ? 'srv' : null,
+        toolOutcome: tool ? 'ok' : null,
+      });
+    }
+    const kept = await Promise.all(runs.map((id) => store.getRun(id)));
+    const calls = await store.listToolCalls({ server: 'srv', limit: 200 });
+    expect(calls.calls.some((call) => call.tool === null) && calls.calls.some((call) => call.tool === 'tool_1')).toBe(true);
+    await store.close();
+    // laid out as version 11 wrote it, with rows an append cannot write: an unreadable payload, one that
+    // is not an object, and a run of 6 000 llm steps (more than a batch of the backfill)
+    const BIG = '99999999-9999-4999-8999-999999999999';
+    await adminQuery(`SET search_path TO "${schema}";
+      ALTER TABLE runs DROP COLUMN tokens;
+      ALTER TABLE steps DROP COLUMN call_tool;
+      DROP INDEX steps_call_server;
+      CREATE INDEX steps_call_server ON steps (call_server, created_at) INCLUDE (call_outcome, duration_ms, call_answered)
+        WHERE call_server IS NOT NULL AND call_outcome IS NOT NULL;
+      DELETE FROM schema_version WHERE version >= 12;
+      INSERT INTO steps (run_id, sequence, kind, round, duration_ms, created_at, payload)
+        VALUES ('${runs[0]}', 1000, 'llm', 0, 1, ${T}, '{"promptTokens":5,"completionTokens":'),
+               ('${runs[0]}', 1001, 'llm', 0, 1, ${T}, '[{"promptTokens":5}]');
+      INSERT INTO runs (id, status, configuration, created_at, next_sequence) VALUES ('${BIG}', 'completed', 'big', ${T}, 6000);
+      INSERT INTO steps (run_id, sequence, kind, round, duration_ms, created_at, payload)
+        SELECT '${BIG}', i, 'llm', 0, 1, ${T} + i, '{"kind":"llm","promptTokens":' || i || ',"completionTokens":2}'
+        FROM generate_series(0, 5999) AS i`);
+    const migrated = await connectTestStore(schema);
+    try {
+      expect(await Promise.all(runs.map((id) => migrated.getRun(id)))).toEqual(kept);
+      for (const id of runs) expect((await migrated.getRun(id))!.tokens).toBe(tokensOfSteps(await migrated.readSteps(id)));
+      expect((await migrated.getRun(BIG))!.tokens).toBe((5999 * 6000) / 2 + 2 * 6000);
+      expect(await migrated.listToolCalls({ server: 'srv', limit: 200 })).toEqual(calls);
+      expect((await migrated.listRuns({ tool: 'tool_1' })).runs.length).toBeGreaterThan(0);
+      const indexes = await adminQuery<{ indexdef: string }>('SELECT indexdef FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname', [
+        schema,
+      ]);
+      expect(indexes.rows.map((r) => r.indexdef).join('\n')).toMatch(
+        /steps_call_server ON .* \(call_server, created_at, run_id, sequence\)/,
+      );
+      expect(indexes.rows.map((r) => r.indexdef).join('\n')).toMatch(/steps_run_calls ON .* \(run_id, call_server, call_tool\)/);
+    } finally {
+      await migrated.close();
+    }
+    // again over its own result: the totals are set, never added twice
+    await adminQuery(`DELETE FROM "${schema}".schema_version WHERE version >= 12`);
+    const again = await connectTestStore(schema);
+    try {
+      expect(await Promise.all(runs.map((id) => again.getRun(id)))).toEqual(kept);
+      expect((await again.getRun(BIG))!.tokens).toBe((5999 * 6000) / 2 + 2 * 6000);
+      expect(await again.listToolCalls({ server: 'srv', limit: 200 })).toEqual(calls);
+    } finally {
+      await again.close();
+    }
+  }, 60_000);
 });

@@ -1,8 +1,10 @@
 import type { PoolClient } from 'pg';
 import { UNKNOWN_FAILURE_CAUSE } from '@runledger/trace/store';
 import { backfillCallCounting } from './backfillCallCounting.js';
+import { backfillCallTools } from './backfillCallTools.js';
 import { backfillLegacySteps } from './backfillLegacySteps.js';
 import { backfillOpenCalls } from './backfillOpenCalls.js';
+import { backfillRunTokens } from './backfillRunTokens.js';
 
 /**
  * One numbered, forward-only schema migration.
@@ -390,6 +392,32 @@ CREATE TABLE open_calls (
 `;
 
 /**
+ * Version 12, what finding runs in a large store needs: `runs.tokens` (the model tokens of the
+ * run's steps, kept by appends) and `steps.call_tool` (the tool name of an ended call), filled by
+ * the backfills between V12_COLUMNS and V12_INDEXES.
+ */
+const V12_COLUMNS = `
+ALTER TABLE runs ADD COLUMN IF NOT EXISTS tokens bigint NOT NULL DEFAULT 0;
+ALTER TABLE steps ADD COLUMN IF NOT EXISTS call_tool text;
+`;
+
+/**
+ * The indexes of version 12. \`steps_call_server\` gains run id and sequence as keys: one server's
+ * calls in the tool call listing's order (created_at, run_id, sequence), read backwards from a
+ * cursor without a sort, and the same prefix as before for server health and prune.
+ * \`steps_run_calls\`: a run's own ended calls by server and tool, what the listing's server and tool
+ * filters look up per run (index only). A run id prefix is a range of the primary key (a uuid).
+ */
+const V12_INDEXES = `
+DROP INDEX IF EXISTS steps_call_server;
+CREATE INDEX steps_call_server ON steps (call_server, created_at, run_id, sequence)
+  INCLUDE (call_outcome, duration_ms, call_answered)
+  WHERE call_server IS NOT NULL AND call_outcome IS NOT NULL;
+CREATE INDEX IF NOT EXISTS steps_run_calls ON steps (run_id, call_server, call_tool)
+  WHERE call_server IS NOT NULL AND call_outcome IS NOT NULL;
+`;
+
+/**
  * Every migration, in order. The newest version is the schema this code writes.
  *
  * @internal
@@ -483,6 +511,16 @@ CREATE INDEX runs_cancelled_created ON runs (created_at DESC, id DESC) WHERE can
     name: 'runs.title: the readable title the recorder gave the run (null for a run without one, and for every run before this version)',
     async up(client: PoolClient): Promise<void> {
       await client.query('ALTER TABLE runs ADD COLUMN IF NOT EXISTS title text');
+    },
+  },
+  {
+    version: 12,
+    name: 'runs.tokens (model tokens of the run, from its llm steps) and steps.call_tool (tool name of an ended call), filled from the steps; indexes for a server’s calls newest first and the server / tool filters of the runs list',
+    async up(client: PoolClient): Promise<void> {
+      await client.query(V12_COLUMNS);
+      await backfillRunTokens(client);
+      await backfillCallTools(client);
+      await client.query(V12_INDEXES);
     },
   },
 ]);

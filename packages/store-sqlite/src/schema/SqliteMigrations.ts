@@ -3,6 +3,7 @@ import { DURATION_HISTOGRAM_SLOTS, toolCallOf } from '@runledger/trace/store';
 import { ROWID_PARTS, STEP_ROWID } from '../sqliteRows.js';
 import { backfillCallCauses } from './backfillCallCauses.js';
 import { backfillOpenCalls } from './backfillOpenCalls.js';
+import { backfillRunTokens } from './backfillRunTokens.js';
 import { rebuildHealthRollup } from './rebuildHealthRollup.js';
 
 /**
@@ -446,6 +447,28 @@ END;`);
       // Written to run again over its own result, like version 15.
       const columns = new Set(db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('runs') as string[]);
       if (!columns.has('title')) db.exec('ALTER TABLE runs ADD COLUMN title TEXT;');
+    },
+  },
+  {
+    version: 18,
+    name: "runs.tokens (the model tokens of a run's steps, filled in from its llm steps); indexes for one server's calls newest first and for the runs list's server and tool filters",
+    up(db) {
+      // Written to run again over its own result, like version 15.
+      const columns = new Set(db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('runs') as string[]);
+      if (!columns.has('tokens')) db.exec('ALTER TABLE runs ADD COLUMN tokens INTEGER NOT NULL DEFAULT 0;');
+      backfillRunTokens(db);
+      // steps_server_calls: a server's ended calls of one outcome newest first are one range; the
+      // listing of every outcome merges the three ranges (a UNION ALL in index order), so a rare
+      // outcome is found without reading the server's other calls, and no server's calls are read
+      // for another's. steps_call_servers and steps_call_tools: a run's calls of a server, or of a
+      // tool (its payload's toolName when a string; json_valid first, json_extract throws on
+      // malformed text), are one range of (key, rowid), the run's steps being one rowid range, so
+      // the runs list's filters cost a seek per run, not the run's steps. findRunIdsByPrefix needs
+      // none: the primary key on runs.id is a range scan already.
+      db.exec(`
+CREATE INDEX IF NOT EXISTS steps_server_calls ON steps (call_server, call_outcome, created_at, run_id, sequence) WHERE call_outcome IS NOT NULL;
+CREATE INDEX IF NOT EXISTS steps_call_servers ON steps (call_server) WHERE call_outcome IS NOT NULL;
+CREATE INDEX IF NOT EXISTS steps_call_tools ON steps ((CASE WHEN json_valid(payload) THEN CASE json_type(payload, '$.toolName') WHEN 'text' THEN json_extract(payload, '$.toolName') END END)) WHERE call_outcome IS NOT NULL;`);
     },
   },
 ]);

@@ -1,4 +1,3 @@
-import type { ToolOutcome } from '@runledger/core';
 import { isLateCancel } from './isLateCancel.js';
 import { isTerminalRunStatus, RunStatus, type TerminalRunStatus } from '../step/RunStatus.js';
 import type {
@@ -44,6 +43,11 @@ import {
 } from './PruneRuns.js';
 import { toolCallOf } from '../health/ToolCallFacts.js';
 import { OpenCallSet, type OpenCallsRead, type OpenCallsRunStore } from './OpenCalls.js';
+import { checkRunIdPrefix, type RunTotals, type RunTotalsQuery, type SearchingRunStore } from './RunSearch.js';
+import { checkToolCallQuery, type StoredToolCall, type ToolCallPage, type ToolCallQuery, toolCallPageOf } from './ToolCallListing.js';
+import type { NormalizedRunQuery } from './NormalizedStoreInput.js';
+import { parsePayload } from '../step/readStepOutcome.js';
+import { stepTokens } from '../step/stepTokens.js';
 
 /**
  * Options of {@link InMemoryRunStore.create}.
@@ -73,7 +77,14 @@ interface MutableRun {
   lateFinishAt?: number | null;
   steps: StoredStep[];
   counts: { ok: number; failed: number; cancelled: number };
+  /** The sum of {@link stepTokens} over its steps. */
+  tokens: number;
+  /** Its ended tool calls (the `tool` steps with an outcome), in sequence order. */
+  calls: EndedCall[];
 }
+
+/** An ended tool call as the store keeps it: its server may be unknown (a legacy row naming none). */
+type EndedCall = Omit<StoredToolCall, 'server'> & { readonly server: string | null };
 
 class SharedState {
   readonly runs = new Map<string, MutableRun>();
@@ -91,7 +102,7 @@ class SharedState {
  *
  * @public
  */
-export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore {
+export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore, SearchingRunStore {
   readonly #state: SharedState;
   readonly #clock: () => number;
   readonly #watchers = new Set<() => void>();
@@ -133,6 +144,8 @@ export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore {
       unstoredSteps: 0,
       steps: [],
       counts: { ok: 0, failed: 0, cancelled: 0 },
+      tokens: 0,
+      calls: [],
     };
     this.#state.runs.set(run.id, record);
     return snapshot(record);
@@ -160,8 +173,7 @@ export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore {
       toolServer: input.toolServer,
       toolOutcome: input.toolOutcome,
     });
-    run.steps.push(stored);
-    count(run, input);
+    add(run, stored);
     return sequence;
   }
 
@@ -241,11 +253,7 @@ export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore {
     const q = checkRunQuery(query);
     const matching: MutableRun[] = [];
     for (const run of this.#state.runs.values()) {
-      if (q.statuses !== null && !q.statuses.includes(run.status)) continue;
-      if (q.configuration !== null && run.configuration !== q.configuration) continue;
-      if (q.hasOutcome !== null && run.counts[q.hasOutcome] === 0) continue;
-      if (q.createdFrom !== null && run.createdAt < q.createdFrom) continue;
-      if (q.createdTo !== null && run.createdAt >= q.createdTo) continue;
+      if (!isKept(run, q)) continue;
       if (q.after !== null && compareNewestFirst(run, q.after) <= 0) continue;
       matching.push(run);
     }
@@ -254,6 +262,50 @@ export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore {
     const last = page[page.length - 1];
     const nextCursor = matching.length > q.limit && last !== undefined ? encodeRunCursor({ createdAt: last.createdAt, id: last.id }) : null;
     return { runs: page.map(snapshot), nextCursor };
+  }
+
+  /** How many runs a listing with these filters holds, and their tokens (see {@link SearchingRunStore.runTotals}). */
+  async runTotals(query?: RunTotalsQuery): Promise<RunTotals> {
+    this.#open();
+    // checked as a listing's query; a cursor or limit given anyway is not applied (the type leaves them out)
+    const q = checkRunQuery(query);
+    let runs = 0;
+    let tokens = 0;
+    for (const run of this.#state.runs.values()) {
+      if (!isKept(run, q)) continue;
+      runs += 1;
+      tokens += run.tokens;
+    }
+    return { runs, tokens };
+  }
+
+  /** One server's ended tool calls, newest first (see {@link SearchingRunStore.listToolCalls}). */
+  async listToolCalls(query: ToolCallQuery): Promise<ToolCallPage> {
+    this.#open();
+    const q = checkToolCallQuery(query);
+    const rows: StoredToolCall[] = [];
+    for (const run of this.#state.runs.values()) {
+      for (const call of run.calls) {
+        if (call.server !== q.server) continue;
+        if (q.outcome !== null && call.outcome !== q.outcome) continue;
+        if (q.since !== null && call.createdAt < q.since) continue;
+        if (q.until !== null && call.createdAt >= q.until) continue;
+        if (q.after !== null && compareCallsNewestFirst(call, q.after) <= 0) continue;
+        rows.push(call as StoredToolCall);
+      }
+    }
+    rows.sort(compareCallsNewestFirst);
+    return toolCallPageOf(rows.slice(0, q.limit + 1), q.limit);
+  }
+
+  /** The ids of the runs whose id starts with `prefix` (see {@link SearchingRunStore.findRunIdsByPrefix}). */
+  async findRunIdsByPrefix(prefix: string, limit?: number): Promise<readonly string[]> {
+    this.#open();
+    const q = checkRunIdPrefix(prefix, limit);
+    if (q.prefix === null) return [];
+    const ids: string[] = [];
+    for (const id of this.#state.runs.keys()) if (id.startsWith(q.prefix)) ids.push(id);
+    return ids.sort().slice(0, q.limit);
   }
 
   async readSteps(runId: string, query?: StepQuery): Promise<readonly StoredStep[]> {
@@ -333,6 +385,8 @@ export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore {
         : {}),
       steps: [],
       counts: { ok: 0, failed: 0, cancelled: 0 },
+      tokens: 0,
+      calls: [],
     };
     for (const step of steps) {
       const stored: StoredStep = Object.freeze({
@@ -346,8 +400,7 @@ export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore {
         toolServer: step.toolServer ?? null,
         toolOutcome: step.toolOutcome ?? null,
       });
-      record.steps.push(stored);
-      count(record, stored);
+      add(record, stored);
     }
     this.#state.runs.set(id, record);
     return true;
@@ -401,12 +454,57 @@ export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore {
   }
 }
 
-function count(
-  run: MutableRun,
-  step: { kind: string; payload: unknown; toolServer: string | null; toolOutcome: ToolOutcome | null },
-): void {
+/** Keeps a stored step (appended or imported) on its run with what queries read of it: outcome counts, tokens, its call. */
+function add(run: MutableRun, step: StoredStep): void {
+  run.steps.push(step);
+  // read from the stored text, as a database store reads its rows
+  const payload = parsePayload(step.payload);
+  const record = typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {};
+  run.tokens += stepTokens(step.kind, record);
   const call = toolCallOf(step);
-  if (call !== null) run.counts[call.outcome] += 1;
+  if (call === null) return;
+  run.counts[call.outcome] += 1;
+  const toolName = record['toolName'];
+  run.calls.push(
+    Object.freeze({
+      runId: run.id,
+      sequence: step.sequence,
+      server: call.server,
+      tool: typeof toolName === 'string' ? toolName : null,
+      outcome: call.outcome,
+      cause: call.cause,
+      durationMs: step.durationMs,
+      createdAt: step.createdAt,
+    }),
+  );
+}
+
+/** Whether a run passes a listing's filters (not its cursor). */
+function isKept(run: MutableRun, q: NormalizedRunQuery): boolean {
+  if (q.statuses !== null && !q.statuses.includes(run.status)) return false;
+  if (q.configuration !== null && run.configuration !== q.configuration) return false;
+  if (q.hasOutcome !== null && run.counts[q.hasOutcome] === 0) return false;
+  if (q.createdFrom !== null && run.createdAt < q.createdFrom) return false;
+  if (q.createdTo !== null && run.createdAt >= q.createdTo) return false;
+  if (q.server !== null || q.tool !== null) {
+    // the same call matches both when both are given
+    if (!run.calls.some((call) => (q.server === null || call.server === q.server) && (q.tool === null || call.tool === q.tool)))
+      return false;
+  }
+  if (q.titleContains !== null && (run.title === null || !lowerAscii(run.title).includes(lowerAscii(q.titleContains)))) return false;
+  return true;
+}
+
+/** The letters A to Z in lower case, every other character as it is (as SQL's lower() without ICU). */
+function lowerAscii(text: string): string {
+  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
+/** Newest first: createdAt, then run id, then sequence, all descending. */
+function compareCallsNewestFirst(a: { createdAt: number; runId: string; sequence: number }, b: typeof a): number {
+  if (a.createdAt !== b.createdAt) return b.createdAt - a.createdAt;
+  if (a.runId !== b.runId) return a.runId < b.runId ? 1 : -1;
+  return b.sequence - a.sequence;
 }
 
 function snapshot(run: MutableRun): StoredRun {
@@ -425,6 +523,7 @@ function snapshot(run: MutableRun): StoredRun {
     heartbeatAt: run.heartbeatAt,
     stepCount: run.steps.length,
     outcomeCounts,
+    tokens: run.tokens,
     unstoredSteps: run.unstoredSteps,
     ...(run.lateFinishStatus === undefined ? {} : { lateFinishStatus: run.lateFinishStatus, lateFinishAt: run.lateFinishAt ?? null }),
   });

@@ -79,6 +79,12 @@ export interface NormalizedRunQuery {
   readonly hasOutcome: ToolOutcome | null;
   readonly createdFrom: number | null;
   readonly createdTo: number | null;
+  /** Runs with a call to this server, or null for any. */
+  readonly server: string | null;
+  /** Runs with a call of this tool, or null for any. */
+  readonly tool: string | null;
+  /** Runs whose title contains this text (ASCII letters in any case), or null for any. */
+  readonly titleContains: string | null;
   /** 1 to 200. */
   readonly limit: number;
   /** Runs strictly after this position in newest-first order (createdAt, then id, descending), or null. */

@@ -3,6 +3,8 @@ import type { RunStatus, TerminalRunStatus } from '../step/RunStatus.js';
 import type { ServerHealth, ServerHealthQuery } from '../health/ServerHealth.js';
 import type { PruneRunsQuery, PruneRunsResult } from './PruneRuns.js';
 import type { OpenCallsRead } from './OpenCalls.js';
+import type { RunTotals, RunTotalsQuery } from './RunSearch.js';
+import type { ToolCallPage, ToolCallQuery } from './ToolCallListing.js';
 
 /**
  * How many tool calls of a run ended in each outcome.
@@ -43,6 +45,11 @@ export interface StoredRun {
   readonly stepCount: number;
   /** Its tool calls by outcome. */
   readonly outcomeCounts: OutcomeCounts;
+  /**
+   * The model tokens its steps used (the sum of {@link stepTokens} over its steps); absent (read
+   * as 0) from a store that does not count them.
+   */
+  readonly tokens?: number;
   /**
    * How many steps the recorder could not store (nor spool): a loss that is counted, never
    * silent. 0 for a run that lost nothing; absent (read as 0) from a store that does not count.
@@ -160,6 +167,21 @@ export interface RunQuery {
   readonly createdFrom?: number;
   /** Only runs created before this time. */
   readonly createdTo?: number;
+  /**
+   * Only runs with at least one ended tool call to this MCP server (its steps' `toolServer`).
+   * Honoured by a {@link SearchingRunStore} (every store of runledger); see {@link canSearchRuns}.
+   */
+  readonly server?: string;
+  /**
+   * Only runs with at least one ended tool call of this tool (its steps' `toolName`, exactly).
+   * Honoured by a {@link SearchingRunStore}.
+   */
+  readonly tool?: string;
+  /**
+   * Only runs whose title contains this text, ignoring the case of the letters A to Z (a run
+   * without a title never matches). Honoured by a {@link SearchingRunStore}.
+   */
+  readonly titleContains?: string;
   /** Page size; default 50, at most 200. */
   readonly limit?: number;
   /** The `nextCursor` of the previous page (keyset paging). */
@@ -278,6 +300,15 @@ export interface RunStore {
    * (see {@link OpenCallsRunStore} and {@link canReadOpenCalls}).
    */
   readOpenCalls?(runId: string): Promise<OpenCallsRead | null>;
+  /**
+   * Totals of a listing's filters. Optional, so that stores written before it still implement
+   * RunStore: every store of runledger has it (see {@link SearchingRunStore} and {@link canSearchRuns}).
+   */
+  runTotals?(query?: RunTotalsQuery): Promise<RunTotals>;
+  /** One server's ended tool calls, newest first. Optional (see {@link SearchingRunStore}). */
+  listToolCalls?(query: ToolCallQuery): Promise<ToolCallPage>;
+  /** The ids of the runs whose id starts with a prefix. Optional (see {@link SearchingRunStore}). */
+  findRunIdsByPrefix?(prefix: string, limit?: number): Promise<readonly string[]>;
   /** Releases connections and timers. */
   close(): Promise<void>;
 }

@@ -99,3 +99,16 @@ export {
   UNKNOWN_FAILURE_CAUSE,
 } from '../health/ServerHealth.js';
 export { type ToolCallFacts, type ToolCallSource, toolCallOf } from '../health/ToolCallFacts.js';
+export { canSearchRuns, checkRunIdPrefix, type RunTotals, type RunTotalsQuery, type SearchingRunStore } from './RunSearch.js';
+export {
+  checkToolCallQuery,
+  decodeToolCallCursor,
+  encodeToolCallCursor,
+  type NormalizedToolCallQuery,
+  type StoredToolCall,
+  type ToolCallCursorPosition,
+  type ToolCallPage,
+  type ToolCallQuery,
+  toolCallPageOf,
+} from './ToolCallListing.js';
+export { storedStepTokens, stepTokens } from '../step/stepTokens.js';

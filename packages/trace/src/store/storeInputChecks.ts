@@ -158,6 +158,9 @@ export function checkRunQuery(query: RunQuery = {}): NormalizedRunQuery {
   }
   const createdFrom = query.createdFrom === undefined ? null : time(query.createdFrom, 'RunQuery.createdFrom');
   const createdTo = query.createdTo === undefined ? null : time(query.createdTo, 'RunQuery.createdTo');
+  const server = query.server === undefined ? null : nonEmptyText(query.server, 'RunQuery.server');
+  const tool = query.tool === undefined ? null : nonEmptyText(query.tool, 'RunQuery.tool');
+  const titleContains = query.titleContains === undefined ? null : nonEmptyText(query.titleContains, 'RunQuery.titleContains');
   let limit = DEFAULT_LIMIT;
   if (query.limit !== undefined) {
     if (!Number.isSafeInteger(query.limit) || query.limit < 1) {
@@ -166,7 +169,7 @@ export function checkRunQuery(query: RunQuery = {}): NormalizedRunQuery {
     limit = Math.min(query.limit, MAX_LIMIT);
   }
   const after = query.cursor === undefined || query.cursor === null ? null : decodeRunCursor(query.cursor);
-  return { statuses, configuration, hasOutcome, createdFrom, createdTo, limit, after };
+  return { statuses, configuration, hasOutcome, createdFrom, createdTo, server, tool, titleContains, limit, after };
 }
 
 /**

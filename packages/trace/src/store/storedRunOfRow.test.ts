@@ -23,6 +23,11 @@ const ROW: StoredRunRow = {
 };
 
 describe('storedRunOfRow', () => {
+  it('reads the tokens column, and 0 from a store whose rows have none', () => {
+    expect(storedRunOfRow({ ...ROW, tokens: 1_288 }).tokens).toBe(1_288);
+    expect(storedRunOfRow(ROW).tokens).toBe(0);
+  });
+
   it('maps every column to the frozen StoredRun', () => {
     const run = storedRunOfRow(ROW);
     expect(run).toEqual({
@@ -39,6 +44,7 @@ describe('storedRunOfRow', () => {
       heartbeatAt: 1_500,
       stepCount: 3,
       outcomeCounts: { ok: 1, failed: 1, cancelled: 0 },
+      tokens: 0,
       unstoredSteps: 0,
     });
     expect(Object.isFrozen(run)).toBe(true);

@@ -25,6 +25,8 @@ export interface StoredRunRow {
   readonly ok_count: number;
   readonly failed_count: number;
   readonly cancelled_count: number;
+  /** Absent from a store whose schema does not count tokens: read as 0. */
+  readonly tokens?: number;
   readonly unstored_steps: number;
   readonly late_finish_status: string | null;
   readonly late_finish_at: number | null;
@@ -55,6 +57,7 @@ export function storedRunOfRow(row: StoredRunRow): StoredRun {
     heartbeatAt: row.heartbeat_at,
     stepCount: row.step_count,
     outcomeCounts: Object.freeze({ ok: row.ok_count, failed: row.failed_count, cancelled: row.cancelled_count }),
+    tokens: row.tokens ?? 0,
     unstoredSteps: row.unstored_steps,
     ...(isTerminalRunStatus(row.late_finish_status) ? { lateFinishStatus: row.late_finish_status, lateFinishAt: row.late_finish_at } : {}),
   });

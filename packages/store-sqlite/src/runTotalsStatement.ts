@@ -1,0 +1,18 @@
+// What a runs listing adds up to: the statement of SearchingRunStore.runTotals.
+import type { NormalizedRunQuery } from '@runledger/trace/store';
+import { runFilters } from './runFilters.js';
+
+/**
+ * The SELECT of how many runs a listing's filters keep and the sum of their tokens (one row:
+ * `runs`, `tokens`), with the listing's own conditions (runFilters); its cursor and limit play no
+ * part. Null when no run can match (an empty status list).
+ *
+ * @internal
+ */
+export function runTotalsStatement(q: NormalizedRunQuery): { readonly sql: string; readonly params: readonly unknown[] } | null {
+  const filters = runFilters(q);
+  if (filters === null) return null;
+  const where = filters.where.length > 0 ? `WHERE ${filters.where.join(' AND ')}` : '';
+  // total(), not sum(): a float sum never fails with "integer overflow" (the tokens are JS numbers anyway)
+  return { sql: `SELECT count(*) AS runs, total(tokens) AS tokens FROM runs ${where}`, params: filters.params };
+}
