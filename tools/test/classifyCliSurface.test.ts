@@ -302,7 +302,7 @@ describe('classifyCliSurface: additive', () => {
     expect(
       classifyCliSurface(
         BASE,
-        edited((s) => command(s, 'runs list').flags.push({ name: 'configuration', value: '<name>', required: false })),
+        edited((s) => command(s, 'runs list').flags.push({ name: 'label', value: '<text>', required: false })),
       ).level,
     ).toBe('additive');
     const cmd = classifyCliSurface(

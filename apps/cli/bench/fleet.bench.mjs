@@ -58,7 +58,10 @@ function get(agent, port, target) {
   });
 }
 
-/** The pages measured on a fleet: every filter the runs list offers, timelines, the servers page. */
+/** A server of the fleet (each of its 50 takes about as many calls as the next), for its page. */
+const BUSY_SERVER = 'srv07';
+
+/** The pages measured on a fleet: every filter the runs list offers, timelines, the servers page (with its charts) and a server's page. */
 function casesOf(shape, start) {
   const createdAt = (r) => start + Math.floor((r * SPAN_MS) / shape.runs);
   const deep = Math.floor(shape.runs / 2 / PAGE_SIZE) * PAGE_SIZE;
@@ -90,6 +93,10 @@ function casesOf(shape, start) {
     ['servers', 'servers page (all time)', '/servers'],
     ['servers', 'servers page (7 d)', '/servers?window=7d'],
     ['servers', 'servers page (24 h)', '/servers?window=24h'],
+    // a server's page: its health, its charts (one health read per hour or day) and a page of its failed calls
+    ['servers', `server page ${BUSY_SERVER} (all time)`, `/servers/${BUSY_SERVER}`],
+    ['servers', `server page ${BUSY_SERVER} (7 d)`, `/servers/${BUSY_SERVER}?window=7d`],
+    ['servers', `server page ${BUSY_SERVER} (24 h)`, `/servers/${BUSY_SERVER}?window=24h`],
     ['baseline', 'baseline: /healthz (HTTP floor)', '/healthz'],
   ];
 }

@@ -40,7 +40,7 @@ export async function loadPostgresFleet(client, q, shape, start, log) {
   await client.query(`SET session_replication_role = replica`);
   await client.query(
     `INSERT INTO ${q}.steps (run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome,
-       call_server, call_outcome, call_cause, call_answered, call_counted)
+       call_server, call_outcome, call_cause, call_answered, call_counted, call_tool)
      SELECT ${runId('r')}, i, kind, i / 3, d, c + i::bigint * ${stepMsOf},
             CASE kind
               WHEN 'llm' THEN json_build_object('kind', 'llm', 'round', i / 3, 'durationMs', d, 'model', 'demo-model-1',
@@ -52,7 +52,8 @@ export async function loadPostgresFleet(client, q, shape, start, log) {
             END::text,
             CASE WHEN kind <> 'llm' THEN s END, CASE WHEN kind = 'tool' THEN o END,
             CASE WHEN kind = 'tool' THEN s END, CASE WHEN kind = 'tool' THEN o END, NULL,
-            CASE WHEN kind = 'tool' THEN o = 'ok' END, CASE WHEN kind = 'tool' THEN o <> 'cancelled' END
+            CASE WHEN kind = 'tool' THEN o = 'ok' END, CASE WHEN kind = 'tool' THEN o <> 'cancelled' END,
+            CASE WHEN kind = 'tool' THEN 'mcp_' || s || '_search' END
      FROM (
        SELECT r, i, c, CASE i % 3 WHEN 0 THEN 'llm' WHEN 1 THEN 'tool_start' ELSE 'tool' END AS kind,
               'srv' || lpad(((r * 13 + (i / 3) * 7) % ${SERVERS})::text, 2, '0') AS s,
@@ -70,8 +71,11 @@ export async function loadPostgresFleet(client, q, shape, start, log) {
   for (const { indexname, indexdef } of definitions) if (indexname !== 'steps_pkey') await client.query(indexdef);
   phase('step indexes');
   await client.query(
-    `UPDATE ${q}.runs r SET next_sequence = c.n, ok_count = c.ok, failed_count = c.failed, cancelled_count = c.cancelled
+    `UPDATE ${q}.runs r SET next_sequence = c.n, ok_count = c.ok, failed_count = c.failed, cancelled_count = c.cancelled,
+            tokens = c.tokens
      FROM (SELECT run_id, max(sequence) + 1 AS n, count(*) FILTER (WHERE call_outcome = 'ok') AS ok,
+                  -- an llm step's promptTokens (1200 + its sequence) + completionTokens (88), as inserted above
+                  coalesce(sum(1288 + sequence) FILTER (WHERE kind = 'llm'), 0) AS tokens,
                   count(*) FILTER (WHERE call_outcome = 'failed') AS failed,
                   count(*) FILTER (WHERE call_outcome = 'cancelled') AS cancelled
            FROM ${q}.steps GROUP BY run_id) c

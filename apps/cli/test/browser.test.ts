@@ -449,4 +449,203 @@ describe.skipIf(!available)('runs app in a real browser', () => {
     expect(await page.locator('script').count()).toBe(0);
     expect(await page.locator('h1 + section, main').first().innerText()).toContain('escaping <b>check</b>');
   });
+
+  describe('servers over time (issue 32 item 2)', () => {
+    /** Every element a selector finds lies within the screen's width and is drawn. */
+    async function allOnScreen(selector: string, where: string, client: number): Promise<number> {
+      const found = await boxes(selector);
+      for (const box of found) {
+        expect(box.width * box.height, `${where}: ${selector} not drawn`).toBeGreaterThan(0);
+        expect(box.left, `${where}: ${selector} cut off on the left`).toBeGreaterThanOrEqual(0);
+        expect(box.right, `${where}: ${selector} off screen on the right`).toBeLessThanOrEqual(client);
+      }
+      return found.length;
+    }
+
+    it('the servers page draws two small charts per server, named for screen readers; a name leads to the server page; axe finds nothing at 1280 and 420 px', async () => {
+      for (const width of [1280, 420]) {
+        await page.setViewportSize({ width, height: 900 });
+        try {
+          for (const lang of ['en', 'de']) {
+            await page.goto(`${app.url}servers?window=7d&lang=${lang}`);
+            const where = `servers page at ${width} px (${lang})`;
+            const rows = await page.locator('tr[data-server]').count();
+            expect(rows).toBeGreaterThan(0);
+            expect(await page.locator('tr[data-server] svg.spark[role="img"]').count()).toBe(2 * rows);
+            const name = await page
+              .locator('tr[data-server="flaky"] svg.spark[data-metric="failureRate"]')
+              .evaluate(
+                (el) => (el as unknown as { querySelector(s: string): { textContent: string } }).querySelector('title').textContent,
+              );
+            expect(name).toMatch(lang === 'en' ? /^Failure rate per day: peak \d/ : /^Fehlerquote je Tag: Höchstwert \d/);
+            const widths = await pageWidths();
+            expect(widths.scroll, `${where} scrolls sideways`).toBeLessThanOrEqual(widths.client);
+            expect(await allOnScreen('tr[data-server] svg.spark', where, widths.client)).toBe(2 * rows);
+            expect(await axeViolations(), `axe on ${where}`).toEqual([]);
+          }
+        } finally {
+          await page.setViewportSize({ width: 1280, height: 800 });
+        }
+      }
+      await page.goto(`${app.url}servers`);
+      await page.locator('tr[data-server="flaky"] th a').click();
+      await page.waitForURL(/\/servers\/flaky\?window=all$/);
+      expect(await page.locator('h1').innerText()).toBe('MCP server flaky');
+    });
+
+    it('a server page shows its health, both charts with axes and its failed calls, each leading to its step; axe finds nothing at 1280 and 420 px', async () => {
+      for (const width of [1280, 420]) {
+        await page.setViewportSize({ width, height: 900 });
+        try {
+          for (const lang of ['en', 'de']) {
+            await page.goto(`${app.url}servers/flaky?lang=${lang}`);
+            const where = `server page at ${width} px (${lang})`;
+            const widths = await pageWidths();
+            expect(widths.scroll, `${where} scrolls sideways`).toBeLessThanOrEqual(widths.client);
+            await allOnScreen('[data-section="health"] .badge', where, widths.client);
+            expect(await allOnScreen('[data-section="health"] .rate', where, widths.client)).toBe(1);
+            expect(await allOnScreen('svg.trend-chart', where, widths.client)).toBe(2);
+            expect(await allOnScreen('.trend-x span', where, widths.client)).toBe(4);
+            expect(await page.locator('svg.trend-chart circle').count()).toBeGreaterThan(0);
+            expect(await page.locator('table.failing-calls tbody tr').count()).toBeGreaterThan(0);
+            await allOnScreen('table.failing-calls td.run a', where, widths.client);
+            expect(await axeViolations(), `axe on ${where}`).toEqual([]);
+            if (lang === 'en') await shoot(width === 420 ? 'server-narrow.png' : 'server.png', true);
+          }
+        } finally {
+          await page.setViewportSize({ width: 1280, height: 800 });
+        }
+      }
+      // the figures behind the charts open without script
+      await page.goto(`${app.url}servers/flaky`);
+      await page.locator('details.trend-figures summary').click();
+      expect(await page.locator('details.trend-figures tbody tr').count()).toBe(30);
+      // a failed call leads to its row on its run's page
+      const first = page.locator('table.failing-calls tbody tr').first();
+      const sequence = await first.getAttribute('data-sequence');
+      await first.locator('td.run a').click();
+      await page.waitForURL(new RegExp(`/runs/[0-9a-f-]+(\\?from=\\d+)?#step-${sequence}$`));
+      expect(await page.locator('tr:target').getAttribute('data-outcome')).toBe('failed');
+      // and the run page leads back to the server: its source and tool name are links
+      await page.locator('tr:target td.source a').click();
+      await page.waitForURL(/\/servers\/flaky$/);
+      expect(await page.locator('h1').innerText()).toBe('MCP server flaky');
+    });
+  });
+
+  describe('find a run: the filtered runs list (issue 32 item 3)', () => {
+    /** The filters asked of the demo's runs: ops-agent runs with an ended call to the flaky server. */
+    const FILTERED = 'configuration=ops-agent&server=flaky';
+
+    it('the list filtered by configuration and server, with its totals, at 1280 and 420 px in both languages; axe finds nothing', async () => {
+      const expected = await store.listRuns({ configuration: 'ops-agent', server: 'flaky', limit: 50 });
+      expect(expected.runs.length).toBeGreaterThan(0);
+      const totals = await store.runTotals({ configuration: 'ops-agent', server: 'flaky' });
+      expect(totals.tokens).toBeGreaterThan(0);
+      try {
+        for (const width of [1280, 420]) {
+          await page.setViewportSize({ width, height: 900 });
+          for (const lang of ['en', 'de']) {
+            const where = `the filtered list at ${width} px (${lang})`;
+            await page.goto(`${app.url}?${FILTERED}&lang=${lang}`);
+            expect(await page.locator('tr[data-run-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-run-id')))).toEqual(
+              expected.runs.map((run) => run.id),
+            );
+            // the form shows what was asked
+            expect(await page.locator('#filter-configuration').inputValue()).toBe('ops-agent');
+            expect(await page.locator('#filter-server').inputValue()).toBe('flaky');
+            const line = await page.locator('p.totals').innerText();
+            expect(line).toBe(
+              lang === 'en'
+                ? `${totals.runs} runs · ${totals.tokens.toLocaleString('en-US')} tokens`
+                : `${totals.runs} Läufe · ${totals.tokens.toLocaleString('de-DE')} Tokens`,
+            );
+            // status and outcome counts stay on screen; the tokens column only where there is room
+            const widths = await pageWidths();
+            expect(widths.scroll, `${where} scrolls sideways`).toBeLessThanOrEqual(widths.client);
+            for (const selector of [
+              'tr[data-run-id] .badge[data-status]',
+              'tr[data-run-id] .counts .badge',
+              'p.totals',
+              '#filter-server',
+            ]) {
+              for (const box of await boxes(selector)) {
+                expect(box.width * box.height, `${where}: ${selector} not drawn`).toBeGreaterThan(0);
+                expect(box.left, `${where}: ${selector}`).toBeGreaterThanOrEqual(0);
+                expect(box.right, `${where}: ${selector}`).toBeLessThanOrEqual(widths.client);
+              }
+            }
+            expect(await page.locator('td.tokens').first().isVisible()).toBe(width > 800);
+            expect(await axeViolations(), `axe on ${where}`).toEqual([]);
+            if (lang === 'en') await shoot(width === 1280 ? 'runs-filtered.png' : 'runs-filtered-narrow.png', true);
+          }
+        }
+      } finally {
+        await page.setViewportSize({ width: 1280, height: 800 });
+      }
+    });
+
+    it('the form works without script: typed filters go into the address and survive the language switch', async () => {
+      await page.goto(`${app.url}?lang=en`);
+      await page.locator('#filter-title').fill('EXPORT');
+      await page.locator('select[name="status"]').selectOption('completed');
+      await page.locator('form.filters button[type="submit"]').click();
+      await page.waitForURL(/title=EXPORT/);
+      const expected = await store.listRuns({ titleContains: 'EXPORT', status: 'completed', limit: 50 });
+      expect(expected.runs.length).toBeGreaterThan(0);
+      expect(await page.locator('tr[data-run-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-run-id')))).toEqual(
+        expected.runs.map((run) => run.id),
+      );
+      await page.locator('nav.lang a[hreflang="de"]').click();
+      await page.waitForURL(/lang=de/);
+      expect(await page.locator('#filter-title').inputValue()).toBe('EXPORT');
+      expect(await page.locator('select[name="status"]').inputValue()).toBe('completed');
+      expect(await page.locator('tr[data-run-id]').count()).toBe(expected.runs.length);
+    });
+
+    it('refreshes while a run on it runs, and a link turns that off (then axe finds nothing: its meta-refresh rule flags any timed refresh)', async () => {
+      const created = await store.createRun({ configuration: 'browser-list-refresh', actor: 'browser test' });
+      try {
+        await page.goto(`${app.url}?configuration=browser-list-refresh&lang=en`);
+        expect(await page.locator('meta[http-equiv="refresh"]').getAttribute('content')).toBe('5');
+        expect(await page.locator('p.refresh').innerText()).toBe(
+          'Runs on this page are running; it refreshes every 5 seconds. Stop refreshing',
+        );
+        await page.locator('p.refresh a').click();
+        await page.waitForURL(/refresh=off/);
+        expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(0);
+        expect(await page.locator('tr[data-run-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-run-id')))).toEqual([
+          created.id,
+        ]);
+        expect(await axeViolations(), 'axe on the list of a running run, refreshing off').toEqual([]);
+        // the form keeps it off
+        await page.locator('form.filters button[type="submit"]').click();
+        await page.waitForURL(/refresh=off/);
+        expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(0);
+      } finally {
+        await store.finishRun(created.id, { status: 'completed', finishedAt: Date.now() });
+      }
+    });
+
+    it('a bad filter: the form again, the message naming the field and linked to it, 400, axe finds nothing', async () => {
+      for (const lang of ['en', 'de']) {
+        const response = await page.goto(`${app.url}?from=gestern&configuration=ops-agent&lang=${lang}`);
+        expect(response?.status()).toBe(400);
+        const message = await page.locator('#filter-from-error').innerText();
+        expect(message).toBe(
+          lang === 'en'
+            ? 'Started from: "gestern" is not a date and time such as 2026-11-30T08:00 from 1970 on.'
+            : 'Gestartet ab: „gestern“ ist kein Datum mit Uhrzeit wie 2026-11-30T08:00 ab 1970.',
+        );
+        expect(await page.locator('#filter-from').getAttribute('aria-invalid')).toBe('true');
+        expect(await page.locator('#filter-configuration').inputValue()).toBe('ops-agent');
+        expect(await page.locator('tr[data-run-id]').count()).toBe(0);
+        expect(await axeViolations(), `axe on the refused filter (${lang})`).toEqual([]);
+        await page.locator('#filter-from-error a').click();
+        expect(
+          await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id),
+        ).toBe('filter-from');
+      }
+    });
+  });
 });

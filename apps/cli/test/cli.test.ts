@@ -95,7 +95,8 @@ describe('runledger binary', () => {
     expect(list.code).toBe(0);
     const lines = list.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^ID\s+STATUS\s+CONFIGURATION/);
-    expect(lines.slice(2)).toHaveLength(2);
+    expect(lines.slice(2, -1)).toHaveLength(2);
+    expect(lines.at(-1)).toMatch(/^total: 2 runs · [\d,]+ tokens$/);
     expect(lines[2]).toMatch(/cancelled\s+report-agent/);
     // the demo's titles are kept and shown (issue 32, item 3)
     expect(lines[0]).toMatch(/\sTITLE$/);

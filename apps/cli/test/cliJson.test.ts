@@ -87,7 +87,8 @@ describe('--json outputs and their schemas', () => {
     const out = await jsonOf('runs list', ['--db', db]);
     const store = await SqliteRunStore.open({ path: db });
     try {
-      expect(out).toEqual(asJson(await store.listRuns({ limit: 20 })));
+      // the page, and what every page adds up to
+      expect(out).toEqual(asJson({ ...(await store.listRuns({ limit: 20 })), totals: await store.runTotals() }));
     } finally {
       await store.close();
     }

@@ -77,7 +77,7 @@ describe('without the optional @runledger/store-postgres', () => {
     expect((await run(['migrate', '--db', 'runs.db'])).code).toBe(0);
     const list = await run(['runs', 'list', '--db', 'runs.db', '--json']);
     expect(list).toMatchObject({ code: 0, stderr: '' });
-    expect(JSON.parse(list.stdout)).toEqual({ runs: [], nextCursor: null });
+    expect(JSON.parse(list.stdout)).toEqual({ runs: [], nextCursor: null, totals: { runs: 0, tokens: 0 } });
   });
 
   it('a PostgreSQL store exits 2 (setup error) naming the package to install', async () => {

@@ -5,8 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteRunStore } from '@runledger/store-sqlite';
-import { startRun } from '@runledger/trace';
+import { InMemoryRunStore, type RunStore, startRun } from '@runledger/trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveRunId } from '../src/app/resolveRunId.js';
 import { CLI_JSON_OUTPUTS } from '../src/cli/cliJsonOutputs.js';
 import { cli } from './cliHelpers.js';
 import { send, serve, textOf } from './httpHelpers.js';
@@ -92,6 +93,51 @@ describe('the app: /runs/<prefix>', () => {
       expect((await send(server, '/runs/beadfac')).status).toBe(404);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('resolveRunId: one range read where the store can search, else a read of every id', () => {
+  /** The store, with its listRuns and findRunIdsByPrefix calls counted; without the search methods when `search` is false. */
+  function counted(store: InMemoryRunStore, search: boolean): { store: RunStore; calls: { listRuns: number; findRunIdsByPrefix: number } } {
+    const calls = { listRuns: 0, findRunIdsByPrefix: 0 };
+    const proxy = new Proxy(store, {
+      get(target, key, receiver) {
+        if (!search && (key === 'runTotals' || key === 'listToolCalls' || key === 'findRunIdsByPrefix')) return undefined;
+        const value: unknown = Reflect.get(target, key, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (key === 'listRuns' || key === 'findRunIdsByPrefix') calls[key]++;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    return { store: proxy, calls };
+  }
+
+  it.each([
+    ['a store that can search', true],
+    ['a store without the search methods (the fallback)', false],
+  ])('on %s: the full id, a unique prefix in any case, an ambiguous one, none, too short', async (_name, search) => {
+    const memory = InMemoryRunStore.create();
+    for (const id of [FIRST, SECOND, ENDED]) await memory.createRun({ id, configuration: 'prefix-test', actor: null });
+    for (let i = 0; i < 250; i++) await memory.createRun({ configuration: 'filler', actor: null });
+    const { store: target, calls } = counted(memory, search);
+    expect(await resolveRunId(target, ENDED)).toMatchObject({ kind: 'run', run: { id: ENDED } });
+    expect(calls).toEqual({ listRuns: 0, findRunIdsByPrefix: 0 });
+    expect(await resolveRunId(target, 'BEADFACE-00')).toMatchObject({ kind: 'run', run: { id: ENDED } });
+    const ambiguous = await resolveRunId(target, 'feedc0de');
+    expect(ambiguous.kind).toBe('ambiguous');
+    expect(ambiguous.kind === 'ambiguous' ? [...ambiguous.ids].sort() : []).toEqual([FIRST, SECOND]);
+    expect(await resolveRunId(target, 'ffffffff')).toEqual({ kind: 'none' });
+    expect(await resolveRunId(target, 'feedc0d')).toEqual({ kind: 'short' });
+    expect(await resolveRunId(target, 'not-hex-at-all')).toEqual({ kind: 'none' });
+    if (search) {
+      // one range read per prefix, never a page of runs
+      expect(calls).toEqual({ listRuns: 0, findRunIdsByPrefix: 4 });
+    } else {
+      // every run read, page by page (253 runs, 200 a page), for each prefix
+      expect(calls).toEqual({ listRuns: 8, findRunIdsByPrefix: 0 });
     }
   });
 });

@@ -81,7 +81,8 @@ describe('the CLI escapes control characters of stored text', () => {
     expect(list.code).toBe(0);
     expect(list.stdout).not.toMatch(TERMINAL_CONTROLS);
     expect(list.stdout).toContain(`cfg ${escaped}`);
-    expect(list.stdout.trim().split('\n')).toHaveLength(3);
+    // the header, its rule, the run and the total
+    expect(list.stdout.trim().split('\n')).toHaveLength(4);
 
     const show = await cli(['runs', 'show', runId, '--db', path], dir);
     expect(show.code).toBe(0);

@@ -198,11 +198,18 @@ const APP_TAGS = new Set([
   'rect',
   'line',
   'text',
+  // the servers' charts over time (inline SVG) and their headings on a server's page
+  'circle',
+  'polyline',
+  'h3',
   'summary',
   'footer',
   'em',
   'br',
 ]);
+
+/** The classes of the app's own SVG: the run page's waterfall, the servers' small and large charts. */
+const APP_SVG_CLASSES = ['waterfall-chart', 'spark trend-failureRate', 'spark trend-p95', 'trend-chart'];
 
 /**
  * Parses a page as a browser would and checks that no data became markup: only the app's tags,
@@ -213,8 +220,8 @@ export function assertInertPage(body: string, what: string): string {
   for (const element of elements(document)) {
     expect(APP_TAGS.has(element.tagName), `${what}: unexpected <${element.tagName}>`).toBe(true);
     if (element.tagName === 'svg') {
-      // the only SVG a page has is the app's waterfall: one that came from data has no such class
-      expect(element.attrs.find((attr) => attr.name === 'class')?.value, `${what}: <svg>`).toBe('waterfall-chart');
+      // the only SVG a page has is the app's: the waterfall and the servers' charts; one that came from data has no such class
+      expect(APP_SVG_CLASSES, `${what}: <svg>`).toContain(element.attrs.find((attr) => attr.name === 'class')?.value);
     }
     for (const attr of element.attrs) {
       expect(attr.name, `${what}: <${element.tagName} ${attr.name}>`).not.toMatch(/^on/i);

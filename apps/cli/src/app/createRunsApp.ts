@@ -1,18 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ToolOutcome } from '@runledger/core';
-import { isRunStatus, RunStoreError, type RunStore } from '@runledger/trace';
+import { RunStoreError, type RunStore } from '@runledger/trace';
 import type { Html } from '../html/Html.js';
 import { isLocale, negotiateLocale } from '../i18n/Locale.js';
 import { Translator } from '../i18n/Translator.js';
 import { renderErrorView } from '../views/errorView.js';
 import { ViewContext } from '../views/ViewContext.js';
 import { renderRunView, TIMELINE_PAGE_SIZE } from '../views/runView.js';
-import { type RunsFilter, renderRunsView } from '../views/runsView.js';
+import { renderRunsView } from '../views/runsView.js';
 import { readServersQuery, windowSince } from './serversQuery.js';
 import { renderServersView } from '../views/serversView.js';
+import { renderServerView } from '../views/serverView.js';
+import { readServerPage } from './readServerPage.js';
+import { readServerId } from './serverPath.js';
+import { readServerTrends } from './serverTrends.js';
+import { HealthBucketCache } from './HealthBucketCache.js';
 import { carriesToken, hostIsLoopback, isSameOrigin, TOKEN_COOKIE } from './AccessPolicy.js';
 import { cancelRun } from './cancelRun.js';
 import { OpenCallTracker } from './OpenCallTracker.js';
+import { readRunsList } from './readRunsList.js';
 import { resolveRunId } from './resolveRunId.js';
 import { readTimelineSlice } from './timelineSlice.js';
 
@@ -93,15 +98,19 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
   const loopbackOnly = options.loopbackOnly ?? token === null;
   const now = options.now ?? Date.now;
   const runsPageSize = options.runsPageSize ?? 50;
+  // the time zone dates are shown in, and the runs list's time filters read in
+  const timeZone = options.timeZone ?? new Intl.DateTimeFormat().resolvedOptions().timeZone;
   const writeLog = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const log = (line: string) => writeLog(token === null ? line : line.split(token).join('[token]'));
   // the calls on the wire of the running runs viewed: a view reads only the steps appended since the last
   const openCalls = new OpenCallTracker();
+  // the server health of the charts' closed hours and days, reused for a minute
+  const healthBuckets = new HealthBucketCache();
   const translators = new Map<string, Translator>();
   const translator = (locale: 'en' | 'de'): Translator => {
     let t = translators.get(locale);
     if (t === undefined) {
-      t = new Translator(locale, { timeZone: options.timeZone });
+      t = new Translator(locale, { timeZone });
       translators.set(locale, t);
     }
     return t;
@@ -172,28 +181,31 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
     try {
       if (path === '/' || path === '/runs') {
         if (method !== 'GET' && method !== 'HEAD') return notAllowed(READ);
-        const statusParam = url.searchParams.get('status') ?? '';
-        const hasParam = url.searchParams.get('has') ?? '';
-        const filter: RunsFilter = {
-          status: isRunStatus(statusParam) ? statusParam : null,
-          has: hasParam === ToolOutcome.FAILED || hasParam === ToolOutcome.CANCELLED ? hasParam : null,
-          cursor: url.searchParams.get('cursor') || null,
-        };
-        const page = await store.listRuns({
-          status: filter.status ?? undefined,
-          hasOutcome: filter.has ?? undefined,
-          cursor: filter.cursor,
-          limit: runsPageSize,
-        });
-        return sendView(res, 200, renderRunsView(ctx, page, filter, now()), lang);
+        const list = await readRunsList(store, url.searchParams, { timeZone, pageSize: runsPageSize });
+        return sendView(res, list.problems.length === 0 ? 200 : 400, renderRunsView(ctx, list, now()), lang);
       }
 
       if (path === '/servers') {
         if (method !== 'GET' && method !== 'HEAD') return notAllowed(READ);
         const query = readServersQuery(url.searchParams);
-        const since = windowSince(query.window, now());
-        const rows = await store.serverHealth(since === undefined ? {} : { since });
-        return sendView(res, 200, renderServersView(ctx, rows, query), lang);
+        const at = now();
+        const since = windowSince(query.window, at);
+        const [rows, trends] = await Promise.all([
+          store.serverHealth(since === undefined ? {} : { since }),
+          readServerTrends(store, query.window, at, healthBuckets),
+        ]);
+        return sendView(res, 200, renderServersView(ctx, rows, query, trends), lang);
+      }
+
+      const serverMatch = /^\/servers\/([^/]+)$/.exec(path);
+      if (serverMatch !== null) {
+        if (method !== 'GET' && method !== 'HEAD') return notAllowed(READ);
+        const server = readServerId(serverMatch[1] ?? '');
+        if (server === null) return badRequest(t.t('error.badServerId'));
+        const query = readServersQuery(url.searchParams);
+        const page = await readServerPage(store, server, query.window, url.searchParams.get('cursor') || null, now(), healthBuckets);
+        if (page === null) return notFound(t.t('server.notFound', { server }));
+        return sendView(res, 200, renderServerView(ctx, page), lang);
       }
 
       const runMatch = /^\/runs\/([^/]+)(\/cancel)?$/.exec(path);

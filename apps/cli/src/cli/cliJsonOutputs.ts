@@ -35,6 +35,7 @@ const storedRun = z.object({
   terminationReason: z.string().nullable(),
   stepCount: count,
   outcomeCounts,
+  tokens: count.optional().describe('the model tokens its steps used (the prompt and completion tokens of its LLM calls)'),
   unstoredSteps: count.optional(),
   lateFinishStatus: terminalRunStatus
     .nullable()
@@ -96,7 +97,14 @@ const spoolFile = {
  * @internal
  */
 export const CLI_JSON_OUTPUTS = {
-  'runs list': z.object({ runs: z.array(storedRun), nextCursor: z.string().nullable() }),
+  'runs list': z.object({
+    runs: z.array(storedRun),
+    nextCursor: z.string().nullable(),
+    totals: z
+      .object({ runs: count, tokens: count })
+      .optional()
+      .describe('what every page of the listing adds up to: its runs and their model tokens (absent from a store that cannot search)'),
+  }),
   'runs show': z.object({
     run: storedRun,
     cancelRequestedAfterFinish: z.boolean(),

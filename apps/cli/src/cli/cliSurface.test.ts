@@ -31,6 +31,7 @@ const VALUES: Record<string, string> = {
   host: '127.0.0.1',
   token: 'abcdefgh1',
   since: '24h',
+  until: '1h',
   headers: 'x-tenant=acme',
   privacy: 'full',
   otlp: 'http://127.0.0.1:4318',

@@ -1,7 +1,5 @@
-import { durationMs, notBefore1970, reachBack } from './reachBack.js';
+import { parseTimeFlag } from './parseTimeFlag.js';
 import { UsageError } from './UsageError.js';
-
-const UNITS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 /**
  * Reads `export otlp --since`: a span back from `now` (`90m`, `24h`, `7d`) or a date or time
@@ -11,16 +9,7 @@ const UNITS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
  * @internal
  */
 export function parseSince(value: string, now: number): number {
-  const flag = { command: 'export otlp', flag: '--since', value };
-  const span = durationMs(value, UNITS);
-  if (span !== null) return reachBack(span, now, UNITS, flag);
-  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) {
-    const at = Date.parse(value);
-    if (Number.isFinite(at)) return notBefore1970(at, flag);
-  }
-  throw new UsageError(
-    `runledger export otlp: --since must be a date or time such as 2026-11-30 or 2026-11-30T08:00:00Z, or a span back from now such as 90m, 24h or 7d, got ${JSON.stringify(value)}`,
-  );
+  return parseTimeFlag(value, now, { command: 'export otlp', flag: '--since' });
 }
 
 /**

@@ -6,6 +6,7 @@ import { CLI_COMMANDS, cliCommand, cliFlag, cliParseOptions, type HAS_CHOICES } 
 import { didYouMean } from './didYouMean.js';
 import { parseOlderThan } from './olderThan.js';
 import { parseHeaders, parseSince } from './otlpFlags.js';
+import { parseTimeFlag } from './parseTimeFlag.js';
 import { durationMs, reachBack } from './reachBack.js';
 import { checkDbFlag, checkPgUrl } from './storeTargetChecks.js';
 import { UsageError } from './UsageError.js';
@@ -35,6 +36,18 @@ export type Command =
       readonly store: StoreTarget;
       readonly status: RunStatus | null;
       readonly has: (typeof HAS_CHOICES)[number] | null;
+      /** The exact configuration name, or null. */
+      readonly configuration: string | null;
+      /** Runs with an ended call to this MCP server, or null. */
+      readonly server: string | null;
+      /** Runs with an ended call of this tool (its exact name), or null. */
+      readonly tool: string | null;
+      /** Text the run's title contains, or null. */
+      readonly title: string | null;
+      /** Runs created at or after this time (ms since the epoch), or null. */
+      readonly since: number | null;
+      /** Runs created before this time (ms since the epoch), or null. */
+      readonly until: number | null;
       readonly limit: number;
       readonly json: boolean;
     }
@@ -321,11 +334,29 @@ function parseNamed(name: string, args: readonly string[], env: CommandEnv): Com
       const status = text(values, name, 'status') as RunStatus | undefined;
       const has = text(values, name, 'has') as (typeof HAS_CHOICES)[number] | undefined;
       const limit = integer(values, name, 'limit');
+      const now = Date.now();
+      const time = (flag: 'since' | 'until') => {
+        const value = nonEmpty(values[flag], `--${flag}`, name);
+        return value === undefined ? null : parseTimeFlag(value, now, { command: name, flag: `--${flag}` });
+      };
+      const since = time('since');
+      const until = time('until');
+      if (since !== null && until !== null && until <= since) {
+        throw new UsageError(
+          `runledger runs list: --until must be later than --since, got ${JSON.stringify(values['until'])} and ${JSON.stringify(values['since'])}`,
+        );
+      }
       return {
         name: 'runs-list',
         store: store(values, env, name),
         status: status ?? null,
         has: has ?? null,
+        configuration: nonEmpty(values['configuration'], '--configuration', name) ?? null,
+        server: nonEmpty(values['server'], '--server', name) ?? null,
+        tool: nonEmpty(values['tool'], '--tool', name) ?? null,
+        title: nonEmpty(values['title'], '--title', name) ?? null,
+        since,
+        until,
         limit,
         json: values['json'] === true,
       };

@@ -23,8 +23,10 @@ scripted agent runs into the SQLite file (default ./runledger.db) and serve the 
 with --otlp, also send the demo's runs to that OTLP/HTTP endpoint (as export otlp).`,
   },
   'runs list': {
-    synopsis: `runs list ${STORE} [--status <s>] [--has failed|cancelled] [--limit <n>] [--json]`,
-    about: 'List runs newest first (--limit 1 to 200, default 20).',
+    synopsis: `runs list ${STORE} [--status <s>] [--has failed|cancelled] [--configuration <name>] [--server <id>] [--tool <name>] [--title <text>] [--since <time>] [--until <time>] [--limit <n>] [--json]`,
+    about: `List runs newest first (--limit 1 to 200, default 20) and what all pages add up to (runs, tokens).
+--server, --tool: an ended call to that server, of that tool; --title: text in the title (A-Z in any
+case); <time>: a date or time (2026-11-30T08:00:00Z) or a span back from now (90m, 24h, 7d).`,
   },
   'runs show': {
     synopsis: `runs show <id | id prefix of 8+ characters> ${STORE} [--json]`,
@@ -92,10 +94,10 @@ without a complete answer by then, or refused (named by its HTTP status), exits 
 const STORE_PARAGRAPH = `Store: --db <file> (SQLite, default ./runledger.db) or --pg <url> (PostgreSQL, or RUNLEDGER_PG_URL),
        with --pg-schema <name> for a schema other than the store's default.
 `;
-const TIMES_PARAGRAPH = `Times: --since, --stale-after and --older-than must not reach back before 1970-01-01 (exit 2).
+const TIMES_PARAGRAPH = `Times: --since, --until, --stale-after and --older-than must not reach back before 1970-01-01 (exit 2).
 `;
 /** The commands whose flags reach back in time. */
-const TIME_FLAGS = ['since', 'stale-after', 'older-than'];
+const TIME_FLAGS = ['since', 'until', 'stale-after', 'older-than'];
 
 const indent = (text: string, by: string): string =>
   text

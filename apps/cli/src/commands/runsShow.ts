@@ -1,11 +1,12 @@
 // `runledger runs show <id>`: one run's header, its calls on the wire and its timeline, as text or JSON.
 import { isLateCancel, type RunStore } from '@runledger/trace';
+import { runDurationMs } from '../app/runDurationMs.js';
 import { timelineSlice } from '../app/timelineSlice.js';
+import { wireMs } from '../app/wireMs.js';
+import { writeUnknownNote } from '../app/writeUnknownNote.js';
 import { Translator } from '../i18n/Translator.js';
 import { kindText } from '../views/kindText.js';
 import { reasonText } from '../views/reasonText.js';
-import { wireMs, writeUnknownNote } from '../views/runView.js';
-import { runDurationMs } from '../views/runsView.js';
 import type { CliIo } from '../cli/CliIo.js';
 import { writeCliJson } from '../cli/cliJsonOutputs.js';
 import { CliExitCode } from '../cli/cliSurface.js';

@@ -8,8 +8,12 @@ import { kindText } from './kindText.js';
 import { layout } from './layout.js';
 import type { ViewContext } from './ViewContext.js';
 import { renderWaterfallView } from './waterfallView.js';
+import { serverLink, toolServerOf } from './serverLink.js';
 import { reasonText } from './reasonText.js';
-import { outcomeCounts, runDurationMs } from './runsView.js';
+import { outcomeCounts } from './runsView.js';
+import { runDurationMs } from '../app/runDurationMs.js';
+import { wireMs } from '../app/wireMs.js';
+import { writeUnknownNote } from '../app/writeUnknownNote.js';
 
 /** The most timeline rows (steps) one page shows. @internal */
 export const TIMELINE_PAGE_SIZE = 200;
@@ -47,15 +51,6 @@ export function sourceText(t: Translator, entry: RunTimelineEntry): string {
   return entry.source;
 }
 
-/**
- * How long a call on the wire has been running at `now`, in ms; null for any other entry.
- *
- * @internal
- */
-export function wireMs(entry: RunTimelineEntry, now: number): number | null {
-  return entry.callState === 'on_the_wire' ? Math.max(0, now - entry.time) : null;
-}
-
 function callStateBadge(t: Translator, entry: RunTimelineEntry, now: number): Html {
   if (entry.callState === 'on_the_wire') {
     return html`<span class="badge badge-running" data-call-state="on_the_wire" title="${t.t('runs.detail.callState.runningFor', { duration: t.duration(wireMs(entry, now) ?? 0) })}"><span aria-hidden="true">◔</span>${t.t('runs.detail.callState.on_the_wire')}</span>`;
@@ -71,23 +66,6 @@ function detailLabel(t: Translator, key: string): string {
 function detailValue(t: Translator, key: string, value: RunTimelineDetail): string {
   if (key === 'failureCause') return failureCauseLabel(t, String(value));
   return typeof value === 'number' ? t.decimal(value) : String(value);
-}
-
-/**
- * The note a call that may have written gets when its answer was never seen (cancelled, or timed
- * out: {@link RunTimelineEntry.mayHaveExecuted}): whether the server changed something is
- * unknown. Null when no note is due.
- *
- * @internal
- */
-export function writeUnknownNote(t: Translator, entry: RunTimelineEntry): string | null {
-  if (!entry.mayHaveExecuted) return null;
-  const resource = entry.details['writeResource'];
-  const id = entry.details['writeId'];
-  const timedOut = entry.outcome !== 'cancelled';
-  if (resource === undefined) return t.t(timedOut ? 'runs.detail.writeUnknownTimeoutNoTarget' : 'runs.detail.writeUnknownNoTarget');
-  const target = id === undefined ? String(resource) : `${String(resource)} ${String(id)}`;
-  return t.t(timedOut ? 'runs.detail.writeUnknownTimeout' : 'runs.detail.writeUnknown', { target });
 }
 
 /** The mark beside the outcome of a call that may have run on the server. */
@@ -116,7 +94,7 @@ ${time}<td class="source">${t.t('runs.detail.source.run')}</td><td class="kind">
     : Html.join(
         keys.map(
           (key) =>
-            html`<span class="kv"><span class="k">${detailLabel(t, key)}:</span> <span class="v${key === 'toolName' ? ' mono' : ''}">${detailValue(t, key, entry.details[key]!)}</span></span>`,
+            html`<span class="kv"><span class="k">${detailLabel(t, key)}:</span> <span class="v${key === 'toolName' ? ' mono' : ''}">${key === 'toolName' ? serverLink(ctx, toolServerOf(entry), {}, detailValue(t, key, entry.details[key]!)) : detailValue(t, key, entry.details[key]!)}</span></span>`,
         ),
       );
   const note = entry.callState === 'interrupted' ? t.t('runs.detail.callState.interruptedNote') : writeUnknownNote(t, entry);
@@ -125,7 +103,7 @@ ${time}<td class="source">${t.t('runs.detail.source.run')}</td><td class="kind">
   const rowClass = entry.callState !== null ? `row-${entry.callState}` : entry.outcome === '' ? '' : `row-${entry.outcome}`;
   return html`<tr id="step-${entry.sequence ?? ''}" class="${rowClass}" data-sequence="${entry.sequence ?? ''}" data-outcome="${entry.outcome}"${entry.mayHaveExecuted ? html` data-may-have-executed="true"` : ''}${entry.callState === null ? '' : html` data-call-state="${entry.callState}"`}>
 ${time}
-<td class="source">${source === '' ? NONE : source}</td>
+<td class="source">${source === '' ? NONE : serverLink(ctx, toolServerOf(entry), {}, source)}</td>
 <td class="kind">${kindText(t, entry.kind)}</td>
 <td class="num round">${entry.round === null ? NONE : t.number(entry.round)}</td>
 <td class="num duration${ms === null ? '' : ' has-duration'}">${ms === null ? NONE : t.duration(ms)}</td>
@@ -189,7 +167,7 @@ ${
 <thead><tr><th scope="col">${t.t('runs.detail.wire.col.tool')}</th><th scope="col">${t.t('runs.detail.wire.col.server')}</th><th scope="col">${t.t('runs.detail.wire.col.sent')}</th><th scope="col" class="num">${t.t('runs.detail.wire.col.running')}</th></tr></thead>
 <tbody>${(slice.wire ?? []).map(
         (entry) =>
-          html`<tr data-call-id="${String(entry.details['toolCallId'] ?? '')}"><td class="mono">${String(entry.details['toolName'] ?? '')}</td><td>${entry.source === '' ? NONE : entry.source}</td><td class="mono"><time datetime="${t.iso(entry.time)}">${t.time(entry.time)}</time></td><td class="num">${t.duration(wireMs(entry, now) ?? 0)}</td></tr>`,
+          html`<tr data-call-id="${String(entry.details['toolCallId'] ?? '')}"><td class="mono">${serverLink(ctx, toolServerOf(entry), {}, String(entry.details['toolName'] ?? ''))}</td><td>${entry.source === '' ? NONE : serverLink(ctx, toolServerOf(entry))}</td><td class="mono"><time datetime="${t.iso(entry.time)}">${t.time(entry.time)}</time></td><td class="num">${t.duration(wireMs(entry, now) ?? 0)}</td></tr>`,
       )}</tbody>
 </table></div>`
 }

@@ -1,19 +1,37 @@
 import type { ServerHealth } from '@runledger/trace';
 import { Html, html } from '../html/Html.js';
+import type { Translator } from '../i18n/Translator.js';
 import { NONE, textBadge } from './badges.js';
 import { failureCauseLabel } from './failureCauseLabel.js';
 import { layout } from './layout.js';
+import { serverLink } from './serverLink.js';
+import { renderSparkline } from './trendChartView.js';
 import type { ViewContext } from './ViewContext.js';
 import { healthVerdict, SERVER_WINDOWS, type ServerSortKey, sortServers, type ServersQuery } from '../app/serversQuery.js';
+import { type ServerTrends, trendOf } from '../app/serverTrends.js';
+
+/** A server's health verdict as a badge: flaky, no answers, too few calls or healthy. @internal */
+export function healthBadge(t: Translator, row: ServerHealth): Html {
+  const verdict = healthVerdict(row);
+  return verdict === 'flaky'
+    ? textBadge('flaky', '⚠', t.t('servers.flaky'))
+    : verdict === 'noAnswers'
+      ? textBadge('neutral', '–', t.t('servers.noAnswers'))
+      : verdict === 'tooFew'
+        ? textBadge('neutral', '…', t.t('servers.tooFew'))
+        : textBadge('ok', '✓', t.t('servers.healthy'));
+}
 
 /**
  * The MCP servers page: per server calls, ok, failed, cancelled, failure rate without the
  * cancellations and invalid-argument calls (shown beside it), failures by cause, last failure,
- * p95 over answered calls and a health badge (flaky, too few calls, healthy); sortable.
+ * p95 over answered calls and a health badge (flaky, too few calls, healthy); sortable. Beside the
+ * failure rate and the p95, a small chart of each per hour or day over the window (`trends`); the
+ * name links to the server's page.
  *
  * @internal
  */
-export function renderServersView(ctx: ViewContext, rows: readonly ServerHealth[], query: ServersQuery): Html {
+export function renderServersView(ctx: ViewContext, rows: readonly ServerHealth[], query: ServersQuery, trends: ServerTrends): Html {
   const { t } = ctx;
   const sorted = sortServers(rows, query.sort, query.dir);
   const header = (key: ServerSortKey, label: string, numeric: boolean) => {
@@ -35,14 +53,7 @@ export function renderServersView(ctx: ViewContext, rows: readonly ServerHealth[
   );
   const body = sorted.map((row) => {
     const verdict = healthVerdict(row);
-    const health =
-      verdict === 'flaky'
-        ? textBadge('flaky', '⚠', t.t('servers.flaky'))
-        : verdict === 'noAnswers'
-          ? textBadge('neutral', '–', t.t('servers.noAnswers'))
-          : verdict === 'tooFew'
-            ? textBadge('neutral', '…', t.t('servers.tooFew'))
-            : textBadge('ok', '✓', t.t('servers.healthy'));
+    const points = trendOf(trends, row.server);
     const causes =
       row.failureCauses.length === 0
         ? NONE
@@ -50,20 +61,25 @@ export function renderServersView(ctx: ViewContext, rows: readonly ServerHealth[
             (c) => html`<li data-cause="${c.cause}">${failureCauseLabel(t, c.cause)}: ${t.number(c.calls)}</li>`,
           )}</ul>`;
     return html`<tr data-server="${row.server}" data-flaky="${row.flaky ? 'true' : 'false'}" data-health="${verdict}">
-<th scope="row" class="mono">${row.server}</th>
+<th scope="row" class="mono">${serverLink(ctx, row.server, { window: query.window })}</th>
 <td class="num" data-label="${t.t('servers.col.calls')}">${t.number(row.calls)}</td>
 <td class="num" data-label="${t.t('servers.col.ok')}">${t.number(row.ok)}</td>
 <td class="num" data-label="${t.t('servers.col.failed')}">${t.number(row.failed)}</td>
 <td class="num" data-label="${t.t('servers.col.cancelled')}">${t.number(row.cancelled)}</td>
 <td class="num rate-cell" data-label="${t.t('servers.col.failureRate')}"><span class="rate" data-failure-rate="${row.failureRate ?? ''}">${row.failureRate === null ? NONE : t.ratio(row.failureRate)}</span>${
       row.cancelled > 0 ? html`<br><small class="muted">${t.t('servers.cancelledBeside', { count: row.cancelled })}</small>` : ''
-    }${row.invalidArguments > 0 ? html`<br><small class="muted" data-invalid-arguments="${row.invalidArguments}">${t.t('servers.invalidBeside', { count: row.invalidArguments })}</small>` : ''}</td>
+    }${row.invalidArguments > 0 ? html`<br><small class="muted" data-invalid-arguments="${row.invalidArguments}">${t.t('servers.invalidBeside', { count: row.invalidArguments })}</small>` : ''}${renderSparkline(
+      t,
+      'failureRate',
+      trends.unit,
+      points,
+    )}</td>
 <td class="failure-causes" data-label="${t.t('servers.col.causes')}">${causes}</td>
 <td class="last-failure" data-label="${t.t('servers.col.lastFailure')}">${row.lastFailureAt === null ? html`<span class="muted">${t.t('common.never')}</span>` : html`<time datetime="${t.iso(row.lastFailureAt)}">${t.date(row.lastFailureAt)}</time>`}</td>
 <td class="num p95" data-label="${t.t('servers.col.p95')}">${row.p95DurationMs === null ? NONE : t.duration(row.p95DurationMs)}${
       row.answered > 0 ? html`<br><small class="muted">${t.t('servers.answeredBeside', { count: row.answered })}</small>` : ''
-    }</td>
-<td class="health">${health}</td>
+    }${renderSparkline(t, 'p95', trends.unit, points)}</td>
+<td class="health">${healthBadge(t, row)}</td>
 </tr>`;
   });
   const table =
@@ -85,6 +101,7 @@ export function renderServersView(ctx: ViewContext, rows: readonly ServerHealth[
     section: 'servers',
     body: html`<h1>${t.t('servers.title')}</h1>
 <p class="note">${t.t('servers.intro')}</p>
+<p class="muted" data-note="trends">${t.t(`servers.trends.${query.window}`)}</p>
 <nav class="pager" aria-label="${t.t('servers.window')}"><span>${t.t('servers.window')}:</span>${windows}</nav>
 ${table}`,
   });

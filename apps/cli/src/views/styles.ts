@@ -38,6 +38,11 @@ tr.row-failed td:first-child{box-shadow:inset 4px 0 0 var(--fail-line)}tr.row-ca
 .badge.count-zero{background:#fff;color:var(--muted);border-color:var(--line);font-weight:500}
 form.filters{display:flex;gap:14px;align-items:flex-end;flex-wrap:wrap}
 form.filters label{display:flex;flex-direction:column;font-size:13px;color:var(--muted);gap:3px}
+form.filters input{font:inherit;padding:5px 8px;border:1px solid var(--line);border-radius:6px;background:#fff;color:var(--fg);max-width:100%}
+form.filters input:focus-visible{outline:3px solid #0969da;outline-offset:2px}form.filters input[aria-invalid=true]{border-color:var(--fail-fg);box-shadow:0 0 0 1px var(--fail-fg)}
+form.filters label{max-width:100%}form.filters .filter-actions{display:flex;gap:10px}form.filters .hint{flex-basis:100%;margin:0;font-size:13px}
+.note-error{border-color:var(--fail-line);background:var(--fail-bg);color:var(--fail-fg)}.note-error p,.note-error ul{margin:0}.note-error ul{padding-left:20px}.note-error a{color:var(--fail-fg)}
+.totals{font-weight:600;font-variant-numeric:tabular-nums;margin:0 0 10px}.refresh{margin:0 0 8px;font-size:14px}
 select,button,.button{font:inherit;padding:6px 10px;border:1px solid var(--line);border-radius:6px;background:#fff;color:var(--fg)}
 button,.button{cursor:pointer;text-decoration:none;display:inline-block}
 button.primary{background:#1f883d;color:#fff;border-color:#1a7f37}
@@ -82,6 +87,25 @@ table.timeline td.duration:not(.has-duration){display:none}
 table.timeline td.outcome{margin-left:auto}
 table.timeline td.details{flex-basis:100%;overflow-wrap:anywhere}
 table.timeline td.details .kv{white-space:normal}
+}
+.spark{display:block;margin:4px 0 0 auto;overflow:visible}.spark .base{stroke:var(--line)}
+.trend .series line,.spark .series polyline{stroke-width:1.5;stroke-linecap:round;stroke-linejoin:round;fill:none}
+.trend-failureRate .series line,.trend-failureRate .series polyline{stroke:var(--fail-fg)}.trend-failureRate .series circle{fill:var(--fail-fg)}
+.trend-p95 .series line,.trend-p95 .series polyline{stroke:var(--run-fg)}.trend-p95 .series circle{fill:var(--run-fg)}
+.trend-charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(280px,1fr));gap:8px 24px}
+.trend h3{font-size:15px;margin:8px 0 6px}.trend-chart{display:block;overflow:visible}.trend-chart .grid{stroke:#eaeef2}
+.trend-plot{display:grid;grid-template-columns:auto minmax(0,1fr);gap:2px 6px}
+.trend-y{display:flex;flex-direction:column;justify-content:space-between;text-align:right;font-size:11px;color:var(--muted);font-variant-numeric:tabular-nums}
+.trend-x{display:flex;justify-content:space-between;gap:8px;font-size:11px;color:var(--muted)}
+.trend-summary{font-size:13px;margin:4px 0 0}details.trend-figures{margin-top:12px}details.trend-figures summary{cursor:pointer;color:var(--link)}
+table.failing-calls td.run{white-space:nowrap}[data-section=health]>h2,[data-section=trends]>h2{margin-top:2px}
+@media (max-width:600px){
+table.failing-calls thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table.failing-calls,table.failing-calls tbody{display:block;border:0;background:none}
+table.failing-calls tr{display:flex;flex-wrap:wrap;align-items:baseline;gap:2px 10px;padding:6px 8px;background:var(--card);border:1px solid var(--line);border-top:0}
+table.failing-calls tr:first-child{border-top:1px solid var(--line)}
+table.failing-calls td{display:block;padding:0;border:0;min-width:0;overflow-wrap:anywhere}
+table.servers .spark{margin-left:0}
 }
 @media (max-width:600px){
 .pager{flex-wrap:wrap}
