@@ -64,7 +64,8 @@ describe('a writer waiting for another process', () => {
     latencies.sort((a, b) => a - b);
     // a hold and its gap are 23 ms: polling every ms, the median append waits one hold (~18 ms
     // measured); sleeping 10, 15, 20, 25 … 100 ms between tries (SQLite's busy handler) it missed
-    // most gaps (median ~110 ms measured)
-    expect(latencies[7]).toBeLessThan(50);
+    // most gaps (median ~110 ms measured, more under load). The bound sits between the two with room
+    // for a loaded CI machine, where every suite runs at once on 2 cores (a median of 58 ms seen there)
+    expect(latencies[7]).toBeLessThan(85);
   });
 });
