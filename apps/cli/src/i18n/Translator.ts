@@ -13,6 +13,8 @@ export class Translator {
   readonly locale: Locale;
   private readonly dateTime: Intl.DateTimeFormat;
   private readonly timeMs: Intl.DateTimeFormat;
+  private readonly hourStart: Intl.DateTimeFormat;
+  private readonly utcDay: Intl.DateTimeFormat;
   private readonly integer: Intl.NumberFormat;
   private readonly fraction: Intl.NumberFormat;
   private readonly percent: Intl.NumberFormat;
@@ -42,6 +44,16 @@ export class Translator {
       hourCycle: 'h23',
       timeZone,
     });
+    this.hourStart = new Intl.DateTimeFormat(locale, {
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZone,
+    });
+    this.utcDay = new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' });
     this.integer = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
     this.fraction = new Intl.NumberFormat(locale, { maximumFractionDigits: 4 });
     this.percent = new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -66,6 +78,14 @@ export class Translator {
   /** A date and time to the second. */
   date(ms: number): string {
     return this.dateTime.format(ms);
+  }
+
+  /**
+   * The start of a chart's bucket: an hour to the minute in the app's time zone, a day (a whole
+   * UTC day, as the charts count them) as its date alone.
+   */
+  bucket(ms: number, unit: 'hour' | 'day'): string {
+    return unit === 'day' ? this.utcDay.format(ms) : this.hourStart.format(ms);
   }
 
   /** A time of day to the millisecond. */

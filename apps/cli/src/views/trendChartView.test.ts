@@ -22,16 +22,29 @@ const SERIES = points({ 20: [0.25, 120], 21: [0.5, 300], 23: [0, 80] });
 describe('trend summaries', () => {
   it('say the peak, the latest value and when, and how many buckets have no figure', () => {
     expect(trendSummary(en, 'failureRate', 'hour', SERIES)).toBe(
-      'peak 50.0% (11/29/2026, 12:00:00), latest 0.0% (11/29/2026, 14:00:00); no figure in 21 of 24 hours',
+      'peak 50.0% (11/29/2026, 12:00), latest 0.0% (11/29/2026, 14:00); no figure in 21 of 24 hours',
     );
     expect(trendSummary(en, 'p95', 'hour', SERIES)).toBe(
-      'peak 300 ms (11/29/2026, 12:00:00), latest 80 ms (11/29/2026, 14:00:00); no figure in 21 of 24 hours',
+      'peak 300 ms (11/29/2026, 12:00), latest 80 ms (11/29/2026, 14:00); no figure in 21 of 24 hours',
     );
     expect(trendSummary(de, 'failureRate', 'hour', SERIES)).toBe(
-      'Höchstwert 50,0\u00a0% (29.11.2026, 12:00:00), zuletzt 0,0\u00a0% (29.11.2026, 14:00:00); kein Wert in 21 von 24 Stunden',
+      'Höchstwert 50,0\u00a0% (29.11.2026, 12:00), zuletzt 0,0\u00a0% (29.11.2026, 14:00); kein Wert in 21 von 24 Stunden',
     );
     expect(trendSummary(en, 'p95', 'hour', points({}))).toBe('no figure in the last 24 hours');
     expect(trendSummary(de, 'p95', 'day', points({}).slice(0, 7))).toBe('kein Wert an den letzten 7 Tagen');
+  });
+});
+
+describe('bucket labels', () => {
+  it('name a day by its UTC date alone and an hour to the minute in the app’s zone', () => {
+    const berlin = new Translator('en', { timeZone: 'Europe/Berlin' });
+    const day = Date.UTC(2026, 10, 29);
+    // the UTC day starts at 01:00 in Berlin: still the 29th, never "11/29/2026, 01:00:00"
+    expect(berlin.bucket(day, 'day')).toBe('11/29/2026');
+    expect(berlin.bucket(Date.UTC(2026, 10, 29, 23), 'day')).toBe('11/29/2026');
+    expect(berlin.bucket(Date.UTC(2026, 10, 29, 12), 'hour')).toBe('11/29/2026, 13:00');
+    const days = trendBuckets('7d', NOW).buckets.map((b) => ({ bucketStart: b.start, calls: 1, failureRate: 0.5, p95: 10 }));
+    expect(renderTrendFigures(berlin, 'day', days).value).toContain('>11/29/2026</time>');
   });
 });
 
@@ -39,7 +52,7 @@ describe('sparkline', () => {
   it('is an image named by its metric and summary, with gaps left undrawn', () => {
     const svg = renderSparkline(en, 'failureRate', 'hour', SERIES).value;
     expect(svg).toMatch(/^<svg class="spark trend-failureRate" width="120" height="28" role="img"/);
-    expect(svg).toContain('<title>Failure rate per hour: peak 50.0% (11/29/2026, 12:00:00)');
+    expect(svg).toContain('<title>Failure rate per hour: peak 50.0% (11/29/2026, 12:00)');
     expect(svg).toContain('data-gaps="21"');
     // 20–21 joined, 23 alone (22 is a gap): one line and one dot, in px of the 120 px wide chart
     expect(svg).toContain(
@@ -73,10 +86,10 @@ describe('large trend chart', () => {
     expect(chart).toContain('<h3 id="trend-failureRate-h">Failure rate per hour</h3>');
     expect(chart).toContain('role="img" aria-labelledby="trend-failureRate-h"');
     expect(chart).toContain('<div class="trend-y" aria-hidden="true"><span>50.0%</span><span>25.0%</span><span>0.0%</span></div>');
-    expect(chart).toContain('<span>11/28/2026, 15:00:00</span><span>11/29/2026, 14:25:00</span>');
+    expect(chart).toContain('<span>11/28/2026, 15:00</span><span>11/29/2026, 14:25:00</span>');
     // every point a dot with its bucket and value
     expect(chart.match(/<circle /g)).toHaveLength(3);
-    expect(chart).toContain('<title>11/29/2026, 12:00:00: 50.0%</title>');
+    expect(chart).toContain('<title>11/29/2026, 12:00: 50.0%</title>');
     expect(chart).toContain('<p class="muted trend-summary">peak 50.0%');
   });
 

@@ -60,9 +60,9 @@ export function trendSummary(
   if (peak === null || latest === null) return t.t(`trend.empty.${unit}`, { count: points.length });
   const text = t.t('trend.peakLatest', {
     peak: trendValueText(t, metric, peak.value),
-    peakAt: t.date(points[peak.index]!.bucketStart),
+    peakAt: t.bucket(points[peak.index]!.bucketStart, unit),
     latest: trendValueText(t, metric, latest.value),
-    latestAt: t.date(points[latest.index]!.bucketStart),
+    latestAt: t.bucket(points[latest.index]!.bucketStart, unit),
   });
   return layout.gaps === 0 ? text : `${text}; ${t.t(`trend.gaps.${unit}`, { gaps: layout.gaps, count: points.length })}`;
 }
@@ -148,7 +148,7 @@ export function renderTrendChart(
   const headingId = `trend-${metric}-h`;
   const titles = points.map((point) => {
     const value = valueOf(metric, point);
-    return `${t.date(point.bucketStart)}: ${value === null ? t.t('common.none') : trendValueText(t, metric, value)}`;
+    return `${t.bucket(point.bucketStart, unit)}: ${value === null ? t.t('common.none') : trendValueText(t, metric, value)}`;
   });
   const grid = [1, 0.5, 0].map(
     (y) =>
@@ -161,7 +161,7 @@ export function renderTrendChart(
 <div class="trend-y" aria-hidden="true"><span>${trendValueText(t, metric, layout.top)}</span><span>${trendValueText(t, metric, layout.top / 2)}</span><span>${trendValueText(t, metric, 0)}</span></div>
 <svg class="trend-chart" width="100%" height="${CHART_HEIGHT}" role="img" aria-labelledby="${headingId}">${grid}${seriesHtml(layout, titles)}</svg>
 <span></span>
-<div class="trend-x" aria-hidden="true"><span>${first === undefined ? '' : t.date(first.start)}</span><span>${t.date(now)}</span></div>
+<div class="trend-x" aria-hidden="true"><span>${first === undefined ? '' : t.bucket(first.start, unit)}</span><span>${t.date(now)}</span></div>
 </div>
 <p class="muted trend-summary">${trendSummary(t, metric, unit, points, layout)}</p>
 </section>`;
@@ -177,7 +177,7 @@ export function renderTrendFigures(t: Translator, unit: TrendUnit, points: reado
   const none = Html.trusted('<span class="muted">—</span>');
   const rows = points.map(
     (point) =>
-      html`<tr><td><time datetime="${t.iso(point.bucketStart)}">${t.date(point.bucketStart)}</time></td><td class="num">${t.number(point.calls)}</td><td class="num">${
+      html`<tr><td><time datetime="${t.iso(point.bucketStart)}">${t.bucket(point.bucketStart, unit)}</time></td><td class="num">${t.number(point.calls)}</td><td class="num">${
         point.failureRate === null ? none : t.ratio(point.failureRate)
       }</td><td class="num">${point.p95 === null ? none : t.duration(point.p95)}</td></tr>`,
   );
