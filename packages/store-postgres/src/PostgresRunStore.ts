@@ -8,15 +8,12 @@ import {
   checkImportRun,
   checkRequestCancelAt,
   checkRunId,
-  checkRunIdPrefix,
   checkRunQuery,
   checkStaleBefore,
   checkStepQuery,
-  checkToolCallQuery,
   type CreateRunInput,
   duplicateRunIdError,
   type FinishRunInput,
-  type NormalizedAppendStep,
   type OpenCallsRead,
   type OpenCallsRunStore,
   type PruneRunsQuery,
@@ -30,7 +27,6 @@ import {
   type RunTotals,
   type RunTotalsQuery,
   type SearchingRunStore,
-  sequencePastEndError,
   type ServerHealth,
   type ServerHealthQuery,
   type StepQuery,
@@ -40,7 +36,6 @@ import {
   type StoredStep,
   type ToolCallPage,
   type ToolCallQuery,
-  toolCallPageOf,
 } from '@runledger/trace/store';
 import type pg from 'pg';
 import { PostgresCancelWatch } from './PostgresCancelWatch.js';
@@ -48,9 +43,9 @@ import { migrateSchema } from './schema/migrateSchema.js';
 import { POSTGRES_SCHEMA_VERSION } from './schema/PostgresMigrations.js';
 import { checkPostgresRunStoreOptions, checkPostgresTarget, type PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
 import { appendStatement, appendValues } from './appendStatement.js';
-import { listRunsStatement, runTotalsStatement } from './listRunsStatement.js';
-import { listToolCallsStatement, storedToolCallOfRow, type ToolCallRow } from './listToolCallsStatement.js';
-import { runIdsByPrefixStatement } from './runIdsByPrefixStatement.js';
+import { listRunsStatement } from './listRunsStatement.js';
+import { PostgresRunSearch } from './search/PostgresRunSearch.js';
+import { repeatedAppend } from './repeatedAppend.js';
 import { ms, RUN_COLUMNS } from './postgresRows.js';
 import { PostgresHealthReader } from './health/PostgresHealthReader.js';
 import { PostgresHealthPending } from './health/PostgresHealthPending.js';
@@ -95,6 +90,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore, Sea
   readonly #appendName: string;
   readonly #appendText: string;
   readonly #prune: PostgresPrune;
+  readonly #search: PostgresRunSearch;
   readonly #pending: PostgresHealthPending;
   readonly #batcher: PostgresAppendBatcher | null;
   readonly #readOpenCallsText: string;
@@ -125,6 +121,11 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore, Sea
     this.#health = new PostgresHealthReader(pool, quoted, queryTimeoutMs);
     this.#pending = new PostgresHealthPending(pool, quoted);
     this.#prune = new PostgresPrune(pool, quoted);
+    this.#search = new PostgresRunSearch(
+      quoted,
+      (text, values) => this.#timed(text, values),
+      (what, error) => this.#failure(what, error),
+    );
     this.#import = prepareImportRun(pool, quoted);
     this.#watcher = new PostgresCancelWatch({
       channel: this.#channel,
@@ -233,43 +234,14 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore, Sea
       return row.sequence;
     }
     if (input.sequence === null) throw RunStoreError.runNotFound(runId);
-    return this.#repeatedAppend(runId, input, input.sequence);
-  }
-
-  /**
-   * An append that named a sequence other than the run's next: a repeat of the stored step, or
-   * refused. The comparison is made by the server (exact for float8 whatever extra_float_digits).
-   */
-  async #repeatedAppend(runId: string, input: NormalizedAppendStep, sequence: number): Promise<number> {
-    type Found = { next_sequence: number; present: boolean; same: boolean | null };
-    let found: Found | undefined;
-    try {
-      const result = await this.#timed<Found>(
-        `SELECT r.next_sequence, s.run_id IS NOT NULL AS present,
-                (s.kind = $3 AND s.round = $4 AND s.duration_ms = $5::float8 AND s.created_at = $6::bigint AND s.payload = $7
-                 AND s.tool_server IS NOT DISTINCT FROM $8 AND s.tool_outcome IS NOT DISTINCT FROM $9) AS same
-         FROM ${this.#q}.runs r LEFT JOIN ${this.#q}.steps s ON s.run_id = r.id AND s.sequence = $2
-         WHERE r.id = $1 AND r.pruned_at IS NULL`,
-        [
-          runId,
-          sequence,
-          input.kind,
-          input.round,
-          input.durationMs,
-          ms(input.createdAt),
-          input.payloadText,
-          input.toolServer,
-          input.toolOutcome,
-        ],
-      );
-      found = result.rows[0];
-    } catch (error) {
-      throw this.#failure('appendStep', error);
-    }
-    if (found === undefined) throw RunStoreError.runNotFound(runId);
-    if (sequence > found.next_sequence) throw sequencePastEndError(runId, sequence, found.next_sequence);
-    if (found.present && found.same === true) return sequence;
-    throw RunStoreError.sequenceConflict(runId, sequence);
+    return repeatedAppend(
+      this.#q,
+      (text, values) => this.#timed(text, values),
+      (what, error) => this.#failure(what, error),
+      runId,
+      input,
+      input.sequence,
+    );
   }
 
   /** Ends a running run; a run that ended already keeps how it ended (a late finish is kept beside it: see RunStore.finishRun). */
@@ -407,43 +379,22 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore, Sea
     return runPageOf(rows, q.limit);
   }
 
-  /** How many runs a listing with these filters holds and the sum of their tokens, in one statement (its cursor and limit are not applied). */
+  /** How many runs a listing with these filters holds and the sum of their tokens, in one statement. */
   async runTotals(query?: RunTotalsQuery): Promise<RunTotals> {
     this.#open();
-    const statement = runTotalsStatement(checkRunQuery(query), this.#q);
-    try {
-      const row = (await this.#timed<{ runs: number; tokens: number }>(statement.sql, statement.values)).rows[0]!;
-      return { runs: row.runs, tokens: row.tokens };
-    } catch (error) {
-      throw this.#failure('runTotals', error);
-    }
+    return this.#search.runTotals(query);
   }
 
   /** One server's ended tool calls, newest first, keyset-paged over the server's part of `steps_call_server`. */
   async listToolCalls(query: ToolCallQuery): Promise<ToolCallPage> {
     this.#open();
-    const q = checkToolCallQuery(query);
-    const statement = listToolCallsStatement(q, this.#q);
-    let rows: ToolCallRow[];
-    try {
-      rows = (await this.#timed<ToolCallRow>(statement.sql, statement.values)).rows;
-    } catch (error) {
-      throw this.#failure('listToolCalls', error);
-    }
-    return toolCallPageOf(rows.map(storedToolCallOfRow), q.limit);
+    return this.#search.listToolCalls(query);
   }
 
   /** The ids of the runs whose id starts with `prefix` (any case), ascending: a range of the primary key. */
   async findRunIdsByPrefix(prefix: string, limit?: number): Promise<readonly string[]> {
     this.#open();
-    const q = checkRunIdPrefix(prefix, limit);
-    if (q.prefix === null) return [];
-    const statement = runIdsByPrefixStatement(q.prefix, q.limit, this.#q);
-    try {
-      return (await this.#timed<{ id: string }>(statement.sql, statement.values)).rows.map((row) => row.id);
-    } catch (error) {
-      throw this.#failure('findRunIdsByPrefix', error);
-    }
+    return this.#search.findRunIdsByPrefix(prefix, limit);
   }
 
   /** A run's steps in sequence order, payloads as stored text. */

@@ -40,10 +40,8 @@ import {
   type StoredStep,
   storedStepReader,
   type StoredStepRow,
-  type StoredToolCall,
   type ToolCallPage,
   type ToolCallQuery,
-  toolCallPageOf,
 } from '@runledger/trace/store';
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -52,8 +50,7 @@ import { SqliteCancelWatch } from './SqliteCancelWatch.js';
 import { WriteQueue } from './WriteQueue.js';
 import { GroupCommit } from './GroupCommit.js';
 import { listRunsStatement } from './listRunsStatement.js';
-import { listToolCallsStatement } from './listToolCallsStatement.js';
-import { runTotalsStatement } from './runTotalsStatement.js';
+import { SqliteRunSearch } from './search/SqliteRunSearch.js';
 import { migrateSchema } from './schema/migrateSchema.js';
 import { messageOf, storageFailure } from './storageFailure.js';
 import { NEXT_RUN_NO, READ_STEP_COLUMNS, RUN_COLUMNS, STEP_ROWID } from './sqliteRows.js';
@@ -104,6 +101,7 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore, Searc
   readonly #health: SqliteHealthReader;
   readonly #openCalls: SqliteOpenCalls;
   readonly #statements = new Map<string, Database.Statement>();
+  readonly #search = new SqliteRunSearch((sql) => this.#stmt(sql));
   readonly #cancels: SqliteCancelWatch;
   readonly #writes: WriteQueue;
   #closed = false;
@@ -335,33 +333,23 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore, Searc
     return this.#read(() => runPageOf(this.#stmt(statement.sql).all(...statement.params) as StoredRunRow[], q.limit));
   }
 
-  /** How many runs a listing with these filters holds and the tokens they used: one count over the listing's own conditions. */
+  /** How many runs a listing with these filters holds and the tokens they used (see SqliteRunSearch). */
   async runTotals(query?: RunTotalsQuery): Promise<RunTotals> {
     const q = checkRunQuery(query);
-    const statement = runTotalsStatement(q);
-    if (statement === null) return { runs: 0, tokens: 0 };
-    return this.#read(() => {
-      const row = this.#stmt(statement.sql).get(...statement.params) as RunTotals;
-      return { runs: row.runs, tokens: row.tokens };
-    });
+    return this.#read(() => this.#search.runTotals(q));
   }
 
-  /** A page of one server's ended tool calls, newest first, by keyset over the server's calls of each outcome (steps_server_calls). */
+  /** A page of one server's ended tool calls, newest first (see SqliteRunSearch). */
   async listToolCalls(query: ToolCallQuery): Promise<ToolCallPage> {
     const q = checkToolCallQuery(query);
-    const statement = listToolCallsStatement(q);
-    return this.#read(() => toolCallPageOf(this.#stmt(statement.sql).all(...statement.params) as StoredToolCall[], q.limit));
+    return this.#read(() => this.#search.listToolCalls(q));
   }
 
-  /** The ids of the runs whose id starts with `prefix`, ascending: one range of the primary key (ids hold only 0-9, a-f and '-', all below 'g'). */
+  /** The ids of the runs whose id starts with `prefix`, ascending: one range of the primary key. */
   async findRunIdsByPrefix(prefix: string, limit?: number): Promise<readonly string[]> {
     const q = checkRunIdPrefix(prefix, limit);
-    if (q.prefix === null) return [];
     const from = q.prefix;
-    return this.#read(
-      () =>
-        this.#stmt('SELECT id FROM runs WHERE id >= ? AND id < ? ORDER BY id LIMIT ?').pluck().all(from, `${from}g`, q.limit) as string[],
-    );
+    return from === null ? [] : this.#read(() => this.#search.findRunIdsByPrefix(from, q.limit));
   }
 
   /** A run's steps in sequence order: one range of the steps table, whose rowids are (run number << 32) + sequence. */

@@ -1,10 +1,9 @@
 import type { PoolClient } from 'pg';
-import { UNKNOWN_FAILURE_CAUSE } from '@runledger/trace/store';
 import { backfillCallCounting } from './backfillCallCounting.js';
-import { backfillCallTools } from './backfillCallTools.js';
 import { backfillLegacySteps } from './backfillLegacySteps.js';
 import { backfillOpenCalls } from './backfillOpenCalls.js';
-import { backfillRunTokens } from './backfillRunTokens.js';
+import { rollupAddRuns } from './rollupAddRuns.js';
+import { addSearchColumns } from './searchColumns.js';
 
 /**
  * One numbered, forward-only schema migration.
@@ -216,59 +215,6 @@ ALTER TABLE steps
   ADD COLUMN call_counted boolean;
 `;
 
-/**
- * The SQL function `rollup_add_runs` (version 4's, and version 8's with the 32-day level): the tool
- * steps of the given runs added to the rollup and the causes in bulk, at the given levels.
- */
-const rollupAddRuns = (levels: string): string => `
-CREATE OR REPLACE FUNCTION rollup_add_runs(run_ids uuid[]) RETURNS void
-  LANGUAGE sql VOLATILE
-  BEGIN ATOMIC
-    INSERT INTO health_rollup AS h
-      (level, bucket_start, server, shard, ok, failed, cancelled, not_counted, answered, last_failure_at,
-       duration_min, duration_max, histogram)
-    SELECT level, bucket_start, server, shard, sum(ok), sum(failed), sum(cancelled), sum(not_counted), sum(answered),
-           max(last_failure_at), min(duration_min), max(duration_max),
-           histogram_of(array_agg(slot) FILTER (WHERE slot IS NOT NULL), array_agg(answered) FILTER (WHERE slot IS NOT NULL))
-    FROM (
-      SELECT l.level, bucket_start(s.created_at, l.size) AS bucket_start, s.call_server AS server,
-             rollup_shard(s.run_id) AS shard,
-             CASE WHEN s.call_answered THEN duration_bucket(s.duration_ms) END AS slot,
-             count(*) FILTER (WHERE s.call_outcome = 'ok') AS ok,
-             count(*) FILTER (WHERE s.call_outcome = 'failed') AS failed,
-             count(*) FILTER (WHERE s.call_outcome = 'cancelled') AS cancelled,
-             count(*) FILTER (WHERE s.call_outcome = 'failed' AND NOT s.call_counted) AS not_counted,
-             count(*) FILTER (WHERE s.call_answered) AS answered,
-             max(s.created_at) FILTER (WHERE s.call_outcome = 'failed' AND s.call_counted) AS last_failure_at,
-             min(s.duration_ms) FILTER (WHERE s.call_answered) AS duration_min,
-             max(s.duration_ms) FILTER (WHERE s.call_answered) AS duration_max
-      FROM steps s CROSS JOIN (VALUES ${levels}) AS l(level, size)
-      WHERE s.run_id = ANY (run_ids) AND s.call_server IS NOT NULL AND s.call_outcome IS NOT NULL
-      GROUP BY 1, 2, 3, 4, 5
-    ) g
-    GROUP BY level, bucket_start, server, shard
-    ORDER BY level, bucket_start, server, shard
-    ON CONFLICT (level, bucket_start, server, shard) DO UPDATE SET
-      ok = h.ok + excluded.ok,
-      failed = h.failed + excluded.failed,
-      cancelled = h.cancelled + excluded.cancelled,
-      not_counted = h.not_counted + excluded.not_counted,
-      answered = h.answered + excluded.answered,
-      last_failure_at = greatest(h.last_failure_at, excluded.last_failure_at),
-      duration_min = least(h.duration_min, excluded.duration_min),
-      duration_max = greatest(h.duration_max, excluded.duration_max),
-      histogram = histogram_add(h.histogram, excluded.histogram);
-    INSERT INTO health_causes AS c (level, bucket_start, server, shard, cause, calls)
-    SELECT l.level, bucket_start(s.created_at, l.size), s.call_server, rollup_shard(s.run_id),
-           coalesce(s.call_cause, '${UNKNOWN_FAILURE_CAUSE}'), count(*)
-    FROM steps s CROSS JOIN (VALUES ${levels}) AS l(level, size)
-    WHERE s.run_id = ANY (run_ids) AND s.call_server IS NOT NULL AND s.call_outcome = 'failed'
-    GROUP BY 1, 2, 3, 4, 5
-    ORDER BY 1, 2, 3, 4, 5
-    ON CONFLICT (level, bucket_start, server, shard, cause) DO UPDATE SET calls = c.calls + excluded.calls;
-  END;
-`;
-
 const V4_ROLLUP = `
 DROP INDEX steps_call_server;
 DROP INDEX steps_health_edge;
@@ -392,32 +338,6 @@ CREATE TABLE open_calls (
 `;
 
 /**
- * Version 12, what finding runs in a large store needs: `runs.tokens` (the model tokens of the
- * run's steps, kept by appends) and `steps.call_tool` (the tool name of an ended call), filled by
- * the backfills between V12_COLUMNS and V12_INDEXES.
- */
-const V12_COLUMNS = `
-ALTER TABLE runs ADD COLUMN IF NOT EXISTS tokens bigint NOT NULL DEFAULT 0;
-ALTER TABLE steps ADD COLUMN IF NOT EXISTS call_tool text;
-`;
-
-/**
- * The indexes of version 12. \`steps_call_server\` gains run id and sequence as keys: one server's
- * calls in the tool call listing's order (created_at, run_id, sequence), read backwards from a
- * cursor without a sort, and the same prefix as before for server health and prune.
- * \`steps_run_calls\`: a run's own ended calls by server and tool, what the listing's server and tool
- * filters look up per run (index only). A run id prefix is a range of the primary key (a uuid).
- */
-const V12_INDEXES = `
-DROP INDEX IF EXISTS steps_call_server;
-CREATE INDEX steps_call_server ON steps (call_server, created_at, run_id, sequence)
-  INCLUDE (call_outcome, duration_ms, call_answered)
-  WHERE call_server IS NOT NULL AND call_outcome IS NOT NULL;
-CREATE INDEX IF NOT EXISTS steps_run_calls ON steps (run_id, call_server, call_tool)
-  WHERE call_server IS NOT NULL AND call_outcome IS NOT NULL;
-`;
-
-/**
  * Every migration, in order. The newest version is the schema this code writes.
  *
  * @internal
@@ -516,12 +436,7 @@ CREATE INDEX runs_cancelled_created ON runs (created_at DESC, id DESC) WHERE can
   {
     version: 12,
     name: 'runs.tokens (model tokens of the run, from its llm steps) and steps.call_tool (tool name of an ended call), filled from the steps; indexes for a server’s calls newest first and the server / tool filters of the runs list',
-    async up(client: PoolClient): Promise<void> {
-      await client.query(V12_COLUMNS);
-      await backfillRunTokens(client);
-      await backfillCallTools(client);
-      await client.query(V12_INDEXES);
-    },
+    up: addSearchColumns,
   },
 ]);
 

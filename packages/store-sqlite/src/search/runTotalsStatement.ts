@@ -1,6 +1,6 @@
 // What a runs listing adds up to: the statement of SearchingRunStore.runTotals.
 import type { NormalizedRunQuery } from '@runledger/trace/store';
-import { runFilters } from './runFilters.js';
+import { runFilters } from '../runFilters.js';
 
 /**
  * The SELECT of how many runs a listing's filters keep and the sum of their tokens (one row:

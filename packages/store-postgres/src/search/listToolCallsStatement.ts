@@ -2,8 +2,8 @@
 // SearchingRunStore.listToolCalls and how its rows read (trace's toolCallPageOf makes the page).
 import type { ToolOutcome } from '@runledger/core';
 import type { NormalizedToolCallQuery, StoredToolCall } from '@runledger/trace/store';
-import type { Statement } from './listRunsStatement.js';
-import { ms } from './postgresRows.js';
+import type { Statement } from '../listRunsStatement.js';
+import { ms } from '../postgresRows.js';
 
 /** A row of {@link listToolCallsStatement}. @internal */
 export interface ToolCallRow {

@@ -2,7 +2,7 @@
 // (trace's toolCallPageOf makes the page of its rows).
 import { TOOL_OUTCOMES } from '@runledger/core';
 import type { NormalizedToolCallQuery } from '@runledger/trace/store';
-import { CALL_TOOL_NAME } from './sqliteRows.js';
+import { CALL_TOOL_NAME } from '../sqliteRows.js';
 
 const CALL_COLUMNS = `run_id AS runId, sequence, call_server AS server, ${CALL_TOOL_NAME} AS tool, call_outcome AS outcome,
   call_cause AS cause, duration_ms AS durationMs, created_at AS createdAt`;

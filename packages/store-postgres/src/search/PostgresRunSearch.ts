@@ -1,0 +1,74 @@
+// Finding runs in the PostgreSQL store (SearchingRunStore's reads beside listRuns): the totals of a
+// listing's filters, one server's ended calls and runs by the start of their id, each one statement.
+import {
+  checkRunIdPrefix,
+  checkRunQuery,
+  checkToolCallQuery,
+  type RunStoreError,
+  type RunTotals,
+  type RunTotalsQuery,
+  type ToolCallPage,
+  type ToolCallQuery,
+  toolCallPageOf,
+} from '@runledger/trace/store';
+import type pg from 'pg';
+import { runTotalsStatement } from '../listRunsStatement.js';
+import { listToolCallsStatement, storedToolCallOfRow, type ToolCallRow } from './listToolCallsStatement.js';
+import { runIdsByPrefixStatement } from './runIdsByPrefixStatement.js';
+
+/** A query under the store's timeout. @internal */
+export type TimedQuery = <R extends pg.QueryResultRow>(text: string, values: readonly unknown[]) => Promise<pg.QueryResult<R>>;
+
+/**
+ * The search reads of a PostgresRunStore, run through the store's timed queries and reported as its
+ * storage failures.
+ *
+ * @internal
+ */
+export class PostgresRunSearch {
+  readonly #q: string;
+  readonly #query: TimedQuery;
+  readonly #failure: (what: string, error: unknown) => RunStoreError;
+
+  constructor(quotedSchema: string, query: TimedQuery, failure: (what: string, error: unknown) => RunStoreError) {
+    this.#q = quotedSchema;
+    this.#query = query;
+    this.#failure = failure;
+  }
+
+  /** How many runs a listing with these filters holds and the sum of their tokens (its cursor and limit are not applied). */
+  async runTotals(query?: RunTotalsQuery): Promise<RunTotals> {
+    const statement = runTotalsStatement(checkRunQuery(query), this.#q);
+    try {
+      const row = (await this.#query<{ runs: number; tokens: number }>(statement.sql, statement.values)).rows[0]!;
+      return { runs: row.runs, tokens: row.tokens };
+    } catch (error) {
+      throw this.#failure('runTotals', error);
+    }
+  }
+
+  /** One server's ended tool calls, newest first, keyset-paged over the server's part of `steps_call_server`. */
+  async listToolCalls(query: ToolCallQuery): Promise<ToolCallPage> {
+    const q = checkToolCallQuery(query);
+    const statement = listToolCallsStatement(q, this.#q);
+    let rows: ToolCallRow[];
+    try {
+      rows = (await this.#query<ToolCallRow>(statement.sql, statement.values)).rows;
+    } catch (error) {
+      throw this.#failure('listToolCalls', error);
+    }
+    return toolCallPageOf(rows.map(storedToolCallOfRow), q.limit);
+  }
+
+  /** The ids of the runs whose id starts with `prefix` (any case), ascending: a range of the primary key. */
+  async findRunIdsByPrefix(prefix: string, limit?: number): Promise<readonly string[]> {
+    const q = checkRunIdPrefix(prefix, limit);
+    if (q.prefix === null) return [];
+    const statement = runIdsByPrefixStatement(q.prefix, q.limit, this.#q);
+    try {
+      return (await this.#query<{ id: string }>(statement.sql, statement.values)).rows.map((row) => row.id);
+    } catch (error) {
+      throw this.#failure('findRunIdsByPrefix', error);
+    }
+  }
+}
