@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { InMemoryRunStore, type RunStore, type StoredRun } from '@runledger/trace';
 import { describe, expect, it } from 'vitest';
 import { createRunsApp } from '../src/app/createRunsApp.js';
+import { RUNS_TOTALS_UP_TO } from '../src/app/readRunsList.js';
 import type { RunsServer } from '../src/app/startRunsServer.js';
 import type { Reply } from './httpHelpers.js';
 import { seedRun } from './seedRun.js';
@@ -171,11 +172,13 @@ describe.each(STORES)('find a run on %s', (_name, open) => {
 
     const totals = async (query: string) => {
       const reply = await list(query);
-      return /<p class="totals" data-totals data-runs="(\d+)" data-tokens="(\d+)">([^<]*)<\/p>/.exec(reply.body)?.slice(1);
+      return /<p class="totals" data-totals data-runs="(\d+)" data-tokens="(\d+)" data-complete="(true|false)">([^<]*)<\/p>/
+        .exec(reply.body)
+        ?.slice(1);
     };
-    expect(await totals('')).toEqual(['3', '175', '3 runs · 175 tokens']);
-    expect(await totals('configuration=ops-agent')).toEqual(['2', '55', '2 runs · 55 tokens']);
-    expect(await totals('server=nobody')).toEqual(['0', '0', '0 runs · 0 tokens']);
+    expect(await totals('')).toEqual(['3', '175', 'true', '3 runs · 175 tokens']);
+    expect(await totals('configuration=ops-agent')).toEqual(['2', '55', 'true', '2 runs · 55 tokens']);
+    expect(await totals('server=nobody')).toEqual(['0', '0', 'true', '0 runs · 0 tokens']);
     const german = await list('configuration=ops-agent&lang=de');
     expect(mainText(german.body)).toContain('2 Läufe · 55 Tokens');
 
@@ -262,6 +265,41 @@ describe.each(STORES)('find a run on %s', (_name, open) => {
     }
     expect(seen).toHaveLength(5);
     expect(new Set(seen).size).toBe(5);
+  });
+});
+
+describe('find a run: the totals of a large store', () => {
+  it(`counts ${RUNS_TOTALS_UP_TO.toLocaleString('en-US')} runs at most, newest first, and says there are more`, async () => {
+    const store = InMemoryRunStore.create();
+    // one run past the count, the oldest, with tokens of its own: left out of the line
+    for (let i = 0; i <= RUNS_TOTALS_UP_TO; i += 1) {
+      const run = await store.createRun({ configuration: 'fleet', createdAt: T0 + i });
+      if (i === 0) {
+        await store.appendStep(run.id, {
+          kind: 'llm',
+          round: 1,
+          durationMs: 5,
+          createdAt: T0,
+          payload: { kind: 'llm', promptTokens: 999 },
+          toolServer: null,
+          toolOutcome: null,
+        });
+      }
+    }
+    await store.createRun({ configuration: 'other', createdAt: T0 - 1 });
+    expect(await store.runTotals()).toEqual({ runs: RUNS_TOTALS_UP_TO + 2, tokens: 999, complete: true });
+    const server = await started(store);
+    for (const [query, line] of [
+      ['', '10,000+ runs · 0 tokens in the newest 10,000'],
+      ['lang=de', '10.000+ Läufe · 0 Tokens in den neuesten 10.000'],
+    ] as const) {
+      const reply = await request(server, `/?${query}`);
+      expect(reply.status).toBe(200);
+      expect(reply.body).toContain(`data-runs="${RUNS_TOTALS_UP_TO}" data-tokens="0" data-complete="false">${line}</p>`);
+    }
+    // a filter that keeps fewer: every run counted
+    const few = await request(server, '/?configuration=other');
+    expect(few.body).toContain('data-runs="1" data-tokens="0" data-complete="true">1 runs · 0 tokens</p>');
   });
 });
 

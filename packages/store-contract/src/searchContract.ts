@@ -78,7 +78,7 @@ export function runSearchContract(name: string, harness: RunStoreContractHarness
         expect((await store.getRun(run.id))?.tokens).toBe(expected);
         expect((await store.listRuns({ configuration: 'tokens' })).runs[0]?.tokens).toBe(expected);
         expect((await store.finishRun(run.id, { status: 'completed', finishedAt: BASE + 9 })).tokens).toBe(expected);
-        expect(await store.runTotals({ configuration: 'tokens' })).toEqual({ runs: 1, tokens: expected });
+        expect(await store.runTotals({ configuration: 'tokens' })).toEqual({ runs: 1, tokens: expected, complete: true });
 
         // imported: the sum over the imported steps, as the source store counted them
         const source = InMemoryRunStore.create();
@@ -96,8 +96,11 @@ export function runSearchContract(name: string, harness: RunStoreContractHarness
         const lying: StoredRun = { ...(await source.getRun(empty.id))!, tokens: 999 };
         expect(await store.importRun(lying, await source.readSteps(empty.id))).toBe(true);
         expect((await store.getRun(empty.id))?.tokens).toBe(3);
-        expect(await store.runTotals({ configuration: 'tokens-copy' })).toEqual({ runs: 2, tokens: 53 });
-        expect(await store.runTotals()).toEqual({ runs: 3, tokens: expected + 53 });
+        expect(await store.runTotals({ configuration: 'tokens-copy' })).toEqual({ runs: 2, tokens: 53, complete: true });
+        expect(await store.runTotals()).toEqual({ runs: 3, tokens: expected + 53, complete: true });
+        // counted up to a number of runs, newest first: the imported run of 3 tokens (the newest) alone, then both
+        expect(await store.runTotals({ configuration: 'tokens-copy', upTo: 1 })).toEqual({ runs: 1, tokens: 3, complete: false });
+        expect(await store.runTotals({ configuration: 'tokens-copy', upTo: 2 })).toEqual({ runs: 2, tokens: 53, complete: true });
       });
 
       it('filters runs by server and tool of one ended call, and by title ignoring the case of A-Z only', async ({ skip }) => {
@@ -154,13 +157,16 @@ export function runSearchContract(name: string, harness: RunStoreContractHarness
         expect(await list({ titleContains: 'ÜnÏ' })).toEqual([]);
         expect(await list({ titleContains: 'null' })).toEqual([]);
         expect(await list({ titleContains: 'a', server: 'gh', limit: 1 })).toEqual([b]);
-        expect(await store.runTotals({ configuration: 'filters', titleContains: 'a' })).toEqual({ runs: 3, tokens: 0 });
-        expect(await store.runTotals({ configuration: 'filters', server: 'gh' })).toEqual({ runs: 2, tokens: 0 });
+        expect(await store.runTotals({ configuration: 'filters', titleContains: 'a' })).toEqual({ runs: 3, tokens: 0, complete: true });
+        expect(await store.runTotals({ configuration: 'filters', server: 'gh' })).toEqual({ runs: 2, tokens: 0, complete: true });
         await expectStoreError(store.listRuns({ server: '' }), 'invalid_input', /RunQuery\.server/);
         await expectStoreError(store.listRuns({ tool: 7 as unknown as string }), 'invalid_input', /RunQuery\.tool/);
         await expectStoreError(store.listRuns({ titleContains: '' }), 'invalid_input', /RunQuery\.titleContains/);
         await expectStoreError(store.runTotals({ titleContains: 'a\0' }), 'invalid_input', /RunQuery\.titleContains/);
         await expectStoreError(store.runTotals({ hasOutcome: 'timeout' as 'ok' }), 'invalid_input', /RunQuery\.hasOutcome/);
+        for (const upTo of [0, -1, 1.5, Number.NaN, 2 ** 53, '10' as unknown as number]) {
+          await expectStoreError(store.runTotals({ upTo }), 'invalid_input', /RunTotalsQuery\.upTo must be a positive integer/);
+        }
       });
 
       it(
@@ -194,9 +200,13 @@ export function runSearchContract(name: string, harness: RunStoreContractHarness
                   const listed =
                     i <= filters.length ? await listAll(store, { ...query, limit }) : (await store.listRuns({ ...query, limit: 200 })).runs;
                   expect(listed.map((run) => [run.id, run.tokens])).toEqual(expected.map((run) => [run.id, run.tokens]));
-                  expect(await store.runTotals(query)).toEqual({
-                    runs: expected.length,
-                    tokens: expected.reduce((sum, run) => sum + run.tokens, 0),
+                  const tokensOf = (some: readonly ModelRun[]): number => some.reduce((sum, run) => sum + run.tokens, 0);
+                  expect(await store.runTotals(query)).toEqual({ runs: expected.length, tokens: tokensOf(expected), complete: true });
+                  // counted up to `limit` runs: the newest of them, and whether more match
+                  expect(await store.runTotals({ ...query, upTo: limit })).toEqual({
+                    runs: Math.min(expected.length, limit),
+                    tokens: tokensOf(expected.slice(0, limit)),
+                    complete: expected.length <= limit,
                   });
                 }
                 for (const [i, filter] of callFilters.entries()) {

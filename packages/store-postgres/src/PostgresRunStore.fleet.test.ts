@@ -84,7 +84,7 @@ async function planOf(client: pg.Client, read: () => Promise<unknown>, marker?: 
 }
 
 describe('PostgresRunStore search reads at fleet size', () => {
-  it('reads one server’s calls, the server / tool filters and an id prefix through the indexes of schema 12', async () => {
+  it('reads one server’s calls, the server / tool filters and an id prefix through the indexes of schemas 12 and 13', async () => {
     const schema = randomSchema('rl_fleet');
     schemas.push(schema);
     const store: PostgresRunStore = await connectTestStore(schema);
@@ -107,15 +107,26 @@ describe('PostgresRunStore search reads at fleet size', () => {
       // one server's calls: its own range of steps_call_server, backwards, already in page order
       const first = await store.listToolCalls({ server: 's7', limit: 5 });
       expect(first.calls.length).toBe(5);
-      for (const query of [
-        { server: 's7' },
-        { server: 's7', outcome: 'failed' as const, since: 1700000500000 },
-        { server: 's7', cursor: first.nextCursor },
-      ]) {
+      for (const query of [{ server: 's7' }, { server: 's7', outcome: 'ok' as const }, { server: 's7', cursor: first.nextCursor }]) {
         const plan = await planOf(client, () => store.listToolCalls(query), 's.sequence DESC');
-        expect(plan, JSON.stringify(query)).toMatch(/Index (Only )?Scan Backward using steps_call_server/);
+        expect(plan, JSON.stringify(query)).toMatch(/Index (Only )?Scan Backward using steps_call_server on/);
         expect(plan, JSON.stringify(query)).toMatch(/Index Cond: \(+call_server = /);
         expect(plan, JSON.stringify(query)).not.toMatch(/Sort|Seq Scan/);
+      }
+      // its failed (or cancelled) calls alone, as a server page lists them: schema 13's index of those
+      // calls only, never its ok calls read and dropped
+      const failed = await store.listToolCalls({ server: 's7', outcome: 'failed', limit: 5 });
+      expect(failed.calls.map((call) => call.outcome)).toEqual(Array(5).fill('failed'));
+      for (const query of [
+        { server: 's7', outcome: 'failed' as const },
+        { server: 's7', outcome: 'failed' as const, since: 1700000500000, until: 1700002500000 },
+        { server: 's7', outcome: 'failed' as const, cursor: failed.nextCursor },
+        { server: 's7', outcome: 'cancelled' as const },
+      ]) {
+        const plan = await planOf(client, () => store.listToolCalls(query), 's.sequence DESC');
+        expect(plan, JSON.stringify(query)).toMatch(/Index (Only )?Scan Backward using steps_call_server_trouble on/);
+        expect(plan, JSON.stringify(query)).toMatch(/Index Cond: \(+call_server = [^\n]*call_outcome = /);
+        expect(plan, JSON.stringify(query)).not.toMatch(/Sort|Seq Scan|Filter: .*call_outcome/);
       }
       // the server and tool filters: the run's own calls, by index
       const filters: RunQuery[] = [{ server: 's7' }, { tool: 't3' }, { server: 's7', tool: 't3' }];
@@ -126,10 +137,22 @@ describe('PostgresRunStore search reads at fleet size', () => {
         );
         expect(plan, JSON.stringify(query)).not.toMatch(/Seq Scan|Sort/);
         // the totals read every matching run: by the runs' own calls or one server's calls, never the whole steps table
-        const totals = await planOf(client, () => store.runTotals(query), 'count(*) AS runs');
+        const totals = await planOf(client, () => store.runTotals(query), 'AS runs');
         expect(totals, JSON.stringify(query)).toMatch(/Index Only Scan using (steps_run_calls|steps_call_server) on steps/);
         expect(totals, JSON.stringify(query)).not.toMatch(/Seq Scan/);
       }
+      // counted up to a number of runs: the newest first by the listing's index, stopped after upTo + 1, never sorted
+      for (const query of [{}, { configuration: 'c' }, { server: 's7' }]) {
+        const plan = await planOf(client, () => store.runTotals({ ...query, upTo: 100 }), 'WITH newest');
+        // (the one sort is of the read runs, at most upTo + 1, for the oldest of them)
+        const [newest, oldest] = plan.split('InitPlan');
+        expect(newest, JSON.stringify(query)).toMatch(/CTE newest\n\s*->\s+Limit[\s\S]*Index Scan( Backward)? using runs_\w+ on runs/);
+        expect(newest, JSON.stringify(query)).not.toMatch(/Seq Scan|Sort/);
+        expect(oldest, JSON.stringify(query)).toMatch(/Sort[^\n]*\n[^\n]*Sort Key[^\n]*\n\s*->\s+CTE Scan on newest/);
+      }
+      expect(await store.runTotals({ upTo: 100 })).toMatchObject({ runs: 100, complete: false });
+      expect(await store.runTotals({ upTo: 3000 })).toMatchObject({ runs: 3000, tokens: (3000 * 3001) / 2, complete: true });
+      expect(await store.runTotals({ upTo: 2999 })).toMatchObject({ runs: 2999, tokens: (3000 * 3001) / 2 - 1, complete: false });
       // an id prefix: a range of the primary key
       const plan = await planOf(client, () => store.findRunIdsByPrefix('A1'), 'ORDER BY id');
       expect(plan).toMatch(/Index Scan using runs_pkey/);

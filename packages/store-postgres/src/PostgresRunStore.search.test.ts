@@ -97,7 +97,7 @@ describe('PostgresRunStore search', () => {
       // the one rule, over what each run stored
       const expected = await Promise.all(ids.map(async (id) => tokensOf(await store.readSteps(id))));
       expect(got.runs).toEqual(expected);
-      expect(got.totals).toEqual({ runs: ids.length, tokens: expected.reduce((a, b) => a + b, 0) });
+      expect(got.totals).toEqual({ runs: ids.length, tokens: expected.reduce((a, b) => a + b, 0), complete: true });
       expect(new Set(got.calls.calls.map((c) => c.tool))).toEqual(new Set(['tool_0', 'tool_1', 'tool_2', null]));
       seen.push(got);
     }
@@ -157,7 +157,11 @@ describe('PostgresRunStore search', () => {
     await adminQuery(`UPDATE "${schema}".runs SET pruned_at = 1 WHERE id = $1`, [hidden.id]);
     expect((await store.listToolCalls({ server: 'srv' })).calls.map((c) => c.runId)).toEqual([kept.id]);
     expect(await store.findRunIdsByPrefix('AAAAAAAA')).toEqual([kept.id]);
-    expect(await store.runTotals({ server: 'srv', tool: 'find', titleContains: 'hidden' })).toEqual({ runs: 1, tokens: 15 });
+    expect(await store.runTotals({ server: 'srv', tool: 'find', titleContains: 'hidden' })).toEqual({
+      runs: 1,
+      tokens: 15,
+      complete: true,
+    });
     expect((await store.listRuns({ tool: 'find' })).runs.map((run) => run.id)).toEqual([kept.id]);
   });
 
@@ -172,7 +176,7 @@ describe('PostgresRunStore search', () => {
     expect(await found('straße')).toEqual(['Straße']);
     expect(await found('%')).toEqual(['100% done_now']);
     expect(await found('e_n')).toEqual(['100% done_now']);
-    expect(await store.runTotals({ titleContains: 'DONE' })).toEqual({ runs: 2, tokens: 0 });
+    expect(await store.runTotals({ titleContains: 'DONE' })).toEqual({ runs: 2, tokens: 0, complete: true });
   });
 });
 

@@ -73,7 +73,7 @@ describe('SqliteRunStore tokens', () => {
       await store.appendStep(run.id, { ...llm(2, 1.5), sequence: 2 });
       await store.appendStep(run.id, { ...llm(3, 4), kind: 'context' });
       expect((await store.getRun(run.id))?.tokens).toBe(17);
-      expect(await store.runTotals()).toEqual({ runs: 1, tokens: 17 });
+      expect(await store.runTotals()).toEqual({ runs: 1, tokens: 17, complete: true });
     },
   );
 
@@ -166,8 +166,15 @@ describe('SqliteRunStore search plans', () => {
         const totals = await planOf(() => store.runTotals(query), /count\(\*\)/);
         expect(totals, JSON.stringify(query)).toMatch(perRun);
         expect(totals, JSON.stringify(query)).not.toMatch(/SCAN steps/);
+        // counted up to a number of runs: the listing's own order, read newest first and stopped, never sorted
+        const upTo = await planOf(() => store.runTotals({ ...query, upTo: 5 }), /WITH newest/);
+        expect(upTo, JSON.stringify(query)).toMatch(/^MATERIALIZE newest\n(SCAN|SEARCH) runs USING INDEX runs_\w+/);
+        expect(upTo, JSON.stringify(query)).toMatch(perRun);
+        expect(upTo, JSON.stringify(query)).not.toMatch(/SCAN steps|TEMP B-TREE/);
       }
-      expect((await store.runTotals({ server: 'docs' })).runs).toBe(40);
+      expect(await store.runTotals({ server: 'docs' })).toMatchObject({ runs: 40, complete: true });
+      expect(await store.runTotals({ server: 'docs', upTo: 39 })).toMatchObject({ runs: 39, complete: false });
+      expect(await store.runTotals({ server: 'docs', upTo: 40 })).toMatchObject({ runs: 40, complete: true });
 
       const window = { since: T0 + 30_000, until: T0 + 100_000 };
       const first = await store.listToolCalls({ server: 'docs', limit: 3, ...window });

@@ -10,6 +10,7 @@ import {
   checkRunId,
   checkRunIdPrefix,
   checkRunQuery,
+  checkRunTotalsQuery,
   checkStaleBefore,
   checkStepQuery,
   checkToolCallQuery,
@@ -335,7 +336,7 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore, Searc
 
   /** How many runs a listing with these filters holds and the tokens they used (see SqliteRunSearch). */
   async runTotals(query?: RunTotalsQuery): Promise<RunTotals> {
-    const q = checkRunQuery(query);
+    const q = checkRunTotalsQuery(query);
     return this.#read(() => this.#search.runTotals(q));
   }
 

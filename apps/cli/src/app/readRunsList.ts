@@ -3,8 +3,14 @@ import type { RunsListView } from '../views/runsView.js';
 import { readRunsQuery } from './runsQuery.js';
 
 /**
+ * The most runs the list's totals count, newest first: past it the line says "10,000+ runs" and the
+ * tokens of the newest 10,000, so a page costs the same in a store of any size. @internal
+ */
+export const RUNS_TOTALS_UP_TO = 10_000;
+
+/**
  * One page of the runs list for a URL's parameters: the filters read, the page and (from a store
- * that can search) the totals of every page. Filters the list refuses, and a query the store
+ * that can search) the totals of every page (of the newest {@link RUNS_TOTALS_UP_TO} at most). Filters the list refuses, and a query the store
  * refuses as invalid input (a cursor that is not one), come back as `problems` with no page.
  *
  * @internal
@@ -21,7 +27,7 @@ export async function readRunsList(
   try {
     const [page, totals] = await Promise.all([
       store.listRuns({ ...query, cursor: filter.cursor, limit: options.pageSize }),
-      searchable ? store.runTotals(query) : null,
+      searchable ? store.runTotals({ ...query, upTo: RUNS_TOTALS_UP_TO }) : null,
     ]);
     return { ...view, problems: [], page, totals };
   } catch (error) {

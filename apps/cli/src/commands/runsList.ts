@@ -42,7 +42,7 @@ export function runsList(command: RunsListCommand, io: CliIo): Promise<CliExitCo
       searchable ? store.runTotals(filters) : null,
     ]);
     if (command.json) {
-      writeCliJson(io, 'runs list', totals === null ? page : { ...page, totals });
+      writeCliJson(io, 'runs list', totals === null ? page : { ...page, totals: { runs: totals.runs, tokens: totals.tokens } });
       return CliExitCode.OK;
     }
     if (page.runs.length === 0) {

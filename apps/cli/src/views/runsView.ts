@@ -135,10 +135,10 @@ export function renderRunsView(ctx: ViewContext, view: RunsListView, now: number
   const totalsLine =
     totals === null
       ? ''
-      : html`<p class="totals" data-totals data-runs="${String(totals.runs)}" data-tokens="${String(totals.tokens)}">${t.t('runs.totals', {
-          runs: totals.runs,
-          tokens: totals.tokens,
-        })}</p>`;
+      : html`<p class="totals" data-totals data-runs="${String(totals.runs)}" data-tokens="${String(totals.tokens)}" data-complete="${String(totals.complete)}">${t.t(
+          totals.complete ? 'runs.totals' : 'runs.totals.more',
+          { runs: totals.runs, tokens: totals.tokens },
+        )}</p>`;
 
   const table =
     page === null

@@ -2,7 +2,7 @@
 // listing's filters, one server's ended calls and runs by the start of their id, each one statement.
 import {
   checkRunIdPrefix,
-  checkRunQuery,
+  checkRunTotalsQuery,
   checkToolCallQuery,
   type RunStoreError,
   type RunTotals,
@@ -36,15 +36,19 @@ export class PostgresRunSearch {
     this.#failure = failure;
   }
 
-  /** How many runs a listing with these filters holds and the sum of their tokens (its cursor and limit are not applied). */
+  /** How many runs a listing with these filters holds and the sum of their tokens (its cursor and limit are not applied); with `upTo`, of the newest `upTo` at most. */
   async runTotals(query?: RunTotalsQuery): Promise<RunTotals> {
-    const statement = runTotalsStatement(checkRunQuery(query), this.#q);
+    const { filters, upTo } = checkRunTotalsQuery(query);
+    const statement = runTotalsStatement(filters, this.#q, upTo);
+    let row: { runs: number; tokens: number; oldest: number | null };
     try {
-      const row = (await this.#query<{ runs: number; tokens: number }>(statement.sql, statement.values)).rows[0]!;
-      return { runs: row.runs, tokens: row.tokens };
+      row = (await this.#query<typeof row>(statement.sql, statement.values)).rows[0]!;
     } catch (error) {
       throw this.#failure('runTotals', error);
     }
+    // one run past upTo was read to tell that more match: left out of the count and the tokens
+    if (upTo !== null && row.runs > upTo) return { runs: upTo, tokens: row.tokens - (row.oldest ?? 0), complete: false };
+    return { runs: row.runs, tokens: row.tokens, complete: true };
   }
 
   /** One server's ended tool calls, newest first, keyset-paged over the server's part of `steps_call_server`. */

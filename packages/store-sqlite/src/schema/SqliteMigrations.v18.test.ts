@@ -77,7 +77,7 @@ describe('migration 18', () => {
       [b.id, 0],
       [a.id, 127],
     ]);
-    expect(await migrated.runTotals()).toEqual({ runs: 3, tokens: 137 });
+    expect(await migrated.runTotals()).toEqual({ runs: 3, tokens: 137, complete: true });
     await migrated.appendStep(b.id, llm(1, 2, T + 12));
     await migrated.close();
     expect(indexesOf(path)).toEqual(INDEXES);

@@ -32,7 +32,7 @@ import {
   type PruningRunStore,
 } from './PruneRuns.js';
 import { OpenCallSet, type OpenCallsRead, type OpenCallsRunStore } from './OpenCalls.js';
-import { checkRunIdPrefix, type RunTotals, type RunTotalsQuery, type SearchingRunStore } from './RunSearch.js';
+import { checkRunIdPrefix, checkRunTotalsQuery, type RunTotals, type RunTotalsQuery, type SearchingRunStore } from './RunSearch.js';
 import { checkToolCallQuery, type StoredToolCall, type ToolCallPage, type ToolCallQuery, toolCallPageOf } from './ToolCallListing.js';
 import { add, compareCallsNewestFirst, isKept, type MutableRun, snapshot } from './inMemoryRuns.js';
 
@@ -228,15 +228,11 @@ export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore, Sea
   async runTotals(query?: RunTotalsQuery): Promise<RunTotals> {
     this.#open();
     // checked as a listing's query; a cursor or limit given anyway is not applied (the type leaves them out)
-    const q = checkRunQuery(query);
-    let runs = 0;
-    let tokens = 0;
-    for (const run of this.#state.runs.values()) {
-      if (!isKept(run, q)) continue;
-      runs += 1;
-      tokens += run.tokens;
-    }
-    return { runs, tokens };
+    const { filters, upTo } = checkRunTotalsQuery(query);
+    const matching = [...this.#state.runs.values()].filter((run) => isKept(run, filters));
+    const complete = upTo === null || matching.length <= upTo;
+    const counted = complete ? matching : matching.sort(compareNewestFirst).slice(0, upTo);
+    return { runs: counted.length, tokens: counted.reduce((sum, run) => sum + run.tokens, 0), complete };
   }
 
   /** One server's ended tool calls, newest first (see {@link SearchingRunStore.listToolCalls}). */

@@ -1,15 +1,24 @@
 // Finding runs in a large store: the optional RunStore reads behind the app's search (totals of a
 // listing, one server's calls, runs by the start of their id) and the input rule of an id prefix.
+import type { NormalizedRunQuery } from './NormalizedStoreInput.js';
 import type { RunQuery, RunStore } from './RunStore.js';
+import { checkRunQuery } from './storeInputChecks.js';
 import type { ToolCallPage, ToolCallQuery } from './ToolCallListing.js';
 import { invalid, show, UUID } from './storeValueRules.js';
 
 /**
- * The filters of a run listing without its paging: what {@link SearchingRunStore.runTotals} adds up.
+ * The filters of a run listing without its paging: what {@link SearchingRunStore.runTotals} adds
+ * up, and how far it counts.
  *
  * @public
  */
-export type RunTotalsQuery = Omit<RunQuery, 'cursor' | 'limit'>;
+export type RunTotalsQuery = Omit<RunQuery, 'cursor' | 'limit'> & {
+  /**
+   * Counts at most this many runs, newest first (a positive integer): a read that costs the same
+   * however many runs match beyond it. Without it every run the filters keep is counted.
+   */
+  readonly upTo?: number;
+};
 
 /**
  * What the runs a listing's filters keep add up to.
@@ -17,10 +26,44 @@ export type RunTotalsQuery = Omit<RunQuery, 'cursor' | 'limit'>;
  * @public
  */
 export interface RunTotals {
-  /** How many runs the filters keep (every page of the listing). */
+  /** How many runs the filters keep (every page of the listing); at most `upTo` when it was given. */
   readonly runs: number;
-  /** The model tokens those runs used (their `tokens`, see {@link stepTokens}). */
+  /** The model tokens those runs used (their `tokens`, see {@link stepTokens}): of the `runs` counted. */
   readonly tokens: number;
+  /**
+   * False when more runs match than the query's `upTo`: `runs` is then `upTo`, and `tokens` what
+   * the newest `upTo` of them used.
+   */
+  readonly complete: boolean;
+}
+
+/**
+ * A runs total query as stores read it: the listing's filters (its cursor and limit play no part)
+ * and how many runs to count at most (null: all).
+ *
+ * @public
+ */
+export interface NormalizedRunTotalsQuery {
+  /** The listing's filters, checked as `checkRunQuery` checks them. */
+  readonly filters: NormalizedRunQuery;
+  /** How many runs to count at most, newest first; null: every run the filters keep. */
+  readonly upTo: number | null;
+}
+
+/**
+ * Checks a runs total query.
+ *
+ * @throws RunStoreError (`invalid_input`) from `checkRunQuery`, or when `upTo` is not a positive integer.
+ *
+ * @public
+ */
+export function checkRunTotalsQuery(query: RunTotalsQuery = {}): NormalizedRunTotalsQuery {
+  const filters = checkRunQuery(query);
+  const upTo = query.upTo ?? null;
+  if (upTo !== null && (typeof upTo !== 'number' || !Number.isSafeInteger(upTo) || upTo < 1)) {
+    throw invalid(`RunTotalsQuery.upTo must be a positive integer, got ${show(upTo)}`);
+  }
+  return { filters, upTo };
 }
 
 /** The most ids {@link SearchingRunStore.findRunIdsByPrefix} returns. */
@@ -42,9 +85,10 @@ const ANY_UUID = '00000000-0000-0000-0000-000000000000';
  */
 export interface SearchingRunStore extends RunStore {
   /**
-   * How many runs a listing with these filters holds, and the tokens they used.
+   * How many runs a listing with these filters holds, and the tokens they used; with `upTo`, of
+   * the newest `upTo` at most (`complete` tells whether more match).
    *
-   * @throws RunStoreError (`invalid_input`) from `checkRunQuery`.
+   * @throws RunStoreError (`invalid_input`) from `checkRunTotalsQuery`.
    */
   runTotals(query?: RunTotalsQuery): Promise<RunTotals>;
   /**

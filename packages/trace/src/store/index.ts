@@ -99,7 +99,15 @@ export {
   UNKNOWN_FAILURE_CAUSE,
 } from '../health/ServerHealth.js';
 export { type ToolCallFacts, type ToolCallSource, toolCallOf } from '../health/ToolCallFacts.js';
-export { canSearchRuns, checkRunIdPrefix, type RunTotals, type RunTotalsQuery, type SearchingRunStore } from './RunSearch.js';
+export {
+  canSearchRuns,
+  checkRunIdPrefix,
+  checkRunTotalsQuery,
+  type NormalizedRunTotalsQuery,
+  type RunTotals,
+  type RunTotalsQuery,
+  type SearchingRunStore,
+} from './RunSearch.js';
 export {
   checkToolCallQuery,
   decodeToolCallCursor,
