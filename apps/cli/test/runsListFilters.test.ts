@@ -60,7 +60,7 @@ async function ids(args: readonly string[]): Promise<string[]> {
 }
 
 describe('runs list: the filters of the app', () => {
-  it('--configuration, --server, --tool, --title, --since and --until, alone and together', async () => {
+  it('--configuration, --server, --tool, --title, --since, --until and --has (ok too), alone and together', async () => {
     expect(await ids([])).toEqual([newer, older]);
     expect(await ids(['--configuration', 'ops-agent'])).toEqual([newer]);
     expect(await ids(['--server', 'slow'])).toEqual([newer]);
@@ -72,6 +72,11 @@ describe('runs list: the filters of the app', () => {
     expect(await ids(['--until', new Date(T0 + HOUR).toISOString()])).toEqual([older]);
     expect(await ids(['--since', '90m'])).toEqual([newer]);
     expect(await ids(['--since', '3h', '--until', '90m'])).toEqual([older]);
+    // --has: a run with an ended call of that outcome (the older run has no tool call at all)
+    expect(await ids(['--has', 'ok'])).toEqual([newer]);
+    expect(await ids(['--has', 'cancelled'])).toEqual([newer]);
+    expect(await ids(['--has', 'failed'])).toEqual([]);
+    expect(await ids(['--has', 'ok', '--configuration', 'support-agent'])).toEqual([]);
   });
 
   it('prints the tokens of each run and what every page adds up to under the table; --json has them as totals', async () => {

@@ -140,7 +140,7 @@ describe('the CLI surface is what the parser and the usage do', () => {
       { code: 2, id: 'USAGE', meaning: CLI_EXIT_CODE_MEANINGS[2] },
     ]);
     const flags = doc.commands.find((c) => c.name === 'runs list')!.flags;
-    expect(flags.find((f) => f.name === 'has')).toMatchObject({ choices: ['cancelled', 'failed'] });
+    expect(flags.find((f) => f.name === 'has')).toMatchObject({ choices: ['cancelled', 'failed', 'ok'] });
     expect(flags.find((f) => f.name === 'status')).toMatchObject({
       choices: ['cancelled', 'completed', 'failed', 'interrupted', 'running'],
     });

@@ -86,7 +86,7 @@ const flag = (
 });
 
 /** What `runs list --has` accepts. @internal */
-export const HAS_CHOICES = ['failed', 'cancelled'] as const;
+export const HAS_CHOICES = ['ok', 'failed', 'cancelled'] as const;
 
 const DB_FLAG = flag('db', '<file>', { default: 'runledger.db' });
 const STORE_FLAGS: readonly CliFlag[] = [DB_FLAG, flag('pg', '<url>', { env: 'RUNLEDGER_PG_URL' }), flag('pg-schema', '<name>')];
@@ -117,7 +117,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     flags: [
       ...STORE_FLAGS,
       flag('status', '<status>', { choices: RUN_STATUSES }),
-      flag('has', 'failed|cancelled', { choices: HAS_CHOICES }),
+      flag('has', HAS_CHOICES.join('|'), { choices: HAS_CHOICES }),
       flag('configuration', '<name>'),
       flag('server', '<id>'),
       flag('tool', '<name>'),

@@ -90,7 +90,7 @@ describe('parseCommand', () => {
     [['runs', 'show'], /missing run id/],
     [['runs', 'show', 'a', 'b'], /exactly one run id/],
     [['runs', 'list', '--status', 'done'], /--status must be one of running, completed, failed, cancelled, interrupted, got "done"/],
-    [['runs', 'list', '--has', 'ok'], /--has must be one of failed, cancelled, got "ok"/],
+    [['runs', 'list', '--has', 'timeout'], /--has must be one of ok, failed, cancelled, got "timeout"/],
     [['runs', 'list', '--limit', '201'], /--limit must be an integer from 1 to 200, got "201"/],
     [['runs', 'list', '--limit', '0'], /--limit must be an integer from 1 to 200/],
     [['servers', '--window', '1y'], /--window must be one of 24h, 7d, all, got "1y"/],

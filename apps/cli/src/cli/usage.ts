@@ -23,7 +23,7 @@ scripted agent runs into the SQLite file (default ./runledger.db) and serve the 
 with --otlp, also send the demo's runs to that OTLP/HTTP endpoint (as export otlp).`,
   },
   'runs list': {
-    synopsis: `runs list ${STORE} [--status <s>] [--has failed|cancelled] [--configuration <name>] [--server <id>] [--tool <name>] [--title <text>] [--since <time>] [--until <time>] [--limit <n>] [--json]`,
+    synopsis: `runs list ${STORE} [--status <s>] [--has ok|failed|cancelled] [--configuration <name>] [--server <id>] [--tool <name>] [--title <text>] [--since <time>] [--until <time>] [--limit <n>] [--json]`,
     about: `List runs newest first (--limit 1 to 200, default 20) and what all pages add up to (runs, tokens).
 --server, --tool: an ended call to that server, of that tool; --title: text in the title (A-Z in any
 case); <time>: a date or time (2026-11-30T08:00:00Z) or a span back from now (90m, 24h, 7d).`,
