@@ -98,8 +98,10 @@ export function runSearchContract(name: string, harness: RunStoreContractHarness
         expect((await store.getRun(empty.id))?.tokens).toBe(3);
         expect(await store.runTotals({ configuration: 'tokens-copy' })).toEqual({ runs: 2, tokens: 53, complete: true });
         expect(await store.runTotals()).toEqual({ runs: 3, tokens: expected + 53, complete: true });
-        // counted up to a number of runs, newest first: the imported run of 3 tokens (the newest) alone, then both
-        expect(await store.runTotals({ configuration: 'tokens-copy', upTo: 1 })).toEqual({ runs: 1, tokens: 3, complete: false });
+        // counted up to a number of runs: one of the two (50 or 3 tokens), marked incomplete; then both
+        const one = await store.runTotals({ configuration: 'tokens-copy', upTo: 1 });
+        expect(one).toMatchObject({ runs: 1, complete: false });
+        expect([50, 3]).toContain(one.tokens);
         expect(await store.runTotals({ configuration: 'tokens-copy', upTo: 2 })).toEqual({ runs: 2, tokens: 53, complete: true });
       });
 
@@ -202,12 +204,17 @@ export function runSearchContract(name: string, harness: RunStoreContractHarness
                   expect(listed.map((run) => [run.id, run.tokens])).toEqual(expected.map((run) => [run.id, run.tokens]));
                   const tokensOf = (some: readonly ModelRun[]): number => some.reduce((sum, run) => sum + run.tokens, 0);
                   expect(await store.runTotals(query)).toEqual({ runs: expected.length, tokens: tokensOf(expected), complete: true });
-                  // counted up to `limit` runs: the newest of them, and whether more match
-                  expect(await store.runTotals({ ...query, upTo: limit })).toEqual({
-                    runs: Math.min(expected.length, limit),
-                    tokens: tokensOf(expected.slice(0, limit)),
-                    complete: expected.length <= limit,
-                  });
+                  // counted up to `limit` runs: all of them when no more match; else `limit` of them
+                  // (any), their tokens between those of the `limit` runs with the fewest and the most
+                  const upTo = await store.runTotals({ ...query, upTo: limit });
+                  if (expected.length <= limit) {
+                    expect(upTo).toEqual({ runs: expected.length, tokens: tokensOf(expected), complete: true });
+                  } else {
+                    const byTokens = expected.map((run) => run.tokens).sort((x, y) => x - y);
+                    expect(upTo).toMatchObject({ runs: limit, complete: false });
+                    expect(upTo.tokens).toBeGreaterThanOrEqual(byTokens.slice(0, limit).reduce((x, y) => x + y, 0));
+                    expect(upTo.tokens).toBeLessThanOrEqual(byTokens.slice(-limit).reduce((x, y) => x + y, 0));
+                  }
                 }
                 for (const [i, filter] of callFilters.entries()) {
                   const query: ToolCallQuery = {

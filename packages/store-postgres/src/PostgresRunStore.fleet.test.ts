@@ -141,14 +141,12 @@ describe('PostgresRunStore search reads at fleet size', () => {
         expect(totals, JSON.stringify(query)).toMatch(/Index Only Scan using (steps_run_calls|steps_call_server) on steps/);
         expect(totals, JSON.stringify(query)).not.toMatch(/Seq Scan/);
       }
-      // counted up to a number of runs: the newest first by the listing's index, stopped after upTo + 1, never sorted
+      // counted up to a number of runs: the filters' own reads, stopped after upTo + 1 runs, never sorted
       for (const query of [{}, { configuration: 'c' }, { server: 's7' }]) {
-        const plan = await planOf(client, () => store.runTotals({ ...query, upTo: 100 }), 'WITH newest');
-        // (the one sort is of the read runs, at most upTo + 1, for the oldest of them)
-        const [newest, oldest] = plan.split('InitPlan');
-        expect(newest, JSON.stringify(query)).toMatch(/CTE newest\n\s*->\s+Limit[\s\S]*Index Scan( Backward)? using runs_\w+ on runs/);
-        expect(newest, JSON.stringify(query)).not.toMatch(/Seq Scan|Sort/);
-        expect(oldest, JSON.stringify(query)).toMatch(/Sort[^\n]*\n[^\n]*Sort Key[^\n]*\n\s*->\s+CTE Scan on newest/);
+        const plan = await planOf(client, () => store.runTotals({ ...query, upTo: 100 }), 'AS counted');
+        // (a scan of runs in any order is fine: the Limit above it stops it)
+        expect(plan, JSON.stringify(query)).toMatch(/Aggregate[^\n]*\n\s*->\s+Limit/);
+        expect(plan, JSON.stringify(query)).not.toMatch(/Sort|Seq Scan on steps/);
       }
       expect(await store.runTotals({ upTo: 100 })).toMatchObject({ runs: 100, complete: false });
       expect(await store.runTotals({ upTo: 3000 })).toMatchObject({ runs: 3000, tokens: (3000 * 3001) / 2, complete: true });

@@ -42,26 +42,20 @@ export function listRunsStatement(query: NormalizedRunQuery, q: string): Stateme
 
 /**
  * The SELECT of `runTotals`: how many runs the listing's filters keep and the sum of their tokens,
- * in one row (`runs`, `tokens`: the exact sum as the nearest number, never an overflow; `oldest`
- * null); its cursor and limit are not applied. With `upTo` it reads at most `upTo + 1` runs, newest
- * first (the listing's own order and indexes): `runs` is then how many of those there are, and
- * `oldest` the tokens of the last one, which the caller leaves out when `runs` is past `upTo`.
+ * in one row (`runs`, `tokens`: the exact sum as the nearest number, never an overflow; `fewest`:
+ * the fewest tokens of one counted run); its cursor and limit are not applied. With `upTo` it reads
+ * at most `upTo + 1` matching runs, in whatever order is cheapest, and stops: when it found that
+ * many, the caller counts `upTo` and leaves out one run's tokens (`fewest`).
  *
  * @internal
  */
 export function runTotalsStatement(query: NormalizedRunQuery, q: string, upTo: number | null): Statement {
   const { values, param } = parameters();
   const where = runFilterConditions(query, q, param);
-  if (upTo === null) {
-    const sql = `SELECT count(*)::float8 AS runs, coalesce(sum(tokens), 0)::float8 AS tokens, NULL::float8 AS oldest
-      FROM ${q}.runs WHERE ${where.join(' AND ')}`;
-    return { sql, values };
-  }
-  const sql = `WITH newest AS (
-      SELECT created_at, id, tokens FROM ${q}.runs WHERE ${where.join(' AND ')}
-      ORDER BY created_at DESC, id DESC LIMIT ${param(upTo + 1)}::bigint)
-    SELECT count(*)::float8 AS runs, coalesce(sum(tokens), 0)::float8 AS tokens,
-      (SELECT tokens FROM newest ORDER BY created_at, id LIMIT 1)::float8 AS oldest
-    FROM newest`;
+  const from =
+    upTo === null
+      ? `${q}.runs WHERE ${where.join(' AND ')}`
+      : `(SELECT tokens FROM ${q}.runs WHERE ${where.join(' AND ')} LIMIT ${param(upTo + 1)}::bigint) AS counted`;
+  const sql = `SELECT count(*)::float8 AS runs, coalesce(sum(tokens), 0)::float8 AS tokens, min(tokens)::float8 AS fewest FROM ${from}`;
   return { sql, values };
 }

@@ -3,8 +3,8 @@ import type { RunsListView } from '../views/runsView.js';
 import { readRunsQuery } from './runsQuery.js';
 
 /**
- * The most runs the list's totals count, newest first: past it the line says "10,000+ runs" and the
- * tokens of the newest 10,000, so a page costs the same in a store of any size. @internal
+ * The most runs the list's totals count: past it the line says "10,000+ runs · 91,802,114+ tokens"
+ * (the tokens of the 10,000 counted), so a page costs the same in a store of any size. @internal
  */
 export const RUNS_TOTALS_UP_TO = 10_000;
 

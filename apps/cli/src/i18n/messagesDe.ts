@@ -58,7 +58,7 @@ export const messagesDe: MessageCatalog = {
   'runs.filter.error.range': 'muss nach dem Beginn des Zeitraums liegen.',
   'runs.filter.error.query': 'Diese Liste lässt sich nicht lesen: {message}',
   'runs.totals': '{runs} Läufe · {tokens} Tokens',
-  'runs.totals.more': '{runs}+ Läufe · {tokens} Tokens in den neuesten {runs}',
+  'runs.totals.more': '{runs}+ Läufe · {tokens}+ Tokens',
   'runs.col.tokens': 'Tokens',
   'runs.refresh.on': 'Auf dieser Seite laufen noch Läufe; sie aktualisiert sich alle {seconds} Sekunden.',
   'runs.refresh.stop': 'Nicht mehr aktualisieren',

@@ -56,7 +56,7 @@ export const en = {
   'runs.filter.error.range': 'must be later than the start of the range.',
   'runs.filter.error.query': 'This list cannot be read: {message}',
   'runs.totals': '{runs} runs · {tokens} tokens',
-  'runs.totals.more': '{runs}+ runs · {tokens} tokens in the newest {runs}',
+  'runs.totals.more': '{runs}+ runs · {tokens}+ tokens',
   'runs.col.tokens': 'Tokens',
   'runs.refresh.on': 'Runs on this page are running; it refreshes every {seconds} seconds.',
   'runs.refresh.stop': 'Stop refreshing',

@@ -7,6 +7,7 @@ import {
   type RunStoreError,
   type RunTotals,
   type RunTotalsQuery,
+  runTotalsOf,
   type ToolCallPage,
   type ToolCallQuery,
   toolCallPageOf,
@@ -36,19 +37,17 @@ export class PostgresRunSearch {
     this.#failure = failure;
   }
 
-  /** How many runs a listing with these filters holds and the sum of their tokens (its cursor and limit are not applied); with `upTo`, of the newest `upTo` at most. */
+  /** How many runs a listing with these filters holds and the sum of their tokens (its cursor and limit are not applied); with `upTo`, of `upTo` runs at most. */
   async runTotals(query?: RunTotalsQuery): Promise<RunTotals> {
     const { filters, upTo } = checkRunTotalsQuery(query);
     const statement = runTotalsStatement(filters, this.#q, upTo);
-    let row: { runs: number; tokens: number; oldest: number | null };
+    let row: { runs: number; tokens: number; fewest: number | null };
     try {
       row = (await this.#query<typeof row>(statement.sql, statement.values)).rows[0]!;
     } catch (error) {
       throw this.#failure('runTotals', error);
     }
-    // one run past upTo was read to tell that more match: left out of the count and the tokens
-    if (upTo !== null && row.runs > upTo) return { runs: upTo, tokens: row.tokens - (row.oldest ?? 0), complete: false };
-    return { runs: row.runs, tokens: row.tokens, complete: true };
+    return runTotalsOf(row, upTo);
   }
 
   /** One server's ended tool calls, newest first, keyset-paged over the server's part of `steps_call_server`. */

@@ -2,7 +2,7 @@
 // listing's filters, one server's ended calls and runs by the start of their id, each one
 // statement, run by the store inside its read path on queries it has checked.
 import type { NormalizedRunTotalsQuery, NormalizedToolCallQuery, RunTotals, StoredToolCall, ToolCallPage } from '@runledger/trace/store';
-import { toolCallPageOf } from '@runledger/trace/store';
+import { runTotalsOf, toolCallPageOf } from '@runledger/trace/store';
 import type Database from 'better-sqlite3';
 import { listToolCallsStatement } from './listToolCallsStatement.js';
 import { runTotalsStatement } from './runTotalsStatement.js';
@@ -19,14 +19,11 @@ export class SqliteRunSearch {
     this.#stmt = stmt;
   }
 
-  /** How many runs a listing with these filters holds and the tokens they used: one count over the listing's own conditions, of the newest `upTo` at most. */
+  /** How many runs a listing with these filters holds and the tokens they used: one count over the listing's own conditions, of `upTo` runs at most. */
   runTotals({ filters, upTo }: NormalizedRunTotalsQuery): RunTotals {
     const statement = runTotalsStatement(filters, upTo);
     if (statement === null) return { runs: 0, tokens: 0, complete: true };
-    const row = this.#stmt(statement.sql).get(...statement.params) as { runs: number; tokens: number; oldest: number | null };
-    // one run past upTo was read to tell that more match: left out of the count and the tokens
-    if (upTo !== null && row.runs > upTo) return { runs: upTo, tokens: row.tokens - (row.oldest ?? 0), complete: false };
-    return { runs: row.runs, tokens: row.tokens, complete: true };
+    return runTotalsOf(this.#stmt(statement.sql).get(...statement.params) as { runs: number; tokens: number; fewest: number | null }, upTo);
   }
 
   /** A page of one server's ended tool calls, newest first, by keyset over the server's calls of each outcome (steps_server_calls). */

@@ -229,10 +229,16 @@ export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore, Sea
     this.#open();
     // checked as a listing's query; a cursor or limit given anyway is not applied (the type leaves them out)
     const { filters, upTo } = checkRunTotalsQuery(query);
-    const matching = [...this.#state.runs.values()].filter((run) => isKept(run, filters));
-    const complete = upTo === null || matching.length <= upTo;
-    const counted = complete ? matching : matching.sort(compareNewestFirst).slice(0, upTo);
-    return { runs: counted.length, tokens: counted.reduce((sum, run) => sum + run.tokens, 0), complete };
+    let runs = 0;
+    let tokens = 0;
+    for (const run of this.#state.runs.values()) {
+      if (!isKept(run, filters)) continue;
+      // one past upTo: more match than are counted
+      if (runs === upTo) return { runs, tokens, complete: false };
+      runs += 1;
+      tokens += run.tokens;
+    }
+    return { runs, tokens, complete: true };
   }
 
   /** One server's ended tool calls, newest first (see {@link SearchingRunStore.listToolCalls}). */

@@ -14,8 +14,8 @@ import { invalid, show, UUID } from './storeValueRules.js';
  */
 export type RunTotalsQuery = Omit<RunQuery, 'cursor' | 'limit'> & {
   /**
-   * Counts at most this many runs, newest first (a positive integer): a read that costs the same
-   * however many runs match beyond it. Without it every run the filters keep is counted.
+   * Counts at most this many runs (a positive integer): a read that stops there, so it costs the
+   * same however many runs match beyond it. Without it every run the filters keep is counted.
    */
   readonly upTo?: number;
 };
@@ -28,11 +28,11 @@ export type RunTotalsQuery = Omit<RunQuery, 'cursor' | 'limit'> & {
 export interface RunTotals {
   /** How many runs the filters keep (every page of the listing); at most `upTo` when it was given. */
   readonly runs: number;
-  /** The model tokens those runs used (their `tokens`, see {@link stepTokens}): of the `runs` counted. */
+  /** The model tokens the counted runs used (their `tokens`, see {@link stepTokens}). */
   readonly tokens: number;
   /**
-   * False when more runs match than the query's `upTo`: `runs` is then `upTo`, and `tokens` what
-   * the newest `upTo` of them used.
+   * False when more runs match than the query's `upTo`: `runs` is then `upTo` and `tokens` what
+   * `upTo` of them used (whichever the store read first), so both are lower bounds ("10,000+").
    */
   readonly complete: boolean;
 }
@@ -46,7 +46,7 @@ export interface RunTotals {
 export interface NormalizedRunTotalsQuery {
   /** The listing's filters, checked as `checkRunQuery` checks them. */
   readonly filters: NormalizedRunQuery;
-  /** How many runs to count at most, newest first; null: every run the filters keep. */
+  /** How many runs to count at most; null: every run the filters keep. */
   readonly upTo: number | null;
 }
 
@@ -64,6 +64,22 @@ export function checkRunTotalsQuery(query: RunTotalsQuery = {}): NormalizedRunTo
     throw invalid(`RunTotalsQuery.upTo must be a positive integer, got ${show(upTo)}`);
   }
   return { filters, upTo };
+}
+
+/**
+ * The totals of a count that read at most `upTo + 1` matching runs (`runs` of them, `tokens` their
+ * sum, `fewest` the fewest tokens of one): past `upTo`, `upTo` runs and the tokens of all but the
+ * one with the fewest, marked incomplete. How an SQL store turns its one-row count into
+ * {@link RunTotals}.
+ *
+ * @public
+ */
+export function runTotalsOf(
+  counted: { readonly runs: number; readonly tokens: number; readonly fewest: number | null },
+  upTo: number | null,
+): RunTotals {
+  if (upTo !== null && counted.runs > upTo) return { runs: upTo, tokens: counted.tokens - (counted.fewest ?? 0), complete: false };
+  return { runs: counted.runs, tokens: counted.tokens, complete: true };
 }
 
 /** The most ids {@link SearchingRunStore.findRunIdsByPrefix} returns. */
@@ -86,7 +102,7 @@ const ANY_UUID = '00000000-0000-0000-0000-000000000000';
 export interface SearchingRunStore extends RunStore {
   /**
    * How many runs a listing with these filters holds, and the tokens they used; with `upTo`, of
-   * the newest `upTo` at most (`complete` tells whether more match).
+   * `upTo` runs at most (`complete` tells whether more match).
    *
    * @throws RunStoreError (`invalid_input`) from `checkRunTotalsQuery`.
    */

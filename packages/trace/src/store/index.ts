@@ -106,6 +106,7 @@ export {
   type NormalizedRunTotalsQuery,
   type RunTotals,
   type RunTotalsQuery,
+  runTotalsOf,
   type SearchingRunStore,
 } from './RunSearch.js';
 export {
