@@ -25,6 +25,8 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-quic',
+  // shared memory in a temporary folder: a container's /dev/shm (64 MB by default) slows or crashes the renderer
+  '--disable-dev-shm-usage',
 ];
 const available = existsSync(CHROMIUM);
 const SCREENSHOTS = process.env['RUNLEDGER_SCREENSHOTS'] === '1';
