@@ -148,10 +148,10 @@ describe('classifyCliSurface: breaking', () => {
 });
 
 describe('classifyCliSurface: accepted flag values and defaults', () => {
-  it('a removed choice is breaking (--has accepting only failed)', () => {
+  it('a removed choice is breaking (--has no longer accepting cancelled)', () => {
     const c = classifyCliSurface(
       BASE,
-      edited((s) => (flagOf(s, 'runs list', 'has').choices = ['failed'])),
+      edited((s) => (flagOf(s, 'runs list', 'has').choices = ['failed', 'ok'])),
     );
     expect(c.level).toBe('breaking');
     expect(c.removed).toEqual([
@@ -237,7 +237,7 @@ describe('classifyCliSurface: accepted flag values and defaults', () => {
   });
   it('the committed report freezes the values: --has, --window, --status choices, the --limit range and the defaults', () => {
     const s = JSON.parse(BASE) as Surface;
-    expect(flagOf(s, 'runs list', 'has')).toMatchObject({ choices: ['cancelled', 'failed'] });
+    expect(flagOf(s, 'runs list', 'has')).toMatchObject({ choices: ['cancelled', 'failed', 'ok'] });
     expect(flagOf(s, 'servers', 'window')).toMatchObject({ choices: ['24h', '7d', 'all'], default: 'all' });
     expect(flagOf(s, 'runs list', 'status').choices).toEqual(['cancelled', 'completed', 'failed', 'interrupted', 'running']);
     expect(flagOf(s, 'runs list', 'limit')).toMatchObject({ min: 1, max: 200, default: '20' });
