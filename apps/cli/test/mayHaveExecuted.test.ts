@@ -67,22 +67,32 @@ describe('a write call whose answer was never seen', () => {
     expect((await agent.call(servers.tool('mcp_docs_search'), { query: 'retention' })).outcome).toBe('ok');
     const timedOut = await agent.call(hasty.tool('mcp_slow_export_report'), { report: 'q2', seconds: 120 }, { writes: true });
     expect([timedOut.outcome, timedOut.failureCause]).toEqual(['failed', 'mcp_timeout']);
+    // The slow server's connection up first (a read, not recorded), so that the export below is on
+    // the wire when the cancel comes, not still waiting for its connection.
+    expect((await servers.tool('mcp_slow_status').execute({})).outcome).toBe('ok');
     const call = agent.call(servers.tool('mcp_slow_export_report'), { report: 'q3', seconds: 120 }, { writes: true });
     await onTheWire(run);
+    // Its start is stored before its request is written: give the request the moment it needs to leave.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     await run.cancel();
-    expect((await call).outcome).toBe('cancelled');
+    const cancelled = await call;
+    expect([cancelled.outcome, cancelled.sends]).toEqual(['cancelled', 1]);
+    // The same write once more on the cancelled run: cancelled before its request left.
+    const neverSent = await agent.call(servers.tool('mcp_slow_export_report'), { report: 'q4', seconds: 120 }, { writes: true });
+    expect([neverSent.outcome, neverSent.sends]).toEqual(['cancelled', 0]);
     await run.complete();
   }, 60_000);
 
-  it('runs show --json marks the cancelled and the timed-out write as possibly executed, and nothing else', async () => {
+  it('runs show --json marks the cancelled and the timed-out write as possibly executed, not one cancelled before it was sent, and nothing else', async () => {
     const shown = await cli(['runs', 'show', runId, '--db', file, '--json'], dir);
     expect(shown.stderr).toBe('');
     const { timeline } = JSON.parse(shown.stdout) as { timeline: ShownEntry[] };
     const calls = timeline.filter((entry) => entry.kind === 'tool');
-    expect(calls.map((entry) => [entry.details['toolName'], entry.outcome, entry.mayHaveExecuted])).toEqual([
-      ['mcp_docs_search', 'ok', false],
-      ['mcp_slow_export_report', 'failed', true],
-      ['mcp_slow_export_report', 'cancelled', true],
+    expect(calls.map((entry) => [entry.details['toolName'], entry.outcome, entry.details['sends'], entry.mayHaveExecuted])).toEqual([
+      ['mcp_docs_search', 'ok', 1, false],
+      ['mcp_slow_export_report', 'failed', 1, true],
+      ['mcp_slow_export_report', 'cancelled', 1, true],
+      ['mcp_slow_export_report', 'cancelled', 0, false],
     ]);
     expect(timeline.filter((entry) => entry.kind !== 'tool').every((entry) => entry.mayHaveExecuted === false)).toBe(true);
   });
@@ -107,12 +117,13 @@ describe('a write call whose answer was never seen', () => {
       /✕ failed ⚠ may have executed tool: mcp_slow_export_report .*⚠ Timed-out write call: the server may have run it/,
     );
     expect(marked[1]).toMatch(/⊘ cancelled ⚠ may have executed tool: mcp_slow_export_report .*⚠ Cancelled write call/);
-    expect(page).toContain('title="The server may have run this write call although its answer was never seen."');
+    expect(page).toContain(
+      'title="The request of this write call may have reached the server, and no answer said what became of it: check the record before running it again."',
+    );
     const bars = [...page.matchAll(/<title>([^<]*)<\/title>/g)]
       .map((m) => m[1]!)
       .filter((title) => title.includes('mcp_slow_export_report'));
-    expect(bars).toHaveLength(2);
-    for (const title of bars) expect(title).toContain('may have executed');
+    expect(bars.map((title) => title.includes('may have executed'))).toEqual([true, true, false]);
     expect([...page.matchAll(/<title>[^<]*mcp_docs_search[^<]*<\/title>/g)].map((m) => m[0])).not.toContain('may have executed');
 
     const german = textOf((await send(app, `/runs/${runId}?lang=de`)).body);

@@ -151,8 +151,17 @@ describe('the may-have-executed note', () => {
       'Timed-out write call: the server may have run it; whether it changed anything is unknown. Check it on the server.',
     );
     expect(writeUnknownNote(new Translator('de'), entry('cancelled', { writes: true }, true))).toContain('Abgebrochener Schreibaufruf');
-    expect(writeUnknownNote(new Translator('de'), entry('failed', { writes: true }, true))).toContain(
+    expect(writeUnknownNote(new Translator('de'), entry('failed', { writes: true, failureCause: 'mcp_timeout' }, true))).toContain(
       'Schreibaufruf mit Zeitüberschreitung',
+    );
+    // Failed unanswered otherwise: the connection broke, an HTTP error status, an unreadable answer.
+    expect(
+      writeUnknownNote(t, entry('failed', { writes: true, failureCause: 'mcp_transport_failure', writeResource: 'ticket' }, true)),
+    ).toBe(
+      'Write call without an answer: its request may have reached the server, which may have run it; whether it changed ticket is unknown. Check it on the server.',
+    );
+    expect(writeUnknownNote(new Translator('de'), entry('failed', { writes: true, failureCause: 'mcp_http_status' }, true))).toContain(
+      'Schreibaufruf ohne Antwort',
     );
   });
 

@@ -39,6 +39,12 @@ export class ToolResult {
   readonly writeTarget: WriteTarget | null;
   /** Why a `failed` call failed, when the tool knows it; `null` on every other result. */
   readonly failureCause: ToolFailureCause | null;
+  /**
+   * How many times the call's request was written towards the server (`0`: it never left), when
+   * the tool that made the result knows it (McpTool always does, see {@link ToolResult.withSends});
+   * `null` otherwise.
+   */
+  readonly sends: number | null;
   /** Present only on instances made by this class's constructor: unforgeable, unlike the brand. */
   readonly #checked = true;
 
@@ -49,6 +55,7 @@ export class ToolResult {
     artifacts: readonly ToolArtifact[],
     writeTarget: WriteTarget | null,
     failureCause: ToolFailureCause | null = null,
+    sends: number | null = null,
   ) {
     if (token === CONSTRUCT_CHECKED) {
       this.content = content;
@@ -56,6 +63,7 @@ export class ToolResult {
       this.artifacts = artifacts;
       this.writeTarget = writeTarget;
       this.failureCause = failureCause;
+      this.sends = sends;
       Object.freeze(this);
       return;
     }
@@ -88,9 +96,13 @@ export class ToolResult {
         `ToolResult.failureCause must be a ToolFailureCause on a "failed" result, got ${String(failureCause)} on "${outcome}"`,
       );
     }
+    if (sends !== null && !isSendCount(sends)) {
+      throw new RangeError(`ToolResult.sends must be null or an integer from 0 to ${MAX_SENDS}, got ${String(sends)}`);
+    }
     this.content = content;
     this.outcome = outcome;
     this.failureCause = failureCause;
+    this.sends = sends;
     // Every caller passes an array of its own (a rest parameter or a literal): frozen, not copied.
     this.artifacts = Object.freeze(artifacts);
     this.writeTarget = writeTarget;
@@ -161,6 +173,38 @@ export class ToolResult {
   }
 
   /**
+   * Returns this result with the number of times its call's request was written towards the server.
+   *
+   * @remarks
+   * A tool that talks to a server says how often the request left (`0` when the call ended before
+   * anything was written: a cancel or a refusal before sending). Readers use it to tell a write that
+   * may have run on the server from one that never reached it.
+   *
+   * @throws RangeError from `ToolResult.withSends` when `sends` is not an integer from 0 to 1000.
+   */
+  withSends(sends: number): ToolResult {
+    if (!isSendCount(sends)) {
+      throw new RangeError(`ToolResult.withSends sends must be an integer from 0 to ${MAX_SENDS}, got ${String(sends)}`);
+    }
+    if (sends === this.sends) return this;
+    const { content, outcome, artifacts, writeTarget } = this;
+    const failureCause = this.failureCause ?? null;
+    if (#checked in this) {
+      return new ToolResult(CONSTRUCT_CHECKED, content, outcome, artifacts, writeTarget, failureCause, sends);
+    }
+    // The method applied to a look-alike: every check runs, on a copy of its artifacts.
+    return new ToolResult(
+      CONSTRUCT,
+      content,
+      outcome,
+      Array.isArray(artifacts) ? [...artifacts] : artifacts,
+      writeTarget,
+      failureCause,
+      sends,
+    );
+  }
+
+  /**
    * Tells whether a value is a ToolResult, also one made by another copy of this package.
    */
   static is(value: unknown): value is ToolResult {
@@ -215,6 +259,7 @@ export class ToolResult {
     }
     const { outcome, writeTarget } = this;
     const failureCause = this.failureCause ?? null;
+    const sends = this.sends ?? null;
     if (#checked in this) {
       // Immutable: a genuine result that is already within the bounds is its own bounded result.
       if (artifactsKept && content === this.content) {
@@ -223,14 +268,28 @@ export class ToolResult {
       // Every part passed the constructor's checks already: the artifacts are this result's own
       // (frozen, genuine) or one genuine notice on an ok result, the outcome and target are this
       // result's, and the bounded content is a string.
-      return new ToolResult(CONSTRUCT_CHECKED, content, outcome, artifacts, writeTarget, failureCause);
+      return new ToolResult(CONSTRUCT_CHECKED, content, outcome, artifacts, writeTarget, failureCause, sends);
     }
     // The method applied to a look-alike: every check runs, on a copy of its artifacts.
-    return new ToolResult(CONSTRUCT, content, outcome, Array.isArray(artifacts) ? [...artifacts] : artifacts, writeTarget, failureCause);
+    return new ToolResult(
+      CONSTRUCT,
+      content,
+      outcome,
+      Array.isArray(artifacts) ? [...artifacts] : artifacts,
+      writeTarget,
+      failureCause,
+      sends,
+    );
   }
 }
 
 const OMITTED_LABEL = 'Artifacts omitted';
+/** The most sends a result may state: far above any retry rule, low enough to stay a small integer. */
+const MAX_SENDS = 1000;
+
+function isSendCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_SENDS;
+}
 
 function omitted(reason: string, artifactBytes: number): ToolArtifact {
   // The notice must itself fit the channel, JSON wrapper and escapes included; when even the
@@ -261,3 +320,4 @@ keepShapeAlive(ToolResult.text('', ToolArtifact.text('', '')));
 keepShapeAlive(ToolResult.text(''));
 keepShapeAlive(ToolResult.error(''));
 keepShapeAlive(ToolResult.failure('', 'server_error'));
+keepShapeAlive(ToolResult.failure('', 'server_error').withSends(1));

@@ -100,15 +100,45 @@ describe('HttpConnectionPool against a real HTTP server', () => {
     await pool.close();
   });
 
-  it('sends a request once more on a fresh connection when the server dropped the reused one unanswered', async () => {
+  it('sends a repeatable request once more on a fresh connection when the server dropped the reused one unanswered', async () => {
     const pool = new HttpConnectionPool();
-    expect(await (await pool.fetch(`${base}/once-per-connection`, { method: 'POST', body: '1' })).text()).toBe('ok');
+    expect(await (await pool.fetch(`${base}/once-per-connection`, { method: 'POST', body: '1' }, { repeatable: true })).text()).toBe('ok');
     // Reuses the idle connection, which the server drops: sent again on a new one, answered.
-    expect(await (await pool.fetch(`${base}/once-per-connection`, { method: 'POST', body: '2' })).text()).toBe('ok');
+    expect(await (await pool.fetch(`${base}/once-per-connection`, { method: 'POST', body: '2' }, { repeatable: true })).text()).toBe('ok');
+    // A GET is idempotent: sent again without being told.
+    expect(await (await pool.fetch(`${base}/once-per-connection`)).text()).toBe('ok');
+    expect(await (await pool.fetch(`${base}/once-per-connection`)).text()).toBe('ok');
     await pool.close();
   });
 
-  it('sends it again past every stale idle connection, when the server dropped them all', async () => {
+  it('never sends a written request that must not run twice again: it fails with the connection error, written once', async () => {
+    const pool = new HttpConnectionPool();
+    let written = 0;
+    const delivery = { repeatable: false, onWritten: () => written++ };
+    expect(await (await pool.fetch(`${base}/once-per-connection`, { method: 'POST', body: '1' }, delivery)).text()).toBe('ok');
+    expect(written).toBe(1);
+    // A POST is not repeatable by default either.
+    await expect(pool.fetch(`${base}/once-per-connection`, { method: 'POST', body: '2' })).rejects.toMatchObject({ code: 'ECONNRESET' });
+    expect(await (await pool.fetch(`${base}/once-per-connection`, { method: 'POST', body: '3' }, delivery)).text()).toBe('ok');
+    await expect(pool.fetch(`${base}/once-per-connection`, { method: 'POST', body: '4' }, delivery)).rejects.toMatchObject({
+      code: 'ECONNRESET',
+    });
+    expect(written).toBe(3);
+    await pool.close();
+  });
+
+  it('does not count a request that never reached a connection as written', async () => {
+    const pool = new HttpConnectionPool();
+    let written = 0;
+    // Nothing listens on port 1: the connection is refused before a byte is written.
+    await expect(pool.fetch('http://127.0.0.1:1/x', { method: 'POST', body: '{}' }, { onWritten: () => written++ })).rejects.toMatchObject({
+      code: 'ECONNREFUSED',
+    });
+    expect(written).toBe(0);
+    await pool.close();
+  });
+
+  it('sends a repeatable request again past every stale idle connection, when the server dropped them all', async () => {
     const pool = new HttpConnectionPool();
     // MAX_IDLE_CONNECTIONS idle connections, each of which has served its one request.
     const first = await Promise.all(
@@ -116,7 +146,9 @@ describe('HttpConnectionPool against a real HTTP server', () => {
     );
     expect(first.every((a) => a === 'ok')).toBe(true);
     expect(await waitFor(() => establishedConnectionsTo(port) === MAX_IDLE_CONNECTIONS, 1000, 10)).toBe(true);
-    expect(await (await pool.fetch(`${base}/once-per-connection`, { method: 'POST', body: 'again' })).text()).toBe('ok');
+    expect(await (await pool.fetch(`${base}/once-per-connection`, { method: 'POST', body: 'again' }, { repeatable: true })).text()).toBe(
+      'ok',
+    );
     await pool.close();
   });
 

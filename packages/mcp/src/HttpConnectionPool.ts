@@ -31,26 +31,39 @@ export class HttpConnectionPool {
   };
   #closed = false;
 
-  /** A fetch whose connections belong to this pool; after {@link close} it rejects. */
-  readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  /**
+   * A fetch whose connections belong to this pool; after {@link close} it rejects.
+   *
+   * @remarks
+   * `delivery` says whether the request may be sent again on another connection when a reused
+   * keep-alive connection broke before the answer, and hears when the request was written to a
+   * connection. See {@link RequestDelivery}.
+   */
+  readonly fetch = async (input: string | URL | Request, init?: RequestInit, delivery?: RequestDelivery): Promise<Response> => {
     const url = new URL(input instanceof Request ? input.url : input);
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new TypeError(`url: only http: and https: are supported, not ${url.protocol}`);
+    const method = (init?.method ?? 'GET').toUpperCase();
     const sent: Sent = {
       url,
-      method: (init?.method ?? 'GET').toUpperCase(),
+      method,
       headers: Object.fromEntries(new Headers(init?.headers)),
       body: requestBody(init?.body),
       signal: init?.signal ?? undefined,
+      repeatable: delivery?.repeatable ?? IDEMPOTENT_METHODS.has(method),
+      onWritten: delivery?.onWritten,
     };
-    // The server closed an idle connection as we reused it: it never read the request, so it is
-    // sent again (what Node's docs and browsers do). The failed socket is gone; the next try takes
+    // The server closed an idle connection as we reused it. A request that never reached the
+    // connection, or one that may run twice without harm, is sent again on another (what Node's
+    // docs and browsers do for idempotent requests); one that may have been written and must not
+    // run twice fails with the connection's error. The failed socket is gone; the next try takes
     // another idle one, which may be stale too, so at most every idle one and then a fresh one.
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.#send(sent);
       } catch (error) {
         if (!(error instanceof StaleConnectionError) || attempt === MAX_IDLE_CONNECTIONS) throw error;
+        if (error.written && !sent.repeatable) throw error.cause;
       }
     }
   };
@@ -65,9 +78,25 @@ export class HttpConnectionPool {
         agent: this.#agents[url.protocol as 'http:' | 'https:'],
         ...(signal !== undefined && { signal }),
       });
+      // Written: the request was handed to a connected socket (a reused one at once, a fresh one
+      // once it connects). From then on the server may have read it, whatever happens next.
+      let written = false;
+      const wrote = () => {
+        if (written) return;
+        written = true;
+        try {
+          sent.onWritten?.();
+        } catch {
+          // A listener's fault never changes the request.
+        }
+      };
+      request.once('socket', (socket) => {
+        if (socket.connecting) socket.once('connect', wrote);
+        else wrote();
+      });
       request.once('error', (error: NodeJS.ErrnoException) => {
         const stale = request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE') && signal?.aborted !== true;
-        reject(stale ? new StaleConnectionError(error) : error);
+        reject(stale ? new StaleConnectionError(error, written) : error);
       });
       request.once('response', (response) => {
         const status = response.statusCode ?? 0;
@@ -108,6 +137,23 @@ export class HttpConnectionPool {
   }
 }
 
+/** HTTP methods that may be sent twice without harm (RFC 9110, 9.2.2). */
+const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
+
+/**
+ * What the caller of {@link HttpConnectionPool.fetch} says about one request, and hears of it.
+ */
+export interface RequestDelivery {
+  /**
+   * True when the request may be sent again after it was written to a connection that then broke
+   * unanswered (it runs nothing twice that matters); default: true for idempotent methods only.
+   * A request that was never written is sent again whatever this says.
+   */
+  readonly repeatable?: boolean;
+  /** Hears, once per send, that the request was written to a connection. */
+  readonly onWritten?: (() => void) | undefined;
+}
+
 /** A request as it goes on the wire, kept to send it again. */
 interface Sent {
   readonly url: URL;
@@ -115,12 +161,20 @@ interface Sent {
   readonly headers: Record<string, string>;
   readonly body: string | Uint8Array | undefined;
   readonly signal: AbortSignal | undefined;
+  readonly repeatable: boolean;
+  readonly onWritten: (() => void) | undefined;
 }
 
-/** A reused keep-alive connection was closed by the server before it answered. */
+/** A reused keep-alive connection broke before the server answered. */
 class StaleConnectionError extends Error {
-  constructor(cause: Error) {
+  override readonly cause: Error;
+  /** Whether the request had been written to the connection before it broke. */
+  readonly written: boolean;
+
+  constructor(cause: Error, written: boolean) {
     super(cause.message, { cause });
+    this.cause = cause;
+    this.written = written;
   }
 }
 

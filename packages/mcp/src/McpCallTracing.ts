@@ -32,7 +32,7 @@ import {
 import type { McpServerConfig } from './McpServerConfig.js';
 import type { McpTracingOptions } from './McpTracingOptions.js';
 import { McpTransportType } from './McpTransportType.js';
-import type { WireRequestId } from './SentRequestIds.js';
+import type { WireRequestId } from './RequestSends.js';
 
 /** How every tool call ended: `ok`, `failed` or `cancelled` (runledger's own attribute). */
 export const ATTR_RUNLEDGER_TOOL_OUTCOME = 'runledger.tool.outcome';

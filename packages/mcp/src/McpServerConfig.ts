@@ -73,4 +73,14 @@ export interface McpServerConfig {
   readonly deadlineMs: number;
   /** True when a person must approve each call of this server's tools before it is executed. */
   readonly requiresApproval: boolean;
+  /**
+   * True when the server is trusted to describe its tools truly: only then do its tools'
+   * annotations change what runledger does. `false` (or absent, the default) treats every tool as
+   * one that may write and must not run twice.
+   *
+   * @remarks
+   * A call whose request was lost on a broken stream (MCP 2026-07-28 over Streamable HTTP) is sent
+   * again only to a trusted server's tool that says `readOnlyHint: true` or `idempotentHint: true`.
+   */
+  readonly trustAnnotations?: boolean;
 }

@@ -356,9 +356,11 @@ describe('McpServerRegistry over HTTP: credentials and HTTP faults', () => {
         req.on('end', () => handler(res));
       });
       await new Promise<void>((resolve) => server.listen(http.port, '127.0.0.1', resolve));
+      // Closing it closes its keep-alive connections; the client is given the moment it needs to see
+      // that (a tools/call written to a connection that then breaks is never sent again).
       return () =>
         new Promise<void>((resolve) => {
-          server.close(() => resolve());
+          server.close(() => setTimeout(resolve, 50));
           server.closeAllConnections();
         });
     };

@@ -44,7 +44,13 @@ function muteServer(events: string, deadlineMs: number): { session: McpSession; 
   sessions.push(session);
   const echo = new RemoteMcpTool({
     name: 'mcp_mute_echo',
-    wire: { name: 'echo', title: undefined, description: '', inputSchema: { type: 'object' } },
+    wire: {
+      name: 'echo',
+      title: undefined,
+      description: '',
+      inputSchema: { type: 'object' },
+      annotations: { readOnlyHint: undefined, destructiveHint: undefined, idempotentHint: undefined, openWorldHint: undefined },
+    },
     session,
     onContact: undefined,
   });

@@ -101,9 +101,23 @@ describe.each(Object.keys(transports))('McpTool.execute over %s', (transport) =>
 
   it('imports the fixture tools with local names', () => {
     expect(tools.map((t) => t.name).filter((n) => n.startsWith('mcp_fx_'))).toEqual(
-      ['echo', 'fail', 'throws', 'slow', 'hang', 'crash', 'late', 'reset', 'drop', 'huge', 'big', 'mixed', 'meta', 'malformed'].map(
-        (n) => `mcp_fx_${n}`,
-      ),
+      [
+        'echo',
+        'fail',
+        'throws',
+        'slow',
+        'hang',
+        'crash',
+        'late',
+        'reset',
+        'vanish',
+        'drop',
+        'huge',
+        'big',
+        'mixed',
+        'meta',
+        'malformed',
+      ].map((n) => `mcp_fx_${n}`),
     );
     const echo = tool('fx', 'echo');
     expect(echo.server).toBe('fx');

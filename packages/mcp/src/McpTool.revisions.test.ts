@@ -65,7 +65,7 @@ interface StatelessHarness {
   stop(): Promise<void>;
 }
 
-const statelessServers: Record<string, () => Promise<StatelessHarness>> = {
+const statelessServers: Record<string, (options?: { trustAnnotations?: boolean }) => Promise<StatelessHarness>> = {
   stdio: async () => {
     const events = newEventsFile();
     const config = stdioFixtureConfig({ id: 'fx', eventsFile: events, deadlineMs: DEADLINE_MS, stateless: true });
@@ -73,10 +73,10 @@ const statelessServers: Record<string, () => Promise<StatelessHarness>> = {
     const registry = McpServerRegistry.create([config], { onHealthContact: (c) => contacts.push(c) });
     return { config, events, registry, contacts, tools: [], stop: () => registry.close() };
   },
-  http: async () => {
+  http: async (options = {}) => {
     const events = newEventsFile();
     const http: HttpFixture = await startHttpFixture({ eventsFile: events, stateless: true });
-    const config = http.config({ id: 'fx', deadlineMs: DEADLINE_MS });
+    const config = http.config({ id: 'fx', deadlineMs: DEADLINE_MS, ...options });
     const contacts: McpHealthContact[] = [];
     const registry = McpServerRegistry.create([config], { onHealthContact: (c) => contacts.push(c) });
     return {
@@ -136,11 +136,11 @@ describe.each(Object.keys(statelessServers))('McpTool against a server of MCP 20
   });
 });
 
-describe('McpTool against a server of MCP 2026-07-28 over Streamable HTTP: a request lost on a broken stream', () => {
+describe('McpTool against a server of MCP 2026-07-28 over Streamable HTTP: a request of a trusted idempotent tool lost on a broken stream', () => {
   let h: StatelessHarness;
 
   beforeAll(async () => {
-    h = await statelessServers.http!();
+    h = await statelessServers.http!({ trustAnnotations: true });
     h.tools = await toolsOnceConnected(h.registry);
   });
   afterAll(() => h?.stop());

@@ -1,4 +1,5 @@
 import type { ToolResult } from '@runledger/core';
+import type { McpToolAnnotations } from './McpToolAnnotations.js';
 
 /**
  * Options of one {@link McpTool.execute} call.
@@ -45,8 +46,15 @@ export interface McpExecuteOptions {
  *   the client stopped waiting; whether the server already changed something is not knowable
  *   from this side. An answer that arrives after the abort changes nothing.
  *
- * Every result has passed `withBoundedChannels()`. The connection to the server is shared by
- * all its tools and reopened after a crash.
+ * Every result has passed `withBoundedChannels()` and states its `sends`: how many times the
+ * call's request was written towards the server (`0` when it never left). A request is never sent
+ * twice by runledger unless it cannot change anything twice: only a request that provably never
+ * left (its connection failed before it was written) is sent again, and a request lost on a broken
+ * stream (MCP 2026-07-28 over Streamable HTTP) is sent again, at most twice, only to a tool whose
+ * trusted annotations say it is read-only or idempotent. Every other call that may have reached the
+ * server without an answer ends `failed` (or `cancelled`) with `sends` ≥ 1: a writing tool's step
+ * then reads as "may have executed". The connection to the server is shared by all its tools and
+ * reopened after a crash.
  *
  * @public
  */
@@ -65,6 +73,11 @@ export interface McpTool {
   readonly inputSchema: Readonly<Record<string, unknown>>;
   /** True when the server is configured to need a person's approval before each call. */
   readonly requiresApproval: boolean;
+  /**
+   * The tool's behaviour hints as the server lists them (frozen); untrusted unless the server's
+   * configuration sets `trustAnnotations`. Absent on a tool not made by {@link McpServerRegistry}.
+   */
+  readonly annotations?: McpToolAnnotations;
   /** The server's operation deadline in milliseconds (connecting included). */
   readonly deadlineMs: number;
   /** Calls the tool with the arguments (a JSON object) and resolves to the result. */

@@ -3,6 +3,7 @@ import { transportFailureCause } from './failureCauseOf.js';
 import type { McpHealthContact } from './McpHealthContact.js';
 import type { McpSession } from './McpSession.js';
 import type { McpExecuteOptions, McpTool } from './McpTool.js';
+import type { McpToolAnnotations } from './McpToolAnnotations.js';
 import { CallerAbort } from './CallerAbort.js';
 import type { McpCallTracing, ToolTracer, TracedCall } from './McpCallTracing.js';
 import { type McpConnection, toTransportException, type WireTool } from './sdk.js';
@@ -25,7 +26,10 @@ export class RemoteMcpTool implements McpTool {
   readonly description: string;
   readonly inputSchema: Readonly<Record<string, unknown>>;
   readonly requiresApproval: boolean;
+  readonly annotations: McpToolAnnotations;
   readonly deadlineMs: number;
+  /** Whether a call lost on a broken stream may be sent again: a trusted read-only or idempotent tool. */
+  readonly #resendLost: boolean;
   readonly #session: McpSession;
   readonly #onContact: ((contact: McpHealthContact) => void) | undefined;
   /** Makes the span of each call; undefined when tracing is off. */
@@ -46,7 +50,10 @@ export class RemoteMcpTool implements McpTool {
     this.description = init.wire.description;
     this.inputSchema = deepFreeze(structuredClone(init.wire.inputSchema));
     this.requiresApproval = config.requiresApproval;
+    this.annotations = Object.freeze({ ...init.wire.annotations });
     this.deadlineMs = config.deadlineMs;
+    this.#resendLost =
+      config.trustAnnotations === true && (this.annotations.readOnlyHint === true || this.annotations.idempotentHint === true);
     this.#session = init.session;
     this.#onContact = init.onContact;
     this.#tracer = init.tracing?.forTool(config, this.remoteName, this.name);
@@ -71,16 +78,15 @@ export class RemoteMcpTool implements McpTool {
     try {
       const signal = options?.signal;
       if (signal?.aborted === true) {
-        return Promise.resolve(this.#cancelled());
+        return Promise.resolve(this.#cancelled(undefined, 0));
       }
       if (typeof args !== 'object' || args === null || Array.isArray(args)) {
         const got = Array.isArray(args) ? 'an array' : args === null ? 'null' : typeof args;
         // Never sent: the caller's arguments are not an object, which is no fault of the server.
         return Promise.resolve(
-          ToolResult.failure(
-            `McpTool.execute args of "${this.name}" must be a JSON object, got ${got}`,
-            ToolFailureCause.INVALID_ARGUMENTS,
-          ).withBoundedChannels(),
+          ToolResult.failure(`McpTool.execute args of "${this.name}" must be a JSON object, got ${got}`, ToolFailureCause.INVALID_ARGUMENTS)
+            .withBoundedChannels()
+            .withSends(0),
         );
       }
       abort = signal === undefined ? undefined : new CallerAbort(signal, this.name);
@@ -90,7 +96,7 @@ export class RemoteMcpTool implements McpTool {
         : this.#connectAndSend(args, abort, performance.now(), call);
     } catch (error) {
       abort?.release();
-      return Promise.resolve(this.#unexpected(error));
+      return Promise.resolve(this.#unexpected(error, 0));
     }
   }
 
@@ -106,12 +112,12 @@ export class RemoteMcpTool implements McpTool {
       connection = await this.#connect(abort?.signal, startedAt);
     } catch (error) {
       abort?.release();
-      return this.#failure(error, abort, undefined, call);
+      return this.#failure(error, abort, undefined, call, 0);
     }
     const remainingMs = this.deadlineMs - (performance.now() - startedAt);
     if (remainingMs < 1) {
       abort?.release();
-      return this.#failure(DEADLINE_EXHAUSTED, abort, connection, call);
+      return this.#failure(DEADLINE_EXHAUSTED, abort, connection, call, 0);
     }
     return this.#send(connection, args, abort, remainingMs, call);
   }
@@ -136,66 +142,72 @@ export class RemoteMcpTool implements McpTool {
         this.remoteName,
         args,
         call === undefined
-          ? { signal: abort?.signal, timeoutMs: remainingMs }
-          : { signal: abort?.signal, timeoutMs: remainingMs, meta: call.meta, onSent: call.onSent },
-        (answer) => {
+          ? { signal: abort?.signal, timeoutMs: remainingMs, resendLost: this.#resendLost }
+          : { signal: abort?.signal, timeoutMs: remainingMs, resendLost: this.#resendLost, meta: call.meta, onSent: call.onSent },
+        (answer, sends) => {
           abort?.release();
           let result: ToolResult;
           try {
-            result = toolResultFromAnswer(answer).withBoundedChannels();
+            result = toolResultFromAnswer(answer).withBoundedChannels().withSends(sends);
           } catch (error) {
             // An answer we cannot turn into a result ends failed, and a failed call is no contact.
-            return this.#failure(error, undefined, connection, call);
+            return this.#failure(error, undefined, connection, call, sends);
           }
           this.#contact(sentAt, answer.isError === true);
           return result;
         },
-        (error) => {
+        (error, sends) => {
           abort?.release();
-          return this.#failure(error, abort, connection, call);
+          return this.#failure(error, abort, connection, call, sends);
         },
       );
     } catch (error) {
-      // Defence in depth: a connection that throws instead of rejecting.
+      // Defence in depth: a connection that throws instead of rejecting (whether it wrote is unknown).
       abort?.release();
-      return Promise.resolve(this.#failure(error, abort, connection, call));
+      return Promise.resolve(this.#failure(error, abort, connection, call, 1));
     }
   }
 
-  /** The result of a call that did not get an answer: cancelled when the rejection is our own abort, else failed. */
+  /**
+   * The result of a call that did not get an answer: cancelled when the rejection is our own abort,
+   * else failed; `sends` is how many times its request was written towards the server.
+   */
   #failure(
     error: unknown,
     abort: CallerAbort | undefined,
     connection: McpConnection | undefined,
     call: TracedCall | undefined,
+    sends: number,
   ): ToolResult {
     try {
       if (abort?.isCancel(error) === true) {
-        return this.#cancelled(error);
+        return this.#cancelled(error, sends);
       }
       if (this.#session.closed) {
         // The registry's owner closed it, before or while the call ran: our own side gave the call
         // up, so it ends cancelled and is never charged to the server.
-        return this.#cancelled(error);
+        return this.#cancelled(error, sends);
       }
       const exception =
         error === DEADLINE_EXHAUSTED
           ? McpTransportException.forExhaustedDeadline(this.server, this.deadlineMs)
           : toTransportException(this.server, error, { deadlineMs: this.deadlineMs, connection });
       call?.faulted(exception);
-      return ToolResult.failure(exception.message, transportFailureCause(exception)).withBoundedChannels();
+      return ToolResult.failure(exception.message, transportFailureCause(exception)).withBoundedChannels().withSends(sends);
     } catch (unexpected) {
-      return this.#unexpected(unexpected);
+      return this.#unexpected(unexpected, sends);
     }
   }
 
   /** Defence in depth: what no path above should ever throw still ends the call failed. */
-  #unexpected(error: unknown): ToolResult {
+  #unexpected(error: unknown, sends: number): ToolResult {
     const detail = error instanceof Error ? error.message : String(error);
     return ToolResult.failure(
       McpTransportException.forTransportFailure(this.server, detail, { cause: error }).message,
       ToolFailureCause.TRANSPORT_FAILURE,
-    ).withBoundedChannels();
+    )
+      .withBoundedChannels()
+      .withSends(sends);
   }
 
   /** Waits for the session's connection within this call's deadline and the caller's signal. */
@@ -211,9 +223,9 @@ export class RemoteMcpTool implements McpTool {
     }
   }
 
-  #cancelled(cause?: unknown): ToolResult {
+  #cancelled(cause: unknown, sends: number): ToolResult {
     const exception = McpTransportException.forCancelledCall(this.server, this.remoteName, cause === undefined ? undefined : { cause });
-    return ToolResult.cancelled(exception.message).withBoundedChannels();
+    return ToolResult.cancelled(exception.message).withBoundedChannels().withSends(sends);
   }
 
   /** Reports an answered call, sent at `sentAt`, to the health callback if there is one. */

@@ -11,6 +11,7 @@ export { McpServerRegistry, type McpServerRegistryOptions, type McpToolsOptions 
 export type { McpTracingOptions } from './McpTracingOptions.js';
 export type { McpSkippedTool } from './McpSkippedTool.js';
 export type { McpExecuteOptions, McpTool } from './McpTool.js';
+export type { McpToolAnnotations } from './McpToolAnnotations.js';
 export { MCP_LOCAL_TOOL_NAME_PATTERN, MCP_TOOL_IMPORT_LIMITS } from './McpToolImportLimits.js';
 export { McpTransportType } from './McpTransportType.js';
 export { parseServerConfig } from './parseServerConfig.js';

@@ -43,6 +43,7 @@ describe('parseServerConfig', () => {
         transport: { type: 'stdio', command: 'node', args: ['fs.js'], env: { ROOT: '/srv' }, cwd: '/tmp' },
         deadlineMs: 5000,
         requiresApproval: true,
+        trustAnnotations: false,
       },
       {
         id: 'github',
@@ -50,6 +51,7 @@ describe('parseServerConfig', () => {
         transport: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { 'X-Team': 'a' }, bearerTokenEnv: 'GITHUB_TOKEN' },
         deadlineMs: DEFAULT_MCP_DEADLINE_MS,
         requiresApproval: false,
+        trustAnnotations: false,
       },
     ]);
     expect(DEFAULT_MCP_DEADLINE_MS).toBe(20_000);

@@ -78,6 +78,7 @@ const serverSchema = z.strictObject({
     .max(MAX_DEADLINE_MS, { error: `must be from 1 to ${MAX_DEADLINE_MS}` })
     .default(DEFAULT_MCP_DEADLINE_MS),
   requiresApproval: z.boolean().default(false),
+  trustAnnotations: z.boolean().default(false),
 });
 
 const serversSchema = z.array(serverSchema).superRefine((servers, ctx) => {
@@ -103,7 +104,8 @@ type ParsedServer = z.output<typeof serverSchema>;
  * Each server has an `id` (`^[a-z0-9_]{1,32}$`, unique), an optional `name`, a `transport`
  * (`{ "type": "stdio", "command", "args"?, "env"?, "cwd"? }` or
  * `{ "type": "http", "url", "headers"?, "bearerTokenEnv"? }`), an optional `deadlineMs`
- * (default {@link DEFAULT_MCP_DEADLINE_MS}) and an optional `requiresApproval` (default false).
+ * (default {@link DEFAULT_MCP_DEADLINE_MS}), an optional `requiresApproval` (default false) and an
+ * optional `trustAnnotations` (default false: the server's tool annotations are not acted on).
  * Unknown fields are refused, so a misspelt field does not pass silently. A bearer token is never
  * part of the configuration: `bearerTokenEnv` names the environment variable it is read from when
  * connecting, and an `Authorization` header is refused. The result is frozen.
@@ -179,6 +181,7 @@ function freezeServer(server: ParsedServer): McpServerConfig {
     transport,
     deadlineMs: server.deadlineMs,
     requiresApproval: server.requiresApproval,
+    trustAnnotations: server.trustAnnotations,
   });
 }
 

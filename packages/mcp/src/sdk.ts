@@ -17,10 +17,18 @@ import { describeError, errorCode } from './describeError.js';
 import { DEFAULT_MAX_ANSWER_BYTES, LocalRequestFailure } from './LocalRequestFailure.js';
 import { trackedHttpTransport } from './trackedHttpTransport.js';
 import { isLostRequest, lostOnEverySend, MAX_LOST_REQUEST_REISSUES } from './lostRequest.js';
-import { SentRequestIds, type WireRequestId } from './SentRequestIds.js';
+import { RequestSends, type WireRequestId } from './RequestSends.js';
 import { StdioProcessTransport } from './StdioProcessTransport.js';
 import type { McpServerConfig } from './McpServerConfig.js';
 import { McpTransportType } from './McpTransportType.js';
+
+/** The behaviour hints of a tool as a server lists them: each a boolean the server gave, or undefined. */
+export interface WireToolAnnotations {
+  readonly readOnlyHint: boolean | undefined;
+  readonly destructiveHint: boolean | undefined;
+  readonly idempotentHint: boolean | undefined;
+  readonly openWorldHint: boolean | undefined;
+}
 
 /** A tool as a server lists it. */
 export interface WireTool {
@@ -28,6 +36,7 @@ export interface WireTool {
   readonly title: string | undefined;
   readonly description: string;
   readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly annotations: WireToolAnnotations;
 }
 
 /** One content block of a tool answer, as far as this package reads it. */
@@ -67,6 +76,11 @@ export interface WireCallOptions extends WireRequestOptions {
   readonly meta?: Readonly<Record<string, string>> | undefined;
   /** Hears the JSON-RPC id of the request when it is sent. */
   readonly onSent?: ((id: WireRequestId) => void) | undefined;
+  /**
+   * True when a request lost on a broken stream may be sent again (2026-07-28 over Streamable
+   * HTTP): only for a tool that cannot change anything twice, as trusted annotations say.
+   */
+  readonly resendLost?: boolean | undefined;
 }
 
 /** A live session with one MCP server. */
@@ -92,17 +106,20 @@ export interface McpConnection {
    * The handlers are run on the SDK's own promise: one promise per call on the hot path. What a
    * handler throws rejects the returned promise; the caller's handlers do not throw.
    *
-   * On a connection whose revision loses a request with its broken stream (2026-07-28 and later,
-   * over Streamable HTTP) a lost request is sent again under a new id, at most
-   * {@link MAX_LOST_REQUEST_REISSUES} times and within `timeoutMs` in all: still one call, whose
-   * handlers run once, with how its last send ended.
+   * A request is written towards the server at most once per send, and sent again only when
+   * `options.resendLost` says the tool may run twice and the connection's revision loses a request
+   * with its broken stream (2026-07-28 and later, over Streamable HTTP): then a lost request is
+   * sent again under a new id, at most {@link MAX_LOST_REQUEST_REISSUES} times and within
+   * `timeoutMs` in all: still one call, whose handlers run once, with how its last send ended.
+   * Each handler hears how many times the request was written towards the server (`0`: it never
+   * left).
    */
   callTool<T>(
     name: string,
     args: Readonly<Record<string, unknown>>,
     options: WireCallOptions,
-    answered: (answer: WireAnswer) => T,
-    faulted: (error: unknown) => T,
+    answered: (answer: WireAnswer, sends: number) => T,
+    faulted: (error: unknown, sends: number) => T,
   ): Promise<T>;
   /** Closes the transport and, for stdio, ends the child process. Never rejects. */
   close(): Promise<void>;
@@ -192,8 +209,8 @@ class SdkConnection implements McpConnection {
   readonly #client: Client;
   readonly #transport: Transport;
   readonly #state: ConnectionState;
-  /** Made by the first traced call: an untraced connection sends as it always did. */
-  #sent: SentRequestIds | undefined;
+  /** What each call's requests were sent and written as. */
+  readonly #sends: RequestSends;
   /**
    * Whether a request lost on its broken stream is sent again: 2026-07-28 and later over a transport
    * with one stream per request (Streamable HTTP). Over stdio nothing is lost that way; under older
@@ -206,6 +223,7 @@ class SdkConnection implements McpConnection {
     this.#transport = transport;
     this.#state = state;
     this.#reissuesLost = client.getProtocolEra() === 'modern' && transport.hasPerRequestStream === true;
+    this.#sends = RequestSends.on(transport);
   }
 
   get closed(): boolean {
@@ -244,6 +262,7 @@ class SdkConnection implements McpConnection {
       title: typeof tool.title === 'string' ? tool.title : undefined,
       description: typeof tool.description === 'string' ? tool.description : '',
       inputSchema: tool.inputSchema as Readonly<Record<string, unknown>>,
+      annotations: wireAnnotations(tool.annotations),
     }));
   }
 
@@ -251,40 +270,58 @@ class SdkConnection implements McpConnection {
     name: string,
     args: Readonly<Record<string, unknown>>,
     options: WireCallOptions,
-    answered: (answer: WireAnswer) => T,
-    faulted: (error: unknown) => T,
+    answered: (answer: WireAnswer, sends: number) => T,
+    faulted: (error: unknown, sends: number) => T,
   ): Promise<T> {
-    // A traced call sends its own copy of the arguments: the key that tells it its request id.
-    const onSent = options.onSent;
-    const sentArgs = onSent === undefined ? (args as Record<string, unknown>) : { ...args };
-    const sent = onSent === undefined ? undefined : (this.#sent ??= SentRequestIds.on(this.#transport));
-    if (onSent !== undefined) sent?.watch(sentArgs, onSent);
+    // The call sends its own copy of the arguments: the key that tells it of its requests' sends.
+    const sentArgs = { ...args };
+    const written = { count: 0 };
+    this.#sends.watch(sentArgs, {
+      sent: options.onSent,
+      written: () => {
+        written.count++;
+      },
+    });
     const params = { name, arguments: sentArgs, ...(options.meta !== undefined && { _meta: { ...options.meta } }) };
     const signal = options.signal;
     const send = (timeoutMs: number) =>
       this.#client.callTool(params, signal === undefined ? { timeout: timeoutMs } : { signal, timeout: timeoutMs });
-    const call = this.#reissuesLost
-      ? this.#callReissuingLost(send, options.timeoutMs, signal, answered, faulted)
-      : send(options.timeoutMs).then(answered, faulted);
-    return sent === undefined ? call : call.finally(() => sent.forget(sentArgs));
+    const call =
+      this.#reissuesLost && options.resendLost === true
+        ? this.#callReissuingLost(send, options.timeoutMs, signal, written, answered, faulted)
+        : send(options.timeoutMs).then(
+            (answer) => answered(answer, written.count),
+            (error: unknown) => faulted(error, written.count),
+          );
+    return call.finally(() => this.#sends.forget(sentArgs));
   }
 
-  /** Sends the call, and again under a new id (the client numbers each send) while its request is lost. */
+  /**
+   * Sends the call, and again under a new id (the client numbers each send) while its request is
+   * lost, as long as it was written fewer than 1 + {@link MAX_LOST_REQUEST_REISSUES} times.
+   */
   #callReissuingLost<T>(
     send: (timeoutMs: number) => Promise<Awaited<ReturnType<Client['callTool']>>>,
     timeoutMs: number,
     signal: AbortSignal | undefined,
-    answered: (answer: WireAnswer) => T,
-    faulted: (error: unknown) => T,
+    written: { readonly count: number },
+    answered: (answer: WireAnswer, sends: number) => T,
+    faulted: (error: unknown, sends: number) => T,
   ): Promise<T> {
     const startedAt = performance.now();
-    const attempt = (sends: number, budgetMs: number): Promise<T> =>
-      send(budgetMs).then(answered, (error: unknown) => {
-        if (!isLostRequest(error) || signal?.aborted === true || this.#state.closed) return faulted(error);
-        const remainingMs = timeoutMs - (performance.now() - startedAt);
-        if (sends > MAX_LOST_REQUEST_REISSUES || remainingMs < 1) return faulted(sends === 1 ? error : lostOnEverySend(error, sends));
-        return attempt(sends + 1, remainingMs);
-      });
+    const attempt = (tries: number, budgetMs: number): Promise<T> =>
+      send(budgetMs).then(
+        (answer) => answered(answer, written.count),
+        (error: unknown) => {
+          const sends = written.count;
+          if (!isLostRequest(error) || signal?.aborted === true || this.#state.closed) return faulted(error, sends);
+          const remainingMs = timeoutMs - (performance.now() - startedAt);
+          if (tries > MAX_LOST_REQUEST_REISSUES || sends > MAX_LOST_REQUEST_REISSUES || remainingMs < 1) {
+            return faulted(sends <= 1 ? error : lostOnEverySend(error, sends), sends);
+          }
+          return attempt(tries + 1, remainingMs);
+        },
+      );
     return attempt(1, timeoutMs);
   }
 
@@ -292,6 +329,18 @@ class SdkConnection implements McpConnection {
     this.#state.closed = true;
     await this.#client.close().catch(() => undefined);
   }
+}
+
+/** The four hints of a listed tool's `annotations`, each kept only when the server gave a boolean. */
+function wireAnnotations(given: unknown): WireToolAnnotations {
+  const a = typeof given === 'object' && given !== null ? (given as Record<string, unknown>) : {};
+  const hint = (key: string) => (typeof a[key] === 'boolean' ? (a[key] as boolean) : undefined);
+  return {
+    readOnlyHint: hint('readOnlyHint'),
+    destructiveHint: hint('destructiveHint'),
+    idempotentHint: hint('idempotentHint'),
+    openWorldHint: hint('openWorldHint'),
+  };
 }
 
 function makeTransport(config: McpServerConfig, options: OpenConnectionOptions, state: ConnectionState): Transport {

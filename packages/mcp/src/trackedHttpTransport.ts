@@ -2,8 +2,9 @@
 // to the MCP SDK (sdk.ts), split out as the HTTP transport it builds.
 import { StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { describeError } from './describeError.js';
-import { HttpConnectionPool } from './HttpConnectionPool.js';
+import { HttpConnectionPool, type RequestDelivery } from './HttpConnectionPool.js';
 import { LocalRequestFailure } from './LocalRequestFailure.js';
+import { ON_WRITTEN, REPORTS_WRITES } from './RequestSends.js';
 
 /** The header that ties a fetch to the request it carries; taken off again before sending. */
 const REQUEST_TAG_HEADER = 'x-runledger-request-tag';
@@ -14,6 +15,21 @@ interface HttpRequest {
   /** Aborts the POST, and the response stream it opened. */
   readonly controller: AbortController;
   settled: boolean;
+  /** How its POST is delivered: sent again on another connection only when that cannot run it twice. */
+  readonly delivery: RequestDelivery;
+}
+
+/** A notice, or a send the transport does not tie to a request: repeating it runs nothing twice. */
+const REPEATABLE: RequestDelivery = Object.freeze({ repeatable: true });
+/** A second fetch of a request already sent (the SDK's own retry): never repeated once written. */
+const ONCE: RequestDelivery = Object.freeze({ repeatable: false });
+
+/**
+ * Whether a request may be sent again after it may have reached the server: everything but a
+ * tool call, which may write; a tool call's sends are the caller's to decide (sdk.ts).
+ */
+function repeatableMethod(method: string): boolean {
+  return method !== 'tools/call';
 }
 
 /**
@@ -62,7 +78,7 @@ export function trackedHttpTransport(
     if (tag !== null) initHeaders?.delete(REQUEST_TAG_HEADER);
     const request = tag === null ? undefined : byTag.get(tag);
     if (tag !== null) byTag.delete(tag);
-    const response = await pool.fetch(input, init);
+    const response = await pool.fetch(input, init, request?.delivery ?? (tag === null ? REPEATABLE : ONCE));
     if (request === undefined || response.body === null) return response;
     const declared = Number(response.headers.get('content-length') ?? Number.NaN);
     if (declared > maxAnswerBytes) {
@@ -89,7 +105,7 @@ export function trackedHttpTransport(
     return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 
-  const transport = new StreamableHTTPClientTransport(url, {
+  const transport: StreamableHTTPClientTransport & { [REPORTS_WRITES]?: true } = new StreamableHTTPClientTransport(url, {
     fetch: countingFetch,
     requestInit: { headers },
     reconnectionOptions: {
@@ -99,6 +115,9 @@ export function trackedHttpTransport(
       maxRetries: 2,
     },
   });
+
+  // Its POSTs tell when they were written (our pool's connections): RequestSends counts those.
+  Object.defineProperty(transport, REPORTS_WRITES, { value: true });
 
   // Every message the transport reads passes here first: an answer settles its request.
   let clientOnMessage: Transport['onmessage'];
@@ -146,7 +165,13 @@ export function trackedHttpTransport(
     }
     if (options?.resumptionToken !== undefined) return send(message, options);
     if ((typeof m.id !== 'number' && typeof m.id !== 'string') || typeof m.method !== 'string') return send(message, asNotice(options));
-    const request: HttpRequest = { id: m.id, controller: new AbortController(), settled: false };
+    const onWritten = (options as { [ON_WRITTEN]?: () => void } | undefined)?.[ON_WRITTEN];
+    const request: HttpRequest = {
+      id: m.id,
+      controller: new AbortController(),
+      settled: false,
+      delivery: { repeatable: repeatableMethod(m.method), onWritten },
+    };
     byId.set(m.id, request);
     const tag = String(nextTag++);
     byTag.set(tag, request);

@@ -60,7 +60,7 @@ const timelineEntry = z.object({
   mayHaveExecuted: z
     .boolean()
     .describe(
-      'true for a cancelled or timed-out call to a tool that writes: the server may have run it although its answer was never seen',
+      'true for a call to a tool that writes whose request may have reached the server with no answer saying what became of it (cancelled or failed unanswered after it was sent, or interrupted): the server may have run it',
     ),
 });
 

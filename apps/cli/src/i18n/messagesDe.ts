@@ -107,8 +107,13 @@ export const messagesDe: MessageCatalog = {
     'Schreibaufruf mit Zeitüberschreitung: Der Server hat ihn möglicherweise ausgeführt; ob er {target} geändert hat, ist unbekannt. Bitte auf dem Server prüfen.',
   'runs.detail.writeUnknownTimeoutNoTarget':
     'Schreibaufruf mit Zeitüberschreitung: Der Server hat ihn möglicherweise ausgeführt; ob er etwas geändert hat, ist unbekannt. Bitte auf dem Server prüfen.',
+  'runs.detail.writeUnknownUnanswered':
+    'Schreibaufruf ohne Antwort: Seine Anfrage hat den Server möglicherweise erreicht, der ihn möglicherweise ausgeführt hat; ob er {target} geändert hat, ist unbekannt. Bitte auf dem Server prüfen.',
+  'runs.detail.writeUnknownUnansweredNoTarget':
+    'Schreibaufruf ohne Antwort: Seine Anfrage hat den Server möglicherweise erreicht, der ihn möglicherweise ausgeführt hat; ob er etwas geändert hat, ist unbekannt. Bitte auf dem Server prüfen.',
   'runs.detail.mayHaveExecuted': 'möglicherweise ausgeführt',
-  'runs.detail.mayHaveExecutedTitle': 'Der Server hat diesen Schreibaufruf möglicherweise ausgeführt, obwohl seine Antwort nie ankam.',
+  'runs.detail.mayHaveExecutedTitle':
+    'Die Anfrage dieses Schreibaufrufs hat den Server möglicherweise erreicht, und keine Antwort sagte, was aus ihr wurde: den Datensatz prüfen, bevor er erneut ausgeführt wird.',
   'runs.detail.unreadable': 'Dieser Schritt ist nicht lesbar (beschädigte Daten).',
   'runs.detail.lifecycle.started': 'Lauf gestartet',
   'runs.detail.lifecycle.cancel_requested': 'Abbruch angefordert',
@@ -138,6 +143,7 @@ export const messagesDe: MessageCatalog = {
   'runs.detail.key.writeResource': 'Ressource',
   'runs.detail.key.writeId': 'Datensatz',
   'runs.detail.key.failureCause': 'Ursache',
+  'runs.detail.key.sends': 'mal gesendet',
   'runs.detail.key.reason': 'Grund',
   'runs.detail.source.run': 'Lauf',
   'runs.detail.kind.lifecycle': 'Lebenszyklus',

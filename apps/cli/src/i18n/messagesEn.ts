@@ -105,8 +105,13 @@ export const en = {
     'Timed-out write call: the server may have run it; whether it changed {target} is unknown. Check it on the server.',
   'runs.detail.writeUnknownTimeoutNoTarget':
     'Timed-out write call: the server may have run it; whether it changed anything is unknown. Check it on the server.',
+  'runs.detail.writeUnknownUnanswered':
+    'Write call without an answer: its request may have reached the server, which may have run it; whether it changed {target} is unknown. Check it on the server.',
+  'runs.detail.writeUnknownUnansweredNoTarget':
+    'Write call without an answer: its request may have reached the server, which may have run it; whether it changed anything is unknown. Check it on the server.',
   'runs.detail.mayHaveExecuted': 'may have executed',
-  'runs.detail.mayHaveExecutedTitle': 'The server may have run this write call although its answer was never seen.',
+  'runs.detail.mayHaveExecutedTitle':
+    'The request of this write call may have reached the server, and no answer said what became of it: check the record before running it again.',
   'runs.detail.unreadable': 'This step could not be read (damaged payload).',
   'runs.detail.lifecycle.started': 'Run started',
   'runs.detail.lifecycle.cancel_requested': 'Cancel requested',
@@ -137,6 +142,7 @@ export const en = {
   'runs.detail.key.writeId': 'record',
   'runs.detail.key.reason': 'reason',
   'runs.detail.key.failureCause': 'cause',
+  'runs.detail.key.sends': 'times sent',
   'runs.detail.source.run': 'run',
   'runs.detail.source.agent': 'agent',
   'runs.detail.kind.lifecycle': 'lifecycle',

@@ -78,11 +78,16 @@ function wait(ms, signal) {
 /**
  * Makes the fixture McpServer.
  *
- * @param {{ eventsFile?: string, onCrash?: () => void, onReset?: () => void }} [options] `onCrash`
+ * @param {{ eventsFile?: string, onCrash?: () => void, onReset?: () => void, onVanish?: () => void }} [options] `onCrash`
  *   replaces the process exit of the `crash` tool (the in-memory transport closes its link
  *   instead); `onReset` is what the `reset` tool does mid-call (over HTTP: destroy the socket of
- *   its POST; by default the same as `crash`).
+ *   its POST; by default the same as `crash`); `onVanish` is what the `vanish` tool does once it has
+ *   run (over HTTP: destroy the socket of its POST before any byte of the answer; by default the
+ *   same as `crash`).
  */
+/** How often the `vanish` tool ran per tag, across the servers of one process (a stateless server is made per request). */
+const vanishRuns = new Map();
+
 export function createFixtureServer(options = {}) {
   const eventsFile = options.eventsFile ?? process.env.FIXTURE_EVENTS_FILE;
   const onCrash =
@@ -184,8 +189,26 @@ export function createFixtureServer(options = {}) {
   );
 
   server.registerTool(
+    'vanish',
+    {
+      description:
+        'Writes (reports `executed` with its run count per tag), then the connection closes before any byte of the answer (HTTP: the socket of its POST is destroyed).',
+      inputSchema: z.object({ tag: z.string() }),
+    },
+    async ({ tag }) => {
+      const run = (vanishRuns.get(tag) ?? 0) + 1;
+      vanishRuns.set(tag, run);
+      report(eventsFile, { tool: 'vanish', event: 'executed', tag, run });
+      setTimeout(options.onVanish ?? onCrash, 1);
+      await new Promise(() => {});
+      return { content: [] };
+    },
+  );
+
+  server.registerTool(
     'drop',
     {
+      annotations: { readOnlyHint: false, idempotentHint: true },
       description:
         'The first `times` calls with a tag lose their stream mid-call (HTTP: the socket of the POST is destroyed); a later call with the tag answers with its attempt number.',
       inputSchema: z.object({ tag: z.string(), times: z.number().int().min(0) }),
@@ -317,6 +340,7 @@ async function serveHttpMain(port, expectBearer) {
     for (const socket of resetSockets) socket.destroy();
     resetSockets.clear();
   };
+  const vanishing = vanishingSockets();
   /** Answers one HTTP request; every failure becomes a 500, so the promise never rejects. */
   const answer = async (req, res) => {
     try {
@@ -346,18 +370,43 @@ async function serveHttpMain(port, expectBearer) {
         transport.onclose = () => {
           if (transport.sessionId) sessions.delete(transport.sessionId);
         };
-        await createFixtureServer({ onReset }).connect(transport);
+        await createFixtureServer({ onReset, onVanish: vanishing.destroy }).connect(transport);
       }
       if (body?.method === 'tools/call' && body.params?.name === 'reset') resetSockets.add(req.socket);
+      if (body?.method === 'tools/call' && body.params?.name === 'vanish') vanishing.hold(req.socket, process.env.FIXTURE_EVENTS_FILE);
       await transport.handleRequest(req, res, body);
     } catch (error) {
       if (!res.headersSent) res.writeHead(500).end(String(error));
     }
   };
-  const http = createServer((req, res) => void answer(req, res));
+  const http = createServer((req, res) => {
+    req.socket.requestsServed = (req.socket.requestsServed ?? 0) + 1;
+    void answer(req, res);
+  });
   http.listen(port, '127.0.0.1', () => {
     process.stdout.write(`listening ${http.address().port}\n`);
   });
+}
+
+/**
+ * The sockets of the POSTs carrying a `vanish` call: corked, so that no byte of an answer leaves,
+ * and destroyed once the tool has run — a server that ran a write and then closed the connection
+ * before answering.
+ */
+function vanishingSockets() {
+  const held = new Set();
+  return {
+    hold(socket, eventsFile) {
+      // How many requests this connection carried before this one: > 0 is a reused keep-alive connection.
+      report(eventsFile, { tool: 'vanish', event: 'post', earlierRequests: socket.requestsServed - 1 });
+      socket.cork();
+      held.add(socket);
+    },
+    destroy() {
+      for (const socket of held) socket.destroy();
+      held.clear();
+    },
+  };
 }
 
 /** Reports every notification the transport receives (the server SDK sets `onmessage` on it). */
@@ -421,8 +470,11 @@ async function serveStatelessHttpMain(port) {
     };
     breakable.add(entry);
   };
+  const vanishing = vanishingSockets();
   // Every answer on an SSE stream: the stream a cancel closes and a fault breaks.
-  const handler = toNodeHandler(createMcpHandler(() => createFixtureServer({ onReset }), { responseMode: 'sse' }));
+  const handler = toNodeHandler(
+    createMcpHandler(() => createFixtureServer({ onReset, onVanish: vanishing.destroy }), { responseMode: 'sse' }),
+  );
   const answer = async (req, res) => {
     try {
       const chunks = [];
@@ -432,12 +484,16 @@ async function serveStatelessHttpMain(port) {
       if (body?.id === undefined && typeof body?.method === 'string') report(eventsFile, { event: 'notification', method: body.method });
       const name = body?.method === 'tools/call' ? body.params?.name : undefined;
       if (name === 'reset' || name === 'drop') breakableStream(req, res);
+      if (name === 'vanish') vanishing.hold(req.socket, eventsFile);
       await handler(req, res, body);
     } catch (error) {
       if (!res.headersSent) res.writeHead(500).end(String(error));
     }
   };
-  const http = createServer((req, res) => void answer(req, res));
+  const http = createServer((req, res) => {
+    req.socket.requestsServed = (req.socket.requestsServed ?? 0) + 1;
+    void answer(req, res);
+  });
   http.listen(port, '127.0.0.1', () => {
     process.stdout.write(`listening ${http.address().port}\n`);
   });

@@ -24,6 +24,10 @@ export interface FixtureEvent {
   readonly tag?: string;
   /** (drop tool) Which call with its tag this was, from 1. */
   readonly attempt?: number;
+  /** (vanish tool) How many times the tool ran with its tag, from 1. */
+  readonly run?: number;
+  /** (vanish tool, HTTP) How many requests the connection carried before this call's POST. */
+  readonly earlierRequests?: number;
   /** (notification, --stateless) The method of a notification the server received. */
   readonly method?: string;
   /** (meta tool) The `_meta` of the request as the server saw it, or null when it had none. */
@@ -121,6 +125,8 @@ export interface FixtureConfigOptions {
   readonly eventsFile?: string;
   readonly deadlineMs?: number;
   readonly requiresApproval?: boolean;
+  /** Whether the server's tool annotations are trusted (`trustAnnotations`). */
+  readonly trustAnnotations?: boolean;
   /**
    * (stdio) `stuck`: the server never answers `initialize` and only SIGKILL ends it. `mute`: the
    * server writes nothing and exits after `MUTE_EXIT_MS`.
@@ -147,6 +153,7 @@ export function stdioFixtureConfig(options: FixtureConfigOptions = {}): McpServe
         },
         ...(options.deadlineMs !== undefined && { deadlineMs: options.deadlineMs }),
         ...(options.requiresApproval !== undefined && { requiresApproval: options.requiresApproval }),
+        ...(options.trustAnnotations !== undefined && { trustAnnotations: options.trustAnnotations }),
       },
     ],
   });
@@ -223,6 +230,7 @@ export async function startHttpFixture(
             },
             ...(configOptions.deadlineMs !== undefined && { deadlineMs: configOptions.deadlineMs }),
             ...(configOptions.requiresApproval !== undefined && { requiresApproval: configOptions.requiresApproval }),
+            ...(configOptions.trustAnnotations !== undefined && { trustAnnotations: configOptions.trustAnnotations }),
           },
         ],
       });

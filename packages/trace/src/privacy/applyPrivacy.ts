@@ -23,6 +23,7 @@ const IDENTITY = new Set([
   'toolOutcome',
   'toolWrites',
   'toolCallId',
+  'toolSends',
   'promptTokens',
   'completionTokens',
 ]);
@@ -223,7 +224,7 @@ function maskEmails(text: string): string {
  * `messageCount`, `requestedToolCallCount` and `requestedToolNames`, `rawLength` (of its JSON),
  * `toolArgumentCount`, `toolResultLength`, `toolArtifactCount`; lengths are in UTF-16 code
  * units. `none` keeps only `kind`, `round`, `durationMs`, `toolName`, `toolServer`,
- * `toolIsError`, `toolOutcome`, `toolWrites`, `toolCallId`, `promptTokens`, `completionTokens`. `redacted` keeps every key
+ * `toolIsError`, `toolOutcome`, `toolWrites`, `toolCallId`, `toolSends`, `promptTokens`, `completionTokens`. `redacted` keeps every key
  * but masks, in every string except identities, secret-looking text (`[secret]`: API keys and
  * tokens of well-known shapes, bearer credentials, `password=` style pairs, private keys, JWTs,
  * long mixed-case base64 tokens) and e-mail addresses (`[email]`), replaces whole the value of

@@ -285,7 +285,16 @@ export class RunTrace {
       content.length * 3 <= DEFAULT_CHANNEL_BOUNDS.contentBytes &&
       (content as unknown as { isWellFormed(): boolean }).isWellFormed();
     const result = bounded ? given : given.withBoundedChannels();
-    return this.#recordTool(options, result.content, result.outcome, result.artifacts, result.writeTarget, result.failureCause ?? null);
+    return this.#recordTool(
+      options,
+      result.content,
+      result.outcome,
+      result.artifacts,
+      result.writeTarget,
+      result.failureCause ?? null,
+      // A result of an older core has no sends: unknown, as for a result its tool did not count.
+      result.sends ?? null,
+    );
   }
 
   /**
@@ -318,6 +327,7 @@ export class RunTrace {
     artifacts: readonly ToolArtifact[],
     writeTarget: WriteTarget | null,
     failureCause: ToolFailureCause | null = null,
+    sends: number | null = null,
   ): Promise<RunStep> {
     const step = RunStep.of({
       kind: RunStepKind.TOOL,
@@ -334,6 +344,7 @@ export class RunTrace {
       toolWriteTarget: writeTarget,
       toolWrites: writeTarget !== null || call.writes === true ? true : undefined,
       toolCallId: call.toolCallId,
+      toolSends: sends,
     });
     return this.#record(step, writeTarget !== null || call.writes === true);
   }

@@ -45,7 +45,8 @@ export interface RunStepToolCall {
  * `messages`. `tool`: `toolName`, `toolServer`, `toolArguments`, `toolResult`, `toolIsError`,
  * `toolOutcome`, `toolFailureCause` (why a failed call failed), `toolArtifacts`,
  * `toolWriteTarget`, `toolWrites` (the tool is declared as writing, so a cancelled call may have
- * changed something), `toolCallId` (the id its `tool_start` step named). `tool_start`:
+ * changed something), `toolCallId` (the id its `tool_start` step named), `toolSends` (how many
+ * times the call's request was written towards the server, `0` when it never left). `tool_start`:
  * `toolName`, `toolServer`, `toolArguments`, `toolWrites`, `toolCallId` (required). An absent or
  * `null` field is not set.
  *
@@ -85,6 +86,8 @@ export interface RunStepFields {
   readonly toolWrites?: boolean | null;
   /** The id that pairs a `tool_start` step with the `tool` step that ends the call; only on those two kinds. */
   readonly toolCallId?: string | null;
+  /** How many times the call's request was written towards the server (0: it never left); only on `tool` steps. */
+  readonly toolSends?: number | null;
 }
 
 /**
@@ -122,6 +125,7 @@ export interface RunStepPayload {
   readonly toolWriteTarget?: { readonly resource: string; readonly id: string; readonly kind: WriteKind };
   readonly toolWrites?: boolean;
   readonly toolCallId?: string;
+  readonly toolSends?: number;
 }
 
 const CONSTRUCT = Symbol('RunStep.construct');
@@ -178,6 +182,8 @@ export class RunStep {
   readonly toolWrites!: boolean | undefined;
   /** The id pairing a `tool_start` step with the `tool` step that ends the call. */
   readonly toolCallId!: string | undefined;
+  /** How many times the call's request was written towards the server, when the tool said so. */
+  readonly toolSends!: number | undefined;
 
   private constructor(token: symbol, fields: RunStepFields) {
     if (token !== CONSTRUCT) throw new TypeError('RunStep is made through RunStep.of() or RunStep.fromPayload()');
@@ -221,6 +227,10 @@ export class RunStep {
     const callId = this.toolCallId;
     if (callId !== undefined && kind !== RunStepKind.TOOL && kind !== RunStepKind.TOOL_START) {
       throw new RunStepError('toolCallId', `RunStep.toolCallId must not be set on a "${kind}" step, got ${show(callId)}`);
+    }
+    const sends = this.toolSends;
+    if (sends !== undefined && kind !== RunStepKind.TOOL) {
+      throw new RunStepError('toolSends', `RunStep.toolSends must not be set on a "${kind}" step, got ${show(sends)}`);
     }
     const target = this.toolWriteTarget;
     if (kind === RunStepKind.TOOL_START) {

@@ -19,6 +19,9 @@ import { RUN_STEP_KINDS, type RunStepKind } from './RunStepKind.js';
 /** The longest `toolCallId`. */
 export const MAX_CALL_ID_LENGTH = 200;
 
+/** The most `toolSends` a step may state (as `ToolResult.sends`). */
+export const MAX_TOOL_SENDS = 1000;
+
 /** A value as a rule message shows it: strings quoted, objects by their kind only. */
 export function show(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
@@ -173,6 +176,12 @@ export const RunStepSchema = z.object({
     .string(must('a string'))
     .min(1, must(`1 to ${MAX_CALL_ID_LENGTH} characters`))
     .max(MAX_CALL_ID_LENGTH, must(`1 to ${MAX_CALL_ID_LENGTH} characters`))
+    .nullish(),
+  toolSends: z
+    .number(must(`an integer from 0 to ${MAX_TOOL_SENDS}`))
+    .int(must(`an integer from 0 to ${MAX_TOOL_SENDS}`))
+    .min(0, must(`an integer from 0 to ${MAX_TOOL_SENDS}`))
+    .max(MAX_TOOL_SENDS, must(`an integer from 0 to ${MAX_TOOL_SENDS}`))
     .nullish(),
 });
 

@@ -72,7 +72,7 @@ export interface RunTimelineEntryFields {
   readonly unreadableReason: string | null;
   /** For a started call without an end: on the wire or interrupted; default null. */
   readonly callState?: RunCallState | null;
-  /** For a cancelled or timed-out call to a writing tool: it may have run on the server; default false. */
+  /** For a call to a writing tool that may have run on the server unseen (see {@link RunTimelineEntry.mayHaveExecuted}); default false. */
   readonly mayHaveExecuted?: boolean;
 }
 
@@ -123,9 +123,11 @@ export class RunTimelineEntry {
    */
   readonly callState: RunCallState | null;
   /**
-   * True for a `tool` step of a tool that writes that ended `cancelled`, or `failed` by timeout
-   * (`mcp_timeout`): the server may have run it although its answer was never seen, so what it
-   * changed is unknown. False for every other entry, and for a call refused before it was sent.
+   * True for a call to a tool that writes whose request may have reached the server with no answer
+   * saying what became of it, so what it changed is unknown: a `tool` step that ended `cancelled`,
+   * or `failed` by a timeout, a broken connection, an HTTP error status or an unreadable answer,
+   * unless its `sends` detail is 0 (it never left); and a `tool_start` entry whose call was
+   * interrupted. False for every other entry: an answered call, one refused before it was sent.
    */
   readonly mayHaveExecuted: boolean;
 

@@ -32,7 +32,7 @@ const NUMBER_KEYS = [
 const STRING_KEYS = ['model', 'finishReason', 'toolName', 'toolServer', 'toolCallId'] as const;
 
 /** Details derived from other payload keys. */
-const DERIVED_KEYS = ['droppedSourceCount', 'writeKind', 'writeResource', 'writeId', 'writes', 'failureCause'] as const;
+const DERIVED_KEYS = ['droppedSourceCount', 'writeKind', 'writeResource', 'writeId', 'writes', 'sends', 'failureCause'] as const;
 
 const MAX_DETAIL_LENGTH = 200;
 
@@ -88,8 +88,9 @@ export const RUN_TIMELINE_DETAIL_KEYS: readonly string[] = Object.freeze([
  * given), `interrupted` once it ended. A step of a kind this version does not know renders as
  * a plain row (source `agent`, no outcome).
  *
- * A cancelled or timed-out call to a writing tool is marked
- * {@link RunTimelineEntry.mayHaveExecuted}: the server may have run it.
+ * A call to a writing tool whose request may have reached the server with no answer saying what
+ * became of it is marked {@link RunTimelineEntry.mayHaveExecuted}: cancelled or failed unanswered
+ * after it was sent (a `toolSends` of 0 says it never left), or started and interrupted.
  *
  * @public
  */
@@ -147,6 +148,10 @@ function endedCalls(steps: readonly StoredStep[], more: ReadonlySet<string> | un
   return ids;
 }
 
+/**
+ * A started call without its end, in its state. An interrupted call to a writing tool may have run:
+ * it was recorded as going on the wire, and nothing ever said what became of it.
+ */
 function withCallState(entry: RunTimelineEntry, state: RunCallState): RunTimelineEntry {
   return new RunTimelineEntry(
     entry.time,
@@ -161,6 +166,7 @@ function withCallState(entry: RunTimelineEntry, state: RunCallState): RunTimelin
     false,
     null,
     state,
+    state === RunCallState.INTERRUPTED && entry.details['writes'] === true,
   );
 }
 
@@ -284,6 +290,7 @@ function detailsOf(p: Record<string, unknown>): Record<string, RunTimelineDetail
   }
   if (Array.isArray((v = p['droppedSources']))) d['droppedSourceCount'] = v.length;
   if (p['toolWrites'] === true) d['writes'] = true;
+  if (finite((v = p['toolSends']))) d['sends'] = v;
   // A failed tool call's cause, from the closed vocabulary only; a row without one reads "unknown".
   if (p['kind'] === RunStepKind.TOOL && readStepOutcome(p) === 'failed') {
     d['failureCause'] = isToolFailureCause((v = p['toolFailureCause'])) ? v : UNKNOWN_FAILURE_CAUSE;
