@@ -2,12 +2,18 @@
 // that run a writing tool and then close the connection before any byte of the answer, on a reused
 // keep-alive connection. Only a trusted read-only or idempotent tool's lost request is sent again,
 // and every result says how many times its request left.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { ToolFailureCause, ToolOutcome } from '@runledger/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_LOST_REQUEST_REISSUES } from './lostRequest.js';
+import type { McpServerConfig } from './McpServerConfig.js';
 import { McpServerRegistry } from './McpServerRegistry.js';
 import type { McpTool } from './McpTool.js';
+import { parseServerConfig } from './parseServerConfig.js';
 import { type HttpFixture, newEventsFile, readEvents, startHttpFixture, toolsOnceConnected, waitFor } from './testing/fixtures.js';
+
+const SDK1_SERVER_PATH = fileURLToPath(new URL('./testing/sdk1-server.mjs', import.meta.url));
 
 const DEADLINE_MS = 10_000;
 /** Long enough for a re-send the old pool made at once (it follows the reset within a millisecond or two). */
@@ -128,5 +134,51 @@ describe.each(eras)('McpTool over Streamable HTTP, MCP $era', ({ stateless }) =>
     const ok = await toolNamed(tools, 'echo').execute({ text: 'x' });
     const failed = await toolNamed(tools, 'fail').execute({});
     expect([ok.outcome, ok.sends, failed.outcome, failed.sends]).toEqual([ToolOutcome.OK, 1, ToolOutcome.FAILED, 1]);
+  });
+});
+
+describe('McpTool over Streamable HTTP against a server on the MCP SDK 1.x (2025-11-25, sessionful)', () => {
+  let child: ChildProcess;
+  let events: string;
+  let registry: McpServerRegistry;
+  let tools: readonly McpTool[];
+
+  beforeAll(async () => {
+    events = newEventsFile();
+    child = spawn(process.execPath, [SDK1_SERVER_PATH, '--http'], {
+      env: { ...process.env, FIXTURE_EVENTS_FILE: events },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const port = await new Promise<number>((resolve, reject) => {
+      let buffered = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        buffered += String(chunk);
+        const match = /listening (\d+)/.exec(buffered);
+        if (match) resolve(Number(match[1]));
+      });
+      child.once('exit', (code) => reject(new Error(`the SDK 1.x server exited with code ${code} before listening`)));
+    });
+    const [config] = parseServerConfig({
+      servers: [{ id: 'sdk1', transport: { type: 'http', url: `http://127.0.0.1:${port}/mcp` }, deadlineMs: DEADLINE_MS }],
+    }) as [McpServerConfig];
+    registry = McpServerRegistry.create([config]);
+    tools = await toolsOnceConnected(registry);
+  });
+  afterAll(async () => {
+    await registry?.close();
+    child?.kill('SIGKILL');
+  });
+
+  it('a write the server ran before it dropped the reused connection is sent once and ends failed, sent once', async () => {
+    expect((await toolNamed(tools, 'add').execute({ a: 1, b: 2 })).outcome).toBe(ToolOutcome.OK);
+    const result = await toolNamed(tools, 'vanish').execute({ tag: 'sdk1' });
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    expect(
+      readEvents(events).filter((e) => e.tool === 'vanish' && e.tag === 'sdk1' && e.event === 'executed'),
+      'the tool body ran once',
+    ).toHaveLength(1);
+    const posts = readEvents(events).filter((e) => e.tool === 'vanish' && e.event === 'post');
+    expect(posts[0]?.earlierRequests, 'the POST went out on a reused keep-alive connection').toBeGreaterThan(0);
+    expect([result.outcome, result.failureCause, result.sends]).toEqual([ToolOutcome.FAILED, ToolFailureCause.TRANSPORT_FAILURE, 1]);
   });
 });
