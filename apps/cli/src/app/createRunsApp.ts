@@ -20,6 +20,7 @@ import { OpenCallTracker } from './OpenCallTracker.js';
 import { readRunsList } from './readRunsList.js';
 import { resolveRunId } from './resolveRunId.js';
 import { readTimelineSlice } from './timelineSlice.js';
+import { uriComponent } from './uriComponent.js';
 
 /** How the runs app is set up. @public */
 export interface RunsAppOptions {
@@ -148,7 +149,7 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
         res.writeHead(303, {
           ...SECURITY_HEADERS,
           location: localLocation(normalisePath(url.pathname), url.search),
-          'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict`,
+          'set-cookie': `${TOKEN_COOKIE}=${uriComponent(token)}; Path=/; HttpOnly; SameSite=Strict`,
         });
         res.end();
         return;
@@ -223,7 +224,7 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
           if (!isSameOrigin(req)) return sendView(res, 403, renderErrorView(ctx, t.t('error.forbidden'), t.t('error.crossOrigin')), lang);
           // always asked: on a run that has finished meanwhile, the store keeps it as a late cancel
           if ((await cancelRun(store, runId)) === null) return notFound(t.t('runs.detail.notFound', { id: runId }));
-          res.writeHead(303, { ...SECURITY_HEADERS, location: ctx.href(`/runs/${encodeURIComponent(runId)}`) });
+          res.writeHead(303, { ...SECURITY_HEADERS, location: ctx.href(`/runs/${uriComponent(runId)}`) });
           res.end();
           return;
         }
@@ -236,7 +237,7 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
         if (found.kind !== 'run') return notFound(t.t('runs.detail.notFound', { id: runId }));
         const run = found.run;
         if (run.id !== runId) {
-          res.writeHead(302, { ...SECURITY_HEADERS, location: localLocation(`/runs/${encodeURIComponent(run.id)}`, url.search) });
+          res.writeHead(302, { ...SECURITY_HEADERS, location: localLocation(`/runs/${uriComponent(run.id)}`, url.search) });
           res.end();
           return;
         }
