@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { closedPipeWriter } from './cli/closedPipeWriter.js';
 import { CliStop, type CliStopCause } from './cli/CliStop.js';
 import { listenForStopSignals } from './cli/listenForStopSignals.js';
 import { runCli } from './cli/runCli.js';
@@ -19,8 +20,9 @@ const parentWatch = setInterval(() => {
 parentWatch.unref();
 
 const code = await runCli(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
+  // a reader that has gone (`runledger runs show … | head -1`) drops the rest of the output: no EPIPE stack trace
+  stdout: closedPipeWriter(process.stdout),
+  stderr: closedPipeWriter(process.stderr),
   env: process.env,
   // Relative paths (the default ./runledger.db included) mean the folder the command runs in, as
   // for every npm bin: in a consumer's npm script, that package's folder — never npm's INIT_CWD,

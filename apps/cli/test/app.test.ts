@@ -239,7 +239,7 @@ describe('MCP servers page: health that never charges a server for our own doing
 });
 
 describe('cancel', () => {
-  it('changes nothing of a finished run but keeps the press as a late cancel', async () => {
+  it('refuses a cancel of a finished run (409, how it ended) and writes nothing (issue 38 item 8)', async () => {
     const store = InMemoryRunStore.create();
     const run = await seedRun(store, { configuration: 'x', createdAt: T0, calls: [] });
     const server = await started(store);
@@ -247,11 +247,10 @@ describe('cancel', () => {
     expect(page.body).not.toContain('data-action="cancel"');
     expect(page.body).not.toContain('http-equiv="refresh"');
     const reply = await send(server, `/runs/${run.id}/cancel`, { method: 'POST', headers: { origin: `http://127.0.0.1:${server.port}` } });
-    expect(reply.status).toBe(303);
-    const after = (await store.getRun(run.id))!;
-    expect(after).toMatchObject({ ...run, cancelRequestedAt: after.cancelRequestedAt });
-    expect(after.cancelRequestedAt).not.toBeNull();
-    expect((await send(server, `/runs/${run.id}`)).body).toContain('Cancel requested after the run finished');
+    expect(reply.status).toBe(409);
+    expect(reply.body).toContain(`Run ${run.id} had already ended: completed`);
+    expect(await store.getRun(run.id)).toEqual(run);
+    expect((await send(server, `/runs/${run.id}`)).body).not.toContain('Cancel requested after the run finished');
   });
 });
 

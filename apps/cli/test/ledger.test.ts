@@ -146,12 +146,15 @@ describe('late cancels and unstored steps on screen', () => {
     try {
       const run = await store.createRun({ configuration: 'notes' });
       await store.finishRun(run.id, { status: 'completed', unstoredSteps: 3 });
-      // the operator's page was stale: the cancel button is pressed after the finish
-      const post = await send(server, `/runs/${run.id}/cancel`, { method: 'POST', headers: { origin } });
-      expect(post.status).toBe(303);
+      // a cancel that crossed the finish (the run read running, the request stored after the end)
+      await store.requestCancel(run.id);
       const stored = (await store.getRun(run.id))!;
       expect(stored).toMatchObject({ status: 'completed', unstoredSteps: 3 });
       expect(stored.cancelRequestedAt).not.toBeNull();
+      // a press on a stale page once the run has ended is refused and changes nothing more
+      const post = await send(server, `/runs/${run.id}/cancel`, { method: 'POST', headers: { origin } });
+      expect(post.status).toBe(409);
+      expect(await store.getRun(run.id)).toEqual(stored);
 
       const page = (await send(server, `/runs/${run.id}`)).body;
       expect(page).toContain('data-note="late-cancel"');

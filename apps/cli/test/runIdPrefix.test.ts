@@ -8,7 +8,6 @@ import { SqliteRunStore } from '@runledger/store-sqlite';
 import { InMemoryRunStore, type RunStore, startRun } from '@runledger/trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveRunId } from '../src/app/resolveRunId.js';
-import { CLI_JSON_OUTPUTS } from '../src/cli/cliJsonOutputs.js';
 import { cli } from './cliHelpers.js';
 import { send, serve, textOf } from './httpHelpers.js';
 
@@ -48,15 +47,14 @@ describe('runs cancel', () => {
     expect(JSON.parse(show.stdout).timeline.map((entry: { event: string | null }) => entry.event)).toContain('cancel_requested');
   });
 
-  it('on a run that has ended: kept as a late cancel that changes nothing (as the app keeps it), --json in its frozen shape', async () => {
-    const result = await cli(['runs', 'cancel', ENDED, '--db', db, '--json'], dir);
-    expect(result.code).toBe(0);
-    const out = CLI_JSON_OUTPUTS['runs cancel'].parse(JSON.parse(result.stdout));
-    expect(out.cancelRequestedAfterFinish).toBe(true);
-    expect(out.run).toMatchObject({ id: ENDED, status: 'completed' });
-    expect(out.run.cancelRequestedAt).not.toBeNull();
-    const text = await cli(['runs', 'cancel', 'BEADFACE', '--db', db], dir);
-    expect(text.stdout).toBe(`run ${ENDED} had already ended completed: the cancel is kept as a late cancel and changes nothing\n`);
+  it('on a run that has ended: refused (exit 1), nothing written (test/cancelEnded.test.ts has the rest)', async () => {
+    const result = await cli(['runs', 'cancel', 'BEADFACE', '--db', db, '--json'], dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      new RegExp(`^runledger runs cancel: run ${ENDED} has already ended completed \\(.+\\); nothing was cancelled\n$`),
+    );
+    expect((await store.getRun(ENDED))!.cancelRequestedAt).toBeNull();
   });
 
   it('an ambiguous prefix lists the runs it starts and cancels nothing (exit 1); no such run exits 1', async () => {

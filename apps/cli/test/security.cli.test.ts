@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import type { StoredRun } from '@runledger/trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TABLE_CELL_MAX_WIDTH } from '../src/cli/terminalTable.js';
 import { terminalJson, terminalText } from '../src/cli/terminalText.js';
 import { cli } from './cliHelpers.js';
 import { T0 } from './securityHarness.js';
@@ -76,23 +77,27 @@ describe('the CLI escapes control characters of stored text', () => {
     }
     const escaped = terminalText(STORED);
     expect(escaped).toContain('\\x1b[2J');
+    /** The text as a table cell shows it: whole, or cut to TABLE_CELL_MAX_WIDTH with … (the escapes counted). */
+    const cell = (text: string) =>
+      [...text].length <= TABLE_CELL_MAX_WIDTH ? text : `${[...text].slice(0, TABLE_CELL_MAX_WIDTH - 1).join('')}…`;
 
     const list = await cli(['runs', 'list', '--db', path], dir);
     expect(list.code).toBe(0);
     expect(list.stdout).not.toMatch(TERMINAL_CONTROLS);
-    expect(list.stdout).toContain(`cfg ${escaped}`);
+    expect(list.stdout).toContain(cell(`cfg ${escaped}`));
     // the header, its rule, the run and the total
     expect(list.stdout.trim().split('\n')).toHaveLength(4);
 
     const show = await cli(['runs', 'show', runId, '--db', path], dir);
     expect(show.code).toBe(0);
     expect(show.stdout).not.toMatch(TERMINAL_CONTROLS);
-    for (const shown of [`cfg ${escaped}`, `reason ${escaped}`, `tool ${escaped}`, `srv${escaped}`]) expect(show.stdout).toContain(shown);
+    for (const shown of [`cfg ${escaped}`, `reason ${escaped}`, `tool ${escaped}`, cell(`srv${escaped}`)])
+      expect(show.stdout).toContain(shown);
 
     const health = await cli(['servers', '--db', path, '--window', 'all'], dir);
     expect(health.code).toBe(0);
     expect(health.stdout).not.toMatch(TERMINAL_CONTROLS);
-    expect(health.stdout).toContain(`srv${escaped}`);
+    expect(health.stdout).toContain(cell(`srv${escaped}`));
 
     const json = await cli(['runs', 'show', runId, '--json', '--db', path], dir);
     expect(json.stdout).not.toMatch(TERMINAL_CONTROLS);

@@ -1,16 +1,33 @@
-import type { RunStore, StoredRun } from '@runledger/trace';
+import { RunStoreError, RunStoreErrorCode, type RunStore, type StoredRun } from '@runledger/trace';
 
 /**
- * Cancels a run as the app's Cancel button does: the cancel is requested whatever the run's status
- * (on a run that has ended meanwhile, the store keeps it as a late cancel, changing nothing), and
- * the process running it notices and stops the run. The app's cancel action and
- * `runledger runs cancel` both go through here.
+ * What a cancel of a run came to: no such run; refused, the run having ended already (nothing
+ * written); or requested — `run` as the store has it after the request (a late cancel, see
+ * `isLateCancel`, when the run ended between the read and the request).
  *
- * @returns the run after the request, or null when there is no run with that id.
  * @internal
  */
-export async function cancelRun(store: RunStore, runId: string): Promise<StoredRun | null> {
+export type CancelRunResult =
+  { readonly kind: 'none' } | { readonly kind: 'ended'; readonly run: StoredRun } | { readonly kind: 'requested'; readonly run: StoredRun };
+
+/**
+ * Cancels a run as the app's Cancel button does: the run is read first, and only a run still
+ * running gets a cancel request (the process running it notices and stops it); a run that has
+ * ended is refused and nothing is written. A cancel that crosses the finish (read running, ended
+ * before the request) is kept by the store as a late cancel, changing nothing. The app's cancel
+ * action and `runledger runs cancel` both go through here.
+ *
+ * @internal
+ */
+export async function cancelRun(store: RunStore, runId: string): Promise<CancelRunResult> {
   const run = await store.getRun(runId);
-  if (run === null) return null;
-  return store.requestCancel(runId);
+  if (run === null) return { kind: 'none' };
+  if (run.status !== 'running') return { kind: 'ended', run };
+  try {
+    return { kind: 'requested', run: await store.requestCancel(runId) };
+  } catch (error) {
+    // deleted (pruned) between the read and the request
+    if (RunStoreError.is(error) && error.code === RunStoreErrorCode.RUN_NOT_FOUND) return { kind: 'none' };
+    throw error;
+  }
 }

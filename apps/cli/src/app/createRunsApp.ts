@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { RunStoreError, type RunStore } from '@runledger/trace';
+import { RunStoreError, type RunStore, type StoredRun } from '@runledger/trace';
 import type { Html } from '../html/Html.js';
 import { isLocale, negotiateLocale } from '../i18n/Locale.js';
 import { Translator } from '../i18n/Translator.js';
 import { renderErrorView } from '../views/errorView.js';
+import { reasonText } from '../views/reasonText.js';
 import { ViewContext } from '../views/ViewContext.js';
 import { renderRunView, TIMELINE_PAGE_SIZE } from '../views/runView.js';
 import { renderRunsView } from '../views/runsView.js';
@@ -20,6 +21,7 @@ import { OpenCallTracker } from './OpenCallTracker.js';
 import { readRunsList } from './readRunsList.js';
 import { resolveRunId } from './resolveRunId.js';
 import { readTimelineSlice } from './timelineSlice.js';
+import { uriComponent } from './uriComponent.js';
 
 /** How the runs app is set up. @public */
 export interface RunsAppOptions {
@@ -81,6 +83,14 @@ function sendView(res: ServerResponse, status: number, view: Html, headers: Reco
   send(res, status, view.value, { 'content-language': headers['content-language'] ?? '', ...headers });
 }
 
+/** Why a cancel of a run that has ended was refused: how, when and why it ended. */
+function cancelEndedText(t: Translator, run: StoredRun): string {
+  const params = { id: run.id, status: t.t(`runs.status.${run.status}`), time: t.date(run.finishedAt ?? run.createdAt) };
+  return run.terminationReason === null
+    ? t.t('runs.detail.cancelEnded', params)
+    : t.t('runs.detail.cancelEndedWith', { ...params, reason: reasonText(t, run.terminationReason) });
+}
+
 /**
  * Makes the runs app: a node:http handler serving the runs list, a run's timeline, the MCP
  * servers page and the cancel action from a {@link RunStore}.
@@ -88,7 +98,7 @@ function sendView(res: ServerResponse, status: number, view: Html, headers: Reco
  * @remarks
  * Server-rendered HTML that needs no JavaScript; every value is escaped. With a token, each
  * request without it gets 401. The cancel action is a POST that must come from this app's own
- * origin and is idempotent.
+ * origin, takes a short id as the run page does, is idempotent, and is refused (409, nothing written) on a run that has ended.
  *
  * @public
  */
@@ -148,7 +158,7 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
         res.writeHead(303, {
           ...SECURITY_HEADERS,
           location: localLocation(normalisePath(url.pathname), url.search),
-          'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict`,
+          'set-cookie': `${TOKEN_COOKIE}=${uriComponent(token)}; Path=/; HttpOnly; SameSite=Strict`,
         });
         res.end();
         return;
@@ -219,24 +229,29 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
           runId = '';
         }
         if (!RUN_ID.test(runId)) return badRequest(t.t('error.badRunId'));
-        if (isCancel) {
-          if (!isSameOrigin(req)) return sendView(res, 403, renderErrorView(ctx, t.t('error.forbidden'), t.t('error.crossOrigin')), lang);
-          // always asked: on a run that has finished meanwhile, the store keeps it as a late cancel
-          if ((await cancelRun(store, runId)) === null) return notFound(t.t('runs.detail.notFound', { id: runId }));
-          res.writeHead(303, { ...SECURITY_HEADERS, location: ctx.href(`/runs/${encodeURIComponent(runId)}`) });
-          res.end();
-          return;
+        if (isCancel && !isSameOrigin(req)) {
+          return sendView(res, 403, renderErrorView(ctx, t.t('error.forbidden'), t.t('error.crossOrigin')), lang);
         }
-        // the full id, or a unique prefix of 8+ characters (the short id), redirected to the full id
+        // the full id, or a unique prefix of 8+ characters (the short id): the page redirects to the full id, the cancel acts on it
         const found = await resolveRunId(store, runId);
         if (found.kind === 'ambiguous') {
           const text = t.t('runs.detail.ambiguousId', { id: runId, count: found.ids.length, ids: found.ids.join(', ') });
           return sendView(res, 300, renderErrorView(ctx, t.t('error.notFound'), text), lang);
         }
         if (found.kind !== 'run') return notFound(t.t('runs.detail.notFound', { id: runId }));
+        if (isCancel) {
+          // only a run still running is cancelled; one that has ended is refused, nothing written
+          const cancelled = await cancelRun(store, found.run.id);
+          if (cancelled.kind === 'none') return notFound(t.t('runs.detail.notFound', { id: runId }));
+          if (cancelled.kind === 'ended')
+            return sendView(res, 409, renderErrorView(ctx, t.t('error.runEnded'), cancelEndedText(t, cancelled.run)), lang);
+          res.writeHead(303, { ...SECURITY_HEADERS, location: ctx.href(`/runs/${uriComponent(found.run.id)}`) });
+          res.end();
+          return;
+        }
         const run = found.run;
         if (run.id !== runId) {
-          res.writeHead(302, { ...SECURITY_HEADERS, location: localLocation(`/runs/${encodeURIComponent(run.id)}`, url.search) });
+          res.writeHead(302, { ...SECURITY_HEADERS, location: localLocation(`/runs/${uriComponent(run.id)}`, url.search) });
           res.end();
           return;
         }

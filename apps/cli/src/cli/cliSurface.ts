@@ -33,7 +33,7 @@ export type CliExitCodeId = keyof typeof CliExitCode;
 /** What each exit code means, as `api-reports/cli.cli.json` records it. @internal */
 export const CLI_EXIT_CODE_MEANINGS: Readonly<Record<CliExitCode, string>> = {
   0: 'success (serve and demo also exit 0 when stopped with Ctrl+C)',
-  1: 'the command failed (no such run, a missing or unreachable store, a spool file kept)',
+  1: 'the command failed (no such run, runs cancel of a run that has already ended, a missing or unreachable store, a spool file kept)',
   2: 'usage or setup error: a command line it does not understand (the usage of the command is printed), a serve setup to fix (a non-loopback host without a token), a store named wrongly (a folder or a URL as --db, a URL that is not PostgreSQL or whose host does not resolve as --pg), an optional package not installed (@runledger/store-postgres for --pg)',
 };
 

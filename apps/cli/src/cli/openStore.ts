@@ -1,5 +1,6 @@
 import type { RunStore } from '@runledger/trace';
 import { loadPostgresStore } from './loadPostgresStore.js';
+import { maskedPostgresUrl } from './maskedPostgresUrl.js';
 import type { StoreTarget } from './parseCommand.js';
 import { checkStoreTarget, unresolvedPostgresHost } from './storeTargetChecks.js';
 
@@ -96,11 +97,5 @@ export async function openExistingStore(target: StoreTarget): Promise<RunStore> 
 /** The store in words, without a password. @internal */
 export function describeStore(target: StoreTarget): string {
   if (target.kind === 'sqlite') return `SQLite ${target.path}`;
-  try {
-    const url = new URL(target.url);
-    if (url.password !== '') url.password = '***';
-    return `PostgreSQL ${url.toString()}${target.schema === undefined ? '' : ` (schema ${target.schema})`}`;
-  } catch {
-    return 'PostgreSQL';
-  }
+  return `PostgreSQL ${maskedPostgresUrl(target.url)}${target.schema === undefined ? '' : ` (schema ${target.schema})`}`;
 }

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliSetupError } from './CliSetupError.js';
+import { maskedPostgresUrl } from './maskedPostgresUrl.js';
 import type { StoreTarget } from './parseCommand.js';
 
 /** A value that starts like a URL (`mysql://`, `postgres://`): a scheme and `://`. */
@@ -8,17 +9,6 @@ const URL_LIKE = /^([a-z][a-z0-9+.-]*):\/\//i;
 
 /** The URL schemes PostgreSQL connection strings use. */
 const POSTGRES_SCHEMES = ['postgres', 'postgresql'];
-
-/** A URL as it may be printed: its password (if any) replaced by `***`; one that does not parse only by its scheme. */
-function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return `${URL_LIKE.exec(url)?.[0] ?? ''}…`;
-  }
-}
 
 /**
  * Refuses a URL given as `--db`, which takes a SQLite file: for a PostgreSQL URL it says to give
@@ -30,10 +20,10 @@ function withoutPassword(url: string): string {
 export function checkDbFlag(db: string, command: string): void {
   const scheme = URL_LIKE.exec(db)?.[1]?.toLowerCase();
   if (scheme === undefined) return;
-  const given = JSON.stringify(withoutPassword(db));
+  const given = JSON.stringify(maskedPostgresUrl(db));
   throw new CliSetupError(
     POSTGRES_SCHEMES.includes(scheme)
-      ? `runledger ${command}: --db takes the path of a SQLite file, not a URL (got ${given}); for a PostgreSQL store give the URL as --pg ${withoutPassword(db)} (or set RUNLEDGER_PG_URL)`
+      ? `runledger ${command}: --db takes the path of a SQLite file, not a URL (got ${given}); for a PostgreSQL store give the URL as --pg ${maskedPostgresUrl(db)} (or set RUNLEDGER_PG_URL)`
       : `runledger ${command}: --db takes the path of a SQLite file, not a URL (got ${given}); runledger keeps runs in a SQLite file (--db <file>) or in PostgreSQL (--pg postgres://user@host:5432/db)`,
   );
 }
@@ -49,7 +39,7 @@ export function checkPgUrl(url: string, command: string, from: '--pg' | 'RUNLEDG
   const scheme = URL_LIKE.exec(url)?.[1]?.toLowerCase();
   if (scheme === undefined || POSTGRES_SCHEMES.includes(scheme)) return;
   throw new CliSetupError(
-    `runledger ${command}: ${from} must be a PostgreSQL URL such as postgres://user@host:5432/db, got ${JSON.stringify(withoutPassword(url))}; runledger keeps runs in PostgreSQL or in a SQLite file (--db <file>), not in ${scheme}`,
+    `runledger ${command}: ${from} must be a PostgreSQL URL such as postgres://user@host:5432/db, got ${JSON.stringify(maskedPostgresUrl(url))}; runledger keeps runs in PostgreSQL or in a SQLite file (--db <file>), not in ${scheme}`,
   );
 }
 

@@ -9,6 +9,7 @@ import type { Command } from '../cli/parseCommand.js';
 import { serveStore } from '../cli/serveStore.js';
 import { checkStoreTarget } from '../cli/storeTargetChecks.js';
 import { terminalLine, terminalText } from '../cli/terminalText.js';
+import { uriComponent } from '../app/uriComponent.js';
 
 /** Fails, naming the port, when something already listens on it; port 0 is always free. */
 async function assertPortFree(host: string, port: number): Promise<void> {
@@ -50,7 +51,7 @@ async function exportDemoRuns(io: CliIo, store: RunStore, runIds: readonly strin
  * A `--token` app needs the token once, as its own line says.
  */
 function liveRunLines(io: CliIo, appUrl: string, runId: string): void {
-  const runUrl = new URL(`runs/${encodeURIComponent(runId)}`, appUrl).href;
+  const runUrl = new URL(`runs/${uriComponent(runId)}`, appUrl).href;
   const serversUrl = new URL('servers', appUrl).href;
   io.stdout.write(terminalLine`a run left running with a slow call on the wire (try its Cancel button): ${runUrl}\n`);
   io.stdout.write(terminalLine`the servers page (calls by server; a cancel is never counted as a failure): ${serversUrl}\n`);

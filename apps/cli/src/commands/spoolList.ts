@@ -31,6 +31,8 @@ export async function spoolList(command: Extract<Command, { name: 'spool-list' }
         String(file.lost),
       ]),
       [2, 3, 4, 5],
+      // a file's path is copied to deliver or remove it: never cut
+      { whole: [0] },
     ),
   );
   return CliExitCode.OK;

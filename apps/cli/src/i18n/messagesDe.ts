@@ -187,6 +187,8 @@ export const messagesDe: MessageCatalog = {
   'runs.detail.page.first': 'Erste Schritte',
   'runs.detail.notFound': 'Es gibt keinen Lauf {id}.',
   'runs.detail.ambiguousId': '{id} ist der Anfang von {count} Läufen: {ids}. Geben Sie mehr von der ID an.',
+  'runs.detail.cancelEnded': 'Lauf {id} war schon beendet: {status}, {time}. Nichts wurde abgebrochen.',
+  'runs.detail.cancelEndedWith': 'Lauf {id} war schon beendet: {status}, {time} ({reason}). Nichts wurde abgebrochen.',
 
   'servers.title': 'MCP-Server',
   'servers.intro':
@@ -279,6 +281,7 @@ export const messagesDe: MessageCatalog = {
   'error.badRequest': 'Ungültige Anfrage',
   'error.badRunId': 'Diese Adresse nennt keinen Lauf: eine Lauf-ID besteht aus Buchstaben, Ziffern, Punkten, Binde- und Unterstrichen.',
   'error.forbidden': 'Verboten',
+  'error.runEnded': 'Der Lauf ist beendet',
   'error.crossOrigin': 'Diese Anfrage kam nicht von dieser App (fremder Ursprung); nichts wurde geändert.',
   'error.methodNotAllowed': 'Methode nicht erlaubt',
   'error.server': 'Etwas ist schiefgegangen',

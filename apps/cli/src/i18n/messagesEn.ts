@@ -185,6 +185,8 @@ export const en = {
   'runs.detail.page.first': 'First steps',
   'runs.detail.notFound': 'There is no run {id}.',
   'runs.detail.ambiguousId': '{id} is the start of {count} runs: {ids}. Give more of the id.',
+  'runs.detail.cancelEnded': 'Run {id} had already ended: {status}, {time}. Nothing was cancelled.',
+  'runs.detail.cancelEndedWith': 'Run {id} had already ended: {status}, {time} ({reason}). Nothing was cancelled.',
 
   'servers.title': 'MCP servers',
   'servers.intro':
@@ -277,6 +279,7 @@ export const en = {
   'error.badRequest': 'Bad request',
   'error.badRunId': 'This address does not name a run: a run id is letters, digits, dots, dashes and underscores.',
   'error.forbidden': 'Forbidden',
+  'error.runEnded': 'The run has ended',
   'error.crossOrigin': 'This request did not come from this app (cross-origin); nothing was changed.',
   'error.methodNotAllowed': 'Method not allowed',
   'error.server': 'Something went wrong',

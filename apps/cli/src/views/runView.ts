@@ -14,6 +14,7 @@ import { outcomeCounts } from './runsView.js';
 import { runDurationMs } from '../app/runDurationMs.js';
 import { wireMs } from '../app/wireMs.js';
 import { writeUnknownNote } from '../app/writeUnknownNote.js';
+import { uriComponent } from '../app/uriComponent.js';
 
 /** The most timeline rows (steps) one page shows. @internal */
 export const TIMELINE_PAGE_SIZE = 200;
@@ -122,7 +123,7 @@ export function renderRunView(ctx: ViewContext, run: StoredRun, slice: TimelineS
   const running = run.status === 'running';
   const duration = runDurationMs(run, now);
   const unstored = run.unstoredSteps ?? 0;
-  const runHref = `/runs/${encodeURIComponent(run.id)}`;
+  const runHref = `/runs/${uriComponent(run.id)}`;
   const cancelForm = running
     ? run.cancelRequestedAt === null
       ? html`<form method="post" action="${ctx.href(`${runHref}/cancel`)}" class="cancel-form"><button type="submit" class="danger" data-action="cancel">⊘ ${t.t('runs.detail.cancel')}</button></form>`

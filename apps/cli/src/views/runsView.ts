@@ -7,6 +7,7 @@ import type { Translator } from '../i18n/Translator.js';
 import { NONE, statusBadge } from './badges.js';
 import { layout } from './layout.js';
 import type { ViewContext } from './ViewContext.js';
+import { uriComponent } from '../app/uriComponent.js';
 
 /** Seconds between refreshes of the runs list while a run on it runs. @internal */
 export const RUNS_REFRESH_SECONDS = 5;
@@ -109,7 +110,7 @@ function runRow(ctx: ViewContext, run: StoredRun, now: number): Html {
   const duration = runDurationMs(run, now);
   return html`<tr data-run-id="${run.id}" data-status="${run.status}">
 <td class="status">${statusBadge(t, run.status)}</td>
-<td class="run"><a class="mono" href="${ctx.href(`/runs/${encodeURIComponent(run.id)}`)}" title="${run.id}">${shortId(run.id)}</a>${run.title != null ? html` <span class="run-title" data-run-title>${run.title}</span>` : ''}</td>
+<td class="run"><a class="mono" href="${ctx.href(`/runs/${uriComponent(run.id)}`)}" title="${run.id}">${shortId(run.id)}</a>${run.title != null ? html` <span class="run-title" data-run-title>${run.title}</span>` : ''}</td>
 <td class="configuration">${run.configuration}</td>
 <td class="started"><time datetime="${t.iso(run.startedAt ?? run.createdAt)}">${t.date(run.startedAt ?? run.createdAt)}</time></td>
 <td class="hide-narrow">${run.finishedAt === null ? NONE : html`<time datetime="${t.iso(run.finishedAt)}">${t.date(run.finishedAt)}</time>`}</td>

@@ -10,6 +10,7 @@ import { TIMELINE_PAGE_SIZE } from './runView.js';
 import type { ViewContext } from './ViewContext.js';
 import { SERVER_WINDOWS, type ServerWindow } from '../app/serversQuery.js';
 import { type ServerTrends, trendOf } from '../app/serverTrends.js';
+import { uriComponent } from '../app/uriComponent.js';
 
 /** What a server's page shows. @internal */
 export interface ServerPage {
@@ -30,7 +31,7 @@ export interface ServerPage {
 /** The link to a call's step on its run's page: the timeline page that holds the step, at its row. @internal */
 export function stepHref(ctx: ViewContext, call: Pick<StoredToolCall, 'runId' | 'sequence'>): string {
   const from = Math.floor(call.sequence / TIMELINE_PAGE_SIZE) * TIMELINE_PAGE_SIZE;
-  return `${ctx.href(`/runs/${encodeURIComponent(call.runId)}`, { from: from === 0 ? null : from })}#step-${call.sequence}`;
+  return `${ctx.href(`/runs/${uriComponent(call.runId)}`, { from: from === 0 ? null : from })}#step-${call.sequence}`;
 }
 
 function healthCard(ctx: ViewContext, health: ServerHealth | null): Html {
