@@ -15,6 +15,7 @@ import { runPruneContract } from './pruneContract.js';
 import { runSearchContract } from './searchContract.js';
 import { runServerHealthContract } from './serverHealthContract.js';
 import { runTitleContract } from './titleContract.js';
+import { runNameLengthContract } from './nameLengthContract.js';
 
 /**
  * Defines the shared {@link RunStore} contract suite (vitest `describe`/`it` blocks) for one
@@ -481,6 +482,7 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
   });
   runListRunsContract(name, harness);
   runTitleContract(name, harness);
+  runNameLengthContract(name, harness);
   runServerHealthContract(name, harness);
   runLedgerContract(name, harness);
   runFinishContract(name, harness);

@@ -16,9 +16,45 @@ export const TITLES: readonly (string | null)[] = [
   'ünïcode',
   'a%b_c',
   'plain',
+  // what an index must not change: a backslash (LIKE's escape), a double quote (an FTS5 phrase's),
+  // an emoji, a case that a full Unicode fold (a trigram index's) folds and A-Z alone does not
+  'back\\slash a\\b_c',
+  'say "quoted" x"y',
+  'party 😀x😀 time',
+  'ÜNÏCODE SHOUT',
+  'ΣΊΣΥΦΟΣ σίσυφος',
 ];
-/** The texts looked for in them. */
-export const NEEDLES: readonly string[] = ['alpha', 'ALPHA', 'a_b', '_', '%', '0%', 'ÜNÏ', 'ünï', 'Ünï', 'beta', 'z'];
+/**
+ * The texts looked for in them: shorter than three characters (searched without a trigram index)
+ * and longer, each of LIKE's and FTS5's special characters, case and multi-byte characters.
+ */
+export const NEEDLES: readonly string[] = [
+  'alpha',
+  'ALPHA',
+  'a_b',
+  '_',
+  '%',
+  '0%',
+  'ÜNÏ',
+  'ünï',
+  'Ünï',
+  'beta',
+  'z',
+  '100%',
+  'a%b',
+  'b_c',
+  '\\',
+  'a\\b',
+  '"quoted"',
+  'x"y',
+  '😀x😀',
+  '😀',
+  'ünïcode',
+  'σίσυφος',
+  'ΣΊΣ',
+  'pha',
+  'LPHA_',
+];
 export const TOOLS: readonly string[] = ['lookup', 'search', 'Lookup'];
 /** promptTokens / completionTokens values: counted ones, and ones that count 0. */
 const TOKEN_VALUES: readonly unknown[] = [0, 1, 250, 4000, -5, 1.5, '7', null, undefined, true];

@@ -162,4 +162,51 @@ describe('PostgresRunStore search reads at fleet size', () => {
       await store.close();
     }
   });
+
+  it('finds a title through the pg_trgm index of schema 14 (built over the titles there were), page and totals alike', async () => {
+    const schema = randomSchema('rl_fleet');
+    schemas.push(schema);
+    let store: PostgresRunStore = await connectTestStore(schema);
+    // 3 000 titled runs, 6 of them deploys; laid out as schema 13 had them (no index), then migrated
+    await adminQuery(
+      `INSERT INTO "${schema}".runs (id, status, configuration, created_at, title)
+       SELECT gen_random_uuid(), 'completed', 'c', 1700000000000 + r * 1000,
+              CASE WHEN r % 500 = 7 THEN 'Deploy Needle ' || r ELSE 'Nightly run ' || r END
+       FROM generate_series(1, 3000) AS r;
+       DROP INDEX "${schema}".runs_title_trgm; DELETE FROM "${schema}".schema_version WHERE version >= 14`,
+    );
+    await store.close();
+    store = await connectTestStore(schema);
+    await adminQuery(`ANALYZE "${schema}".runs`);
+    const client = new pg.Client({ connectionString: TEST_PG_URL });
+    await client.connect();
+    try {
+      // the planner's own choice (no scan turned off): a rare title is read through the index
+      const index = /Bitmap Index Scan on runs_title_trgm/;
+      const list = await planOf(client, () => store.listRuns({ titleContains: 'NEEDLE' }));
+      expect(list).toMatch(index);
+      expect(list).not.toMatch(/Index Scan using runs_created|Seq Scan/);
+      for (const upTo of [undefined, 100]) {
+        const totals = await planOf(
+          client,
+          () => store.runTotals({ titleContains: 'NEEDLE', ...(upTo === undefined ? {} : { upTo }) }),
+          'AS runs',
+        );
+        expect(totals).toMatch(index);
+        expect(totals).not.toMatch(/Seq Scan/);
+      }
+      const deploys = [2507, 2007, 1507, 1007, 507, 7].map((r) => `Deploy Needle ${r}`);
+      expect((await store.listRuns({ titleContains: 'needle' })).runs.map((run) => run.title)).toEqual(deploys);
+      expect(await store.runTotals({ titleContains: 'needle' })).toMatchObject({ runs: 6, complete: true });
+      // LIKE's characters are literal; shorter than a trigram: the same rule, read without the index
+      expect((await store.listRuns({ titleContains: 'e_N' })).runs).toEqual([]);
+      expect((await store.listRuns({ titleContains: 'le 2%' })).runs).toEqual([]);
+      expect((await store.listRuns({ titleContains: 'y 7' })).runs.map((run) => run.title)).toEqual([]);
+      const with07 = Array.from({ length: 3000 }, (_, i) => String(i + 1)).filter((r) => r.includes('07')).length;
+      expect((await store.runTotals({ titleContains: '07' })).runs).toBe(with07);
+    } finally {
+      await client.end();
+      await store.close();
+    }
+  });
 });

@@ -2,8 +2,7 @@
 // page) and runTotals (the count and tokens of every page), so that both keep the same runs.
 import type { NormalizedRunQuery } from '@runledger/trace/store';
 
-/** The letters A to Z and their lower case: `translate` lowers them and nothing else (as SQLite's lower() and the in-memory store). */
-const ASCII_LOWER = `'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'`;
+import { ASCII_LOWER, SEARCHED_TITLE } from './schema/titleSearchIndex.js';
 
 /**
  * The conditions of a listing's filters (not its cursor or limit) on the table `runs` of schema `q`
@@ -13,7 +12,8 @@ const ASCII_LOWER = `'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'`
  * @remarks
  * `server` and `tool` ask for one ended tool call (a step with a call outcome and server) matching
  * both, looked up among the run's own calls by `steps_run_calls`. `titleContains` finds the text
- * with `strpos`, never LIKE (so `%` and `_` are literal), ignoring the case of A to Z only.
+ * ignoring the case of A to Z only, with LIKE on the lowered title and text, its `%`, `_` and `\`
+ * escaped (so they are literal), which the pg_trgm index runs_title_trgm (schema version 14) reads.
  *
  * @internal
  */
@@ -36,7 +36,11 @@ export function runFilterConditions(query: NormalizedRunQuery, q: string, param:
     where.push(`EXISTS (SELECT 1 FROM ${q}.steps s WHERE ${call.join(' AND ')})`);
   }
   if (query.titleContains !== null) {
-    where.push(`strpos(translate(title, ${ASCII_LOWER}), translate(${param(query.titleContains)}::text, ${ASCII_LOWER})) > 0`);
+    // the text lowered the same way, its LIKE wildcards and escape character escaped: a constant
+    // pattern once bound, which runs_title_trgm answers (three characters or more)
+    const text = `translate(${param(query.titleContains)}::text, ${ASCII_LOWER})`;
+    const escaped = `replace(replace(replace(${text}, '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
+    where.push(`${SEARCHED_TITLE} LIKE '%' || ${escaped} || '%'`);
   }
   return where;
 }

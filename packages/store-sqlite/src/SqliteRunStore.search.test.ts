@@ -129,7 +129,90 @@ describe('SqliteRunStore.listToolCalls while a prune deletes a run', () => {
   });
 });
 
+/** The plan of the first statement matching `pick` that a read runs, as `db` would run it. */
+function plansOf(
+  recorder: ReturnType<typeof recordStatements>,
+  db: Database.Database,
+): (read: () => Promise<unknown>, pick: RegExp) => Promise<string> {
+  return async (read, pick) => {
+    recorder.log.length = 0;
+    await read();
+    const statement = recorder.log.find((s) => pick.test(s.sql));
+    if (statement === undefined) throw new Error(`no statement matching ${pick}`);
+    return (db.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).all(...statement.params) as { detail: string }[])
+      .map((row) => row.detail)
+      .join('\n');
+  };
+}
+
 describe('SqliteRunStore search plans', () => {
+  it('finds a title through the trigram index (page and totals read the matching runs only); one of 1–2 characters without it', async () => {
+    const recorder = recordStatements();
+    const store = await openStore();
+    // 300 runs, 6 of them deploys; made before the index as a file of schema 18 had them
+    for (let r = 0; r < 300; r++) {
+      await store.createRun({ configuration: 'c', title: r % 50 === 7 ? `Deploy Needle ${r}` : `Nightly run ${r}`, createdAt: T0 + r });
+    }
+    await store.close();
+    const old = new Database(folder.file());
+    old.exec(
+      'DROP TRIGGER runs_title_insert; DROP TRIGGER runs_title_delete; DROP TRIGGER runs_title_update; DROP TABLE runs_title;' +
+        'DELETE FROM schema_version WHERE version >= 19;',
+    );
+    old.close();
+    const migrated = await openStore();
+    const deploys = [7, 57, 107, 157, 207, 257].map((r) => `Deploy Needle ${r}`).reverse();
+    const db = new Database(folder.file(), { readonly: true });
+    const planOf = plansOf(recorder, db);
+    try {
+      const index = /SCAN runs_title VIRTUAL TABLE INDEX/;
+      const list = await planOf(() => migrated.listRuns({ titleContains: 'needle' }), /ORDER BY created_at DESC/);
+      expect(list).toMatch(index);
+      expect(list).toMatch(/SEARCH runs USING INDEX runs_run_no \(run_no=\?\)/);
+      expect(list).not.toMatch(/^SCAN runs( USING|$)/m);
+      const totals = await planOf(() => migrated.runTotals({ titleContains: 'needle', upTo: 100 }), /AS runs/);
+      expect(totals).toMatch(index);
+      expect(totals).not.toMatch(/^SCAN runs( USING|$)/m);
+      // the migration indexed the titles there were; the trigger indexes new ones; a deleted run leaves
+      expect((await migrated.listRuns({ titleContains: 'NEEDLE' })).runs.map((run) => run.title)).toEqual(deploys);
+      const added = await migrated.createRun({ configuration: 'c', title: 'deploy needle late', createdAt: T0 + 1000 });
+      expect((await migrated.listRuns({ titleContains: 'eedle l' })).runs.map((run) => run.id)).toEqual([added.id]);
+      expect(await migrated.runTotals({ titleContains: 'needle' })).toMatchObject({ runs: 7, complete: true });
+      const write = new Database(folder.file());
+      write.prepare('DELETE FROM runs WHERE id = ?').run(added.id);
+      write.close();
+      expect(await migrated.runTotals({ titleContains: 'needle' })).toMatchObject({ runs: 6, complete: true });
+      // shorter than a trigram: the same answers, without the index
+      const short = await planOf(() => migrated.listRuns({ titleContains: 'y 1' }), /ORDER BY created_at DESC/);
+      expect(short).toMatch(index);
+      const two = await planOf(() => migrated.listRuns({ titleContains: 'y5' }), /ORDER BY created_at DESC/);
+      expect(two).not.toMatch(/runs_title/);
+      expect((await migrated.listRuns({ titleContains: '58' })).runs.map((run) => run.title)).toEqual([
+        'Nightly run 258',
+        'Nightly run 158',
+        'Nightly run 58',
+      ]);
+      // a text in 1 000 titles or more: read newest first without the index (a page fills soon)
+      const fill = new Database(folder.file());
+      fill.exec(`WITH RECURSIVE n(r) AS (SELECT 1 UNION ALL SELECT r + 1 FROM n WHERE r < 1000)
+        INSERT INTO runs (id, status, configuration, created_at, title, run_no)
+        SELECT '5ea4c400-0000-4000-8000-' || printf('%012x', r), 'completed', 'c', ${T0} + 10000 + r, 'Common title ' || r, 10000 + r FROM n`);
+      fill.close();
+      const common = await planOf(() => migrated.listRuns({ titleContains: 'common', limit: 3 }), /ORDER BY created_at DESC/);
+      expect(common).not.toMatch(/runs_title/);
+      expect((await migrated.listRuns({ titleContains: 'COMMON', limit: 3 })).runs.map((run) => run.title)).toEqual([
+        'Common title 1000',
+        'Common title 999',
+        'Common title 998',
+      ]);
+      expect(await migrated.runTotals({ titleContains: 'common' })).toMatchObject({ runs: 1000, complete: true });
+      expect((await migrated.listRuns({ titleContains: 'title 99' })).runs).toHaveLength(11);
+    } finally {
+      recorder.stop();
+      db.close();
+    }
+  });
+
   it('reads the server and tool filters, one server’s calls and an id prefix through their indexes', async () => {
     const recorder = recordStatements();
     const store = await openStore();
@@ -144,15 +227,7 @@ describe('SqliteRunStore search plans', () => {
       await store.appendStep(run.id, llm(r, 1, T0 + r * 1000 + 2));
     }
     const db = new Database(folder.file(), { readonly: true });
-    const planOf = async (read: () => Promise<unknown>, pick: RegExp): Promise<string> => {
-      recorder.log.length = 0;
-      await read();
-      const statement = recorder.log.find((s) => pick.test(s.sql));
-      if (statement === undefined) throw new Error(`no statement matching ${pick}`);
-      return (db.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).all(...statement.params) as { detail: string }[])
-        .map((row) => row.detail)
-        .join('\n');
-    };
+    const planOf = plansOf(recorder, db);
     try {
       const perRun = /SEARCH steps EXISTS USING (COVERING )?INDEX steps_call_(servers|tools) \([^)]*rowid>\? AND rowid<\?\)/;
       for (const query of [

@@ -24,7 +24,6 @@ import {
   type PruneRunsResult,
   type PruningRunStore,
   type RunPage,
-  runPageOf,
   RunTerminationReason,
   type RunQuery,
   RunStatus,
@@ -50,7 +49,6 @@ import { retryBusy } from './busyRetry.js';
 import { SqliteCancelWatch } from './SqliteCancelWatch.js';
 import { WriteQueue } from './WriteQueue.js';
 import { GroupCommit } from './GroupCommit.js';
-import { listRunsStatement } from './listRunsStatement.js';
 import { SqliteRunSearch } from './search/SqliteRunSearch.js';
 import { migrateSchema } from './schema/migrateSchema.js';
 import { messageOf, storageFailure } from './storageFailure.js';
@@ -326,12 +324,10 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore, Searc
     return this.#read(() => this.#getRun(runKey(runId)));
   }
 
-  /** A page of runs, newest first, by keyset on (created_at, id) over indexes for status and configuration. */
+  /** A page of runs, newest first, by keyset on (created_at, id) over indexes for status, configuration and titles (see SqliteRunSearch). */
   async listRuns(query?: RunQuery): Promise<RunPage> {
     const q = checkRunQuery(query);
-    const statement = listRunsStatement(q);
-    if (statement === null) return { runs: [], nextCursor: null };
-    return this.#read(() => runPageOf(this.#stmt(statement.sql).all(...statement.params) as StoredRunRow[], q.limit));
+    return this.#read(() => this.#search.listRuns(q));
   }
 
   /** How many runs a listing with these filters holds and the tokens they used (see SqliteRunSearch). */

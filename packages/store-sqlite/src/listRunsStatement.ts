@@ -6,12 +6,16 @@ import { RUN_COLUMNS } from './sqliteRows.js';
 /**
  * The SELECT of one page of runs, newest first, by keyset on (created_at, id) over the indexes for
  * status, configuration and the has-failed / has-cancelled filters; one row past the page tells
- * whether there is a next one. Null when no run can match (an empty status list).
+ * whether there is a next one; `titleIndexed` as runFilters takes it. Null when no run can match
+ * (an empty status list).
  *
  * @internal
  */
-export function listRunsStatement(q: NormalizedRunQuery): { readonly sql: string; readonly params: readonly unknown[] } | null {
-  const filters = runFilters(q);
+export function listRunsStatement(
+  q: NormalizedRunQuery,
+  titleIndexed = false,
+): { readonly sql: string; readonly params: readonly unknown[] } | null {
+  const filters = runFilters(q, titleIndexed);
   if (filters === null) return null;
   const where = [...filters.where];
   const params = [...filters.params];

@@ -1,6 +1,7 @@
 // The filters of a runs listing as SQL: the one WHERE builder of listRunsStatement (a page) and
 // runTotalsStatement (what every page adds up to).
 import type { NormalizedRunQuery } from '@runledger/trace/store';
+import { titlePhrase } from './schema/titleSearch.js';
 import { CALL_TOOL_NAME } from './sqliteRows.js';
 
 /** The conditions on `runs` and their parameters, in order. */
@@ -19,11 +20,13 @@ export interface RunFilters {
  * when both are given: an EXISTS over the run's own steps (one rowid range) through
  * steps_call_servers or steps_call_tools, a seek per run. `titleContains`: `instr` on `lower`
  * (ASCII A-Z only, as SQLite's lower() without ICU), so `%` and `_` are literal and a run without
- * a title never matches.
+ * a title never matches. With `titleIndexed` (SqliteRunSearch.titleIndexed: a rare text of three
+ * characters or more) the runs are first looked up in the trigram index runs_title (schema
+ * version 19), so that only the runs it finds are read.
  *
  * @internal
  */
-export function runFilters(q: NormalizedRunQuery): RunFilters | null {
+export function runFilters(q: NormalizedRunQuery, titleIndexed = false): RunFilters | null {
   const where: string[] = [];
   const params: unknown[] = [];
   if (q.statuses !== null) {
@@ -57,6 +60,11 @@ export function runFilters(q: NormalizedRunQuery): RunFilters | null {
     where.push(`EXISTS (SELECT 1 FROM steps WHERE ${call.join(' AND ')})`);
   }
   if (q.titleContains !== null) {
+    // the index finds a superset (it folds the case of every letter): instr keeps the exact rule
+    if (titleIndexed) {
+      where.push('run_no IN (SELECT rowid FROM runs_title WHERE runs_title MATCH ?)');
+      params.push(titlePhrase(q.titleContains));
+    }
     where.push('instr(lower(title), lower(?)) > 0');
     params.push(q.titleContains);
   }

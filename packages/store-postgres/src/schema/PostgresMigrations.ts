@@ -4,6 +4,7 @@ import { backfillLegacySteps } from './backfillLegacySteps.js';
 import { backfillOpenCalls } from './backfillOpenCalls.js';
 import { rollupAddRuns } from './rollupAddRuns.js';
 import { addSearchColumns } from './searchColumns.js';
+import { addTitleSearchIndex } from './titleSearchIndex.js';
 
 /**
  * One numbered, forward-only schema migration.
@@ -450,6 +451,11 @@ CREATE INDEX IF NOT EXISTS steps_call_server_trouble ON steps (call_server, call
   INCLUDE (duration_ms, call_tool, call_cause)
   WHERE call_server IS NOT NULL AND call_outcome IN ('failed', 'cancelled');`);
     },
+  },
+  {
+    version: 14,
+    name: 'runs_title_trgm: the searched run titles in a pg_trgm GIN index, so that a title search reads the matching runs, not every title',
+    up: addTitleSearchIndex,
   },
 ]);
 

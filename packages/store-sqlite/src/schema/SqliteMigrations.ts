@@ -5,6 +5,7 @@ import { backfillCallCauses } from './backfillCallCauses.js';
 import { backfillOpenCalls } from './backfillOpenCalls.js';
 import { backfillRunTokens } from './backfillRunTokens.js';
 import { rebuildHealthRollup } from './rebuildHealthRollup.js';
+import { addTitleSearch } from './titleSearch.js';
 
 /**
  * One numbered, forward-only schema migration; it runs inside its own write transaction.
@@ -470,6 +471,11 @@ CREATE INDEX IF NOT EXISTS steps_server_calls ON steps (call_server, call_outcom
 CREATE INDEX IF NOT EXISTS steps_call_servers ON steps (call_server) WHERE call_outcome IS NOT NULL;
 CREATE INDEX IF NOT EXISTS steps_call_tools ON steps ((CASE WHEN json_valid(payload) THEN CASE json_type(payload, '$.toolName') WHEN 'text' THEN json_extract(payload, '$.toolName') END END)) WHERE call_outcome IS NOT NULL;`);
     },
+  },
+  {
+    version: 19,
+    name: 'runs_title: the run titles in a trigram full-text index, so that a title search reads the matching runs, not every title',
+    up: addTitleSearch,
   },
 ]);
 

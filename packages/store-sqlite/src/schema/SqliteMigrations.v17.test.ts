@@ -24,7 +24,10 @@ describe('migration 17', () => {
     await store.close();
     // laid out as version 16 wrote it
     const db = new Database(path);
-    db.exec('ALTER TABLE runs DROP COLUMN title; DELETE FROM schema_version WHERE version >= 17;');
+    db.exec(
+      'DROP TRIGGER runs_title_insert; DROP TRIGGER runs_title_delete; DROP TRIGGER runs_title_update; DROP TABLE runs_title;' +
+        'ALTER TABLE runs DROP COLUMN title; DELETE FROM schema_version WHERE version >= 17;',
+    );
     db.close();
 
     const migrated = await SqliteRunStore.open({ path });

@@ -7,15 +7,17 @@ import { runFilters } from '../runFilters.js';
  * `runs`, `tokens`, `fewest`: the fewest tokens of one counted run), with the listing's own
  * conditions (runFilters); its cursor and limit play no part. With `upTo` it reads at most
  * `upTo + 1` matching runs, in whatever order is cheapest, and stops (trace's runTotalsOf makes
- * the totals of that count). Null when no run can match (an empty status list).
+ * the totals of that count). `titleIndexed` as runFilters takes it. Null when no run can match (an
+ * empty status list).
  *
  * @internal
  */
 export function runTotalsStatement(
   q: NormalizedRunQuery,
   upTo: number | null,
+  titleIndexed = false,
 ): { readonly sql: string; readonly params: readonly unknown[] } | null {
-  const filters = runFilters(q);
+  const filters = runFilters(q, titleIndexed);
   if (filters === null) return null;
   const where = filters.where.length > 0 ? `WHERE ${filters.where.join(' AND ')}` : '';
   const from = upTo === null ? `runs ${where}` : `(SELECT tokens FROM runs ${where} LIMIT ?)`;

@@ -30,6 +30,7 @@ export {
   type RunCursorPosition,
   sequencePastEndError,
 } from './storeInputChecks.js';
+export { MAX_NAME_LENGTH } from './storeValueRules.js';
 export { cancelWhileRunningReason, recoveryReason, RunTerminationReason } from '../step/RunTerminationReason.js';
 export { addToTally, healthOf, newServerHealthTally, type ServerHealthTally } from '../health/ServerHealth.js';
 export { type ServerHealthRow, serverHealth } from './serverHealth.js';

@@ -10,8 +10,11 @@ import {
   invalid,
   jsonObjectText,
   lineOrNull,
+  name,
+  nameOrNull,
   nonEmptyText,
   object,
+  payloadNames,
   show,
   storable,
   text,
@@ -76,7 +79,7 @@ export function checkRunId(runId: string): string | null {
 export function checkCreateRun(input: CreateRunInput, now: number): NormalizedCreateRun {
   object(input, 'CreateRunInput');
   const id = input.id === undefined ? crypto.randomUUID() : uuid(input.id, 'CreateRunInput.id');
-  const configuration = nonEmptyText(input.configuration, 'CreateRunInput.configuration');
+  const configuration = name(input.configuration, 'CreateRunInput.configuration');
   const actor = textOrNull(input.actor, 'CreateRunInput.actor');
   const title = lineOrNull(input.title, 'CreateRunInput.title', MAX_TITLE_LENGTH);
   const createdAt = timeOrNow(input.createdAt, now, 'CreateRunInput.createdAt');
@@ -103,10 +106,8 @@ export function checkAppendStep(input: AppendStepInput): NormalizedAppendStep {
   const createdAt = time(input.createdAt, 'AppendStepInput.createdAt');
   const payload = input.payload;
   const payloadText = jsonObjectText(payload, 'AppendStepInput.payload');
-  const toolServer =
-    input.toolServer === undefined || input.toolServer === null
-      ? null
-      : nonEmptyText(input.toolServer, 'AppendStepInput.toolServer', ' or null');
+  const toolServer = nameOrNull(input.toolServer, 'AppendStepInput.toolServer');
+  payloadNames(kind, payload, 'AppendStepInput.payload');
   const toolOutcome = input.toolOutcome ?? null;
   if (toolOutcome !== null && !isToolOutcome(toolOutcome)) {
     throw invalid(`AppendStepInput.toolOutcome must be "ok", "failed", "cancelled" or null, got ${show(toolOutcome)}`);
@@ -231,7 +232,7 @@ export function checkImportRun(
   const checkedRun: StoredRun = {
     id,
     status: run.status,
-    configuration: nonEmptyText(run.configuration, 'StoredRun.configuration'),
+    configuration: name(run.configuration, 'StoredRun.configuration'),
     actor: textOrNull(run.actor, 'StoredRun.actor'),
     title: lineOrNull(run.title, 'StoredRun.title', MAX_TITLE_LENGTH),
     createdAt: time(run.createdAt, 'StoredRun.createdAt'),
@@ -255,6 +256,7 @@ export function checkImportRun(
       throw invalid(`steps[${index}].sequence must be ${index} (gap-free from 0, in order), got ${show(step.sequence)}`);
     }
     if (typeof step.payload !== 'string') throw invalid(`steps[${index}].payload must be JSON text, got ${show(step.payload)}`);
+    payloadNames(String(step.kind), step.payload, `steps[${index}].payload`);
     const toolOutcome = step.toolOutcome ?? null;
     if (toolOutcome !== null && !isToolOutcome(toolOutcome)) {
       throw invalid(`steps[${index}].toolOutcome must be an outcome or null, got ${show(step.toolOutcome)}`);
@@ -267,7 +269,7 @@ export function checkImportRun(
       durationMs: duration(step.durationMs, `steps[${index}].durationMs`),
       createdAt: time(step.createdAt, `steps[${index}].createdAt`),
       payload: storable(step.payload, `steps[${index}].payload`),
-      toolServer: textOrNull(step.toolServer, `steps[${index}].toolServer`),
+      toolServer: nameOrNull(step.toolServer, `steps[${index}].toolServer`, true),
       toolOutcome,
     };
   });

@@ -154,6 +154,94 @@ export function textOrNull(value: unknown, field: string): string | null {
   return storable(value, field);
 }
 
+/**
+ * The longest name a store keeps in an indexed column (a run's configuration; a tool call's
+ * server, tool name and call id), in characters (code points).
+ *
+ * @remarks
+ * A character is at most 4 bytes in UTF-8, so a name is at most 1 024 bytes, and the widest index
+ * row of any store (two names and a few fixed-size columns: PostgreSQL's `steps_run_calls` and
+ * `steps_call_server_trouble`) stays well under PostgreSQL's btree limit of 2 704 bytes. A longer
+ * name is refused as `invalid_input` by every store before anything is written.
+ *
+ * @public
+ */
+export const MAX_NAME_LENGTH = 256;
+
+/** The name rule, in words, as messages give it. */
+const NAME_RULE = `a non-empty string of at most ${MAX_NAME_LENGTH} characters`;
+
+/** The number of characters (code points) of a string. */
+function codePoints(value: string): number {
+  let length = 0;
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    // a high surrogate followed by a low one is one character
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < value.length) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    length++;
+  }
+  return length;
+}
+
+/** Refuses a name over {@link MAX_NAME_LENGTH} characters; `rule` is how the message states the field's rule. */
+function nameLength(value: string, field: string, rule: string): string {
+  // at most 256 UTF-16 units is at most 256 characters: only a longer string is counted
+  if (value.length <= MAX_NAME_LENGTH) return value;
+  const length = codePoints(value);
+  if (length > MAX_NAME_LENGTH) throw invalid(`${field} must be ${rule}, got a string of ${length} characters: ${show(value)}`);
+  return value;
+}
+
+/** A name a store keeps in an indexed column: a non-empty string of at most {@link MAX_NAME_LENGTH} characters. */
+export function name(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value.length === 0) throw invalid(`${field} must be ${NAME_RULE}, got ${show(value)}`);
+  return nameLength(storable(value, field), field, NAME_RULE);
+}
+
+/**
+ * A name as {@link name} checks it, or null (undefined reads as null); `emptyAllowed` also keeps
+ * an empty string (a stored row that an import copies as it is).
+ */
+export function nameOrNull(value: unknown, field: string, emptyAllowed = false): string | null {
+  if (value === undefined || value === null) return null;
+  const rule = emptyAllowed ? `a string of at most ${MAX_NAME_LENGTH} characters, or null` : `${NAME_RULE}, or null`;
+  if (typeof value !== 'string' || (value.length === 0 && !emptyAllowed)) throw invalid(`${field} must be ${rule}, got ${show(value)}`);
+  return nameLength(storable(value, field), field, rule);
+}
+
+/** The payload fields of a tool call that stores keep in indexed columns (the server may come from the tool name). */
+const PAYLOAD_NAMES = ['toolName', 'toolServer', 'toolCallId'] as const;
+
+/**
+ * Refuses a `tool` or `tool_start` step whose payload names its tool, server or call with a string
+ * over {@link MAX_NAME_LENGTH} characters: stores keep them in indexed columns. `payload` is the
+ * object an append gives or a payload's JSON text (an import; unreadable text names nothing).
+ */
+export function payloadNames(kind: string, payload: unknown, field: string): void {
+  if (kind !== 'tool' && kind !== 'tool_start') return;
+  let record = payload;
+  if (typeof payload === 'string') {
+    try {
+      record = JSON.parse(payload) as unknown;
+    } catch {
+      return;
+    }
+  }
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return;
+  for (const key of PAYLOAD_NAMES) {
+    let value: unknown;
+    try {
+      value = (record as Record<string, unknown>)[key];
+    } catch {
+      continue; // a getter that throws names nothing (the payload was serialised already)
+    }
+    if (typeof value === 'string') nameLength(value, `${field}.${key}`, `a string of at most ${MAX_NAME_LENGTH} characters`);
+  }
+}
+
 /** A control character (C0, DEL, C1): none belongs in a one-line text such as a title. */
 const CONTROL_CHARACTER = /\p{Cc}/u;
 
