@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readRunsQuery, RUNS_FILTER_MAX_TEXT, runsFilterParams } from './runsQuery.js';
+import { readRunsQuery, RUNS_FILTER_MAX_TEXT, RUNS_TITLE_MIN_TEXT, runsFilterParams } from './runsQuery.js';
 
 /** URL parameters of the values that are not null. */
 const paramsOf = (values: Readonly<Record<string, string | null>>): URLSearchParams =>
@@ -14,6 +14,8 @@ const goodText = fc
   .string({ minLength: 1, maxLength: RUNS_FILTER_MAX_TEXT })
   .map((text) => text.replace(/[\u0000-\u001f\u007f]/g, 'x').trim())
   .filter((text) => text !== '');
+/** A title search long enough for the stores' trigram index. */
+const goodTitle = goodText.filter((text) => [...text].length >= RUNS_TITLE_MIN_TEXT);
 
 describe('readRunsQuery: the runs list’s filters from its URL', () => {
   it('reads a wall-clock time in the zone, to the millisecond; empty fields are absent', () => {
@@ -51,7 +53,7 @@ describe('readRunsQuery: the runs list’s filters from its URL', () => {
 
   it('takes any text of at most 200 characters without control characters, trimmed; refuses longer ones and control characters', () => {
     fc.assert(
-      fc.property(goodText, fc.constantFrom('configuration', 'server', 'tool', 'title'), (text, field) => {
+      fc.property(goodTitle, fc.constantFrom('configuration', 'server', 'tool', 'title'), (text, field) => {
         const { filter, problems } = read(new URLSearchParams({ [field]: ` ${text} ` }));
         expect(problems).toEqual([]);
         expect(filter[field]).toBe(text);
@@ -63,6 +65,24 @@ describe('readRunsQuery: the runs list’s filters from its URL', () => {
     expect(read('configuration=a%09b').problems).toEqual([{ field: 'configuration', message: 'runs.filter.error.control' }]);
   });
 
+  it('refuses a title search of fewer than 3 characters (it would read every run), and no other field for its length', () => {
+    fc.assert(
+      fc.property(
+        goodText.filter((text) => [...text].length < RUNS_TITLE_MIN_TEXT),
+        fc.constantFrom('configuration', 'server', 'tool'),
+        (short, other) => {
+          expect(read(new URLSearchParams({ title: short })).problems).toEqual([
+            { field: 'title', message: 'runs.filter.error.tooShort', params: { min: RUNS_TITLE_MIN_TEXT } },
+          ]);
+          expect(read(new URLSearchParams({ [other]: short })).problems).toEqual([]);
+        },
+      ),
+    );
+    // Characters, not UTF-16 units: two emoji are two characters.
+    expect(read(new URLSearchParams({ title: '🚀🚀' })).problems).toHaveLength(1);
+    expect(read(new URLSearchParams({ title: '🚀🚀🚀' })).problems).toEqual([]);
+  });
+
   it('reads what its links carry as the same filters (paging and the language switch keep them)', () => {
     const filters = fc.record({
       status: fc.constantFrom('', 'running', 'failed', 'bogus'),
@@ -70,7 +90,7 @@ describe('readRunsQuery: the runs list’s filters from its URL', () => {
       configuration: fc.option(goodText),
       server: fc.option(goodText),
       tool: fc.option(goodText),
-      title: fc.option(goodText),
+      title: fc.option(goodTitle),
       from: fc.option(
         fc.date({ min: new Date(0), max: new Date(4_102_444_800_000), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 16)),
       ),
@@ -87,7 +107,7 @@ describe('readRunsQuery: the runs list’s filters from its URL', () => {
   });
 
   it('a store that cannot search is not asked for server, tool or title', () => {
-    expect(read('server=docs&tool=t&title=x&configuration=c', 'UTC', false)).toMatchObject({
+    expect(read('server=docs&tool=t&title=xyz&configuration=c', 'UTC', false)).toMatchObject({
       filter: { server: null, tool: null, title: null, configuration: 'c' },
       query: { configuration: 'c' },
       problems: [],

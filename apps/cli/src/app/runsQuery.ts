@@ -50,6 +50,12 @@ export interface RunsQuery {
 /** The longest text a text filter takes. @internal */
 export const RUNS_FILTER_MAX_TEXT = 200;
 
+/**
+ * The shortest text the title search takes, in characters: the stores find a title by its
+ * trigrams, so a shorter text would make every request read every run's title. @internal
+ */
+export const RUNS_TITLE_MIN_TEXT = 3;
+
 const CONTROL = /[\u0000-\u001f\u007f]/;
 /** A date and time as `<input type="datetime-local">` sends it (seconds and milliseconds optional). */
 const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/;
@@ -72,6 +78,8 @@ export function readRunsQuery(params: URLSearchParams, options: { readonly timeZ
     if (value.length > RUNS_FILTER_MAX_TEXT)
       problems.push({ field, message: 'runs.filter.error.tooLong', params: { max: RUNS_FILTER_MAX_TEXT } });
     else if (CONTROL.test(value)) problems.push({ field, message: 'runs.filter.error.control' });
+    else if (field === 'title' && [...value].length < RUNS_TITLE_MIN_TEXT)
+      problems.push({ field, message: 'runs.filter.error.tooShort', params: { min: RUNS_TITLE_MIN_TEXT } });
     return value;
   };
   const status = params.get('status') ?? '';

@@ -53,6 +53,7 @@ export const messagesDe: MessageCatalog = {
   'runs.filter.timeZone': 'Zeiten in {zone}.',
   'runs.filter.errors': 'Diese Filter lassen sich nicht anwenden:',
   'runs.filter.error.tooLong': 'höchstens {max} Zeichen.',
+  'runs.filter.error.tooShort': 'mindestens {min} Zeichen.',
   'runs.filter.error.control': 'keine Steuerzeichen wie Zeilenumbrüche.',
   'runs.filter.error.time': '„{value}“ ist kein Datum mit Uhrzeit wie 2026-11-30T08:00 ab 1970.',
   'runs.filter.error.range': 'muss nach dem Beginn des Zeitraums liegen.',

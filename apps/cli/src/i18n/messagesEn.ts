@@ -51,6 +51,7 @@ export const en = {
   'runs.filter.timeZone': 'Times are in {zone}.',
   'runs.filter.errors': 'These filters cannot be applied:',
   'runs.filter.error.tooLong': 'at most {max} characters.',
+  'runs.filter.error.tooShort': 'at least {min} characters.',
   'runs.filter.error.control': 'no control characters such as line breaks.',
   'runs.filter.error.time': '"{value}" is not a date and time such as 2026-11-30T08:00 from 1970 on.',
   'runs.filter.error.range': 'must be later than the start of the range.',
