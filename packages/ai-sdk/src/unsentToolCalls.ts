@@ -77,6 +77,61 @@ export async function callsTheSdkRefuses(
   return refused;
 }
 
+/** A streamed tool call whose input started (`tool-input-start`) but whose tool-call part has not come. */
+export interface StartedToolInput {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** The input received so far. */
+  readonly input: string;
+  readonly providerExecuted?: boolean;
+}
+
+/** The finish reason of an answer the model's output limit cut off: the AI SDK executes none of its tool calls. */
+export const CUT_OFF_FINISH_REASON = 'length';
+
+/**
+ * Every call of an answer cut off by the model's output limit ({@link CUT_OFF_FINISH_REASON}), in
+ * the answer's order: the AI SDK executes none of them, so each is a call not sent — refused as
+ * `refused` says, else `malformed_arguments` (the model's arguments were not finished, or the
+ * answer was cut after them). Calls of tools that are neither this run's `mcpToolSet` tools nor
+ * unknown to the step, and provider-executed calls, are not this package's; a streamed call whose
+ * input started but never became a tool call (`started`) is one of the calls.
+ */
+export function callsOfCutAnswer(
+  run: AiSdkRun,
+  calls: readonly ModelToolCall[],
+  started: readonly StartedToolInput[],
+  refused: readonly UnsentCall[],
+  offered: CallParams['tools'],
+): UnsentCall[] {
+  const rounds = roundTrackerOf(run.trace);
+  const names = new Set((offered ?? []).map((tool) => tool.name));
+  const byId = new Map(refused.map((call) => [call.toolCallId, call]));
+  const unsent: UnsentCall[] = [];
+  const cut = (call: ModelToolCall, whole: boolean): void => {
+    const already = byId.get(call.toolCallId);
+    if (already !== undefined) {
+      unsent.push(already);
+      return;
+    }
+    const tool = rounds.offered(call.toolName);
+    if (call.providerExecuted === true || (tool === undefined && names.has(call.toolName))) return;
+    unsent.push({
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      toolServer: tool?.server ?? null,
+      toolArguments: whole ? parseArguments(call.input) : { input: call.input },
+      cause: ToolFailureCause.MALFORMED_ARGUMENTS,
+      message: `the model's answer was cut off by its output limit (finish reason ${CUT_OFF_FINISH_REASON}) ${
+        whole ? 'after' : 'in the middle of'
+      } its call of ${call.toolName}; the call was not sent`,
+    });
+  };
+  for (const call of calls) cut(call, true);
+  for (const input of started) cut(input, false);
+  return unsent;
+}
+
 /**
  * The calls held for approval that the prompt of this LLM call answers as denied (the AI SDK's
  * `execution-denied` tool result, made from a `tool-approval-response` with `approved: false`).
