@@ -12,7 +12,10 @@ import {
   deniedCalls,
   type ModelToolCall,
   recordUnsentCall,
+  refusalOf,
+  refusalsLeftOver,
   type StartedToolInput,
+  type UnsentCall,
 } from './unsentToolCalls.js';
 
 /**
@@ -48,6 +51,7 @@ export function recordingMiddleware(run: AiSdkRun): LanguageModelMiddleware {
     specificationVersion: 'v3',
     wrapGenerate: async ({ doGenerate, params, model }) => {
       refuseOnceCancelled(run);
+      for (const left of await refusalsLeftOver(run, params.prompt)) await recordUnsentCall(run, left);
       for (const denied of deniedCalls(run, params.prompt)) await recordUnsentCall(run, denied);
       const round = rounds.nextLlmRound();
       const call = new LlmCallRecord(model.modelId, model.provider);
@@ -69,11 +73,13 @@ export function recordingMiddleware(run: AiSdkRun): LanguageModelMiddleware {
       const toolCalls = result.content.filter((part) => part.type === 'tool-call');
       let unsent = await callsTheSdkRefuses(run, toolCalls, params.tools);
       if (call.finishReason === CUT_OFF_FINISH_REASON) unsent = callsOfCutAnswer(run, toolCalls, [], unsent, params.tools);
+      else if (rounds.repairs) unsent = deferToRepair(rounds, unsent);
       for (const refused of unsent) await recordUnsentCall(run, refused);
       return result;
     },
     wrapStream: async ({ doStream, params, model }) => {
       refuseOnceCancelled(run);
+      for (const left of await refusalsLeftOver(run, params.prompt)) await recordUnsentCall(run, left);
       for (const denied of deniedCalls(run, params.prompt)) await recordUnsentCall(run, denied);
       const round = rounds.nextLlmRound();
       const call = new LlmCallRecord(model.modelId, model.provider);
@@ -99,6 +105,8 @@ export function recordingMiddleware(run: AiSdkRun): LanguageModelMiddleware {
             rounds.requested(part.toolCallId, round);
             toolCalls.push(part);
             inputs.delete(part.toolCallId);
+            // the SDK may repair the call as soon as it reads this part: its refusal waits for the repair
+            if (rounds.repairs) rounds.deferRefusal(part.toolCallId, refusalOf(run, part, params.tools));
           } else if (part.type === 'tool-input-start') {
             rounds.requested(part.id, round);
             inputs.set(part.id, {
@@ -115,10 +123,14 @@ export function recordingMiddleware(run: AiSdkRun): LanguageModelMiddleware {
         end: async (finishReason) => {
           followed.release();
           await run.trace.recordLlmCall(call.toOptions(round, performance.now() - started, finishReason));
-          let unsent = await callsTheSdkRefuses(run, toolCalls, params.tools);
-          if ((finishReason ?? call.finishReason) === CUT_OFF_FINISH_REASON) {
+          const cutOff = (finishReason ?? call.finishReason) === CUT_OFF_FINISH_REASON;
+          // with a repair, the calls are its own unless the answer was cut (the SDK runs none of them)
+          // and the repair has not taken them yet
+          const mine = !rounds.repairs ? toolCalls : cutOff ? toolCalls.filter((c) => rounds.takeRefusal(c.toolCallId) !== undefined) : [];
+          let unsent = await callsTheSdkRefuses(run, mine, params.tools);
+          if (cutOff) {
             const cut: StartedToolInput[] = [...inputs.values()];
-            unsent = callsOfCutAnswer(run, toolCalls, cut, unsent, params.tools);
+            unsent = callsOfCutAnswer(run, mine, cut, unsent, params.tools);
           }
           for (const refused of unsent) await recordUnsentCall(run, refused);
         },
@@ -126,6 +138,12 @@ export function recordingMiddleware(run: AiSdkRun): LanguageModelMiddleware {
       return { ...result, stream };
     },
   };
+}
+
+/** Leaves each refusal to the run's repair, which records it unless it repairs the call; none is left to record now. */
+function deferToRepair(rounds: ReturnType<typeof roundTrackerOf>, refused: readonly UnsentCall[]): UnsentCall[] {
+  for (const refusal of refused) rounds.deferRefusal(refusal.toolCallId, Promise.resolve(refusal));
+  return [];
 }
 
 /** A run that was cancelled makes no new LLM call: the loop ends with the run's own abort reason. */
