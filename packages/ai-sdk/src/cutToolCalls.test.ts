@@ -5,17 +5,13 @@
 // came.
 import type { McpServerRegistry, McpTool } from '@runledger/mcp';
 import { InMemoryRunStore, startRun } from '@runledger/trace';
-import { generateText, simulateReadableStream, stepCountIs, streamText, wrapLanguageModel } from 'ai';
+import { generateText, stepCountIs, streamText, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpToolSet } from './mcpToolSet.js';
 import { recordingMiddleware } from './recordingMiddleware.js';
-import { fixtureRegistry, type StreamPart, toolCallsAnswer, viewSteps } from './testing/harness.js';
+import { fixtureRegistry, streamAnswer, toolCallsAnswer, viewSteps } from './testing/harness.js';
 
-const USAGE = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 4096, text: 4096, reasoning: undefined },
-};
 const LENGTH = { unified: 'length', raw: 'max_tokens' } as const;
 
 describe('tool calls of an answer cut by its output limit', () => {
@@ -62,17 +58,14 @@ describe('tool calls of an answer cut by its output limit', () => {
     const store = InMemoryRunStore.create();
     const run = await startRun(store, { configuration: 'cut-stream', privacy: 'full', spoolDir: false });
     const model = new MockLanguageModelV3({
-      doStream: {
-        stream: simulateReadableStream({
-          chunks: [
-            { type: 'tool-call', toolCallId: 's0', toolName: 'mcp_fixture_echo', input: '{"text":"whole"}' },
-            { type: 'tool-input-start', id: 's1', toolName: 'mcp_fixture_echo' },
-            { type: 'tool-input-delta', id: 's1', delta: '{"text": "cu' },
-            { type: 'finish', usage: USAGE, finishReason: LENGTH },
-          ] as StreamPart[],
-          chunkDelayInMs: null,
-        }),
-      },
+      doStream: streamAnswer(
+        [
+          { type: 'tool-call', toolCallId: 's0', toolName: 'mcp_fixture_echo', input: '{"text":"whole"}' },
+          { type: 'tool-input-start', id: 's1', toolName: 'mcp_fixture_echo' },
+          { type: 'tool-input-delta', id: 's1', delta: '{"text": "cu' },
+        ],
+        LENGTH,
+      ),
     });
     const result = streamText({
       model: wrapLanguageModel({ model, middleware: recordingMiddleware(run) }),

@@ -4,26 +4,21 @@
 // refuses) as one refused step. Real fixture server over stdio, the AI SDK's mock model.
 import type { McpServerRegistry, McpTool } from '@runledger/mcp';
 import { InMemoryRunStore, startRun } from '@runledger/trace';
-import {
-  generateText,
-  simulateReadableStream,
-  stepCountIs,
-  streamText,
-  type ToolCallRepairFunction,
-  type ToolSet,
-  wrapLanguageModel,
-} from 'ai';
+import { generateText, stepCountIs, streamText, type ToolCallRepairFunction, type ToolSet, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpToolSet } from './mcpToolSet.js';
 import { recordingMiddleware } from './recordingMiddleware.js';
 import { recordingToolCallRepair } from './toolCallRepair.js';
-import { fixtureRegistry, type StreamPart, startsPaired, textAnswer, toolCallsAnswer, viewSteps } from './testing/harness.js';
-
-const USAGE = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 5, text: 5, reasoning: undefined },
-};
+import {
+  fixtureRegistry,
+  startsPaired,
+  streamAnswer,
+  textAnswer,
+  textStreamAnswer,
+  toolCallsAnswer,
+  viewSteps,
+} from './testing/harness.js';
 
 /** Fixes a misspelt echo and an unclosed input; gives up on `mcp_fixture_nope`; throws on `mcp_fixture_boom`. */
 const repair: ToolCallRepairFunction<ToolSet> = async ({ toolCall }) => {
@@ -95,27 +90,11 @@ describe('repaired tool calls', () => {
     const run = await startRun(store, { configuration: 'repair-stream', spoolDir: false });
     const model = new MockLanguageModelV3({
       doStream: [
-        {
-          stream: simulateReadableStream({
-            chunks: [
-              { type: 'tool-call', toolCallId: 's0', toolName: 'mcp_fixture_ehco', input: '{"text":"hi"}' },
-              { type: 'tool-call', toolCallId: 's1', toolName: 'mcp_fixture_nope', input: '{}' },
-              { type: 'finish', usage: USAGE, finishReason: { unified: 'tool-calls', raw: 'tool_calls' } },
-            ] as StreamPart[],
-            chunkDelayInMs: null,
-          }),
-        },
-        {
-          stream: simulateReadableStream({
-            chunks: [
-              { type: 'text-start', id: 't' },
-              { type: 'text-delta', id: 't', delta: 'Done.' },
-              { type: 'text-end', id: 't' },
-              { type: 'finish', usage: USAGE, finishReason: { unified: 'stop', raw: 'stop' } },
-            ] as StreamPart[],
-            chunkDelayInMs: null,
-          }),
-        },
+        streamAnswer([
+          { type: 'tool-call', toolCallId: 's0', toolName: 'mcp_fixture_ehco', input: '{"text":"hi"}' },
+          { type: 'tool-call', toolCallId: 's1', toolName: 'mcp_fixture_nope', input: '{}' },
+        ]),
+        textStreamAnswer('Done.'),
       ],
     });
     const result = streamText({
