@@ -10,7 +10,9 @@ describe('the surface fits the AI SDK it peers with', () => {
     expectTypeOf(recordingMiddleware).returns.toEqualTypeOf<LanguageModelMiddleware>();
     expectTypeOf(mcpToolSet).returns.toExtend<NonNullable<Parameters<typeof generateText>[0]['tools']>>();
     expectTypeOf(recordingMiddleware).returns.toExtend<Parameters<typeof wrapLanguageModel>[0]['middleware']>();
-    expectTypeOf(recordingToolCallRepair).returns.toExtend<NonNullable<Parameters<typeof generateText>[0]['experimental_repairToolCall']>>();
+    expectTypeOf(recordingToolCallRepair).returns.toExtend<
+      NonNullable<Parameters<typeof generateText>[0]['experimental_repairToolCall']>
+    >();
     expectTypeOf<McpToolCallError['outcome']>().toEqualTypeOf<'failed' | 'cancelled'>();
   });
 });
