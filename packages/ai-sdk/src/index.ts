@@ -3,3 +3,4 @@ export { McpToolCallError } from './McpToolCallError.js';
 export { McpToolNotApprovedError } from './McpToolNotApprovedError.js';
 export { type McpToolApprovalRequest, mcpToolSet, type McpToolSetOptions } from './mcpToolSet.js';
 export { recordingMiddleware } from './recordingMiddleware.js';
+export { recordingToolCallRepair } from './toolCallRepair.js';

@@ -34,6 +34,11 @@ export class LlmCallRecord {
     this.#provider = provider === '' ? undefined : provider;
   }
 
+  /** The finish reason received so far (the generate result's, or the stream's `finish` part), if any. */
+  get finishReason(): string | undefined {
+    return this.#finishReason;
+  }
+
   /** The ids of the tool calls requested so far. */
   get toolCallIds(): string[] {
     return this.#toolCalls.map((call) => call.id as string);

@@ -1,5 +1,6 @@
 import type { McpTool } from '@runledger/mcp';
 import type { RunTrace } from '@runledger/trace';
+import type { UnsentCall } from './unsentToolCalls.js';
 
 /**
  * The rounds of one run, shared by the model middleware and the tool set of that run: round 0 is
@@ -27,6 +28,12 @@ export interface RoundTracker {
   awaitApproval(toolCallId: string, call: AwaitingCall): void;
   /** The call held for approval under that id, which is no longer held afterwards. */
   takeAwaiting(toolCallId: string): AwaitingCall | undefined;
+  /** True once a `recordingToolCallRepair` of this run exists: the calls the SDK refuses wait for it. */
+  repairs: boolean;
+  /** Leaves the refusal of a call (undefined: the SDK takes the call) to the run's repair. */
+  deferRefusal(toolCallId: string, refusal: Promise<UnsentCall | undefined>): void;
+  /** The refusal left to the repair under that id, which is no longer left afterwards. */
+  takeRefusal(toolCallId: string): Promise<UnsentCall | undefined> | undefined;
 }
 
 /** A call of an offered tool the AI SDK holds until the app answers its approval request. */
@@ -55,7 +62,9 @@ function newRoundTracker(): RoundTracker {
   const recorded = new Set<string>();
   const tools = new Map<string, McpTool>();
   const awaiting = new Map<string, AwaitingCall>();
+  const refusals = new Map<string, Promise<UnsentCall | undefined>>();
   return {
+    repairs: false,
     nextLlmRound() {
       calls += 1;
       return calls;
@@ -91,6 +100,20 @@ function newRoundTracker(): RoundTracker {
       const call = awaiting.get(toolCallId);
       awaiting.delete(toolCallId);
       return call;
+    },
+    deferRefusal(toolCallId, refusal) {
+      refusals.set(toolCallId, refusal);
+      // a call the SDK takes is never repaired: forgotten once that is known
+      void refusal.then((unsent) => {
+        if (unsent === undefined && refusals.get(toolCallId) === refusal) refusals.delete(toolCallId);
+      });
+      // bounded like the rounds
+      if (refusals.size > KEPT_CALL_IDS) refusals.delete(refusals.keys().next().value as string);
+    },
+    takeRefusal(toolCallId) {
+      const refusal = refusals.get(toolCallId);
+      refusals.delete(toolCallId);
+      return refusal;
     },
   };
 }

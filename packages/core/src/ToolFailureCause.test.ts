@@ -4,10 +4,12 @@ import { isToolFailureCause, TOOL_FAILURE_CAUSES, ToolFailureCause } from './Too
 import { ToolResult } from './ToolResult.js';
 
 describe('ToolFailureCause', () => {
-  it('holds the server error, invalid arguments, the causes of a call not sent and every transport code but the cancellation', () => {
+  it('holds the server error, invalid arguments, a tool not found, the causes of a call not sent and every transport code but the cancellation', () => {
     const transport = Object.values(McpTransportErrorCode).filter((code) => code !== McpTransportErrorCode.CANCELLED);
     const notSent = ['unknown_tool', 'malformed_arguments', 'not_approved'];
-    expect([...TOOL_FAILURE_CAUSES].sort()).toEqual(['invalid_arguments', 'server_error', ...notSent, ...transport].sort());
+    expect([...TOOL_FAILURE_CAUSES].sort()).toEqual(
+      ['invalid_arguments', 'server_error', 'tool_not_found', ...notSent, ...transport].sort(),
+    );
     expect(isToolFailureCause('mcp_cancelled')).toBe(false);
     expect(isToolFailureCause('unknown')).toBe(false);
     expect(isToolFailureCause(ToolFailureCause.TIMEOUT)).toBe(true);

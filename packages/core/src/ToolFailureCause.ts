@@ -1,13 +1,17 @@
 import { McpTransportErrorCode } from './McpTransportException.js';
 
 /**
- * Why a tool call failed: the server's own error answer, the caller's invalid arguments, a call
- * that was never sent, or the {@link McpTransportException} code that ended the call on the wire.
+ * Why a tool call failed: the server's own error answer, the caller's invalid arguments, a tool
+ * the server does not have, a call that was never sent, or the {@link McpTransportException} code
+ * that ended the call on the wire.
  *
  * @remarks
  * `server_error`: the server answered `isError: true`. `invalid_arguments`: the server refused
  * the arguments because they do not match its input schema (JSON-RPC `-32602`, or the SDK's
- * "Input validation error" answer), which is the caller's (the model's) mistake. `unknown_tool`,
+ * "Input validation error" answer), which is the caller's (the model's) mistake. `tool_not_found`:
+ * the server answered that it has no tool of that name (or has it disabled: the MCP SDKs' `Tool X
+ * not found` / `Tool X disabled`, as JSON-RPC `-32602` or as an `isError` text), the model's or
+ * the configuration's doing (a stale tool list), never the server's fault. `unknown_tool`,
  * `malformed_arguments` and `not_approved`: the call was refused before it was sent (the model
  * named a tool the loop does not offer, gave arguments that are not a JSON object, or approval
  * refused it); no server saw it. Every other value is the stable `code` of the transport exception
@@ -21,6 +25,8 @@ export const ToolFailureCause = {
   SERVER_ERROR: 'server_error',
   /** The server refused the arguments as not matching its input schema: the caller's mistake. */
   INVALID_ARGUMENTS: 'invalid_arguments',
+  /** The server answered that it has no tool of that name (or has it disabled): the caller's or the configuration's doing. */
+  TOOL_NOT_FOUND: 'tool_not_found',
   /** The model named a tool the agent loop does not offer: the call was not sent. */
   UNKNOWN_TOOL: 'unknown_tool',
   /** The model's arguments were not a JSON object (unparsable, or another JSON value): the call was not sent. */

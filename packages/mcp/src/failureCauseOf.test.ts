@@ -4,7 +4,7 @@
 import { McpTransportException, ToolFailureCause } from '@runledger/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { answeredFailureCause, isArgumentRefusal, transportFailureCause } from './failureCauseOf.js';
+import { answeredFailureCause, isArgumentRefusal, isToolNotFound, transportFailureCause } from './failureCauseOf.js';
 
 const REFUSAL_STARTS = ['Input validation error: ', 'Invalid arguments for tool '];
 const SDK1 = 'MCP error -32602: ';
@@ -27,7 +27,7 @@ describe('failure causes of refused arguments', () => {
   it('any other answered error text is the server error', () => {
     fc.assert(
       fc.property(fc.string(), (text) => {
-        fc.pre(!isArgumentRefusal(text));
+        fc.pre(!isArgumentRefusal(text) && !(text.startsWith(SDK1) && isToolNotFound(text)));
         expect(answeredFailureCause(text)).toBe(ToolFailureCause.SERVER_ERROR);
       }),
     );
@@ -35,7 +35,10 @@ describe('failure causes of refused arguments', () => {
       'MCP error -32602: Output validation error: Invalid structured content for tool t: …',
       'MCP error -32603: Input validation error: not the SDK 1.x -32602 prefix',
       ' Input validation error: not at the start',
-      'MCP error -32602: Tool t not found',
+      // a tool's own error text that happens to read like the SDK's: no SDK 1.x -32602 prefix
+      'Tool t not found',
+      'MCP error -32603: Tool t not found',
+      'MCP error -32602: Tool t not found, try again',
     ]) {
       expect(answeredFailureCause(text), text).toBe(ToolFailureCause.SERVER_ERROR);
     }
@@ -46,10 +49,37 @@ describe('failure causes of refused arguments', () => {
       fc.property(fc.boolean(), fc.string(), (sdk1, rest) => {
         const output = `${sdk1 ? SDK1 : ''}Output validation error:${rest}`;
         expect(transportFailureCause(rpcError(-32602, output))).toBe(ToolFailureCause.JSON_RPC_ERROR);
-        fc.pre(!rest.startsWith('Output validation error:') && !rest.startsWith(`${SDK1}Output validation error:`));
+        fc.pre(
+          !rest.startsWith('Output validation error:') && !rest.startsWith(`${SDK1}Output validation error:`) && !isToolNotFound(rest),
+        );
         expect(transportFailureCause(rpcError(-32602, rest))).toBe(ToolFailureCause.INVALID_ARGUMENTS);
       }),
     );
     expect(transportFailureCause(rpcError(-32603, 'Input validation error: x'))).toBe(ToolFailureCause.JSON_RPC_ERROR);
+  });
+});
+
+describe('failure causes of a tool the server does not have', () => {
+  /** A tool name as a model or a stale configuration may give it: any text without a line break. */
+  const toolName = fc.string().filter((name) => !name.includes('\n'));
+
+  it("the SDKs' 'Tool X not found' / 'Tool X disabled' is tool_not_found: SDK 1.x isError text, JSON-RPC -32602 of 1.x and 2.x", () => {
+    fc.assert(
+      fc.property(toolName, fc.constantFrom('not found', 'disabled'), fc.boolean(), (name, state, sdk1) => {
+        const message = `Tool ${name} ${state}`;
+        expect(answeredFailureCause(`${SDK1}${message}`)).toBe(ToolFailureCause.TOOL_NOT_FOUND);
+        expect(transportFailureCause(rpcError(-32602, `${sdk1 ? SDK1 : ''}${message}`))).toBe(ToolFailureCause.TOOL_NOT_FOUND);
+        // another JSON-RPC code is no such answer of an MCP SDK
+        expect(transportFailureCause(rpcError(-32601, message))).toBe(ToolFailureCause.JSON_RPC_ERROR);
+      }),
+    );
+  });
+
+  it('stays linear on a long hostile name', () => {
+    const name = `${'Tool '.repeat(20_000)}x`;
+    const started = performance.now();
+    expect(isToolNotFound(`Tool ${name} not found`)).toBe(true);
+    expect(isToolNotFound(`Tool ${name} not foun`)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(500);
   });
 });

@@ -29,6 +29,13 @@ export const OUTPUT_VALIDATION_PREFIX = 'Output validation error:';
  */
 export const SDK1_INVALID_PARAMS_PREFIX = `MCP error ${JSON_RPC_INVALID_PARAMS}: `;
 
+/**
+ * The MCP SDKs' answer to a call of a tool the server does not have (or has disabled), 1.x and 2.x
+ * alike: `Tool <name> not found` / `Tool <name> disabled`, sent with the code `-32602` (SDK 2.x: as
+ * a JSON-RPC error; SDK 1.x: as an `isError` text with its `MCP error -32602: ` prefix).
+ */
+export const TOOL_NOT_FOUND_PATTERN = /^Tool [^\n]* (?:not found|disabled)$/;
+
 /** The message without SDK 1.x's `MCP error -32602: ` prefix, when it has one. */
 function sdkMessage(text: string): string {
   return text.startsWith(SDK1_INVALID_PARAMS_PREFIX) ? text.slice(SDK1_INVALID_PARAMS_PREFIX.length) : text;
@@ -47,20 +54,35 @@ export function isArgumentRefusal(text: string): boolean {
 }
 
 /**
+ * Tells whether an error text is an MCP SDK server's answer that it has no tool of that name (or
+ * has it disabled): `Tool <name> not found` / `Tool <name> disabled`, as SDK 2.x sends it or with
+ * SDK 1.x's `MCP error -32602: ` before it.
+ *
+ * @internal
+ */
+export function isToolNotFound(text: string): boolean {
+  return TOOL_NOT_FOUND_PATTERN.test(sdkMessage(text));
+}
+
+/**
  * Why a call the server answered with `isError: true` failed: the caller's invalid arguments
- * when the answer is an SDK's refusal of the arguments ({@link isArgumentRefusal}), else the
- * server's own error.
+ * when the answer is an SDK's refusal of the arguments ({@link isArgumentRefusal}), a tool the
+ * server does not have when it says so with SDK 1.x's `-32602` prefix ({@link isToolNotFound}; a
+ * tool's own error text without that prefix stays the server's), else the server's own error.
  *
  * @internal
  */
 export function answeredFailureCause(content: string): ToolFailureCause {
-  return isArgumentRefusal(content) ? ToolFailureCause.INVALID_ARGUMENTS : ToolFailureCause.SERVER_ERROR;
+  if (isArgumentRefusal(content)) return ToolFailureCause.INVALID_ARGUMENTS;
+  if (content.startsWith(SDK1_INVALID_PARAMS_PREFIX) && isToolNotFound(content)) return ToolFailureCause.TOOL_NOT_FOUND;
+  return ToolFailureCause.SERVER_ERROR;
 }
 
 /**
  * Why a call that ended in a transport exception failed: its stable code, except a JSON-RPC
- * `-32602` ("Invalid params"), which is the caller's invalid arguments — unless its message is the
- * SDK's output validation error, the server breaking its own output schema.
+ * `-32602` ("Invalid params"), which is a tool the server does not have when its message says so
+ * ({@link isToolNotFound}), else the caller's invalid arguments — unless its message is the SDK's
+ * output validation error, the server breaking its own output schema.
  *
  * @internal
  */
@@ -69,6 +91,7 @@ export function transportFailureCause(exception: McpTransportException): ToolFai
     const rpc = exception.cause as { code?: unknown; message?: unknown } | undefined;
     if (rpc?.code === JSON_RPC_INVALID_PARAMS) {
       const message = typeof rpc.message === 'string' ? sdkMessage(rpc.message) : '';
+      if (TOOL_NOT_FOUND_PATTERN.test(message)) return ToolFailureCause.TOOL_NOT_FOUND;
       if (!message.startsWith(OUTPUT_VALIDATION_PREFIX)) return ToolFailureCause.INVALID_ARGUMENTS;
     }
   }

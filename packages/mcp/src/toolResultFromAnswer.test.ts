@@ -56,6 +56,15 @@ describe('toolResultFromAnswer', () => {
     expect(toolResultFromAnswer({ isError: true }).content).toBe('The tool reported an error without a message.');
   });
 
+  it("an isError answer's cause: the SDK's refusal of the arguments, SDK 1.x's tool not found, else the server's error", () => {
+    const causeOf = (text: string) => toolResultFromAnswer({ content: [{ type: 'text', text }], isError: true }).failureCause;
+    expect(causeOf('MCP error -32602: Input validation error: a: expected number')).toBe('invalid_arguments');
+    expect(causeOf('MCP error -32602: Tool lookup not found')).toBe('tool_not_found');
+    expect(causeOf('MCP error -32602: Tool lookup disabled')).toBe('tool_not_found');
+    expect(causeOf('Tool lookup not found')).toBe('server_error');
+    expect(causeOf('the database is down')).toBe('server_error');
+  });
+
   it('keeps the text of a single text block as it is', () => {
     const text = 'one block\nwith lines';
     expect(toolResultFromAnswer({ content: [{ type: 'text', text }], isError: false }).content).toBe(text);

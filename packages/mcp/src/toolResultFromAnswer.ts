@@ -8,7 +8,8 @@ const NAMED_BLOCKS = 5;
 
 /**
  * Turns a server's answer into a ToolResult: `ok`, or `failed` when the answer says `isError`
- * (cause `server_error`, or `invalid_arguments` for an MCP SDK's refusal of the arguments).
+ * (cause `server_error`; `invalid_arguments` for an MCP SDK's refusal of the arguments;
+ * `tool_not_found` for SDK 1.x's `MCP error -32602: Tool X not found` answer).
  *
  * @remarks
  * Text blocks are joined with a newline as the content. Other blocks (image, audio, resource,

@@ -1,4 +1,5 @@
-import type { ToolFailureCause, ToolOutcome } from '@runledger/core';
+import { TOOL_FAILURE_CAUSES, type ToolFailureCause, type ToolOutcome } from '@runledger/core';
+import fc from 'fast-check';
 import { type AppendStepInput, type RunStore, serverHealth, type StoredStep } from '@runledger/trace/store';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, listAll, llmStep, toolStep } from './contractSteps.js';
@@ -75,6 +76,7 @@ export function runServerHealthContract(name: string, harness: RunStoreContractH
           failed: 3,
           cancelled: 1,
           invalidArguments: 0,
+          notCharged: 0,
           failureCauses: [
             { cause: 'mcp_timeout', calls: 1 },
             { cause: 'server_error', calls: 1 },
@@ -97,6 +99,7 @@ export function runServerHealthContract(name: string, harness: RunStoreContractH
           failed: 0,
           cancelled: 2,
           invalidArguments: 0,
+          notCharged: 0,
           failureCauses: [],
           answered: 2,
           failureRate: 0,
@@ -113,6 +116,7 @@ export function runServerHealthContract(name: string, harness: RunStoreContractH
           failed: 0,
           cancelled: 1,
           invalidArguments: 0,
+          notCharged: 0,
           failureCauses: [],
           answered: 0,
           failureRate: null,
@@ -130,6 +134,7 @@ export function runServerHealthContract(name: string, harness: RunStoreContractH
           failed: 2,
           cancelled: 0,
           invalidArguments: 2,
+          notCharged: 2,
           failureCauses: [{ cause: 'invalid_arguments', calls: 2 }],
           answered: 3,
           failureRate: 0,
@@ -163,6 +168,7 @@ export function runServerHealthContract(name: string, harness: RunStoreContractH
           failed: 2,
           cancelled: 1,
           invalidArguments: 0,
+          notCharged: 0,
           failureCauses: [
             { cause: 'mcp_timeout', calls: 1 },
             { cause: 'unknown', calls: 1 },
@@ -194,6 +200,58 @@ export function runServerHealthContract(name: string, harness: RunStoreContractH
         expect(await flakyOf({ minAnsweredCalls: 6 })).toBe(false);
         expect(await flakyOf({ minAnsweredCalls: 5 })).toBe(true);
         await expectStoreError(store.serverHealth({ flaky: { failureRate: 2 } }), 'invalid_input', /failureRate/);
+      });
+
+      it('counts by a model of generated calls: invalidArguments only invalid_arguments, notCharged every cause not charged to the server', async () => {
+        // The causes not charged to a server, spelled out here (not read from trace): the model is
+        // independent of the code it checks.
+        const notCharged = new Set(['invalid_arguments', 'tool_not_found', 'unknown_tool', 'malformed_arguments', 'not_approved']);
+        const call = fc.record({
+          server: fc.constantFrom('a', 'b', 'c'),
+          outcome: fc.constantFrom<ToolOutcome>('ok', 'failed', 'cancelled'),
+          cause: fc.option(fc.constantFrom(...TOOL_FAILURE_CAUSES), { nil: undefined }),
+          at: fc.nat(999),
+        });
+        const store = await open();
+        const run = await store.createRun({ configuration: 'c', createdAt: BASE });
+        let round = 0;
+        await fc.assert(
+          fc.asyncProperty(fc.array(call, { minLength: 1, maxLength: 24 }), async (calls) => {
+            // each case has servers of its own and a window of its own
+            round += 1;
+            const from = BASE + round * 1000;
+            for (const c of calls) {
+              const cause = c.outcome === 'failed' ? c.cause : undefined;
+              await store.appendStep(
+                run.id,
+                toolStep({ server: `m${round}${c.server}`, outcome: c.outcome, createdAt: from + c.at, cause }),
+              );
+            }
+            const health = await store.serverHealth({ since: from, until: from + 1000 });
+            const servers = [...new Set(calls.map((c) => `m${round}${c.server}`))].sort();
+            expect(health.map((h) => h.server)).toEqual(servers);
+            for (const h of health) {
+              const mine = calls.filter((c) => `m${round}${c.server}` === h.server);
+              const failed = mine.filter((c) => c.outcome === 'failed');
+              const ok = mine.filter((c) => c.outcome === 'ok').length;
+              const kept = failed.filter((c) => c.cause !== undefined && notCharged.has(c.cause)).length;
+              const counted = ok + failed.length - kept;
+              expect(h).toMatchObject({
+                calls: mine.length,
+                ok,
+                failed: failed.length,
+                cancelled: mine.length - ok - failed.length,
+                invalidArguments: failed.filter((c) => c.cause === 'invalid_arguments').length,
+                notCharged: kept,
+                failureRate: counted === 0 ? null : (failed.length - kept) / counted,
+              });
+              const byCause = new Map<string, number>();
+              for (const c of failed) byCause.set(c.cause ?? 'unknown', (byCause.get(c.cause ?? 'unknown') ?? 0) + 1);
+              expect(Object.fromEntries(h.failureCauses.map((f) => [f.cause, f.calls]))).toEqual(Object.fromEntries(byCause));
+            }
+          }),
+          { numRuns: 15 },
+        );
       });
 
       it('agrees with the pure serverHealth over the same rows', async () => {

@@ -72,6 +72,7 @@ const serverHealth = z.object({
   failed: count,
   cancelled: count,
   invalidArguments: count,
+  notCharged: count.describe('failed calls not charged to the server (invalid arguments, a tool it does not have, calls never sent)'),
   failureRate: z.number().nullable(),
   failureCauses: z.array(z.object({ cause: z.enum([...TOOL_FAILURE_CAUSES, UNKNOWN_FAILURE_CAUSE]), calls: count })),
   lastFailureAt: millis.nullable(),

@@ -218,6 +218,7 @@ export const messagesDe: MessageCatalog = {
   'servers.col.causes': 'Fehler nach Ursache',
   'failureCause.server_error': 'Fehlerantwort des Servers',
   'failureCause.invalid_arguments': 'ungültige Argumente',
+  'failureCause.tool_not_found': 'Werkzeug auf dem Server nicht gefunden',
   'failureCause.unknown_tool': 'unbekanntes Werkzeug (nicht gesendet)',
   'failureCause.malformed_arguments': 'fehlerhafte Argumente (nicht gesendet)',
   'failureCause.not_approved': 'nicht genehmigt (nicht gesendet)',

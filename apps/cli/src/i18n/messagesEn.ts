@@ -216,6 +216,7 @@ export const en = {
   'servers.col.causes': 'Failures by cause',
   'failureCause.server_error': 'server error answer',
   'failureCause.invalid_arguments': 'invalid arguments',
+  'failureCause.tool_not_found': 'tool not found on the server',
   'failureCause.unknown_tool': 'unknown tool (not sent)',
   'failureCause.malformed_arguments': 'malformed arguments (not sent)',
   'failureCause.not_approved': 'not approved (not sent)',

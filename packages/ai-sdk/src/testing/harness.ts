@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { McpServerRegistry, type McpTool, parseServerConfig } from '@runledger/mcp';
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import type { StoredStep } from '@runledger/trace';
-import type { LanguageModelMiddleware } from 'ai';
+import { type LanguageModelMiddleware, simulateReadableStream } from 'ai';
 
 type GenerateResult = Awaited<ReturnType<NonNullable<LanguageModelMiddleware['wrapGenerate']>>>;
 type StreamResult = Awaited<ReturnType<NonNullable<LanguageModelMiddleware['wrapStream']>>>;
@@ -90,6 +90,34 @@ export function toolCallsAnswer(
     usage: USAGE(...usage),
     warnings: [],
   };
+}
+
+/** The usage of a scripted stream's `finish` part. */
+export const STREAM_USAGE: GenerateResult['usage'] = USAGE(10, 5);
+
+/** A scripted streamed answer: `parts`, then a `finish` part with this finish reason (`tool-calls` by default). */
+export function streamAnswer(
+  parts: readonly StreamPart[],
+  finishReason: { unified: string; raw: string } = { unified: 'tool-calls', raw: 'tool_calls' },
+): Pick<StreamResult, 'stream'> {
+  return {
+    stream: simulateReadableStream({
+      chunks: [...parts, { type: 'finish', usage: STREAM_USAGE, finishReason } as StreamPart],
+      chunkDelayInMs: null,
+    }),
+  };
+}
+
+/** A scripted streamed answer with text only (finish reason `stop`). */
+export function textStreamAnswer(text: string): Pick<StreamResult, 'stream'> {
+  return streamAnswer(
+    [
+      { type: 'text-start', id: 't' },
+      { type: 'text-delta', id: 't', delta: text },
+      { type: 'text-end', id: 't' },
+    ],
+    { unified: 'stop', raw: 'stop' },
+  );
 }
 
 /** A model answer with text only. */

@@ -55,9 +55,9 @@ describe('server health from the rollup', () => {
         const duration = Math.round(random() ** 4 * 20_000 * 100) / 100;
         // clustered times over three days, many in the same minute
         const createdAt = T0 + Math.floor(random() * 3) * DAY + Math.floor(random() * 40) * 3_600_000 + Math.floor(random() * 120_000);
-        // failed calls of every kind: answered (server error, invalid arguments), unanswered, unknown
-        const cause =
-          outcome === 'failed' ? [undefined, 'server_error', 'invalid_arguments', 'mcp_timeout'][Math.floor(random() * 4)] : undefined;
+        // failed calls of every kind: answered (server error, invalid arguments, tool not found), unanswered, not sent, unknown
+        const causes = [undefined, 'server_error', 'invalid_arguments', 'tool_not_found', 'mcp_timeout', 'unknown_tool'] as const;
+        const cause = outcome === 'failed' ? causes[Math.floor(random() * causes.length)] : undefined;
         steps.push(toolStep(server, outcome, duration, createdAt, 0, cause));
       }
       for (const [i, step] of steps.entries()) await rollup.appendStep(runs[i % 3]!.id, step);

@@ -4,7 +4,7 @@
 
 /**
  * When a server counts as flaky: a failure rate of at least `failureRate` over at least
- * `minAnsweredCalls` counted calls (ok, or failed but not for invalid arguments). Below that
+ * `minAnsweredCalls` counted calls (ok, or failed and charged to the server: see `ServerHealth.notCharged`). Below that
  * many, a server is neither flaky nor healthy: it has too few calls. Defaults: 0.2 and 5.
  *
  * @public

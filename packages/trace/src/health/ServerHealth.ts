@@ -1,4 +1,4 @@
-import type { ToolFailureCause } from '@runledger/core';
+import { ToolFailureCause } from '@runledger/core';
 import type { FlakyThreshold } from './FlakyThreshold.js';
 import type { ToolCallFacts } from './ToolCallFacts.js';
 
@@ -6,9 +6,10 @@ import type { ToolCallFacts } from './ToolCallFacts.js';
  * The health of one MCP server over a time window.
  *
  * @remarks
- * `failureRate` is `(failed − invalidArguments) / (ok + failed − invalidArguments)`: cancellations
- * and calls refused for invalid arguments are our own doing and never count against a server.
- * It is `null` when no call counts. The duration percentiles are over answered calls only
+ * `failureRate` is `(failed − notCharged) / (ok + failed − notCharged)`: cancellations and the
+ * failed calls that are not the server's doing ({@link NOT_COUNTED_FAILURE_CAUSES}: invalid
+ * arguments, a tool the server does not have, calls that were never sent) never count against a
+ * server. It is `null` when no call counts. The duration percentiles are over answered calls only
  * (`answered`, see {@link isAnsweredCall}).
  *
  * @public
@@ -21,13 +22,19 @@ export interface ServerHealth {
   readonly ok: number;
   readonly failed: number;
   readonly cancelled: number;
-  /** Failed calls the server refused for invalid arguments (in `failed`, not in `failureRate`). */
+  /** Failed calls the server refused for invalid arguments (cause `invalid_arguments`; in `failed` and `notCharged`). */
   readonly invalidArguments: number;
+  /**
+   * Failed calls not charged to the server (their cause is one of {@link NOT_COUNTED_FAILURE_CAUSES}:
+   * invalid arguments, a tool the server does not have, calls that were never sent); in `failed`,
+   * not in `failureRate`.
+   */
+  readonly notCharged: number;
   /** The failed calls by cause, most first (then by cause); they add up to `failed`. */
   readonly failureCauses: readonly ServerFailureCauseCount[];
   /** Calls the server answered (ok, or an error answer): the calls the percentiles are over. */
   readonly answered: number;
-  /** (failed − invalidArguments) / (ok + failed − invalidArguments); null when that is 0. */
+  /** (failed − notCharged) / (ok + failed − notCharged); null when that is 0. */
   readonly failureRate: number | null;
   /** When the last failed call that counts in `failureRate` was recorded (ms since the epoch), or null. */
   readonly lastFailureAt: number | null;
@@ -72,7 +79,7 @@ export interface ServerHealthTally {
   failed: number;
   /** Calls that ended cancelled. */
   cancelled: number;
-  /** Failed calls that do not count in the failure rate. */
+  /** Failed calls that do not count in the failure rate (not charged to the server). */
   notCounted: number;
   /** The greatest `createdAt` of a failed call that counts, or null. */
   lastFailureAt: number | null;
@@ -152,7 +159,8 @@ export function healthOf(server: string, tally: ServerHealthTally, latency: Serv
     ok: tally.ok,
     failed: tally.failed,
     cancelled: tally.cancelled,
-    invalidArguments: tally.notCounted,
+    invalidArguments: tally.causes.get(ToolFailureCause.INVALID_ARGUMENTS) ?? 0,
+    notCharged: tally.notCounted,
     failureCauses: Object.freeze(failureCauses),
     answered: latency.answered,
     failureRate,

@@ -9,18 +9,20 @@ import { ToolFailureCause, ToolOutcome } from '@runledger/core';
 export const ANSWERED_FAILURE_CAUSES: readonly ToolFailureCause[] = Object.freeze([
   ToolFailureCause.SERVER_ERROR,
   ToolFailureCause.INVALID_ARGUMENTS,
+  ToolFailureCause.TOOL_NOT_FOUND,
 ]);
 
 /**
  * The failure causes that are the caller's doing, not the server's: such a call stays `failed`
- * but is not counted in the server's failure rate (shown beside it, like cancellations). Besides
- * invalid arguments, the calls that were never sent (unknown tool, malformed arguments, not
- * approved).
+ * but is not counted in the server's failure rate (shown beside it as `notCharged`, like
+ * cancellations). Besides invalid arguments, a tool the server answered it does not have, and the
+ * calls that were never sent (unknown tool, malformed arguments, not approved).
  *
  * @public
  */
 export const NOT_COUNTED_FAILURE_CAUSES: readonly ToolFailureCause[] = Object.freeze([
   ToolFailureCause.INVALID_ARGUMENTS,
+  ToolFailureCause.TOOL_NOT_FOUND,
   ToolFailureCause.UNKNOWN_TOOL,
   ToolFailureCause.MALFORMED_ARGUMENTS,
   ToolFailureCause.NOT_APPROVED,

@@ -94,6 +94,7 @@ describe('serverHealth', () => {
         failed: 0,
         cancelled: 10,
         invalidArguments: 0,
+        notCharged: 0,
         failureCauses: [],
         answered: 1,
         failureRate: 0,
@@ -153,6 +154,7 @@ describe('serverHealth', () => {
       ok: 5,
       failed: 3,
       invalidArguments: 2,
+      notCharged: 2,
       failureRate: 1 / 6,
       lastFailureAt: 9,
       flaky: false,
@@ -161,6 +163,19 @@ describe('serverHealth', () => {
     // the same with the invalid calls counted would be 3 / 8 = 37.5 %, flaky
     const all = serverHealth(rows.map((r) => ({ ...r, payload: '{"toolFailureCause":"server_error"}' })))[0]!;
     expect(all).toMatchObject({ failureRate: 3 / 8, flaky: true });
+  });
+
+  it('invalidArguments counts invalid_arguments only; notCharged every failed call not charged to the server', () => {
+    const rows = [
+      row('s', 'ok', 0, 1),
+      failed('invalid_arguments', 1, 1),
+      failed('tool_not_found', 2, 1),
+      failed('unknown_tool', 3, 1),
+      failed('malformed_arguments', 4, 1),
+      failed('not_approved', 5, 1),
+      failed('server_error', 6, 1),
+    ];
+    expect(serverHealth(rows)[0]).toMatchObject({ failed: 6, invalidArguments: 1, notCharged: 5, failureRate: 1 / 2, lastFailureAt: 6 });
   });
 
   it('says "too few calls" below minAnsweredCalls counted calls, never healthy or flaky', () => {

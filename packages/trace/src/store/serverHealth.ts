@@ -25,9 +25,11 @@ export interface ServerHealthRow extends ToolCallSource {
  * @remarks
  * A row counts when {@link toolCallOf} gives it a server and an outcome and its `createdAt` is
  * in the window (`since` inclusive, `until` exclusive). Per server: `calls` = ok + failed +
- * cancelled; `invalidArguments` = failed calls that do not count ({@link isCountedCall});
- * counted = ok + failed − invalidArguments; `failureRate` = (failed − invalidArguments) /
- * counted, null when counted is 0 (cancellations and invalid arguments never count);
+ * cancelled; `notCharged` = failed calls that do not count ({@link isCountedCall}: a cause of
+ * {@link NOT_COUNTED_FAILURE_CAUSES}); `invalidArguments` = failed calls with the cause
+ * `invalid_arguments` (some of `notCharged`); counted = ok + failed − notCharged; `failureRate` =
+ * (failed − notCharged) / counted, null when counted is 0 (cancellations and calls not charged to
+ * the server never count);
  * `failureCauses` = the failed calls by cause (`unknown` when none was recorded);
  * `lastFailureAt` = the greatest `createdAt` of a counted failed call; `answered` = the calls
  * the server answered ({@link isAnsweredCall}); `p50DurationMs` and `p95DurationMs` =
