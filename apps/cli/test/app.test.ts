@@ -217,7 +217,7 @@ describe('MCP servers page: health that never charges a server for our own doing
     const modelRow = rowOf(reply.body, 'model');
     // 1 server error of 5 counted calls: 20 %, flaky at the default threshold; 2 invalid-argument calls beside it
     expect(modelRow).toContain('model 8 4 3 1 20.0%');
-    expect(modelRow).toContain('2 invalid-argument calls, not counted');
+    expect(modelRow).toContain('2 calls not charged (invalid arguments, unknown or refused tools), not counted');
     expect(modelRow).toContain('invalid arguments: 2');
     expect(modelRow).toContain('server error answer: 1');
     expect(modelRow).toMatch(/ 12 ms over 7 answered/);
@@ -229,7 +229,7 @@ describe('MCP servers page: health that never charges a server for our own doing
     expect(reply.body).toContain('data-server="thin" data-flaky="false" data-health="tooFew"');
     const german = textOf((await send(server, '/servers?lang=de')).body);
     expect(german).toContain('zu wenige Aufrufe');
-    expect(german).toContain('2 Aufrufe mit ungültigen Argumenten, nicht gezählt');
+    expect(german).toContain('2 Aufrufe nicht angerechnet (ungültige Argumente, unbekannte oder abgelehnte Werkzeuge), nicht gezählt');
     expect(german).toContain('Zeitüberschreitung: 1');
     // the timeline row of a failed call shows its cause
     const timeline = textOf((await send(server, `/runs/${run.id}`)).body);

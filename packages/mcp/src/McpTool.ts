@@ -38,7 +38,8 @@ export interface McpExecuteOptions {
  *   `invalid_arguments` when the server refused the arguments against its input schema (JSON-RPC
  *   `-32602` other than an output validation error, or an MCP SDK's refusal answer: `Input
  *   validation error: …` or `Invalid arguments for tool …`, alone as SDK 2.x sends it or after
- *   SDK 1.x's `MCP error -32602: `), else the exception's `code`;
+ *   SDK 1.x's `MCP error -32602: `), `tool_not_found` when the server says it has no such tool (or
+ *   has it disabled; never charged to the server), else the exception's `code`;
  *
  * - `cancelled` — the caller's `signal` was aborted before the call ended (also before it was
  *   sent), or the registry was closed before or while the call ran. Decided by identity with an

@@ -31,7 +31,7 @@ export function servers(command: Extract<Command, { name: 'servers' }>, io: CliI
           'OK',
           'FAILED',
           'CANCELLED',
-          'INVALID ARGS',
+          'NOT CHARGED',
           'FAILURE RATE',
           'FAILURES BY CAUSE',
           'LAST FAILURE',
@@ -46,7 +46,7 @@ export function servers(command: Extract<Command, { name: 'servers' }>, io: CliI
             String(row.ok),
             String(row.failed),
             String(row.cancelled),
-            String(row.invalidArguments),
+            String(row.notCharged),
             row.failureRate === null ? '—' : t.ratio(row.failureRate),
             row.failureCauses.length === 0 ? '—' : row.failureCauses.map((c) => `${c.cause} ${c.calls}`).join(', '),
             row.lastFailureAt === null ? 'never' : t.date(row.lastFailureAt),
@@ -58,7 +58,7 @@ export function servers(command: Extract<Command, { name: 'servers' }>, io: CliI
       ),
     );
     io.stdout.write(
-      'failure rate = failed / (ok + failed), without cancellations and invalid-argument calls (ours or the model’s, never the server’s); p95 over answered calls only\n',
+      'failure rate = failed / (ok + failed), without cancellations and calls not charged to the server (refused arguments, unknown, not found or unapproved tools: ours or the model’s, never the server’s); p95 over answered calls only\n',
     );
     return CliExitCode.OK;
   });

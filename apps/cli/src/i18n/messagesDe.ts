@@ -193,7 +193,7 @@ export const messagesDe: MessageCatalog = {
 
   'servers.title': 'MCP-Server',
   'servers.intro':
-    'Fehlerquote = fehlgeschlagen ÷ (ok + fehlgeschlagen), ohne Abbrüche und ohne Aufrufe, die wegen ungültiger Argumente abgelehnt wurden: Diese gehen auf uns (oder das Modell) zurück und zählen nie gegen einen Server; sie stehen daneben. Die Latenz (p95) zählt nur beantwortete Aufrufe. Ein Server mit weniger gezählten Aufrufen, als die Regel für „unzuverlässig“ braucht, zeigt „zu wenige Aufrufe“.',
+    'Fehlerquote = fehlgeschlagen ÷ (ok + fehlgeschlagen), ohne Abbrüche und ohne Aufrufe, die dem Server nicht angerechnet werden – abgelehnte Argumente, ein unbekanntes, nicht gefundenes oder nicht genehmigtes Werkzeug: Diese gehen auf uns (oder das Modell) zurück und zählen nie gegen einen Server; sie stehen daneben. Die Latenz (p95) zählt nur beantwortete Aufrufe. Ein Server mit weniger gezählten Aufrufen, als die Regel für „unzuverlässig“ braucht, zeigt „zu wenige Aufrufe“.',
   'servers.empty': 'In diesem Zeitraum wurden keine Tool-Aufrufe aufgezeichnet.',
   'servers.window': 'Zeitraum',
   'servers.window.24h': 'Letzte 24 Stunden',
@@ -212,7 +212,8 @@ export const messagesDe: MessageCatalog = {
   'servers.healthy': 'stabil',
   'servers.noAnswers': 'keine Antworten',
   'servers.cancelledBeside': '{count} abgebrochen, nicht gezählt',
-  'servers.invalidBeside': '{count} Aufrufe mit ungültigen Argumenten, nicht gezählt',
+  'servers.notChargedBeside':
+    '{count} Aufrufe nicht angerechnet (ungültige Argumente, unbekannte oder abgelehnte Werkzeuge), nicht gezählt',
   'servers.answeredBeside': 'über {count} beantwortete',
   'servers.tooFew': 'zu wenige Aufrufe',
   'servers.col.causes': 'Fehler nach Ursache',

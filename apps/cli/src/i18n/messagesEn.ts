@@ -191,7 +191,7 @@ export const en = {
 
   'servers.title': 'MCP servers',
   'servers.intro':
-    'Failure rate = failed ÷ (ok + failed), without cancellations and calls refused for invalid arguments: those are our own doing (or the model’s) and never count against a server; they are shown beside it. Latency (p95) is over answered calls only. A server with fewer counted calls than the flaky rule needs shows “too few calls”.',
+    'Failure rate = failed ÷ (ok + failed), without cancellations and calls not charged to the server — refused arguments, a tool that is unknown, not found or not approved: those are our own doing (or the model’s) and never count against a server; they are shown beside it. Latency (p95) is over answered calls only. A server with fewer counted calls than the flaky rule needs shows “too few calls”.',
   'servers.empty': 'No tool calls recorded in this window.',
   'servers.window': 'Window',
   'servers.window.24h': 'Last 24 hours',
@@ -210,7 +210,7 @@ export const en = {
   'servers.healthy': 'healthy',
   'servers.noAnswers': 'no answers',
   'servers.cancelledBeside': '{count} cancelled, not counted',
-  'servers.invalidBeside': '{count} invalid-argument calls, not counted',
+  'servers.notChargedBeside': '{count} calls not charged (invalid arguments, unknown or refused tools), not counted',
   'servers.answeredBeside': 'over {count} answered',
   'servers.tooFew': 'too few calls',
   'servers.col.causes': 'Failures by cause',

@@ -45,7 +45,7 @@ function healthCard(ctx: ViewContext, health: ServerHealth | null): Html {
         )}</ul>`;
   const notCounted = [
     health.cancelled > 0 ? t.t('servers.cancelledBeside', { count: health.cancelled }) : null,
-    health.invalidArguments > 0 ? t.t('servers.invalidBeside', { count: health.invalidArguments }) : null,
+    health.notCharged > 0 ? t.t('servers.notChargedBeside', { count: health.notCharged }) : null,
   ].filter((text) => text !== null);
   return html`<section class="card" aria-labelledby="health-h" data-section="health">
 <h2 id="health-h">${t.t('server.health')}</h2>

@@ -24,7 +24,7 @@ export function healthBadge(t: Translator, row: ServerHealth): Html {
 
 /**
  * The MCP servers page: per server calls, ok, failed, cancelled, failure rate without the
- * cancellations and invalid-argument calls (shown beside it), failures by cause, last failure,
+ * cancellations and calls not charged to the server (shown beside it), failures by cause, last failure,
  * p95 over answered calls and a health badge (flaky, too few calls, healthy); sortable. Beside the
  * failure rate and the p95, a small chart of each per hour or day over the window (`trends`); the
  * name links to the server's page.
@@ -68,7 +68,7 @@ export function renderServersView(ctx: ViewContext, rows: readonly ServerHealth[
 <td class="num" data-label="${t.t('servers.col.cancelled')}">${t.number(row.cancelled)}</td>
 <td class="num rate-cell" data-label="${t.t('servers.col.failureRate')}"><span class="rate" data-failure-rate="${row.failureRate ?? ''}">${row.failureRate === null ? NONE : t.ratio(row.failureRate)}</span>${
       row.cancelled > 0 ? html`<br><small class="muted">${t.t('servers.cancelledBeside', { count: row.cancelled })}</small>` : ''
-    }${row.invalidArguments > 0 ? html`<br><small class="muted" data-invalid-arguments="${row.invalidArguments}">${t.t('servers.invalidBeside', { count: row.invalidArguments })}</small>` : ''}${renderSparkline(
+    }${row.notCharged > 0 ? html`<br><small class="muted" data-not-charged="${row.notCharged}">${t.t('servers.notChargedBeside', { count: row.notCharged })}</small>` : ''}${renderSparkline(
       t,
       'failureRate',
       trends.unit,
