@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpSession } from './McpSession.js';
 import { RemoteMcpTool } from './RemoteMcpTool.js';
 import { MUTE_EXIT_MS } from './testing/fixture-server.mjs';
-import { isProcessAlive, newEventsFile, readEvents, stdioFixtureConfig, waitFor } from './testing/fixtures.js';
+import { isProcessAlive, NO_ANNOTATIONS, newEventsFile, readEvents, stdioFixtureConfig, waitFor } from './testing/fixtures.js';
 
 const sessions: McpSession[] = [];
 afterEach(async () => {
@@ -49,7 +49,7 @@ function muteServer(events: string, deadlineMs: number): { session: McpSession; 
       title: undefined,
       description: '',
       inputSchema: { type: 'object' },
-      annotations: { readOnlyHint: undefined, destructiveHint: undefined, idempotentHint: undefined, openWorldHint: undefined },
+      annotations: NO_ANNOTATIONS,
     },
     session,
     onContact: undefined,

@@ -15,7 +15,7 @@ import type { McpServerConfig } from './McpServerConfig.js';
 import { McpSession } from './McpSession.js';
 import { parseServerConfig } from './parseServerConfig.js';
 import { RemoteMcpTool } from './RemoteMcpTool.js';
-import { type HttpFixture, startHttpFixture, stdioFixtureConfig } from './testing/fixtures.js';
+import { type HttpFixture, NO_ANNOTATIONS, startHttpFixture, stdioFixtureConfig } from './testing/fixtures.js';
 
 const SDK1_SERVER_PATH = fileURLToPath(new URL('./testing/sdk1-server.mjs', import.meta.url));
 const REFERENCE_SERVER_PATH = createRequire(import.meta.url)
@@ -39,7 +39,7 @@ describe('a tool the server does not have, against real servers on SDK 1.x and 2
     sessions.push(session);
     return new RemoteMcpTool({
       name: `mcp_${config.id}_${remote}`,
-      wire: { name: remote, title: undefined, description: '', inputSchema: { type: 'object' } },
+      wire: { name: remote, title: undefined, description: '', inputSchema: { type: 'object' }, annotations: NO_ANNOTATIONS },
       session,
       onContact: undefined,
     });

@@ -136,6 +136,14 @@ export interface FixtureConfigOptions {
   readonly stateless?: boolean;
 }
 
+/** A listed tool without annotations, as a wire tool made by hand in a test states it. */
+export const NO_ANNOTATIONS = Object.freeze({
+  readOnlyHint: undefined,
+  destructiveHint: undefined,
+  idempotentHint: undefined,
+  openWorldHint: undefined,
+});
+
 /** The configuration of the fixture server as a stdio child process. */
 export function stdioFixtureConfig(options: FixtureConfigOptions = {}): McpServerConfig {
   const [config] = parseServerConfig({
