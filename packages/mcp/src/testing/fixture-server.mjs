@@ -33,6 +33,7 @@ import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { McpServer, ProtocolError, isInitializeRequest } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { vanishingSockets } from './vanishingSockets.mjs';
 
 /** The text the `malformed` tool answers with; a transport wrapper turns that answer into garbage. */
 export const MALFORMED_MARKER = '__runledger_fixture_malformed__';
@@ -386,27 +387,6 @@ async function serveHttpMain(port, expectBearer) {
   http.listen(port, '127.0.0.1', () => {
     process.stdout.write(`listening ${http.address().port}\n`);
   });
-}
-
-/**
- * The sockets of the POSTs carrying a `vanish` call: corked, so that no byte of an answer leaves,
- * and destroyed once the tool has run — a server that ran a write and then closed the connection
- * before answering.
- */
-function vanishingSockets() {
-  const held = new Set();
-  return {
-    hold(socket, eventsFile) {
-      // How many requests this connection carried before this one: > 0 is a reused keep-alive connection.
-      report(eventsFile, { tool: 'vanish', event: 'post', earlierRequests: socket.requestsServed - 1 });
-      socket.cork();
-      held.add(socket);
-    },
-    destroy() {
-      for (const socket of held) socket.destroy();
-      held.clear();
-    },
-  };
 }
 
 /** Reports every notification the transport receives (the server SDK sets `onmessage` on it). */

@@ -29,12 +29,13 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { vanishingSockets } from './vanishingSockets.mjs';
 
 /** The most elements the server accepts in one call's arguments. */
 export const SDK1_MAX_INPUT_ELEMENTS = 10;
 
 /** The sockets of the POSTs carrying a `vanish` call: corked (no byte of an answer leaves), destroyed once it ran. */
-const vanishing = new Set();
+const vanishing = vanishingSockets();
 let vanishRuns = 0;
 
 function buildServer() {
@@ -61,10 +62,7 @@ function buildServer() {
           events,
           `${JSON.stringify({ pid: process.pid, at: Date.now(), tool: 'vanish', event: 'executed', tag, run: vanishRuns })}\n`,
         );
-      setTimeout(() => {
-        for (const socket of vanishing) socket.destroy();
-        vanishing.clear();
-      }, 1);
+      setTimeout(vanishing.destroy, 1);
       await new Promise(() => {});
       return { content: [] };
     },
@@ -110,14 +108,7 @@ function serveHttp() {
         await buildServer().connect(withJsonRpcRefusals(transport));
       }
       if (body?.method === 'tools/call' && body.params?.name === 'vanish') {
-        const events = process.env.FIXTURE_EVENTS_FILE;
-        if (events)
-          appendFileSync(
-            events,
-            `${JSON.stringify({ pid: process.pid, at: Date.now(), tool: 'vanish', event: 'post', earlierRequests: req.socket.requestsServed - 1 })}\n`,
-          );
-        req.socket.cork();
-        vanishing.add(req.socket);
+        vanishing.hold(req.socket, process.env.FIXTURE_EVENTS_FILE);
       }
       await transport.handleRequest(req, res, body);
     } catch (error) {
