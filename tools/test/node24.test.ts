@@ -18,7 +18,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sweepStaleCopies } from '../src/node24.ts';
 import { envForNode, registryNode } from '../src/lib/registryNode.ts';
 import { formatSuiteCounts, readSuiteCounts } from '../src/lib/vitestResults.ts';
-import { copyWorkingTree, workingTreeFiles } from '../src/lib/workspaceCopy.ts';
+import { copyBuildOutputs, copyWorkingTree, workingTreeFiles } from '../src/lib/workspaceCopy.ts';
 
 const temps: string[] = [];
 afterAll(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -83,6 +83,34 @@ describe('workspaceCopy: the working tree as git sees it', () => {
     expect(readFileSync(path.join(dest, 'new.txt'), 'utf8')).toBe('not yet added');
     expect(statSync(path.join(dest, 'a', 'run.sh')).mode & 0o111).not.toBe(0);
     expect(existsSync(path.join(dest, 'a', 'node_modules'))).toBe(false);
+  });
+});
+
+describe("copyBuildOutputs: the workspace's build into the copy, so the copy does not build again", () => {
+  const pkg = (root: string, rel: string, scripts: Record<string, string>) => {
+    mkdirSync(path.join(root, rel), { recursive: true });
+    writeFileSync(path.join(root, rel, 'package.json'), JSON.stringify({ name: rel, scripts }));
+  };
+
+  it("copies each built package's dist (nested files too) and skips a package without a build script", () => {
+    const root = tempDir('rl-built-');
+    pkg(root, 'packages/a', { build: 'tsup', test: 'vitest run' });
+    pkg(root, 'packages/b', { test: 'vitest run' });
+    mkdirSync(path.join(root, 'packages', 'a', 'dist', 'store'), { recursive: true });
+    writeFileSync(path.join(root, 'packages', 'a', 'dist', 'index.js'), 'export {};\n');
+    writeFileSync(path.join(root, 'packages', 'a', 'dist', 'store', 'index.d.ts'), 'export {};\n');
+    const dest = tempDir('rl-built-copy-');
+    expect(copyBuildOutputs(root, dest, [path.join(root, 'packages', 'a'), 'packages/b'])).toEqual(['packages/a']);
+    expect(readFileSync(path.join(dest, 'packages', 'a', 'dist', 'store', 'index.d.ts'), 'utf8')).toBe('export {};\n');
+    expect(existsSync(path.join(dest, 'packages', 'b', 'dist'))).toBe(false);
+  });
+
+  it('refuses a package that has a build script but no dist, naming it', () => {
+    const root = tempDir('rl-built-');
+    pkg(root, 'apps/cli', { build: 'tsup' });
+    expect(() => copyBuildOutputs(root, tempDir('rl-built-copy-'), ['apps/cli'])).toThrow(
+      `copyBuildOutputs: apps/cli has a build script but no dist at ${path.join(root, 'apps', 'cli', 'dist')}; build the workspace first`,
+    );
   });
 });
 

@@ -1,10 +1,11 @@
 /**
  * A copy of the workspace's source files (what git tracks, plus new files git does not ignore,
  * as they are in the working tree) in another folder: a place to install and test on another
- * Node without touching this workspace's node_modules or dist.
+ * Node without touching this workspace's node_modules or dist; the build output can follow
+ * ({@link copyBuildOutputs}).
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readlinkSync, symlinkSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -45,4 +46,26 @@ export function copyWorkingTree(root: string, dest: string): number {
     else copyFileSync(from, to);
   }
   return files.length;
+}
+
+/**
+ * Copies each package's build output (`<package>/dist`, what turbo's `build` task writes) from
+ * `root` into the same folders under `dest`, so a copy can run the test suites against the
+ * workspace's build instead of building again.
+ * @param packageDirs the packages' folders under `root` (absolute or relative to it)
+ * @returns the packages whose dist was copied, relative to `root`
+ * @throws when a package has a `build` script but no dist (the workspace is not built)
+ */
+export function copyBuildOutputs(root: string, dest: string, packageDirs: string[]): string[] {
+  const copied: string[] = [];
+  for (const dir of packageDirs) {
+    const rel = path.relative(root, path.resolve(root, dir));
+    const json = JSON.parse(readFileSync(path.join(root, rel, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    if (typeof json.scripts?.build !== 'string') continue;
+    const dist = path.join(root, rel, 'dist');
+    if (!existsSync(dist)) throw new Error(`copyBuildOutputs: ${rel} has a build script but no dist at ${dist}; build the workspace first`);
+    cpSync(dist, path.join(dest, rel, 'dist'), { recursive: true, verbatimSymlinks: true });
+    copied.push(rel);
+  }
+  return copied;
 }

@@ -1,0 +1,40 @@
+// `pnpm test` is one turbo run: every package's build, typecheck, lint, tests and report check,
+// and the root's code lint, API gate and pack smoke test as turbo tasks that start once every
+// package's tests are done (beside the tools' release test, the longest task, instead of after it).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { workspacePackages } from '../src/lib/workspace.ts';
+import { ROOT } from './helpers.js';
+
+const scripts: Record<string, string> = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
+const turbo = JSON.parse(readFileSync(path.join(ROOT, 'turbo.json'), 'utf8')) as {
+  tasks: Record<string, { dependsOn?: string[]; cache?: boolean }>;
+};
+/** The root's checks that `pnpm test` runs as turbo tasks (each also a root script of its own). */
+const ROOT_CHECKS = ['lint:code', 'api:gate', 'api:pack'];
+
+describe('pnpm test runs every check in one turbo run', () => {
+  const turboRun =
+    /\bturbo run ([\w: -]+?)(?:$|&&)/
+      .exec(scripts.test ?? '')?.[1]
+      ?.trim()
+      .split(/\s+/) ?? [];
+
+  it('the package tasks and the root checks are all in it', () => {
+    expect(turboRun).toEqual(expect.arrayContaining(['build', 'typecheck', 'lint', 'test', 'api:check', ...ROOT_CHECKS]));
+  });
+
+  it.each(ROOT_CHECKS)('%s is a root task, never cached, after every package test (tools excepted)', (check) => {
+    const task = turbo.tasks[`//#${check}`];
+    expect(task, `turbo.json has no task "//#${check}": turbo would not run the root script`).toBeDefined();
+    expect(task?.cache).toBe(false);
+    expect(scripts[check], `root package.json has no script "${check}"`).toBeDefined();
+    // After the packages' tests: `vitest --typecheck` writes a temporary tsconfig into a package's
+    // folder that prettier --check would read, and the pack smoke test packs every dist.
+    const tested = [...workspacePackages(ROOT).values()]
+      .filter((p) => typeof p.json.scripts?.test === 'string')
+      .map((p) => `${p.name}#test`);
+    expect([...(task?.dependsOn ?? [])].sort()).toEqual(tested.sort());
+  });
+});
