@@ -47,12 +47,13 @@ function repoVersions(): Map<string, string> {
 
 /**
  * What the registry holds of one package: its `latest` and every version, from its packument (the
- * document `npm view` reads), fetched over HTTP: one npm process less per package and release.
+ * document `npm view` reads), read over HTTP on a connection of its own (verdaccio.ts, getOnce):
+ * one npm process less per package and release.
  */
 async function published(name: string): Promise<{ latest: string | undefined; versions: string[] }> {
-  const res = await fetch(new URL(name.replace('/', '%2f'), registry.url), { headers: { accept: 'application/json' } });
-  expect(res.status, `GET ${name} from ${registry.url}`).toBe(200);
-  const doc = (await res.json()) as { 'dist-tags'?: Record<string, string>; versions?: Record<string, unknown> };
+  const { status, body } = await registry.packument(name);
+  expect(status, `GET ${name} from ${registry.url}`).toBe(200);
+  const doc = body as { 'dist-tags'?: Record<string, string>; versions?: Record<string, unknown> };
   return { latest: doc['dist-tags']?.latest, versions: Object.keys(doc.versions ?? {}) };
 }
 

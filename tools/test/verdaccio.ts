@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,11 +12,41 @@ export interface Verdaccio {
   url: string;
   /** the `.npmrc` lines that send the scope to it and authenticate (any token publishes) */
   npmrc(scope: string): string;
+  /** The registry's document of one package (what `npm view` reads), read with {@link getOnce}. */
+  packument(name: string): Promise<{ status: number; body: unknown }>;
   /** Stops the process and deletes the storage; safe to call twice. */
   stop(): Promise<void>;
 }
 
 const VERDACCIO_BIN = path.join(TOOLS, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
+
+/**
+ * One GET on a connection of its own (`agent: false`: the request says `Connection: close` and no
+ * socket is kept or reused); the body parsed as JSON when it is JSON.
+ * @remarks The release test blocks its event loop for minutes in `spawnSync` while a release runs.
+ * A keep-alive socket from before (fetch keeps them in a pool) may by then have been closed by
+ * Verdaccio without this process having seen it, and a request written to it fails with
+ * `write EPIPE`. A fresh connection per read cannot be stale; the reads are few.
+ */
+export function getOnce(url: string): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent: false, headers: { accept: 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const json = /^application\/json\b/.test(res.headers['content-type'] ?? '');
+        try {
+          resolve({ status: res.statusCode ?? 0, body: json ? JSON.parse(text) : text });
+        } catch (e) {
+          reject(new Error(`GET ${url}: ${(e as Error).message} in ${text.slice(0, 200)}`));
+        }
+      });
+    });
+    req.on('error', reject);
+  });
+}
 
 /** A port that was free a moment ago (the kernel picks it). */
 function freePort(): Promise<number> {
@@ -82,8 +113,7 @@ export async function startVerdaccio(scope: string, { readyTimeoutMs = 30_000 } 
     for (;;) {
       if (child.exitCode !== null) throw new Error(`verdaccio exited with ${child.exitCode} before it was ready:\n${output}`);
       try {
-        const res = await fetch(`${url}-/ping`);
-        if (res.ok) break;
+        if ((await getOnce(`${url}-/ping`)).status === 200) break;
       } catch {
         // not listening yet
       }
@@ -98,6 +128,7 @@ export async function startVerdaccio(scope: string, { readyTimeoutMs = 30_000 } 
   return {
     url,
     npmrc: (s) => `${s}:registry=${url}\n${hostPath}:_authToken=runledger-release-test\n`,
+    packument: (name) => getOnce(new URL(name.replace('/', '%2f'), url).href),
     stop,
   };
 }
