@@ -15,7 +15,10 @@
  *            3. `pnpm api:pack` (the tarballs install and import with types);
  *            4. `changeset publish` to the registry of the normal npm config.
  *   all      version, then a "Version Packages" commit (what the changesets action's version PR
- *            holds), then publish. Needs a clean working tree.
+ *            holds), then publish. Needs a clean working tree. turbo's cached results of the
+ *            publish step's tasks that the version step did not change (only their own package's
+ *            "version" moved: lib/turboReuse.ts) are carried to their new hashes, so turbo replays
+ *            them instead of building and checking every package again.
  *
  * The changesets GitHub action calls `pnpm release:version` (for its version PR) and
  * `pnpm release:publish` (once that PR is merged). Any step that fails stops the pipeline:
@@ -27,6 +30,8 @@ import { git } from './lib/git.ts';
 import { publishRegistry, registryVersions } from './lib/registry.ts';
 import type { PublishRegistry } from './lib/registry.ts';
 import { RELEASED_ENV } from './lib/releases.ts';
+import { copyCacheEntry, sameAcrossVersions, turboCacheDir, turboSnapshot } from './lib/turboReuse.ts';
+import type { TurboSnapshot } from './lib/turboReuse.ts';
 import { publishedPackages, WORKSPACE_ROOT } from './lib/workspace.ts';
 
 /** The commit message of the version step, as the changesets action titles its PR. */
@@ -96,6 +101,27 @@ export function releaseVersion(options: ReleaseOptions = {}) {
   run('lockfile', 'pnpm', ['install', '--lockfile-only', '--ignore-scripts'], opts);
 }
 
+/** The turbo tasks of the publish step: build, then every per-package gate. */
+export const PUBLISH_TASKS = ['build', 'typecheck', 'lint', 'api:check'];
+
+/**
+ * Carries turbo's cached results of the publish tasks that the version step left the same to their
+ * new hashes (lib/turboReuse.ts). A failure here costs only time: it is logged, and turbo runs them.
+ */
+function reuseAcrossVersions(before: TurboSnapshot | undefined, opts: Required<ReleaseOptions>) {
+  if (before === undefined) return;
+  try {
+    const same = sameAcrossVersions(before, turboSnapshot(opts.root, PUBLISH_TASKS, opts.env));
+    const cache = turboCacheDir(opts.root, opts.env);
+    const copied = same.filter((s) => copyCacheEntry(cache, s.from, cache, s.to));
+    opts.log(
+      `release: ${same.length} of the publish step's tasks are the same as before the version step (only their package's version moved); ${copied.length} cached results carried to their new hashes`,
+    );
+  } catch (e) {
+    opts.log(`release: turbo's results not carried across the version step (${(e as Error).message}); turbo runs every task`);
+  }
+}
+
 /**
  * The publish step: build and every gate, then `changeset publish` to the configured registry.
  */
@@ -103,7 +129,7 @@ export function releasePublish(options: ReleaseOptions = {}) {
   const opts = withDefaults(options);
   const { scope, registry } = registryOf(opts);
   opts.log(`release: ${scope} packages go to ${registry.url} (from ${registry.from})`);
-  run('build and package gates', 'pnpm', ['exec', 'turbo', 'run', 'build', 'typecheck', 'lint', 'api:check'], opts);
+  run('build and package gates', 'pnpm', ['exec', 'turbo', 'run', ...PUBLISH_TASKS], opts);
   gate('API gate', registry, opts);
   run('pack smoke test', 'pnpm', ['api:pack'], opts);
   // changesets reads the registry from npm_config_* only (not from .npmrc): pass the one found.
@@ -120,6 +146,12 @@ export function releaseAll(options: ReleaseOptions = {}) {
   if (dirty.trim() !== '') {
     throw new ReleaseError(`release: the working tree has uncommitted changes; commit or stash them first:\n${dirty.trimEnd()}`);
   }
+  let before: TurboSnapshot | undefined;
+  try {
+    before = turboSnapshot(opts.root, PUBLISH_TASKS, opts.env);
+  } catch (e) {
+    opts.log(`release: no turbo snapshot before the version step (${(e as Error).message}); turbo runs every task`);
+  }
   releaseVersion(opts);
   run('version commit (staging)', 'git', ['add', '--update', '--', '.'], opts);
   const changelogs = (git(['ls-files', '--others', '--exclude-standard'], opts.root) ?? '')
@@ -129,6 +161,7 @@ export function releaseAll(options: ReleaseOptions = {}) {
   const staged = git(['diff', '--cached', '--name-only'], opts.root) ?? '';
   if (staged.trim() === '') opts.log('release: changeset version changed nothing; nothing to commit');
   else run('version commit', 'git', ['commit', '--quiet', '--no-verify', '-m', VERSION_COMMIT_MESSAGE], opts);
+  reuseAcrossVersions(before, opts);
   releasePublish(opts);
 }
 

@@ -8,6 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readChangesets } from '../src/lib/changesets.ts';
+import { PUBLISH_TASKS } from '../src/release.ts';
+import { copyCacheEntry, turboCacheDir, turboSnapshot } from '../src/lib/turboReuse.ts';
 import { publishedPackages } from '../src/lib/workspace.ts';
 import { cleanEnv, mustRun, runCommand } from './commands.js';
 import { ROOT } from './helpers.js';
@@ -102,6 +104,14 @@ beforeAll(async () => {
   repo = path.join(work, 'repo');
   registry = await startVerdaccio(SCOPE);
   timed('copy + pnpm install', () => copyRepository(ROOT, repo, registry.npmrc(SCOPE), env));
+  // The workspace's cached results of the publish tasks, where the copy's hashes are the same (it
+  // is the same tree): `pnpm test` runs this test after them (turbo.json), so release 1 replays
+  // what its version step did not change instead of building and checking every package again.
+  const carried = timed('turbo cache from the workspace', () => {
+    const [from, to] = [turboCacheDir(ROOT, process.env), turboCacheDir(repo, env)];
+    return [...turboSnapshot(repo, PUBLISH_TASKS, env).tasks.values()].filter((t) => copyCacheEntry(from, t.hash, to, t.hash)).length;
+  });
+  timings.push(`  ${carried} cached results of the workspace`);
   // as `git clone` leaves it: origin/main where the copy started, never moved by the releases
   mustRun('git', ['update-ref', 'refs/remotes/origin/main', 'HEAD'], repo, env);
   consumer = makeConsumer(path.join(work, 'consumer'), registry.npmrc(SCOPE), env);

@@ -14,9 +14,26 @@ const turbo = JSON.parse(readFileSync(path.join(ROOT, 'turbo.json'), 'utf8')) as
 /** The root's checks that `pnpm test` runs as turbo tasks (each also a root script of its own). */
 const ROOT_CHECKS = ['lint:code', 'api:gate', 'api:pack'];
 
+describe('.ci/run runs the README test command', () => {
+  it("runs the README's test command line as it stands, then the Node 24 pass", () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const command = /^(npm install -g pnpm@10 && pnpm install --frozen-lockfile && pnpm test)$/m.exec(readme)?.[1];
+    expect(command, 'README.md has no test command line').toBeDefined();
+    const lines = readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8').split('\n');
+    expect(lines).toContain(command);
+    expect(lines.indexOf('pnpm test:node24')).toBeGreaterThan(lines.indexOf(command!));
+  });
+
+  it('the turbo run has a concurrency fit for the 2-core machine (at most 4 tasks at once)', () => {
+    const concurrency = Number(/--concurrency=(\d+)/.exec(scripts.test ?? '')?.[1]);
+    expect(concurrency).toBeGreaterThanOrEqual(2);
+    expect(concurrency).toBeLessThanOrEqual(4);
+  });
+});
+
 describe('pnpm test runs every check in one turbo run', () => {
   const turboRun =
-    /\bturbo run ([\w: -]+?)(?:$|&&)/
+    /\bturbo run ([\w: -]+?)(?:$|&&| --)/
       .exec(scripts.test ?? '')?.[1]
       ?.trim()
       .split(/\s+/) ?? [];
