@@ -3,6 +3,8 @@
 // Usage: pnpm bench [name-substring]          (with a substring: prints the sections, writes nothing)
 //        pnpm bench --update a,b              (runs the benchmarks matching a or b and replaces their
 //                                              sections in docs/benchmarks.md, saying so in its header)
+//        pnpm bench --stale                   (lists the sections of docs/benchmarks.md whose measured code
+//                                              changed since the commit they name, or that name none; exit 1)
 //        node bench/run.mjs --apply f.md,g.md (replaces sections with ones a benchmark printed earlier and
 //                                              saved to those files, e.g. on the same machine while other
 //                                              work ran; the header says which sections and when)
@@ -11,8 +13,15 @@ import { readdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measuredPaths, staleSections, stampLine, stampSections } from './provenance.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+if (process.argv[2] === '--stale') {
+  const stale = staleSections(root, readFileSync(path.join(root, 'docs', 'benchmarks.md'), 'utf8'));
+  for (const { heading, why } of stale) process.stdout.write(`${heading}: ${why}\n`);
+  process.stderr.write(`bench: ${stale.length} stale sections in docs/benchmarks.md\n`);
+  process.exit(stale.length === 0 ? 0 : 1);
+}
 const apply = process.argv[2] === '--apply';
 const update = process.argv[2] === '--update' || apply;
 const filters = (update ? (process.argv[3] ?? '') : (process.argv[2] ?? '')).split(',');
@@ -42,7 +51,7 @@ for (const script of scripts) {
       maxBuffer: 64 * 1024 * 1024,
       env: { ...process.env, NODE_ENV: 'production' },
     });
-    sections.push(out.trim());
+    sections.push(stampSections(out.trim(), stampLine(root, measuredPaths(root, script))));
     if (/\bMISS\b/.test(out)) failures++;
   } catch (error) {
     failures++;
@@ -54,7 +63,7 @@ const cpus = os.cpus();
 const header = [
   '# Benchmarks',
   '',
-  'Written by `pnpm bench` (bench/run.mjs); do not edit by hand. Each section names its target and says PASS or MISS.',
+  'Written by `pnpm bench` (bench/run.mjs); do not edit by hand. Each section names its target and says PASS or MISS, and the commit, load average and source paths it measured; `pnpm bench --stale` lists the sections whose measured code changed since.',
   '',
   `- Date: ${new Date().toISOString()}`,
   `- Machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GiB, ${os.type()} ${os.release()}`,

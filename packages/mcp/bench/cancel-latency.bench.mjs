@@ -1,3 +1,4 @@
+// measures: packages/core/src
 // Cancel latency over stdio: from abort() to the resolved ToolResult.cancelled of McpTool.execute,
 // against the bare MCP client's own abort-to-rejection latency, in the same run, against the same
 // kind of child process (the fixture server).

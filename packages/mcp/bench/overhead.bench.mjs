@@ -1,3 +1,4 @@
+// measures: packages/core/src
 // Overhead of McpTool.execute against the bare MCP client's callTool, on the same in-memory
 // fixture server (the official server SDK), with the same tool and arguments.
 //

@@ -1,3 +1,4 @@
+// measures: packages/core/src
 // Cost of OpenTelemetry tracing on McpTool.execute: the same tool on the same in-memory fixture
 // server (official server SDK), once from a registry without `tracing` and once from one with
 // `tracing: { tracerProvider, propagateContext: true }` (OpenTelemetry SDK: BatchSpanProcessor,

@@ -1,3 +1,4 @@
+// measures: packages/core/src
 // Recording cost: 100 000 tool steps through RunTrace (wired to InMemoryRunStore by startRun),
 // against starting and ending an OpenTelemetry SDK span with the same attributes (in-memory
 // exporter, simple processor). Linear: the per-step cost at 100k vs 10k.

@@ -1,0 +1,79 @@
+// What each section of docs/benchmarks.md measured: the commit, the load average and the source
+// paths of the code it times. run.mjs stamps every section it writes with one line; `--stale`
+// lists the sections whose measured paths changed since their commit (or that name no commit).
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const STAMP = '- Measured at commit ';
+const git = (root, args) => execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+
+/**
+ * The paths (relative to the repository) whose code a benchmark measures: its package's `src` and
+ * `bench` folders and bench/lib.mjs, plus what its header declares on a `// measures:` line
+ * (space-separated paths, e.g. `// measures: packages/core/src packages/trace/src`).
+ */
+export function measuredPaths(root, script) {
+  const pkg = path.relative(root, script.dir);
+  const declared = readFileSync(script.file, 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('// measures:'))
+    .flatMap((line) => line.slice('// measures:'.length).trim().split(/\s+/))
+    .filter((p) => p !== '');
+  return [...new Set([`${pkg}/src`, `${pkg}/bench`, 'bench/lib.mjs', ...declared])];
+}
+
+/** The stamp line: HEAD (and whether the worktree had uncommitted changes in the paths), load, paths. */
+export function stampLine(root, paths) {
+  const head = git(root, ['rev-parse', '--short=10', 'HEAD']);
+  const dirty = git(root, ['status', '--porcelain', '--', ...paths]) !== '';
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
+  return `${STAMP}${head}${dirty ? ' plus uncommitted changes' : ''}, load average ${load}; measures: ${paths.map((p) => `\`${p}\``).join(' ')}`;
+}
+
+/** Puts the stamp under the heading of every `## ` section of a benchmark's output. */
+export function stampSections(output, line) {
+  return output
+    .split(/\n(?=## )/)
+    .map((section) => {
+      const [heading, ...rest] = section.trim().split('\n');
+      return [heading, '', line, ...rest.filter((l) => !l.startsWith(STAMP))].join('\n').replace(/\n\n\n+/g, '\n\n');
+    })
+    .join('\n\n');
+}
+
+/**
+ * The sections of a benchmarks file that may show stale figures: each heading with why — it names
+ * no commit, its commit is unknown here, it was measured with uncommitted changes, or its measured
+ * paths changed between its commit and HEAD (`git diff --quiet <commit> HEAD -- paths`).
+ */
+export function staleSections(root, text) {
+  const stale = [];
+  for (const section of text.split(/\n(?=## )/).filter((s) => s.startsWith('## '))) {
+    const heading = section.split('\n')[0].slice(3);
+    const stamp = section.split('\n').find((l) => l.startsWith(STAMP));
+    if (stamp === undefined) {
+      stale.push({ heading, why: 'names no commit it measured' });
+      continue;
+    }
+    const commit = stamp.slice(STAMP.length).split(/[ ,]/)[0];
+    const paths = [...stamp.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+    if (stamp.includes('plus uncommitted changes')) stale.push({ heading, why: `measured ${commit} plus uncommitted changes` });
+    else {
+      let changed;
+      try {
+        execFileSync('git', ['diff', '--quiet', commit, 'HEAD', '--', ...paths], { cwd: root, stdio: 'ignore' });
+        changed = false;
+      } catch (error) {
+        changed = error.status === 1 ? true : 'unknown';
+      }
+      if (changed === true) stale.push({ heading, why: `its measured code changed since ${commit}` });
+      else if (changed === 'unknown') stale.push({ heading, why: `commit ${commit} is not in this repository` });
+    }
+  }
+  return stale;
+}
