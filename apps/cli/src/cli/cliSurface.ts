@@ -1,5 +1,5 @@
 import { PRIVACY_LEVELS, PrivacyLevel, RUN_STATUSES } from '@runledger/trace';
-import { DEFAULT_SERVERS_QUERY, SERVER_WINDOWS } from '../app/serversQuery.js';
+import { DEFAULT_SERVERS_QUERY, SERVER_WINDOWS } from '../viewModels/serversQuery.js';
 
 /**
  * The frozen surface of the `runledger` command line, declared once: its commands, their

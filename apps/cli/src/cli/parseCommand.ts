@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultSpoolDir, type PrivacyLevel, type RunStatus } from '@runledger/trace';
-import type { ServerWindow } from '../app/serversQuery.js';
+import type { ServerWindow } from '../viewModels/serversQuery.js';
 import { CLI_COMMANDS, cliCommand, cliFlag, cliParseOptions, type HAS_CHOICES } from './cliSurface.js';
 import { didYouMean } from './didYouMean.js';
 import { parseOlderThan } from './olderThan.js';

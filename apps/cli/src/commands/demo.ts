@@ -9,7 +9,7 @@ import type { Command } from '../cli/parseCommand.js';
 import { serveStore } from '../cli/serveStore.js';
 import { checkStoreTarget } from '../cli/storeTargetChecks.js';
 import { terminalLine, terminalText } from '../cli/terminalText.js';
-import { uriComponent } from '../app/uriComponent.js';
+import { uriComponent } from '../viewModels/uriComponent.js';
 
 /** Fails, naming the port, when something already listens on it; port 0 is always free. */
 async function assertPortFree(host: string, port: number): Promise<void> {

@@ -1,6 +1,6 @@
 // `runledger runs list`: the runs newest first, filtered, with what every page adds up to, as a table or JSON.
 import { canSearchRuns, type RunQuery } from '@runledger/trace';
-import { runDurationMs } from '../app/runDurationMs.js';
+import { runDurationMs } from '../viewModels/runDurationMs.js';
 import { Translator } from '../i18n/Translator.js';
 import type { CliIo } from '../cli/CliIo.js';
 import { writeCliJson } from '../cli/cliJsonOutputs.js';

@@ -1,9 +1,9 @@
 // `runledger runs show <id>`: one run's header, its calls on the wire and its timeline, as text or JSON.
 import { isLateCancel, type RunStore } from '@runledger/trace';
-import { runDurationMs } from '../app/runDurationMs.js';
+import { runDurationMs } from '../viewModels/runDurationMs.js';
 import { timelineSlice } from '../app/timelineSlice.js';
-import { wireMs } from '../app/wireMs.js';
-import { writeUnknownNote } from '../app/writeUnknownNote.js';
+import { wireMs } from '../viewModels/wireMs.js';
+import { writeUnknownNote } from '../viewModels/writeUnknownNote.js';
 import { Translator } from '../i18n/Translator.js';
 import { kindText } from '../views/kindText.js';
 import { reasonText } from '../views/reasonText.js';

@@ -1,6 +1,6 @@
 // `runledger servers`: the health of every MCP server, as a table or JSON.
 import { Translator } from '../i18n/Translator.js';
-import { healthVerdict, windowSince } from '../app/serversQuery.js';
+import { healthVerdict, windowSince } from '../viewModels/serversQuery.js';
 import type { CliIo } from '../cli/CliIo.js';
 import { CliExitCode } from '../cli/cliSurface.js';
 import type { Command } from '../cli/parseCommand.js';
