@@ -10,7 +10,7 @@ import { isLateCancel, type RunStore } from '@runledger/trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelRun } from '../src/app/cancelRun.js';
 import type { RunsServer } from '../src/app/startRunsServer.js';
-import { CLI_JSON_OUTPUTS } from '../src/cli/cliJsonOutputs.js';
+import { CLI_JSON_OUTPUTS } from '../src/commandKit/cliJsonOutputs.js';
 import { Translator } from '../src/i18n/Translator.js';
 import { cli } from './cliHelpers.js';
 import { send, serve, textOf } from './httpHelpers.js';

@@ -9,8 +9,8 @@ import { SqliteRunStore } from '@runledger/store-sqlite';
 import { inspectSpool, isLateCancel } from '@runledger/trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timelineSlice } from '../src/app/timelineSlice.js';
-import { CLI_JSON_OUTPUTS } from '../src/cli/cliJsonOutputs.js';
-import { CLI_COMMANDS, type CliJsonCommand } from '../src/cli/cliSurface.js';
+import { CLI_JSON_OUTPUTS } from '../src/commandKit/cliJsonOutputs.js';
+import { CLI_COMMANDS, type CliJsonCommand } from '../src/commandKit/cliSurface.js';
 import { cli, runBin } from './cliHelpers.js';
 import { seedRun } from './seedRun.js';
 
@@ -142,7 +142,7 @@ describe('--json outputs and their schemas', () => {
   });
 
   it('a value that does not fit its schema fails the command loudly (exit 1), never prints a drifted shape', async () => {
-    const { writeCliJson } = await import('../src/cli/cliJsonOutputs.js');
+    const { writeCliJson } = await import('../src/commandKit/cliJsonOutputs.js');
     let printed = '';
     const io = { stdout: { write: (text: string) => (printed += text) }, stderr: { write: () => undefined }, env: {}, cwd: dir };
     expect(() => writeCliJson(io, 'runs recover', { recovered: [42 as unknown as string] })).toThrow(/recovered/);

@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import { type RunStore, startRun } from '@runledger/trace';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CLI_JSON_OUTPUTS } from '../src/cli/cliJsonOutputs.js';
+import { CLI_JSON_OUTPUTS } from '../src/commandKit/cliJsonOutputs.js';
 import { DEMO_RUN_COUNT } from '../src/demo/runDemo.js';
 import { USAGE } from '../src/cli/usage.js';
 import { cli, runBin } from './cliHelpers.js';

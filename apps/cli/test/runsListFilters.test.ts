@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_JSON_OUTPUTS } from '../src/cli/cliJsonOutputs.js';
+import { CLI_JSON_OUTPUTS } from '../src/commandKit/cliJsonOutputs.js';
 import { parseCommand } from '../src/cli/parseCommand.js';
 import { cli } from './cliHelpers.js';
 import { seedRun } from './seedRun.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CLI_JSON_OUTPUTS } from '../src/cli/cliJsonOutputs.js';
+import { CLI_JSON_OUTPUTS } from '../src/commandKit/cliJsonOutputs.js';
 import { cli } from './cliHelpers.js';
 
 const STEP = { kind: 'llm', round: 0, durationMs: 1, createdAt: 5, payload: { kind: 'llm' }, toolServer: null, toolOutcome: null };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CLI_COMMANDS, CLI_EXIT_CODE_MEANINGS, CliExitCode, type CliFlag } from './cliSurface.js';
+import { CLI_COMMANDS, CLI_EXIT_CODE_MEANINGS, CliExitCode, type CliFlag } from '../commandKit/cliSurface.js';
 import { cliSurfaceDocument } from './cliSurfaceDocument.js';
 import { parseCommand } from './parseCommand.js';
 import { USAGE } from './usage.js';

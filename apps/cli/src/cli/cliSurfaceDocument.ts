@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CLI_JSON_OUTPUTS } from './cliJsonOutputs.js';
-import { CLI_COMMANDS, CLI_EXIT_CODE_MEANINGS, CliExitCode, type CliJsonCommand } from './cliSurface.js';
+import { CLI_JSON_OUTPUTS } from '../commandKit/cliJsonOutputs.js';
+import { CLI_COMMANDS, CLI_EXIT_CODE_MEANINGS, CliExitCode, type CliJsonCommand } from '../commandKit/cliSurface.js';
 
 /**
  * The whole CLI surface as plain JSON, what `pnpm api:update` writes into

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PORT, parseCommand } from './parseCommand.js';
-import { UsageError } from './UsageError.js';
+import { UsageError } from '../commandKit/UsageError.js';
 
 const env = { cwd: '/work/here' };
 

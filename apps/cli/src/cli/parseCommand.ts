@@ -2,14 +2,14 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultSpoolDir, type PrivacyLevel, type RunStatus } from '@runledger/trace';
 import type { ServerWindow } from '../viewModels/serversQuery.js';
-import { CLI_COMMANDS, cliCommand, cliFlag, cliParseOptions, type HAS_CHOICES } from './cliSurface.js';
-import { didYouMean } from './didYouMean.js';
-import { parseOlderThan } from './olderThan.js';
-import { parseHeaders, parseSince } from './otlpFlags.js';
-import { parseTimeFlag } from './parseTimeFlag.js';
-import { durationMs, reachBack } from './reachBack.js';
-import { checkDbFlag, checkPgUrl } from './storeTargetChecks.js';
-import { UsageError } from './UsageError.js';
+import { CLI_COMMANDS, cliCommand, cliFlag, cliParseOptions, type HAS_CHOICES } from '../commandKit/cliSurface.js';
+import { didYouMean } from '../commandKit/didYouMean.js';
+import { parseOlderThan } from '../commandKit/olderThan.js';
+import { parseHeaders, parseSince } from '../commandKit/otlpFlags.js';
+import { parseTimeFlag } from '../commandKit/parseTimeFlag.js';
+import { durationMs, reachBack } from '../commandKit/reachBack.js';
+import { checkDbFlag, checkPgUrl } from '../commandKit/storeTargetChecks.js';
+import { UsageError } from '../commandKit/UsageError.js';
 
 /** Where a command's runs are stored. @internal */
 export type StoreTarget =

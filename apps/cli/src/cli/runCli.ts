@@ -14,13 +14,13 @@ import { servers } from '../commands/servers.js';
 import { spoolDeliver } from '../commands/spoolDeliver.js';
 import { spoolList } from '../commands/spoolList.js';
 import { version } from '../commands/version.js';
-import type { CliIo } from './CliIo.js';
-import { CliSetupError } from './CliSetupError.js';
-import { CliExitCode } from './cliSurface.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { CliSetupError } from '../commandKit/CliSetupError.js';
+import { CliExitCode } from '../commandKit/cliSurface.js';
 import { type Command, parseCommand } from './parseCommand.js';
-import { terminalLine, terminalText } from './terminalText.js';
+import { terminalLine, terminalText } from '../commandKit/terminalText.js';
 import { commandUsage } from './usage.js';
-import { UsageError } from './UsageError.js';
+import { UsageError } from '../commandKit/UsageError.js';
 
 /** Runs a parsed command: each command is its own file under src/commands/, with its rendering. */
 function execute(command: Command, io: CliIo): CliExitCode | Promise<CliExitCode> {

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommand } from './parseCommand.js';
 import { runCli } from './runCli.js';
-import { UsageError } from './UsageError.js';
+import { UsageError } from '../commandKit/UsageError.js';
 
 let dir: string;
 beforeAll(async () => {

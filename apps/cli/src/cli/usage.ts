@@ -1,4 +1,4 @@
-import { CLI_COMMANDS, cliCommand } from './cliSurface.js';
+import { CLI_COMMANDS, cliCommand } from '../commandKit/cliSurface.js';
 
 /** One command's usage: its synopsis (after `runledger `) and what it does, in lines of at most 100 characters. */
 interface CommandUsage {

@@ -1,10 +1,10 @@
 // `runledger copy`: every run of a SQLite file into PostgreSQL, runs already there skipped.
 import { copyRuns } from '@runledger/trace';
-import type { CliIo } from '../cli/CliIo.js';
-import { CliExitCode } from '../cli/cliSurface.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { CliExitCode } from '../commandKit/cliSurface.js';
 import type { Command } from '../cli/parseCommand.js';
-import { describeStore, openExistingStore, openStore } from '../cli/openStore.js';
-import { terminalLine } from '../cli/terminalText.js';
+import { describeStore, openExistingStore, openStore } from '../commandKit/openStore.js';
+import { terminalLine } from '../commandKit/terminalText.js';
 
 /** Copies the runs of the command's SQLite file into its PostgreSQL target, printing progress. @internal */
 export async function copy(command: Extract<Command, { name: 'copy' }>, io: CliIo): Promise<CliExitCode> {

@@ -1,14 +1,14 @@
 // `runledger demo`: the bundled demo MCP servers, scripted runs recorded into a SQLite file, then the app.
 import type { RunStore } from '@runledger/trace';
 import { checkServeConfig } from '../app/startRunsServer.js';
-import type { CliIo } from '../cli/CliIo.js';
-import { stopWords } from '../cli/CliStop.js';
-import { CliExitCode } from '../cli/cliSurface.js';
-import { checkedEndpoint, otlpRefusal } from '../cli/otlpEndpoint.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { stopWords } from '../commandKit/CliStop.js';
+import { CliExitCode } from '../commandKit/cliSurface.js';
+import { checkedEndpoint, otlpRefusal } from '../commandKit/otlpEndpoint.js';
 import type { Command } from '../cli/parseCommand.js';
-import { serveStore } from '../cli/serveStore.js';
-import { checkStoreTarget } from '../cli/storeTargetChecks.js';
-import { terminalLine, terminalText } from '../cli/terminalText.js';
+import { serveStore } from '../commandKit/serveStore.js';
+import { checkStoreTarget } from '../commandKit/storeTargetChecks.js';
+import { terminalLine, terminalText } from '../commandKit/terminalText.js';
 import { uriComponent } from '../viewModels/uriComponent.js';
 
 /** Fails, naming the port, when something already listens on it; port 0 is always free. */

@@ -1,12 +1,12 @@
 // `runledger export otlp`: stored runs to an OpenTelemetry backend over OTLP/HTTP, a progress line per run.
-import type { CliIo } from '../cli/CliIo.js';
-import { writeCliJson } from '../cli/cliJsonOutputs.js';
-import { CliExitCode } from '../cli/cliSurface.js';
-import { describeStore, openExistingStore } from '../cli/openStore.js';
-import { checkedEndpoint, otlpRefusal } from '../cli/otlpEndpoint.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { writeCliJson } from '../commandKit/cliJsonOutputs.js';
+import { CliExitCode } from '../commandKit/cliSurface.js';
+import { describeStore, openExistingStore } from '../commandKit/openStore.js';
+import { checkedEndpoint, otlpRefusal } from '../commandKit/otlpEndpoint.js';
 import type { Command } from '../cli/parseCommand.js';
-import { runNamed } from '../cli/runNamed.js';
-import { terminalLine } from '../cli/terminalText.js';
+import { runNamed } from '../commandKit/runNamed.js';
+import { terminalLine } from '../commandKit/terminalText.js';
 
 /**
  * Sends the stored runs the command names (`--run` by its id or a unique prefix, `--since`, or

@@ -1,6 +1,6 @@
 // `runledger help [<command>]`, `runledger --help`, `runledger <command> --help`: the usage of every command, or of one.
-import type { CliIo } from '../cli/CliIo.js';
-import { CliExitCode } from '../cli/cliSurface.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { CliExitCode } from '../commandKit/cliSurface.js';
 import type { Command } from '../cli/parseCommand.js';
 import { commandUsage, USAGE } from '../cli/usage.js';
 

@@ -1,10 +1,10 @@
 // `runledger migrate`: creates or upgrades the store's schema, and says which.
-import type { CliIo } from '../cli/CliIo.js';
-import { CliExitCode } from '../cli/cliSurface.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { CliExitCode } from '../commandKit/cliSurface.js';
 import type { Command } from '../cli/parseCommand.js';
-import { currentSchemaVersion, describeStore, openStore, storeSchemaVersion } from '../cli/openStore.js';
-import { terminalLine } from '../cli/terminalText.js';
-import { withStore } from '../cli/withStore.js';
+import { currentSchemaVersion, describeStore, openStore, storeSchemaVersion } from '../commandKit/openStore.js';
+import { terminalLine } from '../commandKit/terminalText.js';
+import { withStore } from '../commandKit/withStore.js';
 
 /** Opens (creating or upgrading) the store the command names and says what changed. @internal */
 export async function migrate(command: Extract<Command, { name: 'migrate' }>, io: CliIo): Promise<CliExitCode> {

@@ -1,13 +1,13 @@
 // `runledger prune --older-than <d>`: retention, whole runs that ended before the cutoff.
 import { canPruneRuns } from '@runledger/trace';
-import type { CliIo } from '../cli/CliIo.js';
-import { CliExitCode } from '../cli/cliSurface.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { CliExitCode } from '../commandKit/cliSurface.js';
 import type { Command } from '../cli/parseCommand.js';
-import { CliSetupError } from '../cli/CliSetupError.js';
-import { writeCliJson } from '../cli/cliJsonOutputs.js';
-import { describeStore } from '../cli/openStore.js';
-import { terminalLine } from '../cli/terminalText.js';
-import { withStore } from '../cli/withStore.js';
+import { CliSetupError } from '../commandKit/CliSetupError.js';
+import { writeCliJson } from '../commandKit/cliJsonOutputs.js';
+import { describeStore } from '../commandKit/openStore.js';
+import { terminalLine } from '../commandKit/terminalText.js';
+import { withStore } from '../commandKit/withStore.js';
 
 /** Deletes (or with --dry-run counts) the runs of the store the command names that ended before the cutoff. @internal */
 export function prune(command: Extract<Command, { name: 'prune' }>, io: CliIo): Promise<CliExitCode> {

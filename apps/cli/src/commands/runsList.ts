@@ -2,13 +2,13 @@
 import { canSearchRuns, type RunQuery } from '@runledger/trace';
 import { runDurationMs } from '../viewModels/runDurationMs.js';
 import { Translator } from '../i18n/Translator.js';
-import type { CliIo } from '../cli/CliIo.js';
-import { writeCliJson } from '../cli/cliJsonOutputs.js';
-import { CliExitCode } from '../cli/cliSurface.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { writeCliJson } from '../commandKit/cliJsonOutputs.js';
+import { CliExitCode } from '../commandKit/cliSurface.js';
 import type { Command } from '../cli/parseCommand.js';
-import { terminalTable } from '../cli/terminalTable.js';
-import { terminalLine } from '../cli/terminalText.js';
-import { withStore } from '../cli/withStore.js';
+import { terminalTable } from '../commandKit/terminalTable.js';
+import { terminalLine } from '../commandKit/terminalText.js';
+import { withStore } from '../commandKit/withStore.js';
 
 const t = new Translator('en');
 

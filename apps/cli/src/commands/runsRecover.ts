@@ -1,10 +1,10 @@
 // `runledger runs recover`: ends the running runs whose process is gone.
-import type { CliIo } from '../cli/CliIo.js';
-import { writeCliJson } from '../cli/cliJsonOutputs.js';
-import { CliExitCode } from '../cli/cliSurface.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { writeCliJson } from '../commandKit/cliJsonOutputs.js';
+import { CliExitCode } from '../commandKit/cliSurface.js';
 import type { Command } from '../cli/parseCommand.js';
-import { terminalLine } from '../cli/terminalText.js';
-import { withStore } from '../cli/withStore.js';
+import { terminalLine } from '../commandKit/terminalText.js';
+import { withStore } from '../commandKit/withStore.js';
 
 /** Marks interrupted (or cancelled) every running run without a sign of life for `--stale-after`. @internal */
 export function runsRecover(command: Extract<Command, { name: 'runs-recover' }>, io: CliIo): Promise<CliExitCode> {

@@ -7,14 +7,14 @@ import { writeUnknownNote } from '../viewModels/writeUnknownNote.js';
 import { Translator } from '../i18n/Translator.js';
 import { kindText } from '../views/kindText.js';
 import { reasonText } from '../views/reasonText.js';
-import type { CliIo } from '../cli/CliIo.js';
-import { writeCliJson } from '../cli/cliJsonOutputs.js';
-import { CliExitCode } from '../cli/cliSurface.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { writeCliJson } from '../commandKit/cliJsonOutputs.js';
+import { CliExitCode } from '../commandKit/cliSurface.js';
 import type { Command } from '../cli/parseCommand.js';
-import { runNamed } from '../cli/runNamed.js';
-import { terminalTable } from '../cli/terminalTable.js';
-import { terminalLine } from '../cli/terminalText.js';
-import { withStore } from '../cli/withStore.js';
+import { runNamed } from '../commandKit/runNamed.js';
+import { terminalTable } from '../commandKit/terminalTable.js';
+import { terminalLine } from '../commandKit/terminalText.js';
+import { withStore } from '../commandKit/withStore.js';
 
 const t = new Translator('en');
 

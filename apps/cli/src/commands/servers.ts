@@ -1,12 +1,12 @@
 // `runledger servers`: the health of every MCP server, as a table or JSON.
 import { Translator } from '../i18n/Translator.js';
 import { healthVerdict, windowSince } from '../viewModels/serversQuery.js';
-import type { CliIo } from '../cli/CliIo.js';
-import { CliExitCode } from '../cli/cliSurface.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { CliExitCode } from '../commandKit/cliSurface.js';
 import type { Command } from '../cli/parseCommand.js';
-import { writeCliJson } from '../cli/cliJsonOutputs.js';
-import { terminalTable } from '../cli/terminalTable.js';
-import { withStore } from '../cli/withStore.js';
+import { writeCliJson } from '../commandKit/cliJsonOutputs.js';
+import { terminalTable } from '../commandKit/terminalTable.js';
+import { withStore } from '../commandKit/withStore.js';
 
 const t = new Translator('en');
 

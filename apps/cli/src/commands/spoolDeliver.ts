@@ -1,12 +1,12 @@
 // `runledger spool deliver`: hands spooled steps and final statuses to the store.
 import { deliverSpool } from '@runledger/trace';
-import type { CliIo } from '../cli/CliIo.js';
-import { CliExitCode } from '../cli/cliSurface.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { CliExitCode } from '../commandKit/cliSurface.js';
 import type { Command } from '../cli/parseCommand.js';
-import { writeCliJson } from '../cli/cliJsonOutputs.js';
-import { openExistingStore } from '../cli/openStore.js';
-import { terminalLine } from '../cli/terminalText.js';
-import { withStore } from '../cli/withStore.js';
+import { writeCliJson } from '../commandKit/cliJsonOutputs.js';
+import { openExistingStore } from '../commandKit/openStore.js';
+import { terminalLine } from '../commandKit/terminalText.js';
+import { withStore } from '../commandKit/withStore.js';
 
 /** Delivers the spool files of the command's folder to the store it names; exits 1 when a file is kept or set aside. @internal */
 export function spoolDeliver(command: Extract<Command, { name: 'spool-deliver' }>, io: CliIo): Promise<CliExitCode> {

@@ -1,11 +1,11 @@
 // `runledger spool list`: the spool files recording processes left, as a table or JSON.
 import { inspectSpool } from '@runledger/trace';
-import type { CliIo } from '../cli/CliIo.js';
-import { CliExitCode } from '../cli/cliSurface.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { CliExitCode } from '../commandKit/cliSurface.js';
 import type { Command } from '../cli/parseCommand.js';
-import { writeCliJson } from '../cli/cliJsonOutputs.js';
-import { terminalTable } from '../cli/terminalTable.js';
-import { terminalLine } from '../cli/terminalText.js';
+import { writeCliJson } from '../commandKit/cliJsonOutputs.js';
+import { terminalTable } from '../commandKit/terminalTable.js';
+import { terminalLine } from '../commandKit/terminalText.js';
 
 /** Lists the spool files of the command's spool folder. @internal */
 export async function spoolList(command: Extract<Command, { name: 'spool-list' }>, io: CliIo): Promise<CliExitCode> {

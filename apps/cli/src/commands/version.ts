@@ -1,7 +1,7 @@
 // `runledger version`, `runledger --version`: the version of @runledger/cli that runs.
-import type { CliIo } from '../cli/CliIo.js';
-import { CliExitCode } from '../cli/cliSurface.js';
-import { cliVersion } from '../cli/cliVersion.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { CliExitCode } from '../commandKit/cliSurface.js';
+import { cliVersion } from '../commandKit/cliVersion.js';
 
 /** Prints `runledger <version>` on stdout. @internal */
 export function version(io: CliIo): CliExitCode {
