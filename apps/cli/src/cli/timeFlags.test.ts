@@ -105,8 +105,8 @@ describe('time flags reaching before 1970', () => {
         );
       }),
     );
-    expect(parseCommand(line('export otlp', '--since', '1970-01-01'), env)).toMatchObject({ since: 0 });
-    expect(parseCommand(line('export otlp', '--since', '9999-12-31T23:59:59Z'), env)).toMatchObject({
+    expect(parseCommand(line('export otlp', '--since', '1970-01-01'), env).options).toMatchObject({ since: 0 });
+    expect(parseCommand(line('export otlp', '--since', '9999-12-31T23:59:59Z'), env).options).toMatchObject({
       since: Date.parse('9999-12-31T23:59:59Z'),
     });
   });

@@ -1,13 +1,9 @@
-import { PRIVACY_LEVELS, PrivacyLevel, RUN_STATUSES } from '@runledger/trace';
-import { DEFAULT_SERVERS_QUERY, SERVER_WINDOWS } from '../viewModels/serversQuery.js';
-
 /**
- * The frozen surface of the `runledger` command line, declared once: its commands, their
- * arguments and flags (with the values they accept and their defaults), the environment variables
- * it reads and its exit codes. The parser builds
- * its options from it ({@link cliParseOptions}), the usage text is checked against it, and
- * `pnpm api:update` writes it (with the JSON Schema of every `--json` output) into
- * `api-reports/cli.cli.json`, where the API gate classifies every change.
+ * What the frozen surface of the `runledger` command line is declared with: its exit codes, the
+ * shape of a flag and of an argument, and the flags several commands share. Each command declares
+ * its own flags in its module (src/commands/, see CliCommand.ts); the router (src/cli/) lists the
+ * modules, and `pnpm api:update` writes what they declare (with the JSON Schema of every `--json`
+ * output) into `api-reports/cli.cli.json`, where the API gate classifies every change.
  */
 
 /**
@@ -63,18 +59,8 @@ export interface CliArgument {
   readonly required: boolean;
 }
 
-/** One command (a subcommand is named with its parent: `runs list`). @internal */
-export interface CliCommand {
-  readonly name: string;
-  /** Other spellings of the command (`--help` for `help`). */
-  readonly aliases?: readonly string[];
-  readonly arguments: readonly CliArgument[];
-  readonly flags: readonly CliFlag[];
-  /** Whether `--json` prints a machine-readable result (its shape is in cliJsonOutputs.ts). */
-  readonly json: boolean;
-}
-
-const flag = (
+/** A flag's declaration (not required unless said). @internal */
+export const flag = (
   name: string,
   value: string | null,
   extra: Omit<CliFlag, 'name' | 'value' | 'required'> & { required?: boolean } = {},
@@ -85,142 +71,21 @@ const flag = (
   required: extra.required ?? false,
 });
 
-/** What `runs list --has` accepts. @internal */
-export const HAS_CHOICES = ['ok', 'failed', 'cancelled'] as const;
-
-const DB_FLAG = flag('db', '<file>', { default: 'runledger.db' });
-const STORE_FLAGS: readonly CliFlag[] = [DB_FLAG, flag('pg', '<url>', { env: 'RUNLEDGER_PG_URL' }), flag('pg-schema', '<name>')];
-const JSON_FLAG = flag('json', null);
-/** Every command but `help` and `version` takes `--help`: it prints that command's usage and exits 0. */
-const HELP_FLAG = flag('help', null);
-const SERVE_FLAGS: readonly CliFlag[] = [
+/** `--db <file>`: a SQLite file, default ./runledger.db (alone: `demo`; with --pg: {@link STORE_FLAGS}). @internal */
+export const DB_FLAG = flag('db', '<file>', { default: 'runledger.db' });
+/** The flags that name a command's store: `--db`, `--pg`, `--pg-schema`. @internal */
+export const STORE_FLAGS: readonly CliFlag[] = [DB_FLAG, flag('pg', '<url>', { env: 'RUNLEDGER_PG_URL' }), flag('pg-schema', '<name>')];
+/** `--json`: the command prints its result as JSON of its declared schema. @internal */
+export const JSON_FLAG = flag('json', null);
+/** Every command but `help` and `version` takes `--help`: it prints that command's usage and exits 0. @internal */
+export const HELP_FLAG = flag('help', null);
+/** The flags of the commands that serve the app: `--port`, `--host`, `--token`. @internal */
+export const SERVE_FLAGS: readonly CliFlag[] = [
   flag('port', '<n>', { min: 0, max: 65535, default: '4310' }),
   flag('host', '<addr>', { default: '127.0.0.1' }),
   flag('token', '<t>', { env: 'RUNLEDGER_TOKEN' }),
 ];
-const SPOOL_DIR = flag('spool-dir', '<dir>', { env: 'RUNLEDGER_SPOOL_DIR' });
-
-/** Every command of the CLI. @internal */
-export const CLI_COMMANDS: readonly CliCommand[] = [
-  { name: 'help', aliases: ['--help', '-h'], arguments: [{ name: 'command', required: false }], flags: [], json: false },
-  { name: 'version', aliases: ['--version'], arguments: [], flags: [], json: false },
-  { name: 'serve', arguments: [], flags: [...STORE_FLAGS, ...SERVE_FLAGS, HELP_FLAG], json: false },
-  {
-    name: 'demo',
-    arguments: [],
-    flags: [DB_FLAG, ...SERVE_FLAGS, flag('no-serve', null), flag('otlp', '<url>'), HELP_FLAG],
-    json: false,
-  },
-  {
-    name: 'runs list',
-    arguments: [],
-    flags: [
-      ...STORE_FLAGS,
-      flag('status', '<status>', { choices: RUN_STATUSES }),
-      flag('has', HAS_CHOICES.join('|'), { choices: HAS_CHOICES }),
-      flag('configuration', '<name>'),
-      flag('server', '<id>'),
-      flag('tool', '<name>'),
-      flag('title', '<text>'),
-      flag('since', '<time>'),
-      flag('until', '<time>'),
-      flag('limit', '<n>', { min: 1, max: 200, default: '20' }),
-      JSON_FLAG,
-      HELP_FLAG,
-    ],
-    json: true,
-  },
-  { name: 'runs show', arguments: [{ name: 'id', required: true }], flags: [...STORE_FLAGS, JSON_FLAG, HELP_FLAG], json: true },
-  {
-    name: 'runs recover',
-    arguments: [],
-    flags: [...STORE_FLAGS, flag('stale-after', '<duration>', { default: '10m' }), JSON_FLAG, HELP_FLAG],
-    json: true,
-  },
-  { name: 'runs cancel', arguments: [{ name: 'id', required: true }], flags: [...STORE_FLAGS, JSON_FLAG, HELP_FLAG], json: true },
-  {
-    name: 'servers',
-    arguments: [],
-    flags: [
-      ...STORE_FLAGS,
-      flag('window', SERVER_WINDOWS.join('|'), { choices: SERVER_WINDOWS, default: DEFAULT_SERVERS_QUERY.window }),
-      JSON_FLAG,
-      HELP_FLAG,
-    ],
-    json: true,
-  },
-  { name: 'migrate', arguments: [], flags: [...STORE_FLAGS, HELP_FLAG], json: false },
-  {
-    name: 'prune',
-    arguments: [],
-    flags: [...STORE_FLAGS, flag('older-than', '<duration>', { required: true }), flag('dry-run', null), JSON_FLAG, HELP_FLAG],
-    json: true,
-  },
-  { name: 'spool list', arguments: [], flags: [SPOOL_DIR, JSON_FLAG, HELP_FLAG], json: true },
-  {
-    name: 'spool deliver',
-    arguments: [],
-    flags: [...STORE_FLAGS, SPOOL_DIR, flag('all', null), flag('set-aside', null), JSON_FLAG, HELP_FLAG],
-    json: true,
-  },
-  {
-    name: 'copy',
-    arguments: [],
-    flags: [
-      flag('db', '<file>', { required: true }),
-      flag('pg', '<url>', { env: 'RUNLEDGER_PG_URL' }),
-      flag('pg-schema', '<name>'),
-      HELP_FLAG,
-    ],
-    json: false,
-  },
-  {
-    name: 'export otlp',
-    arguments: [],
-    flags: [
-      ...STORE_FLAGS,
-      flag('endpoint', '<url>', { required: true }),
-      flag('run', '<id>'),
-      flag('since', '<time>'),
-      flag('headers', '<k=v,...>'),
-      flag('privacy', '<level>', { choices: PRIVACY_LEVELS, default: PrivacyLevel.METADATA }),
-      flag('timeout', '<ms>', { min: 1, max: 3_600_000, default: '10000' }),
-      JSON_FLAG,
-      HELP_FLAG,
-    ],
-    json: true,
-  },
-];
-
-/** The names of the commands that print JSON with `--json`. @internal */
-export type CliJsonCommand =
-  'runs list' | 'runs show' | 'runs recover' | 'runs cancel' | 'prune' | 'servers' | 'spool list' | 'spool deliver' | 'export otlp';
-
-/**
- * The declaration of one command.
- *
- * @throws Error from `cliCommand` when the name is not a command of {@link CLI_COMMANDS}.
- * @internal
- */
-export function cliCommand(name: string): CliCommand {
-  const command = CLI_COMMANDS.find((c) => c.name === name);
-  if (command === undefined) throw new Error(`cliCommand: "${name}" is not a command of CLI_COMMANDS`);
-  return command;
-}
-
-/** The `node:util` parseArgs options of a command, built from its declaration. @internal */
-export function cliParseOptions(name: string): Record<string, { type: 'string' | 'boolean' }> {
-  return Object.fromEntries(cliCommand(name).flags.map((f) => [f.name, { type: f.value === null ? 'boolean' : 'string' }]));
-}
-
-/**
- * The declaration of one flag of one command.
- *
- * @throws Error from `cliFlag` when the command does not declare that flag.
- * @internal
- */
-export function cliFlag(command: string, name: string): CliFlag {
-  const declared = cliCommand(command).flags.find((f) => f.name === name);
-  if (declared === undefined) throw new Error(`cliFlag: "${command}" declares no flag --${name} in CLI_COMMANDS`);
-  return declared;
-}
+/** `--spool-dir <dir>` of the spool commands. @internal */
+export const SPOOL_DIR_FLAG = flag('spool-dir', '<dir>', { env: 'RUNLEDGER_SPOOL_DIR' });
+/** How a synopsis names the store flags (the usage's Store paragraph says the rest). @internal */
+export const STORE_SYNOPSIS = '[--db <file> | --pg <url>]';
