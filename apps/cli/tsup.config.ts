@@ -3,7 +3,7 @@ import { defineConfig, type Options } from 'tsup';
 import { packageTsupConfig } from '../../tsup.base.mjs';
 
 // The release line of the optional peer @runledger/store-postgres the CLI is built against: the
-// CLI refuses another line at load time (src/cli/loadPostgresStore.ts).
+// CLI refuses another line at load time (src/commandKit/loadPostgresStore.ts).
 const storePostgres = JSON.parse(readFileSync(new URL('../../packages/store-postgres/package.json', import.meta.url), 'utf8')) as {
   version: string;
 };

@@ -2,6 +2,8 @@
  * pnpm lint:code (after ESLint and prettier): the source rules no single-file linter sees.
  *   import cycles   no module of a package reaches itself again through run-time imports
  *                   (lib/importCycles.ts; `import type` is erased and does not count)
+ *   folder cycles   no folder of a package reaches itself again through the run-time imports of
+ *                   its modules, tests left out (lib/folderCycles.ts): folders are layers
  *   file names      a module with one main export is named after it (lib/fileNameProblems.ts)
  * Every workspace package (packages/*, apps/*, tools) is read from its sources, or only the package
  * folders given as arguments; each problem is printed as `file:line: …` and the exit code is 1 when
@@ -10,6 +12,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fileNameProblems } from './lib/fileNameProblems.ts';
+import { describeFolderCycle, folderImportCycles } from './lib/folderCycles.ts';
 import { describeCycle, runTimeImportCycles } from './lib/importCycles.ts';
 import { packageSourceFiles, readSourceModule } from './lib/sourceModules.ts';
 import { WORKSPACE_ROOT, workspacePackages } from './lib/workspace.ts';
@@ -19,6 +22,7 @@ export function lintSources(packageDir: string, root: string = WORKSPACE_ROOT): 
   const modules = packageSourceFiles(packageDir).map((file) => readSourceModule(file));
   return [
     ...runTimeImportCycles(modules).map((cycle) => `run-time import cycle: ${describeCycle(cycle, root)}`),
+    ...folderImportCycles(modules).map((cycle) => `folder import cycle: ${describeFolderCycle(cycle, root)}`),
     ...fileNameProblems(modules, root),
   ];
 }
@@ -30,5 +34,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const problems = dirs.flatMap((dir) => lintSources(dir));
   for (const problem of problems) console.error(`✖ ${problem}`);
   if (problems.length > 0) process.exit(1);
-  console.log(`✔ ${dirs.length} packages: no run-time import cycle; file names say what they export`);
+  console.log(`✔ ${dirs.length} packages: no run-time import cycle between modules or folders; file names say what they export`);
 }

@@ -1,5 +1,6 @@
 // tools/src/lint-sources.ts, the step of `pnpm lint:code` that reads whole packages: a run-time
-// import cycle and a module not named after its one export fail it; type-only imports do not.
+// import cycle, a folder-level one (sibling folders that import each other) and a module not named
+// after its one export fail it; type-only imports do not.
 // The fixture packages are written by each test into a scratch folder.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -81,6 +82,62 @@ describe('run-time import cycles', () => {
     const clean = run(fixturePackage({ 'src/a.ts': 'export const a = 1;\n' }));
     expect(clean.stderr).toBe('');
     expect(clean.status).toBe(0);
+  });
+});
+
+/** src/app and src/views import each other at run time through different modules: no file-level cycle. */
+const FOLDER_CYCLIC = {
+  'src/app/server.ts': "import { page } from '../views/page.js';\nexport const server = (): string => page();\n",
+  'src/app/wire/wireMs.ts': 'export const wireMs = (ms: number): number => ms;\n',
+  'src/views/page.ts': "import { wireMs } from '../app/wire/wireMs.js';\nexport const page = (): string => String(wireMs(1));\n",
+};
+
+describe('folder-level import cycles', () => {
+  it('reports sibling folders that import each other through different modules, with the first import of each way', () => {
+    const dir = fixturePackage(FOLDER_CYCLIC);
+    expect(lintSources(dir, dir)).toEqual([
+      'folder import cycle: src/app → src/views → src/app (src/app/server.ts:1 imports src/views; src/views/page.ts:1 imports src/app)',
+    ]);
+  });
+
+  it('a cycle through three folders is one problem; an import from a subfolder counts for the folder that holds it', () => {
+    const dir = fixturePackage({
+      'src/a/a.ts': "import { b } from '../b/b.js';\nexport const a = b;\n",
+      'src/b/deep/b.ts': "import { c } from '../../c/c.js';\nexport const b = c;\n",
+      'src/b/b.ts': "export { b } from './deep/b.js';\n",
+      'src/c/c.ts': "import { one } from '../a/one.js';\nexport const c = one;\n",
+      'src/a/one.ts': 'export const one = 1;\n',
+    });
+    expect(lintSources(dir, dir)).toEqual([
+      'folder import cycle: src/a → src/b → src/c → src/a (src/a/a.ts:1 imports src/b; src/b/deep/b.ts:1 imports src/c; src/c/c.ts:1 imports src/a)',
+    ]);
+  });
+
+  it('type-only imports, tests, and imports between a folder and a folder that holds it close no folder cycle', () => {
+    const dir = fixturePackage({
+      'src/app/server.ts': "import { page } from '../views/page.js';\nexport const server = (): string => page();\n",
+      'src/app/Options.ts': 'export interface Options {\n  readonly ms: number;\n}\n',
+      'src/views/page.ts':
+        "import type { Options } from '../app/Options.js';\nexport const page = (options?: Options): string => String(options?.ms);\n",
+      'src/views/page.test.ts': "import { server } from '../app/server.js';\nexport const checked = server();\n",
+      'src/store.ts': "import { health } from './health/health.js';\nexport const store = health;\n",
+      'src/failure.ts': 'export const failure = 1;\n',
+      'src/health/health.ts': "import { failure } from '../failure.js';\nexport const health = failure;\n",
+    });
+    expect(lintSources(dir, dir)).toEqual([]);
+  });
+
+  it('fails `pnpm lint:code` (exit 1, the cycle on stderr)', () => {
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(TOOLS, 'src', 'lint-sources.ts'), fixturePackage(FOLDER_CYCLIC)],
+      {
+        cwd: TOOLS,
+        encoding: 'utf8',
+      },
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/✖ folder import cycle: .*src\/app → .*src\/views → .*src\/app \(/);
   });
 });
 

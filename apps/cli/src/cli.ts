@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { closedPipeWriter } from './cli/closedPipeWriter.js';
-import { CliStop, type CliStopCause } from './cli/CliStop.js';
-import { listenForStopSignals } from './cli/listenForStopSignals.js';
+import { closedPipeWriter } from './commandKit/closedPipeWriter.js';
+import { CliStop, type CliStopCause } from './commandKit/CliStop.js';
+import { listenForStopSignals } from './commandKit/listenForStopSignals.js';
 import { runCli } from './cli/runCli.js';
 
 const controller = new AbortController();

@@ -4,7 +4,7 @@
 // shapes are frozen in api-reports/cli.cli.json, beside this entry's api-reports/cli.api.md.
 export { createRunsApp, type RunsAppHandler, type RunsAppOptions } from './app/createRunsApp.js';
 export { type RunsServer, type RunsServerOptions, ServeConfigError, startRunsServer } from './app/startRunsServer.js';
-export { type CliIo } from './cli/CliIo.js';
-export { CliExitCode } from './cli/cliSurface.js';
+export { type CliIo } from './commandKit/CliIo.js';
+export { CliExitCode } from './commandKit/cliSurface.js';
 export { runCli } from './cli/runCli.js';
 export { TIMELINE_PAGE_SIZE } from './views/runView.js';

@@ -30,7 +30,7 @@ const CHROMIUM_ARGS = [
 ];
 const available = existsSync(CHROMIUM);
 const SCREENSHOTS = process.env['RUNLEDGER_SCREENSHOTS'] === '1';
-const IMAGES = fileURLToPath(new URL('../../../docs/images/', import.meta.url));
+const IMAGES = fileURLToPath(new URL('../../../docs/images', import.meta.url));
 const SCRIPT_TOOL = 'mcp_docs_<script>window.__pwned=1</script>';
 
 if (!available) {

@@ -10,7 +10,7 @@ import { isLateCancel, type RunStore } from '@runledger/trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelRun } from '../src/app/cancelRun.js';
 import type { RunsServer } from '../src/app/startRunsServer.js';
-import { CLI_JSON_OUTPUTS } from '../src/cli/cliJsonOutputs.js';
+import { runsCancel } from '../src/commands/runsCancel.js';
 import { Translator } from '../src/i18n/Translator.js';
 import { cli } from './cliHelpers.js';
 import { send, serve, textOf } from './httpHelpers.js';
@@ -80,7 +80,7 @@ describe('runs cancel on a running run', () => {
     const run = await store.createRun({ configuration: 'json', actor: null });
     const result = await cli(['runs', 'cancel', run.id, '--json', '--db', db], dir);
     expect(result.code).toBe(0);
-    const out = CLI_JSON_OUTPUTS['runs cancel'].parse(JSON.parse(result.stdout));
+    const out = runsCancel.jsonOutput.parse(JSON.parse(result.stdout));
     expect(out.cancelRequestedAfterFinish).toBe(false);
     expect(out.run).toMatchObject({ id: run.id, status: 'running' });
     expect(out.run.cancelRequestedAt).not.toBeNull();

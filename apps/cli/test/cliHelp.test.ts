@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_COMMANDS } from '../src/cli/cliSurface.js';
+import { CLI_COMMANDS } from '../src/cli/cliCommands.js';
 import { cli, runBin } from './cliHelpers.js';
 
 let dir: string;

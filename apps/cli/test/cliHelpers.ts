@@ -3,7 +3,9 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { parseCommand } from '../src/cli/parseCommand.js';
 import { runCli } from '../src/cli/runCli.js';
+import type { CommandEnv } from '../src/commandKit/commandArgs.js';
 
 /** The built binary. */
 export const BIN = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -59,4 +61,10 @@ export async function pgClientOrSkip(url: string, ctx: { skip(): void }): Promis
     ctx.skip();
     return null;
   }
+}
+
+/** A command line as the router reads it, flattened for comparing: the command's one name beside its options. */
+export function parsedLine(argv: readonly string[], env: CommandEnv): { readonly name: string } & Record<string, unknown> {
+  const { command, options } = parseCommand(argv, env);
+  return { name: command.name, ...(options as Record<string, unknown>) };
 }

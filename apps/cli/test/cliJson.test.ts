@@ -1,4 +1,4 @@
-// Every `--json` output of the CLI is frozen by its zod schema (src/cli/cliJsonOutputs.ts, written
+// Every `--json` output of the CLI is frozen by its zod schema (its module's jsonOutput, written
 // into api-reports/cli.cli.json): each command's real output parses with its schema, and the
 // schema drops nothing the store hands out (the output equals the store's own value), so a new
 // field of a store cannot be missing from the frozen shape unnoticed.
@@ -9,8 +9,9 @@ import { SqliteRunStore } from '@runledger/store-sqlite';
 import { inspectSpool, isLateCancel } from '@runledger/trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timelineSlice } from '../src/app/timelineSlice.js';
-import { CLI_JSON_OUTPUTS } from '../src/cli/cliJsonOutputs.js';
-import { CLI_COMMANDS, type CliJsonCommand } from '../src/cli/cliSurface.js';
+import { CLI_COMMANDS, cliCommand } from '../src/cli/cliCommands.js';
+import { runsList } from '../src/commands/runsList.js';
+import { runsRecover } from '../src/commands/runsRecover.js';
 import { cli, runBin } from './cliHelpers.js';
 import { seedRun } from './seedRun.js';
 
@@ -62,25 +63,37 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs a `--json` command in-process and returns its parsed output, after checking it against its schema. */
-async function jsonOf(command: CliJsonCommand, args: readonly string[], expectedCode = 0): Promise<unknown> {
+async function jsonOf(command: string, args: readonly string[], expectedCode = 0): Promise<unknown> {
   const result = await cli([...command.split(' '), ...args, '--json'], dir);
   expect(result.stderr).toBe('');
   expect(result.code).toBe(expectedCode);
   const parsed: unknown = JSON.parse(result.stdout);
-  const check = CLI_JSON_OUTPUTS[command].safeParse(parsed);
+  const schema = cliCommand(command).jsonOutput;
+  if (schema === null) throw new Error(`${command} declares no --json output`);
+  const check = schema.safeParse(parsed);
   expect(check.success, `${command} --json does not fit its schema: ${check.error?.message ?? ''}`).toBe(true);
   return parsed;
 }
 
 describe('--json outputs and their schemas', () => {
   it('declares a schema for exactly the commands that take --json', () => {
-    const withJson = CLI_COMMANDS.filter((c) => c.json).map((c) => c.name);
-    expect(Object.keys(CLI_JSON_OUTPUTS).sort()).toEqual([...withJson].sort());
+    const withJson = CLI_COMMANDS.filter((c) => c.jsonOutput !== null).map((c) => c.name);
+    expect(withJson).toEqual([
+      'runs list',
+      'runs show',
+      'runs recover',
+      'runs cancel',
+      'servers',
+      'prune',
+      'spool list',
+      'spool deliver',
+      'export otlp',
+    ]);
     for (const command of CLI_COMMANDS)
       expect(
         command.flags.some((f) => f.name === 'json'),
         command.name,
-      ).toBe(command.json);
+      ).toBe(command.jsonOutput !== null);
   });
 
   it('runs list: the store page, whole', async () => {
@@ -138,14 +151,14 @@ describe('--json outputs and their schemas', () => {
   it('the real binary prints the same shape', async () => {
     const result = await runBin(['runs', 'list', '--db', db, '--json'], dir);
     expect(result.code).toBe(0);
-    expect(CLI_JSON_OUTPUTS['runs list'].parse(JSON.parse(result.stdout)).runs.length).toBe(2);
+    expect(runsList.jsonOutput.parse(JSON.parse(result.stdout)).runs.length).toBe(2);
   });
 
   it('a value that does not fit its schema fails the command loudly (exit 1), never prints a drifted shape', async () => {
-    const { writeCliJson } = await import('../src/cli/cliJsonOutputs.js');
+    const { writeCliJson } = await import('../src/commandKit/cliJsonOutputs.js');
     let printed = '';
     const io = { stdout: { write: (text: string) => (printed += text) }, stderr: { write: () => undefined }, env: {}, cwd: dir };
-    expect(() => writeCliJson(io, 'runs recover', { recovered: [42 as unknown as string] })).toThrow(/recovered/);
+    expect(() => writeCliJson(io, runsRecover.jsonOutput, { recovered: [42 as unknown as string] })).toThrow(/recovered/);
     expect(printed).toBe('');
   });
 });

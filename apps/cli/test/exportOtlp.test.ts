@@ -7,9 +7,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import { type RunStore, startRun } from '@runledger/trace';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CLI_JSON_OUTPUTS } from '../src/cli/cliJsonOutputs.js';
 import { DEMO_RUN_COUNT } from '../src/demo/runDemo.js';
-import { USAGE } from '../src/cli/usage.js';
+import { CLI_COMMANDS } from '../src/cli/cliCommands.js';
+import { programUsage } from '../src/cli/usage.js';
+import { exportOtlp } from '../src/commands/exportOtlp.js';
 import { cli, runBin } from './cliHelpers.js';
 
 // The receiver and the sample runs of @runledger/otel's own tests (its src/testing, which the
@@ -119,7 +120,7 @@ describe('runledger export otlp', () => {
   it('exports one run with --run, the runs since a time with --since, and prints --json in its frozen shape', async () => {
     const one = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--run', runs.failed, '--json'], dir);
     expect(one.code).toBe(0);
-    expect(CLI_JSON_OUTPUTS['export otlp'].parse(JSON.parse(one.stdout))).toEqual({
+    expect(exportOtlp.jsonOutput.parse(JSON.parse(one.stdout))).toEqual({
       url: `${receiver.url}/v1/traces`,
       runsSeen: 1,
       runsExported: 1,
@@ -225,7 +226,7 @@ describe('runledger export otlp against an endpoint that answers badly', () => {
       expect(result.code, bad).toBe(2);
       expect(result.stderr).toContain(`runledger export otlp: --timeout must be an integer from 1 to 3600000, got "${bad}"`);
     }
-    expect(USAGE).toMatch(/--timeout <ms>/);
+    expect(programUsage(CLI_COMMANDS)).toMatch(/--timeout <ms>/);
   });
 });
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskedPostgresUrl } from '../src/cli/maskedPostgresUrl.js';
+import { maskedPostgresUrl } from '../src/commandKit/maskedPostgresUrl.js';
 import { cli, pgClientOrSkip } from './cliHelpers.js';
 
 const PG_URL = process.env['RUNLEDGER_PG_URL'] || 'postgres://postgres@127.0.0.1:5432/test';

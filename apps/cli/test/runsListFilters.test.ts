@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_JSON_OUTPUTS } from '../src/cli/cliJsonOutputs.js';
-import { parseCommand } from '../src/cli/parseCommand.js';
-import { cli } from './cliHelpers.js';
+import { runsList } from '../src/commands/runsList.js';
+import { cli, parsedLine } from './cliHelpers.js';
 import { seedRun } from './seedRun.js';
 
 const HOUR = 3_600_000;
@@ -56,7 +55,7 @@ async function ids(args: readonly string[]): Promise<string[]> {
   const result = await cli(['runs', 'list', '--db', db, '--json', ...args], dir);
   expect(result.stderr, args.join(' ')).toBe('');
   expect(result.code, args.join(' ')).toBe(0);
-  return CLI_JSON_OUTPUTS['runs list'].parse(JSON.parse(result.stdout)).runs.map((run) => run.id);
+  return runsList.jsonOutput.parse(JSON.parse(result.stdout)).runs.map((run) => run.id);
 }
 
 describe('runs list: the filters of the app', () => {
@@ -89,10 +88,10 @@ describe('runs list: the filters of the app', () => {
     expect(first.stdout).toMatch(/support-agent .* 1234 +0 +0 +0 +Triage the Inbox\n/);
     expect(first.stdout.trimEnd().split('\n').at(-1)).toBe('total: 1 runs · 1,234 tokens');
     const json = await cli(['runs', 'list', '--db', db, '--json', '--server', 'slow'], dir);
-    const out = CLI_JSON_OUTPUTS['runs list'].parse(JSON.parse(json.stdout));
+    const out = runsList.jsonOutput.parse(JSON.parse(json.stdout));
     expect(out.totals).toEqual({ runs: 1, tokens: 0 });
     expect(out.runs[0]!.tokens).toBe(0);
-    const all = CLI_JSON_OUTPUTS['runs list'].parse(JSON.parse((await cli(['runs', 'list', '--db', db, '--json'], dir)).stdout));
+    const all = runsList.jsonOutput.parse(JSON.parse((await cli(['runs', 'list', '--db', db, '--json'], dir)).stdout));
     expect(all.totals).toEqual({ runs: 2, tokens: 1234 });
     expect(all.runs.map((run) => run.tokens)).toEqual([0, 1234]);
   });
@@ -110,7 +109,7 @@ describe('runs list: bad values are usage errors naming the flag', () => {
     [['--server', ' '], 'runledger runs list: --server must not be empty'],
     [['--title', ''], 'runledger runs list: --title must not be empty'],
   ])('%j', async (args, message) => {
-    expect(() => parseCommand(['runs', 'list', ...args], env)).toThrow(message);
+    expect(() => parsedLine(['runs', 'list', ...args], env)).toThrow(message);
     const result = await cli(['runs', 'list', '--db', db, ...args], dir);
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n')[0]).toBe(message);
@@ -120,7 +119,7 @@ describe('runs list: bad values are usage errors naming the flag', () => {
 
   it('parses every filter into the command', () => {
     const now = Date.now();
-    const command = parseCommand(
+    const command = parsedLine(
       [
         'runs',
         'list',
@@ -140,17 +139,16 @@ describe('runs list: bad values are usage errors naming the flag', () => {
       env,
     );
     expect(command).toMatchObject({
-      name: 'runs-list',
+      name: 'runs list',
       configuration: 'ops',
       server: 'docs',
       tool: 'mcp_docs_search',
       title: 'Q3',
       since: Date.parse('2026-11-30'),
     });
-    if (command.name !== 'runs-list') throw new Error('not runs list');
     expect(command.until).toBeGreaterThanOrEqual(now - 60_000);
     expect(command.until).toBeLessThanOrEqual(Date.now() - 60_000);
-    expect(parseCommand(['runs', 'list'], env)).toMatchObject({
+    expect(parsedLine(['runs', 'list'], env)).toMatchObject({
       configuration: null,
       server: null,
       tool: null,

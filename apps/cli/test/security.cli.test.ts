@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import type { StoredRun } from '@runledger/trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TABLE_CELL_MAX_WIDTH } from '../src/cli/terminalTable.js';
-import { terminalJson, terminalText } from '../src/cli/terminalText.js';
+import { TABLE_CELL_MAX_WIDTH } from '../src/commandKit/terminalTable.js';
+import { terminalJson, terminalText } from '../src/commandKit/terminalText.js';
 import { cli } from './cliHelpers.js';
 import { T0 } from './securityHarness.js';
 

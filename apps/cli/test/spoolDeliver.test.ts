@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CLI_JSON_OUTPUTS } from '../src/cli/cliJsonOutputs.js';
+import { spoolDeliver } from '../src/commands/spoolDeliver.js';
 import { cli } from './cliHelpers.js';
 
 const STEP = { kind: 'llm', round: 0, durationMs: 1, createdAt: 5, payload: { kind: 'llm' }, toolServer: null, toolOutcome: null };
@@ -52,7 +52,7 @@ describe('runledger spool deliver', () => {
     );
     copyFileSync(join(dir, name), join(spool, name));
     const json = await cli(['spool', 'deliver', '--db', db, '--spool-dir', spool, '--json'], dir);
-    const parsed = CLI_JSON_OUTPUTS['spool deliver'].parse(JSON.parse(json.stdout));
+    const parsed = spoolDeliver.jsonOutput.parse(JSON.parse(json.stdout));
     expect(parsed.files[0]).toMatchObject({
       state: 'delivered',
       finishes: 0,
@@ -80,7 +80,7 @@ describe('runledger spool deliver', () => {
     expect(text.stdout).toMatch(/KEPT .*1 steps.*3 acknowledged entries were lost/);
     const aside = await cli(['spool', 'deliver', '--db', db, '--spool-dir', spool, '--set-aside', '--json'], dir);
     expect(aside.code).toBe(1);
-    const parsed = CLI_JSON_OUTPUTS['spool deliver'].parse(JSON.parse(aside.stdout));
+    const parsed = spoolDeliver.jsonOutput.parse(JSON.parse(aside.stdout));
     expect(parsed.files[0]).toMatchObject({ state: 'set_aside', lost: 3 });
     expect(readdirSync(spool)).toEqual([`${name}.set-aside`]);
     const after = await cli(['spool', 'deliver', '--db', db, '--spool-dir', spool], dir);

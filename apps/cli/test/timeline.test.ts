@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunsServer } from '../src/app/startRunsServer.js';
 import { timelineSlice } from '../src/app/timelineSlice.js';
 import { Translator } from '../src/i18n/Translator.js';
-import { writeUnknownNote } from '../src/app/writeUnknownNote.js';
+import { writeUnknownNote } from '../src/viewModels/writeUnknownNote.js';
 import { TIMELINE_PAGE_SIZE } from '../src/views/runView.js';
 import { send, serve, textOf } from './httpHelpers.js';
 import { seedRun } from './seedRun.js';

@@ -1,7 +1,7 @@
 import { InMemoryRunStore, type RunStore, type ServerHealth, type ServerHealthQuery } from '@runledger/trace';
 import { describe, expect, it } from 'vitest';
 import { HealthBucketCache } from './HealthBucketCache.js';
-import { readServerTrends } from './serverTrends.js';
+import { readServerTrends } from '../viewModels/serverTrends.js';
 
 const HOUR = 3_600_000;
 /** 14:25 UTC: the hour from 14:00 holds now, 13:00–14:00 closed 25 minutes ago. */

@@ -8,12 +8,12 @@ import { reasonText } from '../views/reasonText.js';
 import { ViewContext } from '../views/ViewContext.js';
 import { renderRunView, TIMELINE_PAGE_SIZE } from '../views/runView.js';
 import { renderRunsView } from '../views/runsView.js';
-import { readServersQuery, windowSince } from './serversQuery.js';
+import { readServersQuery, windowSince } from '../viewModels/serversQuery.js';
 import { renderServersView } from '../views/serversView.js';
 import { renderServerView } from '../views/serverView.js';
 import { readServerPage } from './readServerPage.js';
-import { readServerId } from './serverPath.js';
-import { readServerTrends } from './serverTrends.js';
+import { readServerId } from '../viewModels/serverPath.js';
+import { readServerTrends } from '../viewModels/serverTrends.js';
 import { HealthBucketCache } from './HealthBucketCache.js';
 import { carriesToken, hostIsLoopback, isSameOrigin, TOKEN_COOKIE } from './AccessPolicy.js';
 import { cancelRun } from './cancelRun.js';
@@ -21,7 +21,7 @@ import { OpenCallTracker } from './OpenCallTracker.js';
 import { readRunsList } from './readRunsList.js';
 import { resolveRunId } from './resolveRunId.js';
 import { readTimelineSlice } from './timelineSlice.js';
-import { uriComponent } from './uriComponent.js';
+import { uriComponent } from '../viewModels/uriComponent.js';
 
 /** How the runs app is set up. @public */
 export interface RunsAppOptions {

@@ -1,6 +1,6 @@
 import { canSearchRuns, RunStoreError, type RunStore } from '@runledger/trace';
 import type { RunsListView } from '../views/runsView.js';
-import { readRunsQuery } from './runsQuery.js';
+import { readRunsQuery } from '../viewModels/runsQuery.js';
 
 /**
  * The most runs the list's totals count: past it the line says "10,000+ runs · 91,802,114+ tokens"

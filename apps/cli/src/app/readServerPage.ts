@@ -1,9 +1,9 @@
 import { canSearchRuns, type RunStore, type ToolCallPage } from '@runledger/trace';
 import type { ServerPage } from '../views/serverView.js';
 import type { HealthBucketCache } from './HealthBucketCache.js';
-import { serverPath } from './serverPath.js';
-import { type ServerWindow, windowSince } from './serversQuery.js';
-import { readServerTrends } from './serverTrends.js';
+import { serverPath } from '../viewModels/serverPath.js';
+import { type ServerWindow, windowSince } from '../viewModels/serversQuery.js';
+import { readServerTrends } from '../viewModels/serverTrends.js';
 
 /** Failed calls per page of a server's page. @internal */
 export const FAILING_CALLS_PAGE_SIZE = 50;

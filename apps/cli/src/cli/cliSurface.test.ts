@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CLI_COMMANDS, CLI_EXIT_CODE_MEANINGS, CliExitCode, type CliFlag } from './cliSurface.js';
+import { CLI_EXIT_CODE_MEANINGS, CliExitCode, type CliFlag } from '../commandKit/cliSurface.js';
+import { CLI_COMMANDS } from './cliCommands.js';
 import { cliSurfaceDocument } from './cliSurfaceDocument.js';
 import { parseCommand } from './parseCommand.js';
-import { USAGE } from './usage.js';
+import { programUsage } from './usage.js';
 
 const env = { cwd: '/work/here' };
 
@@ -68,8 +69,9 @@ describe('the CLI surface is what the parser and the usage do', () => {
   });
 
   it('the usage shows every command with its flags (store flags in its Store paragraph, --help in its first lines)', () => {
-    const lines = USAGE.split('\n');
-    const store = USAGE.slice(USAGE.indexOf('Store:')) + lines.slice(0, 2).join('\n');
+    const usage = programUsage(CLI_COMMANDS);
+    const lines = usage.split('\n');
+    const store = usage.slice(usage.indexOf('Store:')) + lines.slice(0, 2).join('\n');
     for (const command of CLI_COMMANDS) {
       const synopsis = lines.find((l) => l.startsWith(`  ${command.name} `) || l === `  ${command.name}`);
       expect(synopsis, command.name).toBeDefined();

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { CLI_JSON_OUTPUTS } from './cliJsonOutputs.js';
-import { CLI_COMMANDS, CLI_EXIT_CODE_MEANINGS, CliExitCode, type CliJsonCommand } from './cliSurface.js';
+import { CLI_EXIT_CODE_MEANINGS, CliExitCode } from '../commandKit/cliSurface.js';
+import { CLI_COMMANDS } from './cliCommands.js';
 
 /**
  * The whole CLI surface as plain JSON, what `pnpm api:update` writes into
  * `api-reports/cli.cli.json` (the API gate loads it from the built `dist/cli-surface.js`, sorts it
- * and classifies its changes): the program, its exit codes (each with its stable id: `OK`, `FAILED`,
+ * and classifies its changes), read from the command modules (src/commands/): the program, its exit codes (each with its stable id: `OK`, `FAILED`,
  * `USAGE`), and every command with its arguments, flags (with their accepted values, sorted, their
  * integer range and their default) and the JSON Schema (draft 2020-12, zod 4's `z.toJSONSchema`) of its `--json` output.
  *
@@ -20,7 +20,7 @@ export function cliSurfaceDocument(): Record<string, unknown> {
       aliases: command.aliases ?? [],
       arguments: command.arguments,
       flags: command.flags.map((f) => (f.choices === undefined ? f : { ...f, choices: [...f.choices].sort() })),
-      jsonOutput: command.json ? z.toJSONSchema(CLI_JSON_OUTPUTS[command.name as CliJsonCommand], { io: 'output' }) : null,
+      jsonOutput: command.jsonOutput === null ? null : z.toJSONSchema(command.jsonOutput, { io: 'output' }),
     })),
   };
 }

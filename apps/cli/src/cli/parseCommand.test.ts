@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PORT, parseCommand } from './parseCommand.js';
-import { UsageError } from './UsageError.js';
+import { parsedLine } from '../../test/cliHelpers.js';
+import { UsageError } from '../commandKit/UsageError.js';
 
 const env = { cwd: '/work/here' };
 
 describe('parseCommand', () => {
   it('parses serve with its defaults: 127.0.0.1, port 4310, ./runledger.db, no token', () => {
-    expect(parseCommand(['serve'], env)).toEqual({
+    expect(parsedLine(['serve'], env)).toEqual({
       name: 'serve',
       store: { kind: 'sqlite', path: '/work/here/runledger.db' },
-      port: DEFAULT_PORT,
+      port: 4310,
       host: '127.0.0.1',
       token: null,
     });
@@ -17,7 +17,7 @@ describe('parseCommand', () => {
 
   it('parses serve with every option, and takes the token from RUNLEDGER_TOKEN', () => {
     expect(
-      parseCommand(
+      parsedLine(
         ['serve', '--pg', 'postgres://u@h/db', '--pg-schema', 'team_a', '--port', '0', '--host', '0.0.0.0', '--token', 'abcdefgh1'],
         env,
       ),
@@ -28,49 +28,49 @@ describe('parseCommand', () => {
       host: '0.0.0.0',
       token: 'abcdefgh1',
     });
-    expect(parseCommand(['serve', '--db', 'x.db'], { ...env, token: 'from-env-123' })).toMatchObject({
+    expect(parsedLine(['serve', '--db', 'x.db'], { ...env, token: 'from-env-123' })).toMatchObject({
       token: 'from-env-123',
       store: { path: '/work/here/x.db' },
     });
-    expect(parseCommand(['serve'], { ...env, pgUrl: 'postgres://x/y' })).toMatchObject({
+    expect(parsedLine(['serve'], { ...env, pgUrl: 'postgres://x/y' })).toMatchObject({
       store: { kind: 'postgres', url: 'postgres://x/y' },
     });
   });
 
   it('applies the declared defaults: runs list --limit 20, servers --window all, runs recover --stale-after 10m', () => {
-    expect(parseCommand(['runs', 'list'], env)).toMatchObject({
+    expect(parsedLine(['runs', 'list'], env)).toMatchObject({
       limit: 20,
       status: null,
       has: null,
       store: { path: '/work/here/runledger.db' },
     });
-    expect(parseCommand(['servers'], env)).toMatchObject({ window: 'all' });
-    expect(parseCommand(['runs', 'recover'], env)).toMatchObject({ staleAfterMs: 600_000 });
+    expect(parsedLine(['servers'], env)).toMatchObject({ window: 'all' });
+    expect(parsedLine(['runs', 'recover'], env)).toMatchObject({ staleAfterMs: 600_000 });
   });
 
   it('parses demo, runs list|show, servers, migrate and copy', () => {
-    expect(parseCommand(['demo', '--no-serve', '--db', 'd.db'], env)).toMatchObject({
+    expect(parsedLine(['demo', '--no-serve', '--db', 'd.db'], env)).toMatchObject({
       name: 'demo',
       serve: false,
       dbPath: '/work/here/d.db',
     });
-    expect(parseCommand(['demo'], env)).toMatchObject({ name: 'demo', serve: true, port: DEFAULT_PORT });
-    expect(parseCommand(['runs', 'list', '--status', 'cancelled', '--has', 'failed', '--limit', '5', '--json'], env)).toMatchObject({
-      name: 'runs-list',
+    expect(parsedLine(['demo'], env)).toMatchObject({ name: 'demo', serve: true, port: 4310 });
+    expect(parsedLine(['runs', 'list', '--status', 'cancelled', '--has', 'failed', '--limit', '5', '--json'], env)).toMatchObject({
+      name: 'runs list',
       status: 'cancelled',
       has: 'failed',
       limit: 5,
       json: true,
     });
-    expect(parseCommand(['runs', 'show', 'abc'], env)).toMatchObject({ name: 'runs-show', id: 'abc', json: false });
-    expect(parseCommand(['servers', '--window', '7d'], env)).toMatchObject({ name: 'servers', window: '7d' });
-    expect(parseCommand(['migrate', '--pg', 'postgres://a/b'], env)).toMatchObject({ name: 'migrate', store: { kind: 'postgres' } });
-    expect(parseCommand(['copy', '--db', 'a.db', '--pg', 'postgres://a/b'], env)).toEqual({
+    expect(parsedLine(['runs', 'show', 'abc'], env)).toMatchObject({ name: 'runs show', id: 'abc', json: false });
+    expect(parsedLine(['servers', '--window', '7d'], env)).toMatchObject({ name: 'servers', window: '7d' });
+    expect(parsedLine(['migrate', '--pg', 'postgres://a/b'], env)).toMatchObject({ name: 'migrate', store: { kind: 'postgres' } });
+    expect(parsedLine(['copy', '--db', 'a.db', '--pg', 'postgres://a/b'], env)).toEqual({
       name: 'copy',
       dbPath: '/work/here/a.db',
       target: { kind: 'postgres', url: 'postgres://a/b' },
     });
-    expect(parseCommand(['--help'], env)).toEqual({ name: 'help', topic: null });
+    expect(parsedLine(['--help'], env)).toEqual({ name: 'help', topic: null });
   });
 
   it.each([
@@ -98,21 +98,21 @@ describe('parseCommand', () => {
     [['copy', '--db', 'a.db'], /--pg <url> \(the PostgreSQL target\) is required/],
     [['demo', '--no-serve=yes'], /no-serve/],
   ] as const)('refuses %j', (argv, message) => {
-    expect(() => parseCommand(argv, env)).toThrow(UsageError);
-    expect(() => parseCommand(argv, env)).toThrow(message);
+    expect(() => parsedLine(argv, env)).toThrow(UsageError);
+    expect(() => parsedLine(argv, env)).toThrow(message);
   });
 });
 
 describe('parseCommand prune', () => {
   it('parses prune with its store, cutoff span, --dry-run and --json', () => {
-    expect(parseCommand(['prune', '--older-than', '30d'], env)).toEqual({
+    expect(parsedLine(['prune', '--older-than', '30d'], env)).toEqual({
       name: 'prune',
       store: { kind: 'sqlite', path: '/work/here/runledger.db' },
       olderThanMs: 30 * 86_400_000,
       dryRun: false,
       json: false,
     });
-    expect(parseCommand(['prune', '--older-than', '90m', '--dry-run', '--json', '--pg', 'postgres://u@h/db'], env)).toEqual({
+    expect(parsedLine(['prune', '--older-than', '90m', '--dry-run', '--json', '--pg', 'postgres://u@h/db'], env)).toEqual({
       name: 'prune',
       store: { kind: 'postgres', url: 'postgres://u@h/db' },
       olderThanMs: 90 * 60_000,
@@ -122,10 +122,10 @@ describe('parseCommand prune', () => {
   });
 
   it('requires --older-than, a duration like 30d, and takes no argument', () => {
-    expect(() => parseCommand(['prune'], env)).toThrow(/runledger prune: --older-than <duration> is required/);
-    expect(() => parseCommand(['prune', '--older-than', '30'], env)).toThrow(/--older-than must be a duration like 30d/);
-    expect(() => parseCommand(['prune', '--older-than', 'month'], env)).toThrow(UsageError);
-    expect(() => parseCommand(['prune', '--older-than', '30d', 'extra'], env)).toThrow(/unexpected argument "extra"/);
-    expect(() => parseCommand(['prune', '--older-than', '30d', '--force'], env)).toThrow(/runledger prune: /);
+    expect(() => parsedLine(['prune'], env)).toThrow(/runledger prune: --older-than <duration> is required/);
+    expect(() => parsedLine(['prune', '--older-than', '30'], env)).toThrow(/--older-than must be a duration like 30d/);
+    expect(() => parsedLine(['prune', '--older-than', 'month'], env)).toThrow(UsageError);
+    expect(() => parsedLine(['prune', '--older-than', '30d', 'extra'], env)).toThrow(/unexpected argument "extra"/);
+    expect(() => parsedLine(['prune', '--older-than', '30d', '--force'], env)).toThrow(/runledger prune: /);
   });
 });

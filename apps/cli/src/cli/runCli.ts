@@ -1,66 +1,16 @@
 import { ServeConfigError } from '../app/startRunsServer.js';
-import { copy } from '../commands/copy.js';
-import { demo } from '../commands/demo.js';
-import { exportOtlp } from '../commands/exportOtlp.js';
-import { help } from '../commands/help.js';
-import { migrate } from '../commands/migrate.js';
-import { prune } from '../commands/prune.js';
-import { runsCancel } from '../commands/runsCancel.js';
-import { runsList } from '../commands/runsList.js';
-import { runsRecover } from '../commands/runsRecover.js';
-import { runsShow } from '../commands/runsShow.js';
-import { serve } from '../commands/serve.js';
-import { servers } from '../commands/servers.js';
-import { spoolDeliver } from '../commands/spoolDeliver.js';
-import { spoolList } from '../commands/spoolList.js';
-import { version } from '../commands/version.js';
-import type { CliIo } from './CliIo.js';
-import { CliSetupError } from './CliSetupError.js';
-import { CliExitCode } from './cliSurface.js';
-import { type Command, parseCommand } from './parseCommand.js';
-import { terminalLine, terminalText } from './terminalText.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { CliSetupError } from '../commandKit/CliSetupError.js';
+import { CliExitCode } from '../commandKit/cliSurface.js';
+import { CLI_COMMANDS } from './cliCommands.js';
+import { type ParsedCommand, parseCommand } from './parseCommand.js';
+import { terminalLine, terminalText } from '../commandKit/terminalText.js';
 import { commandUsage } from './usage.js';
-import { UsageError } from './UsageError.js';
-
-/** Runs a parsed command: each command is its own file under src/commands/, with its rendering. */
-function execute(command: Command, io: CliIo): CliExitCode | Promise<CliExitCode> {
-  switch (command.name) {
-    case 'help':
-      return help(command, io);
-    case 'version':
-      return version(io);
-    case 'serve':
-      return serve(command, io);
-    case 'demo':
-      return demo(command, io);
-    case 'runs-list':
-      return runsList(command, io);
-    case 'runs-show':
-      return runsShow(command, io);
-    case 'runs-recover':
-      return runsRecover(command, io);
-    case 'runs-cancel':
-      return runsCancel(command, io);
-    case 'servers':
-      return servers(command, io);
-    case 'migrate':
-      return migrate(command, io);
-    case 'prune':
-      return prune(command, io);
-    case 'spool-list':
-      return spoolList(command, io);
-    case 'spool-deliver':
-      return spoolDeliver(command, io);
-    case 'copy':
-      return copy(command, io);
-    case 'export-otlp':
-      return exportOtlp(command, io);
-  }
-}
+import { UsageError } from '../commandKit/UsageError.js';
 
 /** What a usage error prints: the message and the usage of its command, or where the list of commands is. */
 function usageErrorText(error: UsageError): string {
-  const usage = error.command === null ? 'Run runledger --help for the list of commands.\n' : commandUsage(error.command);
+  const usage = error.command === null ? 'Run runledger --help for the list of commands.\n' : commandUsage(CLI_COMMANDS, error.command);
   return `${terminalText(error.message)}\n\n${usage}`;
 }
 
@@ -72,9 +22,9 @@ function usageErrorText(error: UsageError): string {
  * @public
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<CliExitCode> {
-  let command: Command;
+  let parsed: ParsedCommand;
   try {
-    command = parseCommand(argv, {
+    parsed = parseCommand(argv, {
       cwd: io.cwd,
       token: io.env['RUNLEDGER_TOKEN'],
       pgUrl: io.env['RUNLEDGER_PG_URL'],
@@ -92,17 +42,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliExi
     throw error;
   }
   try {
-    return await execute(command, io);
+    // each command is its own module under src/commands/, with its parsing and its rendering
+    return await parsed.command.run(parsed.options, io);
   } catch (error) {
     if (error instanceof ServeConfigError) {
       io.stderr.write(terminalLine`${error.message}\n`);
       return CliExitCode.USAGE;
     }
     if (error instanceof CliSetupError) {
-      io.stderr.write(terminalLine`runledger ${command.name.replace('-', ' ')}: ${error.message}\n`);
+      io.stderr.write(terminalLine`runledger ${parsed.command.name}: ${error.message}\n`);
       return CliExitCode.USAGE;
     }
-    io.stderr.write(terminalLine`runledger ${command.name.replace('-', ' ')}: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(terminalLine`runledger ${parsed.command.name}: ${error instanceof Error ? error.message : String(error)}\n`);
     return CliExitCode.FAILED;
   }
 }

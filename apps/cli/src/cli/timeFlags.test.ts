@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommand } from './parseCommand.js';
 import { runCli } from './runCli.js';
-import { UsageError } from './UsageError.js';
+import { UsageError } from '../commandKit/UsageError.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -105,8 +105,8 @@ describe('time flags reaching before 1970', () => {
         );
       }),
     );
-    expect(parseCommand(line('export otlp', '--since', '1970-01-01'), env)).toMatchObject({ since: 0 });
-    expect(parseCommand(line('export otlp', '--since', '9999-12-31T23:59:59Z'), env)).toMatchObject({
+    expect(parseCommand(line('export otlp', '--since', '1970-01-01'), env).options).toMatchObject({ since: 0 });
+    expect(parseCommand(line('export otlp', '--since', '9999-12-31T23:59:59Z'), env).options).toMatchObject({
       since: Date.parse('9999-12-31T23:59:59Z'),
     });
   });

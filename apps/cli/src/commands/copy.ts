@@ -1,13 +1,23 @@
 // `runledger copy`: every run of a SQLite file into PostgreSQL, runs already there skipped.
 import { copyRuns } from '@runledger/trace';
-import type { CliIo } from '../cli/CliIo.js';
-import { CliExitCode } from '../cli/cliSurface.js';
-import type { Command } from '../cli/parseCommand.js';
-import { describeStore, openExistingStore, openStore } from '../cli/openStore.js';
-import { terminalLine } from '../cli/terminalText.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { CliExitCode, flag, HELP_FLAG, type CliFlag } from '../commandKit/cliSurface.js';
+import { describeStore, openExistingStore, openStore } from '../commandKit/openStore.js';
+import { terminalLine } from '../commandKit/terminalText.js';
+import type { CliCommand } from '../commandKit/CliCommand.js';
+import { flagParser, type StoreTarget } from '../commandKit/commandArgs.js';
+import { UsageError } from '../commandKit/UsageError.js';
+import { resolve } from 'node:path';
+import { checkDbFlag, checkPgUrl } from '../commandKit/storeTargetChecks.js';
 
-/** Copies the runs of the command's SQLite file into its PostgreSQL target, printing progress. @internal */
-export async function copy(command: Extract<Command, { name: 'copy' }>, io: CliIo): Promise<CliExitCode> {
+/** The options of `runledger copy`, as its command line gives them. @internal */
+export interface CopyOptions {
+  readonly dbPath: string;
+  readonly target: StoreTarget & { readonly kind: 'postgres' };
+}
+
+/** Copies the runs of the command's SQLite file into its PostgreSQL target, printing progress. */
+async function run(command: CopyOptions, io: CliIo): Promise<CliExitCode> {
   const source = await openExistingStore({ kind: 'sqlite', path: command.dbPath });
   try {
     const target = await openStore(command.target);
@@ -30,3 +40,38 @@ export async function copy(command: Extract<Command, { name: 'copy' }>, io: CliI
   }
   return CliExitCode.OK;
 }
+
+const FLAGS: readonly CliFlag[] = [
+  flag('db', '<file>', { required: true }),
+  flag('pg', '<url>', { env: 'RUNLEDGER_PG_URL' }),
+  flag('pg-schema', '<name>'),
+  HELP_FLAG,
+];
+
+/** `runledger copy`: its flags, usage, parsing, `--json` shape and run. @internal */
+export const copy: CliCommand<CopyOptions> = {
+  name: 'copy',
+  arguments: [],
+  flags: FLAGS,
+  usage: {
+    synopsis: 'copy    --db <file> --pg <url> [--pg-schema <name>]',
+    about: 'Copy every run from a SQLite file into PostgreSQL (runs already there are skipped).',
+  },
+  jsonOutput: null,
+  parse: flagParser('copy', FLAGS, (args) => {
+    args.noPositionals();
+    const db = args.given('db');
+    const given = args.given('pg');
+    const pg = given ?? (args.env.pgUrl || undefined);
+    if (db === undefined) throw new UsageError('runledger copy: --db <file> (the SQLite source) is required');
+    if (pg === undefined) throw new UsageError('runledger copy: --pg <url> (the PostgreSQL target) is required');
+    checkDbFlag(db, 'copy');
+    checkPgUrl(pg, 'copy', given === undefined ? 'RUNLEDGER_PG_URL' : '--pg');
+    const schema = args.pgSchema();
+    return {
+      dbPath: resolve(args.env.cwd, db),
+      target: schema === undefined ? { kind: 'postgres', url: pg } : { kind: 'postgres', url: pg, schema },
+    };
+  }),
+  run,
+};

@@ -1,15 +1,28 @@
 // `runledger demo`: the bundled demo MCP servers, scripted runs recorded into a SQLite file, then the app.
 import type { RunStore } from '@runledger/trace';
 import { checkServeConfig } from '../app/startRunsServer.js';
-import type { CliIo } from '../cli/CliIo.js';
-import { stopWords } from '../cli/CliStop.js';
-import { CliExitCode } from '../cli/cliSurface.js';
-import { checkedEndpoint, otlpRefusal } from '../cli/otlpEndpoint.js';
-import type { Command } from '../cli/parseCommand.js';
-import { serveStore } from '../cli/serveStore.js';
-import { checkStoreTarget } from '../cli/storeTargetChecks.js';
-import { terminalLine, terminalText } from '../cli/terminalText.js';
-import { uriComponent } from '../app/uriComponent.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { stopWords } from '../commandKit/CliStop.js';
+import { CliExitCode, flag, HELP_FLAG, DB_FLAG, type CliFlag, SERVE_FLAGS } from '../commandKit/cliSurface.js';
+import { checkedEndpoint, otlpRefusal } from '../commandKit/otlpEndpoint.js';
+import { serveStore } from '../commandKit/serveStore.js';
+import { checkStoreTarget, checkDbFlag } from '../commandKit/storeTargetChecks.js';
+import { terminalLine, terminalText } from '../commandKit/terminalText.js';
+import { uriComponent } from '../viewModels/uriComponent.js';
+import type { CliCommand } from '../commandKit/CliCommand.js';
+import { flagParser } from '../commandKit/commandArgs.js';
+import { resolve } from 'node:path';
+
+/** The options of `runledger demo`, as its command line gives them. @internal */
+export interface DemoOptions {
+  readonly dbPath: string;
+  readonly port: number;
+  readonly host: string;
+  readonly token: string | null;
+  readonly serve: boolean;
+  /** The OTLP/HTTP endpoint the demo's runs are exported to, or null. */
+  readonly otlp: string | null;
+}
 
 /** Fails, naming the port, when something already listens on it; port 0 is always free. */
 async function assertPortFree(host: string, port: number): Promise<void> {
@@ -60,10 +73,8 @@ function liveRunLines(io: CliIo, appUrl: string, runId: string): void {
 /**
  * Records the demo's runs, sends them on with --otlp, and serves them unless --no-serve, with one
  * more run left running (a slow call on the wire) until the operator cancels it or the demo stops.
- *
- * @internal
  */
-export async function demo(command: Extract<Command, { name: 'demo' }>, io: CliIo): Promise<CliExitCode> {
+async function run(command: DemoOptions, io: CliIo): Promise<CliExitCode> {
   // before anything is recorded: a demo that cannot serve should not leave runs behind
   checkStoreTarget({ kind: 'sqlite', path: command.dbPath });
   if (command.otlp !== null) checkedEndpoint(command.otlp, '--otlp');
@@ -114,3 +125,33 @@ export async function demo(command: Extract<Command, { name: 'demo' }>, io: CliI
   }
   return CliExitCode.OK;
 }
+
+const FLAGS: readonly CliFlag[] = [DB_FLAG, ...SERVE_FLAGS, flag('no-serve', null), flag('otlp', '<url>'), HELP_FLAG];
+
+/** `runledger demo`: its flags, usage, parsing, `--json` shape and run. @internal */
+export const demo: CliCommand<DemoOptions> = {
+  name: 'demo',
+  arguments: [],
+  flags: FLAGS,
+  usage: {
+    synopsis: 'demo    [--db <file>] [--port <n>] [--host <addr>] [--token <t>] [--no-serve] [--otlp <url>]',
+    about: `Start the bundled demo MCP servers (docs, flaky, slow) as child processes, record
+scripted agent runs into the SQLite file (default ./runledger.db) and serve the app (as serve);
+with --otlp, also send the demo's runs to that OTLP/HTTP endpoint (as export otlp).`,
+  },
+  jsonOutput: null,
+  parse: flagParser('demo', FLAGS, (args) => {
+    args.noPositionals();
+    const db = args.defaulted('db');
+    checkDbFlag(db, 'demo');
+    return {
+      dbPath: resolve(args.env.cwd, db),
+      port: args.integer('port'),
+      host: args.defaulted('host'),
+      token: args.given('token') ?? (args.env.token || null),
+      serve: !args.has('no-serve'),
+      otlp: args.given('otlp') ?? null,
+    };
+  }),
+  run,
+};

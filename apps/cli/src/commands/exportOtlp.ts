@@ -1,20 +1,47 @@
 // `runledger export otlp`: stored runs to an OpenTelemetry backend over OTLP/HTTP, a progress line per run.
-import type { CliIo } from '../cli/CliIo.js';
-import { writeCliJson } from '../cli/cliJsonOutputs.js';
-import { CliExitCode } from '../cli/cliSurface.js';
-import { describeStore, openExistingStore } from '../cli/openStore.js';
-import { checkedEndpoint, otlpRefusal } from '../cli/otlpEndpoint.js';
-import type { Command } from '../cli/parseCommand.js';
-import { runNamed } from '../cli/runNamed.js';
-import { terminalLine } from '../cli/terminalText.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { writeCliJson, count } from '../commandKit/cliJsonOutputs.js';
+import { CliExitCode, flag, HELP_FLAG, JSON_FLAG, type CliFlag, STORE_FLAGS } from '../commandKit/cliSurface.js';
+import { describeStore, openExistingStore } from '../commandKit/openStore.js';
+import { checkedEndpoint, otlpRefusal } from '../commandKit/otlpEndpoint.js';
+import { runNamed } from '../commandKit/runNamed.js';
+import { terminalLine } from '../commandKit/terminalText.js';
+import type { CliCommand } from '../commandKit/CliCommand.js';
+import { flagParser, type StoreTarget } from '../commandKit/commandArgs.js';
+import { UsageError } from '../commandKit/UsageError.js';
+import { parseSince, parseHeaders } from '../commandKit/otlpFlags.js';
+import { PRIVACY_LEVELS, PrivacyLevel } from '@runledger/trace';
+import { z } from 'zod';
+
+/** The options of `runledger export otlp`, as its command line gives them. @internal */
+export interface ExportOtlpOptions {
+  readonly store: StoreTarget;
+  readonly endpoint: string;
+  /** The run's id or a prefix of it (`--run`), or null for every run. */
+  readonly runId: string | null;
+  /** ms since the epoch, or null for every run. */
+  readonly since: number | null;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly privacy: PrivacyLevel;
+  /** How long one request may take, its retries included (`--timeout`). */
+  readonly timeoutMs: number;
+  readonly json: boolean;
+}
+
+/** The shape of `runledger export otlp --json`. */
+const JSON_OUTPUT = z.object({
+  url: z.string().describe('the OTLP/HTTP traces URL the spans were sent to'),
+  runsSeen: count,
+  runsExported: count,
+  runsSkipped: count.describe('runs still running, left out'),
+  spansExported: count,
+});
 
 /**
  * Sends the stored runs the command names (`--run` by its id or a unique prefix, `--since`, or
  * all) to its endpoint (exportRunsOtlp of @runledger/otel).
- *
- * @internal
  */
-export async function exportOtlp(command: Extract<Command, { name: 'export-otlp' }>, io: CliIo): Promise<CliExitCode> {
+async function run(command: ExportOtlpOptions, io: CliIo): Promise<CliExitCode> {
   const endpoint = checkedEndpoint(command.endpoint, '--endpoint');
   const { exportRunsOtlp } = await import('@runledger/otel');
   const store = await openExistingStore(command.store);
@@ -45,7 +72,7 @@ export async function exportOtlp(command: Extract<Command, { name: 'export-otlp'
       throw otlpRefusal(error, endpoint);
     }
     if (command.json) {
-      writeCliJson(io, 'export otlp', result);
+      writeCliJson(io, JSON_OUTPUT, result);
       return CliExitCode.OK;
     }
     io.stdout.write(
@@ -58,3 +85,55 @@ export async function exportOtlp(command: Extract<Command, { name: 'export-otlp'
     await store.close();
   }
 }
+
+const FLAGS: readonly CliFlag[] = [
+  ...STORE_FLAGS,
+  flag('endpoint', '<url>', { required: true }),
+  flag('run', '<id>'),
+  flag('since', '<time>'),
+  flag('headers', '<k=v,...>'),
+  flag('privacy', '<level>', { choices: PRIVACY_LEVELS, default: PrivacyLevel.METADATA }),
+  flag('timeout', '<ms>', { min: 1, max: 3_600_000, default: '10000' }),
+  JSON_FLAG,
+  HELP_FLAG,
+];
+
+/** `runledger export otlp`: its flags, usage, parsing, `--json` shape and run. @internal */
+export const exportOtlp: CliCommand<ExportOtlpOptions, typeof JSON_OUTPUT> = {
+  name: 'export otlp',
+  arguments: [],
+  flags: FLAGS,
+  usage: {
+    synopsis: `export otlp --endpoint <url> [--run <id | id prefix> | --since <time>] [--headers k=v,...] [--privacy <level>] [--timeout <ms>] [--json]`,
+    about: `Send stored runs to an OpenTelemetry backend over OTLP/HTTP (protobuf), one trace per
+run (docs/otel.md); /v1/traces is added to a URL without a path. <time>: a date or time
+(2026-11-30, 2026-11-30T08:00:00Z) or a span back from now (90m, 24h, 7d). Safe to
+repeat: a run gives the same trace and span ids each time. Privacy (none, metadata,
+redacted, full) default metadata: no prompt, answer, argument or result text is sent.
+A progress line per run on stderr; runs still running are skipped. --timeout (default
+10000, at most 3600000): how long one request may take, retries included; a request
+without a complete answer by then, or refused (named by its HTTP status), exits 1.`,
+  },
+  jsonOutput: JSON_OUTPUT,
+  parse: flagParser('export otlp', FLAGS, (args) => {
+    args.noPositionals();
+    const endpoint = args.given('endpoint');
+    if (endpoint === undefined)
+      throw new UsageError('runledger export otlp: --endpoint <url> (the OTLP/HTTP endpoint, e.g. http://127.0.0.1:4318) is required');
+    const runId = args.given('run');
+    const since = args.given('since');
+    if (runId !== undefined && since !== undefined) throw new UsageError('runledger export otlp: give either --run or --since, not both');
+    const headers = args.given('headers');
+    return {
+      store: args.store(),
+      endpoint,
+      runId: runId ?? null,
+      since: since === undefined ? null : parseSince(since, Date.now()),
+      headers: headers === undefined ? {} : parseHeaders(headers),
+      privacy: args.defaulted('privacy') as PrivacyLevel,
+      timeoutMs: args.integer('timeout'),
+      json: args.has('json'),
+    };
+  }),
+  run,
+};

@@ -1,13 +1,19 @@
 // `runledger migrate`: creates or upgrades the store's schema, and says which.
-import type { CliIo } from '../cli/CliIo.js';
-import { CliExitCode } from '../cli/cliSurface.js';
-import type { Command } from '../cli/parseCommand.js';
-import { currentSchemaVersion, describeStore, openStore, storeSchemaVersion } from '../cli/openStore.js';
-import { terminalLine } from '../cli/terminalText.js';
-import { withStore } from '../cli/withStore.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { CliExitCode, HELP_FLAG, STORE_SYNOPSIS, type CliFlag, STORE_FLAGS } from '../commandKit/cliSurface.js';
+import { currentSchemaVersion, describeStore, openStore, storeSchemaVersion } from '../commandKit/openStore.js';
+import { terminalLine } from '../commandKit/terminalText.js';
+import { withStore } from '../commandKit/withStore.js';
+import type { CliCommand } from '../commandKit/CliCommand.js';
+import { flagParser, type StoreTarget } from '../commandKit/commandArgs.js';
 
-/** Opens (creating or upgrading) the store the command names and says what changed. @internal */
-export async function migrate(command: Extract<Command, { name: 'migrate' }>, io: CliIo): Promise<CliExitCode> {
+/** The options of `runledger migrate`, as its command line gives them. @internal */
+export interface MigrateOptions {
+  readonly store: StoreTarget;
+}
+
+/** Opens (creating or upgrading) the store the command names and says what changed. */
+async function run(command: MigrateOptions, io: CliIo): Promise<CliExitCode> {
   const before = await storeSchemaVersion(command.store);
   await withStore(command.store, async () => undefined, openStore);
   const after = (await storeSchemaVersion(command.store)) ?? (await currentSchemaVersion(command.store));
@@ -21,3 +27,23 @@ export async function migrate(command: Extract<Command, { name: 'migrate' }>, io
   );
   return CliExitCode.OK;
 }
+
+const FLAGS: readonly CliFlag[] = [...STORE_FLAGS, HELP_FLAG];
+
+/** `runledger migrate`: its flags, usage, parsing, `--json` shape and run. @internal */
+export const migrate: CliCommand<MigrateOptions> = {
+  name: 'migrate',
+  arguments: [],
+  flags: FLAGS,
+  usage: {
+    synopsis: `migrate ${STORE_SYNOPSIS}`,
+    about: `Create or upgrade the store's schema, and say which. The read commands (runs,
+servers, serve) never create a store: a missing one is an error.`,
+  },
+  jsonOutput: null,
+  parse: flagParser('migrate', FLAGS, (args) => {
+    args.noPositionals();
+    return { store: args.store() };
+  }),
+  run,
+};

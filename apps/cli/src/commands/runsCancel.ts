@@ -3,13 +3,28 @@ import { isLateCancel } from '@runledger/trace';
 import { cancelRun } from '../app/cancelRun.js';
 import { Translator } from '../i18n/Translator.js';
 import { reasonText } from '../views/reasonText.js';
-import type { CliIo } from '../cli/CliIo.js';
-import { writeCliJson } from '../cli/cliJsonOutputs.js';
-import { CliExitCode } from '../cli/cliSurface.js';
-import type { Command } from '../cli/parseCommand.js';
-import { runNamed } from '../cli/runNamed.js';
-import { terminalLine } from '../cli/terminalText.js';
-import { withStore } from '../cli/withStore.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { writeCliJson, storedRun } from '../commandKit/cliJsonOutputs.js';
+import { CliExitCode, HELP_FLAG, JSON_FLAG, STORE_SYNOPSIS, type CliFlag, STORE_FLAGS } from '../commandKit/cliSurface.js';
+import { runNamed } from '../commandKit/runNamed.js';
+import { terminalLine } from '../commandKit/terminalText.js';
+import { withStore } from '../commandKit/withStore.js';
+import type { CliCommand } from '../commandKit/CliCommand.js';
+import { flagParser, type StoreTarget } from '../commandKit/commandArgs.js';
+import { z } from 'zod';
+
+/** The options of `runledger runs cancel`, as its command line gives them. @internal */
+export interface RunsCancelOptions {
+  readonly store: StoreTarget;
+  readonly id: string;
+  readonly json: boolean;
+}
+
+/** The shape of `runledger runs cancel --json`. */
+const JSON_OUTPUT = z.object({
+  run: storedRun.describe('the run after the cancel was requested'),
+  cancelRequestedAfterFinish: z.boolean().describe('the run had already ended: the request is kept as a late cancel and changes nothing'),
+});
 
 const t = new Translator('en');
 
@@ -17,10 +32,8 @@ const t = new Translator('en');
  * Requests the cancel of the run the command names (its id or a unique prefix), as the app's
  * Cancel button does ({@link cancelRun}), and says what it means for that run. A run that has
  * already ended is refused (exit 1, nothing written), naming how, when and why it ended.
- *
- * @internal
  */
-export function runsCancel(command: Extract<Command, { name: 'runs-cancel' }>, io: CliIo): Promise<CliExitCode> {
+function run(command: RunsCancelOptions, io: CliIo): Promise<CliExitCode> {
   return withStore(command.store, async (store) => {
     const named = await runNamed(store, command.id, { command: 'runs cancel', store: command.store, io });
     if (named === null) return CliExitCode.FAILED;
@@ -45,7 +58,7 @@ export function runsCancel(command: Extract<Command, { name: 'runs-cancel' }>, i
     }
     const late = isLateCancel(run);
     if (command.json) {
-      writeCliJson(io, 'runs cancel', { run, cancelRequestedAfterFinish: late });
+      writeCliJson(io, JSON_OUTPUT, { run, cancelRequestedAfterFinish: late });
       return CliExitCode.OK;
     }
     io.stdout.write(
@@ -56,3 +69,23 @@ export function runsCancel(command: Extract<Command, { name: 'runs-cancel' }>, i
     return CliExitCode.OK;
   });
 }
+
+const FLAGS: readonly CliFlag[] = [...STORE_FLAGS, JSON_FLAG, HELP_FLAG];
+
+/** `runledger runs cancel`: its flags, usage, parsing, `--json` shape and run. @internal */
+export const runsCancel: CliCommand<RunsCancelOptions, typeof JSON_OUTPUT> = {
+  name: 'runs cancel',
+  arguments: [{ name: 'id', required: true }],
+  flags: FLAGS,
+  usage: {
+    synopsis: `runs cancel <id | id prefix of 8+ characters> ${STORE_SYNOPSIS} [--json]`,
+    about: `Cancel a running run, as the app's Cancel button does: the process running it stops its
+calls and ends it cancelled. On a run that has ended, the request is kept as a late cancel and
+changes nothing.`,
+  },
+  jsonOutput: JSON_OUTPUT,
+  parse: flagParser('runs cancel', FLAGS, (args) => {
+    return { store: args.store(), id: args.runId(), json: args.has('json') };
+  }),
+  run,
+};

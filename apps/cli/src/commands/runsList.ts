@@ -1,21 +1,57 @@
 // `runledger runs list`: the runs newest first, filtered, with what every page adds up to, as a table or JSON.
-import { canSearchRuns, type RunQuery } from '@runledger/trace';
-import { runDurationMs } from '../app/runDurationMs.js';
+import { canSearchRuns, type RunQuery, RUN_STATUSES, type RunStatus } from '@runledger/trace';
+import { runDurationMs } from '../viewModels/runDurationMs.js';
 import { Translator } from '../i18n/Translator.js';
-import type { CliIo } from '../cli/CliIo.js';
-import { writeCliJson } from '../cli/cliJsonOutputs.js';
-import { CliExitCode } from '../cli/cliSurface.js';
-import type { Command } from '../cli/parseCommand.js';
-import { terminalTable } from '../cli/terminalTable.js';
-import { terminalLine } from '../cli/terminalText.js';
-import { withStore } from '../cli/withStore.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { writeCliJson, storedRun, count } from '../commandKit/cliJsonOutputs.js';
+import { CliExitCode, flag, HELP_FLAG, JSON_FLAG, STORE_SYNOPSIS, type CliFlag, STORE_FLAGS } from '../commandKit/cliSurface.js';
+import { terminalTable } from '../commandKit/terminalTable.js';
+import { terminalLine } from '../commandKit/terminalText.js';
+import { withStore } from '../commandKit/withStore.js';
+import type { CliCommand } from '../commandKit/CliCommand.js';
+import { flagParser, type StoreTarget } from '../commandKit/commandArgs.js';
+import { UsageError } from '../commandKit/UsageError.js';
+import { parseTimeFlag } from '../commandKit/parseTimeFlag.js';
+import { z } from 'zod';
+
+/** What `runs list --has` accepts. */
+const HAS_CHOICES = ['ok', 'failed', 'cancelled'] as const;
+
+/** The options of `runledger runs list`, as its command line gives them. @internal */
+export interface RunsListOptions {
+  readonly store: StoreTarget;
+  readonly status: RunStatus | null;
+  readonly has: (typeof HAS_CHOICES)[number] | null;
+  /** The exact configuration name, or null. */
+  readonly configuration: string | null;
+  /** Runs with an ended call to this MCP server, or null. */
+  readonly server: string | null;
+  /** Runs with an ended call of this tool (its exact name), or null. */
+  readonly tool: string | null;
+  /** Text the run's title contains, or null. */
+  readonly title: string | null;
+  /** Runs created at or after this time (ms since the epoch), or null. */
+  readonly since: number | null;
+  /** Runs created before this time (ms since the epoch), or null. */
+  readonly until: number | null;
+  readonly limit: number;
+  readonly json: boolean;
+}
+
+/** The shape of `runledger runs list --json`. */
+const JSON_OUTPUT = z.object({
+  runs: z.array(storedRun),
+  nextCursor: z.string().nullable(),
+  totals: z
+    .object({ runs: count, tokens: count })
+    .optional()
+    .describe('what every page of the listing adds up to: its runs and their model tokens (absent from a store that cannot search)'),
+});
 
 const t = new Translator('en');
 
-type RunsListCommand = Extract<Command, { name: 'runs-list' }>;
-
 /** The store filters of the command line (every page; `limit` added to list one). */
-function filtersOf(command: RunsListCommand): Omit<RunQuery, 'limit' | 'cursor'> {
+function filtersOf(command: RunsListOptions): Omit<RunQuery, 'limit' | 'cursor'> {
   return {
     status: command.status ?? undefined,
     hasOutcome: command.has ?? undefined,
@@ -28,8 +64,8 @@ function filtersOf(command: RunsListCommand): Omit<RunQuery, 'limit' | 'cursor'>
   };
 }
 
-/** Prints a page of runs of the store the command names, and the totals of its filters. @internal */
-export function runsList(command: RunsListCommand, io: CliIo): Promise<CliExitCode> {
+/** Prints a page of runs of the store the command names, and the totals of its filters. */
+function run(command: RunsListOptions, io: CliIo): Promise<CliExitCode> {
   return withStore(command.store, async (store) => {
     const filters = filtersOf(command);
     const searchable = canSearchRuns(store);
@@ -42,7 +78,7 @@ export function runsList(command: RunsListCommand, io: CliIo): Promise<CliExitCo
       searchable ? store.runTotals(filters) : null,
     ]);
     if (command.json) {
-      writeCliJson(io, 'runs list', totals === null ? page : { ...page, totals: { runs: totals.runs, tokens: totals.tokens } });
+      writeCliJson(io, JSON_OUTPUT, totals === null ? page : { ...page, totals: { runs: totals.runs, tokens: totals.tokens } });
       return CliExitCode.OK;
     }
     if (page.runs.length === 0) {
@@ -77,3 +113,64 @@ export function runsList(command: RunsListCommand, io: CliIo): Promise<CliExitCo
     return CliExitCode.OK;
   });
 }
+
+const FLAGS: readonly CliFlag[] = [
+  ...STORE_FLAGS,
+  flag('status', '<status>', { choices: RUN_STATUSES }),
+  flag('has', HAS_CHOICES.join('|'), { choices: HAS_CHOICES }),
+  flag('configuration', '<name>'),
+  flag('server', '<id>'),
+  flag('tool', '<name>'),
+  flag('title', '<text>'),
+  flag('since', '<time>'),
+  flag('until', '<time>'),
+  flag('limit', '<n>', { min: 1, max: 200, default: '20' }),
+  JSON_FLAG,
+  HELP_FLAG,
+];
+
+/** `runledger runs list`: its flags, usage, parsing, `--json` shape and run. @internal */
+export const runsList: CliCommand<RunsListOptions, typeof JSON_OUTPUT> = {
+  name: 'runs list',
+  arguments: [],
+  flags: FLAGS,
+  usage: {
+    synopsis: `runs list ${STORE_SYNOPSIS} [--status <s>] [--has ok|failed|cancelled] [--configuration <name>] [--server <id>] [--tool <name>] [--title <text>] [--since <time>] [--until <time>] [--limit <n>] [--json]`,
+    about: `List runs newest first (--limit 1 to 200, default 20) and what all pages add up to (runs, tokens).
+--server, --tool: an ended call to that server, of that tool; --title: text in the title (A-Z in any
+case); <time>: a date or time (2026-11-30T08:00:00Z) or a span back from now (90m, 24h, 7d).`,
+  },
+  jsonOutput: JSON_OUTPUT,
+  parse: flagParser('runs list', FLAGS, (args) => {
+    args.noPositionals();
+    const status = args.text('status') as RunStatus | undefined;
+    const has = args.text('has') as (typeof HAS_CHOICES)[number] | undefined;
+    const limit = args.integer('limit');
+    const now = Date.now();
+    const time = (flag: 'since' | 'until') => {
+      const value = args.given(flag);
+      return value === undefined ? null : parseTimeFlag(value, now, { command: 'runs list', flag: `--${flag}` });
+    };
+    const since = time('since');
+    const until = time('until');
+    if (since !== null && until !== null && until <= since) {
+      throw new UsageError(
+        `runledger runs list: --until must be later than --since, got ${JSON.stringify(args.given('until'))} and ${JSON.stringify(args.given('since'))}`,
+      );
+    }
+    return {
+      store: args.store(),
+      status: status ?? null,
+      has: has ?? null,
+      configuration: args.given('configuration') ?? null,
+      server: args.given('server') ?? null,
+      tool: args.given('tool') ?? null,
+      title: args.given('title') ?? null,
+      since,
+      until,
+      limit,
+      json: args.has('json'),
+    };
+  }),
+  run,
+};

@@ -1,29 +1,46 @@
 // `runledger runs show <id>`: one run's header, its calls on the wire and its timeline, as text or JSON.
 import { isLateCancel, type RunStore } from '@runledger/trace';
-import { runDurationMs } from '../app/runDurationMs.js';
+import { runDurationMs } from '../viewModels/runDurationMs.js';
 import { timelineSlice } from '../app/timelineSlice.js';
-import { wireMs } from '../app/wireMs.js';
-import { writeUnknownNote } from '../app/writeUnknownNote.js';
+import { wireMs } from '../viewModels/wireMs.js';
+import { writeUnknownNote } from '../viewModels/writeUnknownNote.js';
 import { Translator } from '../i18n/Translator.js';
 import { kindText } from '../views/kindText.js';
 import { reasonText } from '../views/reasonText.js';
-import type { CliIo } from '../cli/CliIo.js';
-import { writeCliJson } from '../cli/cliJsonOutputs.js';
-import { CliExitCode } from '../cli/cliSurface.js';
-import type { Command } from '../cli/parseCommand.js';
-import { runNamed } from '../cli/runNamed.js';
-import { terminalTable } from '../cli/terminalTable.js';
-import { terminalLine } from '../cli/terminalText.js';
-import { withStore } from '../cli/withStore.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { writeCliJson, storedRun, timelineEntry } from '../commandKit/cliJsonOutputs.js';
+import { CliExitCode, HELP_FLAG, JSON_FLAG, STORE_SYNOPSIS, type CliFlag, STORE_FLAGS } from '../commandKit/cliSurface.js';
+import { runNamed } from '../commandKit/runNamed.js';
+import { terminalTable } from '../commandKit/terminalTable.js';
+import { terminalLine } from '../commandKit/terminalText.js';
+import { withStore } from '../commandKit/withStore.js';
+import type { CliCommand } from '../commandKit/CliCommand.js';
+import { flagParser, type StoreTarget } from '../commandKit/commandArgs.js';
+import { z } from 'zod';
+
+/** The options of `runledger runs show`, as its command line gives them. @internal */
+export interface RunsShowOptions {
+  readonly store: StoreTarget;
+  readonly id: string;
+  readonly json: boolean;
+}
+
+/** The shape of `runledger runs show --json`. */
+const JSON_OUTPUT = z.object({
+  run: storedRun,
+  cancelRequestedAfterFinish: z.boolean(),
+  callsOnTheWire: z.array(timelineEntry),
+  timeline: z.array(timelineEntry),
+});
 
 const t = new Translator('en');
 
-/** Prints the run the command names (its id or a unique prefix) in the store it names. @internal */
-export function runsShow(command: Extract<Command, { name: 'runs-show' }>, io: CliIo): Promise<CliExitCode> {
+/** Prints the run the command names (its id or a unique prefix) in the store it names. */
+function run(command: RunsShowOptions, io: CliIo): Promise<CliExitCode> {
   return withStore(command.store, (store) => showRun(store, command, io));
 }
 
-async function showRun(store: RunStore, command: Extract<Command, { name: 'runs-show' }>, io: CliIo): Promise<CliExitCode> {
+async function showRun(store: RunStore, command: RunsShowOptions, io: CliIo): Promise<CliExitCode> {
   const run = await runNamed(store, command.id, { command: 'runs show', store: command.store, io });
   if (run === null) return CliExitCode.FAILED;
   const steps = await store.readSteps(run.id);
@@ -33,7 +50,7 @@ async function showRun(store: RunStore, command: Extract<Command, { name: 'runs-
   const lateCancel = isLateCancel(run);
   const unstored = run.unstoredSteps ?? 0;
   if (command.json) {
-    writeCliJson(io, 'runs show', { run, cancelRequestedAfterFinish: lateCancel, callsOnTheWire: wire, timeline: page.entries });
+    writeCliJson(io, JSON_OUTPUT, { run, cancelRequestedAfterFinish: lateCancel, callsOnTheWire: wire, timeline: page.entries });
     return CliExitCode.OK;
   }
   const duration = runDurationMs(run, now);
@@ -107,3 +124,22 @@ async function showRun(store: RunStore, command: Extract<Command, { name: 'runs-
   );
   return CliExitCode.OK;
 }
+
+const FLAGS: readonly CliFlag[] = [...STORE_FLAGS, JSON_FLAG, HELP_FLAG];
+
+/** `runledger runs show`: its flags, usage, parsing, `--json` shape and run. @internal */
+export const runsShow: CliCommand<RunsShowOptions, typeof JSON_OUTPUT> = {
+  name: 'runs show',
+  arguments: [{ name: 'id', required: true }],
+  flags: FLAGS,
+  usage: {
+    synopsis: `runs show <id | id prefix of 8+ characters> ${STORE_SYNOPSIS} [--json]`,
+    about: `Print one run's timeline (metadata only) and, while it runs, the tool calls on the wire.
+An id prefix that starts more than one run is refused, listing them.`,
+  },
+  jsonOutput: JSON_OUTPUT,
+  parse: flagParser('runs show', FLAGS, (args) => {
+    return { store: args.store(), id: args.runId(), json: args.has('json') };
+  }),
+  run,
+};

@@ -1,22 +1,34 @@
 // `runledger servers`: the health of every MCP server, as a table or JSON.
 import { Translator } from '../i18n/Translator.js';
-import { healthVerdict, windowSince } from '../app/serversQuery.js';
-import type { CliIo } from '../cli/CliIo.js';
-import { CliExitCode } from '../cli/cliSurface.js';
-import type { Command } from '../cli/parseCommand.js';
-import { writeCliJson } from '../cli/cliJsonOutputs.js';
-import { terminalTable } from '../cli/terminalTable.js';
-import { withStore } from '../cli/withStore.js';
+import { healthVerdict, windowSince, SERVER_WINDOWS, DEFAULT_SERVERS_QUERY, type ServerWindow } from '../viewModels/serversQuery.js';
+import type { CliIo } from '../commandKit/CliIo.js';
+import { CliExitCode, flag, HELP_FLAG, JSON_FLAG, STORE_SYNOPSIS, type CliFlag, STORE_FLAGS } from '../commandKit/cliSurface.js';
+import { writeCliJson, serverHealth } from '../commandKit/cliJsonOutputs.js';
+import { terminalTable } from '../commandKit/terminalTable.js';
+import { withStore } from '../commandKit/withStore.js';
+import type { CliCommand } from '../commandKit/CliCommand.js';
+import { flagParser, type StoreTarget } from '../commandKit/commandArgs.js';
+import { z } from 'zod';
+
+/** The options of `runledger servers`, as its command line gives them. @internal */
+export interface ServersOptions {
+  readonly store: StoreTarget;
+  readonly window: ServerWindow;
+  readonly json: boolean;
+}
+
+/** The shape of `runledger servers --json`. */
+const JSON_OUTPUT = z.array(serverHealth);
 
 const t = new Translator('en');
 
-/** Prints the server health of the store the command names over its `--window`. @internal */
-export function servers(command: Extract<Command, { name: 'servers' }>, io: CliIo): Promise<CliExitCode> {
+/** Prints the server health of the store the command names over its `--window`. */
+function run(command: ServersOptions, io: CliIo): Promise<CliExitCode> {
   return withStore(command.store, async (store) => {
     const since = windowSince(command.window, Date.now());
     const rows = await store.serverHealth(since === undefined ? {} : { since });
     if (command.json) {
-      writeCliJson(io, 'servers', rows);
+      writeCliJson(io, JSON_OUTPUT, rows);
       return CliExitCode.OK;
     }
     if (rows.length === 0) {
@@ -63,3 +75,28 @@ export function servers(command: Extract<Command, { name: 'servers' }>, io: CliI
     return CliExitCode.OK;
   });
 }
+
+const FLAGS: readonly CliFlag[] = [
+  ...STORE_FLAGS,
+  flag('window', SERVER_WINDOWS.join('|'), { choices: SERVER_WINDOWS, default: DEFAULT_SERVERS_QUERY.window }),
+  JSON_FLAG,
+  HELP_FLAG,
+];
+
+/** `runledger servers`: its flags, usage, parsing, `--json` shape and run. @internal */
+export const servers: CliCommand<ServersOptions, typeof JSON_OUTPUT> = {
+  name: 'servers',
+  arguments: [],
+  flags: FLAGS,
+  usage: {
+    synopsis: `servers ${STORE_SYNOPSIS} [--window 24h|7d|all] [--json]`,
+    about: 'Print the health of every MCP server (failure rate excludes cancellations).',
+  },
+  jsonOutput: JSON_OUTPUT,
+  parse: flagParser('servers', FLAGS, (args) => {
+    args.noPositionals();
+    const window = args.defaulted('window') as ServerWindow;
+    return { store: args.store(), window, json: args.has('json') };
+  }),
+  run,
+};

@@ -1,15 +1,59 @@
 // `runledger spool deliver`: hands spooled steps and final statuses to the store.
-import { deliverSpool } from '@runledger/trace';
-import type { CliIo } from '../cli/CliIo.js';
-import { CliExitCode } from '../cli/cliSurface.js';
-import type { Command } from '../cli/parseCommand.js';
-import { writeCliJson } from '../cli/cliJsonOutputs.js';
-import { openExistingStore } from '../cli/openStore.js';
-import { terminalLine } from '../cli/terminalText.js';
-import { withStore } from '../cli/withStore.js';
+import { deliverSpool, RUN_STATUSES } from '@runledger/trace';
+import type { CliIo } from '../commandKit/CliIo.js';
+import {
+  CliExitCode,
+  flag,
+  HELP_FLAG,
+  JSON_FLAG,
+  SPOOL_DIR_FLAG,
+  STORE_SYNOPSIS,
+  type CliFlag,
+  STORE_FLAGS,
+} from '../commandKit/cliSurface.js';
+import { writeCliJson, count, millis, terminalRunStatus, spoolFile } from '../commandKit/cliJsonOutputs.js';
+import { openExistingStore } from '../commandKit/openStore.js';
+import { terminalLine } from '../commandKit/terminalText.js';
+import { withStore } from '../commandKit/withStore.js';
+import type { CliCommand } from '../commandKit/CliCommand.js';
+import { flagParser, type StoreTarget } from '../commandKit/commandArgs.js';
+import { z } from 'zod';
 
-/** Delivers the spool files of the command's folder to the store it names; exits 1 when a file is kept or set aside. @internal */
-export function spoolDeliver(command: Extract<Command, { name: 'spool-deliver' }>, io: CliIo): Promise<CliExitCode> {
+/** The options of `runledger spool deliver`, as its command line gives them. @internal */
+export interface SpoolDeliverOptions {
+  readonly store: StoreTarget;
+  readonly spoolDir: string;
+  readonly all: boolean;
+  /** Rename a file that can never be delivered out of the way (`--set-aside`). */
+  readonly setAside: boolean;
+  readonly json: boolean;
+}
+
+/** The shape of `runledger spool deliver --json`. */
+const JSON_OUTPUT = z.object({
+  dir: z.string(),
+  files: z.array(
+    z.object({
+      ...spoolFile,
+      state: z.enum(['delivered', 'skipped', 'kept', 'set_aside']),
+      lateFinishes: z
+        .array(
+          z.object({
+            runId: z.string(),
+            status: terminalRunStatus,
+            finishedAt: millis.nullable(),
+            runStatus: z.enum(RUN_STATUSES),
+            unstoredSteps: count,
+          }),
+        )
+        .describe('final statuses that arrived after their run had ended otherwise: kept on the run as late ones'),
+      problem: z.string().nullable(),
+    }),
+  ),
+});
+
+/** Delivers the spool files of the command's folder to the store it names; exits 1 when a file is kept or set aside. */
+function run(command: SpoolDeliverOptions, io: CliIo): Promise<CliExitCode> {
   return withStore(
     command.store,
     async (store) => {
@@ -19,7 +63,7 @@ export function spoolDeliver(command: Extract<Command, { name: 'spool-deliver' }
         setAside: command.setAside,
       });
       if (command.json) {
-        writeCliJson(io, 'spool deliver', result);
+        writeCliJson(io, JSON_OUTPUT, result);
       } else if (result.files.length === 0) {
         io.stdout.write(terminalLine`no spool files in ${result.dir}\n`);
       } else {
@@ -49,3 +93,31 @@ export function spoolDeliver(command: Extract<Command, { name: 'spool-deliver' }
     openExistingStore,
   );
 }
+
+const FLAGS: readonly CliFlag[] = [...STORE_FLAGS, SPOOL_DIR_FLAG, flag('all', null), flag('set-aside', null), JSON_FLAG, HELP_FLAG];
+
+/** `runledger spool deliver`: its flags, usage, parsing, `--json` shape and run. @internal */
+export const spoolDeliver: CliCommand<SpoolDeliverOptions, typeof JSON_OUTPUT> = {
+  name: 'spool deliver',
+  arguments: [],
+  flags: FLAGS,
+  usage: {
+    synopsis: `spool deliver ${STORE_SYNOPSIS} [--spool-dir <dir>] [--all] [--set-aside] [--json]`,
+    about: `Deliver the spooled steps and final statuses to the store. Files of processes still
+alive are skipped unless --all. Exits 1 when something could not be delivered (the file is
+kept; run it again) or was lost; --set-aside renames a file that can never be delivered (its
+run is gone) to <file>.set-aside. A missing store is an error, as for the read commands.`,
+  },
+  jsonOutput: JSON_OUTPUT,
+  parse: flagParser('spool deliver', FLAGS, (args) => {
+    args.noPositionals();
+    return {
+      store: args.store(),
+      spoolDir: args.spoolDir(),
+      all: args.has('all'),
+      setAside: args.has('set-aside'),
+      json: args.has('json'),
+    };
+  }),
+  run,
+};

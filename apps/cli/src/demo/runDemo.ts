@@ -1,6 +1,6 @@
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import { type ActiveRun, type RunStore, startRun } from '@runledger/trace';
-import { stopWords } from '../cli/CliStop.js';
+import { stopWords } from '../commandKit/CliStop.js';
 import { DemoAgent } from './DemoAgent.js';
 import type { DemoTurn } from './demoModel.js';
 import { type DemoServers, startDemoServers } from './DemoServers.js';

@@ -11,10 +11,10 @@ import { renderWaterfallView } from './waterfallView.js';
 import { serverLink, toolServerOf } from './serverLink.js';
 import { reasonText } from './reasonText.js';
 import { outcomeCounts } from './runsView.js';
-import { runDurationMs } from '../app/runDurationMs.js';
-import { wireMs } from '../app/wireMs.js';
-import { writeUnknownNote } from '../app/writeUnknownNote.js';
-import { uriComponent } from '../app/uriComponent.js';
+import { runDurationMs } from '../viewModels/runDurationMs.js';
+import { wireMs } from '../viewModels/wireMs.js';
+import { writeUnknownNote } from '../viewModels/writeUnknownNote.js';
+import { uriComponent } from '../viewModels/uriComponent.js';
 
 /** The most timeline rows (steps) one page shows. @internal */
 export const TIMELINE_PAGE_SIZE = 200;

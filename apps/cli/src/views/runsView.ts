@@ -1,13 +1,19 @@
 import { ToolOutcome } from '@runledger/core';
 import { RUN_STATUSES, type RunPage, type RunTotals, type StoredRun } from '@runledger/trace';
-import { runDurationMs } from '../app/runDurationMs.js';
-import { RUNS_FILTER_MAX_TEXT, type RunsFilter, type RunsFilterField, type RunsFilterProblem, runsFilterParams } from '../app/runsQuery.js';
+import { runDurationMs } from '../viewModels/runDurationMs.js';
+import {
+  RUNS_FILTER_MAX_TEXT,
+  type RunsFilter,
+  type RunsFilterField,
+  type RunsFilterProblem,
+  runsFilterParams,
+} from '../viewModels/runsQuery.js';
 import { Html, html } from '../html/Html.js';
 import type { Translator } from '../i18n/Translator.js';
 import { NONE, statusBadge } from './badges.js';
 import { layout } from './layout.js';
 import type { ViewContext } from './ViewContext.js';
-import { uriComponent } from '../app/uriComponent.js';
+import { uriComponent } from '../viewModels/uriComponent.js';
 
 /** Seconds between refreshes of the runs list while a run on it runs. @internal */
 export const RUNS_REFRESH_SECONDS = 5;

@@ -1,6 +1,6 @@
 import type { RunTimelineEntry } from '@runledger/trace';
 import { type Html, html } from '../html/Html.js';
-import { serverPath } from '../app/serverPath.js';
+import { serverPath } from '../viewModels/serverPath.js';
 import type { ViewContext } from './ViewContext.js';
 
 /**

@@ -8,9 +8,9 @@ import { healthBadge } from './serversView.js';
 import { renderTrendChart, renderTrendFigures, TREND_METRICS } from './trendChartView.js';
 import { TIMELINE_PAGE_SIZE } from './runView.js';
 import type { ViewContext } from './ViewContext.js';
-import { SERVER_WINDOWS, type ServerWindow } from '../app/serversQuery.js';
-import { type ServerTrends, trendOf } from '../app/serverTrends.js';
-import { uriComponent } from '../app/uriComponent.js';
+import { SERVER_WINDOWS, type ServerWindow } from '../viewModels/serversQuery.js';
+import { type ServerTrends, trendOf } from '../viewModels/serverTrends.js';
+import { uriComponent } from '../viewModels/uriComponent.js';
 
 /** What a server's page shows. @internal */
 export interface ServerPage {

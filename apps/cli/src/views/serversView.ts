@@ -7,8 +7,8 @@ import { layout } from './layout.js';
 import { serverLink } from './serverLink.js';
 import { renderSparkline } from './trendChartView.js';
 import type { ViewContext } from './ViewContext.js';
-import { healthVerdict, SERVER_WINDOWS, type ServerSortKey, sortServers, type ServersQuery } from '../app/serversQuery.js';
-import { type ServerTrends, trendOf } from '../app/serverTrends.js';
+import { healthVerdict, SERVER_WINDOWS, type ServerSortKey, sortServers, type ServersQuery } from '../viewModels/serversQuery.js';
+import { type ServerTrends, trendOf } from '../viewModels/serverTrends.js';
 
 /** A server's health verdict as a badge: flaky, no answers, too few calls or healthy. @internal */
 export function healthBadge(t: Translator, row: ServerHealth): Html {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TrendPoint } from '../app/serverTrends.js';
-import { trendBuckets } from '../app/serverTrends.js';
+import type { TrendPoint } from '../viewModels/serverTrends.js';
+import { trendBuckets } from '../viewModels/serverTrends.js';
 import { Translator } from '../i18n/Translator.js';
 import { renderSparkline, renderTrendChart, renderTrendFigures, trendSummary } from './trendChartView.js';
 

@@ -1,4 +1,4 @@
-import type { TrendBucket, TrendPoint, TrendUnit } from '../app/serverTrends.js';
+import type { TrendBucket, TrendPoint, TrendUnit } from '../viewModels/serverTrends.js';
 import { Html, html } from '../html/Html.js';
 import type { Translator } from '../i18n/Translator.js';
 import { layoutTrendChart, type TrendChartLayout } from './trendChartLayout.js';

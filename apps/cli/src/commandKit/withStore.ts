@@ -1,6 +1,6 @@
 import type { RunStore } from '@runledger/trace';
 import { openExistingStore } from './openStore.js';
-import type { StoreTarget } from './parseCommand.js';
+import type { StoreTarget } from './commandArgs.js';
 
 /**
  * Opens the store a command names (by default one that exists already: a read command never

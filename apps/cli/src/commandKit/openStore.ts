@@ -1,7 +1,7 @@
 import type { RunStore } from '@runledger/trace';
 import { loadPostgresStore } from './loadPostgresStore.js';
 import { maskedPostgresUrl } from './maskedPostgresUrl.js';
-import type { StoreTarget } from './parseCommand.js';
+import type { StoreTarget } from './commandArgs.js';
 import { checkStoreTarget, unresolvedPostgresHost } from './storeTargetChecks.js';
 
 /** Runs a step against PostgreSQL, a host name that does not resolve made the setup error it is. */

@@ -2,7 +2,7 @@ import type { RunStore, StoredRun } from '@runledger/trace';
 import { resolveRunId, RUN_ID_PREFIX_MIN_LENGTH } from '../app/resolveRunId.js';
 import type { CliIo } from './CliIo.js';
 import { describeStore } from './openStore.js';
-import type { StoreTarget } from './parseCommand.js';
+import type { StoreTarget } from './commandArgs.js';
 import { terminalLine } from './terminalText.js';
 
 /**

@@ -3,7 +3,7 @@
  * store's server health one bucket at a time (the charts of the servers page and a server's page).
  */
 import type { RunStore, ServerHealth } from '@runledger/trace';
-import type { HealthBucketCache } from './HealthBucketCache.js';
+import type { HealthBucketCache } from '../app/HealthBucketCache.js';
 import { ServerWindow } from './serversQuery.js';
 
 const HOUR_MS = 3_600_000;

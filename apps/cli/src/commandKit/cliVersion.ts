@@ -5,7 +5,7 @@ const PACKAGE_NAME = '@runledger/cli';
 
 /**
  * The version of `@runledger/cli` that is running, read from its package.json: the first one
- * named `@runledger/cli` up from this module (`dist/` when built, `src/cli/` in the sources).
+ * named `@runledger/cli` up from this module (`dist/` when built, `src/commandKit/` in the sources).
  *
  * @throws Error from `cliVersion` when no such package.json is found (a broken install).
  * @internal

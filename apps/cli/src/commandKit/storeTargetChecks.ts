@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CliSetupError } from './CliSetupError.js';
 import { maskedPostgresUrl } from './maskedPostgresUrl.js';
-import type { StoreTarget } from './parseCommand.js';
+import type { StoreTarget } from './commandArgs.js';
 
 /** A value that starts like a URL (`mysql://`, `postgres://`): a scheme and `://`. */
 const URL_LIKE = /^([a-z][a-z0-9+.-]*):\/\//i;
