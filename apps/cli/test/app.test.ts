@@ -263,3 +263,46 @@ describe('errors', () => {
     expect(textOf(missing.body)).toContain('There is no run does-not-exist.');
   });
 });
+
+describe('live pages (issue 40 item 3)', () => {
+  it('serves the live script from its own origin, allowed by the CSP (script and fetch from self only), GET and HEAD only', async () => {
+    const store = InMemoryRunStore.create();
+    const server = await started(store);
+    const script = await send(server, '/assets/live.js');
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(script.headers['x-content-type-options']).toBe('nosniff');
+    const csp = script.headers['content-security-policy'];
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toContain('unsafe-eval');
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    // it parses as a script and reads the page, never writes into it from another origin
+    expect(() => new Function(script.body)).not.toThrow();
+    expect(script.body).toContain("fetch(location.href, { credentials: 'same-origin'");
+    expect((await send(server, '/assets/live.js', { method: 'POST' })).status).toBe(405);
+    expect((await send(server, '/assets/other.js')).status).toBe(404);
+  });
+
+  it("a running run's page is live with its regions marked; once ended the same regions are there and it is not live", async () => {
+    const store = InMemoryRunStore.create();
+    const run = await seedRun(store, { configuration: 'live', createdAt: T0, calls: [{ server: 'docs', tool: 'search', outcome: 'ok' }], finish: null });
+    const server = await started(store);
+    const regions = (body: string) => [...body.matchAll(/data-live-region="([^"]+)"/g)].map((m) => m[1]);
+    const live = await send(server, `/runs/${run.id}`);
+    expect(live.body).not.toContain('http-equiv="refresh"');
+    expect(live.body).toContain('<body data-live-seconds="2">');
+    expect(live.body).toContain('<script src="/assets/live.js" defer></script>');
+    expect(regions(live.body)).toEqual(['summary', 'cancel', 'wire', 'waterfall', 'timeline']);
+    // the Cancel button is a region of its own: it is put in again only when it changes, so it keeps the focus
+    expect(live.body).toMatch(/<div data-live-region="cancel"><form method="post"[^>]*><button type="submit" class="danger" data-action="cancel">/);
+    expect(live.body).toContain('data-text-over="The run has ended; the page shows how."');
+    expect(live.body).toContain(`<noscript><p class="muted live-note">This page does not update by itself without JavaScript. <a href="/runs/${run.id}">Reload</a></p></noscript>`);
+    await store.finishRun(run.id, { status: 'completed', finishedAt: T0 + 5_000 });
+    const ended = await send(server, `/runs/${run.id}`);
+    expect(ended.body).not.toContain('data-live-seconds');
+    expect(ended.body).not.toContain('/assets/live.js');
+    expect(ended.body).not.toContain('data-live-note');
+    expect(regions(ended.body)).toEqual(['summary', 'cancel', 'wire', 'waterfall', 'timeline']);
+  });
+});

@@ -1,53 +1,24 @@
 // The runs app in a real browser: Debian's Chromium driven by playwright-core, against a store
 // filled by the real demo flow (the bundled MCP servers as child processes).
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolOutcome } from '@runledger/core';
 import type { SqliteRunStore } from '@runledger/store-sqlite';
 import { startRun } from '@runledger/trace';
-import axe from 'axe-core';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunsServer, startRunsServer } from '../src/app/startRunsServer.js';
 import { DemoAgent } from '../src/demo/DemoAgent.js';
 import { type DemoServers, startDemoServers } from '../src/demo/DemoServers.js';
 import { runDemo } from '../src/demo/runDemo.js';
+import { axeViolations as axeViolationsIn, chromiumAvailable, launchChromium } from './browserHarness.js';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  // shared memory in a temporary folder: a container's /dev/shm (64 MB by default) slows or crashes the renderer
-  '--disable-dev-shm-usage',
-];
-const available = existsSync(CHROMIUM);
+const available = chromiumAvailable('runs app in a real browser');
 const SCREENSHOTS = process.env['RUNLEDGER_SCREENSHOTS'] === '1';
 const IMAGES = fileURLToPath(new URL('../../../docs/images', import.meta.url));
 const SCRIPT_TOOL = 'mcp_docs_<script>window.__pwned=1</script>';
-
-if (!available) {
-  if (process.env['CI'] === 'true') {
-    describe('runs app in a real browser', () => {
-      it('needs Chromium', () => {
-        throw new Error(
-          `Chromium is missing at ${CHROMIUM}: the browser tests cannot run. Install it (apt-get install -y chromium) or point CHROMIUM_PATH at it; under CI=true this fails rather than skips.`,
-        );
-      });
-    });
-  } else {
-    console.warn(
-      `browser tests skipped: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH, or install chromium); under CI=true they fail instead`,
-    );
-  }
-}
 
 // 60 s a test: one page or two each, a few seconds on a busy CI machine; the rest is headroom for a slower one.
 describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, () => {
@@ -63,13 +34,7 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
     const lap = (what: string) => process.env['RUNLEDGER_TIMING'] === '1' && console.log(what, Date.now() - t0);
     dir = mkdtempSync(join(tmpdir(), 'runledger-ui-browser-'));
     // Chromium starts while the demo records (real MCP child processes, reused for the slow run).
-    const launching = chromium.launchPersistentContext(join(dir, 'chromium-profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      locale: 'en-US',
-      viewport: { width: 1280, height: 800 },
-    });
+    const launching = launchChromium(join(dir, 'chromium-profile'));
     servers = await startDemoServers();
     lap('servers');
     const demo = await runDemo({ dbPath: join(dir, 'runledger.db'), servers });
@@ -168,13 +133,10 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
     const finished = call.then(() => run.complete());
     await page.goto(`${app.url}runs/${run.id}`);
     expect(await page.locator('.badge[data-status]').first().innerText()).toContain('running');
-    // what the Cancel button will stop: the call on the wire, with tool, server, when sent and for how long
-    await expect
-      .poll(async () => {
-        await page.reload();
-        return page.locator('section.wire tbody tr').count();
-      })
-      .toBe(1);
+    // what the Cancel button will stop: the call on the wire, with tool, server, when sent and for how long —
+    // put into the open page by the live script, never by a reload
+    await page.evaluate(() => Object.assign(globalThis, { __sameDocument: true }));
+    await expect.poll(() => page.locator('section.wire tbody tr').count(), { timeout: 15_000 }).toBe(1);
     expect(await page.locator('section.wire tbody tr').innerText()).toMatch(
       /mcp_slow_export_report\s+slow\s+\d\d:\d\d:\d\d\.\d{3}\s+\d+(\.\d+)? (ms|s)/,
     );
@@ -185,8 +147,14 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
     const result = await call;
     expect(result.outcome).toBe('cancelled');
     expect((await finished).status).toBe('cancelled');
-    await page.reload();
-    expect(await page.locator('.badge[data-status]').first().innerText()).toContain('cancelled');
+    // the cancel's answer page (a new document) follows the run to its end in place
+    await page.evaluate(() => Object.assign(globalThis, { __sameDocument: true }));
+    await expect.poll(() => page.locator('.badge[data-status]').first().innerText(), { timeout: 15_000 }).toContain('cancelled');
+    // (live when the answer page found the run still running: its note then says it ended)
+    if ((await page.locator('[data-live-state]').count()) > 0) {
+      expect(await page.locator('[data-live-state]').innerText()).toBe('The run has ended; the page shows how.');
+    }
+    expect(await page.evaluate(() => (globalThis as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
     const cancelledStep = page.locator('tr[data-outcome="cancelled"]');
     expect(await cancelledStep.locator('td.outcome').innerText()).toContain('cancelled');
     expect(await cancelledStep.locator('td.details').innerText()).toContain('mcp_slow_export_report');
@@ -250,16 +218,8 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
   }
 
   /** Runs axe-core in the page (injected through the debugging protocol, so the page's CSP stays as served). */
-  async function axeViolations(): Promise<string[]> {
-    await page.evaluate(axe.source);
-    const result = await page.evaluate(() =>
-      (
-        globalThis as unknown as {
-          axe: { run(options: unknown): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> };
-        }
-      ).axe.run({ resultTypes: ['violations'] }),
-    );
-    return result.violations.map((violation) => `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`);
+  function axeViolations(): Promise<string[]> {
+    return axeViolationsIn(page);
   }
 
   it('draws the waterfall: parallel calls side by side, bars coloured as the badges (cancelled grey, never red), each a link to its row; axe finds nothing', async () => {
@@ -323,12 +283,6 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
     await append(created.id, { kind: 'llm', at: t0 + 300, durationMs: 250 });
     await append(created.id, { kind: 'tool_start', at: t0 + 400, durationMs: 0, tool: 'mcp_slow_export_report', callId: 'call-1' });
     await append(created.id, { kind: 'tool', at: t0 + 800, durationMs: 400, tool: 'mcp_docs_search', outcome: 'ok', callId: 'call-0' });
-    // the page refreshes itself while the run runs; the test reloads when it wants to instead
-    await page.route(`${app.url}runs/${created.id}`, async (route) => {
-      const response = await route.fetch();
-      const body = (await response.text()).replace(/<meta http-equiv="refresh"[^>]*>/, '');
-      await route.fulfill({ response, body });
-    });
     try {
       const running = async () => {
         await page.goto(`${app.url}runs/${created.id}`);
@@ -352,7 +306,6 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
       // the finished call before it takes a smaller share of the grown axis: the running bar grew
       expect(later.rect.width).toBeGreaterThan(first.rect.width);
     } finally {
-      await page.unroute(`${app.url}runs/${created.id}`);
       await store.finishRun(created.id, { status: 'cancelled', finishedAt: Date.now() });
     }
   });
@@ -595,30 +548,6 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
       expect(await page.locator('#filter-title').inputValue()).toBe('EXPORT');
       expect(await page.locator('select[name="status"]').inputValue()).toBe('completed');
       expect(await page.locator('tr[data-run-id]').count()).toBe(expected.runs.length);
-    });
-
-    it('refreshes while a run on it runs, and a link turns that off (then axe finds nothing: its meta-refresh rule flags any timed refresh)', async () => {
-      const created = await store.createRun({ configuration: 'browser-list-refresh', actor: 'browser test' });
-      try {
-        await page.goto(`${app.url}?configuration=browser-list-refresh&lang=en`);
-        expect(await page.locator('meta[http-equiv="refresh"]').getAttribute('content')).toBe('5');
-        expect(await page.locator('p.refresh').innerText()).toBe(
-          'Runs on this page are running; it refreshes every 5 seconds. Stop refreshing',
-        );
-        await page.locator('p.refresh a').click();
-        await page.waitForURL(/refresh=off/);
-        expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(0);
-        expect(await page.locator('tr[data-run-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-run-id')))).toEqual([
-          created.id,
-        ]);
-        expect(await axeViolations(), 'axe on the list of a running run, refreshing off').toEqual([]);
-        // the form keeps it off
-        await page.locator('form.filters button[type="submit"]').click();
-        await page.waitForURL(/refresh=off/);
-        expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(0);
-      } finally {
-        await store.finishRun(created.id, { status: 'completed', finishedAt: Date.now() });
-      }
     });
 
     for (const lang of ['en', 'de']) {

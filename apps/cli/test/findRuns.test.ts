@@ -335,29 +335,37 @@ describe('find a run: a store that cannot search', () => {
   });
 });
 
-describe('find a run: the list refreshes while runs run', () => {
-  it('refreshes every 5 seconds while a run on the page runs, says so, and can be turned off (kept through the filters)', async () => {
+describe('find a run: the list updates in place while runs run', () => {
+  it('is live (the live script, every 5 seconds, no meta refresh) while a run on the page runs, says so, and can be turned off (kept through the filters)', async () => {
     const store = InMemoryRunStore.create();
     const done = await seedRun(store, { configuration: 'done', createdAt: T0, calls: [] });
     const running = await seedRun(store, { configuration: 'live', createdAt: T0 + 1, calls: [], finish: null });
     const server = await app(store);
-    const refresh = '<meta http-equiv="refresh" content="5">';
     const live = await request(server, '/');
-    expect(live.body).toContain(refresh);
-    expect(mainText(live.body)).toContain('Runs on this page are running; it refreshes every 5 seconds. Stop refreshing');
+    expect(live.body).not.toContain('http-equiv="refresh"');
+    expect(live.body).toContain('<script src="/assets/live.js" defer></script>');
+    expect(live.body).toContain('<body data-live-seconds="5">');
+    // the list's rows, totals and pager are the one region the script puts in again; the filter form is not in it
+    expect(live.body).toMatch(/<div data-live-region="list">[\s\S]*<table class="runs">[\s\S]*<\/table>[\s\S]*<\/div>/);
+    expect(live.body.indexOf('data-live-region="list"')).toBeGreaterThan(live.body.indexOf('</form>'));
+    // the note, shown by the script; without it the page says it does not update by itself and offers a reload
+    expect(live.body).toContain('data-text-on="Updates live every 5 seconds."');
+    expect(live.body).toContain('data-text-over="No run on this page is running any more; updates stopped."');
+    expect(live.body).toMatch(/<noscript><p class="muted live-note">This page does not update by itself without JavaScript\. <a href="\/">Reload<\/a><\/p><\/noscript>/);
     expect(rowsOf(live)).toEqual([running.id, done.id]);
-    // no running run on the page (filtered away): no refresh
+    // no running run on the page (filtered away): not live
     const finished = await request(server, '/?configuration=done');
-    expect(finished.body).not.toContain('http-equiv="refresh"');
+    expect(finished.body).not.toContain('data-live-seconds');
+    expect(finished.body).not.toContain('/assets/live.js');
     expect(finished.body).not.toContain('data-refresh');
-    // turned off: no refresh, a link to turn it on, and the form keeps it off
-    const off = linkTo(live, /<p class="muted refresh" data-refresh="on">[^<]*<a href="([^"]+)"/)!;
-    expect(off).toBe('/?refresh=off');
-    const quiet = await request(server, off);
-    expect(quiet.body).not.toContain('http-equiv="refresh"');
+    // turned off by the address: not live, a link to turn it on, and the form keeps it off
+    const quiet = await request(server, '/?refresh=off');
+    expect(quiet.body).not.toContain('data-live-seconds');
     expect(quiet.body).toContain('<input type="hidden" name="refresh" value="off">');
     expect(linkTo(quiet, /<p class="muted refresh" data-refresh="off">[^<]*<a href="([^"]+)"/)).toBe('/');
+    expect(mainText(quiet.body)).toContain('Runs on this page are running; live updates are off. Update live every 5 seconds');
     const german = await request(server, '/?lang=de');
-    expect(mainText(german.body)).toContain('Auf dieser Seite laufen noch Läufe; sie aktualisiert sich alle 5 Sekunden.');
+    expect(german.body).toContain('data-text-on="Wird alle 5 Sekunden aktualisiert."');
+    expect(german.body).toContain('Ohne JavaScript aktualisiert sich diese Seite nicht selbst.');
   });
 });

@@ -22,6 +22,8 @@ import { readRunsList } from './readRunsList.js';
 import { resolveRunId } from './resolveRunId.js';
 import { readTimelineSlice } from './timelineSlice.js';
 import { uriComponent } from '../viewModels/uriComponent.js';
+import { LIVE_SCRIPT } from './liveScript.js';
+import { LIVE_SCRIPT_PATH } from '../views/liveNote.js';
 
 /** How the runs app is set up. @public */
 export interface RunsAppOptions {
@@ -46,7 +48,7 @@ export type RunsAppHandler = (req: IncomingMessage, res: ServerResponse) => Prom
 /** Headers on every response of the app, error responses included. @internal */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy':
-    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'same-origin',
@@ -96,7 +98,8 @@ function cancelEndedText(t: Translator, run: StoredRun): string {
  * servers page and the cancel action from a {@link RunStore}.
  *
  * @remarks
- * Server-rendered HTML that needs no JavaScript; every value is escaped. With a token, each
+ * Server-rendered HTML that needs no JavaScript (one same-origin script keeps live pages up to date
+ * in place; without it they offer a reload link); every value is escaped. With a token, each
  * request without it gets 401. The cancel action is a POST that must come from this app's own
  * origin, takes a short id as the run page does, is idempotent, and is refused (409, nothing written) on a run that has ended.
  *
@@ -268,6 +271,10 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
       if (path === '/healthz') {
         if (method !== 'GET' && method !== 'HEAD') return notAllowed(READ);
         return send(res, 200, 'ok\n', { 'content-type': 'text/plain; charset=utf-8' });
+      }
+      if (path === LIVE_SCRIPT_PATH) {
+        if (method !== 'GET' && method !== 'HEAD') return notAllowed(READ);
+        return send(res, 200, LIVE_SCRIPT, { 'content-type': 'text/javascript; charset=utf-8' });
       }
       if (path === '/favicon.ico') {
         if (method !== 'GET' && method !== 'HEAD') return notAllowed(READ);

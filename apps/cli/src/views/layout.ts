@@ -1,5 +1,6 @@
 import { Html, html } from '../html/Html.js';
 import { LOCALES } from '../i18n/Locale.js';
+import { LIVE_SCRIPT_PATH, type LiveView } from './liveNote.js';
 import type { ViewContext } from './ViewContext.js';
 import { STYLES } from './styles.js';
 
@@ -7,13 +8,14 @@ import { STYLES } from './styles.js';
 export type NavSection = 'runs' | 'servers' | null;
 
 /**
- * Wraps a page body in the document: head, inline stylesheet, navigation, language switch.
+ * Wraps a page body in the document: head, inline stylesheet, navigation, language switch; a live
+ * page (`view.live`) loads the live script, which keeps its `data-live-region`s up to date in place.
  *
  * @internal
  */
 export function layout(
   ctx: ViewContext,
-  view: { readonly title: string; readonly section: NavSection; readonly body: Html; readonly refreshSeconds?: number },
+  view: { readonly title: string; readonly section: NavSection; readonly body: Html; readonly live?: LiveView },
 ): Html {
   const { t } = ctx;
   const nav = (section: Exclude<NavSection, null>, path: string, label: string) =>
@@ -23,11 +25,11 @@ export function layout(
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-${view.refreshSeconds !== undefined ? html`<meta http-equiv="refresh" content="${view.refreshSeconds}">` : ''}
 <title>${view.title} · ${t.t('app.title')}</title>
 <style>${Html.trusted(STYLES)}</style>
+${view.live !== undefined ? html`<script src="${LIVE_SCRIPT_PATH}" defer></script>` : ''}
 </head>
-<body>
+<body${view.live !== undefined ? html` data-live-seconds="${String(view.live.seconds)}"` : ''}>
 <a class="skip" href="#content">${t.t('nav.skip')}</a>
 <header class="top">
 <a class="brand" href="${ctx.href('/')}">${t.t('app.title')}<small>${t.t('app.tagline')}</small></a>

@@ -6,6 +6,7 @@ import { NONE, outcomeBadge, statusBadge } from './badges.js';
 import { failureCauseLabel } from './failureCauseLabel.js';
 import { kindText } from './kindText.js';
 import { layout } from './layout.js';
+import { liveNote, RUN_LIVE } from './liveNote.js';
 import type { ViewContext } from './ViewContext.js';
 import { renderWaterfallView } from './waterfallView.js';
 import { serverLink, toolServerOf } from './serverLink.js';
@@ -18,9 +19,6 @@ import { uriComponent } from '../viewModels/uriComponent.js';
 
 /** The most timeline rows (steps) one page shows. @internal */
 export const TIMELINE_PAGE_SIZE = 200;
-
-/** Seconds between refreshes of a running run's page. @internal */
-export const RUNNING_REFRESH_SECONDS = 2;
 
 /** The slice of a run's timeline one view shows: one page of at most {@link TIMELINE_PAGE_SIZE} steps. @internal */
 export interface TimelineSlice {
@@ -131,6 +129,7 @@ export function renderRunView(ctx: ViewContext, run: StoredRun, slice: TimelineS
     : '';
   const summary = html`<section class="card" aria-labelledby="summary-h">
 <h2 id="summary-h" class="visually-hidden">${t.t('runs.detail.summary')}</h2>
+<div data-live-region="summary">
 <dl class="summary">
 <dt>${t.t('runs.col.status')}</dt><dd>${statusBadge(t, run.status)}</dd>
 <dt>${t.t('runs.col.configuration')}</dt><dd>${run.configuration}</dd>
@@ -146,7 +145,8 @@ ${unstored > 0 ? html`<dt>${t.t('runs.detail.unstored')}</dt><dd><strong>${t.num
 <dt>${t.t('runs.col.calls')}</dt><dd>${outcomeCounts(t, run)}</dd>
 </dl>
 ${unstored > 0 ? html`<p class="note note-warn" role="alert" data-note="unstored">⚠ ${t.t('runs.detail.unstoredNote', { count: unstored })}</p>` : ''}
-${cancelForm}
+</div>
+<div data-live-region="cancel">${cancelForm}</div>
 </section>`;
 
   const total = run.stepCount;
@@ -193,13 +193,13 @@ ${slice.stepsShown >= 20 ? pager : ''}
   return layout(ctx, {
     title: run.title ?? t.t('runs.detail.title', { id: run.id.slice(0, 8) }),
     section: 'runs',
-    refreshSeconds: running ? RUNNING_REFRESH_SECONDS : undefined,
+    ...(running ? { live: RUN_LIVE } : {}),
     body: html`<p><a href="${ctx.href('/')}">← ${t.t('runs.detail.back')}</a></p>
 <h1>${run.title != null ? html`<span data-run-title>${run.title}</span> <small class="muted mono">${t.t('runs.detail.title', { id: run.id })}</small>` : t.t('runs.detail.title', { id: run.id })}</h1>
-${running ? html`<p class="muted">${t.t('runs.detail.refreshing', { seconds: RUNNING_REFRESH_SECONDS })}</p>` : ''}
+${running ? liveNote(ctx, RUN_LIVE, { over: t.t('live.over.run'), reloadHref: ctx.href(runHref, { from: slice.from || null }) }) : ''}
 ${summary}
-${wire}
-${renderWaterfallView(ctx, slice.entries, now)}
-${timeline}`,
+<div data-live-region="wire">${wire}</div>
+<div data-live-region="waterfall">${renderWaterfallView(ctx, slice.entries, now)}</div>
+<div data-live-region="timeline">${timeline}</div>`,
   });
 }

@@ -12,11 +12,9 @@ import { Html, html } from '../html/Html.js';
 import type { Translator } from '../i18n/Translator.js';
 import { NONE, statusBadge } from './badges.js';
 import { layout } from './layout.js';
+import { liveNote, RUNS_LIVE } from './liveNote.js';
 import type { ViewContext } from './ViewContext.js';
 import { uriComponent } from '../viewModels/uriComponent.js';
-
-/** Seconds between refreshes of the runs list while a run on it runs. @internal */
-export const RUNS_REFRESH_SECONDS = 5;
 
 /** What the runs list shows. @internal */
 export interface RunsListView {
@@ -102,13 +100,16 @@ ${input('to', 'datetime-local', 'filter-time-zone')}
 </form>`;
 }
 
-/** While a run on the page runs: the note that the page refreshes, and the link that turns it off or on. */
+/**
+ * While a run on the page runs: the live note (updates in place, a pause button; a reload link without
+ * script), or, when the address turned updates off (`refresh=off`), the link that turns them on.
+ */
 function refreshNote(ctx: ViewContext, filter: RunsFilter, cursor: string | null): Html {
   const { t } = ctx;
   const here = { ...runsFilterParams(filter), cursor };
   return filter.refresh
-    ? html`<p class="muted refresh" data-refresh="on">${t.t('runs.refresh.on', { seconds: RUNS_REFRESH_SECONDS })} <a href="${ctx.href('/', { ...here, refresh: 'off' })}">${t.t('runs.refresh.stop')}</a></p>`
-    : html`<p class="muted refresh" data-refresh="off">${t.t('runs.refresh.off')} <a href="${ctx.href('/', { ...here, refresh: null })}">${t.t('runs.refresh.start', { seconds: RUNS_REFRESH_SECONDS })}</a></p>`;
+    ? liveNote(ctx, RUNS_LIVE, { over: t.t('live.over.runs'), reloadHref: ctx.href('/', here) })
+    : html`<p class="muted refresh" data-refresh="off">${t.t('runs.refresh.off')} <a href="${ctx.href('/', { ...here, refresh: null })}">${t.t('runs.refresh.start', { seconds: RUNS_LIVE.seconds })}</a></p>`;
 }
 
 function runRow(ctx: ViewContext, run: StoredRun, now: number): Html {
@@ -129,7 +130,7 @@ function runRow(ctx: ViewContext, run: StoredRun, now: number): Html {
 /**
  * The runs list: newest first, filtered by status, outcome, configuration, time range and (where
  * the store can search) server, tool and title; the totals of the filters, keyset paging, and a
- * refresh every few seconds while a run on the page runs.
+ * update in place every few seconds while a run on the page runs.
  *
  * @internal
  */
@@ -170,7 +171,7 @@ ${page.nextCursor !== null ? html`<a class="button" rel="next" href="${ctx.href(
   return layout(ctx, {
     title: t.t('runs.title'),
     section: 'runs',
-    refreshSeconds: running && filter.refresh ? RUNS_REFRESH_SECONDS : undefined,
-    body: html`<h1>${t.t('runs.title')}</h1>${filterForm(ctx, view)}${running ? refreshNote(ctx, filter, filter.cursor) : ''}${totalsLine}${table}${pager}`,
+    ...(running && filter.refresh ? { live: RUNS_LIVE } : {}),
+    body: html`<h1>${t.t('runs.title')}</h1>${filterForm(ctx, view)}${running ? refreshNote(ctx, filter, filter.cursor) : ''}<div data-live-region="list">${totalsLine}${table}${pager}</div>`,
   });
 }

@@ -56,6 +56,7 @@ dl.summary{display:grid;grid-template-columns:max-content 1fr;gap:4px 18px;margi
 .flash{padding:10px 14px;border-radius:6px;margin-bottom:14px;border:1px solid var(--run-line);background:var(--run-bg)}
 .sort{color:inherit;text-decoration:none}.sort:hover{text-decoration:underline}
 .rate{font-weight:600;font-variant-numeric:tabular-nums}
+[hidden]{display:none!important}.live-note{margin:0 0 10px;font-size:14px}.live-note button{margin-left:6px;padding:2px 8px;font-size:13px}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 @media (max-width:800px){main{padding:12px}th,td{padding:6px}.hide-narrow{display:none}}
 h1{overflow-wrap:anywhere}dl.summary dd{overflow-wrap:anywhere;min-width:0}
