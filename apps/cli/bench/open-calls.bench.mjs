@@ -14,8 +14,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { PostgresRunStore } from '@runledger/store-postgres';
 import { SqliteRunStore } from '@runledger/store-sqlite';
-import { InMemoryRunStore } from '@runledger/trace';
-import { OpenCallSet } from '@runledger/trace/store';
+import { InMemoryRunStore, OpenCallSet } from '@runledger/trace';
 import { BENCH_SERVERS, fmt, median, table, verdict } from '../../../bench/lib.mjs';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 2_000);

@@ -1,4 +1,4 @@
-import type { RunStore } from '@runledger/trace/store';
+import type { RunStore } from '@runledger/trace';
 
 /**
  * How the contract suite gets stores to test.

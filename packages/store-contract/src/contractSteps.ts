@@ -1,7 +1,8 @@
 // What every part of the shared RunStore contract suite uses: the steps it appends, its
 // assertions, and the stores of a test.
 import { type ToolFailureCause, type ToolOutcome, ToolOutcome as Outcome } from '@runledger/core';
-import { type AppendStepInput, type RunStore, RunStoreError, type RunStoreErrorCode, type StoredRun } from '@runledger/trace/store';
+import { type AppendStepInput, RunStoreError, type RunStoreErrorCode, type StoredRun } from '@runledger/trace/store';
+import type { RunStore } from '@runledger/trace';
 import { afterEach, expect, it } from 'vitest';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
 

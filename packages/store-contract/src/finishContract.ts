@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { InMemoryRunStore } from '@runledger/trace';
-import { type FinishRunInput, isLateCancel, type StoredRun, type TerminalRunStatus } from '@runledger/trace/store';
+import { InMemoryRunStore, isLateCancel } from '@runledger/trace';
+import type { FinishRunInput, StoredRun, TerminalRunStatus } from '@runledger/trace/store';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError } from './contractSteps.js';

@@ -1,12 +1,5 @@
-import { InMemoryRunStore } from '@runledger/trace';
-import {
-  type AppendStepInput,
-  type RunStatus,
-  type RunStore,
-  RunStoreError,
-  type StoredRun,
-  type StoredStep,
-} from '@runledger/trace/store';
+import { InMemoryRunStore, type RunStore } from '@runledger/trace';
+import { type AppendStepInput, type RunStatus, RunStoreError, type StoredRun, type StoredStep } from '@runledger/trace/store';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isLateCancel } from '@runledger/trace/store';
+import { isLateCancel } from '@runledger/trace';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, llmStep, sleep, toolStep } from './contractSteps.js';

@@ -1,13 +1,12 @@
-import { InMemoryRunStore } from '@runledger/trace';
 import {
-  type AppendStepInput,
   canReadOpenCalls,
+  InMemoryRunStore,
   OpenCallSet,
   type OpenCallsRead,
   type OpenCallsRunStore,
   type RunStore,
-  type StoredStep,
-} from '@runledger/trace/store';
+} from '@runledger/trace';
+import type { AppendStepInput, StoredStep } from '@runledger/trace/store';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, llmStep } from './contractSteps.js';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolOutcome } from '@runledger/core';
-import { InMemoryRunStore } from '@runledger/trace';
-import { isLateCancel, type RunStore } from '@runledger/trace/store';
+import { InMemoryRunStore, isLateCancel, type RunStore } from '@runledger/trace';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, llmStep, sleep, toolStep, waitFor } from './contractSteps.js';
 import { runInputRuleExamples } from './inputRuleExamples.js';

@@ -1,12 +1,5 @@
-import { InMemoryRunStore } from '@runledger/trace';
-import {
-  canSearchRuns,
-  type RunStore,
-  type SearchingRunStore,
-  type StoredRun,
-  type StoredToolCall,
-  type ToolCallQuery,
-} from '@runledger/trace/store';
+import { canSearchRuns, InMemoryRunStore, type RunStore, type SearchingRunStore } from '@runledger/trace';
+import type { StoredRun, StoredToolCall, ToolCallQuery } from '@runledger/trace/store';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, listAll, llmStep, toolStep } from './contractSteps.js';

@@ -5,7 +5,8 @@
 // An end deletes the open row its snapshot sees; one whose statement began before its start
 // committed (it waited for the run row) does not see that row, but its upsert does (ON CONFLICT
 // reads the newest row) and closes it (state 2) instead of noting an end that came first.
-import { callIdOfStoredStep, OpenCallSet, type OpenCallsRead, storedStepReader, type StoredStepRow } from '@runledger/trace/store';
+import { storedStepReader, type StoredStepRow } from '@runledger/trace/store';
+import { callIdOfStoredStep, OpenCallSet, type OpenCallsRead } from '@runledger/trace';
 import type pg from 'pg';
 import { STEP_COLUMNS } from './postgresRows.js';
 import { timedQuery } from './postgresConnections.js';

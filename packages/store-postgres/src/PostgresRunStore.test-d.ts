@@ -1,12 +1,5 @@
-import type {
-  PruneRunsQuery,
-  PruneRunsResult,
-  PruningRunStore,
-  RunStore,
-  SearchingRunStore,
-  ToolCallPage,
-  ToolCallQuery,
-} from '@runledger/trace/store';
+import type { PruneRunsQuery, PruneRunsResult, ToolCallPage, ToolCallQuery } from '@runledger/trace/store';
+import type { PruningRunStore, RunStore, SearchingRunStore } from '@runledger/trace';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
 import { PostgresRunStore } from './PostgresRunStore.js';

@@ -5,11 +5,11 @@ import {
   DURATION_HISTOGRAM_MAX_RELATIVE_ERROR,
   durationSlot,
   durationSlotValue,
-  OpenCallSet,
   ROLLUP_LEVEL_SIZES,
   serverHealth,
   type StoredStep,
 } from '@runledger/trace/store';
+import { OpenCallSet } from '@runledger/trace';
 import { PostgresRunStore } from './PostgresRunStore.js';
 import { cancelWatchOf, movesSettled, poolOf, setRollPendingAt } from './PostgresRunStoreInternals.js';
 import { rollPendingStatement } from './health/PostgresHealthWriter.js';

@@ -14,19 +14,14 @@ import {
   type CreateRunInput,
   duplicateRunIdError,
   type FinishRunInput,
-  type OpenCallsRead,
-  type OpenCallsRunStore,
   type PruneRunsQuery,
   type PruneRunsResult,
-  type PruningRunStore,
   type RunPage,
   runPageOf,
-  RunTerminationReason,
   type RunQuery,
   RunStoreError,
   type RunTotals,
   type RunTotalsQuery,
-  type SearchingRunStore,
   type ServerHealth,
   type ServerHealthQuery,
   type StepQuery,
@@ -37,6 +32,13 @@ import {
   type ToolCallPage,
   type ToolCallQuery,
 } from '@runledger/trace/store';
+import {
+  type OpenCallsRead,
+  type OpenCallsRunStore,
+  type PruningRunStore,
+  RunTerminationReason,
+  type SearchingRunStore,
+} from '@runledger/trace';
 import type pg from 'pg';
 import { PostgresCancelWatch } from './PostgresCancelWatch.js';
 import { migrateSchema } from './schema/migrateSchema.js';

@@ -18,18 +18,13 @@ import {
   duplicateRunIdError,
   type FinishRunInput,
   type NormalizedAppendStep,
-  type OpenCallsRead,
-  type OpenCallsRunStore,
   type PruneRunsQuery,
   type PruneRunsResult,
-  type PruningRunStore,
   type RunPage,
-  RunTerminationReason,
   type RunQuery,
   RunStatus,
   type RunTotals,
   type RunTotalsQuery,
-  type SearchingRunStore,
   RunStoreError,
   type ServerHealth,
   type ServerHealthQuery,
@@ -43,6 +38,13 @@ import {
   type ToolCallPage,
   type ToolCallQuery,
 } from '@runledger/trace/store';
+import {
+  type OpenCallsRead,
+  type OpenCallsRunStore,
+  type PruningRunStore,
+  RunTerminationReason,
+  type SearchingRunStore,
+} from '@runledger/trace';
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { retryBusy } from './busyRetry.js';

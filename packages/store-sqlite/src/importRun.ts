@@ -1,14 +1,8 @@
 // importRun's transaction (the sibling of store-postgres's importRun.ts): a run and its steps
 // written as given, the run's counters and tokens from its steps, the rollup through the same step writer
 // appends use.
-import {
-  callIdOfStoredStep,
-  storedStepTokens,
-  type StoredRun,
-  type StoredStep,
-  type ToolCallFacts,
-  toolCallOf,
-} from '@runledger/trace/store';
+import { storedStepTokens, type StoredRun, type StoredStep, type ToolCallFacts, toolCallOf } from '@runledger/trace/store';
+import { callIdOfStoredStep } from '@runledger/trace';
 import type Database from 'better-sqlite3';
 import { NEXT_RUN_NO, RUN_COLUMNS, type StepColumns } from './sqliteRows.js';
 

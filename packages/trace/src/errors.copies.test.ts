@@ -5,6 +5,7 @@ import * as coreInternal from '@runledger/core/internal';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { RunCancelledError } from './recording/RunCancelledError.js';
+import { RunFinishRefusedError } from './recording/RunFinishRefusedError.js';
 import { RunRecordError } from './recording/RunRecordError.js';
 import { RunStep } from './step/RunStep.js';
 import { RunStepError } from './step/RunStepError.js';
@@ -17,18 +18,20 @@ import { RunStoreError } from './store/RunStoreError.js';
 
 type Copy = {
   RunCancelledError: typeof RunCancelledError;
+  RunFinishRefusedError: typeof RunFinishRefusedError;
   RunRecordError: typeof RunRecordError;
   RunStepError: typeof RunStepError;
   RunStepReadError: typeof RunStepReadError;
   RunStoreError: typeof RunStoreError;
 };
 
-const here: Copy = { RunCancelledError, RunRecordError, RunStepError, RunStepReadError, RunStoreError };
+const here: Copy = { RunCancelledError, RunFinishRefusedError, RunRecordError, RunStepError, RunStepReadError, RunStoreError };
 
 async function importCopy(n: number): Promise<Copy> {
   const load = async <T>(path: string): Promise<T> => (await import(/* @vite-ignore */ `${path}?copy=${n}`)) as T;
   return {
     ...(await load<Pick<Copy, 'RunCancelledError'>>('./recording/RunCancelledError.ts')),
+    ...(await load<Pick<Copy, 'RunFinishRefusedError'>>('./recording/RunFinishRefusedError.ts')),
     ...(await load<Pick<Copy, 'RunRecordError'>>('./recording/RunRecordError.ts')),
     ...(await load<Pick<Copy, 'RunStepError'>>('./step/RunStepError.ts')),
     ...(await load<Pick<Copy, 'RunStepReadError'>>('./step/RunStepReadError.ts')),
@@ -42,6 +45,7 @@ const step = RunStep.of({ kind: 'tool', round: 0, durationMs: 1, toolName: 'mcp_
 function errorsOf(copy: Copy): Array<[keyof Copy, Error]> {
   return [
     ['RunCancelledError', new copy.RunCancelledError('r', 'stop', 'local')],
+    ['RunFinishRefusedError', new copy.RunFinishRefusedError('r', 'completed', new Error('gone'))],
     ['RunRecordError', new copy.RunRecordError(step, new Error('hook'))],
     ['RunStepError', new copy.RunStepError('sequence', 'bad')],
     ['RunStepReadError', new copy.RunStepReadError(['a', 0], 'bad')],

@@ -61,8 +61,11 @@ export {
 
 // ── The store contract (src/store) ──────────────────────────────────────────────────────────────
 // What a run store is to its users: the RunStore interface and its shapes, its error, the
-// in-memory store, and copying runs between stores. Writing a store: @runledger/trace/store, the
-// one entry of the names only a store implementer needs (the input checks, the health tally).
+// in-memory store, its optional parts (each with its `can…` test), the calls on the wire of a run
+// read from its steps (OpenCallSet), and copying runs between stores. Writing a store:
+// @runledger/trace/store, the entry of the names only a store implementer needs (the input checks,
+// the health tally, the row readers). Each name is exported by one entry; the /store entry also
+// re-exports the shapes of this contract its own signatures mention (the API gate's closure rule).
 export type {
   AppendStepInput,
   CreateRunInput,
@@ -79,10 +82,9 @@ export { RunStoreError, RunStoreErrorCode } from './store/RunStoreError.js';
 export { isLateCancel } from './store/isLateCancel.js';
 export { InMemoryRunStore, type InMemoryRunStoreOptions } from './store/InMemoryRunStore.js';
 export { canPruneRuns, type PruneRunsQuery, type PruneRunsResult, type PruningRunStore } from './store/PruneRuns.js';
-export { canReadOpenCalls, type OpenCallsRead, type OpenCallsRunStore } from './store/OpenCalls.js';
+export { callIdOfStoredStep, canReadOpenCalls, OpenCallSet, type OpenCallsRead, type OpenCallsRunStore } from './store/OpenCalls.js';
 export { canSearchRuns, type RunTotals, type RunTotalsQuery, type SearchingRunStore } from './store/RunSearch.js';
 export type { StoredToolCall, ToolCallPage, ToolCallQuery } from './store/ToolCallListing.js';
-export { stepTokens } from './step/stepTokens.js';
 export { type CopyRunsOptions, type CopyRunsProgress, type CopyRunsResult, copyRuns } from './store/copyRuns.js';
 
 // ── Timeline (src/timeline) ─────────────────────────────────────────────────────────────────────
@@ -100,13 +102,11 @@ export {
 } from './timeline/RunTimelineEntry.js';
 
 // ── Server health (src/health) ──────────────────────────────────────────────────────────────────
-// How each MCP server is doing, from its recorded tool calls: which calls count, the facts of one
-// call, when a server is flaky, and the health a store reports (serverHealth, src/store, folds rows
-// into it: the definition every store's query matches).
+// How each MCP server is doing, from its recorded tool calls: the health a store reports, which
+// calls count, the server a tool belongs to, and when a server is flaky. How a store folds its rows
+// into that health (toolCallOf, serverHealth) is @runledger/trace/store's.
 export type { ServerFailureCauseCount, ServerHealth, ServerHealthQuery } from './health/ServerHealth.js';
 export { UNKNOWN_FAILURE_CAUSE } from './health/ServerHealth.js';
 export { DEFAULT_FLAKY_THRESHOLD, type FlakyThreshold } from './health/FlakyThreshold.js';
-export { type ServerHealthRow, serverHealth } from './store/serverHealth.js';
 export { ANSWERED_FAILURE_CAUSES, isAnsweredCall, isCountedCall, NOT_COUNTED_FAILURE_CAUSES } from './health/ToolCallCounting.js';
 export { serverFromToolName } from './health/serverFromToolName.js';
-export { type ToolCallFacts, type ToolCallSource, toolCallOf } from './health/ToolCallFacts.js';

@@ -1,5 +1,4 @@
-import { canReadOpenCalls, RunStatus, type RunStore, type StoredRun, type StoredStep } from '@runledger/trace';
-import { OpenCallSet } from '@runledger/trace/store';
+import { canReadOpenCalls, OpenCallSet, RunStatus, type RunStore, type StoredRun, type StoredStep } from '@runledger/trace';
 
 /** What a tracker knows of one running run: every step before `next` has been taken into `open`. */
 interface Followed {

@@ -1,7 +1,14 @@
-import { buildRunTimeline, RunCallState, type RunStore, type RunTimelineEntry, type StoredRun, type StoredStep } from '@runledger/trace';
+import {
+  buildRunTimeline,
+  callIdOfStoredStep,
+  RunCallState,
+  type RunStore,
+  type RunTimelineEntry,
+  type StoredRun,
+  type StoredStep,
+} from '@runledger/trace';
 import type { TimelineSlice } from '../views/runView.js';
 import type { OpenCallTracker } from './OpenCallTracker.js';
-import { callIdOfStoredStep } from '@runledger/trace/store';
 
 /** Steps around the page that only pair call starts with their ends (never shown). @internal */
 export interface TimelineContext {

@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import { foldOpenCalls, type HeldCall, insertOpenCalls } from '../PostgresOpenCalls.js';
-import type { OpenCallSet } from '@runledger/trace/store';
+import type { OpenCallSet } from '@runledger/trace';
 
 const BATCH = 5_000;
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { callIdOfStoredStep, OpenCallSet } from '@runledger/trace/store';
+import { callIdOfStoredStep, OpenCallSet } from '@runledger/trace';
 import { ROWID_PARTS, STEP_ROWID } from '../sqliteRows.js';
 import { REBUILD_BATCH } from './rebuildHealthRollup.js';
 

@@ -1,9 +1,14 @@
 // @runledger/trace/store — the entry point for store implementers: the input rules every store
 // applies (the `check…` functions and the normalized shapes they return), the server-health tally
-// a store folds its rows into, and the one duration histogram and rollup levels of every store's
-// health rollup. An agent author needs none of this; it is the main entry's business.
-// The types those signatures mention are exported here too (they are the main entry's as well):
-// each entry point closes over its own surface, as the API gate checks (docs/api-surface.md).
+// a store folds its rows into, the row readers of SQL stores, and the one duration histogram and
+// rollup levels of every store's health rollup. An agent author needs none of this.
+// Each name has one entry: what the users of a store need (RunStore, its optional parts and their
+// `can…` tests, isLateCancel, the run statuses, OpenCallSet, ...) is the main entry's, and a store
+// imports it from `@runledger/trace`. The one exception is the closure rule of the API gate
+// (docs/api-surface.md): a type this entry's signatures mention must be exported here too, so the
+// shapes of the store contract that the checks take and return (StoredRun, RunQuery, ServerHealth,
+// RunStoreError, ...) are re-exported below, marked as such; API Extractor reads a self-import of
+// `@runledger/trace` as part of this entry, so they cannot be imported from the main entry instead.
 export {
   checkAppendStep,
   checkCreateRun,
@@ -31,8 +36,8 @@ export {
   sequencePastEndError,
 } from './storeInputChecks.js';
 export { MAX_NAME_LENGTH } from './storeValueRules.js';
-export { cancelWhileRunningReason, recoveryReason, RunTerminationReason } from '../step/RunTerminationReason.js';
-export { addToTally, healthOf, newServerHealthTally, type ServerHealthTally } from '../health/ServerHealth.js';
+export { cancelWhileRunningReason, recoveryReason } from '../step/RunTerminationReason.js';
+export { addToTally, healthOf, newServerHealthTally, type ServerHealthTally, type ServerLatency } from '../health/ServerHealth.js';
 export { type ServerHealthRow, serverHealth } from './serverHealth.js';
 export {
   DURATION_HISTOGRAM_MAX_RELATIVE_ERROR,
@@ -51,32 +56,11 @@ export {
   rollupBucketSpan,
   rollupBucketStart,
 } from '../health/rollupLevels.js';
-export type {
-  AppendStepInput,
-  CreateRunInput,
-  FinishRunInput,
-  OutcomeCounts,
-  RunQuery,
-  RunStore,
-  RunPage,
-  StepQuery,
-  StoredRun,
-  StoredStep,
-} from './RunStore.js';
-export { RunStoreError, RunStoreErrorCode } from './RunStoreError.js';
 export { runPageOf } from './runPageOf.js';
 export { storedRunOfRow, type StoredRunRow } from './storedRunOfRow.js';
 export { storedStepReader, type StoredStepRow } from './storedStepReader.js';
+export { callIdOfPayload } from './OpenCalls.js';
 export {
-  callIdOfPayload,
-  callIdOfStoredStep,
-  canReadOpenCalls,
-  OpenCallSet,
-  type OpenCallsRead,
-  type OpenCallsRunStore,
-} from './OpenCalls.js';
-export {
-  canPruneRuns,
   checkPruneRunsQuery,
   DEFAULT_PRUNE_BATCH_SIZE,
   isPrunableRun,
@@ -84,41 +68,37 @@ export {
   MAX_PRUNE_BATCH_SIZE,
   type NormalizedPruneRunsQuery,
   planPruneBatches,
-  type PruneRunsQuery,
-  type PruneRunsResult,
   PruneRunsTally,
-  type PruningRunStore,
 } from './PruneRuns.js';
-export { isRunStatus, isTerminalRunStatus, RUN_STATUSES, RunStatus, type TerminalRunStatus } from '../step/RunStatus.js';
-export { isLateCancel } from './isLateCancel.js';
-export { DEFAULT_FLAKY_THRESHOLD, type FlakyThreshold } from '../health/FlakyThreshold.js';
-export {
-  type ServerFailureCauseCount,
-  type ServerHealth,
-  type ServerHealthQuery,
-  type ServerLatency,
-  UNKNOWN_FAILURE_CAUSE,
-} from '../health/ServerHealth.js';
 export { type ToolCallFacts, type ToolCallSource, toolCallOf } from '../health/ToolCallFacts.js';
-export {
-  canSearchRuns,
-  checkRunIdPrefix,
-  checkRunTotalsQuery,
-  type NormalizedRunTotalsQuery,
-  type RunTotals,
-  type RunTotalsQuery,
-  runTotalsOf,
-  type SearchingRunStore,
-} from './RunSearch.js';
+export { storedStepTokens, stepTokens } from '../step/stepTokens.js';
+export { checkRunIdPrefix, checkRunTotalsQuery, type NormalizedRunTotalsQuery, runTotalsOf } from './RunSearch.js';
 export {
   checkToolCallQuery,
   decodeToolCallCursor,
   encodeToolCallCursor,
   type NormalizedToolCallQuery,
-  type StoredToolCall,
   type ToolCallCursorPosition,
-  type ToolCallPage,
-  type ToolCallQuery,
   toolCallPageOf,
 } from './ToolCallListing.js';
-export { storedStepTokens, stepTokens } from '../step/stepTokens.js';
+
+// Re-exported for the closure rule only (see the top): the main entry's names that this entry's
+// signatures mention. Import them from `@runledger/trace`; nothing else of the main entry is here.
+export type {
+  AppendStepInput,
+  CreateRunInput,
+  FinishRunInput,
+  OutcomeCounts,
+  RunPage,
+  RunQuery,
+  StepQuery,
+  StoredRun,
+  StoredStep,
+} from './RunStore.js';
+export { RunStoreError, RunStoreErrorCode } from './RunStoreError.js';
+export { RunStatus, type TerminalRunStatus } from '../step/RunStatus.js';
+export type { PruneRunsQuery, PruneRunsResult } from './PruneRuns.js';
+export type { RunTotals, RunTotalsQuery } from './RunSearch.js';
+export type { StoredToolCall, ToolCallPage, ToolCallQuery } from './ToolCallListing.js';
+export { type FlakyThreshold } from '../health/FlakyThreshold.js';
+export { type ServerFailureCauseCount, type ServerHealth, type ServerHealthQuery, UNKNOWN_FAILURE_CAUSE } from '../health/ServerHealth.js';
