@@ -42,21 +42,21 @@ import { PostgresCancelWatch } from './PostgresCancelWatch.js';
 import { migrateSchema } from './schema/migrateSchema.js';
 import { POSTGRES_SCHEMA_VERSION } from './schema/PostgresMigrations.js';
 import { checkPostgresRunStoreOptions, checkPostgresTarget, type PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
-import { appendStatement, appendValues } from './appendStatement.js';
-import { listRunsStatement } from './listRunsStatement.js';
+import { appendStatement, appendValues } from './ledger/appendStatement.js';
+import { listRunsStatement } from './search/listRunsStatement.js';
 import { PostgresRunSearch } from './search/PostgresRunSearch.js';
-import { repeatedAppend } from './repeatedAppend.js';
+import { repeatedAppend } from './ledger/repeatedAppend.js';
 import { ms, RUN_COLUMNS } from './postgresRows.js';
 import { PostgresHealthReader } from './health/PostgresHealthReader.js';
 import { PostgresHealthPending } from './health/PostgresHealthPending.js';
-import { PostgresAppendBatcher } from './PostgresAppendBatcher.js';
+import { PostgresGroupCommit } from './PostgresGroupCommit.js';
 import { readOpenCallsOf, readOpenCallsStatement } from './PostgresOpenCalls.js';
 import { PostgresPrune } from './prune/PostgresPrune.js';
-import { readStepsOf, type StepsReadContext } from './PostgresStepsRead.js';
+import { readStepsOf, type StepsReadContext } from './ledger/PostgresStepsRead.js';
 import { listenerConnector, openPool, timedQuery } from './postgresConnections.js';
 import { storageFailure } from './storageFailure.js';
 import { readSchemaVersion } from './schema/readSchemaVersion.js';
-import { prepareImportRun } from './importRun.js';
+import { prepareImportRun } from './import/importRun.js';
 import { registerStoreInternals } from './PostgresRunStoreInternals.js';
 
 /**
@@ -92,7 +92,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore, Sea
   readonly #prune: PostgresPrune;
   readonly #search: PostgresRunSearch;
   readonly #pending: PostgresHealthPending;
-  readonly #batcher: PostgresAppendBatcher | null;
+  readonly #batcher: PostgresGroupCommit | null;
   readonly #readOpenCallsText: string;
   readonly #queryTimeoutMs: number;
   readonly #stepsRead: StepsReadContext;
@@ -111,7 +111,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore, Sea
     this.#pool = pool;
     this.#queryTimeoutMs = queryTimeoutMs;
     this.#stepsRead = { pool, q: quoted, timeoutMs: queryTimeoutMs };
-    this.#batcher = groupCommit ? new PostgresAppendBatcher(pool, quoted, { queryTimeoutMs }) : null;
+    this.#batcher = groupCommit ? new PostgresGroupCommit(pool, quoted, { queryTimeoutMs }) : null;
     this.#readOpenCallsText = readOpenCallsStatement(quoted);
     this.#schema = schema;
     this.#q = quoted;

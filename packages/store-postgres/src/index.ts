@@ -7,11 +7,11 @@
 // <Store>PruneRollup), <Store>CancelWatch, <store>Rows (the tables' columns; rows are read back
 // through trace's storedRunOfRow / storedStepReader and listed through runPageOf, as in every SQL
 // store), storageFailure, importRun.ts (prepareImportRun: importRun's transaction) and
-// appendStatement.ts (the append, here one statement, and the batch of appends PostgresAppendBatcher sends),
+// appendStatement.ts (the append, here one statement, and the batch of appends PostgresGroupCommit sends),
 // the reads' statements (listRunsStatement over runFilterConditions, listToolCallsStatement,
 // runIdsByPrefixStatement) and payloadFields (the tool name and tokens a step's payload gives).
 // Only here: withTransaction.ts (the one way several statements run as one transaction on a pooled
-// connection; SQLite's one connection uses better-sqlite3's db.transaction), PostgresAppendBatcher.ts
+// connection; SQLite's one connection uses better-sqlite3's db.transaction), PostgresGroupCommit.ts
 // (group commit over a pool; SQLite groups in its WriteQueue), schema/backfill*.ts (migration
 // backfills in batches over the network; SQLite's run inline in its migrations), quoteSchemaName.ts
 // (SQLite has no schemas) and sessionSettings.ts (per-connection options).

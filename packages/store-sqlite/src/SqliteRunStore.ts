@@ -48,7 +48,7 @@ import Database from 'better-sqlite3';
 import { retryBusy } from './busyRetry.js';
 import { SqliteCancelWatch } from './SqliteCancelWatch.js';
 import { WriteQueue } from './WriteQueue.js';
-import { GroupCommit } from './GroupCommit.js';
+import { SqliteGroupCommit } from './SqliteGroupCommit.js';
 import { SqliteRunSearch } from './search/SqliteRunSearch.js';
 import { migrateSchema } from './schema/migrateSchema.js';
 import { messageOf, storageFailure } from './storageFailure.js';
@@ -57,8 +57,8 @@ import { SqliteHealthReader } from './health/SqliteHealthReader.js';
 import { SqliteHealthWriter } from './health/SqliteHealthWriter.js';
 import { SqliteHealthPending } from './health/SqliteHealthPending.js';
 import { SqlitePrune } from './prune/SqlitePrune.js';
-import { prepareImportRun } from './importRun.js';
-import { prepareAppendStatement } from './appendStatement.js';
+import { prepareImportRun } from './import/importRun.js';
+import { prepareAppendStatement } from './ledger/appendStatement.js';
 import { SqliteOpenCalls } from './SqliteOpenCalls.js';
 import { readSchemaVersion } from './schema/readSchemaVersion.js';
 import { SQLITE_SCHEMA_VERSION } from './schema/SqliteMigrations.js';
@@ -113,7 +113,7 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore, Searc
     this.#db = db;
     this.#path = options.path;
     const grouped = options.groupCommit ?? true;
-    this.#writes = new WriteQueue(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, grouped ? new GroupCommit(db) : undefined);
+    this.#writes = new WriteQueue(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, grouped ? new SqliteGroupCommit(db) : undefined);
     // a late cancel (requested after the run finished) is no cancel to act on
     const cancelRequested = db.prepare("SELECT cancel_requested_at FROM runs WHERE id = ? AND status IN ('running', 'cancelled')").pluck();
     this.#cancels = new SqliteCancelWatch({
@@ -127,7 +127,7 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore, Searc
 
     this.#openCalls = new SqliteOpenCalls(db);
     const { append, writeStep } = prepareAppendStatement(db, this.#pending, this.#openCalls);
-    // grouped, the batch's transaction (GroupCommit) gives each append its savepoint
+    // grouped, the batch's transaction (SqliteGroupCommit) gives each append its savepoint
     this.#append = grouped ? append : db.transaction(append).immediate;
 
     this.#import = prepareImportRun(db, writeStep);

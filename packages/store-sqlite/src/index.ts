@@ -9,7 +9,7 @@
 // store), storageFailure, importRun.ts (prepareImportRun: importRun's transaction) and
 // appendStatement.ts (the append).
 // Only here: WriteQueue.ts (one connection, so writes are queued in-process and concurrent runs'
-// appends grouped into one commit by GroupCommit.ts; PostgreSQL has a pool) and busyRetry.ts
+// appends grouped into one commit by SqliteGroupCommit.ts; PostgreSQL has a pool) and busyRetry.ts
 // (SQLITE_BUSY from another process's lock; PostgreSQL waits on locks); health/SqliteRollupDeltas.ts
 // sums calls per bucket in JS for the moves and the prune (PostgreSQL sums in SQL); prune/SqlitePrunePace.ts
 // paces the prune between appends. SQLite's append is a few statements run in the append's

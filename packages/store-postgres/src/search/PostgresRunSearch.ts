@@ -13,7 +13,7 @@ import {
   toolCallPageOf,
 } from '@runledger/trace/store';
 import type pg from 'pg';
-import { runTotalsStatement } from '../listRunsStatement.js';
+import { runTotalsStatement } from './listRunsStatement.js';
 import { listToolCallsStatement, storedToolCallOfRow, type ToolCallRow } from './listToolCallsStatement.js';
 import { runIdsByPrefixStatement } from './runIdsByPrefixStatement.js';
 

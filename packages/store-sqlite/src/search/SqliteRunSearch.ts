@@ -13,7 +13,7 @@ import type {
 } from '@runledger/trace/store';
 import { runPageOf, runTotalsOf, toolCallPageOf } from '@runledger/trace/store';
 import type Database from 'better-sqlite3';
-import { listRunsStatement } from '../listRunsStatement.js';
+import { listRunsStatement } from './listRunsStatement.js';
 import { TITLE_INDEX_MIN_LENGTH, TITLE_INDEX_MOST_MATCHES, titlePhrase } from '../schema/titleSearch.js';
 import { listToolCallsStatement } from './listToolCallsStatement.js';
 import { runTotalsStatement } from './runTotalsStatement.js';

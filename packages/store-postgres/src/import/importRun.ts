@@ -2,12 +2,12 @@
 // chunks of one multi-row INSERT each, the counters (tokens too), the health rollup and the open calls updated once.
 import type { StoredRun, StoredStep } from '@runledger/trace/store';
 import type pg from 'pg';
-import { callColumns, MAX_RUN_TOKENS, STEP_INSERT_COLUMNS } from './appendStatement.js';
-import { ms, msOrNull } from './postgresRows.js';
-import { tokensOfPayload } from './payloadFields.js';
-import { withTransaction } from './withTransaction.js';
-import { foldOpenCalls, insertOpenCalls } from './PostgresOpenCalls.js';
-import { storageFailure } from './storageFailure.js';
+import { callColumns, MAX_RUN_TOKENS, STEP_INSERT_COLUMNS } from '../ledger/appendStatement.js';
+import { ms, msOrNull } from '../postgresRows.js';
+import { tokensOfPayload } from '../payloadFields.js';
+import { withTransaction } from '../withTransaction.js';
+import { foldOpenCalls, insertOpenCalls } from '../PostgresOpenCalls.js';
+import { storageFailure } from '../storageFailure.js';
 
 /** Steps per INSERT of an import. */
 const IMPORT_CHUNK = 2_000;
