@@ -15,7 +15,6 @@ import {
   checkStepQuery,
   compareNewestFirst,
   duplicateRunIdError,
-  encodeRunCursor,
   isSameStep,
   sequencePastEndError,
 } from './storeInputChecks.js';
@@ -35,6 +34,7 @@ import { OpenCallSet, type OpenCallsRead, type OpenCallsRunStore } from './OpenC
 import { checkRunIdPrefix, checkRunTotalsQuery, type RunTotals, type RunTotalsQuery, type SearchingRunStore } from './RunSearch.js';
 import { checkToolCallQuery, type StoredToolCall, type ToolCallPage, type ToolCallQuery, toolCallPageOf } from './ToolCallListing.js';
 import { add, compareCallsNewestFirst, isKept, type MutableRun, snapshot } from './inMemoryRuns.js';
+import { pageOfRuns } from './runPageOf.js';
 
 /**
  * Options of {@link InMemoryRunStore.create}.
@@ -218,10 +218,7 @@ export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore, Sea
       matching.push(run);
     }
     matching.sort(compareNewestFirst);
-    const page = matching.slice(0, q.limit);
-    const last = page[page.length - 1];
-    const nextCursor = matching.length > q.limit && last !== undefined ? encodeRunCursor({ createdAt: last.createdAt, id: last.id }) : null;
-    return { runs: page.map(snapshot), nextCursor };
+    return pageOfRuns(matching, q.limit, snapshot);
   }
 
   /** How many runs a listing with these filters holds, and their tokens (see {@link SearchingRunStore.runTotals}). */
