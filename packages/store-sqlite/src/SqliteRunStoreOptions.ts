@@ -1,3 +1,5 @@
+import { RunStoreError } from '@runledger/trace/store';
+
 /**
  * How a {@link SqliteRunStore} opens its database file.
  *
@@ -23,4 +25,43 @@ export interface SqliteRunStoreOptions {
   readonly groupCommit?: boolean;
   /** How often `watchCancel` looks for a cancel requested by another process, in ms; default 250. */
   readonly cancelPollMs?: number;
+}
+
+const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+const DEFAULT_CANCEL_POLL_MS = 250;
+
+/** The options of `SqliteRunStore.open`, checked, with the defaults filled in. @internal */
+export interface CheckedSqliteRunStoreOptions {
+  readonly path: string;
+  readonly busyTimeoutMs: number;
+  readonly groupCommit: boolean;
+  readonly cancelPollMs: number;
+}
+
+/**
+ * Every option of `SqliteRunStore.open`, checked, with the defaults filled in (the sibling of
+ * store-postgres's checkPostgresRunStoreOptions).
+ *
+ * @throws RunStoreError `invalid_input` naming the option and its rule.
+ * @internal
+ */
+export function checkSqliteRunStoreOptions(options: SqliteRunStoreOptions): CheckedSqliteRunStoreOptions {
+  if (typeof options?.path !== 'string' || options.path === '') {
+    throw RunStoreError.invalidInput('SqliteRunStoreOptions.path must be a non-empty file path');
+  }
+  if (options.groupCommit !== undefined && typeof options.groupCommit !== 'boolean') {
+    throw RunStoreError.invalidInput(`SqliteRunStoreOptions.groupCommit must be true or false, got ${String(options.groupCommit)}`);
+  }
+  for (const key of ['busyTimeoutMs', 'cancelPollMs'] as const) {
+    const value = options[key];
+    if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
+      throw RunStoreError.invalidInput(`SqliteRunStoreOptions.${key} must be a positive number of ms, got ${String(value)}`);
+    }
+  }
+  return {
+    path: options.path,
+    busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+    groupCommit: options.groupCommit ?? true,
+    cancelPollMs: options.cancelPollMs ?? DEFAULT_CANCEL_POLL_MS,
+  };
 }

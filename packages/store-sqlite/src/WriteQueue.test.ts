@@ -1,9 +1,9 @@
 import { RunStoreError } from '@runledger/trace/store';
 import { describe, expect, it } from 'vitest';
-import type { BatchOutcome } from './GroupCommit.js';
+import type { BatchOutcome } from './SqliteGroupCommit.js';
 import { type GroupRunner, WriteQueue } from './WriteQueue.js';
 
-/** A runner that records each batch and what ran when, standing in for GroupCommit's transaction. */
+/** A runner that records each batch and what ran when, standing in for SqliteGroupCommit's transaction. */
 function recordingRunner(limits: { maxWrites?: number; maxBytes?: number } = {}) {
   const log: string[] = [];
   const batches: number[] = [];

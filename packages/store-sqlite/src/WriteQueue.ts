@@ -1,11 +1,11 @@
 import { retryBusy } from './busyRetry.js';
 import { isBusyError } from './isBusyError.js';
-import type { BatchOutcome } from './GroupCommit.js';
+import type { BatchOutcome } from './SqliteGroupCommit.js';
 import { SQLITE_FAILED, storageFailure } from './storageFailure.js';
 
 /**
  * How {@link WriteQueue.group} commits: `run` executes a batch in one transaction (see
- * GroupCommit); a batch closes at `maxWrites` writes or `maxBytes` bytes.
+ * SqliteGroupCommit); a batch closes at `maxWrites` writes or `maxBytes` bytes.
  *
  * @internal
  */

@@ -1,7 +1,8 @@
 // The writes of the server-health rollup (the sibling of store-sqlite's SqliteHealthWriter): the
 // append notes its call in `health_pending` inside its own statement; the pending calls are moved
-// into the rollup in one statement per batch (PostgresHealthPending runs it). The bulk path
-// (importRun, migrations) is the SQL function rollup_add_runs, made by PostgresMigrations.ts.
+// into the rollup in one statement per batch (PostgresHealthPending runs it); an import adds its
+// run's calls with the same statement over the steps it wrote. (Migrations 4 and 8 add runs in bulk
+// with the SQL function rollup_add_runs, frozen as they made it.)
 import { ROLLUP_LEVEL_SIZES, UNKNOWN_FAILURE_CAUSE } from '@runledger/trace/store';
 
 const levelsOf = (): string => ROLLUP_LEVEL_SIZES.map((size, level) => `(${level}::smallint, ${size}::bigint)`).join(', ');
@@ -33,15 +34,41 @@ export function healthPendingWrite(q: string): string {
  *
  * @remarks
  * Rollup rows are taken in key order before any cause row (the causes read the rollup's count
- * first), the order `rollup_add_runs` takes them, so a move and an import never wait for each
- * other in a circle. Calls committed while it runs are not in its snapshot: they stay pending for
+ * first), the order an import's {@link rollRunStatement} (the same statement) and the migrations'
+ * `rollup_add_runs` take them, so a move and an import never wait for each other in a circle. Calls committed while it runs are not in its snapshot: they stay pending for
  * the next move.
  */
 export function rollPendingStatement(q: string): string {
+  return rollupStatement(
+    q,
+    `DELETE FROM ${q}.health_pending
+  RETURNING server, shard, outcome, duration_ms, created_at, cause, answered, counted`,
+  );
+}
+
+/**
+ * One statement that adds the ended tool calls of run $1 (steps with a call server and outcome,
+ * as an import wrote them) to `health_rollup` and `health_causes`, each row upserted once.
+ */
+export function rollRunStatement(q: string): string {
+  return rollupStatement(
+    q,
+    `SELECT call_server AS server, ${q}.rollup_shard(run_id) AS shard, call_outcome AS outcome, duration_ms, created_at,
+    call_cause AS cause, call_answered AS answered, call_counted AS counted
+  FROM ${q}.steps WHERE run_id = $1::uuid AND call_server IS NOT NULL AND call_outcome IS NOT NULL`,
+  );
+}
+
+/**
+ * The one rollup update: the calls `moved` reads (server, shard, outcome, duration_ms, created_at,
+ * cause, answered, counted) summed per level, bucket, server and shard into `health_rollup`, and the
+ * failed ones per cause into `health_causes`; returns how many calls it added (`moved`) and how many
+ * cause rows it wrote (`causes`).
+ */
+function rollupStatement(q: string, calls: string): string {
   const levels = levelsOf();
   return `WITH moved AS (
-  DELETE FROM ${q}.health_pending
-  RETURNING server, shard, outcome, duration_ms, created_at, cause, answered, counted
+  ${calls}
 ), rolled AS (
   INSERT INTO ${q}.health_rollup AS h
     (level, bucket_start, server, shard, ok, failed, cancelled, not_counted, answered, last_failure_at,

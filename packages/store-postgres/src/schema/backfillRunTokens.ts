@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { MAX_RUN_TOKENS } from '../appendStatement.js';
+import { MAX_RUN_TOKENS } from '../ledger/appendStatement.js';
 import { tokensOfPayload } from '../payloadFields.js';
 
 const BATCH = 5_000;

@@ -1,44 +1,61 @@
-// Finding runs in the PostgreSQL store (SearchingRunStore's reads beside listRuns): the totals of a
-// listing's filters, one server's ended calls and runs by the start of their id, each one statement.
+// Finding runs in the PostgreSQL store (the sibling of store-sqlite's SqliteRunSearch): a page of
+// the runs list, the totals of a listing's filters, one server's ended calls and runs by the start
+// of their id, each one statement.
 import {
   checkRunIdPrefix,
+  checkRunQuery,
   checkRunTotalsQuery,
   checkToolCallQuery,
+  type RunPage,
+  runPageOf,
+  type RunQuery,
   type RunStoreError,
   type RunTotals,
   type RunTotalsQuery,
   runTotalsOf,
+  type StoredRunRow,
   type ToolCallPage,
   type ToolCallQuery,
   toolCallPageOf,
 } from '@runledger/trace/store';
 import type pg from 'pg';
-import { runTotalsStatement } from '../listRunsStatement.js';
+import type { PostgresAccess } from '../PostgresAccess.js';
+import { listRunsStatement, runTotalsStatement } from './listRunsStatement.js';
 import { listToolCallsStatement, storedToolCallOfRow, type ToolCallRow } from './listToolCallsStatement.js';
 import { runIdsByPrefixStatement } from './runIdsByPrefixStatement.js';
 
-/** A query under the store's timeout. @internal */
-export type TimedQuery = <R extends pg.QueryResultRow>(text: string, values: readonly unknown[]) => Promise<pg.QueryResult<R>>;
-
 /**
  * The search reads of a PostgresRunStore, run through the store's timed queries and reported as its
- * storage failures.
+ * storage failures; each refused once the store is closed.
  *
  * @internal
  */
 export class PostgresRunSearch {
+  readonly #access: PostgresAccess;
   readonly #q: string;
-  readonly #query: TimedQuery;
-  readonly #failure: (what: string, error: unknown) => RunStoreError;
 
-  constructor(quotedSchema: string, query: TimedQuery, failure: (what: string, error: unknown) => RunStoreError) {
-    this.#q = quotedSchema;
-    this.#query = query;
-    this.#failure = failure;
+  constructor(access: PostgresAccess) {
+    this.#access = access;
+    this.#q = access.q;
+  }
+
+  /** A page of runs, newest first, with keyset paging. */
+  async listRuns(query?: RunQuery): Promise<RunPage> {
+    this.#access.open();
+    const q = checkRunQuery(query);
+    const statement = listRunsStatement(q, this.#q);
+    let rows: StoredRunRow[];
+    try {
+      rows = (await this.#query<StoredRunRow>(statement.sql, statement.values)).rows;
+    } catch (error) {
+      throw this.#failure('listRuns', error);
+    }
+    return runPageOf(rows, q.limit);
   }
 
   /** How many runs a listing with these filters holds and the sum of their tokens (its cursor and limit are not applied); with `upTo`, of `upTo` runs at most. */
   async runTotals(query?: RunTotalsQuery): Promise<RunTotals> {
+    this.#access.open();
     const { filters, upTo } = checkRunTotalsQuery(query);
     const statement = runTotalsStatement(filters, this.#q, upTo);
     let row: { runs: number; tokens: number; fewest: number | null };
@@ -52,6 +69,7 @@ export class PostgresRunSearch {
 
   /** One server's ended tool calls, newest first, keyset-paged over the server's part of `steps_call_server`. */
   async listToolCalls(query: ToolCallQuery): Promise<ToolCallPage> {
+    this.#access.open();
     const q = checkToolCallQuery(query);
     const statement = listToolCallsStatement(q, this.#q);
     let rows: ToolCallRow[];
@@ -65,6 +83,7 @@ export class PostgresRunSearch {
 
   /** The ids of the runs whose id starts with `prefix` (any case), ascending: a range of the primary key. */
   async findRunIdsByPrefix(prefix: string, limit?: number): Promise<readonly string[]> {
+    this.#access.open();
     const q = checkRunIdPrefix(prefix, limit);
     if (q.prefix === null) return [];
     const statement = runIdsByPrefixStatement(q.prefix, q.limit, this.#q);
@@ -73,5 +92,13 @@ export class PostgresRunSearch {
     } catch (error) {
       throw this.#failure('findRunIdsByPrefix', error);
     }
+  }
+
+  #query<R extends pg.QueryResultRow>(text: string, values: readonly unknown[]): Promise<pg.QueryResult<R>> {
+    return this.#access.timed<R>(text, values);
+  }
+
+  #failure(what: string, error: unknown): RunStoreError {
+    return this.#access.failure(what, error);
   }
 }

@@ -2,7 +2,7 @@
 // SearchingRunStore.listToolCalls and how its rows read (trace's toolCallPageOf makes the page).
 import type { ToolOutcome } from '@runledger/core';
 import type { NormalizedToolCallQuery, StoredToolCall } from '@runledger/trace/store';
-import type { Statement } from '../listRunsStatement.js';
+import type { Statement } from './listRunsStatement.js';
 import { ms } from '../postgresRows.js';
 
 /** A row of {@link listToolCallsStatement}. @internal */

@@ -1,6 +1,6 @@
 // The runs whose id starts with a prefix: the statement of SearchingRunStore.findRunIdsByPrefix, a
 // range scan of the primary key (runs.id is a uuid, ordered as its lower-case text).
-import type { Statement } from '../listRunsStatement.js';
+import type { Statement } from './listRunsStatement.js';
 
 /** The lowest and highest UUID: a prefix completed by the rest of each bounds the ids that start with it. */
 const LOWEST = '00000000-0000-0000-0000-000000000000';

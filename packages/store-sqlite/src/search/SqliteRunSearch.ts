@@ -1,40 +1,52 @@
-// Finding runs in the SQLite store (SearchingRunStore's reads beside listRuns): the totals of a
-// listing's filters, one server's ended calls and runs by the start of their id, each one
-// statement, run by the store inside its read path on queries it has checked.
-import type {
-  NormalizedRunQuery,
-  NormalizedRunTotalsQuery,
-  NormalizedToolCallQuery,
-  RunPage,
-  RunTotals,
-  StoredRunRow,
-  StoredToolCall,
-  ToolCallPage,
+// Finding runs in the SQLite store (the sibling of store-postgres's PostgresRunSearch): a page of
+// the runs list, the totals of a listing's filters, one server's ended calls and runs by the start
+// of their id, each one statement on the checked query, run in the store's read path.
+import {
+  checkRunIdPrefix,
+  checkRunQuery,
+  checkRunTotalsQuery,
+  checkToolCallQuery,
+  type NormalizedRunQuery,
+  type RunPage,
+  type RunQuery,
+  type RunTotals,
+  type RunTotalsQuery,
+  runPageOf,
+  runTotalsOf,
+  type StoredRunRow,
+  type StoredToolCall,
+  type ToolCallPage,
+  type ToolCallQuery,
+  toolCallPageOf,
 } from '@runledger/trace/store';
-import { runPageOf, runTotalsOf, toolCallPageOf } from '@runledger/trace/store';
 import type Database from 'better-sqlite3';
-import { listRunsStatement } from '../listRunsStatement.js';
+import type { SqliteAccess } from '../SqliteAccess.js';
+import { listRunsStatement } from './listRunsStatement.js';
 import { TITLE_INDEX_MIN_LENGTH, TITLE_INDEX_MOST_MATCHES, titlePhrase } from '../schema/titleSearch.js';
 import { listToolCallsStatement } from './listToolCallsStatement.js';
 import { runTotalsStatement } from './runTotalsStatement.js';
 
 /**
- * The search reads of a SqliteRunStore over its cached prepared statements.
+ * The search reads of a SqliteRunStore over its cached prepared statements, each in the store's
+ * read path.
  *
  * @internal
  */
 export class SqliteRunSearch {
-  readonly #stmt: (sql: string) => Database.Statement;
+  readonly #access: SqliteAccess;
 
-  constructor(stmt: (sql: string) => Database.Statement) {
-    this.#stmt = stmt;
+  constructor(access: SqliteAccess) {
+    this.#access = access;
   }
 
   /** A page of runs, newest first, by keyset on (created_at, id) over indexes for status and configuration (and titles: {@link SqliteRunSearch.titleIndexed}). */
-  listRuns(q: NormalizedRunQuery): RunPage {
-    const statement = listRunsStatement(q, this.titleIndexed(q));
-    if (statement === null) return { runs: [], nextCursor: null };
-    return runPageOf(this.#stmt(statement.sql).all(...statement.params) as StoredRunRow[], q.limit);
+  async listRuns(query?: RunQuery): Promise<RunPage> {
+    const q = checkRunQuery(query);
+    return this.#access.read(() => {
+      const statement = listRunsStatement(q, this.titleIndexed(q));
+      if (statement === null) return { runs: [], nextCursor: null };
+      return runPageOf(this.#stmt(statement.sql).all(...statement.params) as StoredRunRow[], q.limit);
+    });
   }
 
   /**
@@ -53,22 +65,39 @@ export class SqliteRunSearch {
   }
 
   /** How many runs a listing with these filters holds and the tokens they used: one count over the listing's own conditions, of `upTo` runs at most. */
-  runTotals({ filters, upTo }: NormalizedRunTotalsQuery): RunTotals {
-    const statement = runTotalsStatement(filters, upTo, this.titleIndexed(filters));
-    if (statement === null) return { runs: 0, tokens: 0, complete: true };
-    return runTotalsOf(this.#stmt(statement.sql).get(...statement.params) as { runs: number; tokens: number; fewest: number | null }, upTo);
+  async runTotals(query?: RunTotalsQuery): Promise<RunTotals> {
+    const { filters, upTo } = checkRunTotalsQuery(query);
+    return this.#access.read(() => {
+      const statement = runTotalsStatement(filters, upTo, this.titleIndexed(filters));
+      if (statement === null) return { runs: 0, tokens: 0, complete: true };
+      return runTotalsOf(
+        this.#stmt(statement.sql).get(...statement.params) as { runs: number; tokens: number; fewest: number | null },
+        upTo,
+      );
+    });
   }
 
   /** A page of one server's ended tool calls, newest first, by keyset over the server's calls of each outcome (steps_server_calls). */
-  listToolCalls(q: NormalizedToolCallQuery): ToolCallPage {
-    const statement = listToolCallsStatement(q);
-    return toolCallPageOf(this.#stmt(statement.sql).all(...statement.params) as StoredToolCall[], q.limit);
+  async listToolCalls(query: ToolCallQuery): Promise<ToolCallPage> {
+    const q = checkToolCallQuery(query);
+    return this.#access.read(() => {
+      const statement = listToolCallsStatement(q);
+      return toolCallPageOf(this.#stmt(statement.sql).all(...statement.params) as StoredToolCall[], q.limit);
+    });
   }
 
-  /** The ids of the runs whose id starts with `prefix` (checked, lower case), ascending: one range of the primary key (ids hold only 0-9, a-f and '-', all below 'g'). */
-  findRunIdsByPrefix(prefix: string, limit: number): string[] {
-    return this.#stmt('SELECT id FROM runs WHERE id >= ? AND id < ? ORDER BY id LIMIT ?')
-      .pluck()
-      .all(prefix, `${prefix}g`, limit) as string[];
+  /** The ids of the runs whose id starts with `prefix` (checked: lower case), ascending: one range of the primary key (ids hold only 0-9, a-f and '-', all below 'g'). */
+  async findRunIdsByPrefix(prefix: string, limit?: number): Promise<readonly string[]> {
+    const q = checkRunIdPrefix(prefix, limit);
+    const from = q.prefix;
+    if (from === null) return [];
+    return this.#access.read(
+      () =>
+        this.#stmt('SELECT id FROM runs WHERE id >= ? AND id < ? ORDER BY id LIMIT ?').pluck().all(from, `${from}g`, q.limit) as string[],
+    );
+  }
+
+  #stmt(sql: string): Database.Statement {
+    return this.#access.stmt(sql);
   }
 }

@@ -1,13 +1,13 @@
 // What a runs listing adds up to: the statement of SearchingRunStore.runTotals.
 import type { NormalizedRunQuery } from '@runledger/trace/store';
-import { runFilters } from '../runFilters.js';
+import { runFilterConditions } from './runFilterConditions.js';
 
 /**
  * The SELECT of how many runs a listing's filters keep and the sum of their tokens (one row:
  * `runs`, `tokens`, `fewest`: the fewest tokens of one counted run), with the listing's own
- * conditions (runFilters); its cursor and limit play no part. With `upTo` it reads at most
+ * conditions (runFilterConditions); its cursor and limit play no part. With `upTo` it reads at most
  * `upTo + 1` matching runs, in whatever order is cheapest, and stops (trace's runTotalsOf makes
- * the totals of that count). `titleIndexed` as runFilters takes it. Null when no run can match (an
+ * the totals of that count). `titleIndexed` as runFilterConditions takes it. Null when no run can match (an
  * empty status list).
  *
  * @internal
@@ -17,7 +17,7 @@ export function runTotalsStatement(
   upTo: number | null,
   titleIndexed = false,
 ): { readonly sql: string; readonly params: readonly unknown[] } | null {
-  const filters = runFilters(q, titleIndexed);
+  const filters = runFilterConditions(q, titleIndexed);
   if (filters === null) return null;
   const where = filters.where.length > 0 ? `WHERE ${filters.where.join(' AND ')}` : '';
   const from = upTo === null ? `runs ${where}` : `(SELECT tokens FROM runs ${where} LIMIT ?)`;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runPageOf } from './runPageOf.js';
+import { pageOfRuns, runPageOf } from './runPageOf.js';
+import { storedRunOfRow } from './storedRunOfRow.js';
 import { decodeRunCursor } from './storeInputChecks.js';
 import type { StoredRunRow } from './storedRunOfRow.js';
 
@@ -35,5 +36,17 @@ describe('runPageOf', () => {
   it('has no next page when no row past the page was read', () => {
     expect(runPageOf(rows, 3).nextCursor).toBeNull();
     expect(runPageOf([], 3)).toEqual({ runs: [], nextCursor: null });
+  });
+});
+
+describe('pageOfRuns (the page of a store that keeps runs, not rows)', () => {
+  const runs = [0, 1, 2].map((i) => storedRunOfRow({ ...ROW, id: `0b6f0c8e-7d0e-4f2a-9a53-2f1f3c7a9e0${i}`, created_at: 3_000 - i }));
+
+  it('reads each run of the page with runOf and gives the cursor runPageOf gives', () => {
+    const seen: string[] = [];
+    const page = pageOfRuns(runs, 2, (run) => (seen.push(run.id), run));
+    expect(seen).toEqual([runs[0]!.id, runs[1]!.id]);
+    expect(decodeRunCursor(page.nextCursor!)).toEqual({ createdAt: runs[1]!.createdAt, id: runs[1]!.id });
+    expect(pageOfRuns(runs, 3, (run) => run).nextCursor).toBeNull();
   });
 });

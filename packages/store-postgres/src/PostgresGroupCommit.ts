@@ -1,6 +1,6 @@
 import { RunStoreError } from '@runledger/trace/store';
 import pg from 'pg';
-import { APPEND_VALUE_COUNT, appendBatchStatement } from './appendStatement.js';
+import { APPEND_VALUE_COUNT, appendBatchStatement } from './ledger/appendStatement.js';
 import { timedQuery } from './postgresConnections.js';
 import { storageFailure } from './storageFailure.js';
 
@@ -23,8 +23,8 @@ interface Queued {
   readonly reject: (error: unknown) => void;
 }
 
-/** Options of a {@link PostgresAppendBatcher}. @internal */
-export interface AppendBatcherOptions {
+/** Options of a {@link PostgresGroupCommit}. @internal */
+export interface GroupCommitOptions {
   /** How long a batch statement waits for its answer before pg drops its connection (PostgresRunStoreOptions.queryTimeoutMs). */
   readonly queryTimeoutMs: number;
   /** How long a batch may be on its way before the appends behind it run alone; default {@link BATCH_STALL_MS}. */
@@ -41,7 +41,7 @@ export interface AppendBatcherOptions {
  * batches grow to the number of runs recording at once, and alone an append waits for nothing (a
  * batch of one is the caller's to run, with the single-append statement). A batch holds at most
  * one append per run (a second waits for the next batch, so a run's appends keep their order).
- * {@link PostgresAppendBatcher.append} resolves with the sequence, or with null when the caller
+ * {@link PostgresGroupCommit.append} resolves with the sequence, or with null when the caller
  * must run the append alone: its batch held only it, its run was missing, hidden or at another
  * sequence (the single statement then says which, and stores a repeated step idempotently), or
  * the batch statement failed with an error from the server (nothing of it was committed, so
@@ -57,7 +57,7 @@ export interface AppendBatcherOptions {
  *
  * @internal
  */
-export class PostgresAppendBatcher {
+export class PostgresGroupCommit {
   readonly #pool: pg.Pool;
   readonly #text: string;
   /** Appends waiting for the next batch, in arrival order. */
@@ -71,7 +71,7 @@ export class PostgresAppendBatcher {
   /** The flush scheduled or running, if any (it schedules the next before it ends when appends wait). */
   #next: Promise<void> | null = null;
 
-  constructor(pool: pg.Pool, quotedSchema: string, options: AppendBatcherOptions) {
+  constructor(pool: pg.Pool, quotedSchema: string, options: GroupCommitOptions) {
     this.#pool = pool;
     this.#stallMs = options.stallMs ?? BATCH_STALL_MS;
     this.#queryTimeoutMs = options.queryTimeoutMs;

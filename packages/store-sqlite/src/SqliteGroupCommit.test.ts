@@ -1,7 +1,7 @@
 import { RunStoreError } from '@runledger/trace/store';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GroupCommit } from './GroupCommit.js';
+import { SqliteGroupCommit } from './SqliteGroupCommit.js';
 import { tempFolder } from './testing/tempDatabase.js';
 
 let folder: ReturnType<typeof tempFolder>;
@@ -22,12 +22,12 @@ afterEach(() => {
 
 const values = () => db.prepare('SELECT v FROM t ORDER BY v').pluck().all();
 
-describe('GroupCommit', () => {
+describe('SqliteGroupCommit', () => {
   it('runs the writes in order in one transaction and commits them together', () => {
     const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
     const other = new Database(folder.file());
     const seenByOthers: number[] = [];
-    const outcomes = new GroupCommit(db).run(
+    const outcomes = new SqliteGroupCommit(db).run(
       [1, 2, 3].map((v) => () => {
         expect(db.inTransaction).toBe(true);
         insert.run(v);
@@ -46,7 +46,7 @@ describe('GroupCommit', () => {
   it('rolls back only the write that refused with a RunStoreError (its savepoint); the others commit', () => {
     const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
     const refusal = RunStoreError.runNotFound('gone');
-    const outcomes = new GroupCommit(db).run([
+    const outcomes = new SqliteGroupCommit(db).run([
       () => insert.run(1).changes,
       () => {
         insert.run(2); // written, then refused: undone
@@ -64,7 +64,7 @@ describe('GroupCommit', () => {
 
   it('throws and commits nothing when a write fails in the driver', () => {
     const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
-    expect(() => new GroupCommit(db).run([() => insert.run(1), () => insert.run(1), () => insert.run(2)])).toThrow(/UNIQUE/);
+    expect(() => new SqliteGroupCommit(db).run([() => insert.run(1), () => insert.run(1), () => insert.run(2)])).toThrow(/UNIQUE/);
     expect(db.inTransaction).toBe(false);
     expect(values()).toEqual([]);
   });
@@ -72,7 +72,7 @@ describe('GroupCommit', () => {
   it('throws and commits nothing when the commit itself fails', () => {
     // a deferred foreign key is checked at COMMIT: the commit of this batch fails
     const insert = db.prepare('INSERT INTO t (v, p) VALUES (?, ?)');
-    expect(() => new GroupCommit(db).run([() => insert.run(1, null), () => insert.run(2, 99)])).toThrow(/FOREIGN KEY/);
+    expect(() => new SqliteGroupCommit(db).run([() => insert.run(1, null), () => insert.run(2, 99)])).toThrow(/FOREIGN KEY/);
     expect(db.inTransaction).toBe(false);
     expect(values()).toEqual([]);
   });
@@ -84,7 +84,7 @@ describe('GroupCommit', () => {
     const big = db.prepare('INSERT INTO t (v, p) VALUES (?, NULL)');
     let error: unknown;
     try {
-      new GroupCommit(db).run([
+      new SqliteGroupCommit(db).run([
         () => insert.run(1),
         () => {
           for (let v = 2; v < 100_000; v++) big.run(v);
@@ -99,7 +99,7 @@ describe('GroupCommit', () => {
   });
   it('a batch of one: a refusal rolls its writes back, a failed commit throws, nothing half-written stays', () => {
     const insert = db.prepare('INSERT INTO t (v, p) VALUES (?, ?)');
-    const commits = new GroupCommit(db);
+    const commits = new SqliteGroupCommit(db);
     const refusal = RunStoreError.sequenceConflict('r', 1);
     expect(
       commits.run([

@@ -1,7 +1,7 @@
 // The runs list: the statement of one page of RunStore.listRuns (trace's runPageOf makes the page of
 // its rows) and of runTotals (what every page of it adds up to), over the same filters.
 import type { NormalizedRunQuery } from '@runledger/trace/store';
-import { ms, RUN_COLUMNS } from './postgresRows.js';
+import { ms, RUN_COLUMNS } from '../postgresRows.js';
 import { runFilterConditions } from './runFilterConditions.js';
 
 /** A statement and its values. @internal */

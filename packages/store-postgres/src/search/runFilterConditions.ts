@@ -2,7 +2,7 @@
 // page) and runTotals (the count and tokens of every page), so that both keep the same runs.
 import type { NormalizedRunQuery } from '@runledger/trace/store';
 
-import { ASCII_LOWER, SEARCHED_TITLE } from './schema/titleSearchIndex.js';
+import { ASCII_LOWER, SEARCHED_TITLE } from '../schema/titleSearchIndex.js';
 
 /**
  * The conditions of a listing's filters (not its cursor or limit) on the table `runs` of schema `q`

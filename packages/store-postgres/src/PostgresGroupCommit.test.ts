@@ -1,11 +1,11 @@
-// The batching rules of PostgresAppendBatcher against a pool that records what it is sent (the
+// The batching rules of PostgresGroupCommit against a pool that records what it is sent (the
 // statement itself runs against the real PostgreSQL in PostgresRunStore.test.ts, "group commit").
 import { checkAppendStep, RunStoreError } from '@runledger/trace/store';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { appendValues } from './appendStatement.js';
-import { BATCH_MAX_APPENDS, PostgresAppendBatcher } from './PostgresAppendBatcher.js';
+import { appendValues } from './ledger/appendStatement.js';
+import { BATCH_MAX_APPENDS, PostgresGroupCommit } from './PostgresGroupCommit.js';
 import { openPool } from './postgresConnections.js';
 import { quoteSchemaName } from './quoteSchemaName.js';
 import { connectTestStore, dropSchema, randomSchema, TEST_PG_URL } from './testing/pgTest.js';
@@ -49,10 +49,10 @@ function fakePool(answer: (runIds: string[]) => { ord: number; sequence: number 
 
 const everyOne = (runIds: string[]) => runIds.map((_, i) => ({ ord: i + 1, sequence: 100 + i }));
 
-describe('PostgresAppendBatcher', () => {
+describe('PostgresGroupCommit', () => {
   it('sends the appends of one turn as one batch and resolves each with its own sequence', async () => {
     const { pool, batches } = fakePool(everyOne);
-    const batcher = new PostgresAppendBatcher(pool, '"s"', { queryTimeoutMs: 30_000 });
+    const batcher = new PostgresGroupCommit(pool, '"s"', { queryTimeoutMs: 30_000 });
     const results = await Promise.all(['a', 'b', 'c'].map((run) => batcher.append(valuesOf(run))));
     expect(batches).toEqual([['a', 'b', 'c']]);
     expect(results).toEqual([100, 101, 102]);
@@ -60,14 +60,14 @@ describe('PostgresAppendBatcher', () => {
 
   it('leaves an append alone to its caller (null), without a batch', async () => {
     const { pool, batches } = fakePool(everyOne);
-    const batcher = new PostgresAppendBatcher(pool, '"s"', { queryTimeoutMs: 30_000 });
+    const batcher = new PostgresGroupCommit(pool, '"s"', { queryTimeoutMs: 30_000 });
     expect(await batcher.append(valuesOf('a'))).toBeNull();
     expect(batches).toEqual([]);
   });
 
   it('gathers the appends that arrive while a batch is on its way into the next', async () => {
     const { pool, batches } = fakePool(everyOne);
-    const batcher = new PostgresAppendBatcher(pool, '"s"', { queryTimeoutMs: 30_000 });
+    const batcher = new PostgresGroupCommit(pool, '"s"', { queryTimeoutMs: 30_000 });
     const first = Promise.all(['a', 'b'].map((run) => batcher.append(valuesOf(run))));
     await new Promise((resolve) => setImmediate(resolve)); // the first batch is on its way
     const second = Promise.all(['c', 'd', 'e'].map((run) => batcher.append(valuesOf(run))));
@@ -80,7 +80,7 @@ describe('PostgresAppendBatcher', () => {
 
   it('holds at most one append per run, in order, and at most BATCH_MAX_APPENDS', async () => {
     const { pool, batches } = fakePool(everyOne);
-    const batcher = new PostgresAppendBatcher(pool, '"s"', { queryTimeoutMs: 30_000 });
+    const batcher = new PostgresGroupCommit(pool, '"s"', { queryTimeoutMs: 30_000 });
     const runs = ['a', 'b', 'a', 'c', 'a', ...Array.from({ length: BATCH_MAX_APPENDS + 10 }, (_, i) => `r${i}`)];
     const results = await Promise.all(runs.map((run) => batcher.append(valuesOf(run))));
     expect(batches[0]).toHaveLength(BATCH_MAX_APPENDS);
@@ -95,18 +95,18 @@ describe('PostgresAppendBatcher', () => {
 
   it('hands back (null) the appends the statement left out, and all of them when it fails', async () => {
     const left = fakePool((runIds) => runIds.map((_, i) => ({ ord: i + 1, sequence: i })).filter((row) => row.ord !== 2));
-    const some = new PostgresAppendBatcher(left.pool, '"s"', { queryTimeoutMs: 30_000 });
+    const some = new PostgresGroupCommit(left.pool, '"s"', { queryTimeoutMs: 30_000 });
     expect(await Promise.all(['a', 'b', 'c'].map((run) => some.append(valuesOf(run))))).toEqual([0, null, 2]);
     // the server refused the statement: rolled back whole, so each runs alone, named sequence or not
     const refused = fakePool(() => new pg.DatabaseError('deadlock detected', 0, 'error'));
-    const none = new PostgresAppendBatcher(refused.pool, '"s"', { queryTimeoutMs: 30_000 });
+    const none = new PostgresGroupCommit(refused.pool, '"s"', { queryTimeoutMs: 30_000 });
     expect(await Promise.all([none.append(valuesOf('a')), none.append(valuesOf('b', '{}', 4))])).toEqual([null, null]);
   });
 
   it('never runs alone an append without a named sequence whose batch may have committed (a dead or silent connection)', async () => {
     for (const lost of [new Error('Connection terminated unexpectedly'), new Error('Query read timeout')]) {
       const { pool } = fakePool(() => lost);
-      const batcher = new PostgresAppendBatcher(pool, '"s"', { queryTimeoutMs: 1_500 });
+      const batcher = new PostgresGroupCommit(pool, '"s"', { queryTimeoutMs: 1_500 });
       const [unnamed, named] = await Promise.allSettled([batcher.append(valuesOf('a')), batcher.append(valuesOf('b', '{}', 4))]);
       // the one that named its sequence is stored once whichever way: alone it finds its step, or stores it
       expect(named).toEqual({ status: 'fulfilled', value: null });
@@ -123,7 +123,7 @@ describe('PostgresAppendBatcher', () => {
       // the first batch's connection never answers
       query: () => (sent++ === 0 ? new Promise(() => {}) : Promise.reject(new Error('no second batch expected'))),
     } as unknown as pg.Pool;
-    const batcher = new PostgresAppendBatcher(pool, '"s"', { queryTimeoutMs: 30_000, stallMs: 50 });
+    const batcher = new PostgresGroupCommit(pool, '"s"', { queryTimeoutMs: 30_000, stallMs: 50 });
     void Promise.all(['a', 'b'].map((run) => batcher.append(valuesOf(run))));
     await new Promise((resolve) => setImmediate(resolve)); // the first batch is on its way, and stays
     let early: number | null | 'waiting' = 'waiting';
@@ -144,7 +144,7 @@ describe('PostgresAppendBatcher', () => {
         return new Promise((resolve) => answers.push(() => resolve({ rows })));
       },
     } as unknown as pg.Pool;
-    const batcher = new PostgresAppendBatcher(pool, '"s"', { queryTimeoutMs: 30_000, stallMs: 30 });
+    const batcher = new PostgresGroupCommit(pool, '"s"', { queryTimeoutMs: 30_000, stallMs: 30 });
     const first = Promise.all(['a', 'b'].map((run) => batcher.append(valuesOf(run))));
     await new Promise((resolve) => setImmediate(resolve));
     const waiting = Promise.all(['c', 'd'].map((run) => batcher.append(valuesOf(run))));
@@ -161,7 +161,7 @@ describe('PostgresAppendBatcher', () => {
 
   it('closes a batch before its payloads pass 2 MiB', async () => {
     const { pool, batches } = fakePool(everyOne);
-    const batcher = new PostgresAppendBatcher(pool, '"s"', { queryTimeoutMs: 30_000 });
+    const batcher = new PostgresGroupCommit(pool, '"s"', { queryTimeoutMs: 30_000 });
     const big = 'x'.repeat(900 * 1024);
     await Promise.all(['a', 'b', 'c', 'd'].map((run) => batcher.append(valuesOf(run, big))));
     expect(batches.map((batch) => batch.length)).toEqual([2, 2]);
@@ -228,7 +228,7 @@ const payloadSlot: fc.Arbitrary<() => unknown> = fc.oneof(
   },
 );
 
-describe('PostgresAppendBatcher against PostgreSQL: total flush', () => {
+describe('PostgresGroupCommit against PostgreSQL: total flush', () => {
   const schema = randomSchema('rl_batcher');
   afterAll(async () => {
     await dropSchema(schema);
@@ -246,7 +246,7 @@ describe('PostgresAppendBatcher against PostgreSQL: total flush', () => {
             fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), payloadSlot), { minLength: 2, maxLength: 5 }),
             async (appends) => {
               // a batcher of its own: a failure shrinks to its own input, not to a batcher left broken
-              const batcher = new PostgresAppendBatcher(pool, quoteSchemaName(schema)!, { queryTimeoutMs: 5_000 });
+              const batcher = new PostgresGroupCommit(pool, quoteSchemaName(schema)!, { queryTimeoutMs: 5_000 });
               const promises = appends.map(([run, slot]) => {
                 const values = appendValues(
                   runs[run]!.id,

@@ -2,12 +2,13 @@
 // chunks of one multi-row INSERT each, the counters (tokens too), the health rollup and the open calls updated once.
 import type { StoredRun, StoredStep } from '@runledger/trace/store';
 import type pg from 'pg';
-import { callColumns, MAX_RUN_TOKENS, STEP_INSERT_COLUMNS } from './appendStatement.js';
-import { ms, msOrNull } from './postgresRows.js';
-import { tokensOfPayload } from './payloadFields.js';
-import { withTransaction } from './withTransaction.js';
-import { foldOpenCalls, insertOpenCalls } from './PostgresOpenCalls.js';
-import { storageFailure } from './storageFailure.js';
+import { callColumns, MAX_RUN_TOKENS, STEP_INSERT_COLUMNS } from '../ledger/appendStatement.js';
+import { ms, msOrNull } from '../postgresRows.js';
+import { tokensOfPayload } from '../payloadFields.js';
+import { withTransaction } from '../withTransaction.js';
+import { foldOpenCalls, insertOpenCalls } from '../PostgresOpenCalls.js';
+import { storageFailure } from '../storageFailure.js';
+import { rollRunStatement } from '../health/PostgresHealthWriter.js';
 
 /** Steps per INSERT of an import. */
 const IMPORT_CHUNK = 2_000;
@@ -120,7 +121,7 @@ async function importInto(client: pg.PoolClient, q: string, run: StoredRun, step
     `UPDATE ${q}.runs SET next_sequence = $2, ok_count = $3, failed_count = $4, cancelled_count = $5, tokens = $6 WHERE id = $1`,
     [id, steps.length, counts.ok, counts.failed, counts.cancelled, (tokens < MAX_RUN_TOKENS ? tokens : MAX_RUN_TOKENS).toString()],
   );
-  await client.query(`SELECT ${q}.rollup_add_runs(ARRAY[$1::uuid])`, [id]);
+  await client.query(rollRunStatement(q), [id]);
   await insertOpenCalls(client, `${q}.open_calls`, id, foldOpenCalls(steps));
   return true;
 }

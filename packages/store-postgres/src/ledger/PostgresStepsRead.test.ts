@@ -3,11 +3,11 @@
 // steps are being deleted in chunks (as a prune deletes a run bigger than its batch).
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPool } from './postgresConnections.js';
-import { PostgresRunStore } from './PostgresRunStore.js';
+import { openPool } from '../postgresConnections.js';
+import { PostgresRunStore } from '../PostgresRunStore.js';
 import { readStepsOf, type StepsReadContext } from './PostgresStepsRead.js';
-import { dropSchema, randomSchema, requirePostgres, TEST_PG_URL } from './testing/pgTest.js';
-import { BASE, seedRun, stepAt } from './testing/pruneTest.js';
+import { dropSchema, randomSchema, requirePostgres, TEST_PG_URL } from '../testing/pgTest.js';
+import { BASE, seedRun, stepAt } from '../testing/pruneTest.js';
 
 const schema = randomSchema('rl_read');
 let store: PostgresRunStore;

@@ -1,11 +1,11 @@
 // The filters of a runs listing as SQL: the one WHERE builder of listRunsStatement (a page) and
 // runTotalsStatement (what every page adds up to).
 import type { NormalizedRunQuery } from '@runledger/trace/store';
-import { titlePhrase } from './schema/titleSearch.js';
-import { CALL_TOOL_NAME } from './sqliteRows.js';
+import { titlePhrase } from '../schema/titleSearch.js';
+import { CALL_TOOL_NAME } from '../sqliteRows.js';
 
 /** The conditions on `runs` and their parameters, in order. */
-export interface RunFilters {
+export interface RunFilterConditions {
   readonly where: readonly string[];
   readonly params: readonly unknown[];
 }
@@ -26,7 +26,7 @@ export interface RunFilters {
  *
  * @internal
  */
-export function runFilters(q: NormalizedRunQuery, titleIndexed = false): RunFilters | null {
+export function runFilterConditions(q: NormalizedRunQuery, titleIndexed = false): RunFilterConditions | null {
   const where: string[] = [];
   const params: unknown[] = [];
   if (q.statuses !== null) {

@@ -1,13 +1,19 @@
 // The runs of InMemoryRunStore as it keeps them: each with its outcome counts, tokens and ended
 // calls up to date as steps arrive, the filters of a listing over them and the frozen run a caller
 // sees (the in-memory counterpart of a SQL store's rows and statements).
-import type { RunStatus, TerminalRunStatus } from '../step/RunStatus.js';
-import type { OutcomeCounts, StoredRun, StoredStep } from './RunStore.js';
-import type { StoredToolCall } from './ToolCallListing.js';
-import type { NormalizedRunQuery } from './NormalizedStoreInput.js';
-import { toolCallOf } from '../health/ToolCallFacts.js';
-import { parsePayload } from '../step/readStepOutcome.js';
-import { stepTokens } from '../step/stepTokens.js';
+import type { RunStatus, TerminalRunStatus } from '../../step/RunStatus.js';
+import type { OutcomeCounts, StoredRun, StoredStep } from '../RunStore.js';
+import type { StoredToolCall } from '../ToolCallListing.js';
+import type { NormalizedRunQuery } from '../NormalizedStoreInput.js';
+import { toolCallOf } from '../../health/ToolCallFacts.js';
+import { parsePayload } from '../../step/readStepOutcome.js';
+import { stepTokens } from '../../step/stepTokens.js';
+
+/** The runs of an InMemoryRunStore and its peers, and the listeners of their cancel requests. */
+export class InMemoryState {
+  readonly runs = new Map<string, MutableRun>();
+  readonly cancelListeners = new Set<(runId: string) => void>();
+}
 
 /** A run as the in-memory store keeps it, with what its queries read kept up to date. */
 export interface MutableRun {

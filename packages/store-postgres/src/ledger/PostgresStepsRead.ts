@@ -3,10 +3,10 @@
 // fails the read instead of holding it, and a long run never makes one statement outlast the timeout.
 import { type StoredStep, storedStepReader, type StoredStepRow } from '@runledger/trace/store';
 import type pg from 'pg';
-import { timedQuery } from './postgresConnections.js';
-import { STEP_COLUMNS } from './postgresRows.js';
-import { storageFailure } from './storageFailure.js';
-import { withTransaction } from './withTransaction.js';
+import { timedQuery } from '../postgresConnections.js';
+import { STEP_COLUMNS } from '../postgresRows.js';
+import { storageFailure } from '../storageFailure.js';
+import { withTransaction } from '../withTransaction.js';
 
 /**
  * Steps per statement when a run is read whole (`readSteps` without a limit): at fleet size about

@@ -4,7 +4,7 @@
 import { storedStepTokens, type StoredRun, type StoredStep, type ToolCallFacts, toolCallOf } from '@runledger/trace/store';
 import { callIdOfStoredStep } from '@runledger/trace';
 import type Database from 'better-sqlite3';
-import { NEXT_RUN_NO, RUN_COLUMNS, type StepColumns } from './sqliteRows.js';
+import { NEXT_RUN_NO, RUN_COLUMNS, type StepColumns } from '../sqliteRows.js';
 
 /** Inserts a step row, notes its tool call, if it is one, for the health rollup, and the call it starts or ends (`callId`). */
 export type WriteStep = (

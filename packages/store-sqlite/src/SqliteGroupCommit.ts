@@ -24,7 +24,7 @@ export type BatchOutcome = { readonly ok: true; readonly value: unknown } | { re
  *
  * @internal
  */
-export class GroupCommit implements GroupRunner {
+export class SqliteGroupCommit implements GroupRunner {
   readonly maxWrites: number = GROUP_MAX_WRITES;
   readonly maxBytes: number = GROUP_MAX_BYTES;
   readonly #db: Database.Database;

@@ -13,10 +13,10 @@ import {
   toolCallOf,
 } from '@runledger/trace/store';
 import type Database from 'better-sqlite3';
-import type { WriteStep } from './importRun.js';
-import type { SqliteHealthPending } from './health/SqliteHealthPending.js';
-import type { SqliteOpenCalls } from './SqliteOpenCalls.js';
-import { STEP_COLUMNS, STEP_ROWID } from './sqliteRows.js';
+import type { WriteStep } from '../import/importRun.js';
+import type { SqliteHealthPending } from '../health/SqliteHealthPending.js';
+import type { SqliteOpenCalls } from '../SqliteOpenCalls.js';
+import { STEP_COLUMNS, STEP_ROWID } from '../sqliteRows.js';
 
 const INSERT_STEP_COLUMNS = `id, ${STEP_COLUMNS}, call_server, call_outcome, call_cause`;
 

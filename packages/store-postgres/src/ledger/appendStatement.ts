@@ -2,10 +2,10 @@
 // pending for the health rollup in one implicit transaction, and the values it takes.
 import type { ToolOutcome } from '@runledger/core';
 import { callIdOfPayload, type NormalizedAppendStep, toolCallOf } from '@runledger/trace/store';
-import { healthPendingWrite } from './health/PostgresHealthWriter.js';
-import { openCallsBatchWrite, openCallsWrite } from './PostgresOpenCalls.js';
-import { tokensOfPayload, toolNameOfPayload } from './payloadFields.js';
-import { ms, STEP_COLUMNS } from './postgresRows.js';
+import { healthPendingWrite } from '../health/PostgresHealthWriter.js';
+import { openCallsBatchWrite, openCallsWrite } from '../PostgresOpenCalls.js';
+import { tokensOfPayload, toolNameOfPayload } from '../payloadFields.js';
+import { ms, STEP_COLUMNS } from '../postgresRows.js';
 
 export const STEP_INSERT_COLUMNS = `${STEP_COLUMNS}, call_server, call_outcome, call_cause, call_answered, call_counted, call_tool`;
 
@@ -79,7 +79,7 @@ SELECT sequence FROM step`;
 }
 
 /**
- * The statement of a batch of appends of different runs (group commit, see PostgresAppendBatcher):
+ * The statement of a batch of appends of different runs (group commit, see PostgresGroupCommit):
  * the same as {@link appendStatement} for each, in one statement and one commit. Its parameters
  * are the append's {@link APPEND_VALUE_COUNT} values, each an array with one element per append; it returns the
  * 1-based position and sequence of each append it stored. An append whose run is missing, hidden
