@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteRunStore } from '@runledger/store-sqlite';
+import type { AppendStepInput } from '@runledger/trace';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunsServer, startRunsServer } from '../src/app/startRunsServer.js';
@@ -47,13 +48,16 @@ describe.skipIf(!available)('live pages in a real browser', { timeout: 60_000 },
   });
 
   async function appendTool(runId: string, tool: string, callId: string): Promise<void> {
-    await store.appendStep(runId, {
+    const step: AppendStepInput = {
       kind: 'tool',
       round: 1,
       durationMs: 120,
       createdAt: Date.now(),
+      toolServer: 'docs',
+      toolOutcome: 'ok',
       payload: { kind: 'tool', toolName: tool, toolServer: 'docs', toolCallId: callId, round: 1, durationMs: 120, toolIsError: false, toolOutcome: 'ok' },
-    });
+    };
+    await store.appendStep(runId, step);
   }
 
   /** Marks the open document; true afterwards only while no reload or navigation replaced it. */
