@@ -12,8 +12,10 @@
  *   4. `pnpm install --frozen-lockfile` there, with Node 24's bin first in PATH for the child only
  *      and `npm_config_nodedir` at its headers: better-sqlite3 builds from source for Node 24.
  *   5. Proof from inside: `node --version` through pnpm, better-sqlite3 opening a database.
- *   6. `turbo run test --only` (the builds are there) for packages/* and apps/*: unit, type-level,
- *      real MCP servers, SQLite, PostgreSQL, Chromium; vitest writes a JSON report per package.
+ *   6. `turbo run test --only` (the builds are there) for packages/* and apps/*: unit, real MCP
+ *      servers, SQLite, PostgreSQL, Chromium; vitest writes a JSON report per package. Without the
+ *      type-level tests (RUNLEDGER_TYPE_TESTS=off, vitest.base.mjs): tsc's verdict is the same on
+ *      every Node line, and `pnpm test` checked them on this workspace's Node.
  * Prints the time of each step and the counts per package; exits 1 on any failure.
  * Options: --keep (keep the copy, print where), RUNLEDGER_NODE24=<x.y.z> (another 24.x release),
  *   RUNLEDGER_NODE24_CONCURRENCY=<n> (turbo tasks at once; 1 by default).
@@ -98,7 +100,13 @@ function main() {
   const node = registryNode(NODE24_VERSION, { log: (s) => console.log(`node24: ${s}`) });
   timings.push({ step: node.fetched ? 'fetch Node' : 'Node from cache', seconds: (Date.now() - t0) / 1000 });
   console.log(`node24: ${node.node} --version → ${node.version} (${node.fetched ? 'fetched' : 'cached'})`);
-  const env = { ...envForNode(node), CI: process.env.CI ?? 'true', TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' };
+  const env = {
+    ...envForNode(node),
+    CI: process.env.CI ?? 'true',
+    TURBO_TELEMETRY_DISABLED: '1',
+    DO_NOT_TRACK: '1',
+    RUNLEDGER_TYPE_TESTS: 'off',
+  };
 
   const tested = [...workspacePackages(WORKSPACE_ROOT).values()]
     .filter((p) => typeof p.json.scripts?.test === 'string')

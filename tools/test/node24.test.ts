@@ -170,3 +170,27 @@ describe('sweepStaleCopies: what a killed run left behind', () => {
     expect(readdirSync(tmp).sort()).toEqual(['other-old', 'runledger-node24-new']);
   });
 });
+
+describe('the type-level tests in the Node 24 pass', () => {
+  /** The type-test files vitest.base.mjs gives vitest, with RUNLEDGER_TYPE_TESTS as given. */
+  function typeTestIncludes(typeTests: string | undefined): string[] {
+    const env = { ...process.env };
+    delete env.RUNLEDGER_TYPE_TESTS;
+    if (typeTests !== undefined) env.RUNLEDGER_TYPE_TESTS = typeTests;
+    const script = `import('./vitest.base.mjs').then((m) => console.log(JSON.stringify(m.default.test.typecheck.include)))`;
+    return JSON.parse(
+      execFileSync(process.execPath, ['-e', script], { cwd: path.resolve(import.meta.dirname, '../..'), env, encoding: 'utf8' }),
+    );
+  }
+
+  it('are left out only where RUNLEDGER_TYPE_TESTS=off, which turbo passes through to the test tasks', () => {
+    expect(typeTestIncludes(undefined)).toEqual(['src/**/*.test-d.ts', 'test/**/*.test-d.ts']);
+    expect(typeTestIncludes('on')).toEqual(['src/**/*.test-d.ts', 'test/**/*.test-d.ts']);
+    expect(typeTestIncludes('off')).toEqual([]);
+    const turbo = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../turbo.json'), 'utf8')) as {
+      globalPassThroughEnv: string[];
+    };
+    expect(turbo.globalPassThroughEnv).toContain('RUNLEDGER_TYPE_TESTS');
+    expect(readFileSync(path.resolve(import.meta.dirname, '../src/node24.ts'), 'utf8')).toMatch(/RUNLEDGER_TYPE_TESTS: 'off'/);
+  });
+});
