@@ -17,7 +17,9 @@
  *      type-level tests (RUNLEDGER_TYPE_TESTS=off, vitest.base.mjs): tsc's verdict is the same on
  *      every Node line, and `pnpm test` checked them on this workspace's Node.
  * Prints the time of each step and the counts per package; exits 1 on any failure.
- * Options: --keep (keep the copy, print where), RUNLEDGER_NODE24=<x.y.z> (another 24.x release),
+ * Options: --keep (keep the copy, print where), --built (step 2 is done: `pnpm test` runs this as
+ *   its turbo task `//#node24`, after every package's build and tests, beside the release test;
+ *   on Node 24 itself it has nothing to add and says so), RUNLEDGER_NODE24=<x.y.z> (another 24.x release),
  *   RUNLEDGER_NODE24_CONCURRENCY=<n> (turbo tasks at once; 1 by default).
  */
 import { spawnSync } from 'node:child_process';
@@ -92,6 +94,11 @@ function main() {
     return 2;
   }
   const keep = process.argv.includes('--keep');
+  const built = process.argv.includes('--built');
+  if (built && process.versions.node.split('.')[0] === '24') {
+    console.log(`node24: this test run is on Node ${process.versions.node}: the packages' suites ran on Node 24 in it`);
+    return 0;
+  }
   const swept = sweepStaleCopies();
   if (swept > 0) console.log(`node24: removed ${swept} copy(ies) older than 6 h that a killed run left in ${os.tmpdir()}`);
   const started = Date.now();
@@ -116,11 +123,14 @@ function main() {
   let suites: SuiteCounts[] = [];
   try {
     // The builds the suites test (and their dependencies), here, on this process's Node: turbo
-    // replays them from its cache when `pnpm test` has just built them.
-    run('build (this workspace)', 'pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=new-only', ...filters], {
-      cwd: WORKSPACE_ROOT,
-      env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' },
-    });
+    // replays them from its cache when `pnpm test` has just built them. Under --built the turbo run
+    // this is a task of has built them (and a second turbo run would rewrite dist under its tasks).
+    if (built) console.log('node24: build (this workspace): done by the turbo run of `pnpm test` (--built)');
+    else
+      run('build (this workspace)', 'pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=new-only', ...filters], {
+        cwd: WORKSPACE_ROOT,
+        env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' },
+      });
     const t1 = Date.now();
     const files = copyWorkingTree(WORKSPACE_ROOT, copy);
     const built = copyBuildOutputs(

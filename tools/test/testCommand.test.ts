@@ -1,6 +1,7 @@
 // `pnpm test` is one turbo run: every package's build, typecheck, lint, tests and report check,
 // and the root's code lint, API gate and pack smoke test as turbo tasks that start once every
-// package's tests are done (beside the tools' release test, the longest task, instead of after it).
+// package's tests are done (beside the tools' release test, the longest task, instead of after it),
+// and the packages' suites again on Node 24 (the root task `node24`), beside them.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,13 +16,14 @@ const turbo = JSON.parse(readFileSync(path.join(ROOT, 'turbo.json'), 'utf8')) as
 const ROOT_CHECKS = ['lint:code', 'api:gate', 'api:pack'];
 
 describe('.ci/run runs the README test command', () => {
-  it("runs the README's test command line as it stands, then the Node 24 pass", () => {
+  it("runs the README's test command line as it stands, which holds the Node 24 pass", () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const command = /^(npm install -g pnpm@10 && pnpm install --frozen-lockfile && pnpm test)$/m.exec(readme)?.[1];
     expect(command, 'README.md has no test command line').toBeDefined();
     const lines = readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8').split('\n');
     expect(lines).toContain(command);
-    expect(lines.indexOf('pnpm test:node24')).toBeGreaterThan(lines.indexOf(command!));
+    // not a second time after it: the test command's turbo run has the Node 24 pass as a task
+    expect(lines.filter((line) => /^\s*pnpm (run )?(test:)?node24\b/.test(line))).toEqual([]);
   });
 
   it('the turbo run has a concurrency fit for the 2-core machine (at most 4 tasks at once)', () => {
@@ -38,8 +40,22 @@ describe('pnpm test runs every check in one turbo run', () => {
       ?.trim()
       .split(/\s+/) ?? [];
 
-  it('the package tasks and the root checks are all in it', () => {
-    expect(turboRun).toEqual(expect.arrayContaining(['build', 'typecheck', 'lint', 'test', 'api:check', ...ROOT_CHECKS]));
+  it('the package tasks, the root checks and the Node 24 pass are all in it', () => {
+    expect(turboRun).toEqual(expect.arrayContaining(['build', 'typecheck', 'lint', 'test', 'api:check', ...ROOT_CHECKS, 'node24']));
+  });
+
+  it('the Node 24 pass is a root task after every package test, never cached, on the build the run made', () => {
+    const task = turbo.tasks['//#node24'];
+    expect(task, 'turbo.json has no task "//#node24"').toBeDefined();
+    expect(task?.cache).toBe(false);
+    // --built: no second turbo run of the builds inside this one (it would rewrite dist under the
+    // tasks that read it); the dependencies below guarantee them
+    expect(scripts.node24).toMatch(/tools\/src\/node24\.ts --built$/);
+    expect(scripts['test:node24']).toMatch(/tools\/src\/node24\.ts$/);
+    const tested = [...workspacePackages(ROOT).values()]
+      .filter((p) => typeof p.json.scripts?.test === 'string')
+      .map((p) => `${p.name}#test`);
+    expect([...(task?.dependsOn ?? [])].sort()).toEqual(tested.sort());
   });
 
   it.each(ROOT_CHECKS)('%s is a root task, never cached, after every package test (tools excepted)', (check) => {
