@@ -286,7 +286,12 @@ describe('live pages (issue 40 item 3)', () => {
 
   it("a running run's page is live with its regions marked; once ended the same regions are there and it is not live", async () => {
     const store = InMemoryRunStore.create();
-    const run = await seedRun(store, { configuration: 'live', createdAt: T0, calls: [{ server: 'docs', tool: 'search', outcome: 'ok' }], finish: null });
+    const run = await seedRun(store, {
+      configuration: 'live',
+      createdAt: T0,
+      calls: [{ server: 'docs', tool: 'search', outcome: 'ok' }],
+      finish: null,
+    });
     const server = await started(store);
     const regions = (body: string) => [...body.matchAll(/data-live-region="([^"]+)"/g)].map((m) => m[1]);
     const live = await send(server, `/runs/${run.id}`);
@@ -295,9 +300,13 @@ describe('live pages (issue 40 item 3)', () => {
     expect(live.body).toContain('<script src="/assets/live.js" defer></script>');
     expect(regions(live.body)).toEqual(['summary', 'cancel', 'wire', 'waterfall', 'timeline']);
     // the Cancel button is a region of its own: it is put in again only when it changes, so it keeps the focus
-    expect(live.body).toMatch(/<div data-live-region="cancel"><form method="post"[^>]*><button type="submit" class="danger" data-action="cancel">/);
+    expect(live.body).toMatch(
+      /<div data-live-region="cancel"><form method="post"[^>]*><button type="submit" class="danger" data-action="cancel">/,
+    );
     expect(live.body).toContain('data-text-over="The run has ended; the page shows how."');
-    expect(live.body).toContain(`<noscript><p class="muted live-note">This page does not update by itself without JavaScript. <a href="/runs/${run.id}">Reload</a></p></noscript>`);
+    expect(live.body).toContain(
+      `<noscript><p class="muted live-note">This page does not update by itself without JavaScript. <a href="/runs/${run.id}">Reload</a></p></noscript>`,
+    );
     await store.finishRun(run.id, { status: 'completed', finishedAt: T0 + 5_000 });
     const ended = await send(server, `/runs/${run.id}`);
     expect(ended.body).not.toContain('data-live-seconds');

@@ -55,7 +55,16 @@ describe.skipIf(!available)('live pages in a real browser', { timeout: 60_000 },
       createdAt: Date.now(),
       toolServer: 'docs',
       toolOutcome: 'ok',
-      payload: { kind: 'tool', toolName: tool, toolServer: 'docs', toolCallId: callId, round: 1, durationMs: 120, toolIsError: false, toolOutcome: 'ok' },
+      payload: {
+        kind: 'tool',
+        toolName: tool,
+        toolServer: 'docs',
+        toolCallId: callId,
+        round: 1,
+        durationMs: 120,
+        toolIsError: false,
+        toolOutcome: 'ok',
+      },
     };
     await store.appendStep(runId, step);
   }
@@ -68,7 +77,11 @@ describe.skipIf(!available)('live pages in a real browser', { timeout: 60_000 },
     return (await page.evaluate(() => (globalThis as { __sameDocument?: boolean }).__sameDocument)) === true;
   }
   function activeAction(): Promise<string | null> {
-    return page.evaluate(() => (globalThis as unknown as { document: { activeElement: { getAttribute(name: string): string | null } } }).document.activeElement.getAttribute('data-action'));
+    return page.evaluate(() =>
+      (
+        globalThis as unknown as { document: { activeElement: { getAttribute(name: string): string | null } } }
+      ).document.activeElement.getAttribute('data-action'),
+    );
   }
 
   it("the running run's page takes in new steps and its end in place; the Cancel button keeps the focus; no meta refresh", async () => {
@@ -126,7 +139,9 @@ describe.skipIf(!available)('live pages in a real browser', { timeout: 60_000 },
       expect(await page.locator('table.timeline tr[data-sequence="2"]').count()).toBe(0);
       // the summary is its own region: its step count came in meanwhile
       expect(await page.locator('dl.summary').innerText()).toMatch(/Schritte\s+3/);
-      await page.evaluate(() => (globalThis as unknown as { getSelection(): { removeAllRanges(): void } }).getSelection().removeAllRanges());
+      await page.evaluate(() =>
+        (globalThis as unknown as { getSelection(): { removeAllRanges(): void } }).getSelection().removeAllRanges(),
+      );
       await expect.poll(() => page.locator('table.timeline tr[data-sequence="2"]').count(), { timeout: 10_000 }).toBe(1);
       expect(await sameDocument()).toBe(true);
     } finally {
@@ -152,9 +167,9 @@ describe.skipIf(!available)('live pages in a real browser', { timeout: 60_000 },
     ).toBe('filter-title');
     await store.finishRun(first.id, { status: 'completed', finishedAt: Date.now() });
     await store.finishRun(second.id, { status: 'cancelled', finishedAt: Date.now() });
-    await expect.poll(() => page.locator('[data-live-state]').innerText(), { timeout: 15_000 }).toBe(
-      'No run on this page is running any more; updates stopped.',
-    );
+    await expect
+      .poll(() => page.locator('[data-live-state]').innerText(), { timeout: 15_000 })
+      .toBe('No run on this page is running any more; updates stopped.');
     expect(await page.locator('tr[data-status="cancelled"]').count()).toBe(1);
     expect(await sameDocument()).toBe(true);
   });
@@ -173,7 +188,8 @@ describe.skipIf(!available)('live pages in a real browser', { timeout: 60_000 },
               expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(0);
               expect(await axeViolations(page), `axe on ${path} (${width} px, ${lang})`).toEqual([]);
               const widths = await page.evaluate(() => {
-                const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
+                const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } })
+                  .document;
                 return { scroll: doc.documentElement.scrollWidth, client: doc.documentElement.clientWidth };
               });
               expect(widths.scroll, `${path} scrolls sideways at ${width} px`).toBeLessThanOrEqual(widths.client);

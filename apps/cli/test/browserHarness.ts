@@ -33,7 +33,9 @@ export function chromiumAvailable(suite: string): boolean {
       });
     });
   } else {
-    console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH, or install chromium); under CI=true they fail instead`);
+    console.warn(
+      `browser tests skipped: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH, or install chromium); under CI=true they fail instead`,
+    );
   }
   return false;
 }
@@ -55,11 +57,11 @@ export async function axeViolations(page: Page): Promise<string[]> {
   // a live page may put a region in again while axe reads it: axe then throws, and reads the page again
   const run = () =>
     page.evaluate(() =>
-    (
-      globalThis as unknown as {
-        axe: { run(options: unknown): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> };
-      }
-    ).axe.run({ resultTypes: ['violations'] }),
+      (
+        globalThis as unknown as {
+          axe: { run(options: unknown): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> };
+        }
+      ).axe.run({ resultTypes: ['violations'] }),
     );
   const result = await run().catch(run);
   return result.violations.map((violation) => `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`);

@@ -351,7 +351,9 @@ describe('find a run: the list updates in place while runs run', () => {
     // the note, shown by the script; without it the page says it does not update by itself and offers a reload
     expect(live.body).toContain('data-text-on="Updates live every 5 seconds."');
     expect(live.body).toContain('data-text-over="No run on this page is running any more; updates stopped."');
-    expect(live.body).toMatch(/<noscript><p class="muted live-note">This page does not update by itself without JavaScript\. <a href="\/">Reload<\/a><\/p><\/noscript>/);
+    expect(live.body).toMatch(
+      /<noscript><p class="muted live-note">This page does not update by itself without JavaScript\. <a href="\/">Reload<\/a><\/p><\/noscript>/,
+    );
     expect(rowsOf(live)).toEqual([running.id, done.id]);
     // no running run on the page (filtered away): not live
     const finished = await request(server, '/?configuration=done');
