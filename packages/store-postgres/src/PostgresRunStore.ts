@@ -18,12 +18,7 @@ import {
   type ToolCallPage,
   type ToolCallQuery,
 } from '@runledger/trace/store';
-import {
-  type OpenCallsRead,
-  type OpenCallsRunStore,
-  type PruningRunStore,
-  type SearchingRunStore,
-} from '@runledger/trace';
+import type { OpenCallsRead, OpenCallsRunStore, PruningRunStore, SearchingRunStore } from '@runledger/trace';
 import type pg from 'pg';
 import { PostgresAccess } from './PostgresAccess.js';
 import { migrateSchema } from './schema/migrateSchema.js';

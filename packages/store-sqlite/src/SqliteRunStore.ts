@@ -18,7 +18,7 @@ import {
   type ToolCallPage,
   type ToolCallQuery,
 } from '@runledger/trace/store';
-import { type OpenCallsRead, type OpenCallsRunStore, type SearchingRunStore, type PruningRunStore } from '@runledger/trace';
+import type { OpenCallsRead, OpenCallsRunStore, SearchingRunStore, PruningRunStore } from '@runledger/trace';
 import type Database from 'better-sqlite3';
 import { SqliteAccess } from './SqliteAccess.js';
 import { WriteQueue } from './WriteQueue.js';
