@@ -50,6 +50,9 @@ afterAll(async () => {
 async function expectNoCancelRequest(id: string): Promise<void> {
   expect((await store.getRun(id))!.cancelRequestedAt).toBeNull();
   const show = await cli(['runs', 'show', id, '--json', '--db', db], dir);
+  // how it ended, as data beside its words
+  const { run } = JSON.parse(show.stdout);
+  expect(run.termination).toEqual(run.terminationReason === null ? null : { kind: 'other', text: run.terminationReason });
   expect(JSON.parse(show.stdout).timeline.map((entry: { event: string | null }) => entry.event)).not.toContain('cancel_requested');
 }
 

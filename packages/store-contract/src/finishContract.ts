@@ -112,7 +112,7 @@ export function runFinishContract(name: string, harness: RunStoreContractHarness
               expect(stored).toMatchObject({
                 status: ended.status,
                 finishedAt: ended.finishedAt,
-                terminationReason: ended.terminationReason,
+                termination: ended.termination,
               });
               expect(stored.unstoredSteps).toBe(unstored);
               expect(lateOf(stored)).toEqual(late === null ? { status: null, at: null } : { status: late.status, at: late.at });

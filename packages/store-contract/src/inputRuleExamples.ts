@@ -288,7 +288,7 @@ export function runInputRuleExamples(name: string, harness: RunStoreContractHarn
       );
       expect(await store.getRun(id)).toBeNull();
       expect(await store.importRun({ ...run, heartbeatAt: -0 }, [{ ...step, durationMs: -0 }])).toBe(true);
-      expect(await store.getRun(id)).toEqual({ ...run, heartbeatAt: 0 });
+      expect(await store.getRun(id)).toEqual({ ...run, heartbeatAt: 0, termination: null });
       expect(await store.readSteps(id)).toEqual([{ ...step, durationMs: 0 }]);
     });
   });

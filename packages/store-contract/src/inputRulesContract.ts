@@ -164,11 +164,15 @@ export function runInputRulesContract(name: string, harness: RunStoreContractHar
               // a cancel that landed first decides (the store's rule): cancelled, saying what the run reported
               expect(finished.value).toMatchObject(
                 cancel === null
-                  ? { status: 'failed', finishedAt: n0(input.finishedAt), terminationReason: input.reason }
+                  ? {
+                      status: 'failed',
+                      finishedAt: n0(input.finishedAt),
+                      termination: input.reason === null ? null : { kind: 'other', text: input.reason },
+                    }
                   : {
                       status: 'cancelled',
                       finishedAt: n0(input.finishedAt),
-                      terminationReason: `cancel requested while the run was running (the run reported "failed"${input.reason === null ? '' : `: ${input.reason}`})`,
+                      termination: { kind: 'cancel_while_running', reported: 'failed', reason: input.reason },
                     },
               );
               expect(await store.getRun(id)).toEqual(finished.value);
@@ -436,6 +440,8 @@ export function runInputRulesContract(name: string, harness: RunStoreContractHar
               finishedAt: orNull(run.finishedAt),
               cancelRequestedAt: orNull(run.cancelRequestedAt),
               heartbeatAt: orNull(run.heartbeatAt),
+              // words given without a kind read as the run's own reason
+              termination: run.terminationReason === null ? null : { kind: 'other', text: run.terminationReason },
             });
             expect(await store.readSteps(id)).toEqual([
               { ...step, round: n0(step.round), durationMs: n0(step.durationMs), createdAt: n0(step.createdAt) },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isLateCancel } from '@runledger/trace';
+import { type FinishRunInput, isLateCancel, type RunTermination, RunTerminationReason, runTerminationText } from '@runledger/trace';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, llmStep, sleep, toolStep } from './contractSteps.js';
@@ -80,12 +80,33 @@ export function runLedgerContract(name: string, harness: RunStoreContractHarness
           await store.requestCancel(run.id, BASE + 10);
           const done = await store.finishRun(run.id, { status, finishedAt: BASE + 20, terminationReason: reason });
           expect(done).toMatchObject({ status: 'cancelled', cancelRequestedAt: BASE + 10, finishedAt: BASE + 20 });
-          expect(done.terminationReason).toBe(
-            status === 'cancelled'
-              ? 'operator'
-              : `cancel requested while the run was running (the run reported "${status}"${reason === null ? '' : `: ${reason}`})`,
+          expect(done.termination).toEqual(
+            status === 'cancelled' ? { kind: 'other', text: 'operator' } : { kind: 'cancel_while_running', reported: status, reason },
           );
+          expect(done.terminationReason).toBe(runTerminationText(done.termination!));
           expect(isLateCancel(done)).toBe(false);
+          expect(await store.getRun(run.id)).toEqual(done);
+        }
+      });
+
+      it('stores a termination given as data, and reads a reason given as words into its kind, keeping words its sentence would not repeat', async () => {
+        const store = await open();
+        const cases: readonly [FinishRunInput, RunTermination][] = [
+          [{ status: 'cancelled', termination: { kind: 'store_cancel' } }, { kind: 'store_cancel' }],
+          [
+            { status: 'failed', termination: { kind: 'other', text: 'boom' }, terminationReason: 'ignored' },
+            { kind: 'other', text: 'boom' },
+          ],
+          [{ status: 'cancelled', terminationReason: runTerminationText({ kind: 'operator_cancel' }) }, { kind: 'operator_cancel' }],
+          [{ status: 'cancelled', terminationReason: RunTerminationReason.OLD_STORE_CANCEL }, { kind: 'store_cancel' }],
+        ];
+        for (const [finish, termination] of cases) {
+          const run = await store.createRun({ configuration: 'c', createdAt: BASE });
+          const done = await store.finishRun(run.id, { ...finish, finishedAt: BASE + 20 });
+          expect(done.termination).toEqual(termination);
+          expect(done.terminationReason).toBe(finish.termination == null ? finish.terminationReason : runTerminationText(termination));
+          // the same finish again is the one that ended it, not a late one
+          expect(await store.finishRun(run.id, { ...finish, finishedAt: BASE + 20 })).toEqual(done);
           expect(await store.getRun(run.id)).toEqual(done);
         }
       });
@@ -98,7 +119,13 @@ export function runLedgerContract(name: string, harness: RunStoreContractHarness
         let fired = 0;
         const stop = store.watchCancel(run.id, () => fired++);
         const late = await store.requestCancel(run.id, BASE + 30);
-        expect(late).toMatchObject({ status: 'completed', finishedAt: BASE + 20, cancelRequestedAt: BASE + 30, terminationReason: null });
+        expect(late).toMatchObject({
+          status: 'completed',
+          finishedAt: BASE + 20,
+          cancelRequestedAt: BASE + 30,
+          termination: null,
+          terminationReason: null,
+        });
         expect(isLateCancel(late)).toBe(true);
         expect((await store.requestCancel(run.id, BASE + 40)).cancelRequestedAt).toBe(BASE + 30);
         expect(await store.getRun(run.id)).toEqual(late);
@@ -115,7 +142,8 @@ export function runLedgerContract(name: string, harness: RunStoreContractHarness
         expect([...(await store.recoverInterrupted(BASE + 1_000))].sort()).toEqual([asked.id, silent.id].sort());
         const cancelled = await store.getRun(asked.id);
         expect(cancelled?.status).toBe('cancelled');
-        expect(cancelled?.terminationReason).toMatch(/^cancel requested; no sign of life since 2026-01-01T00:00:00\.000Z$/);
+        expect(cancelled?.termination).toEqual({ kind: 'no_sign_of_life', since: BASE, cancelRequested: true });
+        expect(cancelled?.terminationReason).toBe(runTerminationText(cancelled!.termination!));
         expect(isLateCancel(cancelled!)).toBe(false);
         expect((await store.getRun(silent.id))?.status).toBe('interrupted');
       });

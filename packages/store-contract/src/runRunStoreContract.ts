@@ -41,6 +41,7 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
           startedAt: BASE + 5,
           finishedAt: null,
           terminationReason: null,
+          termination: null,
           cancelRequestedAt: null,
           heartbeatAt: run.heartbeatAt,
           stepCount: 0,
@@ -254,7 +255,7 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
         const store = await open();
         const run = await store.createRun({ configuration: 'c', createdAt: BASE });
         const done = await store.finishRun(run.id, { status: 'completed', finishedAt: BASE + 100, terminationReason: 'all done' });
-        expect(done).toMatchObject({ status: 'completed', finishedAt: BASE + 100, terminationReason: 'all done' });
+        expect(done).toMatchObject({ status: 'completed', finishedAt: BASE + 100, termination: { kind: 'other', text: 'all done' } });
         const again = await store.finishRun(run.id, {
           status: 'failed',
           finishedAt: BASE + 200,
@@ -281,6 +282,7 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
         expect(done.status).toBe('failed');
         expect(done.finishedAt).toBeGreaterThanOrEqual(before);
         expect(done.finishedAt).toBeLessThanOrEqual(Date.now());
+        expect(done.termination).toBeNull();
         expect(done.terminationReason).toBeNull();
       });
 
@@ -418,7 +420,7 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
           expect(run?.status).toBe('interrupted');
           expect(run?.finishedAt).not.toBeNull();
           expect(run!.finishedAt!).toBeGreaterThanOrEqual(run!.startedAt!);
-          expect(typeof run?.terminationReason).toBe('string');
+          expect(run?.termination).toMatchObject({ kind: 'no_sign_of_life', cancelRequested: false });
         }
         expect((await store.getRun(fresh.id))?.status).toBe('running');
         expect((await store.getRun(youngAndSilent.id))?.status).toBe('running');

@@ -7,7 +7,14 @@
 // itself is @runledger/core's ToolOutcome, the one string from the wire to the screen. The
 // termination reasons runledger writes are spelled once, with their reader.
 export { isRunStatus, isTerminalRunStatus, RUN_STATUSES, RunStatus, type TerminalRunStatus } from './step/RunStatus.js';
-export { readRunTerminationReason, type RunTermination, RunTerminationKind, RunTerminationReason } from './step/RunTerminationReason.js';
+export {
+  readRunTerminationReason,
+  type RunTermination,
+  RunTerminationKind,
+  RunTerminationReason,
+  runTerminationText,
+} from './step/RunTerminationReason.js';
+export { runTerminationOf } from './store/storedTermination.js';
 export { isRunStepKind, RUN_STEP_KINDS, RunStepKind } from './step/RunStepKind.js';
 
 // ── Recording a run (src/recording) ─────────────────────────────────────────────────────────────

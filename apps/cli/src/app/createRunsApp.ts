@@ -88,9 +88,8 @@ function sendView(res: ServerResponse, status: number, view: Html, headers: Reco
 /** Why a cancel of a run that has ended was refused: how, when and why it ended. */
 function cancelEndedText(t: Translator, run: StoredRun): string {
   const params = { id: run.id, status: t.t(`runs.status.${run.status}`), time: t.date(run.finishedAt ?? run.createdAt) };
-  return run.terminationReason === null
-    ? t.t('runs.detail.cancelEnded', params)
-    : t.t('runs.detail.cancelEndedWith', { ...params, reason: reasonText(t, run.terminationReason) });
+  const reason = reasonText(t, run);
+  return reason === null ? t.t('runs.detail.cancelEnded', params) : t.t('runs.detail.cancelEndedWith', { ...params, reason });
 }
 
 /**

@@ -1,5 +1,12 @@
 import { TOOL_FAILURE_CAUSES, TOOL_OUTCOMES } from '@runledger/core';
-import { RUN_STATUSES, RunCallState, RunLifecycleEvent, type TerminalRunStatus, UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
+import {
+  RUN_STATUSES,
+  RunCallState,
+  RunLifecycleEvent,
+  RunTerminationKind,
+  type TerminalRunStatus,
+  UNKNOWN_FAILURE_CAUSE,
+} from '@runledger/trace';
 import { z } from 'zod';
 import type { CliIo } from './CliIo.js';
 import { terminalJson } from './terminalText.js';
@@ -27,6 +34,25 @@ export const terminalRunStatus = z.enum(
 /** A run's tool calls by outcome. @internal */
 export const outcomeCounts = z.object({ ok: count, failed: count, cancelled: count });
 
+/** How a run ended, as data: its kind and facts (`terminationReason` is its sentence). @internal */
+export const runTermination = z
+  .discriminatedUnion('kind', [
+    z.object({ kind: z.literal(RunTerminationKind.OPERATOR_CANCEL) }),
+    z.object({ kind: z.literal(RunTerminationKind.STORE_CANCEL) }),
+    z.object({
+      kind: z.literal(RunTerminationKind.CANCEL_WHILE_RUNNING),
+      reported: terminalRunStatus.describe("the status the run's own finish asked for"),
+      reason: z.string().nullable().describe("the reason the run's own finish gave"),
+    }),
+    z.object({
+      kind: z.literal(RunTerminationKind.NO_SIGN_OF_LIFE),
+      since: millis.describe("the run's last sign of life"),
+      cancelRequested: z.boolean(),
+    }),
+    z.object({ kind: z.literal(RunTerminationKind.OTHER), text: z.string().describe("the run's own reason") }),
+  ])
+  .describe('how the run ended, as data (its kind and facts); null while it runs');
+
 /** A run as a store hands it out. @internal */
 export const storedRun = z.object({
   id: z.string(),
@@ -40,6 +66,7 @@ export const storedRun = z.object({
   heartbeatAt: millis.nullable(),
   cancelRequestedAt: millis.nullable(),
   terminationReason: z.string().nullable(),
+  termination: runTermination.nullable().optional(),
   stepCount: count,
   outcomeCounts,
   tokens: count.optional().describe('the model tokens its steps used (the prompt and completion tokens of its LLM calls)'),

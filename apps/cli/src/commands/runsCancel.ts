@@ -47,7 +47,8 @@ function run(command: RunsCancelOptions, io: CliIo): Promise<CliExitCode> {
     const { run } = result;
     if (result.kind === 'ended') {
       const when = run.finishedAt === null ? '' : t.date(run.finishedAt);
-      const reason = run.terminationReason === null ? '' : `reason: ${reasonText(t, run.terminationReason)}`;
+      const why = reasonText(t, run);
+      const reason = why === null ? '' : `reason: ${why}`;
       const how = [when, reason].filter((part) => part !== '').join('; ');
       io.stderr.write(
         terminalLine`runledger runs cancel: run ${run.id} has already ended ${run.status}` +

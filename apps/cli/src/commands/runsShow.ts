@@ -6,7 +6,7 @@ import { wireMs } from '../viewModels/wireMs.js';
 import { writeUnknownNote } from '../viewModels/writeUnknownNote.js';
 import { Translator } from '../i18n/Translator.js';
 import { kindText } from '../views/kindText.js';
-import { reasonText } from '../views/reasonText.js';
+import { reasonText, reasonWordsText } from '../views/reasonText.js';
 import type { CliIo } from '../commandKit/CliIo.js';
 import { writeCliJson, storedRun, timelineEntry } from '../commandKit/cliJsonOutputs.js';
 import { CliExitCode, HELP_FLAG, JSON_FLAG, STORE_SYNOPSIS, type CliFlag, STORE_FLAGS } from '../commandKit/cliSurface.js';
@@ -54,13 +54,14 @@ async function showRun(store: RunStore, command: RunsShowOptions, io: CliIo): Pr
     return CliExitCode.OK;
   }
   const duration = runDurationMs(run, now);
+  const reason = reasonText(t, run);
   io.stdout.write(
     terminalLine`run ${run.id}\n` +
       (run.title != null ? terminalLine`title ${run.title}\n` : '') +
       terminalLine`status ${run.status} · configuration ${run.configuration} · started ${t.date(run.startedAt ?? run.createdAt)}` +
       terminalLine` · duration ${duration === null ? '—' : t.duration(duration)}\n` +
       terminalLine`tool calls: ${run.outcomeCounts.ok} ok, ${run.outcomeCounts.failed} failed, ${run.outcomeCounts.cancelled} cancelled` +
-      (run.terminationReason !== null ? terminalLine`\nreason: ${reasonText(t, run.terminationReason)}` : '') +
+      (reason !== null ? terminalLine`\nreason: ${reason}` : '') +
       (lateCancel
         ? terminalLine`\ncancel requested after the run finished (${t.date(run.cancelRequestedAt!)}): it did not change how the run ended`
         : '') +
@@ -110,7 +111,7 @@ async function showRun(store: RunStore, command: RunsShowOptions, io: CliIo): Pr
               : entry.outcome,
           entry.event !== null
             ? t.t(`runs.detail.lifecycle.${entry.event}`) +
-              (entry.details['reason'] !== undefined ? ` — ${reasonText(t, String(entry.details['reason']))}` : '')
+              (entry.details['reason'] !== undefined ? ` — ${reasonWordsText(t, String(entry.details['reason']))}` : '')
             : entry.unreadable
               ? `${t.t('runs.detail.unreadable')} ${entry.unreadableReason ?? ''}`.trim()
               : Object.entries(entry.details)

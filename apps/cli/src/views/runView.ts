@@ -10,7 +10,7 @@ import { liveNote, RUN_LIVE } from './liveNote.js';
 import type { ViewContext } from './ViewContext.js';
 import { renderWaterfallView } from './waterfallView.js';
 import { serverLink, toolServerOf } from './serverLink.js';
-import { reasonText } from './reasonText.js';
+import { reasonText, reasonWordsText } from './reasonText.js';
 import { outcomeCounts } from './runsView.js';
 import { runDurationMs } from '../viewModels/runDurationMs.js';
 import { wireMs } from '../viewModels/wireMs.js';
@@ -79,7 +79,7 @@ function rowHtml(ctx: ViewContext, entry: RunTimelineEntry, now: number): Html {
     const reason = entry.details['reason'];
     return html`<tr class="lifecycle" data-lifecycle="${entry.event}">
 ${time}<td class="source">${t.t('runs.detail.source.run')}</td><td class="kind">${t.t('runs.detail.kind.lifecycle')}</td><td class="num round">${NONE}</td><td class="num duration">${NONE}</td><td class="outcome">${NONE}</td>
-<td class="details"><strong>${t.t(`runs.detail.lifecycle.${entry.event}`)}</strong>${reason !== undefined ? html` — <span>${reasonText(t, String(reason))}</span>` : ''}</td>
+<td class="details"><strong>${t.t(`runs.detail.lifecycle.${entry.event}`)}</strong>${reason !== undefined ? html` — <span>${reasonWordsText(t, String(reason))}</span>` : ''}</td>
 </tr>`;
   }
   const keys = Object.keys(entry.details).filter((key) => !HIDDEN_DETAILS.has(key));
@@ -121,6 +121,7 @@ export function renderRunView(ctx: ViewContext, run: StoredRun, slice: TimelineS
   const running = run.status === 'running';
   const duration = runDurationMs(run, now);
   const unstored = run.unstoredSteps ?? 0;
+  const reason = reasonText(t, run);
   const runHref = `/runs/${uriComponent(run.id)}`;
   const cancelForm = running
     ? run.cancelRequestedAt === null
@@ -138,7 +139,7 @@ ${run.actor !== null ? html`<dt>${t.t('runs.detail.actor')}</dt><dd>${run.actor}
 <dt>${t.t('runs.col.finished')}</dt><dd>${run.finishedAt === null ? NONE : html`<time datetime="${t.iso(run.finishedAt)}">${t.date(run.finishedAt)}</time>`}</dd>
 <dt>${t.t('runs.col.duration')}</dt><dd>${duration === null ? NONE : t.duration(duration)}</dd>
 ${run.cancelRequestedAt !== null ? html`<dt>${t.t('runs.detail.cancelRequestedAt')}</dt><dd><time datetime="${t.iso(run.cancelRequestedAt)}">${t.time(run.cancelRequestedAt)}</time>${isLateCancel(run) ? html` <span class="muted" data-note="late-cancel">— ${t.t('runs.detail.lateCancel')}</span>` : ''}</dd>` : ''}
-${run.terminationReason !== null ? html`<dt>${t.t('runs.detail.reason')}</dt><dd>${reasonText(t, run.terminationReason)}</dd>` : ''}
+${reason !== null ? html`<dt>${t.t('runs.detail.reason')}</dt><dd>${reason}</dd>` : ''}
 ${run.lateFinishStatus != null ? html`<dt>${t.t('runs.detail.lateFinish')}</dt><dd>${statusBadge(t, run.lateFinishStatus)}${run.lateFinishAt != null ? html` <time datetime="${t.iso(run.lateFinishAt)}">${t.time(run.lateFinishAt)}</time>` : ''} <span class="muted" data-note="late-finish">— ${t.t('runs.detail.lateFinishNote')}</span></dd>` : ''}
 <dt>${t.t('runs.detail.steps')}</dt><dd>${t.number(run.stepCount)}</dd>
 ${unstored > 0 ? html`<dt>${t.t('runs.detail.unstored')}</dt><dd><strong>${t.number(unstored)}</strong></dd>` : ''}

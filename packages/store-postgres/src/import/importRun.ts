@@ -1,6 +1,6 @@
 // A run and its steps written exactly as another store holds them: one transaction, the steps in
 // chunks of one multi-row INSERT each, the counters (tokens too), the health rollup and the open calls updated once.
-import type { StoredRun, StoredStep } from '@runledger/trace/store';
+import { type StoredRun, type StoredStep, terminationColumns } from '@runledger/trace/store';
 import type pg from 'pg';
 import { callColumns, MAX_RUN_TOKENS, STEP_INSERT_COLUMNS } from '../ledger/appendStatement.js';
 import { ms, msOrNull } from '../postgresRows.js';
@@ -30,10 +30,12 @@ export function prepareImportRun(pool: pg.Pool, q: string): (run: StoredRun, ste
 /** Writes the run and its steps on `client`, inside its transaction; false when the run exists. */
 async function importInto(client: pg.PoolClient, q: string, run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
   const id = run.id.toLowerCase();
+  const termination = terminationColumns(run.termination ?? null, run.terminationReason ?? null);
   const inserted = await client.query(
     `INSERT INTO ${q}.runs (id, status, configuration, actor, title, created_at, started_at, finished_at,
-       termination_reason, cancel_requested_at, heartbeat_at, unstored_steps, late_finish_status, late_finish_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (id) DO NOTHING RETURNING id`,
+       termination_reason, termination_kind, termination_facts, cancel_requested_at, heartbeat_at, unstored_steps,
+       late_finish_status, late_finish_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) ON CONFLICT (id) DO NOTHING RETURNING id`,
     [
       id,
       run.status,
@@ -43,7 +45,9 @@ async function importInto(client: pg.PoolClient, q: string, run: StoredRun, step
       ms(run.createdAt),
       msOrNull(run.startedAt),
       msOrNull(run.finishedAt),
-      run.terminationReason ?? null,
+      termination.termination_reason,
+      termination.termination_kind,
+      termination.termination_facts,
       msOrNull(run.cancelRequestedAt),
       msOrNull(run.heartbeatAt),
       run.unstoredSteps ?? 0,

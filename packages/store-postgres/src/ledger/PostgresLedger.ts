@@ -20,7 +20,7 @@ import {
   type StoredRunRow,
   type StoredStep,
 } from '@runledger/trace/store';
-import { type OpenCallsRead, RunTerminationReason } from '@runledger/trace';
+import { type OpenCallsRead, RunTerminationKind } from '@runledger/trace';
 import type pg from 'pg';
 import type { PostgresAccess } from '../PostgresAccess.js';
 import { PostgresCancelWatch } from '../PostgresCancelWatch.js';
@@ -156,6 +156,7 @@ export class PostgresLedger {
   async finishRun(runId: string, finish: FinishRunInput): Promise<StoredRun> {
     this.#open();
     const input = checkFinishRun(finish, Date.now());
+    const { termination: given, cancelledTermination: cancelled } = input;
     if (checkRunId(runId) === null) throw RunStoreError.runNotFound(runId);
     try {
       // The cancel and the finish are decided here, in one statement on the locked row: a cancel
@@ -164,10 +165,23 @@ export class PostgresLedger {
         `UPDATE ${this.#q}.runs SET
            status = CASE WHEN cancel_requested_at IS NULL THEN $2 ELSE 'cancelled' END,
            finished_at = $3,
-           termination_reason = CASE WHEN cancel_requested_at IS NULL THEN $4 ELSE $5 END,
-           unstored_steps = unstored_steps + $6
+           termination_kind = CASE WHEN cancel_requested_at IS NULL THEN $4 ELSE $5 END,
+           termination_facts = CASE WHEN cancel_requested_at IS NULL THEN $6 ELSE $7 END,
+           termination_reason = CASE WHEN cancel_requested_at IS NULL THEN $8 ELSE $9 END,
+           unstored_steps = unstored_steps + $10
          WHERE id = $1 AND status = 'running' RETURNING ${RUN_COLUMNS}`,
-        [runId, input.status, ms(input.finishedAt), input.terminationReason, input.cancelledTerminationReason, input.unstoredSteps],
+        [
+          runId,
+          input.status,
+          ms(input.finishedAt),
+          given.termination_kind,
+          cancelled.termination_kind,
+          given.termination_facts,
+          cancelled.termination_facts,
+          given.termination_reason,
+          cancelled.termination_reason,
+          input.unstoredSteps,
+        ],
       );
       const row = result.rows[0];
       if (row !== undefined) return storedRunOfRow(row);
@@ -181,10 +195,19 @@ export class PostgresLedger {
            late_finish_at = CASE WHEN late_finish_status IS NULL THEN $3 ELSE late_finish_at END
          WHERE id = $1 AND status <> 'running' AND pruned_at IS NULL
            AND NOT (finished_at IS NOT DISTINCT FROM $3
-             AND (status = $2 OR (status = 'cancelled' AND termination_reason IS NOT DISTINCT FROM $5)))
+             AND (status = $2 OR (status = 'cancelled' AND termination_kind IS NOT DISTINCT FROM $5
+               AND termination_facts IS NOT DISTINCT FROM $6 AND termination_reason IS NOT DISTINCT FROM $7)))
            AND NOT (late_finish_status IS NOT DISTINCT FROM $2 AND late_finish_at IS NOT DISTINCT FROM $3)
          RETURNING ${RUN_COLUMNS}`,
-        [runId, input.status, ms(input.finishedAt), input.unstoredSteps, input.cancelledTerminationReason],
+        [
+          runId,
+          input.status,
+          ms(input.finishedAt),
+          input.unstoredSteps,
+          cancelled.termination_kind,
+          cancelled.termination_facts,
+          cancelled.termination_reason,
+        ],
       );
       const lateRow = late.rows[0];
       if (lateRow !== undefined) return storedRunOfRow(lateRow);
@@ -245,12 +268,13 @@ export class PostgresLedger {
         `UPDATE ${this.#q}.runs SET
            status = CASE WHEN cancel_requested_at IS NULL THEN 'interrupted' ELSE 'cancelled' END,
            finished_at = greatest($2::bigint, coalesce(heartbeat_at, started_at, created_at)),
-           termination_reason = CASE WHEN cancel_requested_at IS NULL THEN '' ELSE $3::text END || $4::text ||
-             to_char(to_timestamp(coalesce(heartbeat_at, started_at, created_at) / 1000.0) AT TIME ZONE 'UTC',
-                     'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+           termination_kind = $3::text,
+           termination_facts = format('{"since":%s,"cancelRequested":%s}', coalesce(heartbeat_at, started_at, created_at),
+             CASE WHEN cancel_requested_at IS NULL THEN 'false' ELSE 'true' END),
+           termination_reason = NULL
          WHERE status = 'running' AND coalesce(heartbeat_at, started_at, created_at) < $1::double precision
          RETURNING id`,
-        [stale, Date.now(), RunTerminationReason.CANCEL_REQUESTED_PREFIX, RunTerminationReason.NO_SIGN_OF_LIFE_PREFIX],
+        [stale, Date.now(), RunTerminationKind.NO_SIGN_OF_LIFE],
       );
       return result.rows.map((row) => row.id);
     } catch (error) {

@@ -4,6 +4,7 @@ import { backfillLegacySteps } from './backfillLegacySteps.js';
 import { backfillOpenCalls } from './backfillOpenCalls.js';
 import { rollupAddRuns } from './rollupAddRuns.js';
 import { addSearchColumns } from './searchColumns.js';
+import { addTerminationData } from './addTerminationData.js';
 import { addTitleSearchIndex } from './titleSearchIndex.js';
 
 /**
@@ -456,6 +457,11 @@ CREATE INDEX IF NOT EXISTS steps_call_server_trouble ON steps (call_server, call
     version: 14,
     name: 'runs_title_trgm: the searched run titles in a pg_trgm GIN index, so that a title search reads the matching runs, not every title',
     up: addTitleSearchIndex,
+  },
+  {
+    version: 15,
+    name: "runs.termination_kind and termination_facts: how a run ended as data (its sentence is composed when shown); every ended run's prose read into them, termination_reason keeping only words the sentence would not repeat",
+    up: addTerminationData,
   },
 ]);
 

@@ -1,7 +1,14 @@
 // importRun's transaction (the sibling of store-postgres's importRun.ts): a run and its steps
 // written as given, the run's counters and tokens from its steps, the rollup through the same step writer
 // appends use.
-import { storedStepTokens, type StoredRun, type StoredStep, type ToolCallFacts, toolCallOf } from '@runledger/trace/store';
+import {
+  storedStepTokens,
+  type StoredRun,
+  type StoredStep,
+  terminationColumns,
+  type ToolCallFacts,
+  toolCallOf,
+} from '@runledger/trace/store';
 import { callIdOfStoredStep } from '@runledger/trace';
 import type Database from 'better-sqlite3';
 import { NEXT_RUN_NO, RUN_COLUMNS, type StepColumns } from '../sqliteRows.js';
@@ -24,13 +31,14 @@ export type WriteStep = (
 export function prepareImportRun(db: Database.Database, writeStep: WriteStep): (run: StoredRun, steps: readonly StoredStep[]) => boolean {
   const exists = db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck();
   const insertRun = db.prepare(
-    `INSERT INTO runs (${RUN_COLUMNS}, run_no) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ${NEXT_RUN_NO}) RETURNING run_no`,
+    `INSERT INTO runs (${RUN_COLUMNS}, run_no) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ${NEXT_RUN_NO}) RETURNING run_no`,
   );
   insertRun.pluck();
   const setCounts = db.prepare('UPDATE runs SET ok_count = ?, failed_count = ?, cancelled_count = ?, tokens = ? WHERE id = ?');
   return db.transaction((run: StoredRun, steps: readonly StoredStep[]): boolean => {
     const id = run.id.toLowerCase();
     if (exists.get(id) !== undefined) return false;
+    const termination = terminationColumns(run.termination ?? null, run.terminationReason ?? null);
     const runNo = insertRun.get(
       id,
       run.status,
@@ -40,7 +48,9 @@ export function prepareImportRun(db: Database.Database, writeStep: WriteStep): (
       run.createdAt,
       run.startedAt ?? null,
       run.finishedAt ?? null,
-      run.terminationReason ?? null,
+      termination.termination_reason,
+      termination.termination_kind,
+      termination.termination_facts,
       run.cancelRequestedAt ?? null,
       run.heartbeatAt ?? null,
       steps.length,

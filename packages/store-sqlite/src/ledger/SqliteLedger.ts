@@ -24,7 +24,7 @@ import {
   storedStepReader,
   type StoredStepRow,
 } from '@runledger/trace/store';
-import { type OpenCallsRead, RunTerminationReason } from '@runledger/trace';
+import { type OpenCallsRead, RunTerminationKind } from '@runledger/trace';
 import type Database from 'better-sqlite3';
 import type { WriteStep } from '../import/importRun.js';
 import type { SqliteAccess } from '../SqliteAccess.js';
@@ -118,6 +118,7 @@ export class SqliteLedger {
   /** Ends a running run; a run that ended already keeps how it ended (a late finish is kept beside it: see RunStore.finishRun). */
   async finishRun(runId: string, finish: FinishRunInput): Promise<StoredRun> {
     const input = checkFinishRun(finish, Date.now());
+    const { termination: given, cancelledTermination: cancelled } = input;
     const key = runKey(runId);
     return this.#write(() =>
       this.#db
@@ -128,10 +129,23 @@ export class SqliteLedger {
             `UPDATE runs SET
              status = CASE WHEN cancel_requested_at IS NULL THEN ? ELSE 'cancelled' END,
              finished_at = ?,
+             termination_kind = CASE WHEN cancel_requested_at IS NULL THEN ? ELSE ? END,
+             termination_facts = CASE WHEN cancel_requested_at IS NULL THEN ? ELSE ? END,
              termination_reason = CASE WHEN cancel_requested_at IS NULL THEN ? ELSE ? END,
              unstored_steps = unstored_steps + ?
            WHERE id = ? AND status = 'running'`,
-          ).run(input.status, input.finishedAt, input.terminationReason, input.cancelledTerminationReason, input.unstoredSteps, key);
+          ).run(
+            input.status,
+            input.finishedAt,
+            given.termination_kind,
+            cancelled.termination_kind,
+            given.termination_facts,
+            cancelled.termination_facts,
+            given.termination_reason,
+            cancelled.termination_reason,
+            input.unstoredSteps,
+            key,
+          );
           if (ended.changes === 0) {
             // Ended already: how it ended stays. The finish that ended it, again, changes nothing;
             // any other is late — its unstored steps count, and the first late one is kept.
@@ -141,7 +155,7 @@ export class SqliteLedger {
                late_finish_status = coalesce(late_finish_status, ?),
                late_finish_at = CASE WHEN late_finish_status IS NULL THEN ? ELSE late_finish_at END
              WHERE id = ? AND status <> 'running'
-               AND NOT (finished_at IS ? AND (status = ? OR (status = 'cancelled' AND termination_reason IS ?)))
+               AND NOT (finished_at IS ? AND (status = ? OR (status = 'cancelled' AND termination_kind IS ? AND termination_facts IS ? AND termination_reason IS ?)))
                AND NOT (late_finish_status IS ? AND late_finish_at IS ?)`,
             ).run(
               input.unstoredSteps,
@@ -150,7 +164,9 @@ export class SqliteLedger {
               key,
               input.finishedAt,
               input.status,
-              input.cancelledTerminationReason,
+              cancelled.termination_kind,
+              cancelled.termination_facts,
+              cancelled.termination_reason,
               input.status,
               input.finishedAt,
             );
@@ -196,12 +212,14 @@ export class SqliteLedger {
         this.#stmt(
           `UPDATE runs SET status = CASE WHEN cancel_requested_at IS NULL THEN 'interrupted' ELSE 'cancelled' END,
            finished_at = max(?, coalesce(heartbeat_at, started_at, created_at)),
-           termination_reason = CASE WHEN cancel_requested_at IS NULL THEN '' ELSE ? END || ? ||
-             strftime('%Y-%m-%dT%H:%M:%fZ', coalesce(heartbeat_at, started_at, created_at) / 1000.0, 'unixepoch')
+           termination_kind = ?,
+           termination_facts = json_object('since', coalesce(heartbeat_at, started_at, created_at),
+             'cancelRequested', json(CASE WHEN cancel_requested_at IS NULL THEN 'false' ELSE 'true' END)),
+           termination_reason = NULL
          WHERE status = 'running' AND coalesce(heartbeat_at, started_at, created_at) < ? RETURNING id`,
         )
           .pluck()
-          .all(now, RunTerminationReason.CANCEL_REQUESTED_PREFIX, RunTerminationReason.NO_SIGN_OF_LIFE_PREFIX, stale) as string[],
+          .all(now, RunTerminationKind.NO_SIGN_OF_LIFE, stale) as string[],
     );
   }
 

@@ -5,6 +5,7 @@ import { backfillCallCauses } from './backfillCallCauses.js';
 import { backfillOpenCalls } from './backfillOpenCalls.js';
 import { backfillRunTokens } from './backfillRunTokens.js';
 import { rebuildHealthRollup } from './rebuildHealthRollup.js';
+import { addTerminationData } from './addTerminationData.js';
 import { addTitleSearch } from './titleSearch.js';
 
 /**
@@ -476,6 +477,11 @@ CREATE INDEX IF NOT EXISTS steps_call_tools ON steps ((CASE WHEN json_valid(payl
     version: 19,
     name: 'runs_title: the run titles in a trigram full-text index, so that a title search reads the matching runs, not every title',
     up: addTitleSearch,
+  },
+  {
+    version: 20,
+    name: "runs.termination_kind and termination_facts: how a run ended as data (its sentence is composed when shown); every ended run's prose read into them, termination_reason keeping only words the sentence would not repeat",
+    up: addTerminationData,
   },
 ]);
 

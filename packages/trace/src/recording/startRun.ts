@@ -8,7 +8,7 @@ import { storableText } from '../store/storeValueRules.js';
 import { RunCancelledError, type RunCancelSource } from './RunCancelledError.js';
 import type { RunStep } from '../step/RunStep.js';
 import { RunStatus, type TerminalRunStatus } from '../step/RunStatus.js';
-import { RunTerminationReason } from '../step/RunTerminationReason.js';
+import { type RunTermination, RunTerminationKind, runTerminationText } from '../step/RunTerminationReason.js';
 import type { RunStore, StoredRun, StoredStep } from '../store/RunStore.js';
 import { RunTrace } from './RunTrace.js';
 import { checkKeepSteps } from './StepWindow.js';
@@ -148,6 +148,8 @@ export interface ActiveRun {
 
 const DEFAULT_HEARTBEAT_MS = 10_000;
 const DEFAULT_CANCEL_GRACE_MS = 10_000;
+const OPERATOR_CANCEL: RunTermination = Object.freeze({ kind: RunTerminationKind.OPERATOR_CANCEL });
+const STORE_CANCEL: RunTermination = Object.freeze({ kind: RunTerminationKind.STORE_CANCEL });
 
 /**
  * Creates a run in the store and returns it running, with its signal, trace and heartbeat.
@@ -225,10 +227,10 @@ class LiveRun implements ActiveRun {
   readonly #ledger: RunLedger<RunStep>;
   #heartbeat: ReturnType<typeof setInterval> | null = null;
   #status: RunStatus = RunStatus.RUNNING;
-  #cancelReason: string | null = null;
+  #cancelReason: RunTermination | null = null;
   #cancelling: Promise<void> | null = null;
   /** The first decision of how the run ends; later calls end it the same way. */
-  #decided: { readonly status: TerminalRunStatus; readonly reason: string | null; readonly at: number } | null = null;
+  #decided: { readonly status: TerminalRunStatus; readonly termination: RunTermination | null; readonly at: number } | null = null;
   #finishing: Promise<StoredRun> | null = null;
   #spooledFinish: string | null = null;
   #stored: StoredRun | null = null;
@@ -282,7 +284,7 @@ class LiveRun implements ActiveRun {
         return appended;
       },
     });
-    this.#stopWatch = store.watchCancel(id, () => void this.#cancel(RunTerminationReason.STORE_CANCEL, 'store')); // #cancel never rejects (store errors go to onError)
+    this.#stopWatch = store.watchCancel(id, () => void this.#cancel(STORE_CANCEL, 'store')); // #cancel never rejects (store errors go to onError)
     const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     if (heartbeatMs > 0) {
       // kept until the final status is stored: a run whose finish waits in the spool is not stale
@@ -293,7 +295,7 @@ class LiveRun implements ActiveRun {
     if (pollMs !== undefined && pollMs > 0) {
       this.#every(pollMs, () =>
         store.getRun(id).then((run) => {
-          if (run !== null && run.cancelRequestedAt !== null) void this.#cancel(RunTerminationReason.STORE_CANCEL, 'store');
+          if (run !== null && run.cancelRequestedAt !== null) void this.#cancel(STORE_CANCEL, 'store');
         }, this.#onError),
       );
     }
@@ -316,8 +318,8 @@ class LiveRun implements ActiveRun {
     return readRunSteps(this.#store, this.id, this.trace, query);
   }
 
-  cancel(reason: string = RunTerminationReason.OPERATOR_CANCEL): Promise<void> {
-    return this.#cancel(reason, 'local');
+  cancel(reason?: string): Promise<void> {
+    return this.#cancel(reason === undefined ? OPERATOR_CANCEL : { kind: RunTerminationKind.OTHER, text: reason }, 'local');
   }
 
   complete(): Promise<StoredRun> {
@@ -329,16 +331,17 @@ class LiveRun implements ActiveRun {
       return this.#finish(RunStatus.CANCELLED, this.#cancelReason);
     }
     const reason = error instanceof Error ? error.message : typeof error === 'string' ? error : String(error);
-    return this.#finish(RunStatus.FAILED, reason);
+    return this.#finish(RunStatus.FAILED, { kind: RunTerminationKind.OTHER, text: reason });
   }
 
-  #cancel(reason: string, source: RunCancelSource): Promise<void> {
+  #cancel(termination: RunTermination, source: RunCancelSource): Promise<void> {
     if (this.#cancelling !== null) return this.#cancelling;
     if (this.#finishing !== null) return Promise.resolve();
-    this.#cancelReason = reason;
+    this.#cancelReason = termination;
+    const reason = runTerminationText(termination);
     const at = this.#clock();
     this.#controller.abort(new RunCancelledError(this.id, reason, source));
-    const grace = setTimeout(() => void this.#finish(RunStatus.CANCELLED, reason).catch(() => undefined), this.#graceMs);
+    const grace = setTimeout(() => void this.#finish(RunStatus.CANCELLED, termination).catch(() => undefined), this.#graceMs);
     grace.unref?.();
     this.#timers.push(grace);
     this.#cancelling =
@@ -351,13 +354,15 @@ class LiveRun implements ActiveRun {
     return this.#cancelling;
   }
 
-  #finish(status: TerminalRunStatus, reason: string | null): Promise<StoredRun> {
+  #finish(status: TerminalRunStatus, termination: RunTermination | null): Promise<StoredRun> {
     if (this.#stored !== null) return Promise.resolve(this.#stored);
     if (this.#refused !== null) return Promise.reject(this.#refused);
     if (this.#finishing !== null) return this.#finishing;
     if (this.#decided === null) {
       // the time it ended is now, however late the status reaches the store (it is spooled with it)
-      this.#decided = { status, reason: reason === null ? null : storableText(reason), at: this.#clock() };
+      const stored =
+        termination?.kind === RunTerminationKind.OTHER ? { ...termination, text: storableText(termination.text) } : termination;
+      this.#decided = { status, termination: stored, at: this.#clock() };
       this.#status = status;
       for (const timer of this.#timers) clearTimeout(timer);
       this.#stopWatch();
@@ -369,7 +374,15 @@ class LiveRun implements ActiveRun {
       if (this.#spooledFinish === null) {
         let outcome: Awaited<ReturnType<RunLedger<RunStep>['finish']>>;
         try {
-          outcome = await this.#ledger.finish({ status: decided.status, finishedAt: decided.at, terminationReason: decided.reason });
+          // the words too, for a store that keeps only them
+          const { termination: data } = decided;
+          const reason = data === null ? null : runTerminationText(data);
+          outcome = await this.#ledger.finish({
+            status: decided.status,
+            finishedAt: decided.at,
+            terminationReason: reason,
+            termination: data,
+          });
         } catch (error) {
           // refused for good (the run is gone): final, like a stored status
           if (!isRetryable(error)) throw this.#refuse(error);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkFinishRun } from '../store/storeInputChecks.js';
 import { InMemoryRunStore } from '../store/InMemoryRunStore.js';
+import { terminationTextOfColumns } from '../store/storedTermination.js';
 import { RUN_STATUSES, type TerminalRunStatus } from './RunStatus.js';
 import {
   cancelWhileRunningReason,
@@ -61,17 +62,14 @@ describe('run termination reasons: spelled once, read back by readRunTermination
   });
 
   it('is what the store input checks and the in-memory store write', async () => {
-    expect(checkFinishRun({ status: 'failed', terminationReason: 'boom' }, T).cancelledTerminationReason).toBe(
-      cancelWhileRunningReason('failed', 'boom'),
-    );
+    const cancelled = checkFinishRun({ status: 'failed', terminationReason: 'boom' }, T).cancelledTermination;
+    expect(terminationTextOfColumns(cancelled)).toBe(cancelWhileRunningReason('failed', 'boom'));
     const store = InMemoryRunStore.create({ clock: () => T });
     const run = await store.createRun({ configuration: 'c', createdAt: T });
     await store.requestCancel(run.id, T + 1);
     await store.recoverInterrupted(T + 10);
-    expect(readRunTerminationReason((await store.getRun(run.id))!.terminationReason!)).toEqual({
-      kind: RunTerminationKind.NO_SIGN_OF_LIFE,
-      since: T,
-      cancelRequested: true,
-    });
+    const recovered = (await store.getRun(run.id))!;
+    expect(recovered.termination).toEqual({ kind: RunTerminationKind.NO_SIGN_OF_LIFE, since: T, cancelRequested: true });
+    expect(readRunTerminationReason(recovered.terminationReason!)).toEqual(recovered.termination);
   });
 });

@@ -1,7 +1,8 @@
 // The termination reasons runledger itself writes — startRun's cancels, a store's decision when a
-// cancel and the finish cross, recovery of a run without a sign of life — spelled once, with the
-// reader that turns a stored reason back into what it says. Any other reason (an agent's own
-// error message) is the agent's text and reads as `other`.
+// cancel and the finish cross, recovery of a run without a sign of life — spelled once. A store
+// keeps a termination as data (its kind and facts); the sentence is composed by runTerminationText
+// when it is shown. readRunTerminationReason reads the prose older versions stored back into data.
+// Any other reason (an agent's own error message) is the agent's text and reads as `other`.
 import { isTerminalRunStatus, type TerminalRunStatus } from './RunStatus.js';
 
 /**
@@ -9,8 +10,9 @@ import { isTerminalRunStatus, type TerminalRunStatus } from './RunStatus.js';
  * ones (see {@link cancelWhileRunningReason} and {@link recoveryReason}).
  *
  * @remarks
- * Stored reasons are text, read by people and by {@link readRunTerminationReason}; a store that
- * composes a reason in SQL builds it from these prefixes.
+ * A store keeps a termination as data ({@link RunTermination}); {@link runTerminationText} composes
+ * its sentence from these texts when it is shown, and {@link readRunTerminationReason} reads the
+ * prose older versions stored.
  *
  * @public
  */
@@ -81,7 +83,7 @@ export type RunTermination =
  * @public
  */
 export function cancelWhileRunningReason(reported: TerminalRunStatus, reason: string | null): string {
-  return `${RunTerminationReason.CANCEL_WHILE_RUNNING_PREFIX}${reported}"${reason === null ? '' : `: ${reason}`})`;
+  return runTerminationText({ kind: RunTerminationKind.CANCEL_WHILE_RUNNING, reported, reason });
 }
 
 /**
@@ -90,16 +92,41 @@ export function cancelWhileRunningReason(reported: TerminalRunStatus, reason: st
  * @public
  */
 export function recoveryReason(lastSign: number, cancelRequested: boolean): string {
-  const since = `${RunTerminationReason.NO_SIGN_OF_LIFE_PREFIX}${new Date(lastSign).toISOString()}`;
-  return cancelRequested ? `${RunTerminationReason.CANCEL_REQUESTED_PREFIX}${since}` : since;
+  return runTerminationText({ kind: RunTerminationKind.NO_SIGN_OF_LIFE, since: lastSign, cancelRequested });
+}
+
+/**
+ * The sentence of a termination, composed when it is shown: the same words runledger always
+ * stored for it (an `other` termination is its own text).
+ *
+ * @public
+ */
+export function runTerminationText(termination: RunTermination): string {
+  switch (termination.kind) {
+    case RunTerminationKind.OPERATOR_CANCEL:
+      return RunTerminationReason.OPERATOR_CANCEL;
+    case RunTerminationKind.STORE_CANCEL:
+      return RunTerminationReason.STORE_CANCEL;
+    case RunTerminationKind.CANCEL_WHILE_RUNNING: {
+      const { reported, reason } = termination;
+      return `${RunTerminationReason.CANCEL_WHILE_RUNNING_PREFIX}${reported}"${reason === null ? '' : `: ${reason}`})`;
+    }
+    case RunTerminationKind.NO_SIGN_OF_LIFE: {
+      const since = `${RunTerminationReason.NO_SIGN_OF_LIFE_PREFIX}${new Date(termination.since).toISOString()}`;
+      return termination.cancelRequested ? `${RunTerminationReason.CANCEL_REQUESTED_PREFIX}${since}` : since;
+    }
+    case RunTerminationKind.OTHER:
+      return termination.text;
+  }
 }
 
 const WHILE_RUNNING_REST = /^([a-z]+)"(?:: ([\s\S]*))?\)$/;
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z$/;
 
 /**
- * Reads a stored termination reason: one runledger wrote (a cancel, a crossed cancel and finish,
- * a recovery) with its facts, or any other text as `other`.
+ * Reads a termination reason given as prose (what older versions stored, or a reason given as
+ * text): one runledger wrote (a cancel, a crossed cancel and finish, a recovery) with its facts,
+ * or any other text as `other`.
  *
  * @public
  */

@@ -3,6 +3,7 @@
 import type { ToolOutcome } from '@runledger/core';
 import type { RunStatus, TerminalRunStatus } from '../step/RunStatus.js';
 import type { FlakyThreshold } from '../health/FlakyThreshold.js';
+import type { TerminationColumns } from './storedTermination.js';
 
 /**
  * A run listing's position: the last run of the previous page.
@@ -37,15 +38,16 @@ export interface NormalizedCreateRun {
 export interface NormalizedFinishRun {
   readonly status: TerminalRunStatus;
   readonly finishedAt: number;
-  readonly terminationReason: string | null;
+  /** How the run ended, as the store's columns hold it. */
+  readonly termination: TerminationColumns;
   /** Steps that could not be stored, to add to the run's count. */
   readonly unstoredSteps: number;
   /**
-   * The termination reason to store instead when the run's cancel was requested first (the run
-   * then ends `cancelled`): the given reason when the status is `cancelled` already, else one
-   * that says what the run reported.
+   * The termination to store instead when the run's cancel was requested first (the run then ends
+   * `cancelled`): the given one when the status is `cancelled` already, else `cancel_while_running`
+   * with what the run reported.
    */
-  readonly cancelledTerminationReason: string | null;
+  readonly cancelledTermination: TerminationColumns;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ToolOutcome } from '@runledger/core';
 import type { RunStatus, TerminalRunStatus } from '../step/RunStatus.js';
+import type { RunTermination } from '../step/RunTerminationReason.js';
 import type { ServerHealth, ServerHealthQuery } from '../health/ServerHealth.js';
 import type { PruneRunsQuery, PruneRunsResult } from './PruneRuns.js';
 import type { OpenCallsRead } from './OpenCalls.js';
@@ -35,8 +36,18 @@ export interface StoredRun {
   readonly createdAt: number;
   readonly startedAt: number | null;
   readonly finishedAt: number | null;
-  /** Why the run ended, in words (an error message, a cancel reason); null while running. */
+  /**
+   * Why the run ended, in words (an error message, a cancel reason): the sentence of
+   * {@link StoredRun.termination}, composed when the run is read (or the prose an older version
+   * stored, where it was spelled otherwise); null while running.
+   */
   readonly terminationReason: string | null;
+  /**
+   * How the run ended, as data: its kind and facts (`runTerminationText` composes its
+   * sentence); null while running. Absent from a store that keeps only the words (read
+   * {@link StoredRun.terminationReason}, or `runTerminationOf`).
+   */
+  readonly termination?: RunTermination | null;
   /** When a cancel was first requested, or null. */
   readonly cancelRequestedAt: number | null;
   /** The last sign of life of the process running it, or null. */
@@ -148,7 +159,10 @@ export interface FinishRunInput {
    * and time again (a retry after a lost answer, a repeated spool delivery) changes nothing.
    */
   readonly finishedAt?: number;
+  /** Why the run ended, as text: read as a reason runledger wrote where it is one, else as the caller's own (`other`). */
   readonly terminationReason?: string | null;
+  /** Why the run ended, as data; given, it is stored instead of {@link FinishRunInput.terminationReason}. */
+  readonly termination?: RunTermination | null;
   /** How many steps of the run could not be stored; added to the run's count. Default 0. */
   readonly unstoredSteps?: number;
 }

@@ -37,6 +37,15 @@ export {
 } from './storeInputChecks.js';
 export { MAX_NAME_LENGTH } from './storeValueRules.js';
 export { cancelWhileRunningReason, recoveryReason } from '../step/RunTerminationReason.js';
+export {
+  checkTermination,
+  NO_TERMINATION,
+  type TerminationColumns,
+  terminationColumns,
+  terminationColumnsOfText,
+  terminationOfColumns,
+  terminationTextOfColumns,
+} from './storedTermination.js';
 export { addToTally, healthOf, newServerHealthTally, type ServerHealthTally, type ServerLatency } from '../health/ServerHealth.js';
 export { type ServerHealthRow, serverHealth } from './serverHealth.js';
 export {
@@ -97,6 +106,7 @@ export type {
 } from './RunStore.js';
 export { RunStoreError, RunStoreErrorCode } from './RunStoreError.js';
 export { RunStatus, type TerminalRunStatus } from '../step/RunStatus.js';
+export { type RunTermination, RunTerminationKind } from '../step/RunTerminationReason.js';
 export type { PruneRunsQuery, PruneRunsResult } from './PruneRuns.js';
 export type { RunTotals, RunTotalsQuery } from './RunSearch.js';
 export type { StoredToolCall, ToolCallPage, ToolCallQuery } from './ToolCallListing.js';

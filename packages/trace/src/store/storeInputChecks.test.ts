@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RunStoreError } from './RunStoreError.js';
 import { checkCreateRun, checkFinishRun, checkHeartbeatAt, checkRequestCancelAt, checkRunId } from './storeInputChecks.js';
 import { storableText } from './storeValueRules.js';
+import { terminationColumns } from './storedTermination.js';
 
 describe('storableText', () => {
   it('replaces NUL and lone surrogates by U+FFFD and keeps everything else, pairs included', () => {
@@ -12,7 +13,9 @@ describe('storableText', () => {
 
   it('makes any error message a termination reason every store keeps', () => {
     const reason = storableText(`failed: ${'\0'}${'\uD800'.repeat(3)}`);
-    expect(checkFinishRun({ status: 'failed', terminationReason: reason }, 0).terminationReason).toBe(reason);
+    expect(checkFinishRun({ status: 'failed', terminationReason: reason }, 0).termination).toEqual(
+      terminationColumns({ kind: 'other', text: reason }),
+    );
     expect(() => checkFinishRun({ status: 'failed', terminationReason: 'failed: \0' }, 0)).toThrow(RunStoreError);
   });
 });

@@ -1,6 +1,13 @@
 import { isToolOutcome } from '@runledger/core';
 import { isRunStatus, isTerminalRunStatus, type RunStatus } from '../step/RunStatus.js';
-import { cancelWhileRunningReason } from '../step/RunTerminationReason.js';
+import { RunTerminationKind } from '../step/RunTerminationReason.js';
+import {
+  checkTermination,
+  terminationColumns,
+  terminationColumnsOfText,
+  terminationOfColumns,
+  terminationTextOfColumns,
+} from './storedTermination.js';
 import type { AppendStepInput, CreateRunInput, FinishRunInput, RunQuery, StepQuery, StoredRun, StoredStep } from './RunStore.js';
 import type { RunStoreError } from './RunStoreError.js';
 import {
@@ -131,8 +138,20 @@ export function checkFinishRun(input: FinishRunInput, now: number): NormalizedFi
   const finishedAt = timeOrNow(input.finishedAt, now, 'FinishRunInput.finishedAt');
   const reason = textOrNull(input.terminationReason, 'FinishRunInput.terminationReason');
   const unstoredSteps = input.unstoredSteps === undefined ? 0 : int32(input.unstoredSteps, 'FinishRunInput.unstoredSteps');
-  const cancelledTerminationReason = input.status === 'cancelled' ? reason : cancelWhileRunningReason(input.status, reason);
-  return { status: input.status, finishedAt, terminationReason: reason, unstoredSteps, cancelledTerminationReason };
+  // data wins; a reason given as text only is read as prose (a reason runledger wrote gets its kind)
+  const termination =
+    input.termination === undefined || input.termination === null
+      ? terminationColumnsOfText(reason)
+      : terminationColumns(checkTermination(input.termination, 'FinishRunInput.termination'));
+  const cancelledTermination =
+    input.status === 'cancelled'
+      ? termination
+      : terminationColumns({
+          kind: RunTerminationKind.CANCEL_WHILE_RUNNING,
+          reported: input.status,
+          reason: terminationTextOfColumns(termination),
+        });
+  return { status: input.status, finishedAt, termination, unstoredSteps, cancelledTermination };
 }
 
 /**
@@ -229,6 +248,7 @@ export function checkImportRun(
   if (lateFinishStatus !== null && !isTerminalRunStatus(lateFinishStatus)) {
     throw invalid(`StoredRun.lateFinishStatus must be a terminal run status or null, got ${show(run.lateFinishStatus)}`);
   }
+  const reason = textOrNull(run.terminationReason, 'StoredRun.terminationReason');
   const checkedRun: StoredRun = {
     id,
     status: run.status,
@@ -238,7 +258,11 @@ export function checkImportRun(
     createdAt: time(run.createdAt, 'StoredRun.createdAt'),
     startedAt: optionalTime(run.startedAt, 'StoredRun.startedAt'),
     finishedAt: optionalTime(run.finishedAt, 'StoredRun.finishedAt'),
-    terminationReason: textOrNull(run.terminationReason, 'StoredRun.terminationReason'),
+    terminationReason: reason,
+    termination:
+      run.termination === undefined || run.termination === null
+        ? terminationOfColumns(terminationColumnsOfText(reason))
+        : checkTermination(run.termination, 'StoredRun.termination'),
     cancelRequestedAt: optionalTime(run.cancelRequestedAt, 'StoredRun.cancelRequestedAt'),
     heartbeatAt: optionalTime(run.heartbeatAt, 'StoredRun.heartbeatAt'),
     stepCount: Array.isArray(steps) ? steps.length : 0,

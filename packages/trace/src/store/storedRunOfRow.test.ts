@@ -40,6 +40,7 @@ describe('storedRunOfRow', () => {
       startedAt: 1_000,
       finishedAt: 2_000,
       terminationReason: null,
+      termination: null,
       cancelRequestedAt: null,
       heartbeatAt: 1_500,
       stepCount: 3,

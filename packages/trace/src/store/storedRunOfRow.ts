@@ -2,6 +2,7 @@
 // them through this one function, so a damaged row reads the same way from every store.
 import { isRunStatus, isTerminalRunStatus, RunStatus } from '../step/RunStatus.js';
 import type { StoredRun } from './RunStore.js';
+import { terminationOfColumns, terminationTextOfColumns } from './storedTermination.js';
 
 /**
  * A run's row as a SQL store reads it: the columns every store's `runs` table names alike.
@@ -18,7 +19,12 @@ export interface StoredRunRow {
   readonly created_at: number;
   readonly started_at: number | null;
   readonly finished_at: number | null;
+  /** The prose an older version stored, where the kind's sentence is not the same words (see `TerminationColumns`). */
   readonly termination_reason: string | null;
+  /** The termination's kind; absent from a store whose schema keeps only the prose. */
+  readonly termination_kind?: string | null;
+  /** The termination's facts as JSON text; absent with the kind. */
+  readonly termination_facts?: string | null;
   readonly cancel_requested_at: number | null;
   readonly heartbeat_at: number | null;
   readonly step_count: number;
@@ -52,7 +58,8 @@ export function storedRunOfRow(row: StoredRunRow): StoredRun {
     createdAt: row.created_at,
     startedAt: row.started_at,
     finishedAt: row.finished_at,
-    terminationReason: row.termination_reason,
+    terminationReason: terminationTextOfColumns(row),
+    termination: terminationOfColumns(row),
     cancelRequestedAt: row.cancel_requested_at,
     heartbeatAt: row.heartbeat_at,
     stepCount: row.step_count,

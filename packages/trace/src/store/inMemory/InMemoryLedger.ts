@@ -17,7 +17,8 @@ import {
   isSameStep,
   sequencePastEndError,
 } from '../storeInputChecks.js';
-import { recoveryReason } from '../../step/RunTerminationReason.js';
+import { RunTerminationKind } from '../../step/RunTerminationReason.js';
+import { NO_TERMINATION, sameTermination, terminationColumns } from '../storedTermination.js';
 import { OpenCallSet, type OpenCallsRead } from '../OpenCalls.js';
 import { add, type InMemoryState, type MutableRun, snapshot } from './inMemoryRuns.js';
 
@@ -55,7 +56,7 @@ export class InMemoryLedger {
       createdAt: run.createdAt,
       startedAt: run.createdAt,
       finishedAt: null,
-      terminationReason: null,
+      termination: NO_TERMINATION,
       cancelRequestedAt: null,
       heartbeatAt: null,
       unstoredSteps: 0,
@@ -102,14 +103,15 @@ export class InMemoryLedger {
       const cancelFirst = run.cancelRequestedAt !== null;
       run.status = cancelFirst ? RunStatus.CANCELLED : input.status;
       run.finishedAt = input.finishedAt;
-      run.terminationReason = cancelFirst ? input.cancelledTerminationReason : input.terminationReason;
+      run.termination = cancelFirst ? input.cancelledTermination : input.termination;
       run.unstoredSteps += input.unstoredSteps;
     } else {
       // ended already: how it ended stays. The finish that ended it, again, changes nothing; any
       // other is late — its unstored steps count, and the first late one is kept.
       const ending =
         input.finishedAt === run.finishedAt &&
-        (input.status === run.status || (run.status === RunStatus.CANCELLED && run.terminationReason === input.cancelledTerminationReason));
+        (input.status === run.status ||
+          (run.status === RunStatus.CANCELLED && sameTermination(run.termination, input.cancelledTermination)));
       const sameLate = input.status === run.lateFinishStatus && input.finishedAt === run.lateFinishAt;
       if (!ending && !sameLate) {
         run.unstoredSteps += input.unstoredSteps;
@@ -152,7 +154,11 @@ export class InMemoryLedger {
       if (lastSign < stale) {
         run.status = run.cancelRequestedAt === null ? RunStatus.INTERRUPTED : RunStatus.CANCELLED;
         run.finishedAt = Math.max(now, lastSign);
-        run.terminationReason = recoveryReason(lastSign, run.cancelRequestedAt !== null);
+        run.termination = terminationColumns({
+          kind: RunTerminationKind.NO_SIGN_OF_LIFE,
+          since: lastSign,
+          cancelRequested: run.cancelRequestedAt !== null,
+        });
         recovered.push(run.id);
       }
     }

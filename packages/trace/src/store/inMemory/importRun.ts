@@ -2,6 +2,7 @@
 // its steps kept exactly as given, with what its queries read of them.
 import { isTerminalRunStatus } from '../../step/RunStatus.js';
 import type { StoredRun, StoredStep } from '../RunStore.js';
+import { terminationColumns } from '../storedTermination.js';
 import { add, type MutableRun } from './inMemoryRuns.js';
 
 /**
@@ -23,7 +24,7 @@ export function prepareImportRun(runs: Map<string, MutableRun>): (run: StoredRun
       createdAt: run.createdAt,
       startedAt: run.startedAt ?? null,
       finishedAt: run.finishedAt ?? null,
-      terminationReason: run.terminationReason ?? null,
+      termination: terminationColumns(run.termination ?? null, run.terminationReason ?? null),
       cancelRequestedAt: run.cancelRequestedAt ?? null,
       heartbeatAt: run.heartbeatAt ?? null,
       unstoredSteps: run.unstoredSteps ?? 0,

@@ -8,6 +8,7 @@ import type { NormalizedRunQuery } from '../NormalizedStoreInput.js';
 import { toolCallOf } from '../../health/ToolCallFacts.js';
 import { parsePayload } from '../../step/readStepOutcome.js';
 import { stepTokens } from '../../step/stepTokens.js';
+import { type TerminationColumns, terminationOfColumns, terminationTextOfColumns } from '../storedTermination.js';
 
 /** The runs of an InMemoryRunStore and its peers, and the listeners of their cancel requests. */
 export class InMemoryState {
@@ -25,7 +26,8 @@ export interface MutableRun {
   createdAt: number;
   startedAt: number | null;
   finishedAt: number | null;
-  terminationReason: string | null;
+  /** How it ended, as every store's columns hold it. */
+  termination: TerminationColumns;
   cancelRequestedAt: number | null;
   heartbeatAt: number | null;
   unstoredSteps: number;
@@ -108,7 +110,8 @@ export function snapshot(run: MutableRun): StoredRun {
     createdAt: run.createdAt,
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
-    terminationReason: run.terminationReason,
+    terminationReason: terminationTextOfColumns(run.termination),
+    termination: terminationOfColumns(run.termination),
     cancelRequestedAt: run.cancelRequestedAt,
     heartbeatAt: run.heartbeatAt,
     stepCount: run.steps.length,
