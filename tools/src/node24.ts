@@ -94,8 +94,8 @@ function main() {
     return 2;
   }
   const keep = process.argv.includes('--keep');
-  const built = process.argv.includes('--built');
-  if (built && process.versions.node.split('.')[0] === '24') {
+  const prebuilt = process.argv.includes('--built');
+  if (prebuilt && process.versions.node.split('.')[0] === '24') {
     console.log(`node24: this test run is on Node ${process.versions.node}: the packages' suites ran on Node 24 in it`);
     return 0;
   }
@@ -125,7 +125,7 @@ function main() {
     // The builds the suites test (and their dependencies), here, on this process's Node: turbo
     // replays them from its cache when `pnpm test` has just built them. Under --built the turbo run
     // this is a task of has built them (and a second turbo run would rewrite dist under its tasks).
-    if (built) console.log('node24: build (this workspace): done by the turbo run of `pnpm test` (--built)');
+    if (prebuilt) console.log('node24: build (this workspace): done by the turbo run of `pnpm test` (--built)');
     else
       run('build (this workspace)', 'pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=new-only', ...filters], {
         cwd: WORKSPACE_ROOT,
