@@ -124,6 +124,8 @@ export class ToolTracer {
   readonly #server: string;
   readonly #name: string;
   readonly #attributes: Attributes;
+  /** The options of every span this tracer starts: made once, not per call. */
+  readonly #spanOptions: OtelApi.SpanOptions;
 
   constructor(
     api: typeof OtelApi,
@@ -141,6 +143,7 @@ export class ToolTracer {
     this.#server = server;
     this.#name = name;
     this.#attributes = attributes;
+    this.#spanOptions = Object.freeze({ kind: api.SpanKind.CLIENT, attributes });
   }
 
   /**
@@ -158,7 +161,7 @@ export class ToolTracer {
       parent = api.context.active();
       const offered = claimToolSpan(this.#server, this.#name, toolCallId) as Span | undefined;
       if (offered === undefined) {
-        span = this.#tracer.startSpan(this.#spanName, { kind: api.SpanKind.CLIENT, attributes: this.#attributes }, parent);
+        span = this.#tracer.startSpan(this.#spanName, this.#spanOptions, parent);
       } else {
         span = offered;
         owned = false;
@@ -169,12 +172,17 @@ export class ToolTracer {
     }
     let meta: Record<string, string> | undefined;
     if (this.#propagate) {
-      guard(() => {
+      try {
         const carrier: Record<string, string> = {};
         api.propagation.inject(api.trace.setSpan(parent, span), carrier);
         // No propagator configured writes nothing: then the request carries no _meta either.
-        if (Object.keys(carrier).length > 0) meta = carrier;
-      });
+        for (const _ in carrier) {
+          meta = carrier;
+          break;
+        }
+      } catch {
+        // Tracing is an observer only: the request goes without the context.
+      }
     }
     const call = new TracedCall(api, span, meta, owned);
     return run(call).then(
@@ -201,11 +209,14 @@ function guard(action: () => void): void {
 
 /** Records what a request knows of the connection it is sent on. */
 function recordConnection(span: Span, connection: TracedConnection): void {
-  guard(() => {
+  // Inline try/catch, not guard(): the per-call path allocates no closure for it.
+  try {
     const { sessionId, protocolVersion } = connection;
     if (sessionId !== undefined) span.setAttribute(ATTR_MCP_SESSION_ID, sessionId);
     if (protocolVersion !== undefined) span.setAttribute(ATTR_MCP_PROTOCOL_VERSION, protocolVersion);
-  });
+  } catch {
+    // Tracing is an observer only.
+  }
 }
 
 /**
@@ -260,7 +271,11 @@ export class TracedCall {
 
   /** Records the JSON-RPC id the request went out with. */
   readonly onSent = (id: WireRequestId): void => {
-    guard(() => this.#span.setAttribute(ATTR_JSONRPC_REQUEST_ID, String(id)));
+    try {
+      this.#span.setAttribute(ATTR_JSONRPC_REQUEST_ID, String(id));
+    } catch {
+      // Tracing is an observer only.
+    }
   };
 
   /** Records what the call knows of the connection it is sent on. */
@@ -281,15 +296,21 @@ export class TracedCall {
    */
   end(result: ToolResult): void {
     if (!this.#owned) return;
-    guard(() => {
-      const span = this.#span;
+    const span = this.#span;
+    try {
       span.setAttribute(ATTR_RUNLEDGER_TOOL_OUTCOME, result.outcome);
       if (result.outcome === ToolOutcome.FAILED) {
         span.setAttribute(ATTR_ERROR_TYPE, result.failureCause ?? ERROR_TYPE_VALUE_OTHER);
         span.setStatus({ code: this.#api.SpanStatusCode.ERROR });
       }
-    });
-    guard(() => this.#span.end());
+    } catch {
+      // Tracing is an observer only: the span still ends.
+    }
+    try {
+      span.end();
+    } catch {
+      // Tracing is an observer only.
+    }
   }
 
   /** Ends the span of a call that rejected, which no call should. */

@@ -286,14 +286,35 @@ class SdkConnection implements McpConnection {
     const signal = options.signal;
     const send = (timeoutMs: number) =>
       this.#client.callTool(params, signal === undefined ? { timeout: timeoutMs } : { signal, timeout: timeoutMs });
-    const call =
-      this.#reissuesLost && options.resendLost === true
-        ? this.#callReissuingLost(send, options.timeoutMs, signal, written, answered, faulted)
-        : send(options.timeoutMs).then(
-            (answer) => answered(answer, written.count),
-            (error: unknown) => faulted(error, written.count),
-          );
-    return call.finally(() => this.#sends.forget(sentArgs));
+    // The arguments are forgotten as the call settles, in its own handlers: no promise of its own
+    // (a `.finally` was one more promise and one more turn per call, on the cancel path too).
+    const sends = this.#sends;
+    if (this.#reissuesLost && options.resendLost === true) {
+      return this.#callReissuingLost(
+        send,
+        options.timeoutMs,
+        signal,
+        written,
+        (answer, count) => {
+          sends.forget(sentArgs);
+          return answered(answer, count);
+        },
+        (error, count) => {
+          sends.forget(sentArgs);
+          return faulted(error, count);
+        },
+      );
+    }
+    return send(options.timeoutMs).then(
+      (answer) => {
+        sends.forget(sentArgs);
+        return answered(answer, written.count);
+      },
+      (error: unknown) => {
+        sends.forget(sentArgs);
+        return faulted(error, written.count);
+      },
+    );
   }
 
   /**

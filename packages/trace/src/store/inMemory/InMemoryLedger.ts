@@ -91,7 +91,7 @@ export class InMemoryLedger {
       toolServer: input.toolServer,
       toolOutcome: input.toolOutcome,
     });
-    add(run, stored);
+    add(run, stored, input.payload);
     return sequence;
   }
 

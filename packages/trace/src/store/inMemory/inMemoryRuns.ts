@@ -7,6 +7,7 @@ import type { StoredToolCall } from '../ToolCallListing.js';
 import type { NormalizedRunQuery } from '../NormalizedStoreInput.js';
 import { toolCallOf } from '../../health/ToolCallFacts.js';
 import { parsePayload } from '../../step/readStepOutcome.js';
+import { RunStepKind } from '../../step/RunStepKind.js';
 import { stepTokens } from '../../step/stepTokens.js';
 import { type TerminationColumns, terminationOfColumns, terminationTextOfColumns } from '../storedTermination.js';
 
@@ -45,17 +46,26 @@ export interface MutableRun {
 /** An ended tool call as the store keeps it: its server may be unknown (a legacy row naming none). */
 export type EndedCall = Omit<StoredToolCall, 'server'> & { readonly server: string | null };
 
-/** Keeps a stored step (appended or imported) on its run with what queries read of it: outcome counts, tokens, its call. */
-export function add(run: MutableRun, step: StoredStep): void {
+/**
+ * Keeps a stored step (appended or imported) on its run with what queries read of it: outcome
+ * counts, tokens, its call. `appended` is the payload as appended, when the step was.
+ */
+export function add(run: MutableRun, step: StoredStep, appended?: unknown): void {
   run.steps.push(step);
-  // read from the stored text, as a database store reads its rows
-  const payload = parsePayload(step.payload);
-  const record = typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {};
-  run.tokens += stepTokens(step.kind, record);
+  // Read from the stored text, as a database store reads its rows; but a tool step (no tokens) whose
+  // appended payload is plain data holding its name reads the name there, the very string its text
+  // holds: recording a tool step parses no JSON it has just written.
+  const named = step.kind === RunStepKind.TOOL ? plainToolName(appended) : undefined;
+  let record: Readonly<Record<string, unknown>> = {};
+  if (named === undefined) {
+    const payload = parsePayload(step.payload);
+    if (typeof payload === 'object' && payload !== null && !Array.isArray(payload)) record = payload as Record<string, unknown>;
+    run.tokens += stepTokens(step.kind, record);
+  }
   const call = toolCallOf(step);
   if (call === null) return;
   run.counts[call.outcome] += 1;
-  const toolName = record['toolName'];
+  const toolName = named ?? record['toolName'];
   run.calls.push(
     Object.freeze({
       runId: run.id,
@@ -68,6 +78,18 @@ export function add(run: MutableRun, step: StoredStep): void {
       createdAt: step.createdAt,
     }),
   );
+}
+
+/**
+ * The `toolName` JSON.stringify wrote for a payload: its own enumerable string data property, when
+ * the payload is a plain object without `toJSON`; else undefined (the text is read instead).
+ */
+function plainToolName(payload: unknown): string | undefined {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return undefined;
+  const prototype: unknown = Object.getPrototypeOf(payload);
+  if ((prototype !== Object.prototype && prototype !== null) || 'toJSON' in payload) return undefined;
+  const own = Object.getOwnPropertyDescriptor(payload, 'toolName');
+  return own !== undefined && own.enumerable === true && typeof own.value === 'string' ? own.value : undefined;
 }
 
 /** Whether a run passes a listing's filters (not its cursor). */
