@@ -39,7 +39,13 @@ async function promisesMadeBy(run: () => Promise<unknown>): Promise<number> {
 describe('McpConnection.callTool makes no promise beyond the SDK call and its handlers', () => {
   it('an answered call and an aborted one cost what the bare client call with the same handlers costs', async () => {
     const [config] = parseServerConfig({ servers: [{ id: 'p', transport: { type: 'stdio', command: 'unused' } }] });
-    const connection: McpConnection = await openConnection(config!, { transportFactory: () => linked(), timeoutMs: 5000 });
+    const connection: McpConnection = await openConnection(config!, {
+      transportFactory: () => linked(),
+      timeoutMs: 5000,
+      env: {},
+      maxListPages: 10,
+      signal: new AbortController().signal,
+    });
     closers.push(() => connection.close());
     const client = new Client({ name: 't', version: '1' });
     await client.connect(linked());

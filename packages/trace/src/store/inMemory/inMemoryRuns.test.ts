@@ -11,7 +11,15 @@ async function appendTool(payload: unknown): Promise<{ readonly tool: string | n
   const store = InMemoryRunStore.create();
   const run = await store.createRun({ configuration: 'names' });
   const parse = vi.spyOn(JSON, 'parse');
-  await store.appendStep(run.id, { kind: 'tool', round: 0, durationMs: 1, createdAt: 1, payload, toolServer: 'srv', toolOutcome: 'ok' });
+  await store.appendStep(run.id, {
+    kind: 'tool',
+    round: 0,
+    durationMs: 1,
+    createdAt: 1,
+    payload: payload as Readonly<Record<string, unknown>>,
+    toolServer: 'srv',
+    toolOutcome: 'ok',
+  });
   const parses = parse.mock.calls.length;
   parse.mockRestore();
   const page = await store.listToolCalls({ server: 'srv' });
