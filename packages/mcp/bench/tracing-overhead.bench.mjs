@@ -3,8 +3,9 @@
 // server (official server SDK), once from a registry without `tracing` and once from one with
 // `tracing: { tracerProvider, propagateContext: true }` (OpenTelemetry SDK: BatchSpanProcessor,
 // in-memory exporter, AsyncLocalStorage context manager, W3C propagator), each call under an
-// active parent span. Fresh worker processes as in overhead.bench.mjs; each call timed by itself,
-// the verdict is the median over the processes of the ratio of the sides' median calls.
+// active parent span. Fresh worker processes as in overhead.bench.mjs; each call timed by itself;
+// two verdicts, each the median over the processes: the ratio of the sides' median calls, and the
+// ratio of their batch means (which counts the slow calls too).
 import { loadavg } from 'node:os';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -136,8 +137,8 @@ McpTool.execute of the fixture's \`echo\` on the in-memory fixture server, from 
 SDK: BatchSpanProcessor, in-memory exporter, AsyncLocalStorage context manager, W3C propagator),
 every call under an active parent span. In each of ${PROCESSES} fresh processes: ${ROUNDS} interleaved
 rounds of ${CALLS_PER_ROUND} sequential calls per side, a full GC (and the exporter flushed and emptied)
-before each batch, outside its time. Each call is timed by itself; the verdict is the median call
-of each side in a process, then the median over the processes. An in-memory call is the cheapest
+before each batch, outside its time. Each call is timed by itself; one verdict takes the median call
+of each side in a process, the other the batch means, each then the median over the processes. An in-memory call is the cheapest
 a call gets (the fixture server runs in the same thread, so its work counts too); over stdio or HTTP
 the same added time is a smaller share. Load average at the end: ${fmt(loadavg()[0], 1)} on 2 cores shared
 with other work.
@@ -152,10 +153,12 @@ the \`TracedCall\`, the JSON-RPC id and connection attributes, the end after the
 per call were cut); promise hooks and the rest of Node 20 %. The 24–27 % garbage collection and 18 %
 idle of whole-process profiles of the traced side lie outside the timed batches: the forced full GC
 before every batch, and \`forceFlush\`, whose in-memory exporter answers through a \`setTimeout(0)\`.
-Under load the batch means are not the call cost: a longer batch is more often preempted by other
-processes (calls over 1 ms: about 1.6× as many on the traced side, each tens of times the median),
-and the first call after the forced GC (0.7–0.85 ms on either side) is charged to 1 of ${CALLS_PER_ROUND} calls;
-the ratio of batch means (the earlier verdict) is therefore shown for information only.
+Under load a longer batch is more often preempted by other processes (calls over 1 ms: about 1.6×
+as many on the traced side, each tens of times the median), and the first call after the forced GC
+(0.7–0.85 ms on either side) is charged to 1 of ${CALLS_PER_ROUND} calls. Yet the traced side's slow calls are
+not only the machine's: two runs on the same quiet machine (load 2–3) read batch-mean ratios of 1.86
+and 1.45 beside median-call ratios of 1.43 and 1.48. Both are judged: the median call (what a span
+adds to a call) and the batch mean (the earlier verdict, which counts the slow calls too).
 
 ${table(
   [
@@ -185,5 +188,6 @@ traced ${fmt(median(allTraced))} ms/call (p95 ${fmt(percentile(allTraced, 95))})
 median ${fmt(ratio)}, lowest ${fmt(Math.min(...ratios))}, highest ${fmt(Math.max(...ratios))}; batch-mean ratio median
 ${fmt(median(batchRatios))}, lowest ${fmt(Math.min(...batchRatios))}, highest ${fmt(Math.max(...batchRatios))}.
 
-- ${verdict(ratio <= TARGET, `median ratio traced / untraced McpTool.execute ≤ ${TARGET.toFixed(2)} (wall time of the median call)`)} (measured ${fmt(ratio)})`);
+- ${verdict(ratio <= TARGET, `median ratio traced / untraced McpTool.execute ≤ ${TARGET.toFixed(2)} (wall time of the median call)`)} (measured ${fmt(ratio)})
+- ${verdict(median(batchRatios) <= TARGET, `median ratio traced / untraced McpTool.execute ≤ ${TARGET.toFixed(2)} (wall time of the batch means)`)} (measured ${fmt(median(batchRatios))})`);
 }
