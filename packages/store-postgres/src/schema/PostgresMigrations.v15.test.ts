@@ -3,35 +3,17 @@
 // (words the kind's sentence would not repeat kept as they were), and the migration runs again over
 // its own result without changing a row.
 import { afterAll, describe, expect, it } from 'vitest';
+import { LEGACY_PROSE_TIME, LEGACY_TERMINATION_PROSE } from '@runledger/store-contract';
 import { POSTGRES_SCHEMA_VERSION } from './PostgresMigrations.js';
 import { adminQuery, connectTestStore, dropSchema, randomSchema } from '../testing/pgTest.js';
 
-const T = Date.UTC(2026, 0, 1);
+const T = LEGACY_PROSE_TIME;
 const schemas: string[] = [];
 afterAll(async () => {
   for (const schema of schemas) await dropSchema(schema);
 });
 
-// the prose version 14 stored, and what it reads as
-const PROSE = [
-  ['cancelled by the operator', { kind: 'operator_cancel' }],
-  [
-    'cancelled by an operator from outside the run (the app’s Cancel button, or another process through the store)',
-    { kind: 'store_cancel' },
-  ],
-  ['cancel requested through the store', { kind: 'store_cancel' }],
-  [
-    'cancel requested while the run was running (the run reported "failed": boom)',
-    { kind: 'cancel_while_running', reported: 'failed', reason: 'boom' },
-  ],
-  [
-    'cancel requested while the run was running (the run reported "completed")',
-    { kind: 'cancel_while_running', reported: 'completed', reason: null },
-  ],
-  ['no sign of life since 2026-01-01T00:00:00.000Z', { kind: 'no_sign_of_life', since: T, cancelRequested: false }],
-  ['cancel requested; no sign of life since 2026-01-01T00:00:00Z', { kind: 'no_sign_of_life', since: T, cancelRequested: true }],
-  ['the model went away', { kind: 'other', text: 'the model went away' }],
-] as const;
+const PROSE = LEGACY_TERMINATION_PROSE;
 
 async function terminationRows(schema: string): Promise<unknown[]> {
   return (await adminQuery(`SELECT id, termination_kind, termination_facts, termination_reason FROM "${schema}".runs ORDER BY id`)).rows;

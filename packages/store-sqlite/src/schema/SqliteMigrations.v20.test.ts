@@ -4,11 +4,12 @@
 // over its own result without changing a row.
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LEGACY_PROSE_TIME, LEGACY_TERMINATION_PROSE } from '@runledger/store-contract';
 import { SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
 import { SqliteRunStore } from '../SqliteRunStore.js';
 import { tempFolder } from '../testing/tempDatabase.js';
 
-const T = Date.UTC(2026, 0, 1);
+const T = LEGACY_PROSE_TIME;
 
 let folder: ReturnType<typeof tempFolder>;
 beforeEach(() => {
@@ -16,26 +17,7 @@ beforeEach(() => {
 });
 afterEach(() => folder.remove());
 
-// the prose version 19 stored, and what it reads as
-const PROSE = [
-  ['cancelled by the operator', { kind: 'operator_cancel' }],
-  [
-    'cancelled by an operator from outside the run (the app’s Cancel button, or another process through the store)',
-    { kind: 'store_cancel' },
-  ],
-  ['cancel requested through the store', { kind: 'store_cancel' }],
-  [
-    'cancel requested while the run was running (the run reported "failed": boom)',
-    { kind: 'cancel_while_running', reported: 'failed', reason: 'boom' },
-  ],
-  [
-    'cancel requested while the run was running (the run reported "completed")',
-    { kind: 'cancel_while_running', reported: 'completed', reason: null },
-  ],
-  ['no sign of life since 2026-01-01T00:00:00.000Z', { kind: 'no_sign_of_life', since: T, cancelRequested: false }],
-  ['cancel requested; no sign of life since 2026-01-01T00:00:00Z', { kind: 'no_sign_of_life', since: T, cancelRequested: true }],
-  ['the model went away', { kind: 'other', text: 'the model went away' }],
-] as const;
+const PROSE = LEGACY_TERMINATION_PROSE;
 
 function terminationRows(path: string): unknown[] {
   const db = new Database(path, { readonly: true });
