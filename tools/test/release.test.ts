@@ -2,14 +2,15 @@
 // repository released with `pnpm release` three times (the third refused) (as a clone made as docs/releasing.md says:
 // origin/main stays where the copy started), and a consumer project made with plain npm that
 // installs, upgrades and uses what was published. Slow (minutes): builds, installs from a
-// registry, better-sqlite3 compiled in the consumer.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// registry, better-sqlite3 in the consumer from a local prebuild of the workspace's build.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readChangesets } from '../src/lib/changesets.ts';
 import { PUBLISH_TASKS } from '../src/release.ts';
 import { copyCacheEntry, turboCacheDir, turboSnapshot } from '../src/lib/turboReuse.ts';
+import { SQLITE_BINDING, sqliteLocalPrebuild } from '../src/lib/sqliteBinding.ts';
 import { publishedPackages } from '../src/lib/workspace.ts';
 import { cleanEnv, mustRun, runCommand } from './commands.js';
 import { ROOT } from './helpers.js';
@@ -28,7 +29,9 @@ let work: string;
 let repo: string;
 let registry: Verdaccio;
 let consumer: Consumer;
-// JOBS=max: node-gyp compiles better-sqlite3 (api:pack's npm project, the consumer) on every core.
+/** The better-sqlite3 prebuild the consumer's install script finds (lib/sqliteBinding.ts), if the workspace has one. */
+let prebuild: string | undefined;
+// JOBS=max: where node-gyp compiles better-sqlite3 (a consumer that resolves another release), on every core.
 const env = cleanEnv({ JOBS: 'max' });
 const started = Date.now();
 const timings: string[] = [];
@@ -114,7 +117,11 @@ beforeAll(async () => {
   timings.push(`  ${carried} cached results of the workspace`);
   // as `git clone` leaves it: origin/main where the copy started, never moved by the releases
   mustRun('git', ['update-ref', 'refs/remotes/origin/main', 'HEAD'], repo, env);
-  consumer = makeConsumer(path.join(work, 'consumer'), registry.npmrc(SCOPE), env);
+  // better-sqlite3's install script in the consumer unpacks the workspace's build as its prebuilt
+  // download instead of compiling it (minutes on 2 cores): the install path stays the real one.
+  const local = sqliteLocalPrebuild(ROOT, path.join(work, 'prebuilds'));
+  prebuild = local.tarball;
+  consumer = makeConsumer(path.join(work, 'consumer'), registry.npmrc(SCOPE), { ...env, ...local.env });
 }, 10 * MINUTES);
 
 afterAll(async () => {
@@ -155,6 +162,14 @@ describe('the release pipeline against Verdaccio', { timeout: 20 * MINUTES }, ()
 
   it('a plain npm project installs the packages and the CLI, records a run against a real MCP server and lists it', () => {
     timed('consumer npm install', () => consumer.installLibraries());
+    // its install script ran and took the local prebuild where it names the installed release (a newer
+    // 12.x on the registry than the workspace's: compiled, as on a machine whose download failed)
+    const sqlite = path.join(consumer.dir, 'node_modules', 'better-sqlite3');
+    expect(existsSync(path.join(sqlite, SQLITE_BINDING)), 'better-sqlite3 has its native module').toBe(true);
+    const compiled = existsSync(path.join(sqlite, 'build', 'Release', 'obj.target'));
+    timings.push(`  better-sqlite3 ${compiled ? 'compiled' : `from the local prebuild ${prebuild}`}`);
+    if (prebuild?.includes(`-v${consumer.installedVersion('better-sqlite3')}-`))
+      expect(compiled, 'the local prebuild was used').toBe(false);
     const versions = repoVersions();
     for (const name of CONSUMER_LIBRARIES) {
       expect(consumer.installedVersion(name), name).toBe(versions.get(name));

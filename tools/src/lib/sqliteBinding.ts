@@ -50,3 +50,24 @@ export function provideSqliteBinding(
     ? { how: 'built' }
     : { failure: `building better-sqlite3 ${versionOf(installed)} in ${installed} failed:\n${r.stdout}${r.stderr}` };
 }
+
+/**
+ * A local prebuild of better-sqlite3 for a consumer that installs it with its own install script
+ * (`prebuild-install || node-gyp rebuild`): the tarball prebuild-install would download from the
+ * project's releases (unreachable here), made from the workspace's build for this very Node, in
+ * `dir`, and the environment that points prebuild-install at it
+ * (`npm_config_better_sqlite3_local_prebuilds`). The consumer's install still runs its script and
+ * unpacks a prebuilt module, as it does on a machine with internet, instead of compiling for minutes.
+ * A consumer that resolves another release of better-sqlite3 finds no tarball of its name and compiles.
+ * @returns the environment to add, and the tarball's name; empty when the workspace has no build
+ */
+export function sqliteLocalPrebuild(root: string, dir: string): { env: NodeJS.ProcessEnv; tarball?: string } {
+  const built = resolveSqlite(path.join(root, 'packages', 'store-sqlite', 'package.json'));
+  if (built === undefined || !existsSync(path.join(built, SQLITE_BINDING))) return { env: {} };
+  // prebuild-install's name: {name}-v{version}-{runtime}-v{abi}-{platform}{libc}-{arch}.tar.gz (glibc: no libc part)
+  const tarball = `better-sqlite3-v${versionOf(built)}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  mkdirSync(dir, { recursive: true });
+  const r = spawnSync('tar', ['-czf', path.join(dir, tarball), '-C', built, SQLITE_BINDING], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`tar of ${path.join(built, SQLITE_BINDING)} failed: ${r.error?.message ?? r.stderr}`);
+  return { env: { npm_config_better_sqlite3_local_prebuilds: dir }, tarball };
+}
