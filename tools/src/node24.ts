@@ -113,6 +113,7 @@ function main() {
     TURBO_TELEMETRY_DISABLED: '1',
     DO_NOT_TRACK: '1',
     RUNLEDGER_TYPE_TESTS: 'off',
+    RUNLEDGER_BROWSER_TESTS: 'off',
   };
 
   const tested = [...workspacePackages(WORKSPACE_ROOT).values()]

@@ -194,3 +194,38 @@ describe('the type-level tests in the Node 24 pass', () => {
     expect(readFileSync(path.resolve(import.meta.dirname, '../src/node24.ts'), 'utf8')).toMatch(/RUNLEDGER_TYPE_TESTS: 'off'/);
   });
 });
+
+describe('the Chromium tests in the Node 24 pass', () => {
+  /** What apps/cli's vitest config leaves out, with RUNLEDGER_BROWSER_TESTS as given. */
+  function cliExcludes(browserTests: string | undefined): string[] {
+    const env = { ...process.env };
+    delete env.RUNLEDGER_BROWSER_TESTS;
+    if (browserTests !== undefined) env.RUNLEDGER_BROWSER_TESTS = browserTests;
+    const script = `import('./vitest.config.ts').then((m) => console.log(JSON.stringify(m.default.test.exclude)))`;
+    return JSON.parse(
+      execFileSync(process.execPath, ['--import', 'tsx', '-e', script], {
+        cwd: path.resolve(import.meta.dirname, '../../apps/cli'),
+        env,
+        encoding: 'utf8',
+      }),
+    );
+  }
+
+  it('are left out only where RUNLEDGER_BROWSER_TESTS=off, which turbo passes through and the Node 24 pass sets', () => {
+    const all = cliExcludes(undefined);
+    expect(all.some((glob) => glob.includes('browser'))).toBe(false);
+    expect(cliExcludes('off')).toEqual([...all, 'test/browser*.test.ts']);
+    // the glob names every Chromium test file of the app, and only those
+    const tests = path.resolve(import.meta.dirname, '../../apps/cli/test');
+    const chromium = readdirSync(tests).filter(
+      (f) => f.endsWith('.test.ts') && /playwright|chromium|browserHarness/i.test(readFileSync(path.join(tests, f), 'utf8')),
+    );
+    expect(chromium.length).toBeGreaterThan(0);
+    for (const file of chromium) expect(file, `${file} drives Chromium`).toMatch(/^browser.*\.test\.ts$/);
+    const turbo = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../turbo.json'), 'utf8')) as {
+      globalPassThroughEnv: string[];
+    };
+    expect(turbo.globalPassThroughEnv).toContain('RUNLEDGER_BROWSER_TESTS');
+    expect(readFileSync(path.resolve(import.meta.dirname, '../src/node24.ts'), 'utf8')).toMatch(/RUNLEDGER_BROWSER_TESTS: 'off'/);
+  });
+});
