@@ -14,16 +14,14 @@ import { SqliteRunStore } from '../SqliteRunStore.js';
 import { tempFolder, toolStep } from '../testing/tempDatabase.js';
 
 /** The files synced, and what happened in order: each transaction, each sync's start and end. */
-const synced = vi.hoisted(() => ({ calls: [] as string[], events: [] as string[] }));
-vi.mock('../syncWal.js', () => ({
-  syncWal: async (path: string) => {
-    synced.calls.push(path);
-    synced.events.push('sync');
-    // a sync takes a while: the prune must wait for it
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    synced.events.push('synced');
-  },
-}));
+const synced = { calls: [] as string[], events: [] as string[] };
+/** The prune's WAL sync (SqlitePrune's syncWal option): records, and takes a while, which the prune must wait for. */
+async function recordingSync(path: string): Promise<void> {
+  synced.calls.push(path);
+  synced.events.push('sync');
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  synced.events.push('synced');
+}
 
 let folder: ReturnType<typeof tempFolder>;
 let db: Database.Database | undefined;
@@ -60,7 +58,7 @@ async function fileWithOldRuns(now?: () => number): Promise<{ db: Database.Datab
     },
     read: async <T>(fn: () => T) => fn(),
   };
-  const options = now === undefined ? {} : { now };
+  const options = now === undefined ? { syncWal: recordingSync } : { now, syncWal: recordingSync };
   return {
     db,
     prune: new SqlitePrune(db, access, new SqliteHealthPending(db, new SqliteHealthWriter(db)), new SqliteOpenCalls(db), options),

@@ -89,19 +89,22 @@ export class SqlitePrune {
   readonly #lastSequence: Database.Statement;
   readonly #dataVersion: Database.Statement;
   readonly #now: () => number;
+  /** Syncs the WAL file to disk (syncWal; a test passes one that records its calls). */
+  readonly #syncWal: (path: string) => Promise<void>;
   /** What the prune's last transaction saw: the file's data version and the store's commits. */
   #seen: { version: number; commits: number } | null = null;
 
-  /** `now`: the pace's clock in ms (tests; performance.now by default). */
+  /** `now`: the pace's clock in ms (tests; performance.now by default); `syncWal`: how the WAL is synced (tests; syncWal by default). */
   constructor(
     db: Database.Database,
     access: SqlitePruneAccess,
     pending: SqliteHealthPending,
     openCalls: SqliteOpenCalls,
-    options: { now?: () => number } = {},
+    options: { now?: () => number; syncWal?: (path: string) => Promise<void> } = {},
   ) {
     this.#db = db;
     this.#now = options.now ?? (() => performance.now());
+    this.#syncWal = options.syncWal ?? syncWal;
     this.#openCalls = openCalls;
     this.#access = access;
     this.#pending = pending;
@@ -133,7 +136,7 @@ export class SqlitePrune {
       return await this.#prune(q, pace);
     } finally {
       // what it deleted is durable before it says so (its transactions commit without an fsync)
-      if (!q.dryRun) await syncWal(this.#db.name);
+      if (!q.dryRun) await this.#syncWal(this.#db.name);
     }
   }
 
@@ -239,7 +242,7 @@ export class SqlitePrune {
    */
   async #rest(pace: SqlitePrunePace): Promise<void> {
     if (!pace.syncDue) return pace.pause();
-    await Promise.all([pace.pause(), syncWal(this.#db.name), this.#checkpoint()]);
+    await Promise.all([pace.pause(), this.#syncWal(this.#db.name), this.#checkpoint()]);
     pace.synced();
   }
 
