@@ -177,3 +177,29 @@ describe('file names say what they export', () => {
     expect(mainExportOf(readSourceModule('/x/y.ts', 'export default function () {}\n'))).toBeUndefined();
   });
 });
+
+describe('module mocks in a shared module graph', () => {
+  const MOCKING =
+    "import { it, vi } from 'vitest';\nimport { a } from './a.js';\n\nvi.mock('./b.js', () => ({ b: 1 }));\nit('x', () => a);\n";
+
+  it('a test file that mocks a module must start a fresh graph and take the mock away after it', () => {
+    const dir = fixturePackage({ 'src/a.ts': 'export const a = 1;\n', 'src/a.test.ts': MOCKING });
+    expect(lintSources(dir, dir)).toEqual([
+      'src/a.test.ts:4: mocks a module in a shared module graph without starting a fresh one: add vi.hoisted(() => vi.resetModules())',
+      'src/a.test.ts:4: mocks a module without taking the mock away for the next files: afterAll(() => { vi.doUnmock(…); vi.resetModules(); })',
+    ]);
+  });
+
+  it('passes one that does both, and files that mock nothing', () => {
+    const fixed = MOCKING.replace(
+      "vi.mock('./b.js'",
+      "vi.hoisted(() => vi.resetModules());\nafterAll(() => {\n  vi.doUnmock('./b.js');\n  vi.resetModules();\n});\nvi.mock('./b.js'",
+    );
+    const dir = fixturePackage({
+      'src/a.ts': 'export const a = 1;\n',
+      'src/a.test.ts': fixed,
+      'src/b.test.ts': "import { vi } from 'vitest';\nvi.spyOn(console, 'log');\n",
+    });
+    expect(lintSources(dir, dir)).toEqual([]);
+  });
+});

@@ -6,11 +6,19 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ToolOutcome } from '@runledger/core';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { McpConfigError } from './McpConfigError.js';
 import { McpServerRegistry } from './McpServerRegistry.js';
 import { FIXTURE_SERVER_PATH, newEventsFile, readEvents, stdioFixtureConfig, toolsOnceConnected } from './testing/fixtures.js';
 
+// Test files share a module graph (vitest.base.mjs, isolate: false): a fresh one for this file, so
+// no module imported below has loaded the real package on an earlier file's behalf; and after it,
+// the real package and fresh modules again for the files that follow.
+vi.hoisted(() => vi.resetModules());
+afterAll(() => {
+  vi.doUnmock('@opentelemetry/api');
+  vi.resetModules();
+});
 const imports = vi.hoisted(() => ({ count: 0 }));
 vi.mock('@opentelemetry/api', () => {
   imports.count++;
