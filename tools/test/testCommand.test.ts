@@ -1,7 +1,8 @@
 // `pnpm test` is one turbo run: every package's build, typecheck, lint, tests and report check,
-// and the root's code lint, API gate and pack smoke test as turbo tasks that start once every
-// package's tests are done (beside the tools' release test, the longest task, instead of after it),
-// and the packages' suites again on Node 24 (the root task `node24`), beside them.
+// and the root's code lint and API gate as turbo tasks that start once every package's tests are
+// done (beside the tools' release test, the longest task, instead of after it), and the packages'
+// suites again on Node 24 (the root task `node24`), beside them. The pack smoke test runs inside
+// the release test (its releases run `pnpm api:pack` on the same tree, versioned as published).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ const turbo = JSON.parse(readFileSync(path.join(ROOT, 'turbo.json'), 'utf8')) as
   tasks: Record<string, { dependsOn?: string[]; cache?: boolean }>;
 };
 /** The root's checks that `pnpm test` runs as turbo tasks (each also a root script of its own). */
-const ROOT_CHECKS = ['lint:code', 'api:gate', 'api:pack'];
+const ROOT_CHECKS = ['lint:code', 'api:gate'];
 
 describe('.ci/run runs the README test command', () => {
   it("runs the README's test command line as it stands, which holds the Node 24 pass", () => {
@@ -56,6 +57,17 @@ describe('pnpm test runs every check in one turbo run', () => {
       .filter((p) => typeof p.json.scripts?.test === 'string')
       .map((p) => `${p.name}#test`);
     expect([...(task?.dependsOn ?? [])].sort()).toEqual(tested.sort());
+  });
+
+  it('the pack smoke test runs once, in the release test: release 1 packs, installs and imports the same tree as published', () => {
+    expect(turboRun).not.toContain('api:pack');
+    expect(turbo.tasks['//#api:pack'], 'a second pack smoke beside the release test').toBeUndefined();
+    expect(scripts['api:pack']).toMatch(/tools\/src\/pack-smoke\.ts$/);
+    // the publish step of `pnpm release` runs it, and the release test (a tools test, in this run) runs `pnpm release`
+    expect(readFileSync(path.join(ROOT, 'tools', 'src', 'release.ts'), 'utf8')).toMatch(/run\('pack smoke test', 'pnpm', \['api:pack'\]/);
+    const releaseTest = readFileSync(path.join(ROOT, 'tools', 'test', 'release.test.ts'), 'utf8');
+    expect(releaseTest).toMatch(/runCommand\('pnpm', \['release'\]/);
+    expect(turboRun).toContain('test');
   });
 
   it.each(ROOT_CHECKS)('%s is a root task, never cached, after every package test (tools excepted)', (check) => {
