@@ -1,5 +1,5 @@
 // The ledger against real PostgreSQL faults: backends terminated while runs record, a connection
-// cut at commit time, and a 30 s outage behind a TCP proxy the test controls (never the shared
+// cut at commit time, and a 12 s outage behind a TCP proxy the test controls (never the shared
 // server itself, which other suites use at the same time). See docs/reliability.md.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -179,71 +179,76 @@ describe('PostgreSQL faults', () => {
     await expectComplete(store, [live], new Map([[live.id, 2]]));
   });
 
-  it('keeps every step of 16 concurrent runs through a 30 s outage: spooled, then delivered in order', { timeout: 90_000 }, async () => {
-    const tcp = await proxy();
-    const store = await open({ url: tcp.urlFor(TEST_PG_URL) });
-    const spool = spoolDir();
-    const runs = await Promise.all(
-      Array.from({ length: 16 }, () =>
-        startRun(store, {
-          configuration: 'outage',
-          heartbeatMs: 1_000,
-          spoolDir: spool,
-          retry: { attempts: 4, initialDelayMs: 50, maxDelayMs: 500 },
-        }),
-      ),
-    );
-    const recorded = new Map<string, number>();
-    const duringOutage = new Map<string, number>();
-    let recording = true;
-    let outage = false;
-    const loops = runs.map(async (run) => {
-      let n = 0;
-      while (recording) {
-        const inOutage = outage;
-        await run.trace.recordRequest({ content: `step ${n}` });
-        if (inOutage && outage) duringOutage.set(run.id, (duringOutage.get(run.id) ?? 0) + 1);
-        n++;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      recorded.set(run.id, n);
-    });
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    tcp.refuse(); // the database is unreachable: connections refused and cut
-    outage = true;
-    await new Promise((resolve) => setTimeout(resolve, 30_000));
-    outage = false;
-    const spooled = readdirSync(spool);
-    expect(spooled).toHaveLength(1);
-    tcp.restore();
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    recording = false;
-    await Promise.all(loops);
-    // the final statuses may have to wait for the delivery of what was spooled: retry until stored
-    const finished = await Promise.all(
-      runs.map(async (run) => {
-        for (let attempt = 0; ; attempt++) {
-          try {
-            return await run.complete();
-          } catch (error) {
-            if (attempt > 20) throw error;
-            await new Promise((resolve) => setTimeout(resolve, 500));
-          }
+  it(
+    'keeps every step of 16 concurrent runs through a 12 s outage (longer than a connection attempt may wait): spooled, then delivered in order',
+    { timeout: 90_000 },
+    async () => {
+      const tcp = await proxy();
+      const store = await open({ url: tcp.urlFor(TEST_PG_URL) });
+      const spool = spoolDir();
+      const runs = await Promise.all(
+        Array.from({ length: 16 }, () =>
+          startRun(store, {
+            configuration: 'outage',
+            heartbeatMs: 1_000,
+            spoolDir: spool,
+            retry: { attempts: 4, initialDelayMs: 50, maxDelayMs: 500 },
+          }),
+        ),
+      );
+      const recorded = new Map<string, number>();
+      const duringOutage = new Map<string, number>();
+      let recording = true;
+      let outage = false;
+      const loops = runs.map(async (run) => {
+        let n = 0;
+        while (recording) {
+          const inOutage = outage;
+          await run.trace.recordRequest({ content: `step ${n}` });
+          if (inOutage && outage) duringOutage.set(run.id, (duringOutage.get(run.id) ?? 0) + 1);
+          n++;
+          await new Promise((resolve) => setTimeout(resolve, 100));
         }
-      }),
-    );
-    expect(finished.every((run) => run.status === 'completed')).toBe(true);
-    await expectComplete(store, runs, recorded);
-    const total = [...recorded.values()].reduce((a, b) => a + b, 0);
-    // every run went on recording while the database was away: those steps were acknowledged from the spool
-    const acknowledgedInOutage = [...duringOutage.values()].reduce((a, b) => a + b, 0);
-    expect(runs.every((run) => (duringOutage.get(run.id) ?? 0) > 10)).toBe(true);
-    for (let i = 0; i < 100 && readdirSync(spool).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(readdirSync(spool)).toEqual([]);
-    console.log(
-      `outage: ${total} steps recorded by 16 runs (${acknowledgedInOutage} of them while the database was unreachable), ${total} stored, 0 missing; connections through the proxy: ${tcp.accepted}`,
-    );
-  });
+        recorded.set(run.id, n);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      tcp.refuse(); // the database is unreachable: connections refused and cut
+      outage = true;
+      // longer than the pool's connectionTimeoutMillis (10 s) and every retry of the runs (attempts 4, ≤ 500 ms)
+      await new Promise((resolve) => setTimeout(resolve, 12_000));
+      outage = false;
+      const spooled = readdirSync(spool);
+      expect(spooled).toHaveLength(1);
+      tcp.restore();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      recording = false;
+      await Promise.all(loops);
+      // the final statuses may have to wait for the delivery of what was spooled: retry until stored
+      const finished = await Promise.all(
+        runs.map(async (run) => {
+          for (let attempt = 0; ; attempt++) {
+            try {
+              return await run.complete();
+            } catch (error) {
+              if (attempt > 20) throw error;
+              await new Promise((resolve) => setTimeout(resolve, 500));
+            }
+          }
+        }),
+      );
+      expect(finished.every((run) => run.status === 'completed')).toBe(true);
+      await expectComplete(store, runs, recorded);
+      const total = [...recorded.values()].reduce((a, b) => a + b, 0);
+      // every run went on recording while the database was away: those steps were acknowledged from the spool
+      const acknowledgedInOutage = [...duringOutage.values()].reduce((a, b) => a + b, 0);
+      expect(runs.every((run) => (duringOutage.get(run.id) ?? 0) > 10)).toBe(true);
+      for (let i = 0; i < 100 && readdirSync(spool).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(readdirSync(spool)).toEqual([]);
+      console.log(
+        `outage: ${total} steps recorded by 16 runs (${acknowledgedInOutage} of them while the database was unreachable), ${total} stored, 0 missing; connections through the proxy: ${tcp.accepted}`,
+      );
+    },
+  );
 
   it('drops a connection that went silent: its append fails within queryTimeoutMs, and close() returns', { timeout: 60_000 }, async () => {
     const tcp = await proxy();
