@@ -1,13 +1,14 @@
 // How long the `runledger` binary takes to answer `--help`, `runs list --help` and `--version`,
 // beside a bare `node -e 0` start (issue 40 item 7: within 100 ms of it). Each is a fresh process
 // (spawnSync, to its exit), interleaved so that load changes touch every case alike; the verdict
-// is by the median. Needs the built binary (pnpm turbo run build --filter @runledger/cli).
+// is by the median. Runs the bin as npm and pnpm link it (bin/runledger.js, which imports the
+// built dist/cli.js: pnpm turbo run build --filter @runledger/cli).
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { fmt, median, percentile, table, verdict } from '../../../bench/lib.mjs';
 
-const BIN = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../bin/runledger.js', import.meta.url));
 const RUNS = Number(process.env.STARTUP_RUNS ?? 30);
 const WARMUP = 3;
 const TARGET_MS = 100;
