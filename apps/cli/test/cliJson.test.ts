@@ -138,7 +138,7 @@ describe('--json outputs and their schemas', () => {
 
   it('spool list: the folder and its files, whole; spool deliver: the kept file (exit 1)', async () => {
     const listed = await jsonOf('spool list', ['--spool-dir', spool]);
-    expect(listed).toEqual(asJson({ dir: spool, files: await inspectSpool(spool) }));
+    expect(listed).toEqual(asJson({ dir: spool, files: await inspectSpool(spool), nextCursor: null }));
     const delivered = (await jsonOf('spool deliver', ['--db', db, '--spool-dir', spool], 1)) as { files: { state: string; pid: number }[] };
     expect(delivered.files).toEqual([expect.objectContaining({ state: 'kept', pid: 999999997 })]);
   });

@@ -1,3 +1,4 @@
+import { encodeRunCursor } from '@runledger/trace/store';
 import { describe, expect, it } from 'vitest';
 import { CLI_EXIT_CODE_MEANINGS, CliExitCode, type CliFlag } from '../commandKit/cliSurface.js';
 import { CLI_COMMANDS } from './cliCommands.js';
@@ -19,8 +20,10 @@ function line(name: string, extra: readonly string[] = []): string[] {
   ];
 }
 
-/** A value the parser accepts for a flag. */
+/** A value the parser accepts for a flag (`<command> --<flag>` first, for a flag that reads differently in two commands). */
 const VALUES: Record<string, string> = {
+  'runs list --cursor': encodeRunCursor({ createdAt: 1_000, id: '00000000-0000-4000-8000-000000000001' }),
+  'spool list --cursor': Buffer.from(JSON.stringify({ after: '/tmp/spool-1-1-1.jsonl' })).toString('base64url'),
   port: '0',
   limit: '5',
   status: 'failed',
@@ -45,7 +48,8 @@ describe('the CLI surface is what the parser and the usage do', () => {
       expect(() => parseCommand(line(command.name), env), command.name).not.toThrow();
       for (const flag of command.flags) {
         if (flag.required || (command.name === 'copy' && flag.name === 'pg')) continue;
-        const args = flag.value === null ? [`--${flag.name}`] : [`--${flag.name}`, VALUES[flag.name] ?? 'x'];
+        const value = VALUES[`${command.name} --${flag.name}`] ?? VALUES[flag.name] ?? 'x';
+        const args = flag.value === null ? [`--${flag.name}`] : [`--${flag.name}`, value];
         const skipConflicts =
           flag.name === 'pg' || flag.name === 'pg-schema'
             ? args.concat(flag.name === 'pg-schema' ? ['--pg', 'postgres://h/db'] : [])
@@ -92,6 +96,7 @@ describe('the CLI surface is what the parser and the usage do', () => {
       'runs list --has',
       'runs list --limit',
       'servers --window',
+      'spool list --limit',
       'export otlp --privacy',
       'export otlp --timeout',
     ]);
@@ -146,7 +151,7 @@ describe('the CLI surface is what the parser and the usage do', () => {
     expect(flags.find((f) => f.name === 'status')).toMatchObject({
       choices: ['cancelled', 'completed', 'failed', 'interrupted', 'running'],
     });
-    expect(flags.find((f) => f.name === 'limit')).toMatchObject({ min: 1, max: 200, default: '20' });
+    expect(flags.find((f) => f.name === 'limit')).toMatchObject({ min: 1, max: 1000, default: '20' });
   });
 
   it('every exit code has its meaning', () => {

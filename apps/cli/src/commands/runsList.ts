@@ -1,5 +1,6 @@
 // `runledger runs list`: the runs newest first, filtered, with what every page adds up to, as a table or JSON.
-import { canSearchRuns, type RunQuery, RUN_STATUSES, type RunStatus } from '@runledger/trace';
+import { canSearchRuns, type RunPage, type RunQuery, RUN_STATUSES, type RunStatus, type RunStore } from '@runledger/trace';
+import { decodeRunCursor } from '@runledger/trace/store';
 import { runDurationMs } from '../viewModels/runDurationMs.js';
 import { Translator } from '../i18n/Translator.js';
 import type { CliIo } from '../commandKit/CliIo.js';
@@ -34,9 +35,17 @@ export interface RunsListOptions {
   readonly since: number | null;
   /** Runs created before this time (ms since the epoch), or null. */
   readonly until: number | null;
+  /** The most runs to list: 1 to {@link MAX_LIMIT}. */
   readonly limit: number;
+  /** The `nextCursor` of the page before (its JSON output), or null for the first page. */
+  readonly cursor: string | null;
   readonly json: boolean;
 }
+
+/** The most runs one `runs list` lists (it reads the store's pages of at most {@link STORE_PAGE} runs until it has them). */
+const MAX_LIMIT = 1000;
+/** The most runs a store lists in one page (RunQuery.limit). */
+const STORE_PAGE = 200;
 
 /** The shape of `runledger runs list --json`. */
 const JSON_OUTPUT = z.object({
@@ -64,6 +73,27 @@ function filtersOf(command: RunsListOptions): Omit<RunQuery, 'limit' | 'cursor'>
   };
 }
 
+/**
+ * One page of `limit` runs after `cursor`, read as store pages of at most {@link STORE_PAGE} runs:
+ * its `nextCursor` is the store's after the last run listed, so the pages of any `--limit` chain
+ * without a gap or a repeat.
+ */
+async function listPage(
+  store: RunStore,
+  filters: Omit<RunQuery, 'limit' | 'cursor'>,
+  limit: number,
+  cursor: string | null,
+): Promise<RunPage> {
+  const runs: RunPage['runs'][number][] = [];
+  let next = cursor;
+  do {
+    const page = await store.listRuns({ ...filters, limit: Math.min(STORE_PAGE, limit - runs.length), cursor: next });
+    runs.push(...page.runs);
+    next = page.nextCursor;
+  } while (next !== null && runs.length < limit);
+  return { runs, nextCursor: next };
+}
+
 /** Prints a page of runs of the store the command names, and the totals of its filters. */
 function run(command: RunsListOptions, io: CliIo): Promise<CliExitCode> {
   return withStore(command.store, async (store) => {
@@ -74,7 +104,7 @@ function run(command: RunsListOptions, io: CliIo): Promise<CliExitCode> {
       return CliExitCode.FAILED;
     }
     const [page, totals] = await Promise.all([
-      store.listRuns({ ...filters, limit: command.limit }),
+      listPage(store, filters, command.limit, command.cursor),
       searchable ? store.runTotals(filters) : null,
     ]);
     if (command.json) {
@@ -109,9 +139,20 @@ function run(command: RunsListOptions, io: CliIo): Promise<CliExitCode> {
       ),
     );
     if (totals !== null) io.stdout.write(terminalLine`total: ${t.t('runs.totals', { runs: totals.runs, tokens: totals.tokens })}\n`);
-    if (page.nextCursor !== null) io.stdout.write(`(more runs: raise --limit or use the app)\n`);
+    if (page.nextCursor !== null) io.stdout.write(`(more runs: the next page is --cursor ${page.nextCursor})\n`);
     return CliExitCode.OK;
   });
+}
+
+/** Refuses a `--cursor` that no `runs list` printed (the store's own check, as a usage error). */
+function checkCursor(cursor: string): void {
+  try {
+    decodeRunCursor(cursor);
+  } catch {
+    throw new UsageError(
+      `runledger runs list: --cursor must be the nextCursor of an earlier runs list (its --json, or the line under its table), got ${JSON.stringify(cursor)}`,
+    );
+  }
 }
 
 const FLAGS: readonly CliFlag[] = [
@@ -124,7 +165,8 @@ const FLAGS: readonly CliFlag[] = [
   flag('title', '<text>'),
   flag('since', '<time>'),
   flag('until', '<time>'),
-  flag('limit', '<n>', { min: 1, max: 200, default: '20' }),
+  flag('limit', '<n>', { min: 1, max: MAX_LIMIT, default: '20' }),
+  flag('cursor', '<cursor>'),
   JSON_FLAG,
   HELP_FLAG,
 ];
@@ -135,8 +177,9 @@ export const runsList: CliCommand<RunsListOptions, typeof JSON_OUTPUT> = {
   arguments: [],
   flags: FLAGS,
   usage: {
-    synopsis: `runs list ${STORE_SYNOPSIS} [--status <s>] [--has ok|failed|cancelled] [--configuration <name>] [--server <id>] [--tool <name>] [--title <text>] [--since <time>] [--until <time>] [--limit <n>] [--json]`,
-    about: `List runs newest first (--limit 1 to 200, default 20) and what all pages add up to (runs, tokens).
+    synopsis: `runs list ${STORE_SYNOPSIS} [--status <s>] [--has ok|failed|cancelled] [--configuration <name>] [--server <id>] [--tool <name>] [--title <text>] [--since <time>] [--until <time>] [--limit <n>] [--cursor <cursor>] [--json]`,
+    about: `List runs newest first (--limit 1 to 1000, default 20) and what all pages add up to (runs, tokens).
+--cursor: the nextCursor of the page before (printed under the table and in --json).
 --server, --tool: an ended call to that server, of that tool; --title: text in the title (A-Z in any
 case); <time>: a date or time (2026-11-30T08:00:00Z) or a span back from now (90m, 24h, 7d).`,
   },
@@ -151,6 +194,8 @@ case); <time>: a date or time (2026-11-30T08:00:00Z) or a span back from now (90
       const value = args.given(flag);
       return value === undefined ? null : parseTimeFlag(value, now, { command: 'runs list', flag: `--${flag}` });
     };
+    const cursor = args.given('cursor') ?? null;
+    if (cursor !== null) checkCursor(cursor);
     const since = time('since');
     const until = time('until');
     if (since !== null && until !== null && until <= since) {
@@ -169,6 +214,7 @@ case); <time>: a date or time (2026-11-30T08:00:00Z) or a span back from now (90
       since,
       until,
       limit,
+      cursor,
       json: args.has('json'),
     };
   }),

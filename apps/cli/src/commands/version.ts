@@ -8,9 +8,12 @@ import { UsageError } from '../commandKit/UsageError.js';
 /** `version` takes no options. @internal */
 export type VersionOptions = Readonly<Record<string, never>>;
 
+/** What `runledger version` prints: `runledger <version>` and a newline. @internal */
+export const versionLine = (): string => `runledger ${cliVersion()}\n`;
+
 /** Prints `runledger <version>` on stdout. */
 function run(_options: VersionOptions, io: CliIo): CliExitCode {
-  io.stdout.write(`runledger ${cliVersion()}\n`);
+  io.stdout.write(versionLine());
   return CliExitCode.OK;
 }
 

@@ -1,0 +1,131 @@
+// Issue 40 item 7: every listing of the command line pages with `--limit` (1 to 1000) and
+// `--cursor`, the `nextCursor` its --json printed: followed to the end, the pages list every item
+// once, in the order of one long page, whatever the page size (store pages are at most 200 runs).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteRunStore } from '@runledger/store-sqlite';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runsList } from '../src/commands/runsList.js';
+import { spoolList } from '../src/commands/spoolList.js';
+import { cli } from './cliHelpers.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'runledger-listing-cursor-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A SQLite store with runs created at these times (ties included), and its run ids. */
+async function storeWith(times: readonly number[]): Promise<{ db: string; ids: string[] }> {
+  const db = join(mkdtempSync(join(dir, 'runs-')), 'runs.db');
+  const store = await SqliteRunStore.open({ path: db });
+  const ids: string[] = [];
+  try {
+    for (const createdAt of times) ids.push((await store.createRun({ configuration: 'paged', createdAt })).id);
+  } finally {
+    await store.close();
+  }
+  return { db, ids };
+}
+
+/** One `runs list --json` page. */
+async function runsPage(db: string, args: readonly string[]): Promise<{ ids: string[]; nextCursor: string | null }> {
+  const result = await cli(['runs', 'list', '--db', db, '--json', ...args], dir);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  const page = runsList.jsonOutput.parse(JSON.parse(result.stdout));
+  return { ids: page.runs.map((run) => run.id), nextCursor: page.nextCursor };
+}
+
+/** Every page of `runs list --limit <limit>`, following nextCursor. */
+async function allPages(db: string, limit: number): Promise<string[][]> {
+  const pages: string[][] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await runsPage(db, ['--limit', String(limit), ...(cursor === null ? [] : ['--cursor', cursor])]);
+    pages.push(page.ids);
+    cursor = page.nextCursor;
+  } while (cursor !== null && pages.length <= 1000);
+  return pages;
+}
+
+describe('runs list --cursor', () => {
+  it('pages through every run once, in the order of one page, whatever --limit', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 1_000, max: 1_010 }), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 15 }),
+        async (times, limit) => {
+          const { db, ids } = await storeWith(times);
+          const whole = await runsPage(db, ['--limit', '1000']);
+          expect(whole.nextCursor).toBeNull();
+          expect([...whole.ids].sort()).toEqual([...ids].sort());
+          const pages = await allPages(db, limit);
+          expect(pages.flat()).toEqual(whole.ids);
+          // full pages, then the rest: an empty page only for an empty store
+          expect(pages.slice(0, -1).every((page) => page.length === limit)).toBe(true);
+          expect(pages.length).toBe(Math.max(1, Math.ceil(ids.length / limit)));
+        },
+      ),
+      { numRuns: 12 },
+    );
+  });
+
+  it('lists up to 1000 runs in one page, across the store pages of 200, and the cursor of a 300-run page follows on', async () => {
+    const { db, ids } = await storeWith(Array.from({ length: 450 }, (_, i) => 5_000 + Math.floor(i / 3)));
+    const whole = await runsPage(db, ['--limit', '1000']);
+    expect(whole.ids).toHaveLength(450);
+    expect(new Set(whole.ids)).toEqual(new Set(ids));
+    expect(whole.nextCursor).toBeNull();
+    const first = await runsPage(db, ['--limit', '300']);
+    expect(first.ids).toEqual(whole.ids.slice(0, 300));
+    const second = await runsPage(db, ['--limit', '300', '--cursor', first.nextCursor!]);
+    expect(second).toEqual({ ids: whole.ids.slice(300), nextCursor: null });
+    // the table says the cursor of the next page
+    const table = await cli(['runs', 'list', '--db', db, '--limit', '300'], dir);
+    expect(table.stdout.trimEnd().split('\n').at(-1)).toBe(`(more runs: the next page is --cursor ${first.nextCursor})`);
+  });
+
+  it('refuses a cursor no runs list printed, and a --limit out of 1 to 1000, naming the flag and the rule', async () => {
+    const { db } = await storeWith([1_000]);
+    const bad = await cli(['runs', 'list', '--db', db, '--cursor', 'nope'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.split('\n')[0]).toBe(
+      'runledger runs list: --cursor must be the nextCursor of an earlier runs list (its --json, or the line under its table), got "nope"',
+    );
+    const big = await cli(['runs', 'list', '--db', db, '--limit', '1001'], dir);
+    expect(big.code).toBe(2);
+    expect(big.stderr.split('\n')[0]).toBe('runledger runs list: --limit must be an integer from 1 to 1000, got "1001"');
+  });
+});
+
+describe('spool list --cursor', () => {
+  it('pages through the spool files by path, each once', async () => {
+    const spool = join(dir, 'spool');
+    mkdirSync(spool);
+    const names = Array.from({ length: 7 }, (_, i) => `spool-999999991-${i}-000000a${i}.jsonl`);
+    for (const name of names) writeFileSync(join(spool, name), '');
+    const page = async (args: readonly string[]) => {
+      const result = await cli(['spool', 'list', '--spool-dir', spool, '--json', ...args], dir);
+      expect(result.stderr).toBe('');
+      return spoolList.jsonOutput.parse(JSON.parse(result.stdout));
+    };
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const out = await page(['--limit', '3', ...(cursor === null ? [] : ['--cursor', cursor])]);
+      expect(out.files.length).toBeLessThanOrEqual(3);
+      seen.push(...out.files.map((file) => file.path));
+      cursor = out.nextCursor;
+    } while (cursor !== null);
+    expect(seen).toEqual(names.map((name) => join(spool, name)));
+    expect((await page([])).nextCursor).toBeNull();
+    const bad = await cli(['spool', 'list', '--spool-dir', spool, '--cursor', 'bm9wZQ'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.split('\n')[0]).toBe(
+      'runledger spool list: --cursor must be the nextCursor of an earlier spool list (its --json, or the line under its table), got "bm9wZQ"',
+    );
+  });
+});
