@@ -98,6 +98,9 @@ export function checkAssignability({
   };
 }
 
+/** Source files read from disk by {@link memoryHost}, by path and language options (one gate run: the files do not change). */
+const DISK_SOURCE_FILES = new Map<string, ts.SourceFile>();
+
 /**
  * A compiler host serving the two report modules and a check module from memory, everything
  * else (imports such as "@runledger/core" or "zod") from disk, resolved from `resolveDir`.
@@ -109,7 +112,14 @@ function memoryHost(files: Record<string, string>, options: ts.CompilerOptions):
   host.getSourceFile = (fileName, lang, onError, create) => {
     const text = files[path.resolve(fileName)];
     if (text !== undefined) return ts.createSourceFile(fileName, text, lang, true);
-    return getSourceFile(fileName, lang, onError, create);
+    // the files on disk (TypeScript's lib, Node's types, the packages the reports import) are the
+    // same for every comparison of a run: parsed (and bound) once, not once per compared report
+    const key = `${path.resolve(fileName)}\0${typeof lang === 'object' ? `${lang.languageVersion}:${lang.impliedNodeFormat ?? ''}` : lang}`;
+    const cached = DISK_SOURCE_FILES.get(key);
+    if (cached !== undefined) return cached;
+    const parsed = getSourceFile(fileName, lang, onError, create);
+    if (parsed !== undefined) DISK_SOURCE_FILES.set(key, parsed);
+    return parsed;
   };
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (f) => files[path.resolve(f)] !== undefined || fileExists(f);
