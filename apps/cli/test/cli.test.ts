@@ -7,6 +7,7 @@ import { SqliteRunStore } from '@runledger/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_RUN_COUNT, DEMO_TITLES } from '../src/demo/runDemo.js';
 import { cli, pgClientOrSkip, runBin } from './cliHelpers.js';
+import { send, serve, textOf } from './httpHelpers.js';
 
 let dir: string;
 beforeAll(() => {
@@ -85,6 +86,20 @@ describe('runledger binary', () => {
       expect(flaky).toMatchObject({ ok: 12, failed: 6, cancelled: 2, flaky: true });
       expect(flaky.failureRate).toBeCloseTo(6 / 18, 10);
       expect(health.find((row) => row.server === 'slow')).toMatchObject({ failed: 0, cancelled: 2, flaky: false });
+      // recorded at `redacted` (issue 40 item 1): a newcomer sees why the flaky server's calls failed
+      const failing = await store.listToolCalls({ server: 'flaky', outcome: 'failed' });
+      expect(failing.calls.length).toBeGreaterThan(0);
+      for (const call of failing.calls) expect(call.failureFacts).toEqual({ serverIsError: true });
+      const [failed] = await store.readSteps(failing.calls[0]!.runId, { fromSequence: failing.calls[0]!.sequence, limit: 1 });
+      expect(JSON.parse(failed!.payload)).toMatchObject({ toolResult: expect.stringMatching(/answered 503/), toolOutcome: 'failed' });
+      const app = await serve(store);
+      try {
+        const runPage = textOf((await send(app, `/runs/${failing.calls[0]!.runId}`)).body);
+        expect(runPage).toMatch(/Error message: metrics backend for \S+ answered 503/);
+        expect(textOf((await send(app, '/servers/flaky?window=all')).body)).toContain('answered isError');
+      } finally {
+        await app.close();
+      }
     } finally {
       await store.close();
     }

@@ -206,6 +206,8 @@ const APP_TAGS = new Set([
   'footer',
   'em',
   'br',
+  // a step's arguments and result, folded (recorded at privacy level redacted or full)
+  'pre',
 ]);
 
 /** The classes of the app's own SVG: the run page's waterfall, the servers' small and large charts. */

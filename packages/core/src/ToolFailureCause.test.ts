@@ -8,7 +8,7 @@ describe('ToolFailureCause', () => {
     const transport = Object.values(McpTransportErrorCode).filter((code) => code !== McpTransportErrorCode.CANCELLED);
     const notSent = ['unknown_tool', 'malformed_arguments', 'not_approved'];
     expect([...TOOL_FAILURE_CAUSES].sort()).toEqual(
-      ['invalid_arguments', 'server_error', 'tool_not_found', ...notSent, ...transport].sort(),
+      ['invalid_arguments', 'server_error', 'tool_not_found', 'recorder_error', ...notSent, ...transport].sort(),
     );
     expect(isToolFailureCause('mcp_cancelled')).toBe(false);
     expect(isToolFailureCause('unknown')).toBe(false);
@@ -27,8 +27,14 @@ describe('ToolResult.failure', () => {
     expect(bounded.failureCause).toBe('invalid_arguments');
   });
 
+  it("gives the caller's own ToolResult.error() the cause recorder_error, kept through the bounds and sends", () => {
+    const result = ToolResult.error('rate limited');
+    expect(result.failureCause).toBe(ToolFailureCause.RECORDER_ERROR);
+    expect(result.failureFacts).toBeNull();
+    expect(result.withBoundedChannels({ contentBytes: 4 }).withSends(1).failureCause).toBe('recorder_error');
+  });
+
   it('leaves every other result without a cause and refuses a cause that is not one', () => {
-    expect(ToolResult.error('e').failureCause).toBeNull();
     expect(ToolResult.text('t').failureCause).toBeNull();
     expect(ToolResult.cancelled('c').failureCause).toBeNull();
     expect(() => ToolResult.failure('e', 'mcp_cancelled' as ToolFailureCause)).toThrow(TypeError);

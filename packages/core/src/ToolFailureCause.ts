@@ -14,7 +14,8 @@ import { McpTransportErrorCode } from './McpTransportException.js';
  * the configuration's doing (a stale tool list), never the server's fault. `unknown_tool`,
  * `malformed_arguments` and `not_approved`: the call was refused before it was sent (the model
  * named a tool the loop does not offer, gave arguments that are not a JSON object, or approval
- * refused it); no server saw it. Every other value is the stable `code` of the transport exception
+ * refused it); no server saw it. `recorder_error`: the caller's own code made the failed result
+ * (`ToolResult.error`), not a transport or a server answer. Every other value is the stable `code` of the transport exception
  * (deadline, timeout, transport, HTTP status, JSON-RPC error, malformed answer, …). A
  * cancellation is an outcome of its own and has no failure cause.
  *
@@ -33,6 +34,8 @@ export const ToolFailureCause = {
   MALFORMED_ARGUMENTS: 'malformed_arguments',
   /** The call needed approval and was refused (or approval failed): the call was not sent. */
   NOT_APPROVED: 'not_approved',
+  /** The caller's own code failed the call (`ToolResult.error`): no transport or server said so. */
+  RECORDER_ERROR: 'recorder_error',
   REFUSED_HOST: McpTransportErrorCode.REFUSED_HOST,
   TRANSPORT_FAILURE: McpTransportErrorCode.TRANSPORT_FAILURE,
   HTTP_STATUS: McpTransportErrorCode.HTTP_STATUS,

@@ -4,7 +4,8 @@ import { type ChannelBounds, resolveChannelBounds } from './ChannelBounds.js';
 import { boundText } from './boundText.js';
 import { checkArtifacts } from './encodeArtifacts.js';
 import { isGenuineToolArtifact, ToolArtifact } from './ToolArtifact.js';
-import { isToolFailureCause, type ToolFailureCause } from './ToolFailureCause.js';
+import { isToolFailureCause, ToolFailureCause } from './ToolFailureCause.js';
+import { checkToolFailureFacts, type ToolFailureFacts } from './ToolFailureFacts.js';
 import { isToolOutcome, ToolOutcome } from './ToolOutcome.js';
 import { isGenuineWriteTarget, type WriteTarget } from './WriteTarget.js';
 
@@ -45,6 +46,11 @@ export class ToolResult {
    * `null` otherwise.
    */
   readonly sends: number | null;
+  /**
+   * What the transport knew about why a `failed` call failed (JSON-RPC code, HTTP status, error
+   * class, the server's `isError`), when the tool knows it; `null` on every other result.
+   */
+  readonly failureFacts: ToolFailureFacts | null;
   /** Present only on instances made by this class's constructor: unforgeable, unlike the brand. */
   readonly #checked = true;
 
@@ -56,6 +62,7 @@ export class ToolResult {
     writeTarget: WriteTarget | null,
     failureCause: ToolFailureCause | null = null,
     sends: number | null = null,
+    failureFacts: ToolFailureFacts | null = null,
   ) {
     if (token === CONSTRUCT_CHECKED) {
       this.content = content;
@@ -64,6 +71,7 @@ export class ToolResult {
       this.writeTarget = writeTarget;
       this.failureCause = failureCause;
       this.sends = sends;
+      this.failureFacts = failureFacts;
       Object.freeze(this);
       return;
     }
@@ -99,10 +107,15 @@ export class ToolResult {
     if (sends !== null && !isSendCount(sends)) {
       throw new RangeError(`ToolResult.sends must be null or an integer from 0 to ${MAX_SENDS}, got ${String(sends)}`);
     }
+    const facts = checkToolFailureFacts(failureFacts, 'ToolResult.failureFacts');
+    if (facts !== null && outcome !== ToolOutcome.FAILED) {
+      throw new TypeError(`ToolResult.failureFacts must be null on a "${outcome}" result: only a failed call has them`);
+    }
     this.content = content;
     this.outcome = outcome;
     this.failureCause = failureCause;
     this.sends = sends;
+    this.failureFacts = facts;
     // Every caller passes an array of its own (a rest parameter or a literal): frozen, not copied.
     this.artifacts = Object.freeze(artifacts);
     this.writeTarget = writeTarget;
@@ -139,26 +152,37 @@ export class ToolResult {
   }
 
   /**
-   * A failed call: outcome `failed`, fail-closed (no artifacts, no write target).
+   * A failed call, failed by the caller's own code: outcome `failed`, fail-closed (no artifacts, no
+   * write target), cause `recorder_error`.
    *
    * @throws TypeError from `ToolResult.error` when given anything beside the content.
    */
   static error(content: string): ToolResult {
     refuseExtras('error', arguments.length);
-    return new ToolResult(CONSTRUCT, content, ToolOutcome.FAILED, [], null);
+    return new ToolResult(CONSTRUCT, content, ToolOutcome.FAILED, [], null, ToolFailureCause.RECORDER_ERROR);
   }
 
   /**
    * A failed call whose cause is known: outcome `failed`, fail-closed, with its
-   * {@link (ToolFailureCause:type)}.
+   * {@link (ToolFailureCause:type)} and, when the transport knew them, its {@link ToolFailureFacts}.
    *
-   * @throws TypeError from `ToolResult.failure` when the cause is not a ToolFailureCause.
+   * @throws TypeError from `ToolResult.failure` when the cause is not a ToolFailureCause, or a
+   * fact breaks its rule (the message names the fact).
    */
-  static failure(content: string, cause: ToolFailureCause): ToolResult {
+  static failure(content: string, cause: ToolFailureCause, facts?: ToolFailureFacts): ToolResult {
     if (!isToolFailureCause(cause)) {
       throw new TypeError(`ToolResult.failure cause must be a ToolFailureCause, got ${String(cause)}`);
     }
-    return new ToolResult(CONSTRUCT, content, ToolOutcome.FAILED, [], null, cause);
+    return new ToolResult(
+      CONSTRUCT,
+      content,
+      ToolOutcome.FAILED,
+      [],
+      null,
+      cause,
+      null,
+      checkToolFailureFacts(facts, 'ToolResult.failure facts'),
+    );
   }
 
   /**
@@ -189,8 +213,9 @@ export class ToolResult {
     if (sends === this.sends) return this;
     const { content, outcome, artifacts, writeTarget } = this;
     const failureCause = this.failureCause ?? null;
+    const failureFacts = this.failureFacts ?? null;
     if (#checked in this) {
-      return new ToolResult(CONSTRUCT_CHECKED, content, outcome, artifacts, writeTarget, failureCause, sends);
+      return new ToolResult(CONSTRUCT_CHECKED, content, outcome, artifacts, writeTarget, failureCause, sends, failureFacts);
     }
     // The method applied to a look-alike: every check runs, on a copy of its artifacts.
     return new ToolResult(
@@ -201,6 +226,7 @@ export class ToolResult {
       writeTarget,
       failureCause,
       sends,
+      failureFacts,
     );
   }
 
@@ -260,6 +286,7 @@ export class ToolResult {
     const { outcome, writeTarget } = this;
     const failureCause = this.failureCause ?? null;
     const sends = this.sends ?? null;
+    const failureFacts = this.failureFacts ?? null;
     if (#checked in this) {
       // Immutable: a genuine result that is already within the bounds is its own bounded result.
       if (artifactsKept && content === this.content) {
@@ -268,7 +295,7 @@ export class ToolResult {
       // Every part passed the constructor's checks already: the artifacts are this result's own
       // (frozen, genuine) or one genuine notice on an ok result, the outcome and target are this
       // result's, and the bounded content is a string.
-      return new ToolResult(CONSTRUCT_CHECKED, content, outcome, artifacts, writeTarget, failureCause, sends);
+      return new ToolResult(CONSTRUCT_CHECKED, content, outcome, artifacts, writeTarget, failureCause, sends, failureFacts);
     }
     // The method applied to a look-alike: every check runs, on a copy of its artifacts.
     return new ToolResult(
@@ -279,6 +306,7 @@ export class ToolResult {
       writeTarget,
       failureCause,
       sends,
+      failureFacts,
     );
   }
 }
@@ -321,3 +349,4 @@ keepShapeAlive(ToolResult.text(''));
 keepShapeAlive(ToolResult.error(''));
 keepShapeAlive(ToolResult.failure('', 'server_error'));
 keepShapeAlive(ToolResult.failure('', 'server_error').withSends(1));
+keepShapeAlive(ToolResult.failure('', 'server_error', { serverIsError: true }).withSends(1));

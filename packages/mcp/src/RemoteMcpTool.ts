@@ -1,5 +1,5 @@
 import { McpTransportException, ToolFailureCause, ToolResult } from '@runledger/core';
-import { transportFailureCause } from './failureCauseOf.js';
+import { transportFailureCause, transportFailureFacts } from './failureCauseOf.js';
 import type { McpHealthContact } from './McpHealthContact.js';
 import type { McpSession } from './McpSession.js';
 import type { McpExecuteOptions, McpTool } from './McpTool.js';
@@ -193,7 +193,9 @@ export class RemoteMcpTool implements McpTool {
           ? McpTransportException.forExhaustedDeadline(this.server, this.deadlineMs)
           : toTransportException(this.server, error, { deadlineMs: this.deadlineMs, connection });
       call?.faulted(exception);
-      return ToolResult.failure(exception.message, transportFailureCause(exception)).withBoundedChannels().withSends(sends);
+      return ToolResult.failure(exception.message, transportFailureCause(exception), transportFailureFacts(exception))
+        .withBoundedChannels()
+        .withSends(sends);
     } catch (unexpected) {
       return this.#unexpected(unexpected, sends);
     }

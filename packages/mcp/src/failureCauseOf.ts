@@ -1,4 +1,12 @@
-import { McpTransportErrorCode, type McpTransportException, ToolFailureCause } from '@runledger/core';
+import {
+  isToolErrorClass,
+  McpTransportErrorCode,
+  type McpTransportException,
+  ToolFailureCause,
+  type ToolFailureFacts,
+} from '@runledger/core';
+import { errorCode } from './describeError.js';
+import { LocalRequestFailure } from './LocalRequestFailure.js';
 
 /** JSON-RPC's "Invalid params": the server refused the arguments of the call. */
 export const JSON_RPC_INVALID_PARAMS = -32602;
@@ -97,4 +105,43 @@ export function transportFailureCause(exception: McpTransportException): ToolFai
   }
   // Every other code is a cause as it is; a cancellation never reaches here (it is not a failure).
   return exception.code === McpTransportErrorCode.CANCELLED ? ToolFailureCause.TRANSPORT_FAILURE : exception.code;
+}
+
+/**
+ * What the transport knew about a call that ended in a transport exception, as metadata: the HTTP
+ * status the server answered, the JSON-RPC error code it answered, or the class of the error that
+ * broke the connection or the answer (a system code such as `ECONNRESET`, the MCP SDK's code such
+ * as `CONNECTION_CLOSED`, else the error's class name). Read from the exception's `cause`, which
+ * `toTransportException` always sets to what the SDK rejected with; `undefined` when nothing is
+ * known (a timeout, an exhausted deadline: the cause says all).
+ *
+ * @internal
+ */
+export function transportFailureFacts(exception: McpTransportException): ToolFailureFacts | undefined {
+  const cause = exception.cause as { code?: unknown; data?: unknown } | undefined;
+  switch (exception.code) {
+    case McpTransportErrorCode.HTTP_STATUS: {
+      const status = (cause?.data as { status?: unknown } | undefined)?.status;
+      return typeof status === 'number' && Number.isInteger(status) && status >= 100 && status <= 599 ? { httpStatus: status } : undefined;
+    }
+    case McpTransportErrorCode.JSON_RPC_ERROR:
+      return typeof cause?.code === 'number' && Number.isSafeInteger(cause.code) ? { jsonRpcCode: cause.code } : undefined;
+    case McpTransportErrorCode.TRANSPORT_FAILURE:
+    case McpTransportErrorCode.MALFORMED_RESPONSE: {
+      const errorClass = errorClassOf(exception.cause);
+      return errorClass === undefined ? undefined : { errorClass };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A system or SDK error code on the error or its causes, else the error's own class name when it is not plain `Error`. */
+function errorClassOf(error: unknown): string | undefined {
+  const code = errorCode(error);
+  if (isToolErrorClass(code)) return code;
+  const local = LocalRequestFailure.in(error);
+  if (local !== undefined) return local.kind === 'too-large' ? 'AnswerTooLarge' : 'StreamClosed';
+  if (error instanceof Error && error.name !== 'Error' && isToolErrorClass(error.name)) return error.name;
+  return undefined;
 }

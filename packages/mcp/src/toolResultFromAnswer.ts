@@ -21,7 +21,9 @@ const NAMED_BLOCKS = 5;
 export function toolResultFromAnswer(answer: WireAnswer): ToolResult {
   const content = Array.isArray(answer.content) ? contentOf(answer.content as readonly WireContentBlock[]) : '';
   if (answer.isError === true) {
-    return ToolResult.failure(content === '' ? 'The tool reported an error without a message.' : content, answeredFailureCause(content));
+    return ToolResult.failure(content === '' ? 'The tool reported an error without a message.' : content, answeredFailureCause(content), {
+      serverIsError: true,
+    });
   }
   const artifact = structuredArtifact(answer.structuredContent);
   return artifact === undefined ? ToolResult.text(content) : ToolResult.text(content, artifact);

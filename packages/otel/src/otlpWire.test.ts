@@ -97,8 +97,8 @@ describe('OTLP/HTTP on the wire', () => {
         .map((s) => [s.status.code, s.attributes['error.type']])
         .sort(),
     ).toEqual([
-      [2, '_OTHER'],
       [2, 'mcp_timeout'],
+      [2, 'recorder_error'],
       [2, 'server_error'],
     ]);
     expect(outcome('cancelled').map((s) => [s.status.code, s.attributes['error.type']])).toEqual([

@@ -1,6 +1,6 @@
 // What every part of the shared RunStore contract suite uses: the steps it appends, its
 // assertions, and the stores of a test.
-import { type ToolFailureCause, type ToolOutcome, ToolOutcome as Outcome } from '@runledger/core';
+import { type ToolFailureCause, type ToolFailureFacts, type ToolOutcome, ToolOutcome as Outcome } from '@runledger/core';
 import { type AppendStepInput, RunStoreError, type RunStoreErrorCode, type StoredRun } from '@runledger/trace/store';
 import type { RunStore } from '@runledger/trace';
 import { afterEach, expect, it } from 'vitest';
@@ -22,6 +22,8 @@ export function toolStep(options: {
   legacy?: boolean;
   /** Why a failed call failed (recorded as the recorder does: toolFailureCause in the payload). */
   cause?: ToolFailureCause;
+  /** What the transport knew about why it failed (toolFailureFacts in the payload, as the recorder writes it). */
+  facts?: ToolFailureFacts;
 }): AppendStepInput {
   const toolName = options.toolName ?? `mcp_${options.server ?? 'unknown'}_lookup`;
   const isError = options.outcome === null ? undefined : options.outcome !== Outcome.OK;
@@ -36,6 +38,7 @@ export function toolStep(options: {
         toolIsError: isError,
         toolOutcome: options.outcome ?? undefined,
         ...(options.cause === undefined ? {} : { toolFailureCause: options.cause }),
+        ...(options.facts === undefined ? {} : { toolFailureFacts: options.facts }),
       };
   return {
     kind: 'tool',

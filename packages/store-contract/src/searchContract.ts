@@ -236,7 +236,14 @@ export function runSearchContract(name: string, harness: RunStoreContractHarness
         await store.appendStep(low, toolStep({ server: 'gh', outcome: 'ok', toolName: 'search', durationMs: 12.5, createdAt: BASE + 5 }));
         await store.appendStep(
           low,
-          toolStep({ server: 'gh', outcome: 'failed', cause: 'server_error', durationMs: 40, createdAt: BASE + 5 }),
+          toolStep({
+            server: 'gh',
+            outcome: 'failed',
+            cause: 'server_error',
+            durationMs: 40,
+            createdAt: BASE + 5,
+            facts: { serverIsError: true },
+          }),
         );
         await store.appendStep(low, toolStep({ server: 'jira', outcome: 'ok', createdAt: BASE + 6 }));
         await store.appendStep(
@@ -256,13 +263,14 @@ export function runSearchContract(name: string, harness: RunStoreContractHarness
           tool: 'mcp_gh_lookup',
           outcome: 'ok',
           cause: null,
+          failureFacts: null,
           durationMs: 1,
           createdAt: BASE + 5,
           ...rest,
         });
         const all = [
           call(high, 0, { tool: 'lookup', outcome: 'cancelled', durationMs: 7 }),
-          call(low, 1, { outcome: 'failed', cause: 'server_error', durationMs: 40 }),
+          call(low, 1, { outcome: 'failed', cause: 'server_error', failureFacts: { serverIsError: true }, durationMs: 40 }),
           call(low, 0, { tool: 'search', durationMs: 12.5 }),
           call(high, 3, { tool: 'mcp_gh_x', outcome: 'failed', createdAt: BASE + 3 }),
         ];

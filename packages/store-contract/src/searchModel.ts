@@ -197,6 +197,7 @@ export function modelRun(spec: ModelRunSpec, id: string, servers: readonly strin
         tool: step.tool,
         outcome: step.outcome,
         cause: step.outcome === 'failed' ? step.cause : null,
+        failureFacts: null,
         durationMs: step.durationMs,
         createdAt: base + step.at,
       });

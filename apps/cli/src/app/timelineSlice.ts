@@ -9,6 +9,7 @@ import {
 } from '@runledger/trace';
 import type { TimelineSlice } from '../views/runView.js';
 import type { OpenCallTracker } from './OpenCallTracker.js';
+import { stepContents } from '../viewModels/stepContent.js';
 
 /** Steps around the page that only pair call starts with their ends (never shown). @internal */
 export interface TimelineContext {
@@ -63,7 +64,7 @@ export function timelineSlice(
       (entry) => entry.callState === RunCallState.ON_THE_WIRE,
     );
   }
-  return { from, entries, stepsShown: steps.length, wire };
+  return { from, entries, stepsShown: steps.length, wire, contents: stepContents(steps) };
 }
 
 /** Steps read at a time after a page while looking for the ends of the calls started on it (the chunk grows 4× each time). @internal */

@@ -1,7 +1,13 @@
-import { type RunStore, startRun } from '@runledger/trace';
+import { PrivacyLevel, type RunStore, startRun } from '@runledger/trace';
 import { DemoAgent } from './DemoAgent.js';
 import type { DemoServers } from './DemoServers.js';
 import { waitForCallStarts } from './waitForCallStarts.js';
+
+/**
+ * The privacy level the demo records at: `redacted`, so that its pages show why a call failed (the
+ * flaky server's "… answered 503") with secrets masked. @internal
+ */
+export const DEMO_PRIVACY: PrivacyLevel = PrivacyLevel.REDACTED;
 
 /**
  * The run the demo leaves running while it serves the app: a slow MCP call on the wire, for the
@@ -47,7 +53,13 @@ export async function startLiveDemoRun(
   servers: DemoServers,
   options: { readonly closeServers: boolean },
 ): Promise<LiveDemoRun> {
-  const run = await startRun(store, { configuration: CONFIGURATION, title: LIVE_RUN.title, actor: 'runledger demo', cancelPollMs: 50 });
+  const run = await startRun(store, {
+    configuration: CONFIGURATION,
+    title: LIVE_RUN.title,
+    actor: 'runledger demo',
+    cancelPollMs: 50,
+    privacy: DEMO_PRIVACY,
+  });
   const agent = new DemoAgent(run.trace, run.signal, { writes: (tool) => tool.name === TOOL });
   const question = 'Export the annual ledger to the archive.';
   const played = (async () => {

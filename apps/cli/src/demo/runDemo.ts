@@ -4,7 +4,7 @@ import { stopWords } from '../commandKit/CliStop.js';
 import { DemoAgent } from './DemoAgent.js';
 import type { DemoTurn } from './demoModel.js';
 import { type DemoServers, startDemoServers } from './DemoServers.js';
-import { LIVE_RUN, type LiveDemoRun, startLiveDemoRun } from './LiveDemoRun.js';
+import { DEMO_PRIVACY, LIVE_RUN, type LiveDemoRun, startLiveDemoRun } from './LiveDemoRun.js';
 import { waitForCallStarts } from './waitForCallStarts.js';
 
 /** How the demo runs. @internal */
@@ -271,6 +271,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
           title: script.title,
           actor: 'runledger demo',
           cancelPollMs: 50,
+          // A newcomer sees why a call failed: the error message on its row ("… answered 503"),
+          // its arguments and result folded, secrets masked (docs/app.md, What each privacy level shows).
+          privacy: DEMO_PRIVACY,
         });
         runIds.push(run.id);
         const agent = new DemoAgent(run.trace, run.signal, { writes: (tool) => tool.name === 'mcp_slow_export_report' });

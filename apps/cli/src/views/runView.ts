@@ -3,7 +3,8 @@ import { Html, html } from '../html/Html.js';
 import { isMessageKey } from '../i18n/messagesEn.js';
 import type { Translator } from '../i18n/Translator.js';
 import { NONE, outcomeBadge, statusBadge } from './badges.js';
-import { failureCauseLabel } from './failureCauseLabel.js';
+import { failureCauseLabel, failureWhyText } from './failureCauseLabel.js';
+import type { StepContent } from '../viewModels/stepContent.js';
 import { kindText } from './kindText.js';
 import { layout } from './layout.js';
 import { liveNote, RUN_LIVE } from './liveNote.js';
@@ -30,13 +31,18 @@ export interface TimelineSlice {
   readonly stepsShown: number;
   /** For a running run: every call on the wire (sent, not answered yet), wherever its page. */
   readonly wire?: readonly RunTimelineEntry[];
+  /** The content of the page's tool steps recorded at `redacted` or `full`, by sequence (none at `metadata`). */
+  readonly contents?: ReadonlyMap<number, StepContent>;
 }
 
 /** The detail keys shown first, in this order; the rest follow as the factory gives them. */
 const DETAIL_ORDER = ['toolName', 'failureCause', 'model', 'writeKind', 'writeResource', 'writeId'];
 
-/** Details not shown: the server has its own column, `writes` becomes a note, the call id pairs rows. */
-const HIDDEN_DETAILS = new Set(['writes', 'toolServer', 'toolCallId']);
+/**
+ * Details not shown: the server has its own column, `writes` becomes a note, the call id pairs rows,
+ * the failure facts are said in words beside the cause.
+ */
+const HIDDEN_DETAILS = new Set(['writes', 'toolServer', 'toolCallId', 'httpStatus', 'jsonRpcCode', 'errorClass', 'serverIsError']);
 
 /**
  * The source of an entry in words: `agent` and `run` are translated; servers and models are names.
@@ -62,8 +68,11 @@ function detailLabel(t: Translator, key: string): string {
   return isMessageKey(messageKey) ? t.t(messageKey) : key;
 }
 
-function detailValue(t: Translator, key: string, value: RunTimelineDetail): string {
-  if (key === 'failureCause') return failureCauseLabel(t, String(value));
+function detailValue(t: Translator, key: string, value: RunTimelineDetail, entry?: RunTimelineEntry): string {
+  if (key === 'failureCause') {
+    const why = entry === undefined ? null : failureWhyText(t, entry.details);
+    return why === null ? failureCauseLabel(t, String(value)) : `${failureCauseLabel(t, String(value))} (${why})`;
+  }
   return typeof value === 'number' ? t.decimal(value) : String(value);
 }
 
@@ -72,7 +81,25 @@ function mayHaveExecutedMark(t: Translator): Html {
   return html` <span class="badge badge-may-have-executed" data-may-have-executed="true" title="${t.t('runs.detail.mayHaveExecutedTitle')}"><span aria-hidden="true">⚠</span>${t.t('runs.detail.mayHaveExecuted')}</span>`;
 }
 
-function rowHtml(ctx: ViewContext, entry: RunTimelineEntry, now: number): Html {
+/** A failed call's error message on its row, and its arguments and result folded, when the step holds them. */
+function contentHtml(t: Translator, content: StepContent | undefined): Html | string {
+  if (content === undefined) return '';
+  const message =
+    content.errorMessage === null
+      ? ''
+      : html`<p class="error-message" data-error-message><span class="k">${t.t('runs.detail.errorMessage')}:</span> <span class="v">${content.errorMessage}</span></p>`;
+  const parts: Html[] = [
+    content.arguments === null
+      ? html``
+      : html`<p class="k">${t.t('runs.detail.arguments')}</p><pre data-content="arguments">${content.arguments}</pre>`,
+    content.result === null
+      ? html``
+      : html`<p class="k">${t.t('runs.detail.result')}</p><pre data-content="result">${content.result}</pre>`,
+  ];
+  return html`${message}<details class="step-content" data-step-content><summary>${t.t('runs.detail.content')}</summary>${Html.join(parts)}</details>`;
+}
+
+function rowHtml(ctx: ViewContext, entry: RunTimelineEntry, now: number, content?: StepContent): Html {
   const { t } = ctx;
   const time = html`<td class="mono"><time datetime="${t.iso(entry.time)}">${t.time(entry.time)}</time></td>`;
   if (entry.event !== null) {
@@ -93,7 +120,7 @@ ${time}<td class="source">${t.t('runs.detail.source.run')}</td><td class="kind">
     : Html.join(
         keys.map(
           (key) =>
-            html`<span class="kv"><span class="k">${detailLabel(t, key)}:</span> <span class="v${key === 'toolName' ? ' mono' : ''}">${key === 'toolName' ? serverLink(ctx, toolServerOf(entry), {}, detailValue(t, key, entry.details[key]!)) : detailValue(t, key, entry.details[key]!)}</span></span>`,
+            html`<span class="kv"><span class="k">${detailLabel(t, key)}:</span> <span class="v${key === 'toolName' ? ' mono' : ''}">${key === 'toolName' ? serverLink(ctx, toolServerOf(entry), {}, detailValue(t, key, entry.details[key]!)) : detailValue(t, key, entry.details[key]!, entry)}</span></span>`,
         ),
       );
   const note = entry.callState === 'interrupted' ? t.t('runs.detail.callState.interruptedNote') : writeUnknownNote(t, entry);
@@ -107,7 +134,7 @@ ${time}
 <td class="num round">${entry.round === null ? NONE : t.number(entry.round)}</td>
 <td class="num duration${ms === null ? '' : ' has-duration'}">${ms === null ? NONE : t.duration(ms)}</td>
 <td class="outcome">${entry.callState !== null ? callStateBadge(t, entry, now) : entry.outcome === '' ? NONE : outcomeBadge(t, entry.outcome)}${entry.mayHaveExecuted ? mayHaveExecutedMark(t) : ''}</td>
-<td class="details">${details}${note === null ? '' : html`<p class="note note-warn" role="note">⚠ ${note}</p>`}</td>
+<td class="details">${details}${contentHtml(t, content)}${note === null ? '' : html`<p class="note note-warn" role="note">⚠ ${note}</p>`}</td>
 </tr>`;
 }
 
@@ -186,7 +213,7 @@ ${pager}
   )}</th><th scope="col" class="num">${t.t('runs.detail.col.duration')}</th><th scope="col">${t.t('runs.detail.col.outcome')}</th><th scope="col">${t.t(
     'runs.detail.col.details',
   )}</th></tr></thead>
-<tbody>${slice.entries.map((entry) => rowHtml(ctx, entry, now))}</tbody>
+<tbody>${slice.entries.map((entry) => rowHtml(ctx, entry, now, entry.sequence === null ? undefined : slice.contents?.get(entry.sequence)))}</tbody>
 </table></div>
 ${slice.stepsShown >= 20 ? pager : ''}
 </section>`;

@@ -1,7 +1,7 @@
 import type { ServerHealth, StoredToolCall, ToolCallPage } from '@runledger/trace';
 import { Html, html } from '../html/Html.js';
 import { NONE } from './badges.js';
-import { failureCauseLabel } from './failureCauseLabel.js';
+import { failureCauseLabel, failureWhyText } from './failureCauseLabel.js';
 import { layout } from './layout.js';
 import { shortId } from './runsView.js';
 import { healthBadge } from './serversView.js';
@@ -64,6 +64,11 @@ function healthCard(ctx: ViewContext, health: ServerHealth | null): Html {
 </section>`;
 }
 
+/** The why of a failed call under its cause (`answered 503`), when the transport knew it. */
+function whyHtml(why: string | null): Html | string {
+  return why === null ? '' : html`<br><span class="why muted" data-why>${why}</span>`;
+}
+
 function failingSection(ctx: ViewContext, page: ServerPage): Html {
   const { t } = ctx;
   const heading = html`<h2 id="failing-h">${t.t('server.failing')}</h2>`;
@@ -75,7 +80,7 @@ function failingSection(ctx: ViewContext, page: ServerPage): Html {
     (call) => html`<tr data-run-id="${call.runId}" data-sequence="${call.sequence}">
 <td class="time"><time datetime="${t.iso(call.createdAt)}">${t.date(call.createdAt)}</time></td>
 <td class="tool mono">${call.tool ?? NONE}</td>
-<td class="cause" data-cause="${call.cause ?? ''}">${failureCauseLabel(t, call.cause ?? 'unknown')}</td>
+<td class="cause" data-cause="${call.cause ?? ''}">${failureCauseLabel(t, call.cause ?? 'unknown')}${whyHtml(failureWhyText(t, call.failureFacts))}</td>
 <td class="num duration">${t.duration(call.durationMs)}</td>
 <td class="run"><a class="mono" href="${stepHref(ctx, call)}" title="${call.runId}">${shortId(call.runId)}</a> <span class="muted">${t.t('server.failing.step', { step: call.sequence + 1 })}</span></td>
 </tr>`,

@@ -52,6 +52,7 @@ dl.summary{display:grid;grid-template-columns:max-content 1fr;gap:4px 18px;margi
 .note{border-left:4px solid var(--neutral-line);background:var(--neutral-bg);padding:8px 12px;border-radius:4px;margin:8px 0}
 .note-privacy{border-color:var(--run-line);background:var(--run-bg)}
 .note-warn{border-color:var(--warn-line);background:var(--warn-bg);color:var(--warn-fg);font-size:13px;margin:6px 0 0}
+.error-message{margin:4px 0 0;overflow-wrap:anywhere}.step-content{margin:4px 0 0}.step-content summary{cursor:pointer;color:var(--link,inherit)}.step-content p.k{margin:6px 0 2px}.step-content pre{margin:0;white-space:pre-wrap;overflow-wrap:anywhere;font-size:12.5px}.why{font-size:13px}
 .muted{color:var(--muted)}.details{font-size:13.5px}.details .kv{margin-right:10px;white-space:nowrap;display:inline-block}.details .k{color:var(--muted)}
 .flash{padding:10px 14px;border-radius:6px;margin-bottom:14px;border:1px solid var(--run-line);background:var(--run-bg)}
 .sort{color:inherit;text-decoration:none}.sort:hover{text-decoration:underline}

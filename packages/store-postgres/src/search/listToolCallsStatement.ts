@@ -14,6 +14,8 @@ export interface ToolCallRow {
   /** steps.call_outcome: its CHECK constraint holds it to the three outcomes. */
   readonly outcome: ToolOutcome;
   readonly cause: string | null;
+  /** The failed step's `toolFailureFacts` (json), or null. */
+  readonly failure_facts: unknown;
   readonly duration_ms: number;
   readonly created_at: number;
 }
@@ -45,7 +47,9 @@ export function listToolCallsStatement(query: NormalizedToolCallQuery, q: string
   }
   where.push(`NOT EXISTS (SELECT 1 FROM ${q}.runs r WHERE r.id = s.run_id AND r.pruned_at IS NOT NULL)`);
   const sql = `SELECT s.run_id, s.sequence, s.call_server AS server, s.call_tool AS tool, s.call_outcome AS outcome,
-      s.call_cause AS cause, s.duration_ms, s.created_at
+      s.call_cause AS cause,
+      CASE WHEN s.call_outcome = 'failed' THEN s.payload::json -> 'toolFailureFacts' END AS failure_facts,
+      s.duration_ms, s.created_at
     FROM ${q}.steps s WHERE ${where.join(' AND ')}
     ORDER BY s.created_at DESC, s.run_id DESC, s.sequence DESC LIMIT ${query.limit + 1}`;
   return { sql, values };
@@ -60,6 +64,7 @@ export function storedToolCallOfRow(row: ToolCallRow): StoredToolCall {
     tool: row.tool,
     outcome: row.outcome,
     cause: row.cause,
+    failureFacts: row.failure_facts as StoredToolCall['failureFacts'],
     durationMs: row.duration_ms,
     createdAt: row.created_at,
   };

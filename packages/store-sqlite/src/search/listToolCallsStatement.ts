@@ -5,7 +5,9 @@ import type { NormalizedToolCallQuery } from '@runledger/trace/store';
 import { CALL_TOOL_NAME } from '../sqliteRows.js';
 
 const CALL_COLUMNS = `run_id AS runId, sequence, call_server AS server, ${CALL_TOOL_NAME} AS tool, call_outcome AS outcome,
-  call_cause AS cause, duration_ms AS durationMs, created_at AS createdAt`;
+  call_cause AS cause,
+  CASE WHEN call_outcome = 'failed' AND json_valid(payload) THEN json_extract(payload, '$.toolFailureFacts') END AS failureFacts,
+  duration_ms AS durationMs, created_at AS createdAt`;
 
 /**
  * The SELECT of one page of a server's ended calls (its `tool` steps with an outcome), newest first

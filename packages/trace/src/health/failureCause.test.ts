@@ -25,10 +25,14 @@ describe('a failed tool step records its cause', () => {
     const records: RunRecord[] = [];
     const trace = RunTrace.create({ onRecord: async (_step, record) => void records.push(record) });
     await trace.recordToolResult({ toolName: 'mcp_s_t', result: ToolResult.failure('late', 'mcp_timeout') });
-    await trace.recordToolResult({ toolName: 'mcp_s_t', result: ToolResult.error('no cause known') });
+    await trace.recordToolResult({ toolName: 'mcp_s_t', result: ToolResult.error('rate limited') });
     await trace.recordToolResult({ toolName: 'mcp_s_t', result: ToolResult.text('fine') });
     await trace.flush();
-    expect(records.map((r) => (r.payload as Record<string, unknown>)['toolFailureCause'])).toEqual(['mcp_timeout', undefined, undefined]);
+    expect(records.map((r) => (r.payload as Record<string, unknown>)['toolFailureCause'])).toEqual([
+      'mcp_timeout',
+      'recorder_error',
+      undefined,
+    ]);
     expect(records[0]!.payload).toMatchObject({ toolOutcome: 'failed', toolIsError: true });
   });
 

@@ -21,6 +21,8 @@ const IDENTITY = new Set([
   'toolServer',
   'toolIsError',
   'toolOutcome',
+  'toolFailureCause',
+  'toolFailureFacts',
   'toolWrites',
   'toolCallId',
   'toolSends',
@@ -224,7 +226,9 @@ function maskEmails(text: string): string {
  * `messageCount`, `requestedToolCallCount` and `requestedToolNames`, `rawLength` (of its JSON),
  * `toolArgumentCount`, `toolResultLength`, `toolArtifactCount`; lengths are in UTF-16 code
  * units. `none` keeps only `kind`, `round`, `durationMs`, `toolName`, `toolServer`,
- * `toolIsError`, `toolOutcome`, `toolWrites`, `toolCallId`, `toolSends`, `promptTokens`, `completionTokens`. `redacted` keeps every key
+ * `toolIsError`, `toolOutcome`, `toolFailureCause`, `toolFailureFacts` (why a call failed, as
+ * metadata: JSON-RPC code, HTTP status, error class, the server's `isError`), `toolWrites`,
+ * `toolCallId`, `toolSends`, `promptTokens`, `completionTokens`. `redacted` keeps every key
  * but masks, in every string except identities, secret-looking text (`[secret]`: API keys and
  * tokens of well-known shapes, bearer credentials, `password=` style pairs, private keys, JWTs,
  * long mixed-case base64 tokens) and e-mail addresses (`[email]`), replaces whole the value of

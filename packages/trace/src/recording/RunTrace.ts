@@ -1,7 +1,8 @@
 import {
   DEFAULT_CHANNEL_BOUNDS,
   type ToolArtifact,
-  type ToolFailureCause,
+  ToolFailureCause,
+  type ToolFailureFacts,
   ToolOutcome,
   ToolResult,
   type WriteTarget,
@@ -294,6 +295,7 @@ export class RunTrace {
       result.failureCause ?? null,
       // A result of an older core has no sends: unknown, as for a result its tool did not count.
       result.sends ?? null,
+      result.failureFacts ?? null,
     );
   }
 
@@ -313,6 +315,8 @@ export class RunTrace {
       options.isError ? ToolOutcome.FAILED : ToolOutcome.OK,
       options.artifacts ?? [],
       options.writeTarget ?? null,
+      // The caller's own code said the call failed: no transport or server answer is known.
+      ToolFailureCause.RECORDER_ERROR,
     );
   }
 
@@ -328,6 +332,7 @@ export class RunTrace {
     writeTarget: WriteTarget | null,
     failureCause: ToolFailureCause | null = null,
     sends: number | null = null,
+    failureFacts: ToolFailureFacts | null = null,
   ): Promise<RunStep> {
     const step = RunStep.of({
       kind: RunStepKind.TOOL,
@@ -340,6 +345,7 @@ export class RunTrace {
       toolIsError: outcome !== ToolOutcome.OK,
       toolOutcome: outcome,
       toolFailureCause: outcome === ToolOutcome.FAILED ? failureCause : null,
+      toolFailureFacts: outcome === ToolOutcome.FAILED ? failureFacts : null,
       toolArtifacts: artifacts,
       toolWriteTarget: writeTarget,
       toolWrites: writeTarget !== null || call.writes === true ? true : undefined,

@@ -2,6 +2,7 @@ import {
   type ArtifactType,
   type ToolArtifact,
   type ToolFailureCause,
+  type ToolFailureFacts,
   ToolOutcome,
   type WriteKind,
   type WriteTarget,
@@ -43,7 +44,8 @@ export interface RunStepToolCall {
  * `completionTokens`, `costUsd`, `requestedToolCalls`, `raw` (the provider's raw answer).
  * `context`: `tokenBudget`, `tokensUsed`. `dropped`: `droppedSources`. `assembled`:
  * `messages`. `tool`: `toolName`, `toolServer`, `toolArguments`, `toolResult`, `toolIsError`,
- * `toolOutcome`, `toolFailureCause` (why a failed call failed), `toolArtifacts`,
+ * `toolOutcome`, `toolFailureCause` (why a failed call failed), `toolFailureFacts` (what the
+ * transport knew about it: JSON-RPC code, HTTP status, error class, the server's `isError`), `toolArtifacts`,
  * `toolWriteTarget`, `toolWrites` (the tool is declared as writing, so a cancelled call may have
  * changed something), `toolCallId` (the id its `tool_start` step named), `toolSends` (how many
  * times the call's request was written towards the server, `0` when it never left). `tool_start`:
@@ -80,6 +82,8 @@ export interface RunStepFields {
   readonly toolOutcome?: ToolOutcome | null;
   /** Why the call failed; only on a `tool` step whose outcome is `failed`. */
   readonly toolFailureCause?: ToolFailureCause | null;
+  /** What the transport knew about why the call failed; only on a `tool` step whose outcome is `failed`. */
+  readonly toolFailureFacts?: ToolFailureFacts | null;
   readonly toolArtifacts?: readonly ToolArtifact[] | null;
   readonly toolWriteTarget?: WriteTarget | null;
   /** True when the tool is declared as writing (or wrote a target); only on `tool` and `tool_start` steps. */
@@ -121,6 +125,7 @@ export interface RunStepPayload {
   readonly toolIsError?: boolean;
   readonly toolOutcome?: ToolOutcome;
   readonly toolFailureCause?: ToolFailureCause;
+  readonly toolFailureFacts?: ToolFailureFacts;
   readonly toolArtifacts?: readonly { readonly type: ArtifactType; readonly label: string; readonly data: unknown }[];
   readonly toolWriteTarget?: { readonly resource: string; readonly id: string; readonly kind: WriteKind };
   readonly toolWrites?: boolean;
@@ -176,6 +181,8 @@ export class RunStep {
   readonly toolOutcome!: ToolOutcome | undefined;
   /** Why the call failed, when known; only on a failed tool step. */
   readonly toolFailureCause!: ToolFailureCause | undefined;
+  /** What the transport knew about why the call failed, when known; only on a failed tool step. */
+  readonly toolFailureFacts!: ToolFailureFacts | undefined;
   readonly toolArtifacts!: readonly ToolArtifact[] | undefined;
   readonly toolWriteTarget!: WriteTarget | undefined;
   /** True when the tool is declared as writing (or wrote a target). */
@@ -218,6 +225,13 @@ export class RunStep {
       throw new RunStepError(
         'toolFailureCause',
         `RunStep.toolFailureCause must be set only when RunStep.toolOutcome is "failed", got ${show(cause)} on ${show(outcome)}`,
+      );
+    }
+    const facts = this.toolFailureFacts;
+    if (facts !== undefined && outcome !== ToolOutcome.FAILED) {
+      throw new RunStepError(
+        'toolFailureFacts',
+        `RunStep.toolFailureFacts must be set only when RunStep.toolOutcome is "failed", got facts on ${show(outcome)}`,
       );
     }
     const writes = this.toolWrites;
@@ -317,6 +331,7 @@ export class RunStep {
       else if (key === 'toolWriteTarget') out[key] = (value as WriteTarget).toJSON();
       else if (key === 'messages' || key === 'requestedToolCalls') out[key] = (value as readonly object[]).map((v) => ({ ...v }));
       else if (key === 'droppedSources') out[key] = [...(value as readonly string[])];
+      else if (key === 'toolFailureFacts') out[key] = { ...(value as ToolFailureFacts) };
       else out[key] = value;
     }
     return out as unknown as RunStepPayload;

@@ -10,7 +10,9 @@ import {
   type ToolOutcome,
   WriteKind,
   WriteTarget,
+  isToolErrorClass,
   isToolFailureCause,
+  type ToolFailureFacts,
 } from '@runledger/core';
 import { z } from 'zod';
 import { MAX_DURATION_MS, MAX_INT32 } from './numericLimits.js';
@@ -90,9 +92,55 @@ const toolNames = (value: unknown): readonly string[] =>
   Array.isArray(value) ? value.map((call: unknown) => (isObject(call) && typeof call['name'] === 'string' ? call['name'] : '')) : [];
 
 /**
+ * What the transport knew about why a call failed (`ToolResult.failureFacts`): each fact checked by
+ * its rule, unknown keys dropped, frozen; no fact set reads as not set.
+ */
+const failureFacts = z
+  .object(
+    {
+      jsonRpcCode: z.number(must('an integer')).int(must('an integer')).optional(),
+      httpStatus: z
+        .number(must('an integer from 100 to 599'))
+        .int(must('an integer from 100 to 599'))
+        .min(100, must('an integer from 100 to 599'))
+        .max(599, must('an integer from 100 to 599'))
+        .optional(),
+      errorClass: z
+        .string(must('1 to 64 letters, digits and "_ . : -" starting with a letter'))
+        .refine(isToolErrorClass, must('1 to 64 letters, digits and "_ . : -" starting with a letter'))
+        .optional(),
+      serverIsError: z.boolean(must('a boolean')).optional(),
+    },
+    must('an object of failure facts'),
+  )
+  .transform((facts): ToolFailureFacts | undefined => {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(facts)) if (value !== undefined) out[key] = value;
+    return Object.keys(out).length === 0 ? undefined : (Object.freeze(out) as ToolFailureFacts);
+  });
+
+/**
+ * Reads stored failure facts leniently: an object, or its JSON text, whose facts keep their rules;
+ * anything else (malformed text, a fact that breaks its rule, no fact) reads as null.
+ */
+export function readFailureFacts(value: unknown): ToolFailureFacts | null {
+  let parsed = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  const read = failureFacts.safeParse(parsed);
+  return read.success ? (read.data ?? null) : null;
+}
+
+/**
  * A step as a stored payload (JSON): the fields in their fixed key order. `null` reads as not set;
  * unknown keys are dropped; artifacts and the write target are read into their core classes; a
- * failure cause this version does not know (written by a newer one) reads as not recorded.
+ * failure cause this version does not know (written by a newer one) reads as not recorded, and so
+ * do failure facts that break their rules.
  */
 export const RunStepSchema = z.object({
   kind: z.enum(
@@ -151,6 +199,10 @@ export const RunStepSchema = z.object({
     .unknown()
     .transform((value): ToolFailureCause | undefined => (isToolFailureCause(value) ? value : undefined))
     .optional(),
+  toolFailureFacts: z
+    .unknown()
+    .transform((value): ToolFailureFacts | undefined => (typeof value === 'object' ? (readFailureFacts(value) ?? undefined) : undefined))
+    .optional(),
   toolArtifacts: content(
     array(
       z
@@ -186,11 +238,13 @@ export const RunStepSchema = z.object({
 });
 
 /**
- * The schema of the fields `RunStep.of` takes: the payload schema with the three fields that hold
- * core values in memory (artifacts, write target) or must be known to this version (the cause).
+ * The schema of the fields `RunStep.of` takes: the payload schema with the fields that hold core
+ * values in memory (artifacts, write target) or must be known to this version (the cause, the
+ * failure facts).
  */
 export const RunStepFieldsSchema = RunStepSchema.extend({
   toolFailureCause: z.enum(TOOL_FAILURE_CAUSES as [ToolFailureCause, ...ToolFailureCause[]], must('a ToolFailureCause')).nullish(),
+  toolFailureFacts: failureFacts.nullish(),
   toolArtifacts: array(z.custom<ToolArtifact>((value) => value instanceof ToolArtifact, must('a ToolArtifact', false))),
   toolWriteTarget: z.custom<WriteTarget>((value) => value instanceof WriteTarget, must('a WriteTarget', false)).nullish(),
 });

@@ -168,7 +168,7 @@ describe('toolCallPageOf', () => {
       fc.property(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 1, max: 10 }), (count, limit) => {
         const rows = Array.from({ length: Math.min(count, limit + 1) }, (_, i) => call(i));
         const page = toolCallPageOf(rows, limit);
-        expect(page.calls).toEqual(rows.slice(0, limit));
+        expect(page.calls).toEqual(rows.slice(0, limit).map((row) => ({ ...row, failureFacts: null })));
         if (rows.length > limit) {
           const last = rows[limit - 1]!;
           expect(decodeToolCallCursor(page.nextCursor!)).toEqual({ createdAt: last.createdAt, runId: last.runId, sequence: last.sequence });
@@ -185,5 +185,15 @@ describe('toolCallPageOf', () => {
     expect(Object.isFrozen(page.calls)).toBe(true);
     expect(Object.isFrozen(page.calls[0])).toBe(true);
     expect(page.calls[0]).not.toBe(rows[0]);
+  });
+
+  it("reads each call's failure facts leniently: an object or its JSON text, anything else null", () => {
+    const facts = (failureFacts: unknown) => toolCallPageOf([{ ...call(0), failureFacts } as never], 5).calls[0]!.failureFacts;
+    expect(facts({ httpStatus: 503 })).toEqual({ httpStatus: 503 });
+    expect(facts('{"jsonRpcCode":-32603,"errorClass":"ECONNRESET"}')).toEqual({ jsonRpcCode: -32603, errorClass: 'ECONNRESET' });
+    expect(facts('{"httpStatus":"503"}')).toBeNull();
+    expect(facts('not json')).toBeNull();
+    expect(facts(undefined)).toBeNull();
+    expect(facts({})).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 // The tool calls of one MCP server across runs, newest first: the shapes of
 // SearchingRunStore.listToolCalls, its input rule and its keyset cursor, so every store pages alike.
-import { isToolOutcome, type ToolOutcome } from '@runledger/core';
+import { isToolOutcome, type ToolFailureFacts, type ToolOutcome } from '@runledger/core';
+import { readFailureFacts } from '../step/RunStepSchema.js';
 import { invalid, nonEmptyText, object, show, time, timeProblem, UUID } from './storeValueRules.js';
 
 /** Default and largest page size of a tool call listing. */
@@ -42,6 +43,11 @@ export interface StoredToolCall {
   readonly outcome: ToolOutcome;
   /** The failure cause of a failed call as recorded, or null (not failed, or recorded before causes were). */
   readonly cause: string | null;
+  /**
+   * What the transport knew about why a failed call failed (the step's `toolFailureFacts`), or
+   * null; a store may give the stored JSON text, which the page reads (see `toolCallPageOf`).
+   */
+  readonly failureFacts?: ToolFailureFacts | null;
   readonly durationMs: number;
   /** When the step was recorded (ms since the epoch). */
   readonly createdAt: number;
@@ -155,11 +161,14 @@ export function decodeToolCallCursor(cursor: string): ToolCallCursorPosition {
 /**
  * The page of `limit` calls made of the rows a store read newest first (up to `limit + 1`: one
  * past the page tells that there is a next one), with the next page's cursor when there is one.
+ * Each call's `failureFacts` is read leniently (an object or its JSON text; anything else is null).
  *
  * @public
  */
 export function toolCallPageOf(rows: readonly StoredToolCall[], limit: number): ToolCallPage {
-  const calls = Object.freeze(rows.slice(0, limit).map((call) => Object.freeze({ ...call })));
+  const calls = Object.freeze(
+    rows.slice(0, limit).map((call) => Object.freeze({ ...call, failureFacts: readFailureFacts(call.failureFacts) })),
+  );
   const last = calls[calls.length - 1];
   const nextCursor =
     rows.length > limit && last !== undefined

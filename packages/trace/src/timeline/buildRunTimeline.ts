@@ -1,4 +1,4 @@
-import { isToolFailureCause } from '@runledger/core';
+import { isToolErrorClass, isToolFailureCause } from '@runledger/core';
 import { mayHaveExecuted } from '../step/mayHaveExecuted.js';
 import { readStepOutcome } from '../step/readStepOutcome.js';
 import { UNKNOWN_FAILURE_CAUSE } from '../health/ServerHealth.js';
@@ -32,7 +32,19 @@ const NUMBER_KEYS = [
 const STRING_KEYS = ['model', 'finishReason', 'toolName', 'toolServer', 'toolCallId'] as const;
 
 /** Details derived from other payload keys. */
-const DERIVED_KEYS = ['droppedSourceCount', 'writeKind', 'writeResource', 'writeId', 'writes', 'sends', 'failureCause'] as const;
+const DERIVED_KEYS = [
+  'droppedSourceCount',
+  'writeKind',
+  'writeResource',
+  'writeId',
+  'writes',
+  'sends',
+  'failureCause',
+  'httpStatus',
+  'jsonRpcCode',
+  'errorClass',
+  'serverIsError',
+] as const;
 
 const MAX_DETAIL_LENGTH = 200;
 
@@ -294,6 +306,15 @@ function detailsOf(p: Record<string, unknown>): Record<string, RunTimelineDetail
   // A failed tool call's cause, from the closed vocabulary only; a row without one reads "unknown".
   if (p['kind'] === RunStepKind.TOOL && readStepOutcome(p) === 'failed') {
     d['failureCause'] = isToolFailureCause((v = p['toolFailureCause'])) ? v : UNKNOWN_FAILURE_CAUSE;
+    // What the transport knew (metadata at every privacy level), each fact by its own rule.
+    if (typeof (v = p['toolFailureFacts']) === 'object' && v !== null) {
+      const { httpStatus, jsonRpcCode, errorClass, serverIsError } = v as Record<string, unknown>;
+      if (Number.isInteger(httpStatus) && (httpStatus as number) >= 100 && (httpStatus as number) <= 599)
+        d['httpStatus'] = httpStatus as number;
+      if (Number.isSafeInteger(jsonRpcCode)) d['jsonRpcCode'] = jsonRpcCode as number;
+      if (isToolErrorClass(errorClass)) d['errorClass'] = errorClass;
+      if (serverIsError === true) d['serverIsError'] = true;
+    }
   }
   if (typeof (v = p['toolWriteTarget']) === 'object' && v !== null) {
     const { kind, resource, id } = v as Record<string, unknown>;

@@ -4,6 +4,7 @@
 import type { RunStatus, TerminalRunStatus } from '../../step/RunStatus.js';
 import type { OutcomeCounts, StoredRun, StoredStep } from '../RunStore.js';
 import type { StoredToolCall } from '../ToolCallListing.js';
+import { readFailureFacts } from '../../step/RunStepSchema.js';
 import type { NormalizedRunQuery } from '../NormalizedStoreInput.js';
 import { toolCallOf } from '../../health/ToolCallFacts.js';
 import { parsePayload } from '../../step/readStepOutcome.js';
@@ -74,6 +75,10 @@ export function add(run: MutableRun, step: StoredStep, appended?: unknown): void
       tool: typeof toolName === 'string' ? toolName : null,
       outcome: call.outcome,
       cause: call.cause,
+      failureFacts:
+        call.outcome === 'failed'
+          ? readFailureFacts(named === undefined ? record['toolFailureFacts'] : (appended as Record<string, unknown>)['toolFailureFacts'])
+          : null,
       durationMs: step.durationMs,
       createdAt: step.createdAt,
     }),
