@@ -179,7 +179,7 @@ describe('classifyCliSurface: accepted flag values and defaults', () => {
     );
     expect(narrower.level).toBe('breaking');
     expect(narrower.changed).toEqual([
-      expect.objectContaining({ display: 'runs list --limit (flag)', level: 'breaking', was: '200', now: '100' }),
+      expect.objectContaining({ display: 'runs list --limit (flag)', level: 'breaking', was: '1000', now: '100' }),
     ]);
     expect(
       classifyCliSurface(
@@ -195,7 +195,7 @@ describe('classifyCliSurface: accepted flag values and defaults', () => {
     ).toBe('breaking');
     const wider = classifyCliSurface(
       BASE,
-      edited((s) => Object.assign(flagOf(s, 'runs list', 'limit'), { min: 0, max: 500 })),
+      edited((s) => Object.assign(flagOf(s, 'runs list', 'limit'), { min: 0, max: 5000 })),
     );
     expect(wider.level).toBe('additive');
     expect(wider.changed.map((i) => i.reason)).toEqual(['min widens the range', 'max widens the range']);
@@ -240,7 +240,7 @@ describe('classifyCliSurface: accepted flag values and defaults', () => {
     expect(flagOf(s, 'runs list', 'has')).toMatchObject({ choices: ['cancelled', 'failed', 'ok'] });
     expect(flagOf(s, 'servers', 'window')).toMatchObject({ choices: ['24h', '7d', 'all'], default: 'all' });
     expect(flagOf(s, 'runs list', 'status').choices).toEqual(['cancelled', 'completed', 'failed', 'interrupted', 'running']);
-    expect(flagOf(s, 'runs list', 'limit')).toMatchObject({ min: 1, max: 200, default: '20' });
+    expect(flagOf(s, 'runs list', 'limit')).toMatchObject({ min: 1, max: 1000, default: '20' });
     expect([
       flagOf(s, 'serve', 'db').default,
       flagOf(s, 'serve', 'port').default,
