@@ -57,6 +57,7 @@ export default defineConfig(
             'packages/*/src/testing/*.mjs',
             'apps/*/test/fixtures/*.mjs',
             'tools/ensure-test-env.mjs',
+            'tools/link-cli-bin.mjs',
             'tools/vitest.config.mjs',
           ],
           defaultProject: 'tsconfig.eslint.json',

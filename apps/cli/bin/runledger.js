@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `runledger` command: the built binary, dist/cli.js. In a clone of the repository, pnpm links
-// this file (the root depends on @runledger/cli) as `pnpm exec runledger` at install, before
+// this file (the root's postinstall, tools/link-cli-bin.mjs) as `pnpm exec runledger` at install, before
 // anything is built: until `pnpm build` has run, it says so instead of Node's "Cannot find module".
 import { existsSync } from 'node:fs';
 

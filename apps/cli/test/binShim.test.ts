@@ -1,6 +1,8 @@
-// Issue 40 item 7: `pnpm exec runledger` works in a clone after `pnpm install`. The root depends
-// on @runledger/cli, whose bin (bin/runledger.js, in git) pnpm links at install: it runs the built
-// binary, and before a build says what to run instead of Node's "Cannot find module".
+// Issue 40 item 7: `pnpm exec runledger` works in a clone after `pnpm install`. The root's
+// postinstall (tools/link-cli-bin.mjs) links the CLI's bin (bin/runledger.js, in git) into
+// node_modules/.bin: it runs the built binary, and before a build says what to run instead of
+// Node's "Cannot find module". Not a root dependency on @runledger/cli: turbo folds the root's
+// workspace dependencies into its global hash, so every CLI edit would invalidate every task's cache.
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,8 +31,17 @@ function run(file: string, args: readonly string[], cwd: string): Promise<CliRes
 
 describe('pnpm exec runledger in the repository', () => {
   it('runs the built binary from the workspace root', { timeout: 60_000 }, async () => {
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
-    expect(manifest.devDependencies['@runledger/cli']).toBe('workspace:*');
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+      dependencies?: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    expect(manifest.scripts.postinstall).toBe('node tools/link-cli-bin.mjs');
+    // no workspace package among the root's dependencies: it would enter turbo's global hash
+    const workspaceDeps = Object.entries({ ...manifest.dependencies, ...manifest.devDependencies }).filter(([, spec]) =>
+      spec.startsWith('workspace:'),
+    );
+    expect(workspaceDeps).toEqual([]);
     expect(await run('pnpm', ['exec', 'runledger', '--version'], ROOT)).toEqual({ code: 0, stdout: `runledger ${VERSION}\n`, stderr: '' });
     const missing = await run('pnpm', ['exec', 'runledger', 'runs', 'list', '--db', join(dir, 'none.db')], ROOT);
     expect(missing.code).toBe(1);
