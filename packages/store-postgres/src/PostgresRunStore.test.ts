@@ -98,8 +98,8 @@ describe('server health from the rollup', () => {
         cause === undefined ? base : { ...base, payload: { ...(base.payload as Record<string, unknown>), toolFailureCause: cause } };
       planned.push({ runIndex: i % 16, step });
     }
-    // 16 writers at once, one per run; then, once the moves are done, a few more calls: fewer than
-    // a move takes, so they stay pending whenever the last move ran (it may have taken every call)
+    // 16 writers at once, one per run; then, once the moves are done, a few more calls that no
+    // move takes, so they stay pending whenever the last move ran (it may have taken every call)
     const tail = planned.splice(-5);
     await Promise.all(
       runs.map(async (run, index) => {
@@ -107,6 +107,9 @@ describe('server health from the rollup', () => {
       }),
     );
     await movesSettled(store);
+    // the tail stays pending: up to 96 calls noted since the last move plus these 5 would otherwise
+    // make another move due, and it could take every call
+    setRollPendingAt(store, Number.POSITIVE_INFINITY);
     for (const p of tail) await store.appendStep(runs[p.runIndex]!.id, p.step);
     const steps: StoredStep[] = [];
     for (const run of runs) steps.push(...(await store.readSteps(run.id)));
