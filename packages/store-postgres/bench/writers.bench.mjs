@@ -94,8 +94,10 @@ async function writer() {
       [runs, Date.now()],
     );
     const text = bare.text.replaceAll(bare.quoted, `"${schema}"`);
-    append = (r, i) =>
-      pool.query({ name: 'bench_bare_append', text, values: bareValues(bare.templates, runs[r], stepOf(runs[r], w, r, i)) });
+    append = (r, i) => {
+      const values = bareValues(bare.templates, runs[r], stepOf(runs[r], w, r, i));
+      return pool.query({ name: 'bench_bare_append', text, values: bare.kept.map((k) => values[k]) });
+    };
     close = () => pool.end();
   }
   let phase = 'idle';
@@ -160,7 +162,18 @@ async function captureAppend(admin, schema) {
   const cut = text.indexOf('), pending AS (');
   if (cut < 0 || !text.trimEnd().endsWith('SELECT sequence FROM step'))
     throw new Error('the store’s append statement changed: cannot cut its pending call');
-  return { text: `${text.slice(0, cut)})\nSELECT sequence FROM step`, templates, quoted: `"${schema}"` };
+  return { ...keptParameters(`${text.slice(0, cut)})\nSELECT sequence FROM step`), templates, quoted: `"${schema}"` };
+}
+
+/**
+ * The cut statement numbered again over the parameters it still uses (`kept`: their old 0-based
+ * indexes, in their new order): a parameter only the pending call used would leave PostgreSQL
+ * unable to tell its type ("could not determine data type of parameter $15").
+ */
+function keptParameters(cutText) {
+  const used = [...new Set([...cutText.matchAll(/\$(\d+)\b/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
+  const renumbered = new Map(used.map((old, i) => [old, i + 1]));
+  return { text: cutText.replace(/\$(\d+)\b/g, (_, n) => `$${renumbered.get(Number(n))}`), kept: used.map((n) => n - 1) };
 }
 
 /** One window: `processes` writers on a fresh schema, on `path`; what they did and what it cost. */
