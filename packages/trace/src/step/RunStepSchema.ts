@@ -124,6 +124,8 @@ const failureFacts = z
  * anything else (malformed text, a fact that breaks its rule, no fact) reads as null.
  */
 export function readFailureFacts(value: unknown): ToolFailureFacts | null {
+  // no facts at all (most failed calls): null without a schema's failure, which builds its issues
+  if (value === undefined || value === null) return null;
   let parsed = value;
   if (typeof value === 'string') {
     try {

@@ -7,7 +7,10 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function appendTool(payload: unknown): Promise<{ readonly tool: string | null; readonly parses: number }> {
+async function appendTool(
+  payload: unknown,
+  toolOutcome: 'ok' | 'failed' = 'ok',
+): Promise<{ readonly tool: string | null; readonly parses: number; readonly cause: string | null; readonly facts: unknown }> {
   const store = InMemoryRunStore.create();
   const run = await store.createRun({ configuration: 'names' });
   const parse = vi.spyOn(JSON, 'parse');
@@ -18,12 +21,13 @@ async function appendTool(payload: unknown): Promise<{ readonly tool: string | n
     createdAt: 1,
     payload: payload as Readonly<Record<string, unknown>>,
     toolServer: 'srv',
-    toolOutcome: 'ok',
+    toolOutcome,
   });
   const parses = parse.mock.calls.length;
   parse.mockRestore();
   const page = await store.listToolCalls({ server: 'srv' });
-  return { tool: page.calls[0]?.tool ?? null, parses };
+  const call = page.calls[0];
+  return { tool: call?.tool ?? null, parses, cause: call?.cause ?? null, facts: call?.failureFacts ?? null };
 }
 
 describe('InMemoryRunStore: an appended tool step', () => {
@@ -31,7 +35,20 @@ describe('InMemoryRunStore: an appended tool step', () => {
     expect(await appendTool({ kind: 'tool', toolName: 'mcp_srv_search', toolServer: 'srv' })).toEqual({
       tool: 'mcp_srv_search',
       parses: 0,
+      cause: null,
+      facts: null,
     });
+  });
+
+  it('is not parsed back for a failed call either: its cause and failure facts are read from the appended data', async () => {
+    const failed = { kind: 'tool', toolName: 'mcp_srv_search', toolServer: 'srv', toolIsError: true, toolOutcome: 'failed' };
+    expect(await appendTool({ ...failed, toolFailureCause: 'server_error', toolFailureFacts: { httpStatus: 503 } }, 'failed')).toEqual({
+      tool: 'mcp_srv_search',
+      parses: 0,
+      cause: 'server_error',
+      facts: { httpStatus: 503 },
+    });
+    expect(await appendTool(failed, 'failed')).toEqual({ tool: 'mcp_srv_search', parses: 0, cause: null, facts: null });
   });
 
   it('reads the name from the stored text when the payload is not plain data, as a database store would', async () => {

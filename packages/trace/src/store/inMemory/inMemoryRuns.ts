@@ -63,7 +63,10 @@ export function add(run: MutableRun, step: StoredStep, appended?: unknown): void
     if (typeof payload === 'object' && payload !== null && !Array.isArray(payload)) record = payload as Record<string, unknown>;
     run.tokens += stepTokens(step.kind, record);
   }
-  const call = toolCallOf(step);
+  // a failed call's cause is read from the payload: the appended data, when its name was read there
+  const call = toolCallOf(
+    named === undefined ? step : { kind: step.kind, payload: appended, toolServer: step.toolServer, toolOutcome: step.toolOutcome },
+  );
   if (call === null) return;
   run.counts[call.outcome] += 1;
   const toolName = named ?? record['toolName'];
