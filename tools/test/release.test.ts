@@ -23,7 +23,9 @@ const MINUTES = 60_000;
 const PROBE = 'releasePipelineProbe';
 // The package releases 2 and 3 change: one the consumer uses. Every published package is in one
 // fixed group (.changeset/config.json), so each release moves all of them to one version.
-const PROBED = { name: '@runledger/store-sqlite', folder: 'store-sqlite' };
+// The probed package is the one no other package depends on (the CLI): its change rebuilds and
+// checks it alone in the releases after it, not every dependent of a library as well.
+const PROBED = { name: '@runledger/cli', folder: path.join('apps', 'cli'), report: 'cli' };
 
 let work: string;
 let repo: string;
@@ -70,8 +72,8 @@ function release(): ReturnType<typeof runCommand> {
 
 /** Writes the probe function into the probed package's entry point, or takes it out again. */
 function setProbe(present: boolean): void {
-  const index = path.join(repo, 'packages', PROBED.folder, 'src', 'index.ts');
-  const file = path.join(repo, 'packages', PROBED.folder, 'src', `${PROBE}.ts`);
+  const index = path.join(repo, PROBED.folder, 'src', 'index.ts');
+  const file = path.join(repo, PROBED.folder, 'src', `${PROBE}.ts`);
   const line = `export { ${PROBE} } from './${PROBE}.js';\n`;
   const text = readFileSync(index, 'utf8');
   if (present) {
@@ -85,7 +87,7 @@ function setProbe(present: boolean): void {
     writeFileSync(index, text.replace(line, ''));
   }
   // Only this package changed and its workspace dependencies are built: build it alone, then its report.
-  timed(`build ${PROBED.folder} + api:update`, () => {
+  timed(`build ${PROBED.report} + api:update`, () => {
     mustRun('pnpm', ['--filter', PROBED.name, 'build'], repo, env);
     mustRun('pnpm', ['--filter', PROBED.name, 'api:update'], repo, env);
   });
@@ -199,7 +201,7 @@ describe('the release pipeline against Verdaccio', { timeout: 20 * MINUTES }, ()
     const next = `${major}.${minor! + 1}.0`;
     setProbe(true);
     changeset('release-probe', 'minor', `New: \`${PROBE}()\` names the release that shipped it.`, { '@runledger/core': 'minor' });
-    commitAll(repo, `${PROBED.folder}: ${PROBE} (additive), with a minor changeset and a minor of core`, env);
+    commitAll(repo, `${PROBED.report}: ${PROBE} (additive), with a minor changeset and a minor of core`, env);
 
     const r = release();
     expect(r.status, r.output.slice(-20_000)).toBe(0);
@@ -213,7 +215,7 @@ describe('the release pipeline against Verdaccio', { timeout: 20 * MINUTES }, ()
       expect(version, name).toBe(next);
       expect(publishedAfterRelease2.get(name)?.latest, name).toBe(next);
     }
-    const changelog = readFileSync(path.join(repo, 'packages', PROBED.folder, 'CHANGELOG.md'), 'utf8');
+    const changelog = readFileSync(path.join(repo, PROBED.folder, 'CHANGELOG.md'), 'utf8');
     expect(changelog.indexOf(`## ${next}`)).toBeLessThan(changelog.indexOf(`## ${before.get(PROBED.name)}`));
     expect(changelog).toContain(`${PROBE}()\` names the release`);
 
@@ -245,12 +247,12 @@ describe('the release pipeline against Verdaccio', { timeout: 20 * MINUTES }, ()
   it('release 3: a breaking change with a patch changeset is refused before anything is published (two releases after the clone, the last a minor, origin/main not moved)', async () => {
     setProbe(false);
     changeset('drop-release-probe', 'patch', `Removes \`${PROBE}()\`.`);
-    commitAll(repo, `${PROBED.folder}: drop ${PROBE} (breaking, only a patch changeset)`, env);
+    commitAll(repo, `${PROBED.report}: drop ${PROBE} (breaking, only a patch changeset)`, env);
 
     const r = release();
     expect(r.status).not.toBe(0);
     expect(r.output).toContain(
-      `${PROBED.name}: breaking change to api-reports/${PROBED.folder}.api.md needs a changeset bumping it at least "minor"`,
+      `${PROBED.name}: breaking change to api-reports/${PROBED.report}.api.md needs a changeset bumping it at least "minor"`,
     );
     expect(r.output).toContain('release: API gate before versioning failed');
     expect(repoVersions()).toEqual(afterRelease2);
