@@ -23,7 +23,7 @@ describe('methods: each route answers only its own', () => {
     const run = await seedRun(store, { configuration: 'x', createdAt: T0, calls: [], finish: null });
     const app = await started(store);
     const origin = `http://127.0.0.1:${app.port}`;
-    const reads = ['/', '/runs', '/servers', `/runs/${run.id}`, '/healthz', '/favicon.ico'];
+    const reads = ['/', '/runs', '/servers', `/runs/${run.id}`, '/healthz', '/metrics', '/favicon.ico'];
     for (const path of reads) {
       const get = await request(app, path);
       expect(get.status, `GET ${path}`).toBeLessThan(300);
@@ -105,6 +105,7 @@ describe('token mode', () => {
       [`/runs/${run.id}`, 'GET'],
       [`/runs/${run.id}/cancel`, 'POST'],
       ['/healthz', 'GET'],
+      ['/metrics', 'GET'],
       ['/nope', 'GET'],
       ['/', 'PUT'],
     ] as const) {

@@ -20,6 +20,7 @@ import {
   type StoredStep,
 } from '@runledger/trace';
 import { SCOPE_NAME } from './attributes.js';
+import { reportOnce } from './reportOnce.js';
 import { RunSpanWriter } from './RunSpanWriter.js';
 import { SCOPE_VERSION } from './scopeVersion.js';
 
@@ -67,19 +68,15 @@ export function otelRunStore(store: RunStore, options: OtelRunStoreOptions = {})
   if (typeof (provider as Partial<TracerProvider> | null)?.getTracer !== 'function') {
     throw new TypeError('OtelRunStoreOptions.tracerProvider must be an OpenTelemetry TracerProvider (an object with getTracer())');
   }
-  return new OtelRunStore(store, provider, privacy, options.onError ?? reportOnce());
-}
-
-function reportOnce(): (error: unknown) => void {
-  let told = false;
-  return (error) => {
-    if (told) return;
-    told = true;
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(
-      `runledger otel: the tracer failed (${message}); the runs are recorded as before, their spans may be incomplete\n`,
-    );
-  };
+  return new OtelRunStore(
+    store,
+    provider,
+    privacy,
+    options.onError ??
+      reportOnce(
+        (message) => `runledger otel: the tracer failed (${message}); the runs are recorded as before, their spans may be incomplete`,
+      ),
+  );
 }
 
 class OtelRunStore implements RunStore {

@@ -8,7 +8,10 @@ import { reasonText } from '../views/reasonText.js';
 import { ViewContext } from '../views/ViewContext.js';
 import { renderRunView, TIMELINE_PAGE_SIZE } from '../views/runView.js';
 import { renderRunsView } from '../views/runsView.js';
-import { readServersQuery, windowSince } from '../viewModels/serversQuery.js';
+import { readServersQuery, SERVER_WINDOWS, ServerWindow, windowSince } from '../viewModels/serversQuery.js';
+import { PROMETHEUS_CONTENT_TYPE } from '../views/prometheusText.js';
+import { renderMetricsView } from '../views/metricsView.js';
+import { readMetrics } from './readMetrics.js';
 import { renderServersView } from '../views/serversView.js';
 import { renderServerView } from '../views/serverView.js';
 import { readServerPage } from './readServerPage.js';
@@ -267,6 +270,17 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
         );
       }
 
+      if (path === '/metrics') {
+        if (method !== 'GET' && method !== 'HEAD') return notAllowed(READ);
+        const window = url.searchParams.get('window') ?? ServerWindow.ALL;
+        const known = SERVER_WINDOWS.find((key) => key === window);
+        if (known === undefined) {
+          return send(res, 400, `Bad request: window must be one of ${SERVER_WINDOWS.join(', ')}, got ${JSON.stringify(window)}.\n`, {
+            'content-type': 'text/plain; charset=utf-8',
+          });
+        }
+        return send(res, 200, renderMetricsView(await readMetrics(store, known, now())), { 'content-type': PROMETHEUS_CONTENT_TYPE });
+      }
       if (path === '/healthz') {
         if (method !== 'GET' && method !== 'HEAD') return notAllowed(READ);
         return send(res, 200, 'ok\n', { 'content-type': 'text/plain; charset=utf-8' });
