@@ -102,6 +102,7 @@ export const messagesDe: MessageCatalog = {
   'runs.detail.unstoredNote':
     '{count} Schritte dieses Laufs wurden nicht gespeichert: der Speicher hat sie abgelehnt, und sie konnten nicht zwischengespeichert werden. Der Zeitstrahl enthält sie nicht; der Prozess hat jeden auf stderr gemeldet.',
   'runs.detail.timeline': 'Zeitleiste',
+  'runs.detail.timelineEnd': 'Zeitleiste, Ende der Tabelle',
   'runs.detail.col.start': 'Beginn',
   'runs.detail.col.end': 'Ende',
   'runs.detail.col.source': 'Quelle',

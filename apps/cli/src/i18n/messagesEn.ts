@@ -100,6 +100,7 @@ export const en = {
   'runs.detail.unstoredNote':
     '{count} steps of this run were not stored: the store refused them and they could not be spooled. The timeline misses them; the process reported each one on its stderr.',
   'runs.detail.timeline': 'Timeline',
+  'runs.detail.timelineEnd': 'Timeline, end of the table',
   'runs.detail.col.start': 'Start',
   'runs.detail.col.end': 'End',
   'runs.detail.col.source': 'Source',

@@ -200,7 +200,7 @@ ${unstored > 0 ? html`<p class="note note-warn" role="alert" data-note="unstored
   const previousHref =
     earlier !== null ? zoomHref(ctx, runHref, earlier) : ctx.href(runHref, { from: Math.max(0, slice.from - TIMELINE_PAGE_SIZE) || null });
   const nextHref = later !== null ? zoomHref(ctx, runHref, later) : ctx.href(runHref, { from: to });
-  const pager = html`<nav class="pager" aria-label="${t.t('runs.detail.timeline')}">
+  const pager = (label: string) => html`<nav class="pager" aria-label="${label}">
 <span>${total === 0 ? '' : t.t('runs.detail.page', { from: slice.from + 1, to, total })}</span>
 ${slice.from > 0 ? html`<a class="button" href="${firstHref}">${t.t('runs.detail.page.first')}</a><a class="button" rel="prev" href="${previousHref}">← ${t.t('runs.detail.page.previous')}</a>` : ''}
 ${to < total ? html`<a class="button" rel="next" href="${nextHref}">${t.t('runs.detail.page.next')} →</a>` : ''}
@@ -228,7 +228,7 @@ ${
   const timeline = html`<section aria-labelledby="timeline-h">
 <h2 id="timeline-h">${t.t('runs.detail.timeline')}</h2>
 <p class="note note-privacy" role="note">${t.t('runs.detail.privacy')}</p>
-${pager}
+${pager(t.t('runs.detail.timeline'))}
 <div class="table-wrap"><table class="timeline">
 <thead><tr><th scope="col">${t.t('runs.detail.col.start')}</th><th scope="col">${t.t('runs.detail.col.end')}</th><th scope="col">${t.t('runs.detail.col.source')}</th><th scope="col">${t.t('runs.detail.col.kind')}</th><th scope="col" class="num">${t.t(
     'runs.detail.col.round',
@@ -237,7 +237,7 @@ ${pager}
   )}</th></tr></thead>
 <tbody>${slice.entries.map((entry) => rowHtml(ctx, entry, now, entry.sequence === null ? undefined : slice.contents?.get(entry.sequence)))}</tbody>
 </table></div>
-${slice.stepsShown >= 20 ? pager : ''}
+${slice.stepsShown >= 20 ? pager(t.t('runs.detail.timelineEnd')) : ''}
 </section>`;
 
   return layout(ctx, {

@@ -67,14 +67,14 @@ table.timeline tr:target td{background:var(--warn-bg)}
 .waterfall .tick line{stroke:#eaeef2}.waterfall .tick text{fill:var(--muted);font-size:11px;font-variant-numeric:tabular-nums}
 .waterfall .marker line{stroke:var(--muted);stroke-dasharray:2 3}.waterfall .marker-cancel_requested line{stroke:var(--neutral-fg);stroke-width:2;stroke-dasharray:5 3}
 .waterfall .marker-labelled text{fill:var(--fg);font-size:12px;font-weight:600}
-.bar-label{font-family:ui-monospace,"DejaVu Sans Mono","Liberation Mono",Menlo,Consolas,monospace;font-size:11px;fill:var(--fg)}
+.bar-label{font-family:ui-monospace,"DejaVu Sans Mono","Liberation Mono",Menlo,Consolas,monospace;font-size:11px;fill:var(--fg);pointer-events:none}
 .label-wide{display:none}@media (min-width:1000px){.label-wide{display:inline}.label-narrow{display:none}}
-.bar-may-have-executed rect{stroke:var(--warn-fg);stroke-width:2.5}
 nav.zoom{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 10px;font-size:14px}nav.zoom p{margin:0;flex-basis:100%}
 .bar rect{stroke-width:1}.bar:hover rect{stroke-width:2}.bar:focus{outline:none}.bar:focus-visible rect{stroke:#0969da;stroke-width:3}
 .bar-ok rect{fill:var(--ok-line);stroke:var(--ok-fg)}.bar-failed rect{fill:var(--fail-line);stroke:var(--fail-fg)}
 .bar-cancelled rect{fill:var(--neutral-line);stroke:var(--neutral-fg)}.bar-running rect{fill:var(--run-line);stroke:var(--run-fg);stroke-dasharray:4 2}
 .bar-interrupted rect{fill:var(--warn-line);stroke:var(--warn-fg)}.bar-step rect{fill:var(--step-line);stroke:var(--step-fg)}
+.bar-may-have-executed rect{stroke:var(--warn-fg);stroke-width:2.5}
 ul.legend{display:flex;flex-wrap:wrap;gap:4px 16px;list-style:none;padding:0;margin:6px 0 10px;font-size:13px}
 ul.legend li{display:inline-flex;align-items:center;gap:6px}.swatch{display:inline-block;width:18px;height:10px;border:1px solid;border-radius:2px}
 .swatch-ok{background:var(--ok-line);border-color:var(--ok-fg)}.swatch-failed{background:var(--fail-line);border-color:var(--fail-fg)}

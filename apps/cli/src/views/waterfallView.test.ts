@@ -147,7 +147,7 @@ describe('renderWaterfallView', () => {
     ]);
     // the CSS shows one of the two: the wide one from 1000 px on
     expect(markup).toMatch(
-      /<a href="#step-1"[^>]*><title>[^<]*<\/title><rect [^>]*><\/rect><text class="bar-label label-left label-wide" x="99.500%" dx="-4"[^>]*text-anchor="end"/,
+      /<a href="#step-1"[^>]*><title>[^<]*<\/title><rect [^>]*><\/rect><\/a><text class="bar-label label-left label-wide" data-sequence="1" x="99.500%" dx="-4"[^>]*text-anchor="end"/,
     );
   });
 

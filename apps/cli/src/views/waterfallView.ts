@@ -89,12 +89,13 @@ function labelTexts(t: Translator, entry: RunTimelineEntry): string[] {
 
 /** A bar's label as SVG text at one chart width (`variant` names the width it is for, or null for both). */
 function labelHtml(bar: WaterfallBar, label: BarLabel, variant: 'wide' | 'narrow' | null): Html {
+  // beside its bar's link, not in it: the link's name is its aria-label, and its tooltip the same words
   const y = MARKER_LABEL_HEIGHT + AXIS_HEIGHT + bar.lane * LANE_HEIGHT + LANE_HEIGHT / 2;
   const x = label.place === 'right' ? bar.x + bar.width : bar.x;
   const dx = label.place === 'left' ? -4 : 4;
   const anchor = label.place === 'left' ? 'end' : 'start';
   const classes = `bar-label label-${label.place}${variant === null ? '' : ` label-${variant}`}`;
-  return html`<text class="${classes}" x="${pct(x)}" dx="${dx}" y="${y}" text-anchor="${anchor}" dominant-baseline="central">${label.text}</text>`;
+  return html`<text class="${classes}" data-sequence="${bar.entry.sequence ?? ''}" x="${pct(x)}" dx="${dx}" y="${y}" text-anchor="${anchor}" dominant-baseline="central" aria-hidden="true">${label.text}</text>`;
 }
 
 function barHtml(t: Translator, bar: WaterfallBar, wide: BarLabel | null, narrow: BarLabel | null): Html {
@@ -105,7 +106,7 @@ function barHtml(t: Translator, bar: WaterfallBar, wide: BarLabel | null, narrow
     ? labelHtml(bar, wide, null)
     : html`${wide === null ? '' : labelHtml(bar, wide, 'wide')}${narrow === null ? '' : labelHtml(bar, narrow, 'narrow')}`;
   const mayHaveExecuted = bar.entry.mayHaveExecuted;
-  return html`<a href="#step-${sequence}" class="bar bar-${bar.state}${mayHaveExecuted ? ' bar-may-have-executed' : ''}" data-sequence="${sequence}" data-state="${bar.state}" data-lane="${bar.lane}" aria-label="${label}"${mayHaveExecuted ? html` data-may-have-executed="true"` : ''}><title>${label}</title><rect x="${pct(bar.x)}" y="${MARKER_LABEL_HEIGHT + AXIS_HEIGHT + bar.lane * LANE_HEIGHT + (LANE_HEIGHT - BAR_HEIGHT) / 2}" width="${pct(bar.width)}" height="${BAR_HEIGHT}" rx="2"></rect>${labels}</a>`;
+  return html`<a href="#step-${sequence}" class="bar bar-${bar.state}${mayHaveExecuted ? ' bar-may-have-executed' : ''}" data-sequence="${sequence}" data-state="${bar.state}" data-lane="${bar.lane}" aria-label="${label}"${mayHaveExecuted ? html` data-may-have-executed="true"` : ''}><title>${label}</title><rect x="${pct(bar.x)}" y="${MARKER_LABEL_HEIGHT + AXIS_HEIGHT + bar.lane * LANE_HEIGHT + (LANE_HEIGHT - BAR_HEIGHT) / 2}" width="${pct(bar.width)}" height="${BAR_HEIGHT}" rx="2"></rect></a>${labels}`;
 }
 
 /** A lifecycle event's line: the cancel request's with its label above the ticks (and its time to assistive tech), the others unlabelled. */
