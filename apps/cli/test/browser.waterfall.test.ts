@@ -37,14 +37,29 @@ describe.skipIf(!available)('a readable waterfall in a real browser', { timeout:
   let t0: number;
 
   /** A tool step as the recorder stores it, stamped at its end (`at`). */
-  async function tool(at: number, durationMs: number, name: string, outcome: ToolOutcome, extra: Record<string, unknown> = {}): Promise<void> {
+  async function tool(
+    at: number,
+    durationMs: number,
+    name: string,
+    outcome: ToolOutcome,
+    extra: Record<string, unknown> = {},
+  ): Promise<void> {
     const server = name.split('_')[1]!;
     await store.appendStep(runId, {
       kind: 'tool',
       round: 1,
       durationMs,
       createdAt: at,
-      payload: { kind: 'tool', toolName: name, toolServer: server, round: 1, durationMs, toolIsError: outcome !== 'ok', toolOutcome: outcome, ...extra },
+      payload: {
+        kind: 'tool',
+        toolName: name,
+        toolServer: server,
+        round: 1,
+        durationMs,
+        toolIsError: outcome !== 'ok',
+        toolOutcome: outcome,
+        ...extra,
+      },
       toolServer: server,
       toolOutcome: outcome,
     });
@@ -71,7 +86,11 @@ describe.skipIf(!available)('a readable waterfall in a real browser', { timeout:
     await tool(t0 + 3_000, 2_500, 'mcp_slow_export_report', 'cancelled', { toolWrites: true, toolSends: 1 });
     await tool(t0 + 3_200, 150, 'mcp_flaky_fetch_metrics', 'failed', { toolFailureCause: 'server_error' });
     await store.finishRun(runId, { status: 'cancelled', finishedAt: t0 + 3_300 });
-    const calls = Array.from({ length: 300 }, (_, i) => ({ server: ['docs', 'slow', 'flaky'][i % 3]!, tool: 'call', outcome: 'ok' as const }));
+    const calls = Array.from({ length: 300 }, (_, i) => ({
+      server: ['docs', 'slow', 'flaky'][i % 3]!,
+      tool: 'call',
+      outcome: 'ok' as const,
+    }));
     longId = (await seedRun(store, { configuration: 'waterfall-long', createdAt: t0, calls })).id;
     app = await startRunsServer({ store, host: '127.0.0.1', port: 0 });
     context = await launching;
@@ -101,7 +120,11 @@ describe.skipIf(!available)('a readable waterfall in a real browser', { timeout:
       for (const text of await page.locator(`svg.waterfall-chart text.bar-label[data-sequence="${sequence}"]`).all()) {
         if (!(await text.isVisible())) continue;
         const cls = (await text.getAttribute('class'))!;
-        labels.push({ text: (await text.textContent())!, place: /label-(inside|right|left)/.exec(cls)![1]!, box: (await text.boundingBox())! });
+        labels.push({
+          text: (await text.textContent())!,
+          place: /label-(inside|right|left)/.exec(cls)![1]!,
+          box: (await text.boundingBox())!,
+        });
       }
       expect(labels.length).toBeLessThanOrEqual(1);
       result.push({ sequence, rect: (await bar.locator('rect').boundingBox())!, label: labels[0] ?? null });
@@ -109,7 +132,8 @@ describe.skipIf(!available)('a readable waterfall in a real browser', { timeout:
     return result;
   }
 
-  const overlap = (a: Box, b: Box) => a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5 && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5;
+  const overlap = (a: Box, b: Box) =>
+    a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5 && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5;
 
   for (const lang of ['en', 'de'] as const) {
     for (const width of [1280, 420]) {
@@ -149,7 +173,14 @@ describe.skipIf(!available)('a readable waterfall in a real browser', { timeout:
           expect(bars[2]!.label!.text.startsWith('⚠ mcp_slow_export_report')).toBe(true);
           if (width === 1280) expect(bars[2]!.label!.text).toContain(words);
           expect(await write.getAttribute('aria-label')).toContain(`, ${words},`);
-          expect(await write.locator('rect').evaluate((el) => getComputedStyle(el).strokeWidth)).toBe('2.5px');
+          expect(
+            await write
+              .locator('rect')
+              .evaluate(
+                (el) =>
+                  (globalThis as unknown as { getComputedStyle(e: unknown): { strokeWidth: string } }).getComputedStyle(el).strokeWidth,
+              ),
+          ).toBe('2.5px');
           expect(await page.locator('ul.legend').innerText()).toContain(words);
           // the cancel request: a labelled line where it came, 2.8 s into the 3.3 s axis
           const cancel = page.locator('g.marker[data-event="cancel_requested"]');
@@ -158,7 +189,9 @@ describe.skipIf(!available)('a readable waterfall in a real browser', { timeout:
           const line = (await cancel.locator('line').boundingBox())!;
           expect(Math.abs(line.x + line.width / 2 - (chart.x + (chart.width * 2_800) / 3_300))).toBeLessThan(2);
           expect(line.height).toBeGreaterThan(40);
-          expect(await cancel.getAttribute('aria-label')).toMatch(lang === 'en' ? /^Cancel requested at \d\d:\d\d:\d\d\.\d{3}$/ : /^Abbruch angefordert um \d\d:\d\d:\d\d,\d{3}$/);
+          expect(await cancel.getAttribute('aria-label')).toMatch(
+            lang === 'en' ? /^Cancel requested at \d\d:\d\d:\d\d\.\d{3}$/ : /^Abbruch angefordert um \d\d:\d\d:\d\d,\d{3}$/,
+          );
           // Start and End: a step began its duration before it was recorded
           const row = page.locator('table.timeline tr[data-sequence="2"]');
           expect(await row.locator('td.start time').getAttribute('datetime')).toBe(new Date(t0 + 500).toISOString());
@@ -168,7 +201,9 @@ describe.skipIf(!available)('a readable waterfall in a real browser', { timeout:
           await fits(page);
           if (SCREENSHOTS && lang === 'en') {
             mkdirSync(IMAGES, { recursive: true });
-            await page.locator('section.waterfall').screenshot({ path: join(IMAGES, width === 1280 ? 'run-waterfall-labelled.png' : 'run-waterfall-narrow.png') });
+            await page
+              .locator('section.waterfall')
+              .screenshot({ path: join(IMAGES, width === 1280 ? 'run-waterfall-labelled.png' : 'run-waterfall-narrow.png') });
           }
         } finally {
           await page.close();
@@ -182,7 +217,9 @@ describe.skipIf(!available)('a readable waterfall in a real browser', { timeout:
           await page.goto(`${app.url}runs/${longId}?from=100&to=120&lang=${lang}`);
           expect(await page.locator('svg.waterfall-chart a.bar').count()).toBe(20);
           expect(await page.locator('table.timeline tbody tr[data-sequence]').count()).toBe(20);
-          expect(await page.locator('[data-zoomed]').innerText()).toContain(lang === 'en' ? 'steps 101–120 of 300' : 'Schritte 101–120 von 300');
+          expect(await page.locator('[data-zoomed]').innerText()).toContain(
+            lang === 'en' ? 'steps 101–120 of 300' : 'Schritte 101–120 von 300',
+          );
           // the range fills the axis: its first bar starts at the left, its last ends at the right
           const chart = (await page.locator('svg.waterfall-chart').boundingBox())!;
           const first = (await page.locator('a.bar[data-sequence="100"] rect').boundingBox())!;
@@ -205,7 +242,9 @@ describe.skipIf(!available)('a readable waterfall in a real browser', { timeout:
           const bad = await page.goto(`${app.url}runs/${longId}?from=120&to=100&lang=${lang}`);
           expect(bad?.status()).toBe(400);
           expect(await page.locator('main').innerText()).toContain(
-            lang === 'en' ? 'Parameter “to”: must be greater than from (120); it is 100.' : 'Parameter „to“: muss größer sein als from (120); er ist 100.',
+            lang === 'en'
+              ? 'Parameter “to”: must be greater than from (120); it is 100.'
+              : 'Parameter „to“: muss größer sein als from (120); er ist 100.',
           );
           expect(await axeViolations(page)).toEqual([]);
           await fits(page);

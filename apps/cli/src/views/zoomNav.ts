@@ -35,8 +35,8 @@ export function renderZoomNav(ctx: ViewContext, input: ZoomNavInput): Html {
   const words = (key: 'runs.zoom.in' | 'runs.zoom.out', to: StepRange) => t.t(key, { from: t.number(to.from + 1), to: t.number(to.to) });
   return html`<nav class="zoom" aria-label="${t.t('runs.zoom.nav')}" data-zoom="${input.zoomed ? 'range' : 'page'}">
 ${input.zoomed ? html`<p class="muted" data-zoomed>${t.t('runs.zoom.zoomed', { from: t.number(range.from + 1), to: t.number(range.to), total: t.number(input.stepCount) })}</p>` : ''}
-${inward === null ? '' : html`<a class="button" data-zoom-link="in" href="${zoomHref(ctx, input.runHref, inward)}">＋ ${words('runs.zoom.in', inward)}</a>`}
-${outward === null ? '' : html`<a class="button" data-zoom-link="out" href="${zoomHref(ctx, input.runHref, outward)}">－ ${words('runs.zoom.out', outward)}</a>`}
+${inward === null ? '' : html`<a class="button" data-zoom-link="in" href="${zoomHref(ctx, input.runHref, inward)}">+ ${words('runs.zoom.in', inward)}</a>`}
+${outward === null ? '' : html`<a class="button" data-zoom-link="out" href="${zoomHref(ctx, input.runHref, outward)}">− ${words('runs.zoom.out', outward)}</a>`}
 ${input.zoomed ? html`<a class="button" data-zoom-link="reset" href="${ctx.href(input.runHref, { from: range.from || null })}">${t.t('runs.zoom.reset')}</a>` : ''}
 </nav>`;
 }
