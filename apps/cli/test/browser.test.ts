@@ -249,8 +249,8 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
       expect(failed.y).toBe(ok.y);
       expect(await page.locator('a.bar[data-sequence="2"]').getAttribute('aria-label')).toBe(
         lang === 'en'
-          ? 'Step 3, tool call, mcp_slow_export_report, cancelled, 870 ms'
-          : 'Schritt 3, Tool-Aufruf, mcp_slow_export_report, abgebrochen, 870 ms',
+          ? 'Step 3, tool call, mcp_slow_export_report on slow, cancelled, 870 ms'
+          : 'Schritt 3, Tool-Aufruf, mcp_slow_export_report auf slow, abgebrochen, 870 ms',
       );
       // the table stays below, with the exact figures in the one duration format
       expect(await page.locator('table.timeline tr[data-sequence="2"] td.duration').innerText()).toBe('870 ms');
@@ -292,7 +292,7 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
         return { label: (await bar.getAttribute('aria-label'))!, right: rect.x + rect.width, chartRight: chart.x + chart.width, rect };
       };
       const first = await running();
-      expect(first.label).toMatch(/^Step 2, tool call sent, mcp_slow_export_report, on the wire, running for [\d.]+ sec$/);
+      expect(first.label).toMatch(/^Step 2, tool call sent, mcp_slow_export_report on slow, on the wire, running for [\d.]+ sec$/);
       // drawn up to now: the right end of the axis
       expect(Math.abs(first.right - first.chartRight)).toBeLessThan(2);
       const [fill] = await colours('a.bar[data-state="running"] rect', 'fill');

@@ -43,10 +43,11 @@ describe('run timeline page', () => {
     }
     expect([RunTimelineEntry.OUTCOME_OK, RunTimelineEntry.OUTCOME_FAILED, RunTimelineEntry.OUTCOME_CANCELLED]).toEqual([...TOOL_OUTCOMES]);
     const text = textOf(english.body);
-    expect(text).toContain('Time Source Kind Round Duration Outcome Details');
+    expect(text).toContain('Start End Source Kind Round Duration Outcome Details');
     expect(text).toContain('Metadata first: prompts and answers are never shown here.');
-    expect(text).toContain('09:00:00.000 run lifecycle — — — Run started');
-    expect(text).toContain('09:00:00.010 docs tool call 1 5 ms ✓ ok tool: mcp_docs_search');
+    expect(text).toContain('09:00:00.000 09:00:00.000 run lifecycle — — — Run started');
+    // a step is stamped at its end: it began its duration earlier
+    expect(text).toContain('09:00:00.005 09:00:00.010 docs tool call 1 5 ms ✓ ok tool: mcp_docs_search');
     expect(text).toContain('Run cancelled');
   });
 

@@ -25,6 +25,7 @@ import { readRunsList } from './readRunsList.js';
 import { resolveRunId } from './resolveRunId.js';
 import { readTimelineSlice } from './timelineSlice.js';
 import { uriComponent } from '../viewModels/uriComponent.js';
+import { readZoomRange } from '../viewModels/zoomRange.js';
 import { LIVE_SCRIPT } from './liveScript.js';
 import { LIVE_SCRIPT_PATH } from '../views/liveNote.js';
 
@@ -260,14 +261,26 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
           res.end();
           return;
         }
-        const fromParam = Number(url.searchParams.get('from') ?? '0');
-        const from = Number.isSafeInteger(fromParam) && fromParam > 0 ? Math.min(fromParam, Math.max(0, run.stepCount - 1)) : 0;
-        return sendView(
-          res,
-          200,
-          renderRunView(ctx, run, await readTimelineSlice(store, run, from, TIMELINE_PAGE_SIZE, openCalls), now()),
-          lang,
-        );
+        // `to` asks for a zoomed range of steps, checked by its rule; `from` alone is a page, read leniently
+        const zoom = readZoomRange(url.searchParams, run.stepCount, TIMELINE_PAGE_SIZE);
+        if (zoom.kind === 'problems') {
+          return badRequest(
+            zoom.problems
+              .map((problem) => t.t('runs.zoom.error.param', { param: problem.param, rule: t.t(problem.message, problem.params) }))
+              .join(' '),
+          );
+        }
+        let from: number;
+        let size = TIMELINE_PAGE_SIZE;
+        if (zoom.kind === 'range') {
+          from = zoom.range.from;
+          size = zoom.range.to - zoom.range.from;
+        } else {
+          const fromParam = Number(url.searchParams.get('from') ?? '0');
+          from = Number.isSafeInteger(fromParam) && fromParam > 0 ? Math.min(fromParam, Math.max(0, run.stepCount - 1)) : 0;
+        }
+        const slice = await readTimelineSlice(store, run, from, size, openCalls);
+        return sendView(res, 200, renderRunView(ctx, run, slice, now(), { zoomed: zoom.kind === 'range' }), lang);
       }
 
       if (path === '/metrics') {

@@ -17,6 +17,9 @@ import { runDurationMs } from '../viewModels/runDurationMs.js';
 import { wireMs } from '../viewModels/wireMs.js';
 import { writeUnknownNote } from '../viewModels/writeUnknownNote.js';
 import { uriComponent } from '../viewModels/uriComponent.js';
+import { stepSpan } from '../viewModels/stepSpan.js';
+import { shiftRange, type StepRange } from '../viewModels/zoomRange.js';
+import { renderZoomNav, zoomHref } from './zoomNav.js';
 
 /** The most timeline rows (steps) one page shows. @internal */
 export const TIMELINE_PAGE_SIZE = 200;
@@ -101,7 +104,9 @@ function contentHtml(t: Translator, content: StepContent | undefined): Html | st
 
 function rowHtml(ctx: ViewContext, entry: RunTimelineEntry, now: number, content?: StepContent): Html {
   const { t } = ctx;
-  const time = html`<td class="mono"><time datetime="${t.iso(entry.time)}">${t.time(entry.time)}</time></td>`;
+  const span = stepSpan(entry);
+  const at = (ms: number | null) => (ms === null ? NONE : html`<time datetime="${t.iso(ms)}">${t.time(ms)}</time>`);
+  const time = html`<td class="mono start">${at(span.start)}</td><td class="mono end">${at(span.end)}</td>`;
   if (entry.event !== null) {
     const reason = entry.details['reason'];
     return html`<tr class="lifecycle" data-lifecycle="${entry.event}">
@@ -139,11 +144,18 @@ ${time}
 }
 
 /**
- * A run's view: summary, cancel button while running, and a slice of its timeline (metadata only).
+ * A run's view: summary, cancel button while running, and a slice of its timeline (metadata only):
+ * a page, or with `zoomed` a range of steps asked for by the URL (the pager then keeps its width).
  *
  * @internal
  */
-export function renderRunView(ctx: ViewContext, run: StoredRun, slice: TimelineSlice, now: number): Html {
+export function renderRunView(
+  ctx: ViewContext,
+  run: StoredRun,
+  slice: TimelineSlice,
+  now: number,
+  options: { readonly zoomed?: boolean } = {},
+): Html {
   const { t } = ctx;
   const running = run.status === 'running';
   const duration = runDurationMs(run, now);
@@ -179,11 +191,21 @@ ${unstored > 0 ? html`<p class="note note-warn" role="alert" data-note="unstored
 
   const total = run.stepCount;
   const to = slice.from + slice.stepsShown;
-  const pager = html`<nav class="pager" aria-label="${t.t('runs.detail.timeline')}">
+  const shown: StepRange = { from: slice.from, to };
+  const zoomed = options.zoomed === true && slice.stepsShown > 0;
+  // a zoomed page pages by its own width and keeps it; a plain page by TIMELINE_PAGE_SIZE
+  const earlier = zoomed ? shiftRange(shown, -1, total) : null;
+  const later = zoomed ? shiftRange(shown, 1, total) : null;
+  const firstHref = zoomed ? zoomHref(ctx, runHref, { from: 0, to: slice.stepsShown }) : ctx.href(runHref);
+  const previousHref =
+    earlier !== null ? zoomHref(ctx, runHref, earlier) : ctx.href(runHref, { from: Math.max(0, slice.from - TIMELINE_PAGE_SIZE) || null });
+  const nextHref = later !== null ? zoomHref(ctx, runHref, later) : ctx.href(runHref, { from: to });
+  const pager = (label: string) => html`<nav class="pager" aria-label="${label}">
 <span>${total === 0 ? '' : t.t('runs.detail.page', { from: slice.from + 1, to, total })}</span>
-${slice.from > 0 ? html`<a class="button" href="${ctx.href(runHref)}">${t.t('runs.detail.page.first')}</a><a class="button" rel="prev" href="${ctx.href(runHref, { from: Math.max(0, slice.from - TIMELINE_PAGE_SIZE) || null })}">← ${t.t('runs.detail.page.previous')}</a>` : ''}
-${to < total ? html`<a class="button" rel="next" href="${ctx.href(runHref, { from: to })}">${t.t('runs.detail.page.next')} →</a>` : ''}
+${slice.from > 0 ? html`<a class="button" href="${firstHref}">${t.t('runs.detail.page.first')}</a><a class="button" rel="prev" href="${previousHref}">← ${t.t('runs.detail.page.previous')}</a>` : ''}
+${to < total ? html`<a class="button" rel="next" href="${nextHref}">${t.t('runs.detail.page.next')} →</a>` : ''}
 </nav>`;
+  const zoomNav = renderZoomNav(ctx, { runHref, range: shown, zoomed, stepCount: total, maxSteps: TIMELINE_PAGE_SIZE });
 
   const wire = running
     ? html`<section class="card wire" aria-labelledby="wire-h" data-section="wire">
@@ -206,16 +228,16 @@ ${
   const timeline = html`<section aria-labelledby="timeline-h">
 <h2 id="timeline-h">${t.t('runs.detail.timeline')}</h2>
 <p class="note note-privacy" role="note">${t.t('runs.detail.privacy')}</p>
-${pager}
+${pager(t.t('runs.detail.timeline'))}
 <div class="table-wrap"><table class="timeline">
-<thead><tr><th scope="col">${t.t('runs.detail.col.time')}</th><th scope="col">${t.t('runs.detail.col.source')}</th><th scope="col">${t.t('runs.detail.col.kind')}</th><th scope="col" class="num">${t.t(
+<thead><tr><th scope="col">${t.t('runs.detail.col.start')}</th><th scope="col">${t.t('runs.detail.col.end')}</th><th scope="col">${t.t('runs.detail.col.source')}</th><th scope="col">${t.t('runs.detail.col.kind')}</th><th scope="col" class="num">${t.t(
     'runs.detail.col.round',
   )}</th><th scope="col" class="num">${t.t('runs.detail.col.duration')}</th><th scope="col">${t.t('runs.detail.col.outcome')}</th><th scope="col">${t.t(
     'runs.detail.col.details',
   )}</th></tr></thead>
 <tbody>${slice.entries.map((entry) => rowHtml(ctx, entry, now, entry.sequence === null ? undefined : slice.contents?.get(entry.sequence)))}</tbody>
 </table></div>
-${slice.stepsShown >= 20 ? pager : ''}
+${slice.stepsShown >= 20 ? pager(t.t('runs.detail.timelineEnd')) : ''}
 </section>`;
 
   return layout(ctx, {
@@ -224,10 +246,10 @@ ${slice.stepsShown >= 20 ? pager : ''}
     ...(running ? { live: RUN_LIVE } : {}),
     body: html`<p><a href="${ctx.href('/')}">← ${t.t('runs.detail.back')}</a></p>
 <h1>${run.title != null ? html`<span data-run-title>${run.title}</span> <small class="muted mono">${t.t('runs.detail.title', { id: run.id })}</small>` : t.t('runs.detail.title', { id: run.id })}</h1>
-${running ? liveNote(ctx, RUN_LIVE, { over: t.t('live.over.run'), reloadHref: ctx.href(runHref, { from: slice.from || null }) }) : ''}
+${running ? liveNote(ctx, RUN_LIVE, { over: t.t('live.over.run'), reloadHref: zoomed ? zoomHref(ctx, runHref, shown) : ctx.href(runHref, { from: slice.from || null }) }) : ''}
 ${summary}
 <div data-live-region="wire">${wire}</div>
-<div data-live-region="waterfall">${renderWaterfallView(ctx, slice.entries, now)}</div>
+<div data-live-region="waterfall">${renderWaterfallView(ctx, slice.entries, now, zoomNav)}</div>
 <div data-live-region="timeline">${timeline}</div>`,
   });
 }

@@ -24,7 +24,7 @@ th{background:#f6f8fa;font-size:12px;text-transform:uppercase;letter-spacing:.4p
 tbody th{background:none;text-transform:none;letter-spacing:0;font-size:14px;color:var(--fg);font-weight:600}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 tbody tr:hover{background:#f6f8fa}
-table.timeline td:nth-child(2){white-space:nowrap}
+table.timeline td:nth-child(3){white-space:nowrap}
 tr.lifecycle td{background:#fbfcfd;color:var(--muted);font-style:italic}
 tr.row-failed td:first-child{box-shadow:inset 4px 0 0 var(--fail-line)}tr.row-cancelled td:first-child{box-shadow:inset 4px 0 0 var(--neutral-line)}
 .mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px}
@@ -65,16 +65,22 @@ tr.row-on_the_wire td:first-child{box-shadow:inset 4px 0 0 var(--run-line)}tr.ro
 table.timeline tr:target td{background:var(--warn-bg)}
 .waterfall{position:relative}.waterfall-chart{display:block;width:100%;overflow:visible}
 .waterfall .tick line{stroke:#eaeef2}.waterfall .tick text{fill:var(--muted);font-size:11px;font-variant-numeric:tabular-nums}
-.waterfall .marker line{stroke:var(--muted);stroke-dasharray:2 3}.waterfall .marker-cancel_requested line{stroke:var(--neutral-fg);stroke-dasharray:5 3}
+.waterfall .marker line{stroke:var(--muted);stroke-dasharray:2 3}.waterfall .marker-cancel_requested line{stroke:var(--neutral-fg);stroke-width:2;stroke-dasharray:5 3}
+.waterfall .marker-labelled text{fill:var(--fg);font-size:12px;font-weight:600}
+.bar-label{font-family:ui-monospace,"DejaVu Sans Mono","Liberation Mono",Menlo,Consolas,monospace;font-size:11px;fill:var(--fg);pointer-events:none}
+.label-wide{display:none}@media (min-width:1000px){.label-wide{display:inline}.label-narrow{display:none}}
+nav.zoom{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 10px;font-size:14px}nav.zoom p{margin:0;flex-basis:100%}
 .bar rect{stroke-width:1}.bar:hover rect{stroke-width:2}.bar:focus{outline:none}.bar:focus-visible rect{stroke:#0969da;stroke-width:3}
 .bar-ok rect{fill:var(--ok-line);stroke:var(--ok-fg)}.bar-failed rect{fill:var(--fail-line);stroke:var(--fail-fg)}
 .bar-cancelled rect{fill:var(--neutral-line);stroke:var(--neutral-fg)}.bar-running rect{fill:var(--run-line);stroke:var(--run-fg);stroke-dasharray:4 2}
 .bar-interrupted rect{fill:var(--warn-line);stroke:var(--warn-fg)}.bar-step rect{fill:var(--step-line);stroke:var(--step-fg)}
+.bar-may-have-executed rect{stroke:var(--warn-fg);stroke-width:2.5}
 ul.legend{display:flex;flex-wrap:wrap;gap:4px 16px;list-style:none;padding:0;margin:6px 0 10px;font-size:13px}
 ul.legend li{display:inline-flex;align-items:center;gap:6px}.swatch{display:inline-block;width:18px;height:10px;border:1px solid;border-radius:2px}
 .swatch-ok{background:var(--ok-line);border-color:var(--ok-fg)}.swatch-failed{background:var(--fail-line);border-color:var(--fail-fg)}
 .swatch-cancelled{background:var(--neutral-line);border-color:var(--neutral-fg)}.swatch-running{background:var(--run-line);border-color:var(--run-fg);border-style:dashed}
 .swatch-interrupted{background:var(--warn-line);border-color:var(--warn-fg)}.swatch-step{background:var(--step-line);border-color:var(--step-fg)}
+.swatch-may-have-executed{border:2.5px solid var(--warn-fg);height:14px;font-size:10px;line-height:9px;text-align:center;color:var(--fg)}
 @media (max-width:600px){
 table.timeline thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 table.timeline,table.timeline tbody{display:block;border:0;background:none}

@@ -1,5 +1,6 @@
 import type { ToolOutcome } from '@runledger/core';
 import type { RunTimelineEntry } from '@runledger/trace';
+import { stepSpan } from '../viewModels/stepSpan.js';
 
 /**
  * How a waterfall bar looks: a tool call's outcome, a call still on the wire (`running`), one the
@@ -90,22 +91,18 @@ export function layoutWaterfall(entries: readonly RunTimelineEntry[], now: numbe
       axisEnd = Math.max(axisEnd, entry.time);
       continue;
     }
-    let start: number;
-    let end: number;
-    let state: WaterfallBarState;
-    if (entry.callState === 'on_the_wire') {
-      start = entry.time;
-      end = Math.max(start, now);
-      state = 'running';
-    } else if (entry.callState === 'interrupted') {
-      start = entry.time;
-      end = start; // reaches the axis end, set below
-      state = 'interrupted';
-    } else {
-      end = entry.time;
-      start = end - Math.max(0, entry.durationMs ?? 0);
-      state = entry.outcome === '' ? 'step' : entry.outcome;
-    }
+    const times = stepSpan(entry);
+    const start = times.start;
+    // a call on the wire reaches now; an interrupted one the axis end, set below
+    const end = entry.callState === 'on_the_wire' ? Math.max(start, now) : (times.end ?? start);
+    const state: WaterfallBarState =
+      entry.callState === 'on_the_wire'
+        ? 'running'
+        : entry.callState === 'interrupted'
+          ? 'interrupted'
+          : entry.outcome === ''
+            ? 'step'
+            : entry.outcome;
     spans.push({ entry, start, end, state });
     axisStart = Math.min(axisStart, start);
     axisEnd = Math.max(axisEnd, end);
