@@ -227,6 +227,7 @@ export const messagesDe: MessageCatalog = {
   'servers.col.ok': 'ok',
   'servers.col.failed': 'fehlgeschlagen',
   'servers.col.cancelled': 'abgebrochen',
+  'servers.col.notCharged': 'nicht angerechnet',
   'servers.col.failureRate': 'Fehlerquote',
   'servers.col.lastFailure': 'Letzter Fehler',
   'servers.col.p95': 'p95',

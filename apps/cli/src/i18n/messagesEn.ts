@@ -225,6 +225,7 @@ export const en = {
   'servers.col.ok': 'ok',
   'servers.col.failed': 'failed',
   'servers.col.cancelled': 'cancelled',
+  'servers.col.notCharged': 'not charged',
   'servers.col.failureRate': 'Failure rate',
   'servers.col.lastFailure': 'Last failure',
   'servers.col.p95': 'p95',
