@@ -175,7 +175,7 @@ describe('MCP servers page', () => {
     expect(order).toEqual(['flaky:true', 'docs:false', 'slow:false']);
     const flakyRow = textOf(reply.body.slice(reply.body.indexOf('data-server="flaky"'), reply.body.indexOf('data-server="docs"')));
     // 2 failed of 6 answered: 33.3 %, the cancellation beside it, not in it
-    expect(flakyRow).toContain('flaky 7 4 2 1 33.3%');
+    expect(flakyRow).toContain('flaky ⚠ flaky 7 4 2 1 33.3%');
     expect(flakyRow).toContain('1 cancelled, not counted');
     expect(flakyRow).toContain('flaky');
     const slowRow = textOf(reply.body.slice(reply.body.indexOf('data-server="slow"')));
@@ -216,7 +216,7 @@ describe('MCP servers page: health that never charges a server for our own doing
     };
     const modelRow = rowOf(reply.body, 'model');
     // 1 server error of 5 counted calls: 20 %, flaky at the default threshold; 2 invalid-argument calls beside it
-    expect(modelRow).toContain('model 8 4 3 1 20.0%');
+    expect(modelRow).toContain('model ⚠ flaky 8 4 3 1 20.0%');
     expect(modelRow).toContain('2 calls not charged (invalid arguments, unknown or refused tools), not counted');
     expect(modelRow).toContain('invalid arguments: 2');
     expect(modelRow).toContain('server error answer: 1');

@@ -360,7 +360,7 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
           server: 'tr[data-server] > th',
           'calls and outcome counts': 'tr[data-server] > td.num',
           'failure rate': 'tr[data-server] .rate',
-          health: 'tr[data-server] > td:last-child .badge',
+          health: 'tr[data-server] > td.health .badge',
         },
       },
     ];

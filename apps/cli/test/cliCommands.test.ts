@@ -70,9 +70,9 @@ describe('runs show <id prefix>', () => {
     const show = await cli(['runs', 'show', 'abcdef13', '--db', db], dir);
     expect(show.stderr).toBe('');
     expect(show.code).toBe(0);
-    expect(show.stdout).toContain(`run ${THIRD}`);
+    expect(show.stdout).toContain(`Run ${THIRD}`);
     const upper = await cli(['runs', 'show', 'ABCDEF13-0000', '--db', db], dir);
-    expect(upper.stdout).toContain(`run ${THIRD}`);
+    expect(upper.stdout).toContain(`Run ${THIRD}`);
   });
 
   it('lists the matches of an ambiguous prefix and exits 1', async () => {

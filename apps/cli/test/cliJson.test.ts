@@ -12,6 +12,7 @@ import { timelineSlice } from '../src/app/timelineSlice.js';
 import { CLI_COMMANDS, cliCommand } from '../src/cli/cliCommands.js';
 import { runsList } from '../src/commands/runsList.js';
 import { runsRecover } from '../src/commands/runsRecover.js';
+import { worstFirst } from '../src/viewModels/serversQuery.js';
 import { cli, runBin } from './cliHelpers.js';
 import { seedRun } from './seedRun.js';
 
@@ -129,7 +130,8 @@ describe('--json outputs and their schemas', () => {
     const out = await jsonOf('servers', ['--db', db]);
     const store = await SqliteRunStore.open({ path: db });
     try {
-      expect(out).toEqual(asJson(await store.serverHealth({})));
+      // worst first, as the servers page lists them
+      expect(out).toEqual(asJson(worstFirst(await store.serverHealth({}))));
     } finally {
       await store.close();
     }

@@ -300,7 +300,7 @@ describe('find a run: the totals of a large store', () => {
     }
     // a filter that keeps fewer: every run counted
     const few = await request(server, '/?configuration=other');
-    expect(few.body).toContain('data-runs="1" data-tokens="0" data-complete="true">1 runs · 0 tokens</p>');
+    expect(few.body).toContain('data-runs="1" data-tokens="0" data-complete="true">1 run · 0 tokens</p>');
   });
 });
 
@@ -367,7 +367,7 @@ describe('find a run: the list updates in place while runs run', () => {
     expect(linkTo(quiet, /<p class="muted refresh" data-refresh="off">[^<]*<a href="([^"]+)"/)).toBe('/');
     expect(mainText(quiet.body)).toContain('Runs on this page are running; live updates are off. Update live every 5 seconds');
     const german = await request(server, '/?lang=de');
-    expect(german.body).toContain('data-text-on="Wird alle 5 Sekunden aktualisiert."');
+    expect(german.body).toContain('data-text-on="Wird im Abstand von 5 Sekunden aktualisiert."');
     expect(german.body).toContain('Ohne JavaScript aktualisiert sich diese Seite nicht selbst.');
   });
 });

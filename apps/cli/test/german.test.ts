@@ -6,6 +6,7 @@ import { InMemoryRunStore, RUN_STEP_KINDS, RunLifecycleEvent, type RunStore, sta
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunsServer } from '../src/app/startRunsServer.js';
 import { messagesDe as de } from '../src/i18n/messagesDe.js';
+import { entryTexts } from '../src/i18n/PluralForms.js';
 import { en, type MessageKey } from '../src/i18n/messagesEn.js';
 import { send, serve, textOf } from './httpHelpers.js';
 
@@ -140,11 +141,14 @@ function visible(body: string): string {
 function englishFragments(): { key: MessageKey; fragment: string }[] {
   const out: { key: MessageKey; fragment: string }[] = [];
   for (const key of Object.keys(en) as MessageKey[]) {
-    if (en[key] === de[key]) continue;
-    for (const part of en[key].split(/\{\w+\}/)) {
-      const fragment = part.trim().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
-      if (fragment.length >= 2 && /\p{L}/u.test(fragment)) out.push({ key, fragment });
-    }
+    const german = entryTexts(de[key]);
+    entryTexts(en[key]).forEach((english, form) => {
+      if (english === german[form]) return;
+      for (const part of english.split(/\{\w+\}/)) {
+        const fragment = part.trim().replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
+        if (fragment.length >= 2 && /\p{L}/u.test(fragment)) out.push({ key, fragment });
+      }
+    });
   }
   return out;
 }

@@ -123,7 +123,8 @@ describe('late cancels and unstored steps on screen', () => {
       expect(de).toContain('Sein Prozess meldete ihn, nachdem der Lauf schon beendet war');
       const show = await cli(['runs', 'show', run.id, '--db', db], dir);
       expect(show.code).toBe(0);
-      expect(show.stdout).toContain('late final status: its process reported "completed"');
+      // the run page's words: its label, the status and its note
+      expect(show.stdout).toMatch(/\nLate final status: completed .+ — Its process reported this after the run had already ended/);
       const json = JSON.parse((await cli(['runs', 'show', run.id, '--db', db, '--json'], dir)).stdout);
       expect(json).toMatchObject({ run: { status: 'interrupted', lateFinishStatus: 'completed' } });
 
@@ -131,7 +132,7 @@ describe('late cancels and unstored steps on screen', () => {
       const plain = await store.createRun({ configuration: 'late-finish' });
       await store.finishRun(plain.id, { status: 'completed' });
       expect((await send(server, `/runs/${plain.id}`)).body).not.toContain('data-note="late-finish"');
-      expect((await cli(['runs', 'show', plain.id, '--db', db], dir)).stdout).not.toContain('late final status');
+      expect((await cli(['runs', 'show', plain.id, '--db', db], dir)).stdout).not.toContain('Late final status');
     } finally {
       await server.close();
       await store.close();
@@ -166,8 +167,11 @@ describe('late cancels and unstored steps on screen', () => {
 
       const show = await cli(['runs', 'show', run.id, '--db', db], dir);
       expect(show.code).toBe(0);
-      expect(show.stdout).toContain('cancel requested after the run finished');
-      expect(show.stdout).toContain('WARNING: 3 steps were not stored');
+      expect(show.stdout).toMatch(
+        /\nCancel requested: .+ — Cancel requested after the run finished: it did not change how the run ended\./,
+      );
+      expect(show.stdout).toContain('\nSteps not stored: 3\n');
+      expect(show.stdout).toContain('⚠ 3 steps of this run were not stored');
       const json = JSON.parse((await cli(['runs', 'show', run.id, '--db', db, '--json'], dir)).stdout);
       expect(json).toMatchObject({ cancelRequestedAfterFinish: true, run: { status: 'completed', unstoredSteps: 3 } });
 

@@ -61,7 +61,7 @@ describe('calls on the wire', () => {
     expect(show.stderr).toBe('');
     expect(show.code).toBe(0);
     expect(show.stdout).toMatch(
-      /calls on the wire \(sent, not answered yet; cancelling the run stops them\):\nTOOL\s+SERVER\s+SENT\s+RUNNING FOR\n[─ ]+\nmcp_slow_export_report\s+slow\s+\d\d:\d\d:\d\d\.\d{3}\s+\d+ ms\n/,
+      /\nCalls on the wire: Sent and not answered yet: these are the calls the Cancel button stops\.\nTOOL\s+SERVER\s+SENT\s+RUNNING FOR\n[─ ]+\nmcp_slow_export_report\s+slow\s+\d\d:\d\d:\d\d\.\d{3}\s+\d+ ms\n/,
     );
     expect(show.stdout).toMatch(/slow\s+tool call sent\s+1\s+[\d.]+ (ms|sec)\s+on the wire\s+toolName=mcp_slow_export_report/);
     const json = JSON.parse((await cli(['runs', 'show', run.id, '--db', file, '--json'], dir)).stdout) as {
@@ -87,7 +87,7 @@ describe('calls on the wire', () => {
       'Reason cancelled by an operator from outside the run (the app’s Cancel button, or another process through the store)',
     );
     const shown = await cli(['runs', 'show', run.id.slice(0, 8), '--db', file], dir);
-    expect(shown.stdout).not.toContain('calls on the wire');
+    expect(shown.stdout).not.toContain('Calls on the wire');
     expect(shown.stdout).not.toMatch(/tool call sent|tool_start/);
   }, 60_000);
 
@@ -103,7 +103,7 @@ describe('calls on the wire', () => {
     expect(page).not.toContain('data-section="wire"');
     const show = await cli(['runs', 'show', run.id, '--db', file], dir);
     expect(show.stdout).toMatch(
-      /docs\s+tool call sent\s+1\s+INTERRUPTED\s+toolName=mcp_docs_search toolServer=docs toolArgumentCount=1\s+⚠ The run ended while this call was on the wire/,
+      /docs\s+tool call sent\s+1\s+interrupted\s+toolName=mcp_docs_search toolServer=docs toolArgumentCount=1\s+⚠ The run ended while this call was on the wire/,
     );
   });
 });

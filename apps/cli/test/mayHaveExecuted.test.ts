@@ -101,10 +101,10 @@ describe('a write call whose answer was never seen', () => {
     const shown = await cli(['runs', 'show', runId.slice(0, 8), '--db', file], dir);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(
-      /\n\S+\s+slow\s+[^\n]*\s+failed, MAY HAVE EXECUTED\s+toolName=mcp_slow_export_report [^\n]*failureCause=mcp_timeout/,
+      /\n\S+\s+slow\s+[^\n]*\s+failed, may have executed\s+toolName=mcp_slow_export_report [^\n]*failureCause=mcp_timeout/,
     );
     expect(shown.stdout).toContain('⚠ Timed-out write call: the server may have run it; whether it changed anything is unknown.');
-    expect(shown.stdout).toMatch(/\n\S+\s+slow\s+[^\n]*\s+cancelled, MAY HAVE EXECUTED\s+toolName=mcp_slow_export_report /);
+    expect(shown.stdout).toMatch(/\n\S+\s+slow\s+[^\n]*\s+cancelled, may have executed\s+toolName=mcp_slow_export_report /);
     expect(shown.stdout).toContain('⚠ Cancelled write call: whether the server changed anything before the call was torn down is unknown.');
     expect(shown.stdout).toMatch(/\n\S+\s+docs\s+[^\n]*\s+ok\s+toolName=mcp_docs_search /);
   });

@@ -87,7 +87,7 @@ describe('runs list: the filters of the app', () => {
     expect(lines.at(-1)).toMatch(/^\(more runs: the next page is --cursor [A-Za-z0-9_-]+\)$/);
     const first = await cli(['runs', 'list', '--db', db, '--title', 'INBOX'], dir);
     expect(first.stdout).toMatch(/support-agent .* 1234 +0 +0 +0 +Triage the Inbox\n/);
-    expect(first.stdout.trimEnd().split('\n').at(-1)).toBe('total: 1 runs · 1,234 tokens');
+    expect(first.stdout.trimEnd().split('\n').at(-1)).toBe('total: 1 run · 1,234 tokens');
     const json = await cli(['runs', 'list', '--db', db, '--json', '--server', 'slow'], dir);
     const out = runsList.jsonOutput.parse(JSON.parse(json.stdout));
     expect(out.totals).toEqual({ runs: 1, tokens: 0 });

@@ -2,6 +2,7 @@
 import { canSearchRuns, type RunPage, type RunQuery, RUN_STATUSES, type RunStatus, type RunStore } from '@runledger/trace';
 import { decodeRunCursor } from '@runledger/trace/store';
 import { runDurationMs } from '../viewModels/runDurationMs.js';
+import { runsTotalsText } from '../i18n/runsTotalsText.js';
 import { Translator } from '../i18n/Translator.js';
 import type { CliIo } from '../commandKit/CliIo.js';
 import { writeCliJson, storedRun, count } from '../commandKit/cliJsonOutputs.js';
@@ -138,7 +139,7 @@ function run(command: RunsListOptions, io: CliIo): Promise<CliExitCode> {
         [4, 5, 6, 7, 8],
       ),
     );
-    if (totals !== null) io.stdout.write(terminalLine`total: ${t.t('runs.totals', { runs: totals.runs, tokens: totals.tokens })}\n`);
+    if (totals !== null) io.stdout.write(terminalLine`total: ${runsTotalsText(t, totals)}\n`);
     if (page.nextCursor !== null) io.stdout.write(`(more runs: the next page is --cursor ${page.nextCursor})\n`);
     return CliExitCode.OK;
   });

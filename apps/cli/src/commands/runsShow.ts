@@ -1,10 +1,13 @@
-// `runledger runs show <id>`: one run's header, its calls on the wire and its timeline, as text or JSON.
-import { isLateCancel, type RunStore } from '@runledger/trace';
+// `runledger runs show <id>`: one run's summary, its calls on the wire and its timeline, as text or
+// JSON; the text in the run page's labels and words (its i18n messages), never words of its own.
+import { isLateCancel, type RunStore, type RunTimelineEntry, type StoredRun } from '@runledger/trace';
 import { runDurationMs } from '../viewModels/runDurationMs.js';
 import { timelineSlice } from '../app/timelineSlice.js';
 import { wireMs } from '../viewModels/wireMs.js';
 import { writeUnknownNote } from '../viewModels/writeUnknownNote.js';
+import type { MessageKey } from '../i18n/messagesEn.js';
 import { Translator } from '../i18n/Translator.js';
+import { sourceText } from '../views/runView.js';
 import { kindText } from '../views/kindText.js';
 import { reasonText, reasonWordsText } from '../views/reasonText.js';
 import type { CliIo } from '../commandKit/CliIo.js';
@@ -48,39 +51,27 @@ async function showRun(store: RunStore, command: RunsShowOptions, io: CliIo): Pr
   const now = Date.now();
   const wire = page.wire ?? [];
   const lateCancel = isLateCancel(run);
-  const unstored = run.unstoredSteps ?? 0;
   if (command.json) {
     writeCliJson(io, JSON_OUTPUT, { run, cancelRequestedAfterFinish: lateCancel, callsOnTheWire: wire, timeline: page.entries });
     return CliExitCode.OK;
   }
-  const duration = runDurationMs(run, now);
-  const reason = reasonText(t, run);
-  io.stdout.write(
-    terminalLine`run ${run.id}\n` +
-      (run.title != null ? terminalLine`title ${run.title}\n` : '') +
-      terminalLine`status ${run.status} · configuration ${run.configuration} · started ${t.date(run.startedAt ?? run.createdAt)}` +
-      terminalLine` · duration ${duration === null ? '—' : t.duration(duration)}\n` +
-      terminalLine`tool calls: ${run.outcomeCounts.ok} ok, ${run.outcomeCounts.failed} failed, ${run.outcomeCounts.cancelled} cancelled` +
-      (reason !== null ? terminalLine`\nreason: ${reason}` : '') +
-      (lateCancel
-        ? terminalLine`\ncancel requested after the run finished (${t.date(run.cancelRequestedAt!)}): it did not change how the run ended`
-        : '') +
-      (run.lateFinishStatus != null
-        ? terminalLine`\nlate final status: its process reported "${run.lateFinishStatus}"${run.lateFinishAt != null ? terminalLine` (${t.date(run.lateFinishAt)})` : ''} after the run had ended; it did not change how the run ended`
-        : '') +
-      (unstored > 0 ? terminalLine`\nWARNING: ${unstored} steps were not stored (the timeline misses them)` : '') +
-      '\n(metadata only: prompts, answers, tool arguments and results are never shown)\n\n',
-  );
+  io.stdout.write(`${summaryText(run, now)}\n`);
+  const header = (key: MessageKey) => t.t(key).toLocaleUpperCase(t.locale);
   if (run.status === 'running') {
-    if (wire.length === 0) io.stdout.write('calls on the wire: none right now\n\n');
+    if (wire.length === 0) io.stdout.write(terminalLine`${t.t('runs.detail.wire.title')}: ${t.t('runs.detail.wire.none')}\n\n`);
     else {
-      io.stdout.write('calls on the wire (sent, not answered yet; cancelling the run stops them):\n');
+      io.stdout.write(terminalLine`${t.t('runs.detail.wire.title')}: ${t.t('runs.detail.wire.intro')}\n`);
       io.stdout.write(
         terminalTable(
-          ['TOOL', 'SERVER', 'SENT', 'RUNNING FOR'],
+          [
+            header('runs.detail.wire.col.tool'),
+            header('runs.detail.wire.col.server'),
+            header('runs.detail.wire.col.sent'),
+            header('runs.detail.wire.col.running'),
+          ],
           wire.map((entry) => [
             String(entry.details['toolName'] ?? ''),
-            entry.source === '' ? '—' : entry.source,
+            entry.source === '' ? t.t('common.none') : entry.source,
             t.time(entry.time),
             t.duration(wireMs(entry, now) ?? 0),
           ]),
@@ -92,23 +83,26 @@ async function showRun(store: RunStore, command: RunsShowOptions, io: CliIo): Pr
   }
   io.stdout.write(
     terminalTable(
-      ['TIME', 'SOURCE', 'KIND', 'ROUND', 'DURATION', 'OUTCOME', 'DETAILS'],
+      [
+        header('runs.detail.col.time'),
+        header('runs.detail.col.source'),
+        header('runs.detail.col.kind'),
+        header('runs.detail.col.round'),
+        header('runs.detail.col.duration'),
+        header('runs.detail.col.outcome'),
+        header('runs.detail.col.details'),
+      ],
       page.entries.map((entry) => {
         const note = entry.callState === 'interrupted' ? t.t('runs.detail.callState.interruptedNote') : writeUnknownNote(t, entry);
         const ms = entry.durationMs ?? wireMs(entry, now);
+        const source = sourceText(t, entry);
         return [
           t.time(entry.time),
-          entry.source === '' ? '—' : entry.source,
+          source === '' ? t.t('common.none') : source,
           entry.event !== null ? t.t('runs.detail.kind.lifecycle') : kindText(t, entry.kind),
-          entry.round === null ? '' : String(entry.round),
+          entry.round === null ? '' : t.number(entry.round),
           ms === null ? '' : t.duration(ms),
-          entry.callState !== null
-            ? entry.callState === 'on_the_wire'
-              ? 'on the wire'
-              : 'INTERRUPTED'
-            : entry.mayHaveExecuted
-              ? `${entry.outcome}, MAY HAVE EXECUTED`
-              : entry.outcome,
+          outcomeText(entry),
           entry.event !== null
             ? t.t(`runs.detail.lifecycle.${entry.event}`) +
               (entry.details['reason'] !== undefined ? ` — ${reasonWordsText(t, String(entry.details['reason']))}` : '')
@@ -124,6 +118,58 @@ async function showRun(store: RunStore, command: RunsShowOptions, io: CliIo): Pr
     ),
   );
   return CliExitCode.OK;
+}
+
+/**
+ * The run's summary with the run page's labels and words, one `Label: value` a line: status,
+ * configuration, who started it, when, how long, a cancel and a late final status with their
+ * notes, the reason, the steps (and those not stored), the tool calls by outcome, the privacy note.
+ */
+function summaryText(run: StoredRun, now: number): string {
+  const none = t.t('common.none');
+  const line = (key: MessageKey, value: string) => terminalLine`${t.t(key)}: ${value}\n`;
+  const duration = runDurationMs(run, now);
+  const reason = reasonText(t, run);
+  const unstored = run.unstoredSteps ?? 0;
+  const counts = (['ok', 'failed', 'cancelled'] as const).map(
+    (outcome) => `${t.number(run.outcomeCounts[outcome])} ${t.t(`runs.detail.outcome.${outcome}`)}`,
+  );
+  return (
+    terminalLine`${t.t('runs.detail.title', { id: run.id })}\n` +
+    (run.title != null ? terminalLine`${run.title}\n` : '') +
+    line('runs.col.status', t.t(`runs.status.${run.status}`)) +
+    line('runs.col.configuration', run.configuration) +
+    (run.actor !== null ? line('runs.detail.actor', run.actor) : '') +
+    line('runs.col.started', t.date(run.startedAt ?? run.createdAt)) +
+    line('runs.col.finished', run.finishedAt === null ? none : t.date(run.finishedAt)) +
+    line('runs.col.duration', duration === null ? none : t.duration(duration)) +
+    (run.cancelRequestedAt !== null
+      ? line(
+          'runs.detail.cancelRequestedAt',
+          t.date(run.cancelRequestedAt) + (isLateCancel(run) ? ` — ${t.t('runs.detail.lateCancel')}` : ''),
+        )
+      : '') +
+    (reason !== null ? line('runs.detail.reason', reason) : '') +
+    (run.lateFinishStatus != null
+      ? line(
+          'runs.detail.lateFinish',
+          `${t.t(`runs.status.${run.lateFinishStatus}`)}${run.lateFinishAt != null ? ` ${t.date(run.lateFinishAt)}` : ''} — ${t.t('runs.detail.lateFinishNote')}`,
+        )
+      : '') +
+    line('runs.detail.steps', t.number(run.stepCount)) +
+    (unstored > 0 ? line('runs.detail.unstored', t.number(unstored)) : '') +
+    line('runs.col.calls', counts.join(', ')) +
+    (unstored > 0 ? terminalLine`⚠ ${t.t('runs.detail.unstoredNote', { count: unstored })}\n` : '') +
+    terminalLine`${t.t('runs.detail.privacy')}\n`
+  );
+}
+
+/** A step's outcome as the run page says it: its call state, or its outcome and, for a write, that it may have executed. */
+function outcomeText(entry: RunTimelineEntry): string {
+  if (entry.callState !== null) return t.t(`runs.detail.callState.${entry.callState}`);
+  if (entry.outcome === '') return '';
+  const outcome = t.t(`runs.detail.outcome.${entry.outcome}`);
+  return entry.mayHaveExecuted ? `${outcome}, ${t.t('runs.detail.mayHaveExecuted')}` : outcome;
 }
 
 const FLAGS: readonly CliFlag[] = [...STORE_FLAGS, JSON_FLAG, HELP_FLAG];

@@ -1,10 +1,21 @@
-// `runledger servers`: the health of every MCP server, as a table or JSON.
+// `runledger servers`: the health of every MCP server, worst first, as a table or JSON; in the
+// servers page's words and order.
 import { Translator } from '../i18n/Translator.js';
-import { healthVerdict, windowSince, SERVER_WINDOWS, DEFAULT_SERVERS_QUERY, type ServerWindow } from '../viewModels/serversQuery.js';
+import type { MessageKey } from '../i18n/messagesEn.js';
+import { failureCauseLabel } from '../i18n/failureCauseLabel.js';
+import {
+  healthText,
+  windowSince,
+  worstFirst,
+  SERVER_WINDOWS,
+  DEFAULT_SERVERS_QUERY,
+  type ServerWindow,
+} from '../viewModels/serversQuery.js';
 import type { CliIo } from '../commandKit/CliIo.js';
 import { CliExitCode, flag, HELP_FLAG, JSON_FLAG, STORE_SYNOPSIS, type CliFlag, STORE_FLAGS } from '../commandKit/cliSurface.js';
 import { writeCliJson, serverHealth } from '../commandKit/cliJsonOutputs.js';
 import { terminalTable } from '../commandKit/terminalTable.js';
+import { terminalLine } from '../commandKit/terminalText.js';
 import { withStore } from '../commandKit/withStore.js';
 import type { CliCommand } from '../commandKit/CliCommand.js';
 import { flagParser, type StoreTarget } from '../commandKit/commandArgs.js';
@@ -26,52 +37,52 @@ const t = new Translator('en');
 function run(command: ServersOptions, io: CliIo): Promise<CliExitCode> {
   return withStore(command.store, async (store) => {
     const since = windowSince(command.window, Date.now());
-    const rows = await store.serverHealth(since === undefined ? {} : { since });
+    // worst first, as the servers page lists them by default
+    const rows = worstFirst(await store.serverHealth(since === undefined ? {} : { since }));
     if (command.json) {
       writeCliJson(io, JSON_OUTPUT, rows);
       return CliExitCode.OK;
     }
     if (rows.length === 0) {
-      io.stdout.write('no tool calls recorded\n');
+      io.stdout.write(terminalLine`${t.t('servers.empty')}\n`);
       return CliExitCode.OK;
     }
+    const none = t.t('common.none');
+    const header = (key: MessageKey) => t.t(key).toLocaleUpperCase(t.locale);
     io.stdout.write(
       terminalTable(
         [
-          'SERVER',
-          'CALLS',
-          'OK',
-          'FAILED',
-          'CANCELLED',
-          'NOT CHARGED',
-          'FAILURE RATE',
-          'FAILURES BY CAUSE',
-          'LAST FAILURE',
-          'P95',
-          'HEALTH',
+          header('servers.col.server'),
+          header('servers.col.calls'),
+          header('servers.col.ok'),
+          header('servers.col.failed'),
+          header('servers.col.cancelled'),
+          header('servers.col.notCharged'),
+          header('servers.col.failureRate'),
+          header('servers.col.causes'),
+          header('servers.col.lastFailure'),
+          header('servers.col.p95'),
+          header('servers.col.health'),
         ],
-        rows.map((row) => {
-          const verdict = healthVerdict(row);
-          return [
-            row.server,
-            String(row.calls),
-            String(row.ok),
-            String(row.failed),
-            String(row.cancelled),
-            String(row.notCharged),
-            row.failureRate === null ? '—' : t.ratio(row.failureRate),
-            row.failureCauses.length === 0 ? '—' : row.failureCauses.map((c) => `${c.cause} ${c.calls}`).join(', '),
-            row.lastFailureAt === null ? 'never' : t.date(row.lastFailureAt),
-            row.p95DurationMs === null ? '—' : t.duration(row.p95DurationMs),
-            verdict === 'flaky' ? 'FLAKY' : verdict === 'noAnswers' ? 'no answers' : verdict === 'tooFew' ? 'too few calls' : 'healthy',
-          ];
-        }),
+        rows.map((row) => [
+          row.server,
+          t.number(row.calls),
+          t.number(row.ok),
+          t.number(row.failed),
+          t.number(row.cancelled),
+          t.number(row.notCharged),
+          row.failureRate === null ? none : t.ratio(row.failureRate),
+          row.failureCauses.length === 0
+            ? none
+            : row.failureCauses.map((c) => `${failureCauseLabel(t, c.cause)}: ${t.number(c.calls)}`).join(', '),
+          row.lastFailureAt === null ? t.t('common.never') : t.date(row.lastFailureAt),
+          row.p95DurationMs === null ? none : t.duration(row.p95DurationMs),
+          healthText(t, row),
+        ]),
         [1, 2, 3, 4, 5, 6, 9],
       ),
     );
-    io.stdout.write(
-      'failure rate = failed / (ok + failed), without cancellations and calls not charged to the server (refused arguments, unknown, not found or unapproved tools: ours or the model’s, never the server’s); p95 over answered calls only\n',
-    );
+    io.stdout.write(terminalLine`${t.t('servers.intro')}\n`);
     return CliExitCode.OK;
   });
 }

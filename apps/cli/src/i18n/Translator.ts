@@ -1,5 +1,6 @@
 import { CATALOGS, type Locale } from './Locale.js';
 import type { MessageKey } from './messagesEn.js';
+import type { CatalogEntry, PluralForms } from './PluralForms.js';
 
 /** Parameters of a message: `{name}` in the text is replaced by the value. @internal */
 export type MessageParams = Readonly<Record<string, string | number>>;
@@ -22,6 +23,7 @@ export class Translator {
   private readonly seconds: Intl.NumberFormat;
   private readonly minutes: Intl.NumberFormat;
   private readonly hours: Intl.NumberFormat;
+  private readonly plurals: Intl.PluralRules;
 
   constructor(locale: Locale, options: { readonly timeZone?: string } = {}) {
     this.locale = locale;
@@ -63,16 +65,26 @@ export class Translator {
     this.seconds = unit('second', 3);
     this.minutes = unit('minute');
     this.hours = unit('hour');
+    this.plurals = new Intl.PluralRules(locale);
   }
 
-  /** The message of a key in this language, with its parameters filled in. */
+  /**
+   * The message of a key in this language, with its parameters filled in. A message that names a
+   * count (a `PluralKey`) takes the plural form `Intl.PluralRules` picks for its `count`.
+   */
   t(key: MessageKey, params?: MessageParams): string {
-    const text = CATALOGS[this.locale][key];
+    const entry: CatalogEntry = CATALOGS[this.locale][key];
+    const text = typeof entry === 'string' ? entry : entry[this.pluralForm(params?.['count'])];
     if (params === undefined) return text;
     return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
       const value = params[name];
       return value === undefined ? whole : typeof value === 'number' ? this.number(value) : value;
     });
+  }
+
+  /** A count's plural form in this language: `one` or `other` (a count that is not a number: `other`). */
+  pluralForm(count: unknown): keyof PluralForms {
+    return typeof count === 'number' && this.plurals.select(count) === 'one' ? 'one' : 'other';
   }
 
   /** A date and time to the second. */

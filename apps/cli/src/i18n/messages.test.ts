@@ -6,14 +6,15 @@ import { kindText } from '../views/kindText.js';
 import { CATALOGS, LOCALES, negotiateLocale } from './Locale.js';
 import { messagesDe as de } from './messagesDe.js';
 import { en } from './messagesEn.js';
+import { entryTexts } from './PluralForms.js';
 import { Translator } from './Translator.js';
 
 describe('message catalogs', () => {
   it('have exactly the same key set in English and German', () => {
     expect(Object.keys(de).sort()).toEqual(Object.keys(en).sort());
     for (const locale of LOCALES) {
-      for (const [key, text] of Object.entries(CATALOGS[locale])) {
-        expect(text.trim(), `${locale} ${key}`).not.toBe('');
+      for (const [key, entry] of Object.entries(CATALOGS[locale])) {
+        for (const text of entryTexts(entry)) expect(text.trim(), `${locale} ${key}`).not.toBe('');
       }
     }
   });
@@ -21,7 +22,12 @@ describe('message catalogs', () => {
   it('have the same parameters in both languages', () => {
     const params = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
     for (const key of Object.keys(en) as (keyof typeof en)[]) {
-      expect(params(de[key]), key).toEqual(params(en[key]));
+      const german = entryTexts(de[key]);
+      const english = entryTexts(en[key]);
+      // a message that names a count has its plural forms in both languages, each with the same parameters
+      expect(german.length, key).toBe(english.length);
+      english.forEach((text, form) => expect(params(german[form] ?? ''), key).toEqual(params(text)));
+      if (english.length > 1) expect(params(english[0] ?? ''), key).toContain('count');
     }
   });
 
@@ -131,6 +137,7 @@ describe('Translator', () => {
   it('fills parameters and leaves unknown ones visible', () => {
     const t = new Translator('en');
     expect(t.t('runs.page.shown', { count: 1200 })).toBe('1,200 runs on this page');
+    expect(t.t('runs.page.shown', { count: 1 })).toBe('1 run on this page');
     expect(t.t('runs.detail.title')).toBe('Run {id}');
   });
 });

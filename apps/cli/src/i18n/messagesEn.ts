@@ -1,8 +1,11 @@
+import type { CatalogEntry, PluralForms } from './PluralForms.js';
+
 /**
  * The English message catalog: the reference every other language must match key for key.
  *
  * @remarks
- * `{name}` marks a parameter. The outcome keys end in the {@link ToolOutcome} strings themselves
+ * `{name}` marks a parameter. A message that names a count is an object of plural forms (see
+ * {@link PluralForms}) chosen by its `{count}`: never `1 runs`. The outcome keys end in the {@link ToolOutcome} strings themselves
  * (`runs.detail.outcome.<outcome>`), so the one string that travels from the transport is the key.
  *
  * @internal
@@ -38,7 +41,7 @@ export const en = {
   'runs.col.cancelled': 'cancelled',
   'runs.page.next': 'Older runs',
   'runs.page.first': 'Newest runs',
-  'runs.page.shown': '{count} runs on this page',
+  'runs.page.shown': { one: '{count} run on this page', other: '{count} runs on this page' },
   // the runs list: search, totals, refreshing (issue 32 item 3)
   'runs.filter.outcome.ok': 'Has ok calls',
   'runs.filter.configuration': 'Configuration',
@@ -50,19 +53,21 @@ export const en = {
   'runs.filter.exact': 'Configuration, server and tool: the exact name.',
   'runs.filter.timeZone': 'Times are in {zone}.',
   'runs.filter.errors': 'These filters cannot be applied:',
-  'runs.filter.error.tooLong': 'at most {max} characters.',
-  'runs.filter.error.tooShort': 'at least {min} characters.',
+  'runs.filter.error.tooLong': { one: 'at most {count} character.', other: 'at most {count} characters.' },
+  'runs.filter.error.tooShort': { one: 'at least {count} character.', other: 'at least {count} characters.' },
   'runs.filter.error.control': 'no control characters such as line breaks.',
   'runs.filter.error.time': '"{value}" is not a date and time such as 2026-11-30T08:00 from 1970 on.',
   'runs.filter.error.range': 'must be later than the start of the range.',
   'runs.filter.error.query': 'This list cannot be read: {message}',
-  'runs.totals': '{runs} runs · {tokens} tokens',
+  'runs.totals': '{runs} · {tokens}',
+  'runs.totals.runs': { one: '{count} run', other: '{count} runs' },
+  'runs.totals.tokens': { one: '{count} token', other: '{count} tokens' },
   'runs.totals.more': '{runs}+ runs · {tokens}+ tokens',
   'runs.col.tokens': 'Tokens',
   'runs.refresh.off': 'Runs on this page are running; live updates are off.',
-  'runs.refresh.start': 'Update live every {seconds} seconds',
+  'runs.refresh.start': { one: 'Update live every {count} second', other: 'Update live every {count} seconds' },
   // a live page: updated in place by the live script (issue 40 item 3)
-  'live.on': 'Updates live every {seconds} seconds.',
+  'live.on': { one: 'Updates live every {count} second.', other: 'Updates live every {count} seconds.' },
   'live.paused': 'Live updates paused.',
   'live.failed': 'Could not reach the app; trying again shortly.',
   'live.pause': 'Pause updates',
@@ -97,8 +102,11 @@ export const en = {
   'runs.detail.lateFinish': 'Late final status',
   'runs.detail.lateFinishNote': 'Its process reported this after the run had already ended: it did not change how the run ended.',
   'runs.detail.unstored': 'Steps not stored',
-  'runs.detail.unstoredNote':
-    '{count} steps of this run were not stored: the store refused them and they could not be spooled. The timeline misses them; the process reported each one on its stderr.',
+  'runs.detail.unstoredNote': {
+    one: '{count} step of this run was not stored: the store refused it and it could not be spooled. The timeline misses it; the process reported it on its stderr.',
+    other:
+      '{count} steps of this run were not stored: the store refused them and they could not be spooled. The timeline misses them; the process reported each one on its stderr.',
+  },
   'runs.detail.timeline': 'Timeline',
   'runs.detail.timelineEnd': 'Timeline, end of the table',
   'runs.detail.col.start': 'Start',
@@ -212,7 +220,10 @@ export const en = {
   'runs.zoom.error.empty': 'must be greater than from ({from}); it is {value}.',
   'runs.zoom.error.tooWide': 'a zoom range takes at most {max} steps (to − from ≤ {max}); to is {value}.',
   'runs.detail.notFound': 'There is no run {id}.',
-  'runs.detail.ambiguousId': '{id} is the start of {count} runs: {ids}. Give more of the id.',
+  'runs.detail.ambiguousId': {
+    one: '{id} is the start of {count} run: {ids}. Give more of the id.',
+    other: '{id} is the start of {count} runs: {ids}. Give more of the id.',
+  },
   'runs.detail.cancelEnded': 'Run {id} had already ended: {status}, {time}. Nothing was cancelled.',
   'runs.detail.cancelEndedWith': 'Run {id} had already ended: {status}, {time} ({reason}). Nothing was cancelled.',
 
@@ -229,6 +240,7 @@ export const en = {
   'servers.col.ok': 'ok',
   'servers.col.failed': 'failed',
   'servers.col.cancelled': 'cancelled',
+  'servers.col.notCharged': 'not charged',
   'servers.col.failureRate': 'Failure rate',
   'servers.col.lastFailure': 'Last failure',
   'servers.col.p95': 'p95',
@@ -237,8 +249,11 @@ export const en = {
   'servers.healthy': 'healthy',
   'servers.noAnswers': 'no answers',
   'servers.cancelledBeside': '{count} cancelled, not counted',
-  'servers.notChargedBeside': '{count} calls not charged (invalid arguments, unknown or refused tools), not counted',
-  'servers.answeredBeside': 'over {count} answered',
+  'servers.notChargedBeside': {
+    one: '{count} call not charged (invalid arguments, unknown or refused tools), not counted',
+    other: '{count} calls not charged (invalid arguments, unknown or refused tools), not counted',
+  },
+  'servers.answeredBeside': { one: 'over {count} answered call', other: 'over {count} answered calls' },
   'servers.tooFew': 'too few calls',
   'servers.col.causes': 'Failures by cause',
   'failureCause.server_error': 'server error answer',
@@ -276,10 +291,10 @@ export const en = {
   'trend.p95.hour': 'p95 per hour (answered calls)',
   'trend.p95.day': 'p95 per day (answered calls)',
   'trend.peakLatest': 'peak {peak} ({peakAt}), latest {latest} ({latestAt})',
-  'trend.gaps.hour': 'no figure in {gaps} of {count} hours',
-  'trend.gaps.day': 'no figure on {gaps} of {count} days',
-  'trend.empty.hour': 'no figure in the last {count} hours',
-  'trend.empty.day': 'no figure on the last {count} days',
+  'trend.gaps.hour': { one: 'no figure in {gaps} of {count} hour', other: 'no figure in {gaps} of {count} hours' },
+  'trend.gaps.day': { one: 'no figure on {gaps} of {count} day', other: 'no figure on {gaps} of {count} days' },
+  'trend.empty.hour': { one: 'no figure in the last {count} hour', other: 'no figure in the last {count} hours' },
+  'trend.empty.day': { one: 'no figure on the last {count} day', other: 'no figure on the last {count} days' },
   'trend.figures.hour': 'The figures per hour',
   'trend.figures.day': 'The figures per day',
   'trend.figures.from.hour': 'Hour from',
@@ -300,7 +315,7 @@ export const en = {
   'server.failing.col.duration': 'Duration',
   'server.failing.col.run': 'Run',
   'server.failing.step': 'step {step}',
-  'server.failing.shown': '{count} failed calls on this page',
+  'server.failing.shown': { one: '{count} failed call on this page', other: '{count} failed calls on this page' },
   'server.failing.first': 'Newest failed calls',
   'server.failing.next': 'Older failed calls',
   'server.notFound': 'No call to an MCP server "{server}" is recorded in this store.',
@@ -319,7 +334,7 @@ export const en = {
   'error.server.text': 'An internal error stopped this page. The details are in the server log.',
   'common.none': '—',
   'common.never': 'never',
-} as const satisfies Record<string, string>;
+} as const satisfies Record<string, CatalogEntry>;
 
 /**
  * A key of the message catalogs.
@@ -329,11 +344,20 @@ export const en = {
 export type MessageKey = keyof typeof en;
 
 /**
- * A full message catalog: every key of the English reference, no more and no fewer.
+ * A full message catalog: every key of the English reference, no more and no fewer; a message
+ * that names a count has plural forms in every language.
  *
  * @internal
  */
-export type MessageCatalog = { readonly [K in MessageKey]: string };
+export type MessageCatalog = { readonly [K in MessageKey]: (typeof en)[K] extends string ? string : PluralForms };
+
+/**
+ * A key whose message names a count: its text is chosen by `Intl.PluralRules` from the `count`
+ * parameter.
+ *
+ * @internal
+ */
+export type PluralKey = { [K in MessageKey]: (typeof en)[K] extends string ? never : K }[MessageKey];
 
 /**
  * Tells whether a string is a key of the message catalogs.

@@ -60,7 +60,7 @@ describe('readRunsQuery: the runs list’s filters from its URL', () => {
       }),
     );
     expect(read(`tool=${'x'.repeat(RUNS_FILTER_MAX_TEXT + 1)}`).problems).toEqual([
-      { field: 'tool', message: 'runs.filter.error.tooLong', params: { max: RUNS_FILTER_MAX_TEXT } },
+      { field: 'tool', message: 'runs.filter.error.tooLong', params: { count: RUNS_FILTER_MAX_TEXT } },
     ]);
     expect(read('configuration=a%09b').problems).toEqual([{ field: 'configuration', message: 'runs.filter.error.control' }]);
   });
@@ -72,7 +72,7 @@ describe('readRunsQuery: the runs list’s filters from its URL', () => {
         fc.constantFrom('configuration', 'server', 'tool'),
         (short, other) => {
           expect(read(new URLSearchParams({ title: short })).problems).toEqual([
-            { field: 'title', message: 'runs.filter.error.tooShort', params: { min: RUNS_TITLE_MIN_TEXT } },
+            { field: 'title', message: 'runs.filter.error.tooShort', params: { count: RUNS_TITLE_MIN_TEXT } },
           ]);
           expect(read(new URLSearchParams({ [other]: short })).problems).toEqual([]);
         },

@@ -76,10 +76,10 @@ export function readRunsQuery(params: URLSearchParams, options: { readonly timeZ
     const value = (params.get(field) ?? '').trim();
     if (value === '') return null;
     if (value.length > RUNS_FILTER_MAX_TEXT)
-      problems.push({ field, message: 'runs.filter.error.tooLong', params: { max: RUNS_FILTER_MAX_TEXT } });
+      problems.push({ field, message: 'runs.filter.error.tooLong', params: { count: RUNS_FILTER_MAX_TEXT } });
     else if (CONTROL.test(value)) problems.push({ field, message: 'runs.filter.error.control' });
     else if (field === 'title' && [...value].length < RUNS_TITLE_MIN_TEXT)
-      problems.push({ field, message: 'runs.filter.error.tooShort', params: { min: RUNS_TITLE_MIN_TEXT } });
+      problems.push({ field, message: 'runs.filter.error.tooShort', params: { count: RUNS_TITLE_MIN_TEXT } });
     return value;
   };
   const status = params.get('status') ?? '';

@@ -1,3 +1,5 @@
+import type { ServerHealth } from '@runledger/trace';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_SERVERS_QUERY,
@@ -6,7 +8,9 @@ import {
   SERVER_WINDOWS,
   ServerSortKey,
   ServerWindow,
+  sortServers,
   windowSince,
+  worstFirst,
 } from './serversQuery.js';
 
 describe('the servers page: windows and sort keys spelled once', () => {
@@ -30,5 +34,69 @@ describe('the servers page: windows and sort keys spelled once', () => {
     expect(windowSince('24h', now)).toBe(now - 24 * 3_600_000);
     expect(windowSince('7d', now)).toBe(now - 7 * 24 * 3_600_000);
     expect(windowSince('all', now)).toBeUndefined();
+  });
+});
+
+/** A server's health with the fields the order reads. */
+function health(server: string, fields: { flaky?: boolean; failureRate: number | null; failed?: number }): ServerHealth {
+  return {
+    server,
+    calls: 10,
+    ok: 0,
+    failed: fields.failed ?? 0,
+    cancelled: 0,
+    invalidArguments: 0,
+    notCharged: 0,
+    failureCauses: [],
+    answered: fields.failureRate === null ? 0 : 10,
+    failureRate: fields.failureRate,
+    lastFailureAt: null,
+    p50DurationMs: null,
+    p95DurationMs: null,
+    flaky: fields.flaky ?? false,
+    tooFewCalls: !(fields.flaky ?? false),
+  } as ServerHealth;
+}
+
+const anyHealth = fc
+  .record({
+    server: fc.string({ minLength: 1, maxLength: 4 }),
+    flaky: fc.boolean(),
+    failureRate: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: null }),
+    failed: fc.nat(20),
+  })
+  .map((row) => health(row.server, row.flaky && row.failureRate === null ? { ...row, flaky: false } : row));
+
+describe('worst first: the one order of runledger servers and the servers page', () => {
+  it('puts a flaky server before a worse rate that is too thin for a verdict (1 failed call of 1)', () => {
+    const rows = [
+      health('healthy', { failureRate: 0 }),
+      health('silent', { failureRate: null }),
+      health('thin', { failureRate: 1, failed: 1 }),
+      health('flaky', { flaky: true, failureRate: 0.3, failed: 6 }),
+      health('flakier', { flaky: true, failureRate: 0.5, failed: 5 }),
+    ];
+    expect(worstFirst(rows).map((row) => row.server)).toEqual(['flakier', 'flaky', 'thin', 'healthy', 'silent']);
+    // the page's default sort is the same order; ascending is its reverse, servers without a rate still last
+    expect(sortServers(rows, DEFAULT_SERVERS_QUERY.sort, DEFAULT_SERVERS_QUERY.dir)).toEqual(worstFirst(rows));
+    expect(sortServers(rows, 'failure_rate', 'asc').map((row) => row.server)).toEqual(['healthy', 'thin', 'flaky', 'flakier', 'silent']);
+  });
+
+  it('for any rows: flaky first, then the failure rate falling, servers without one last, none lost', () => {
+    fc.assert(
+      fc.property(fc.array(anyHealth, { maxLength: 12 }), (rows) => {
+        const sorted = worstFirst(rows);
+        expect(sorted).toHaveLength(rows.length);
+        expect(new Set(sorted)).toEqual(new Set(rows));
+        for (let i = 1; i < sorted.length; i++) {
+          const [a, b] = [sorted[i - 1]!, sorted[i]!];
+          if (a.flaky !== b.flaky) expect(a.flaky).toBe(true);
+          else if (a.failureRate === null) expect(b.failureRate).toBeNull();
+          else if (b.failureRate !== null) expect(a.failureRate).toBeGreaterThanOrEqual(b.failureRate);
+        }
+        // the order does not depend on the order the store gave
+        expect(worstFirst([...rows].reverse())).toEqual(sorted);
+      }),
+    );
   });
 });

@@ -3,6 +3,8 @@
  * the windows, the sort keys, reading them from a URL, sorting rows and a row's health verdict.
  */
 import type { ServerHealth } from '@runledger/trace';
+import type { MessageKey } from '../i18n/messagesEn.js';
+import type { Translator } from '../i18n/Translator.js';
 
 /** The columns the servers table sorts by. @internal */
 export const ServerSortKey = { SERVER: 'server', CALLS: 'calls', FAILURE_RATE: 'failure_rate', P95: 'p95' } as const;
@@ -21,7 +23,7 @@ export interface ServersQuery {
   readonly window: ServerWindow;
 }
 
-/** The default query: all time, worst failure rate first. @internal */
+/** The default query: all time, worst first (flaky first, then the worst failure rate). @internal */
 export const DEFAULT_SERVERS_QUERY: ServersQuery = { sort: ServerSortKey.FAILURE_RATE, dir: 'desc', window: ServerWindow.ALL };
 
 /** Every sort key of the servers table, in the order of its columns. @internal */
@@ -61,20 +63,39 @@ export function readServersQuery(params: URLSearchParams): ServersQuery {
 }
 
 /**
- * Sorts server health rows; a server without answered calls (failure rate null) always sorts last.
+ * Worst first, the one order of `runledger servers` and of the servers page by default: flaky
+ * servers first, then the higher failure rate over answered calls (a server without one last),
+ * then more failed calls, then by name.
+ *
+ * @internal
+ */
+export function compareWorstFirst(a: ServerHealth, b: ServerHealth): number {
+  if (a.flaky !== b.flaky) return a.flaky ? -1 : 1;
+  if (a.failureRate !== b.failureRate) {
+    if (a.failureRate === null) return 1;
+    if (b.failureRate === null) return -1;
+    return b.failureRate - a.failureRate;
+  }
+  if (a.failed !== b.failed) return b.failed - a.failed;
+  return a.server.localeCompare(b.server);
+}
+
+/**
+ * Sorts server health rows; a server without a value of the column (a failure rate or p95 that is
+ * null) always sorts last. By failure rate, descending is {@link compareWorstFirst} (flaky first)
+ * and ascending its reverse.
  *
  * @internal
  */
 export function sortServers(rows: readonly ServerHealth[], sort: ServerSortKey, dir: 'asc' | 'desc'): ServerHealth[] {
   const sign = dir === 'asc' ? 1 : -1;
+  if (sort === ServerSortKey.FAILURE_RATE) {
+    const answered = rows.filter((row) => row.failureRate !== null).sort((a, b) => -sign * compareWorstFirst(a, b));
+    const unanswered = rows.filter((row) => row.failureRate === null).sort(compareWorstFirst);
+    return [...answered, ...unanswered];
+  }
   const value = (row: ServerHealth): number | string | null =>
-    sort === ServerSortKey.SERVER
-      ? row.server
-      : sort === ServerSortKey.CALLS
-        ? row.calls
-        : sort === ServerSortKey.P95
-          ? row.p95DurationMs
-          : row.failureRate;
+    sort === ServerSortKey.SERVER ? row.server : sort === ServerSortKey.CALLS ? row.calls : row.p95DurationMs;
   return [...rows].sort((a, b) => {
     const va = value(a);
     const vb = value(b);
@@ -84,6 +105,29 @@ export function sortServers(rows: readonly ServerHealth[], sort: ServerSortKey, 
     const cmp = typeof va === 'string' ? va.localeCompare(String(vb)) : va - (vb as number);
     return cmp !== 0 ? sign * cmp : a.server.localeCompare(b.server);
   });
+}
+
+/** The servers worst first (see {@link compareWorstFirst}). @internal */
+export function worstFirst(rows: readonly ServerHealth[]): ServerHealth[] {
+  return sortServers(rows, DEFAULT_SERVERS_QUERY.sort, DEFAULT_SERVERS_QUERY.dir);
+}
+
+/** The words of each health verdict. */
+const VERDICT_KEYS = {
+  flaky: 'servers.flaky',
+  noAnswers: 'servers.noAnswers',
+  tooFew: 'servers.tooFew',
+  healthy: 'servers.healthy',
+} as const satisfies Record<ReturnType<typeof healthVerdict>, MessageKey>;
+
+/**
+ * A server's health verdict in words (`flaky`, `no answers`, `too few calls`, `healthy`): the
+ * servers page's badge and `runledger servers`' HEALTH column say it alike.
+ *
+ * @internal
+ */
+export function healthText(t: Translator, row: ServerHealth): string {
+  return t.t(VERDICT_KEYS[healthVerdict(row)]);
 }
 
 /**

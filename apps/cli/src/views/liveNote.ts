@@ -25,7 +25,7 @@ export const RUNS_LIVE: LiveView = { seconds: 5 };
  */
 export function liveNote(ctx: ViewContext, live: LiveView, texts: { readonly over: string; readonly reloadHref: string }): Html {
   const { t } = ctx;
-  const seconds = { seconds: live.seconds };
+  const seconds = { count: live.seconds };
   return html`<div class="live-note muted" data-live-note hidden data-text-on="${t.t('live.on', seconds)}" data-text-paused="${t.t('live.paused')}" data-text-failed="${t.t('live.failed', seconds)}" data-text-over="${texts.over}" data-text-pause="${t.t('live.pause')}" data-text-resume="${t.t('live.resume')}">
 <span data-live-state role="status" aria-live="polite">${t.t('live.on', seconds)}</span> <button type="button" data-live-toggle aria-pressed="false">${t.t('live.pause')}</button>
 </div>

@@ -3,7 +3,7 @@ import { Html, html } from '../html/Html.js';
 import { isMessageKey } from '../i18n/messagesEn.js';
 import type { Translator } from '../i18n/Translator.js';
 import { NONE, outcomeBadge, statusBadge } from './badges.js';
-import { failureCauseLabel, failureWhyText } from './failureCauseLabel.js';
+import { failureCauseLabel, failureWhyText } from '../i18n/failureCauseLabel.js';
 import type { StepContent } from '../viewModels/stepContent.js';
 import { kindText } from './kindText.js';
 import { layout } from './layout.js';

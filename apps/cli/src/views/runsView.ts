@@ -9,6 +9,7 @@ import {
   runsFilterParams,
 } from '../viewModels/runsQuery.js';
 import { Html, html } from '../html/Html.js';
+import { runsTotalsText } from '../i18n/runsTotalsText.js';
 import type { Translator } from '../i18n/Translator.js';
 import { NONE, statusBadge } from './badges.js';
 import { layout } from './layout.js';
@@ -109,7 +110,7 @@ function refreshNote(ctx: ViewContext, filter: RunsFilter, cursor: string | null
   const here = { ...runsFilterParams(filter), cursor };
   return filter.refresh
     ? liveNote(ctx, RUNS_LIVE, { over: t.t('live.over.runs'), reloadHref: ctx.href('/', here) })
-    : html`<p class="muted refresh" data-refresh="off">${t.t('runs.refresh.off')} <a href="${ctx.href('/', { ...here, refresh: null })}">${t.t('runs.refresh.start', { seconds: RUNS_LIVE.seconds })}</a></p>`;
+    : html`<p class="muted refresh" data-refresh="off">${t.t('runs.refresh.off')} <a href="${ctx.href('/', { ...here, refresh: null })}">${t.t('runs.refresh.start', { count: RUNS_LIVE.seconds })}</a></p>`;
 }
 
 function runRow(ctx: ViewContext, run: StoredRun, now: number): Html {
@@ -143,10 +144,7 @@ export function renderRunsView(ctx: ViewContext, view: RunsListView, now: number
   const totalsLine =
     totals === null
       ? ''
-      : html`<p class="totals" data-totals data-runs="${String(totals.runs)}" data-tokens="${String(totals.tokens)}" data-complete="${String(totals.complete)}">${t.t(
-          totals.complete ? 'runs.totals' : 'runs.totals.more',
-          { runs: totals.runs, tokens: totals.tokens },
-        )}</p>`;
+      : html`<p class="totals" data-totals data-runs="${String(totals.runs)}" data-tokens="${String(totals.tokens)}" data-complete="${String(totals.complete)}">${runsTotalsText(t, totals)}</p>`;
 
   const table =
     page === null

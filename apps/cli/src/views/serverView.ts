@@ -1,7 +1,7 @@
 import type { ServerHealth, StoredToolCall, ToolCallPage } from '@runledger/trace';
 import { Html, html } from '../html/Html.js';
 import { NONE } from './badges.js';
-import { failureCauseLabel, failureWhyText } from './failureCauseLabel.js';
+import { failureCauseLabel, failureWhyText } from '../i18n/failureCauseLabel.js';
 import { layout } from './layout.js';
 import { shortId } from './runsView.js';
 import { healthBadge } from './serversView.js';

@@ -2,28 +2,37 @@ import type { ServerHealth } from '@runledger/trace';
 import { Html, html } from '../html/Html.js';
 import type { Translator } from '../i18n/Translator.js';
 import { NONE, textBadge } from './badges.js';
-import { failureCauseLabel } from './failureCauseLabel.js';
+import { failureCauseLabel } from '../i18n/failureCauseLabel.js';
 import { layout } from './layout.js';
 import { serverLink } from './serverLink.js';
 import { renderSparkline } from './trendChartView.js';
 import type { ViewContext } from './ViewContext.js';
-import { healthVerdict, SERVER_WINDOWS, type ServerSortKey, sortServers, type ServersQuery } from '../viewModels/serversQuery.js';
+import {
+  healthText,
+  healthVerdict,
+  SERVER_WINDOWS,
+  type ServerSortKey,
+  sortServers,
+  type ServersQuery,
+} from '../viewModels/serversQuery.js';
 import { type ServerTrends, trendOf } from '../viewModels/serverTrends.js';
 
 /** A server's health verdict as a badge: flaky, no answers, too few calls or healthy. @internal */
 export function healthBadge(t: Translator, row: ServerHealth): Html {
   const verdict = healthVerdict(row);
+  const text = healthText(t, row);
   return verdict === 'flaky'
-    ? textBadge('flaky', '⚠', t.t('servers.flaky'))
+    ? textBadge('flaky', '⚠', text)
     : verdict === 'noAnswers'
-      ? textBadge('neutral', '–', t.t('servers.noAnswers'))
+      ? textBadge('neutral', '–', text)
       : verdict === 'tooFew'
-        ? textBadge('neutral', '…', t.t('servers.tooFew'))
-        : textBadge('ok', '✓', t.t('servers.healthy'));
+        ? textBadge('neutral', '…', text)
+        : textBadge('ok', '✓', text);
 }
 
 /**
- * The MCP servers page: per server calls, ok, failed, cancelled, failure rate without the
+ * The MCP servers page: per server its health badge (flaky, no answers, too few calls, healthy)
+ * right after its name, so that no width cuts it, then calls, ok, failed, cancelled, failure rate without the
  * cancellations and calls not charged to the server (shown beside it), failures by cause, last failure,
  * p95 over answered calls and a health badge (flaky, too few calls, healthy); sortable. Beside the
  * failure rate and the p95, a small chart of each per hour or day over the window (`trends`); the
@@ -62,6 +71,7 @@ export function renderServersView(ctx: ViewContext, rows: readonly ServerHealth[
           )}</ul>`;
     return html`<tr data-server="${row.server}" data-flaky="${row.flaky ? 'true' : 'false'}" data-health="${verdict}">
 <th scope="row" class="mono">${serverLink(ctx, row.server, { window: query.window })}</th>
+<td class="health">${healthBadge(t, row)}</td>
 <td class="num" data-label="${t.t('servers.col.calls')}">${t.number(row.calls)}</td>
 <td class="num" data-label="${t.t('servers.col.ok')}">${t.number(row.ok)}</td>
 <td class="num" data-label="${t.t('servers.col.failed')}">${t.number(row.failed)}</td>
@@ -79,7 +89,6 @@ export function renderServersView(ctx: ViewContext, rows: readonly ServerHealth[
 <td class="num p95" data-label="${t.t('servers.col.p95')}">${row.p95DurationMs === null ? NONE : t.duration(row.p95DurationMs)}${
       row.answered > 0 ? html`<br><small class="muted">${t.t('servers.answeredBeside', { count: row.answered })}</small>` : ''
     }${renderSparkline(t, 'p95', trends.unit, points)}</td>
-<td class="health">${healthBadge(t, row)}</td>
 </tr>`;
   });
   const table =
@@ -87,13 +96,13 @@ export function renderServersView(ctx: ViewContext, rows: readonly ServerHealth[
       ? html`<p class="card">${t.t('servers.empty')}</p>`
       : html`<div class="table-wrap"><table class="servers">
 <caption class="visually-hidden">${t.t('servers.title')}</caption>
-<thead><tr>${header('server', t.t('servers.col.server'), false)}${header('calls', t.t('servers.col.calls'), true)}<th scope="col" class="num">${t.t(
+<thead><tr>${header('server', t.t('servers.col.server'), false)}<th scope="col">${t.t('servers.col.health')}</th>${header('calls', t.t('servers.col.calls'), true)}<th scope="col" class="num">${t.t(
           'servers.col.ok',
         )}</th><th scope="col" class="num">${t.t('servers.col.failed')}</th><th scope="col" class="num">${t.t('servers.col.cancelled')}</th>${header(
           'failure_rate',
           t.t('servers.col.failureRate'),
           true,
-        )}<th scope="col">${t.t('servers.col.causes')}</th><th scope="col">${t.t('servers.col.lastFailure')}</th>${header('p95', t.t('servers.col.p95'), true)}<th scope="col">${t.t('servers.col.health')}</th></tr></thead>
+        )}<th scope="col">${t.t('servers.col.causes')}</th><th scope="col">${t.t('servers.col.lastFailure')}</th>${header('p95', t.t('servers.col.p95'), true)}</tr></thead>
 <tbody>${body}</tbody>
 </table></div>`;
   return layout(ctx, {

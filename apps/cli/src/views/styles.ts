@@ -115,7 +115,12 @@ table.failing-calls tr:first-child{border-top:1px solid var(--line)}
 table.failing-calls td{display:block;padding:0;border:0;min-width:0;overflow-wrap:anywhere}
 table.servers .spark{margin-left:0}
 }
+@media (min-width:601px){
+table.servers thead th{white-space:normal;letter-spacing:0}table.servers th,table.servers td{padding:7px 6px}
+table.servers tbody th{overflow-wrap:anywhere}table.servers ul.causes{margin:0;padding-left:16px}table.servers td.health .badge{white-space:normal;border-radius:10px}
+}
 @media (max-width:600px){
+table.wire-calls th{white-space:normal}table.wire-calls td:first-child{overflow-wrap:anywhere}table.wire-calls td:nth-child(3){white-space:nowrap}table.wire-calls th,table.wire-calls td{padding:6px 4px}
 .pager{flex-wrap:wrap}
 table.runs,table.runs tbody,table.servers,table.servers tbody,table.servers thead{display:block;border:0;background:none}
 table.runs thead,table.servers thead th:not([aria-sort]){position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}

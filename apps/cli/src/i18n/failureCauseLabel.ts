@@ -1,5 +1,5 @@
-import { isMessageKey } from '../i18n/messagesEn.js';
-import type { Translator } from '../i18n/Translator.js';
+import { isMessageKey } from './messagesEn.js';
+import type { Translator } from './Translator.js';
 
 /**
  * The words for a failure cause (`failureCause.<cause>`); a cause this version has no words for
