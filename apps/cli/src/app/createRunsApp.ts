@@ -8,7 +8,8 @@ import { reasonText } from '../views/reasonText.js';
 import { ViewContext } from '../views/ViewContext.js';
 import { renderRunView, TIMELINE_PAGE_SIZE } from '../views/runView.js';
 import { renderRunsView } from '../views/runsView.js';
-import { readServersQuery, windowSince } from '../viewModels/serversQuery.js';
+import { readServersQuery, windowGiven, windowSince } from '../viewModels/serversQuery.js';
+import { readFittingWindow } from './readFittingWindow.js';
 import { renderServersView } from '../views/serversView.js';
 import { renderServerView } from '../views/serverView.js';
 import { readServerPage } from './readServerPage.js';
@@ -199,11 +200,13 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
 
       if (path === '/servers') {
         if (method !== 'GET' && method !== 'HEAD') return notAllowed(READ);
-        const query = readServersQuery(url.searchParams);
         const at = now();
+        // no window in the URL: the shortest that holds every call (issue 40 item 5)
+        const fitted = windowGiven(url.searchParams) ? null : await readFittingWindow(store, at);
+        const query = { ...readServersQuery(url.searchParams), ...(fitted === null ? {} : { window: fitted.window }) };
         const since = windowSince(query.window, at);
         const [rows, trends] = await Promise.all([
-          store.serverHealth(since === undefined ? {} : { since }),
+          fitted?.rows ?? store.serverHealth(since === undefined ? {} : { since }),
           readServerTrends(store, query.window, at, healthBuckets),
         ]);
         return sendView(res, 200, renderServersView(ctx, rows, query, trends), lang);
@@ -214,8 +217,11 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
         if (method !== 'GET' && method !== 'HEAD') return notAllowed(READ);
         const server = readServerId(serverMatch[1] ?? '');
         if (server === null) return badRequest(t.t('error.badServerId'));
-        const query = readServersQuery(url.searchParams);
-        const page = await readServerPage(store, server, query.window, url.searchParams.get('cursor') || null, now(), healthBuckets);
+        const at = now();
+        const window = windowGiven(url.searchParams)
+          ? readServersQuery(url.searchParams).window
+          : (await readFittingWindow(store, at, server)).window;
+        const page = await readServerPage(store, server, window, url.searchParams.get('cursor') || null, at, healthBuckets);
         if (page === null) return notFound(t.t('server.notFound', { server }));
         return sendView(res, 200, renderServerView(ctx, page), lang);
       }
