@@ -20,6 +20,7 @@ import { carriesToken, hostIsLoopback, isSameOrigin, TOKEN_COOKIE } from './Acce
 import { cancelRun } from './cancelRun.js';
 import { OpenCallTracker } from './OpenCallTracker.js';
 import { readRunsList } from './readRunsList.js';
+import { FilterSuggestionCache } from './FilterSuggestionCache.js';
 import { resolveRunId } from './resolveRunId.js';
 import { readTimelineSlice } from './timelineSlice.js';
 import { uriComponent } from '../viewModels/uriComponent.js';
@@ -119,6 +120,7 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
   const openCalls = new OpenCallTracker();
   // the server health of the charts' closed hours and days, reused for a minute
   const healthBuckets = new HealthBucketCache();
+  const filterSuggestions = new FilterSuggestionCache();
   const translators = new Map<string, Translator>();
   const translator = (locale: 'en' | 'de'): Translator => {
     let t = translators.get(locale);
@@ -194,8 +196,11 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
     try {
       if (path === '/' || path === '/runs') {
         if (method !== 'GET' && method !== 'HEAD') return notAllowed(READ);
-        const list = await readRunsList(store, url.searchParams, { timeZone, pageSize: runsPageSize });
-        return sendView(res, list.problems.length === 0 ? 200 : 400, renderRunsView(ctx, list, now()), lang);
+        const [list, suggestions] = await Promise.all([
+          readRunsList(store, url.searchParams, { timeZone, pageSize: runsPageSize }),
+          filterSuggestions.read(store, now()),
+        ]);
+        return sendView(res, list.problems.length === 0 ? 200 : 400, renderRunsView(ctx, { ...list, suggestions }, now()), lang);
       }
 
       if (path === '/servers') {
