@@ -233,7 +233,7 @@ describe('runledger export otlp against an endpoint that answers badly', () => {
 describe('runledger demo --otlp', () => {
   it('sends the demo’s runs to the endpoint after recording them', async () => {
     const file = join(dir, 'demo.db');
-    const result = await cli(['demo', '--no-serve', '--db', file, '--otlp', receiver.url], dir);
+    const result = await cli(['demo', '--no-serve', '--no-history', '--db', file, '--otlp', receiver.url], dir);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`as OpenTelemetry traces`);

@@ -181,6 +181,8 @@ const APP_TAGS = new Set([
   'select',
   'option',
   'input',
+  // the filter boxes' suggestions: stored names, only ever as an option's (escaped) value
+  'datalist',
   'dl',
   'dt',
   'dd',

@@ -78,15 +78,42 @@ describe('the servers page: charts over time', () => {
     expect(textOf(reply.body)).toContain('failure rate and p95 per hour over the last 24 hours');
     // the whole day and week windows cut by day
     expect((await send(app, '/servers?window=7d')).body).toContain('<title>Failure rate per day: ');
-    const all = await send(app, '/servers');
+    const all = await send(app, '/servers?window=all');
     expect(all.body).toContain('over the last 30 days');
     expect(all.body).toContain('<a href="/servers/flaky?window=all">flaky</a>');
+    // no window in the URL: the calls are all within the last day, so the page shows that day by
+    // the hour, not 30 days with one dot (issue 40 item 5)
+    const fitted = await send(app, '/servers');
+    expect(textOf(fitted.body)).toContain('failure rate and p95 per hour over the last 24 hours');
+    expect(fitted.body).toContain('<a href="/servers/flaky?window=24h">flaky</a>');
+    expect(textOf((await send(app, '/servers/flaky')).body)).toContain('Failure rate per hour');
+  });
+
+  it('opens on the week when the calls span it, and on all time when some are older (issue 40 item 5)', async () => {
+    const store = InMemoryRunStore.create();
+    await seedRun(store, {
+      configuration: 'a',
+      createdAt: Date.now() - 6 * 24 * HOUR,
+      calls: [{ server: 'docs', tool: 's', outcome: 'ok' }],
+    });
+    await seedRun(store, { configuration: 'a', createdAt: Date.now() - HOUR, calls: [{ server: 'docs', tool: 's', outcome: 'ok' }] });
+    const app = await started(store);
+    expect(textOf((await send(app, '/servers')).body)).toContain('per day over the last 7 days');
+    await seedRun(store, {
+      configuration: 'a',
+      createdAt: Date.now() - 9 * 24 * HOUR,
+      calls: [{ server: 'old', tool: 's', outcome: 'ok' }],
+    });
+    expect(textOf((await send(app, '/servers')).body)).toContain('over the last 30 days');
+    // a server's page fits its own calls: docs still spans the week
+    expect(textOf((await send(app, '/servers/docs')).body)).toContain('Failure rate per day');
+    expect((await send(app, '/servers/docs')).body).toContain('<a href="/servers?window=7d">');
   });
 
   it('escapes a server id in its link and its name', async () => {
     const { store } = await fleet();
     const app = await started(store);
-    const reply = await send(app, '/servers');
+    const reply = await send(app, '/servers?window=all');
     const encoded = encodeURIComponent(ODD);
     expect(encoded).toBe('we%20ird%2F%3Cb%3E%26%22%3F%23%25');
     expect(reply.body).toContain(`<a href="/servers/${encoded}?window=all">we ird/&lt;b&gt;&amp;&quot;?#%</a>`);
@@ -122,7 +149,7 @@ describe('a server page', () => {
     expect(rows[0]![3]).toContain(`href="/runs/${runId}#step-3"`);
     expect(textOf(rows[1]![3]!)).toContain('server error answer');
     // the back link, the windows and the run links keep the chosen language
-    const german = await send(app, '/servers/flaky?lang=de');
+    const german = await send(app, '/servers/flaky?lang=de&window=all');
     expect(german.body).toContain(`href="/runs/${runId}?lang=de#step-3"`);
     expect(german.body).toContain('<a href="/servers?window=all&amp;lang=de">← Alle MCP-Server</a>');
     expect(textOf(german.body)).toContain('Fehlgeschlagene Aufrufe');

@@ -8,10 +8,11 @@ import { reasonText } from '../views/reasonText.js';
 import { ViewContext } from '../views/ViewContext.js';
 import { renderRunView, TIMELINE_PAGE_SIZE } from '../views/runView.js';
 import { renderRunsView } from '../views/runsView.js';
-import { readServersQuery, SERVER_WINDOWS, ServerWindow, windowSince } from '../viewModels/serversQuery.js';
+import { readServersQuery, SERVER_WINDOWS, ServerWindow, windowGiven, windowSince } from '../viewModels/serversQuery.js';
 import { PROMETHEUS_CONTENT_TYPE } from '../views/prometheusText.js';
 import { renderMetricsView } from '../views/metricsView.js';
 import { readMetrics } from './readMetrics.js';
+import { readFittingWindow } from './readFittingWindow.js';
 import { renderServersView } from '../views/serversView.js';
 import { renderServerView } from '../views/serverView.js';
 import { readServerPage } from './readServerPage.js';
@@ -22,6 +23,7 @@ import { carriesToken, hostIsLoopback, isSameOrigin, TOKEN_COOKIE } from './Acce
 import { cancelRun } from './cancelRun.js';
 import { OpenCallTracker } from './OpenCallTracker.js';
 import { readRunsList } from './readRunsList.js';
+import { FilterSuggestionCache } from './FilterSuggestionCache.js';
 import { resolveRunId } from './resolveRunId.js';
 import { readTimelineSlice } from './timelineSlice.js';
 import { uriComponent } from '../viewModels/uriComponent.js';
@@ -122,6 +124,7 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
   const openCalls = new OpenCallTracker();
   // the server health of the charts' closed hours and days, reused for a minute
   const healthBuckets = new HealthBucketCache();
+  const filterSuggestions = new FilterSuggestionCache();
   const translators = new Map<string, Translator>();
   const translator = (locale: 'en' | 'de'): Translator => {
     let t = translators.get(locale);
@@ -197,17 +200,22 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
     try {
       if (path === '/' || path === '/runs') {
         if (method !== 'GET' && method !== 'HEAD') return notAllowed(READ);
-        const list = await readRunsList(store, url.searchParams, { timeZone, pageSize: runsPageSize });
-        return sendView(res, list.problems.length === 0 ? 200 : 400, renderRunsView(ctx, list, now()), lang);
+        const [list, suggestions] = await Promise.all([
+          readRunsList(store, url.searchParams, { timeZone, pageSize: runsPageSize }),
+          filterSuggestions.read(store, now()),
+        ]);
+        return sendView(res, list.problems.length === 0 ? 200 : 400, renderRunsView(ctx, { ...list, suggestions }, now()), lang);
       }
 
       if (path === '/servers') {
         if (method !== 'GET' && method !== 'HEAD') return notAllowed(READ);
-        const query = readServersQuery(url.searchParams);
         const at = now();
+        // no window in the URL: the shortest that holds every call (issue 40 item 5)
+        const fitted = windowGiven(url.searchParams) ? null : await readFittingWindow(store, at);
+        const query = { ...readServersQuery(url.searchParams), ...(fitted === null ? {} : { window: fitted.window }) };
         const since = windowSince(query.window, at);
         const [rows, trends] = await Promise.all([
-          store.serverHealth(since === undefined ? {} : { since }),
+          fitted?.rows ?? store.serverHealth(since === undefined ? {} : { since }),
           readServerTrends(store, query.window, at, healthBuckets),
         ]);
         return sendView(res, 200, renderServersView(ctx, rows, query, trends), lang);
@@ -218,8 +226,11 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
         if (method !== 'GET' && method !== 'HEAD') return notAllowed(READ);
         const server = readServerId(serverMatch[1] ?? '');
         if (server === null) return badRequest(t.t('error.badServerId'));
-        const query = readServersQuery(url.searchParams);
-        const page = await readServerPage(store, server, query.window, url.searchParams.get('cursor') || null, now(), healthBuckets);
+        const at = now();
+        const window = windowGiven(url.searchParams)
+          ? readServersQuery(url.searchParams).window
+          : (await readFittingWindow(store, at, server)).window;
+        const page = await readServerPage(store, server, window, url.searchParams.get('cursor') || null, at, healthBuckets);
         if (page === null) return notFound(t.t('server.notFound', { server }));
         return sendView(res, 200, renderServerView(ctx, page), lang);
       }

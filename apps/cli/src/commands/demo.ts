@@ -22,6 +22,8 @@ export interface DemoOptions {
   readonly serve: boolean;
   /** The OTLP/HTTP endpoint the demo's runs are exported to, or null. */
   readonly otlp: string | null;
+  /** Import the week of demo history first (unless the file has it); false with --no-history. */
+  readonly history: boolean;
 }
 
 /** Fails, naming the port, when something already listens on it; port 0 is always free. */
@@ -91,6 +93,8 @@ async function run(command: DemoOptions, io: CliIo): Promise<CliExitCode> {
       signal: io.signal,
       // served: one run stays running with a slow call on the wire, for the app's Cancel
       leaveRunning: command.serve,
+      // a week of history, so the servers page's charts are lines from the first look
+      history: command.history,
     });
   } catch (error) {
     if (io.signal?.aborted !== true) throw error;
@@ -126,7 +130,14 @@ async function run(command: DemoOptions, io: CliIo): Promise<CliExitCode> {
   return CliExitCode.OK;
 }
 
-const FLAGS: readonly CliFlag[] = [DB_FLAG, ...SERVE_FLAGS, flag('no-serve', null), flag('otlp', '<url>'), HELP_FLAG];
+const FLAGS: readonly CliFlag[] = [
+  DB_FLAG,
+  ...SERVE_FLAGS,
+  flag('no-serve', null),
+  flag('no-history', null),
+  flag('otlp', '<url>'),
+  HELP_FLAG,
+];
 
 /** `runledger demo`: its flags, usage, parsing, `--json` shape and run. @internal */
 export const demo: CliCommand<DemoOptions> = {
@@ -134,10 +145,12 @@ export const demo: CliCommand<DemoOptions> = {
   arguments: [],
   flags: FLAGS,
   usage: {
-    synopsis: 'demo    [--db <file>] [--port <n>] [--host <addr>] [--token <t>] [--no-serve] [--otlp <url>]',
+    synopsis: 'demo    [--db <file>] [--port <n>] [--host <addr>] [--token <t>] [--no-serve] [--no-history] [--otlp <url>]',
     about: `Start the bundled demo MCP servers (docs, flaky, slow) as child processes, record
 scripted agent runs into the SQLite file (default ./runledger.db) and serve the app (as serve);
-with --otlp, also send the demo's runs to that OTLP/HTTP endpoint (as export otlp).`,
+the first demo on a file also imports a week of history, marked "imported demo history"
+(--no-history: not).
+With --otlp, also send the demo's runs to that OTLP/HTTP endpoint (as export otlp).`,
   },
   jsonOutput: null,
   parse: flagParser('demo', FLAGS, (args) => {
@@ -151,6 +164,7 @@ with --otlp, also send the demo's runs to that OTLP/HTTP endpoint (as export otl
       token: args.given('token') ?? (args.env.token || null),
       serve: !args.has('no-serve'),
       otlp: args.given('otlp') ?? null,
+      history: !args.has('no-history'),
     };
   }),
   run,

@@ -6,6 +6,8 @@ import type { DemoTurn } from './demoModel.js';
 import { type DemoServers, startDemoServers } from './DemoServers.js';
 import { DEMO_PRIVACY, LIVE_RUN, type LiveDemoRun, startLiveDemoRun } from './LiveDemoRun.js';
 import { waitForCallStarts } from './waitForCallStarts.js';
+import { HISTORY_MARK } from './demoHistoryPlan.js';
+import { type DemoHistoryResult, importDemoHistory } from './importDemoHistory.js';
 
 /** How the demo runs. @internal */
 export interface DemoOptions {
@@ -22,6 +24,11 @@ export interface DemoOptions {
    * (see {@link startLiveDemoRun}); the servers then stay up until `liveRun.stop()`. Default false.
    */
   readonly leaveRunning?: boolean;
+  /**
+   * Before the scripted runs, import the demo's week of history (runs marked "imported demo
+   * history", see {@link importDemoHistory}) unless the file has it already. Default false.
+   */
+  readonly history?: boolean;
 }
 
 /** What the demo recorded. @internal */
@@ -34,6 +41,8 @@ export interface DemoResult {
   readonly totalRuns: number;
   /** The run left running (`leaveRunning`), or null; the caller stops it before closing the store. */
   readonly liveRun: LiveDemoRun | null;
+  /** What importing the history did (`history`), or null when it was not asked for. */
+  readonly history: DemoHistoryResult | null;
 }
 
 /** One scripted run: what it is and what its agent does. */
@@ -257,8 +266,18 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const store = await SqliteRunStore.open({ path: options.dbPath, cancelPollMs: 50 });
   const runIds: string[] = [];
   let liveRun: LiveDemoRun | null = null;
+  let history: DemoHistoryResult | null = null;
   try {
     progress(`runledger demo: recording into ${options.dbPath}`);
+    if (options.history === true) {
+      progress(`importing a week of demo history (its configurations and titles say "${HISTORY_MARK}") …`);
+      history = await importDemoHistory(store, Date.now());
+      progress(
+        history.imported > 0
+          ? `  imported ${history.imported} runs of the last 7 days`
+          : `  the demo history is in the file already (${history.runs} runs): nothing imported`,
+      );
+    }
     progress('starting demo MCP servers docs, flaky, slow (child processes over stdio) …');
     const servers = options.servers ?? (await startDemoServers());
     try {
@@ -311,7 +330,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       if (options.servers === undefined && liveRun === null) await servers.close();
     }
     const totalRuns = await countRuns(store);
-    return { store, runIds, totalRuns, liveRun };
+    return { store, runIds, totalRuns, liveRun, history };
   } catch (error) {
     await liveRun?.stop('the demo failed');
     await store.close();

@@ -3,12 +3,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_SERVERS_QUERY,
+  fittingWindow,
   readServersQuery,
   SERVER_SORT_KEYS,
   SERVER_WINDOWS,
   ServerSortKey,
   ServerWindow,
   sortServers,
+  windowGiven,
   windowSince,
   worstFirst,
 } from './serversQuery.js';
@@ -98,5 +100,38 @@ describe('worst first: the one order of runledger servers and the servers page',
         expect(worstFirst([...rows].reverse())).toEqual(sorted);
       }),
     );
+  });
+
+describe('the window the servers pages open with when the URL names none (issue 40 item 5)', () => {
+  // calls counted since each window's start: the last day's within the week's within all time's
+  const counts = fc
+    .tuple(fc.nat(500), fc.nat(500), fc.nat(500))
+    .map(([day, moreInWeek, older]) => ({ '24h': day, '7d': day + moreInWeek, all: day + moreInWeek + older }));
+
+  it('is the shortest window that holds every call', () => {
+    fc.assert(
+      fc.property(counts, (calls) => {
+        const window = fittingWindow(calls);
+        if (calls.all === 0) return expect(window).toBe(DEFAULT_SERVERS_QUERY.window);
+        // it holds every call …
+        expect(calls[window]).toBe(calls.all);
+        // … and no shorter window does
+        for (const shorter of SERVER_WINDOWS.slice(0, SERVER_WINDOWS.indexOf(window))) expect(calls[shorter]).toBeLessThan(calls.all);
+      }),
+    );
+  });
+
+  it('shows a day of calls by the hour, a week of history by the day, older calls over all time', () => {
+    expect(fittingWindow({ '24h': 12, '7d': 12, all: 12 })).toBe('24h');
+    expect(fittingWindow({ '24h': 12, '7d': 400, all: 400 })).toBe('7d');
+    expect(fittingWindow({ '24h': 12, '7d': 400, all: 401 })).toBe('all');
+    expect(fittingWindow({ '24h': 0, '7d': 0, all: 0 })).toBe('all');
+  });
+
+  it('applies only when the URL names no window it knows', () => {
+    expect(windowGiven(new URLSearchParams('window=7d'))).toBe(true);
+    expect(windowGiven(new URLSearchParams('window=all'))).toBe(true);
+    expect(windowGiven(new URLSearchParams('window=1y'))).toBe(false);
+    expect(windowGiven(new URLSearchParams('sort=p95'))).toBe(false);
   });
 });

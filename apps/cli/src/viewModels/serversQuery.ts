@@ -141,3 +141,23 @@ export function healthVerdict(row: ServerHealth): 'flaky' | 'noAnswers' | 'tooFe
   if (row.tooFewCalls) return 'tooFew';
   return 'healthy';
 }
+
+/** Whether a URL names a window the servers pages know (else they open with {@link fittingWindow}'s). @internal */
+export function windowGiven(params: URLSearchParams): boolean {
+  const window = params.get('window');
+  return SERVER_WINDOWS.some((key) => key === window);
+}
+
+/**
+ * The window the servers pages open with when their URL names none: the shortest that holds every
+ * call there is (`calls[window]`: the calls counted since the window's start), so a store whose
+ * calls all fall within the last day shows that day by the hour, not 30 days with one dot, and a
+ * week of history shows the week. No call at all: the default window (all time).
+ *
+ * @internal
+ */
+export function fittingWindow(calls: Readonly<Record<ServerWindow, number>>): ServerWindow {
+  const all = calls[ServerWindow.ALL];
+  if (all === 0) return DEFAULT_SERVERS_QUERY.window;
+  return SERVER_WINDOWS.find((window) => calls[window] >= all) ?? ServerWindow.ALL;
+}

@@ -16,6 +16,7 @@ import { layout } from './layout.js';
 import { liveNote, RUNS_LIVE } from './liveNote.js';
 import type { ViewContext } from './ViewContext.js';
 import { uriComponent } from '../viewModels/uriComponent.js';
+import type { FilterSuggestions } from '../viewModels/filterSuggestions.js';
 
 /** What the runs list shows. @internal */
 export interface RunsListView {
@@ -29,6 +30,8 @@ export interface RunsListView {
   readonly searchable: boolean;
   /** The time zone the time filters are read in. */
   readonly timeZone: string;
+  /** The names the configuration, server and tool boxes suggest (a `<datalist>` each); none when absent. */
+  readonly suggestions?: FilterSuggestions;
 }
 
 /** The first block of a run id, enough to tell runs apart on screen. @internal */
@@ -64,11 +67,16 @@ function filterForm(ctx: ViewContext, view: RunsListView): Html {
   const refused = new Set(problems.map((problem) => problem.field));
   const input = (field: RunsFilterField, type: 'text' | 'search' | 'datetime-local', hint: string | null) => {
     const describedBy = [hint, refused.has(field) ? `filter-${field}-error` : null].filter((id) => id !== null).join(' ');
+    // the names the store holds, suggested as the operator types (a datalist: no script needed)
+    const names = field === 'configuration' || field === 'server' || field === 'tool' ? (view.suggestions?.[field] ?? []) : [];
+    const listId = `filter-${field}-names`;
     return html`<label for="filter-${field}">${t.t(FIELD_LABELS[field])}<input id="filter-${field}" name="${field}" type="${type}"${
       type === 'datetime-local' ? '' : html` maxlength="${String(RUNS_FILTER_MAX_TEXT)}"`
-    } value="${filter[field] ?? ''}"${refused.has(field) ? Html.trusted(' aria-invalid="true"') : ''}${
-      describedBy === '' ? '' : html` aria-describedby="${describedBy}"`
-    }></label>`;
+    }${names.length === 0 ? '' : html` list="${listId}" autocomplete="off"`} value="${filter[field] ?? ''}"${
+      refused.has(field) ? Html.trusted(' aria-invalid="true"') : ''
+    }${describedBy === '' ? '' : html` aria-describedby="${describedBy}"`}></label>${
+      names.length === 0 ? '' : html`<datalist id="${listId}">${names.map((name) => html`<option value="${name}"></option>`)}</datalist>`
+    }`;
   };
   const errors =
     problems.length === 0

@@ -99,6 +99,7 @@ table.timeline td.details .kv{white-space:normal}
 .spark{display:block;margin:4px 0 0 auto;overflow:visible}.spark .base{stroke:var(--line)}
 .trend .series line,.spark .series polyline{stroke-width:1.5;stroke-linecap:round;stroke-linejoin:round;fill:none}
 .trend-failureRate .series line,.trend-failureRate .series polyline{stroke:var(--fail-fg)}.trend-failureRate .series circle{fill:var(--fail-fg)}
+.trend-failureRate .series .zero{stroke:var(--ok-fg)}.trend-failureRate .series circle.zero{fill:var(--ok-fg)}
 .trend-p95 .series line,.trend-p95 .series polyline{stroke:var(--run-fg)}.trend-p95 .series circle{fill:var(--run-fg)}
 .trend-charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(280px,1fr));gap:8px 24px}
 .trend h3{font-size:15px;margin:8px 0 6px}.trend-chart{display:block;overflow:visible}.trend-chart .grid{stroke:#eaeef2}

@@ -56,7 +56,7 @@ describe('sparkline', () => {
     expect(svg).toContain('data-gaps="21"');
     // 20–21 joined, 23 alone (22 is a gap): one line and one dot, in px of the 120 px wide chart
     expect(svg).toContain(
-      '<g class="series"><polyline points="102.5,14 107.5,3"></polyline><circle cx="117.5" cy="25" r="2"></circle></g>',
+      '<g class="series"><polyline class="value" points="102.5,14 107.5,3"></polyline><circle class="zero" cx="117.5" cy="25" r="2"></circle></g>',
     );
     expect(svg).not.toContain('<script');
   });
@@ -68,9 +68,30 @@ describe('sparkline', () => {
       'hour',
       points({ 0: [null, 10], 1: [null, 20], 2: [null, 30], 4: [null, 5], 5: [null, 5], 7: [null, 1] }),
     ).value;
-    const lines = [...svg.matchAll(/<polyline points="([^"]+)">/g)].map((m) => m[1]!.split(' ').length);
+    const lines = [...svg.matchAll(/<polyline class="value" points="([^"]+)">/g)].map((m) => m[1]!.split(' ').length);
     expect(lines).toEqual([3, 2]);
     expect(svg.match(/<circle /g)).toHaveLength(1);
+  });
+
+  it('draws a 0 % failure rate as "zero" (the ok colour), never as a value (the failure red): issue 40 item 5', () => {
+    // 0, 0, 0.25, 0.5, 0, 0 over hours 0–5, 7 alone at 0, 9 alone at 0.5
+    const svg = renderSparkline(
+      en,
+      'failureRate',
+      'hour',
+      points({ 0: [0, 1], 1: [0, 1], 2: [0.25, 1], 3: [0.5, 1], 4: [0, 1], 5: [0, 1], 7: [0, 1], 9: [0.5, 1] }),
+    ).value;
+    const lines = [...svg.matchAll(/<polyline class="(\w+)" points="([^"]+)">/g)].map((m) => [m[1], m[2]!.split(' ').length]);
+    // the flat stretches at 0 are green; the stretch that leaves 0 and comes back is red
+    expect(lines).toEqual([
+      ['zero', 2],
+      ['value', 4],
+      ['zero', 2],
+    ]);
+    expect([...svg.matchAll(/<circle class="(\w+)"/g)].map((m) => m[1])).toEqual(['zero', 'value']);
+    const chart = renderTrendChart(en, 'failureRate', 'hour', points({ 0: [0, 1], 1: [0, 1], 2: [0.5, 1] }), buckets, NOW).value;
+    expect([...chart.matchAll(/<line class="(zero|value)" x1/g)].map((m) => m[1])).toEqual(['zero', 'value']);
+    expect([...chart.matchAll(/<circle class="(\w+)"/g)].map((m) => m[1])).toEqual(['zero', 'zero', 'value']);
   });
 
   it('draws nothing but the base line when every bucket is a gap', () => {

@@ -1,7 +1,7 @@
 import type { TrendBucket, TrendPoint, TrendUnit } from '../viewModels/serverTrends.js';
 import { Html, html } from '../html/Html.js';
 import type { Translator } from '../i18n/Translator.js';
-import { layoutTrendChart, type TrendChartLayout } from './trendChartLayout.js';
+import { layoutTrendChart, type TrendChartLayout, type TrendChartPoint } from './trendChartLayout.js';
 
 /** What a trend chart shows: a server's failure rate or its p95 (answered calls only). @internal */
 export type TrendMetric = 'failureRate' | 'p95';
@@ -81,32 +81,49 @@ function pct(x: number): string {
   return `${x.toFixed(3)}%`;
 }
 
+/**
+ * The class of a part of the chart that stands for zero: a 0 % failure rate is good news, drawn in
+ * the "ok" colour, never in the failure red (a p95 never reaches 0 but is marked alike).
+ */
+function zeroClass(...values: readonly number[]): string {
+  return values.every((value) => value === 0) ? 'zero' : 'value';
+}
+
 /** The large chart's series: a segment between neighbours with values (x in percent: the chart is as wide as the page), a titled dot on every value. */
 function seriesHtml(layout: TrendChartLayout, titles: readonly string[]): Html {
   const y = (value: number) => yPx(value, CHART_HEIGHT, CHART_PAD);
   const lines = layout.segments.map(
-    ({ from, to }) => html`<line x1="${pct(from.x)}" y1="${y(from.y)}" x2="${pct(to.x)}" y2="${y(to.y)}"></line>`,
+    ({ from, to }) =>
+      html`<line class="${zeroClass(from.value, to.value)}" x1="${pct(from.x)}" y1="${y(from.y)}" x2="${pct(to.x)}" y2="${y(to.y)}"></line>`,
   );
   const points = layout.points.map(
-    (point) => html`<circle cx="${pct(point.x)}" cy="${y(point.y)}" r="3"><title>${titles[point.index] ?? ''}</title></circle>`,
+    (point) =>
+      html`<circle class="${zeroClass(point.value)}" cx="${pct(point.x)}" cy="${y(point.y)}" r="3"><title>${titles[point.index] ?? ''}</title></circle>`,
   );
   return html`<g class="series">${lines}${points}</g>`;
 }
 
-/** The runs of neighbouring buckets with values, each as the points of one polyline (px, in a box `width` wide). */
-function polylines(layout: TrendChartLayout, width: number, height: number, pad: number): string[] {
-  const lines: string[] = [];
+/**
+ * The runs of neighbouring buckets with values, each cut where it turns from zero to a value or
+ * back: the points of one polyline (px, in a box `width` wide) and whether all of them are zero.
+ */
+function polylines(layout: TrendChartLayout, width: number, height: number, pad: number): { points: string; zero: boolean }[] {
+  const lines: { points: string; zero: boolean }[] = [];
+  const at = (point: TrendChartPoint) => `${xPx(point.x, width)},${yPx(point.y, height, pad)}`;
   let run: string[] = [];
-  let previous = -2;
-  for (const point of layout.points) {
-    if (point.index !== previous + 1 && run.length > 0) {
-      if (run.length > 1) lines.push(run.join(' '));
+  let zero = false;
+  for (const { from, to } of layout.segments) {
+    const segmentZero = from.value === 0 && to.value === 0;
+    // a new polyline where the run breaks (a gap) or turns between zero and a value
+    if (run.length > 0 && (run[run.length - 1] !== at(from) || segmentZero !== zero)) {
+      lines.push({ points: run.join(' '), zero });
       run = [];
     }
-    run.push(`${xPx(point.x, width)},${yPx(point.y, height, pad)}`);
-    previous = point.index;
+    if (run.length === 0) run.push(at(from));
+    run.push(at(to));
+    zero = segmentZero;
   }
-  if (run.length > 1) lines.push(run.join(' '));
+  if (run.length > 0) lines.push({ points: run.join(' '), zero });
   return lines;
 }
 
@@ -121,9 +138,12 @@ export function renderSparkline(t: Translator, metric: TrendMetric, unit: TrendU
   const label = `${trendName(t, metric, unit)}: ${trendSummary(t, metric, unit, points, layout)}`;
   const base = SPARK_HEIGHT - SPARK_PAD;
   // one polyline per run of buckets with values (a page holds two of these per server: kept small)
-  const lines = polylines(layout, SPARK_WIDTH, SPARK_HEIGHT, SPARK_PAD).map((points) => html`<polyline points="${points}"></polyline>`);
+  const lines = polylines(layout, SPARK_WIDTH, SPARK_HEIGHT, SPARK_PAD).map(
+    (line) => html`<polyline class="${line.zero ? 'zero' : 'value'}" points="${line.points}"></polyline>`,
+  );
   const dots = layout.alone.map(
-    (point) => html`<circle cx="${xPx(point.x, SPARK_WIDTH)}" cy="${yPx(point.y, SPARK_HEIGHT, SPARK_PAD)}" r="2"></circle>`,
+    (point) =>
+      html`<circle class="${zeroClass(point.value)}" cx="${xPx(point.x, SPARK_WIDTH)}" cy="${yPx(point.y, SPARK_HEIGHT, SPARK_PAD)}" r="2"></circle>`,
   );
   return html`<svg class="spark trend-${metric}" width="${SPARK_WIDTH}" height="${SPARK_HEIGHT}" role="img" data-metric="${metric}" data-gaps="${layout.gaps}"><title>${label}</title><line class="base" x1="0" y1="${base}" x2="${SPARK_WIDTH}" y2="${base}"></line><g class="series">${lines}${dots}</g></svg>`;
 }
