@@ -84,7 +84,7 @@ async function showRun(store: RunStore, command: RunsShowOptions, io: CliIo): Pr
   io.stdout.write(
     terminalTable(
       [
-        header('runs.detail.col.time'),
+        header('runs.detail.col.end'),
         header('runs.detail.col.source'),
         header('runs.detail.col.kind'),
         header('runs.detail.col.round'),

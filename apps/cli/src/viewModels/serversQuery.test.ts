@@ -101,6 +101,7 @@ describe('worst first: the one order of runledger servers and the servers page',
       }),
     );
   });
+});
 
 describe('the window the servers pages open with when the URL names none (issue 40 item 5)', () => {
   // calls counted since each window's start: the last day's within the week's within all time's
