@@ -444,7 +444,7 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
     }
 
     it("a server's name on the servers page leads to its page", async () => {
-      await page.goto(`${app.url}servers`);
+      await page.goto(`${app.url}servers?window=all`);
       await page.locator('tr[data-server="flaky"] th a').click();
       await page.waitForURL(/\/servers\/flaky\?window=all$/);
       expect(await page.locator('h1').innerText()).toBe('MCP server flaky');
@@ -473,7 +473,7 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
 
     it("a server page's figures open without script, and a failed call leads to its step and back", async () => {
       // the figures behind the charts open without script
-      await page.goto(`${app.url}servers/flaky`);
+      await page.goto(`${app.url}servers/flaky?window=all`);
       await page.locator('details.trend-figures summary').click();
       expect(await page.locator('details.trend-figures tbody tr').count()).toBe(30);
       // a failed call leads to its row on its run's page

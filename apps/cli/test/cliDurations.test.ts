@@ -49,7 +49,7 @@ describe('one duration format in the command line and the app', () => {
     const show = await cli(['runs', 'show', run.id, '--db', db], dir);
     expect(show.stderr).toBe('');
     expect(show.code).toBe(0);
-    expect(show.stdout).toMatch(/TIME\s+SOURCE\s+KIND\s+ROUND\s+DURATION\s+OUTCOME\s+DETAILS/);
+    expect(show.stdout).toMatch(/END\s+SOURCE\s+KIND\s+ROUND\s+DURATION\s+OUTCOME\s+DETAILS/);
     expect(show.stdout).toMatch(/docs\s+tool call\s+1\s+812 ms\s+ok\s+toolName=mcp_docs_search/);
     expect(show.stdout).toMatch(/docs\s+tool call\s+1\s+1\.234 sec\s+ok\s+toolName=mcp_docs_search/);
     expect(show.stdout).toMatch(/slow\s+tool call\s+1\s+1 min 5 sec\s+ok\s+toolName=mcp_slow_export/);
