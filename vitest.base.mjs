@@ -1,5 +1,6 @@
-// The one vitest configuration of every package: tests beside the code (src/) and in test/, type
-// tests (*.test-d.ts) checked against the package's tsconfig. A package without a
+// The one vitest configuration of every package: tests beside the code (src/) and in test/. The
+// type-level tests (*.test-d.ts) are the package's `typecheck` task's (tsc over src/ and test/):
+// `vitest --typecheck` ran the same tsc a second time (tools/src/lib/typeTestProblems.ts). A package without a
 // vitest.config.ts runs this file's default export (`vitest run --config ../../vitest.base.mjs`);
 // a package that adds something keeps a vitest.config.ts passing what it adds.
 import { fileURLToPath } from 'node:url';
@@ -11,9 +12,6 @@ export { SOURCE_CONDITION };
 /** The global setup that gives each test run a temporary folder of its own (vitest.tempRoot.mjs). */
 export const TEMP_ROOT_SETUP = fileURLToPath(new URL('./vitest.tempRoot.mjs', import.meta.url));
 
-/** Whether this run leaves the type tests out (`RUNLEDGER_TYPE_TESTS=off`). */
-const TYPE_TESTS_OFF = process.env.RUNLEDGER_TYPE_TESTS === 'off';
-
 /** @param {import('vitest/node').InlineConfig} [extra] */
 export function packageVitestConfig(extra = {}) {
   return defineConfig({
@@ -24,9 +22,6 @@ export function packageVitestConfig(extra = {}) {
     ssr: { resolve: { conditions: [SOURCE_CONDITION, 'node', 'development|production'] } },
     test: {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-      // RUNLEDGER_TYPE_TESTS=off (the Node 24 pass, tools/src/node24.ts): no type tests — tsc's
-      // verdict does not depend on the Node that runs vitest, and the Node 20 run checked them.
-      typecheck: { include: TYPE_TESTS_OFF ? [] : ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
       // One module graph per worker for all its test files, not a fresh one per file: the tests'
       // CPU time a third of what it was (trace: 25 s → 7.5 s user), in both Node passes. A file
       // that mocks a module starts a fresh graph and takes the mock away after it, which

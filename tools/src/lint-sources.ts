@@ -7,10 +7,13 @@
  *   file names      a module with one main export is named after it (lib/fileNameProblems.ts)
  *   module mocks    a test file that mocks a module starts a fresh module graph and takes the mock
  *                   away after it: test files share one (vitest.base.mjs; lib/moduleMockProblems.ts)
+ *   type tests      every `*.test-d.ts` is in the program the package's `typecheck` task checks
+ *                   (lib/typeTestProblems.ts): that task, not vitest, runs them
  * Every workspace package (packages/*, apps/*, tools) is read from its sources, or only the package
  * folders given as arguments; each problem is printed as `file:line: …` and the exit code is 1 when
  * there is one.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fileNameProblems } from './lib/fileNameProblems.ts';
@@ -18,7 +21,13 @@ import { describeFolderCycle, folderImportCycles } from './lib/folderCycles.ts';
 import { describeCycle, runTimeImportCycles } from './lib/importCycles.ts';
 import { moduleMockProblems } from './lib/moduleMockProblems.ts';
 import { packageSourceFiles, readSourceModule } from './lib/sourceModules.ts';
+import { typeTestProblems } from './lib/typeTestProblems.ts';
 import { WORKSPACE_ROOT, workspacePackages } from './lib/workspace.ts';
+
+function typecheckScript(packageDir: string): string | undefined {
+  const json = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  return json.scripts?.typecheck;
+}
 
 /** The problems of one package folder, paths relative to `root`. */
 export function lintSources(packageDir: string, root: string = WORKSPACE_ROOT): string[] {
@@ -29,6 +38,7 @@ export function lintSources(packageDir: string, root: string = WORKSPACE_ROOT): 
     ...folderImportCycles(modules).map((cycle) => `folder import cycle: ${describeFolderCycle(cycle, root)}`),
     ...fileNameProblems(modules, root),
     ...moduleMockProblems(files, root),
+    ...typeTestProblems(packageDir, typecheckScript(packageDir), root),
   ];
 }
 
@@ -40,6 +50,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   for (const problem of problems) console.error(`✖ ${problem}`);
   if (problems.length > 0) process.exit(1);
   console.log(
-    `✔ ${dirs.length} packages: no run-time import cycle between modules or folders; file names say what they export; module mocks leave the shared module graph as they found it`,
+    `✔ ${dirs.length} packages: no run-time import cycle between modules or folders; file names say what they export; module mocks leave the shared module graph as they found it; every type test is in its package's typecheck`,
   );
 }

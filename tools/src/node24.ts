@@ -13,9 +13,9 @@
  *      and `npm_config_nodedir` at its headers: better-sqlite3 builds from source for Node 24.
  *   5. Proof from inside: `node --version` through pnpm, better-sqlite3 opening a database.
  *   6. `turbo run test --only` (the builds are there) for packages/* and apps/*: unit, real MCP
- *      servers, SQLite, PostgreSQL, Chromium; vitest writes a JSON report per package. Without the
- *      type-level tests (RUNLEDGER_TYPE_TESTS=off, vitest.base.mjs): tsc's verdict is the same on
- *      every Node line, and `pnpm test` checked them on this workspace's Node.
+ *      servers, SQLite, PostgreSQL (the Chromium tests left out: RUNLEDGER_BROWSER_TESTS=off);
+ *      vitest writes a JSON report per package. The type-level tests are no test task's on either
+ *      Node line: each package's `typecheck` task checks them (tsc's verdict is the same on every Node).
  * Prints the time of each step and the counts per package; exits 1 on any failure.
  * Options: --keep (keep the copy, print where), --built (step 2 is done: `pnpm test` runs this as
  *   its turbo task `//#node24`, after every package's build and tests, beside the release test;
@@ -115,7 +115,6 @@ function main() {
     CI: process.env.CI ?? 'true',
     TURBO_TELEMETRY_DISABLED: '1',
     DO_NOT_TRACK: '1',
-    RUNLEDGER_TYPE_TESTS: 'off',
     RUNLEDGER_BROWSER_TESTS: 'off',
   };
 

@@ -203,3 +203,55 @@ describe('module mocks in a shared module graph', () => {
     expect(lintSources(dir, dir)).toEqual([]);
   });
 });
+
+describe("type tests are checked by the package's typecheck task", () => {
+  const TYPE_TEST = "import { expectTypeOf } from 'vitest';\nimport { a } from './a.js';\n\nexpectTypeOf(a).toEqualTypeOf<number>();\n";
+  const TSCONFIG = JSON.stringify({
+    compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', types: [], skipLibCheck: true },
+    include: ['src/**/*.ts'],
+  });
+  const SCRIPTS = JSON.stringify({ type: 'module', scripts: { typecheck: 'tsc -p tsconfig.json --noEmit' } });
+
+  it('names a type test outside the tsconfig program, and a package whose typecheck is not tsc over it', () => {
+    const outside = fixturePackage({
+      'package.json': SCRIPTS,
+      'tsconfig.json': TSCONFIG,
+      'src/a.ts': 'export const a = 1;\n',
+      'src/a.test-d.ts': TYPE_TEST,
+      'types/b.test-d.ts': TYPE_TEST,
+    });
+    expect(lintSources(outside, outside)).toEqual([
+      `types/b.test-d.ts: a type test outside the program of ./tsconfig.json: its "typecheck" task would not check it`,
+    ]);
+    const noScript = fixturePackage({ 'tsconfig.json': TSCONFIG, 'src/a.ts': 'export const a = 1;\n', 'src/a.test-d.ts': TYPE_TEST });
+    expect(lintSources(noScript, noScript)).toEqual([
+      '.: has type tests (src/a.test-d.ts) but its "typecheck" script is null, not "tsc -p tsconfig.json --noEmit", which checks them',
+    ]);
+  });
+
+  it('a wrong expectTypeOf fails `tsc -p tsconfig.json --noEmit` (the typecheck task), the right one passes', () => {
+    // inside tools/ so that `vitest` resolves from the fixture as it does from a package
+    const dir = mkdtempSync(path.join(TOOLS, '.type-test-'));
+    scratch.push(dir);
+    for (const [file, text] of Object.entries({
+      'package.json': SCRIPTS,
+      'tsconfig.json': TSCONFIG,
+      'src/a.ts': 'export const a = 1;\n',
+    })) {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), text);
+    }
+    const tsc = () =>
+      spawnSync(process.execPath, [path.join(TOOLS, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit'], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
+    writeFileSync(path.join(dir, 'src', 'a.test-d.ts'), TYPE_TEST.replace('<number>', '<string>'));
+    const wrong = tsc();
+    expect(wrong.status).not.toBe(0);
+    expect(wrong.stdout).toMatch(/src\/a\.test-d\.ts\(4,\d+\): error TS\d+/);
+    writeFileSync(path.join(dir, 'src', 'a.test-d.ts'), TYPE_TEST);
+    expect(tsc()).toMatchObject({ status: 0, stdout: '' });
+    expect(lintSources(dir, dir)).toEqual([]);
+  });
+});

@@ -19,6 +19,7 @@ import { sweepStaleCopies } from '../src/node24.ts';
 import { envForNode, registryNode } from '../src/lib/registryNode.ts';
 import { formatSuiteCounts, readSuiteCounts } from '../src/lib/vitestResults.ts';
 import { copyBuildOutputs, copyWorkingTree, workingTreeFiles } from '../src/lib/workspaceCopy.ts';
+import { workspacePackages } from '../src/lib/workspace.ts';
 
 const temps: string[] = [];
 afterAll(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -171,27 +172,13 @@ describe('sweepStaleCopies: what a killed run left behind', () => {
   });
 });
 
-describe('the type-level tests in the Node 24 pass', () => {
-  /** The type-test files vitest.base.mjs gives vitest, with RUNLEDGER_TYPE_TESTS as given. */
-  function typeTestIncludes(typeTests: string | undefined): string[] {
-    const env = { ...process.env };
-    delete env.RUNLEDGER_TYPE_TESTS;
-    if (typeTests !== undefined) env.RUNLEDGER_TYPE_TESTS = typeTests;
-    const script = `import('./vitest.base.mjs').then((m) => console.log(JSON.stringify(m.default.test.typecheck.include)))`;
-    return JSON.parse(
-      execFileSync(process.execPath, ['-e', script], { cwd: path.resolve(import.meta.dirname, '../..'), env, encoding: 'utf8' }),
-    );
-  }
-
-  it('are left out only where RUNLEDGER_TYPE_TESTS=off, which turbo passes through to the test tasks', () => {
-    expect(typeTestIncludes(undefined)).toEqual(['src/**/*.test-d.ts', 'test/**/*.test-d.ts']);
-    expect(typeTestIncludes('on')).toEqual(['src/**/*.test-d.ts', 'test/**/*.test-d.ts']);
-    expect(typeTestIncludes('off')).toEqual([]);
-    const turbo = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../turbo.json'), 'utf8')) as {
-      globalPassThroughEnv: string[];
-    };
-    expect(turbo.globalPassThroughEnv).toContain('RUNLEDGER_TYPE_TESTS');
-    expect(readFileSync(path.resolve(import.meta.dirname, '../src/node24.ts'), 'utf8')).toMatch(/RUNLEDGER_TYPE_TESTS: 'off'/);
+describe('the type-level tests', () => {
+  it("are no test task's: vitest runs no tsc on either Node line (the typecheck task checks them, lint:code keeps every *.test-d.ts in it)", () => {
+    const root = path.resolve(import.meta.dirname, '../..');
+    const script = `import('./vitest.base.mjs').then((m) => console.log(JSON.stringify(m.default.test.typecheck ?? null)))`;
+    expect(JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' }))).toBeNull();
+    for (const p of workspacePackages(root).values()) expect(p.json.scripts?.test ?? '', p.name).not.toMatch(/--typecheck/);
+    expect(readFileSync(path.resolve(import.meta.dirname, '../src/node24.ts'), 'utf8')).not.toMatch(/RUNLEDGER_TYPE_TESTS/);
   });
 });
 

@@ -75,8 +75,8 @@ describe('pnpm test runs every check in one turbo run', () => {
     expect(task, `turbo.json has no task "//#${check}": turbo would not run the root script`).toBeDefined();
     expect(task?.cache).toBe(false);
     expect(scripts[check], `root package.json has no script "${check}"`).toBeDefined();
-    // After the packages' tests: `vitest --typecheck` writes a temporary tsconfig into a package's
-    // folder that prettier --check would read, and the pack smoke test packs every dist.
+    // After the packages' tests: beside the release test and the Node 24 pass, not taking the
+    // cores from the builds and package gates that the release test waits on.
     const tested = [...workspacePackages(ROOT).values()]
       .filter((p) => typeof p.json.scripts?.test === 'string')
       .map((p) => `${p.name}#test`);
