@@ -151,12 +151,11 @@ describe('runledger binary', () => {
     expect(Number(flaky![1])).toBeLessThan(350);
     // slow: 4 answered calls, fewer than the 5 the flaky rule needs: no verdict
     expect(health.stdout).toMatch(/slow\s+\d+\s+4\s+0\s+2\s+0\s+0\.0%.*too few calls/);
-    const healthJson = JSON.parse((await cli(['servers', '--json'], dir)).stdout) as {
-      server: string;
-      failureCauses: unknown;
-      answered: number;
-      tooFewCalls: boolean;
-    }[];
+    const healthJson = (
+      JSON.parse((await cli(['servers', '--json'], dir)).stdout) as {
+        servers: { server: string; failureCauses: unknown; answered: number; tooFewCalls: boolean }[];
+      }
+    ).servers;
     expect(healthJson.find((row) => row.server === 'flaky')).toMatchObject({
       failureCauses: [{ cause: 'server_error', calls: 6 }],
       answered: 18,
