@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cli, pgClientOrSkip } from './cliHelpers.js';
+import { cli, withPgSchema } from './cliHelpers.js';
 
 const DAY = 86_400_000;
 const STEP = { kind: 'llm', round: 0, durationMs: 1, payload: {}, toolServer: null, toolOutcome: null } as const;
@@ -79,11 +79,7 @@ describe('counts in the command line’s words', () => {
   });
 
   it('copy: "1 run copied (1 step)", then "0 runs copied (0 steps)"', async (ctx) => {
-    const url = process.env['RUNLEDGER_PG_URL'] || 'postgres://postgres@127.0.0.1:5432/test';
-    const client = await pgClientOrSkip(url, ctx);
-    if (client === null) return;
-    const schema = `runledger_counts_${process.pid}_${Date.now()}`;
-    try {
+    await withPgSchema(ctx, 'runledger_counts', async (url, schema) => {
       await seed(1, 1, { ageDays: 1 });
       const first = await cli(['copy', '--db', db, '--pg', url, '--pg-schema', schema], dir);
       expect(first).toMatchObject({ code: 0, stderr: '' });
@@ -91,9 +87,6 @@ describe('counts in the command line’s words', () => {
       expect(first.stdout).toContain('copy finished: 1 run copied (1 step), 0 already there and skipped, 1 seen\n');
       const again = await cli(['copy', '--db', db, '--pg', url, '--pg-schema', schema], dir);
       expect(again.stdout).toContain('copy finished: 0 runs copied (0 steps), 1 already there and skipped, 1 seen\n');
-    } finally {
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.end();
-    }
+    });
   });
 });

@@ -41,16 +41,27 @@ async function runsPage(db: string, args: readonly string[]): Promise<{ ids: str
   return { ids: page.runs.map((run) => run.id), nextCursor: page.nextCursor };
 }
 
-/** Every page of `runs list --limit <limit>`, following nextCursor. */
-async function allPages(db: string, limit: number): Promise<string[][]> {
+/**
+ * Follows a listing's nextCursor at `--limit <limit>` (`items` reads each page) and checks that the
+ * pages list `whole`, the listing as one page, each item once and in its order: full pages, then the
+ * rest (an empty page only for an empty listing).
+ */
+async function expectPagesListItOnce<P extends { nextCursor: string | null }>(
+  read: (args: readonly string[]) => Promise<P>,
+  items: (page: P) => string[],
+  limit: number,
+  whole: readonly string[],
+): Promise<void> {
   const pages: string[][] = [];
   let cursor: string | null = null;
   do {
-    const page = await runsPage(db, ['--limit', String(limit), ...(cursor === null ? [] : ['--cursor', cursor])]);
-    pages.push(page.ids);
+    const page: P = await read(['--limit', String(limit), ...(cursor === null ? [] : ['--cursor', cursor])]);
+    pages.push(items(page));
     cursor = page.nextCursor;
   } while (cursor !== null && pages.length <= 1000);
-  return pages;
+  expect(pages.flat()).toEqual(whole);
+  expect(pages.slice(0, -1).every((page) => page.length === limit)).toBe(true);
+  expect(pages.length).toBe(Math.max(1, Math.ceil(whole.length / limit)));
 }
 
 describe('runs list --cursor', () => {
@@ -64,11 +75,12 @@ describe('runs list --cursor', () => {
           const whole = await runsPage(db, ['--limit', '1000']);
           expect(whole.nextCursor).toBeNull();
           expect([...whole.ids].sort()).toEqual([...ids].sort());
-          const pages = await allPages(db, limit);
-          expect(pages.flat()).toEqual(whole.ids);
-          // full pages, then the rest: an empty page only for an empty store
-          expect(pages.slice(0, -1).every((page) => page.length === limit)).toBe(true);
-          expect(pages.length).toBe(Math.max(1, Math.ceil(ids.length / limit)));
+          await expectPagesListItOnce(
+            (args) => runsPage(db, args),
+            (page) => page.ids,
+            limit,
+            whole.ids,
+          );
         },
       ),
       { numRuns: 12 },
@@ -181,16 +193,12 @@ describe('servers --cursor', () => {
           const whole = await serversPage(db, ['--limit', '1000']);
           expect(whole.nextCursor).toBeNull();
           expect(whole.names).toHaveLength(outcomes.length);
-          const pages: string[][] = [];
-          let cursor: string | null = null;
-          do {
-            const page = await serversPage(db, ['--limit', String(limit), ...(cursor === null ? [] : ['--cursor', cursor])]);
-            pages.push(page.names);
-            cursor = page.nextCursor;
-          } while (cursor !== null && pages.length <= 100);
-          expect(pages.flat()).toEqual(whole.names);
-          expect(pages.slice(0, -1).every((page) => page.length === limit)).toBe(true);
-          expect(pages.length).toBe(Math.ceil(outcomes.length / limit));
+          await expectPagesListItOnce(
+            (args) => serversPage(db, args),
+            (page) => page.names,
+            limit,
+            whole.names,
+          );
         },
       ),
       { numRuns: 10 },
