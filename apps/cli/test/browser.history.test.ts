@@ -3,17 +3,13 @@
 // week, each demo server's charts are lines (more than one point), a 0 % failure rate is drawn in the
 // ok colour and never red, and the runs list's filter boxes suggest the names the store holds — axe-core
 // finds nothing, in English and German at 1280 and 420 px. Debian's Chromium, a real SQLite file.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SqliteRunStore } from '@runledger/store-sqlite';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunsServer, startRunsServer } from '../src/app/startRunsServer.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { HISTORY_CONFIGURATIONS } from '../src/demo/demoHistoryPlan.js';
-import { type DemoServers, startDemoServers } from '../src/demo/DemoServers.js';
+import { startDemoServers } from '../src/demo/DemoServers.js';
 import { runDemo } from '../src/demo/runDemo.js';
-import { axeViolations, chromiumAvailable, launchChromium } from './browserHarness.js';
+import { axeViolations, chromiumAvailable, useBrowserApp } from './browserHarness.js';
 
 const available = chromiumAvailable('a first look with history in a real browser');
 /** --ok-fg and --fail-fg of the app's styles, as the browser computes them. */
@@ -32,36 +28,24 @@ function colours(page: Page, selector: string): Promise<{ cls: string; colour: s
 }
 
 describe.skipIf(!available)('a first look with history in a real browser', { timeout: 120_000 }, () => {
-  let dir: string;
-  let store: SqliteRunStore;
-  let app: RunsServer;
-  let servers: DemoServers;
-  let context: BrowserContext;
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'runledger-ui-history-'));
-    const launching = launchChromium(join(dir, 'chromium-profile'));
-    servers = await startDemoServers();
-    store = (await runDemo({ dbPath: join(dir, 'runledger.db'), servers, history: true })).store;
-    app = await startRunsServer({ store, host: '127.0.0.1', port: 0 });
-    context = await launching;
-  });
-
-  afterAll(async () => {
-    await context?.close();
-    await servers?.close();
-    await app?.close();
-    await store?.close();
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  const suite = useBrowserApp('history', async (dir) => {
+    const servers = await startDemoServers();
+    try {
+      const { store } = await runDemo({ dbPath: join(dir, 'runledger.db'), servers, history: true });
+      return { store, close: () => servers.close() };
+    } catch (error) {
+      await servers.close();
+      throw error;
+    }
   });
 
   for (const lang of ['en', 'de'] as const) {
     for (const width of [1280, 420]) {
       it(`the servers page after the demo opens on the week, lines not dots, 0 % never red: ${lang} at ${width} px`, async () => {
-        const page = await context.newPage();
+        const page = await suite.context.newPage();
         try {
           await page.setViewportSize({ width, height: 900 });
-          await page.goto(`${app.url}servers?lang=${lang}`);
+          await page.goto(`${suite.app.url}servers?lang=${lang}`);
           // no window in the URL: the week the history spans
           expect(await page.locator('nav.pager a[aria-current="true"]').getAttribute('href')).toContain('window=7d');
           for (const server of ['docs', 'flaky', 'slow']) {
@@ -91,7 +75,7 @@ describe.skipIf(!available)('a first look with history in a real browser', { tim
           expect(await axeViolations(page)).toEqual([]);
 
           // the docs server's page: its large chart on the week, its 0 % dots green
-          await page.goto(`${app.url}servers/docs?lang=${lang}`);
+          await page.goto(`${suite.app.url}servers/docs?lang=${lang}`);
           expect(await page.locator('.trend-failureRate .series circle').count()).toBeGreaterThan(1);
           const dots = await colours(page, '.trend-failureRate .series circle');
           for (const dot of dots) expect(dot.colour).toBe(dot.cls === 'zero' ? OK_GREEN : FAIL_RED);
@@ -103,10 +87,10 @@ describe.skipIf(!available)('a first look with history in a real browser', { tim
       });
 
       it(`the runs list's filter boxes suggest the names the store holds: ${lang} at ${width} px`, async () => {
-        const page = await context.newPage();
+        const page = await suite.context.newPage();
         try {
           await page.setViewportSize({ width, height: 900 });
-          await page.goto(`${app.url}?lang=${lang}`);
+          await page.goto(`${suite.app.url}?lang=${lang}`);
           const options = (field: string) =>
             page.locator(`#filter-${field}`).evaluate((input) => {
               const list = (input as unknown as { list: { options: Iterable<{ value: string }> } | null }).list;

@@ -2,49 +2,23 @@
 // place through the app's one same-origin script — no reload, no <meta http-equiv="refresh"> — keep the
 // Cancel button's focus and the reader's text selection, can be paused, and axe finds nothing on them in
 // English and German at 1280 and 420 px. Debian's Chromium, a real SQLite file, the real app server.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { SqliteRunStore } from '@runledger/store-sqlite';
 import type { AppendStepInput } from '@runledger/trace';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RunsServer, startRunsServer } from '../src/app/startRunsServer.js';
-import { axeViolations, chromiumAvailable, launchChromium } from './browserHarness.js';
+import type { Page } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { axeViolations, chromiumAvailable, expectNoSidewaysScroll, pageWithoutDialogs, useBrowserApp } from './browserHarness.js';
 
 const available = chromiumAvailable('live pages in a real browser');
 
 describe.skipIf(!available)('live pages in a real browser', { timeout: 60_000 }, () => {
-  let dir: string;
-  let store: SqliteRunStore;
-  let app: RunsServer;
-  let context: BrowserContext;
+  const suite = useBrowserApp('live');
   let page: Page;
 
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'runledger-ui-live-'));
-    const launching = launchChromium(join(dir, 'chromium-profile'));
-    store = await SqliteRunStore.open({ path: join(dir, 'runledger.db') });
-    app = await startRunsServer({ store, host: '127.0.0.1', port: 0 });
-    context = await launching;
-  });
-
   beforeEach(async () => {
-    page = await context.newPage();
-    page.on('dialog', (dialog) => {
-      throw new Error(`unexpected dialog: ${dialog.message()}`);
-    });
+    page = await pageWithoutDialogs(suite.context);
   });
 
   afterEach(async () => {
     await page?.close();
-  });
-
-  afterAll(async () => {
-    await context?.close();
-    await app?.close();
-    await store?.close();
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
 
   async function appendTool(runId: string, tool: string, callId: string): Promise<void> {
@@ -66,7 +40,7 @@ describe.skipIf(!available)('live pages in a real browser', { timeout: 60_000 },
         toolOutcome: 'ok',
       },
     };
-    await store.appendStep(runId, step);
+    await suite.store.appendStep(runId, step);
   }
 
   /** Marks the open document; true afterwards only while no reload or navigation replaced it. */
@@ -85,9 +59,9 @@ describe.skipIf(!available)('live pages in a real browser', { timeout: 60_000 },
   }
 
   it("the running run's page takes in new steps and its end in place; the Cancel button keeps the focus; no meta refresh", async () => {
-    const run = await store.createRun({ configuration: 'live-run', actor: 'browser test' });
+    const run = await suite.store.createRun({ configuration: 'live-run', actor: 'browser test' });
     await appendTool(run.id, 'search', 'call-1');
-    await page.goto(`${app.url}runs/${run.id}`);
+    await page.goto(`${suite.app.url}runs/${run.id}`);
     expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(0);
     const note = page.locator('[data-live-note]');
     await expect.poll(() => note.isVisible()).toBe(true);
@@ -100,7 +74,7 @@ describe.skipIf(!available)('live pages in a real browser', { timeout: 60_000 },
     expect(await page.locator('dl.summary').innerText()).toMatch(/Steps\s+2/);
     expect(await activeAction()).toBe('cancel');
     expect(await sameDocument()).toBe(true);
-    await store.finishRun(run.id, { status: 'completed', finishedAt: Date.now() });
+    await suite.store.finishRun(run.id, { status: 'completed', finishedAt: Date.now() });
     await expect.poll(() => page.locator('dl.summary .badge[data-status]').innerText(), { timeout: 10_000 }).toContain('completed');
     expect(await page.locator('[data-live-state]').innerText()).toBe('The run has ended; the page shows how.');
     expect(await page.locator('button[data-live-toggle]').isVisible()).toBe(false);
@@ -109,10 +83,10 @@ describe.skipIf(!available)('live pages in a real browser', { timeout: 60_000 },
   });
 
   it('pauses on its button (kept for the tab) and, resumed, catches up; a text selection holds its region until it is let go', async () => {
-    const run = await store.createRun({ configuration: 'live-pause', actor: 'browser test' });
+    const run = await suite.store.createRun({ configuration: 'live-pause', actor: 'browser test' });
     await appendTool(run.id, 'search', 'call-1');
     try {
-      await page.goto(`${app.url}runs/${run.id}?lang=de`);
+      await page.goto(`${suite.app.url}runs/${run.id}?lang=de`);
       const toggle = page.locator('button[data-live-toggle]');
       await expect.poll(() => toggle.isVisible()).toBe(true);
       expect(await toggle.getAttribute('aria-pressed')).toBe('false');
@@ -145,28 +119,28 @@ describe.skipIf(!available)('live pages in a real browser', { timeout: 60_000 },
       await expect.poll(() => page.locator('table.timeline tr[data-sequence="2"]').count(), { timeout: 10_000 }).toBe(1);
       expect(await sameDocument()).toBe(true);
     } finally {
-      await store.finishRun(run.id, { status: 'completed', finishedAt: Date.now() });
+      await suite.store.finishRun(run.id, { status: 'completed', finishedAt: Date.now() });
     }
   });
 
   it('the runs list takes in a new run in place, leaves the filter form alone, and says when none runs any more', async () => {
-    const first = await store.createRun({ configuration: 'live-list', actor: 'browser test' });
-    await page.goto(`${app.url}?configuration=live-list`);
+    const first = await suite.store.createRun({ configuration: 'live-list', actor: 'browser test' });
+    await page.goto(`${suite.app.url}?configuration=live-list`);
     await expect.poll(() => page.locator('[data-live-note]').isVisible()).toBe(true);
     expect(await page.locator('[data-live-state]').innerText()).toBe('Updates live every 5 seconds.');
     await markDocument();
     // the reader is typing a filter: the update does not touch it
     await page.locator('#filter-title').fill('half-typed');
     await page.locator('#filter-title').focus();
-    const second = await store.createRun({ configuration: 'live-list', actor: 'browser test' });
+    const second = await suite.store.createRun({ configuration: 'live-list', actor: 'browser test' });
     const rows = () => page.locator('tr[data-run-id]').evaluateAll((found) => found.map((row) => row.getAttribute('data-run-id')));
     await expect.poll(rows, { timeout: 15_000 }).toEqual([second.id, first.id]);
     expect(await page.locator('#filter-title').inputValue()).toBe('half-typed');
     expect(
       await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id),
     ).toBe('filter-title');
-    await store.finishRun(first.id, { status: 'completed', finishedAt: Date.now() });
-    await store.finishRun(second.id, { status: 'cancelled', finishedAt: Date.now() });
+    await suite.store.finishRun(first.id, { status: 'completed', finishedAt: Date.now() });
+    await suite.store.finishRun(second.id, { status: 'cancelled', finishedAt: Date.now() });
     await expect
       .poll(() => page.locator('[data-live-state]').innerText(), { timeout: 15_000 })
       .toBe('No run on this page is running any more; updates stopped.');
@@ -178,24 +152,19 @@ describe.skipIf(!available)('live pages in a real browser', { timeout: 60_000 },
     for (const width of [1280, 420]) {
       for (const lang of ['en', 'de']) {
         it(`the running run's page and the runs list while it runs (${width} px, ${lang})`, async () => {
-          const run = await store.createRun({ configuration: `live-axe-${width}-${lang}`, actor: 'browser test' });
+          const run = await suite.store.createRun({ configuration: `live-axe-${width}-${lang}`, actor: 'browser test' });
           await appendTool(run.id, 'search', 'call-1');
           try {
             await page.setViewportSize({ width, height: 900 });
             for (const path of [`runs/${run.id}`, `?configuration=live-axe-${width}-${lang}`]) {
-              await page.goto(`${app.url}${path}${path.includes('?') ? '&' : '?'}lang=${lang}`);
+              await page.goto(`${suite.app.url}${path}${path.includes('?') ? '&' : '?'}lang=${lang}`);
               await expect.poll(() => page.locator('[data-live-note]').isVisible()).toBe(true);
               expect(await page.locator('meta[http-equiv="refresh"]').count()).toBe(0);
               expect(await axeViolations(page), `axe on ${path} (${width} px, ${lang})`).toEqual([]);
-              const widths = await page.evaluate(() => {
-                const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } })
-                  .document;
-                return { scroll: doc.documentElement.scrollWidth, client: doc.documentElement.clientWidth };
-              });
-              expect(widths.scroll, `${path} scrolls sideways at ${width} px`).toBeLessThanOrEqual(widths.client);
+              await expectNoSidewaysScroll(page, `${path} at ${width} px`);
             }
           } finally {
-            await store.finishRun(run.id, { status: 'completed', finishedAt: Date.now() });
+            await suite.store.finishRun(run.id, { status: 'completed', finishedAt: Date.now() });
           }
         });
       }

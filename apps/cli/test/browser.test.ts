@@ -1,19 +1,16 @@
 // The runs app in a real browser: Debian's Chromium driven by playwright-core, against a store
 // filled by the real demo flow (the bundled MCP servers as child processes).
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolOutcome } from '@runledger/core';
-import type { SqliteRunStore } from '@runledger/store-sqlite';
 import { startRun } from '@runledger/trace';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type RunsServer, startRunsServer } from '../src/app/startRunsServer.js';
+import type { Page } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DemoAgent } from '../src/demo/DemoAgent.js';
 import { type DemoServers, startDemoServers } from '../src/demo/DemoServers.js';
 import { runDemo } from '../src/demo/runDemo.js';
-import { axeViolations as axeViolationsIn, chromiumAvailable, launchChromium } from './browserHarness.js';
+import { axeViolations as axeViolationsIn, chromiumAvailable, pageWidths, pageWithoutDialogs, useBrowserApp } from './browserHarness.js';
 
 const available = chromiumAvailable('runs app in a real browser');
 const SCREENSHOTS = process.env['RUNLEDGER_SCREENSHOTS'] === '1';
@@ -22,48 +19,33 @@ const SCRIPT_TOOL = 'mcp_docs_<script>window.__pwned=1</script>';
 
 // 60 s a test: one page or two each, a few seconds on a busy CI machine; the rest is headroom for a slower one.
 describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, () => {
-  let dir: string;
-  let store: SqliteRunStore;
-  let app: RunsServer;
   let servers: DemoServers;
-  let context: BrowserContext;
   let page: Page;
 
-  beforeAll(async () => {
+  // Chromium starts while the demo records (real MCP child processes, reused for the slow run).
+  const suite = useBrowserApp('browser', async (dir) => {
     const t0 = Date.now();
     const lap = (what: string) => process.env['RUNLEDGER_TIMING'] === '1' && console.log(what, Date.now() - t0);
-    dir = mkdtempSync(join(tmpdir(), 'runledger-ui-browser-'));
-    // Chromium starts while the demo records (real MCP child processes, reused for the slow run).
-    const launching = launchChromium(join(dir, 'chromium-profile'));
     servers = await startDemoServers();
     lap('servers');
-    const demo = await runDemo({ dbPath: join(dir, 'runledger.db'), servers });
-    store = demo.store;
-    lap('demo');
-    app = await startRunsServer({ store, host: '127.0.0.1', port: 0 });
-    context = await launching;
-    lap('chromium');
+    try {
+      const { store } = await runDemo({ dbPath: join(dir, 'runledger.db'), servers });
+      lap('demo');
+      return { store, close: () => servers.close() };
+    } catch (error) {
+      await servers.close();
+      throw error;
+    }
   });
 
   // Each test has a page of its own (1280 × 800, the context's viewport): a test that ran out of
   // time cannot navigate the next one's page, and its late calls end when its page closes.
   beforeEach(async () => {
-    page = await context.newPage();
-    page.on('dialog', (dialog) => {
-      throw new Error(`unexpected dialog: ${dialog.message()}`);
-    });
+    page = await pageWithoutDialogs(suite.context);
   });
 
   afterEach(async () => {
     await page?.close();
-  });
-
-  afterAll(async () => {
-    await context?.close();
-    await servers?.close();
-    await app?.close();
-    await store?.close();
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
 
   async function shoot(name: string, fullPage = false): Promise<void> {
@@ -73,7 +55,7 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
   }
 
   it('opens the list and the cancelled run: "cancelled" in English, "abgebrochen" in German, neutral not red', async () => {
-    await page.goto(app.url);
+    await page.goto(suite.app.url);
     await expect.poll(() => page.locator('tr[data-run-id]').count()).toBe(6);
     await shoot('runs-list.png');
     const cancelledRow = page.locator('tr[data-status="cancelled"]').first();
@@ -107,11 +89,11 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
   });
 
   it('flags the flaky server with a failure rate that excludes the cancellation', async () => {
-    const health = await store.serverHealth();
+    const health = await suite.store.serverHealth();
     const flaky = health.find((row) => row.server === 'flaky')!;
     expect(flaky.cancelled).toBe(1);
     expect(flaky.failureRate).toBeCloseTo(flaky.failed / (flaky.ok + flaky.failed), 10);
-    await page.goto(`${app.url}servers?lang=en`);
+    await page.goto(`${suite.app.url}servers?lang=en`);
     const row = page.locator('tr[data-server="flaky"]');
     expect(await row.getAttribute('data-flaky')).toBe('true');
     const text = await row.innerText();
@@ -127,11 +109,11 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
   });
 
   it('cancels a running slow call from the browser: the step and the run end cancelled', async () => {
-    const run = await startRun(store, { configuration: 'browser-cancel', actor: 'browser test', cancelPollMs: 50 });
+    const run = await startRun(suite.store, { configuration: 'browser-cancel', actor: 'browser test', cancelPollMs: 50 });
     const agent = new DemoAgent(run.trace, run.signal);
     const call = agent.call(servers.tool('mcp_slow_export_report'), { report: 'browser', seconds: 120 }, { writes: true });
     const finished = call.then(() => run.complete());
-    await page.goto(`${app.url}runs/${run.id}`);
+    await page.goto(`${suite.app.url}runs/${run.id}`);
     expect(await page.locator('.badge[data-status]').first().innerText()).toContain('running');
     // what the Cancel button will stop: the call on the wire, with tool, server, when sent and for how long —
     // put into the open page by the live script, never by a reload
@@ -166,10 +148,10 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
 
   for (const lang of ['en', 'de']) {
     it(`at 420 px wide the Outcome column of the timeline is visible without scrolling the page sideways (${lang})`, async () => {
-      const cancelled = (await store.listRuns({ status: 'cancelled', configuration: 'report-agent', limit: 1 })).runs[0]!;
+      const cancelled = (await suite.store.listRuns({ status: 'cancelled', configuration: 'report-agent', limit: 1 })).runs[0]!;
       await page.setViewportSize({ width: 420, height: 900 });
-      await page.goto(`${app.url}runs/${cancelled.id}?lang=${lang}`);
-      const widths = await pageWidths();
+      await page.goto(`${suite.app.url}runs/${cancelled.id}?lang=${lang}`);
+      const widths = await pageWidths(page);
       expect(widths.client).toBeLessThanOrEqual(420);
       expect(widths.scroll, `the page scrolls sideways in ${lang}`).toBeLessThanOrEqual(widths.client);
       expect(await page.locator('table.timeline td.outcome .badge[data-outcome]').count()).toBe(3);
@@ -195,7 +177,7 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
         ? { kind: 'llm', model: 'demo-model', round: 1, durationMs: step.durationMs }
         : { kind: step.kind, toolName: step.tool, toolServer: server, toolCallId: step.callId, round: 1, durationMs: step.durationMs };
     if (step.outcome !== undefined) Object.assign(payload, { toolIsError: step.outcome !== 'ok', toolOutcome: step.outcome });
-    await store.appendStep(runId, {
+    await suite.store.appendStep(runId, {
       kind: step.kind,
       round: 1,
       durationMs: step.durationMs,
@@ -224,16 +206,16 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
 
   it('draws the waterfall: parallel calls side by side, bars coloured as the badges (cancelled grey, never red), each a link to its row; axe finds nothing', async () => {
     const t0 = Date.now() - 60_000;
-    const created = await store.createRun({ configuration: 'waterfall-parallel', actor: 'browser test', createdAt: t0 });
+    const created = await suite.store.createRun({ configuration: 'waterfall-parallel', actor: 'browser test', createdAt: t0 });
     await append(created.id, { kind: 'llm', at: t0 + 400, durationMs: 380 });
     // two calls sent together after the model answered: on the wire at the same time
     await append(created.id, { kind: 'tool', at: t0 + 900, durationMs: 480, tool: 'mcp_docs_search', outcome: 'ok' });
     await append(created.id, { kind: 'tool', at: t0 + 1_300, durationMs: 870, tool: 'mcp_slow_export_report', outcome: 'cancelled' });
     await append(created.id, { kind: 'tool', at: t0 + 1_600, durationMs: 200, tool: 'mcp_flaky_fetch_metrics', outcome: 'failed' });
-    const run = await store.finishRun(created.id, { status: 'completed', finishedAt: t0 + 1_700 });
+    const run = await suite.store.finishRun(created.id, { status: 'completed', finishedAt: t0 + 1_700 });
 
     for (const lang of ['en', 'de']) {
-      await page.goto(`${app.url}runs/${run.id}?lang=${lang}`);
+      await page.goto(`${suite.app.url}runs/${run.id}?lang=${lang}`);
       const chart = page.locator('svg.waterfall-chart');
       expect(await chart.getAttribute('data-lanes')).toBe('2');
       expect(await page.locator('svg.waterfall-chart a.bar').count()).toBe(4);
@@ -279,13 +261,13 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
 
   it('grows the call on the wire up to now while the run runs; axe finds nothing on the running run page', async () => {
     const t0 = Date.now() - 5_000;
-    const created = await store.createRun({ configuration: 'waterfall-running', actor: 'browser test', createdAt: t0 });
+    const created = await suite.store.createRun({ configuration: 'waterfall-running', actor: 'browser test', createdAt: t0 });
     await append(created.id, { kind: 'llm', at: t0 + 300, durationMs: 250 });
     await append(created.id, { kind: 'tool_start', at: t0 + 400, durationMs: 0, tool: 'mcp_slow_export_report', callId: 'call-1' });
     await append(created.id, { kind: 'tool', at: t0 + 800, durationMs: 400, tool: 'mcp_docs_search', outcome: 'ok', callId: 'call-0' });
     try {
       const running = async () => {
-        await page.goto(`${app.url}runs/${created.id}`);
+        await page.goto(`${suite.app.url}runs/${created.id}`);
         const bar = page.locator('a.bar[data-state="running"]');
         const rect = (await bar.locator('rect').boundingBox())!;
         const chart = (await page.locator('svg.waterfall-chart').boundingBox())!;
@@ -306,17 +288,9 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
       // the finished call before it takes a smaller share of the grown axis: the running bar grew
       expect(later.rect.width).toBeGreaterThan(first.rect.width);
     } finally {
-      await store.finishRun(created.id, { status: 'cancelled', finishedAt: Date.now() });
+      await suite.store.finishRun(created.id, { status: 'cancelled', finishedAt: Date.now() });
     }
   });
-
-  /** How wide the page's viewport is and how wide its content is (wider: the page scrolls sideways). */
-  function pageWidths(): Promise<{ scroll: number; client: number }> {
-    return page.evaluate(() => {
-      const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
-      return { scroll: doc.documentElement.scrollWidth, client: doc.documentElement.clientWidth };
-    });
-  }
 
   /** The boxes of the elements a selector finds, as drawn (a box cut off by a scrolled table still reports where it is). */
   function boxes(selector: string): Promise<{ left: number; right: number; width: number; height: number }[]> {
@@ -367,11 +341,11 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
     for (const lang of ['en', 'de']) {
       for (const shown of pages) {
         it(`${shown.name} (${lang})`, async () => {
-          const cancelled = (await store.listRuns({ status: 'cancelled', configuration: 'report-agent', limit: 1 })).runs[0]!;
+          const cancelled = (await suite.store.listRuns({ status: 'cancelled', configuration: 'report-agent', limit: 1 })).runs[0]!;
           await page.setViewportSize({ width: 420, height: 900 });
-          await page.goto(`${app.url}${shown.path(cancelled.id)}?lang=${lang}`);
+          await page.goto(`${suite.app.url}${shown.path(cancelled.id)}?lang=${lang}`);
           const where = `${shown.name} (${lang})`;
-          const widths = await pageWidths();
+          const widths = await pageWidths(page);
           expect(widths.client).toBeLessThanOrEqual(420);
           expect(widths.scroll, `${where} scrolls sideways`).toBeLessThanOrEqual(widths.client);
           for (const [what, selector] of Object.entries(shown.shows)) {
@@ -391,7 +365,7 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
   });
 
   it('renders a tool name containing <script> as text', async () => {
-    const escaping = await startRun(store, { configuration: 'escaping <b>check</b>' });
+    const escaping = await startRun(suite.store, { configuration: 'escaping <b>check</b>' });
     await escaping.trace.recordToolExecution({
       toolName: SCRIPT_TOOL,
       toolServer: 'docs',
@@ -402,7 +376,7 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
     });
     await escaping.complete();
     const scriptRunId = escaping.id;
-    await page.goto(`${app.url}runs/${scriptRunId}`);
+    await page.goto(`${suite.app.url}runs/${scriptRunId}`);
     const details = await page.locator('tr[data-outcome="ok"] td.details').innerText();
     expect(details).toContain(SCRIPT_TOOL);
     expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
@@ -426,7 +400,7 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
       for (const lang of ['en', 'de']) {
         it(`the servers page draws two small charts per server, named for screen readers; axe finds nothing (${width} px, ${lang})`, async () => {
           await page.setViewportSize({ width, height: 900 });
-          await page.goto(`${app.url}servers?window=7d&lang=${lang}`);
+          await page.goto(`${suite.app.url}servers?window=7d&lang=${lang}`);
           const where = `servers page at ${width} px (${lang})`;
           const rows = await page.locator('tr[data-server]').count();
           expect(rows).toBeGreaterThan(0);
@@ -435,7 +409,7 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
             .locator('tr[data-server="flaky"] svg.spark[data-metric="failureRate"]')
             .evaluate((el) => (el as unknown as { querySelector(s: string): { textContent: string } }).querySelector('title').textContent);
           expect(name).toMatch(lang === 'en' ? /^Failure rate per day: peak \d/ : /^Fehlerquote je Tag: Höchstwert \d/);
-          const widths = await pageWidths();
+          const widths = await pageWidths(page);
           expect(widths.scroll, `${where} scrolls sideways`).toBeLessThanOrEqual(widths.client);
           expect(await allOnScreen('tr[data-server] svg.spark', where, widths.client)).toBe(2 * rows);
           expect(await axeViolations(), `axe on ${where}`).toEqual([]);
@@ -444,7 +418,7 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
     }
 
     it("a server's name on the servers page leads to its page", async () => {
-      await page.goto(`${app.url}servers?window=all`);
+      await page.goto(`${suite.app.url}servers?window=all`);
       await page.locator('tr[data-server="flaky"] th a').click();
       await page.waitForURL(/\/servers\/flaky\?window=all$/);
       expect(await page.locator('h1').innerText()).toBe('MCP server flaky');
@@ -454,9 +428,9 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
       for (const lang of ['en', 'de']) {
         it(`a server page shows its health, both charts with axes and its failed calls; axe finds nothing (${width} px, ${lang})`, async () => {
           await page.setViewportSize({ width, height: 900 });
-          await page.goto(`${app.url}servers/flaky?lang=${lang}`);
+          await page.goto(`${suite.app.url}servers/flaky?lang=${lang}`);
           const where = `server page at ${width} px (${lang})`;
-          const widths = await pageWidths();
+          const widths = await pageWidths(page);
           expect(widths.scroll, `${where} scrolls sideways`).toBeLessThanOrEqual(widths.client);
           await allOnScreen('[data-section="health"] .badge', where, widths.client);
           expect(await allOnScreen('[data-section="health"] .rate', where, widths.client)).toBe(1);
@@ -473,7 +447,7 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
 
     it("a server page's figures open without script, and a failed call leads to its step and back", async () => {
       // the figures behind the charts open without script
-      await page.goto(`${app.url}servers/flaky?window=all`);
+      await page.goto(`${suite.app.url}servers/flaky?window=all`);
       await page.locator('details.trend-figures summary').click();
       expect(await page.locator('details.trend-figures tbody tr').count()).toBe(30);
       // a failed call leads to its row on its run's page
@@ -496,13 +470,13 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
     for (const width of [1280, 420]) {
       for (const lang of ['en', 'de']) {
         it(`the list filtered by configuration and server, with its totals; axe finds nothing (${width} px, ${lang})`, async () => {
-          const expected = await store.listRuns({ configuration: 'ops-agent', server: 'flaky', limit: 50 });
+          const expected = await suite.store.listRuns({ configuration: 'ops-agent', server: 'flaky', limit: 50 });
           expect(expected.runs.length).toBeGreaterThan(0);
-          const totals = await store.runTotals({ configuration: 'ops-agent', server: 'flaky' });
+          const totals = await suite.store.runTotals({ configuration: 'ops-agent', server: 'flaky' });
           expect(totals.tokens).toBeGreaterThan(0);
           await page.setViewportSize({ width, height: 900 });
           const where = `the filtered list at ${width} px (${lang})`;
-          await page.goto(`${app.url}?${FILTERED}&lang=${lang}`);
+          await page.goto(`${suite.app.url}?${FILTERED}&lang=${lang}`);
           expect(await page.locator('tr[data-run-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-run-id')))).toEqual(
             expected.runs.map((run) => run.id),
           );
@@ -516,7 +490,7 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
               : `${totals.runs} Läufe · ${totals.tokens.toLocaleString('de-DE')} Tokens`,
           );
           // status and outcome counts stay on screen; the tokens column only where there is room
-          const widths = await pageWidths();
+          const widths = await pageWidths(page);
           expect(widths.scroll, `${where} scrolls sideways`).toBeLessThanOrEqual(widths.client);
           for (const selector of ['tr[data-run-id] .badge[data-status]', 'tr[data-run-id] .counts .badge', 'p.totals', '#filter-server']) {
             for (const box of await boxes(selector)) {
@@ -533,12 +507,12 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
     }
 
     it('the form works without script: typed filters go into the address and survive the language switch', async () => {
-      await page.goto(`${app.url}?lang=en`);
+      await page.goto(`${suite.app.url}?lang=en`);
       await page.locator('#filter-title').fill('EXPORT');
       await page.locator('select[name="status"]').selectOption('completed');
       await page.locator('form.filters button[type="submit"]').click();
       await page.waitForURL(/title=EXPORT/);
-      const expected = await store.listRuns({ titleContains: 'EXPORT', status: 'completed', limit: 50 });
+      const expected = await suite.store.listRuns({ titleContains: 'EXPORT', status: 'completed', limit: 50 });
       expect(expected.runs.length).toBeGreaterThan(0);
       expect(await page.locator('tr[data-run-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-run-id')))).toEqual(
         expected.runs.map((run) => run.id),
@@ -552,7 +526,7 @@ describe.skipIf(!available)('runs app in a real browser', { timeout: 60_000 }, (
 
     for (const lang of ['en', 'de']) {
       it(`a bad filter: the form again, the message naming the field and linked to it, 400, axe finds nothing (${lang})`, async () => {
-        const response = await page.goto(`${app.url}?from=gestern&configuration=ops-agent&lang=${lang}`);
+        const response = await page.goto(`${suite.app.url}?from=gestern&configuration=ops-agent&lang=${lang}`);
         expect(response?.status()).toBe(400);
         const message = await page.locator('#filter-from-error').innerText();
         expect(message).toBe(

@@ -3,14 +3,9 @@
 // 420 px shows its "Running for" column (it was scrolled out of sight) — axe-core finds nothing,
 // in English and German, and no page scrolls sideways. Debian's Chromium, a real SQLite file, the
 // real app server.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { SqliteRunStore } from '@runledger/store-sqlite';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunsServer, startRunsServer } from '../src/app/startRunsServer.js';
-import { axeViolations, chromiumAvailable, launchChromium } from './browserHarness.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { axeViolations, chromiumAvailable, expectNoSidewaysScroll, storeIn, useBrowserApp } from './browserHarness.js';
 import { type SeedCall, seedRun } from './seedRun.js';
 
 const available = chromiumAvailable('one voice in a real browser');
@@ -74,16 +69,10 @@ function fits(page: Page, selector: string): Promise<Fit[]> {
 }
 
 describe.skipIf(!available)('one voice in a real browser', { timeout: 120_000 }, () => {
-  let dir: string;
-  let store: SqliteRunStore;
-  let app: RunsServer;
-  let context: BrowserContext;
   let runningId: string;
 
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'runledger-ui-voice-'));
-    const launching = launchChromium(join(dir, 'chromium-profile'));
-    store = await SqliteRunStore.open({ path: join(dir, 'runledger.db') });
+  const suite = useBrowserApp('voice', async (dir) => {
+    const store = await storeIn(dir);
     const at = Date.now() - 3_600_000;
     // every verdict, with what stands beside the rate: cancellations, calls not charged, causes
     await seedRun(store, {
@@ -119,35 +108,17 @@ describe.skipIf(!available)('one voice in a real browser', { timeout: 120_000 },
       toolServer: 'slow',
       toolOutcome: null,
     });
-    app = await startRunsServer({ store, host: '127.0.0.1', port: 0 });
-    context = await launching;
+    // the running run ends before the store closes
+    return { store, close: () => store.finishRun(running.id, { status: 'cancelled', finishedAt: Date.now() }).catch(() => undefined) };
   });
-
-  afterAll(async () => {
-    if (store !== undefined && runningId !== undefined)
-      await store.finishRun(runningId, { status: 'cancelled', finishedAt: Date.now() }).catch(() => undefined);
-    await context?.close();
-    await app?.close();
-    await store?.close();
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  });
-
-  /** The page's content is no wider than its viewport. */
-  async function noSidewaysScroll(page: Page): Promise<void> {
-    const size = await page.evaluate(() => {
-      const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
-      return { scroll: doc.documentElement.scrollWidth, client: doc.documentElement.clientWidth };
-    });
-    expect(size.scroll).toBeLessThanOrEqual(size.client);
-  }
 
   for (const lang of ['de', 'en'] as const) {
     for (const width of [1280, 420]) {
       it(`the servers page shows every health badge whole, ${lang} at ${width} px`, async () => {
-        const page = await context.newPage();
+        const page = await suite.context.newPage();
         try {
           await page.setViewportSize({ width, height: 900 });
-          await page.goto(`${app.url}servers?window=all&lang=${lang}`);
+          await page.goto(`${suite.app.url}servers?window=all&lang=${lang}`);
           const badges = await fits(page, 'td.health .badge');
           expect(badges.map((badge) => badge.text)).toEqual(
             lang === 'de'
@@ -161,17 +132,17 @@ describe.skipIf(!available)('one voice in a real browser', { timeout: 120_000 },
             expect(badge.visible, `${badge.text}: not in sight`).toBe(true);
           }
           expect(await axeViolations(page)).toEqual([]);
-          await noSidewaysScroll(page);
+          await expectNoSidewaysScroll(page);
         } finally {
           await page.close();
         }
       });
 
       it(`the run page shows the calls on the wire with how long each runs, ${lang} at ${width} px`, async () => {
-        const page = await context.newPage();
+        const page = await suite.context.newPage();
         try {
           await page.setViewportSize({ width, height: 900 });
-          await page.goto(`${app.url}runs/${runningId}?lang=${lang}`);
+          await page.goto(`${suite.app.url}runs/${runningId}?lang=${lang}`);
           const [header] = await fits(page, 'table.wire-calls thead th:last-child');
           expect(header?.text.toLowerCase()).toBe(lang === 'de' ? 'läuft seit' : 'running for');
           expect(header?.visible, 'the "Running for" column is in sight').toBe(true);
@@ -179,7 +150,7 @@ describe.skipIf(!available)('one voice in a real browser', { timeout: 120_000 },
           expect(running?.text).toMatch(/^\d+([.,]\d+)? (sec|Sek\.)$/);
           expect(running?.visible, 'how long the call runs is in sight').toBe(true);
           expect(await axeViolations(page)).toEqual([]);
-          await noSidewaysScroll(page);
+          await expectNoSidewaysScroll(page);
         } finally {
           await page.close();
         }

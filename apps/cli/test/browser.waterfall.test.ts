@@ -4,16 +4,14 @@
 // timeline's Start and End columns, and a zoomed range of a long run with its links — axe-core
 // finds nothing, in English and German at 1280 and 420 px, and no page scrolls sideways; a bad
 // range is a 400 page axe finds nothing on. Debian's Chromium, a real SQLite file, the real app.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolOutcome } from '@runledger/core';
-import { SqliteRunStore } from '@runledger/store-sqlite';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunsServer, startRunsServer } from '../src/app/startRunsServer.js';
-import { axeViolations, chromiumAvailable, launchChromium } from './browserHarness.js';
+import type { SqliteRunStore } from '@runledger/store-sqlite';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { axeViolations, chromiumAvailable, expectNoSidewaysScroll, storeIn, useBrowserApp } from './browserHarness.js';
 import { seedRun } from './seedRun.js';
 
 const available = chromiumAvailable('a readable waterfall in a real browser');
@@ -28,10 +26,7 @@ interface Box {
 }
 
 describe.skipIf(!available)('a readable waterfall in a real browser', { timeout: 120_000 }, () => {
-  let dir: string;
   let store: SqliteRunStore;
-  let app: RunsServer;
-  let context: BrowserContext;
   let runId: string;
   let longId: string;
   let t0: number;
@@ -65,10 +60,8 @@ describe.skipIf(!available)('a readable waterfall in a real browser', { timeout:
     });
   }
 
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'runledger-ui-waterfall-'));
-    const launching = launchChromium(join(dir, 'chromium-profile'));
-    store = await SqliteRunStore.open({ path: join(dir, 'runledger.db') });
+  const suite = useBrowserApp('waterfall', async (dir) => {
+    store = await storeIn(dir);
     t0 = Date.now() - 60_000;
     runId = (await store.createRun({ configuration: 'waterfall-readable', actor: 'browser test', createdAt: t0 })).id;
     await store.appendStep(runId, {
@@ -92,24 +85,8 @@ describe.skipIf(!available)('a readable waterfall in a real browser', { timeout:
       outcome: 'ok' as const,
     }));
     longId = (await seedRun(store, { configuration: 'waterfall-long', createdAt: t0, calls })).id;
-    app = await startRunsServer({ store, host: '127.0.0.1', port: 0 });
-    context = await launching;
+    return { store };
   });
-
-  afterAll(async () => {
-    await context?.close();
-    await app?.close();
-    await store?.close();
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  });
-
-  async function fits(page: Page): Promise<void> {
-    const size = await page.evaluate(() => {
-      const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
-      return { scroll: doc.documentElement.scrollWidth, client: doc.documentElement.clientWidth };
-    });
-    expect(size.scroll).toBeLessThanOrEqual(size.client);
-  }
 
   /** Every bar's rectangle and its shown label (text, place and box): a label hidden for the other screen width is left out. */
   async function barsOf(page: Page): Promise<{ sequence: string; rect: Box; label: { text: string; place: string; box: Box } | null }[]> {
@@ -138,10 +115,10 @@ describe.skipIf(!available)('a readable waterfall in a real browser', { timeout:
   for (const lang of ['en', 'de'] as const) {
     for (const width of [1280, 420]) {
       it(`labels the bars, marks the call that may have executed, draws the cancel line and shows Start and End, ${lang} at ${width} px`, async () => {
-        const page = await context.newPage();
+        const page = await suite.context.newPage();
         try {
           await page.setViewportSize({ width, height: 900 });
-          await page.goto(`${app.url}runs/${runId}?lang=${lang}`);
+          await page.goto(`${suite.app.url}runs/${runId}?lang=${lang}`);
           const chart = (await page.locator('svg.waterfall-chart').boundingBox())!;
           const bars = await barsOf(page);
           expect(bars.map((bar) => bar.sequence)).toEqual(['0', '1', '2', '3']);
@@ -198,7 +175,7 @@ describe.skipIf(!available)('a readable waterfall in a real browser', { timeout:
           expect(await row.locator('td.end time').getAttribute('datetime')).toBe(new Date(t0 + 3_000).toISOString());
           expect(await page.locator('table.timeline thead').innerText()).toMatch(lang === 'en' ? /START\s+END/ : /BEGINN\s+ENDE/);
           expect(await axeViolations(page)).toEqual([]);
-          await fits(page);
+          await expectNoSidewaysScroll(page);
           if (SCREENSHOTS && lang === 'en') {
             mkdirSync(IMAGES, { recursive: true });
             await page
@@ -211,10 +188,10 @@ describe.skipIf(!available)('a readable waterfall in a real browser', { timeout:
       });
 
       it(`zooms into a range of a long run and back, and refuses a bad range with a readable 400 page, ${lang} at ${width} px`, async () => {
-        const page = await context.newPage();
+        const page = await suite.context.newPage();
         try {
           await page.setViewportSize({ width, height: 900 });
-          await page.goto(`${app.url}runs/${longId}?from=100&to=120&lang=${lang}`);
+          await page.goto(`${suite.app.url}runs/${longId}?from=100&to=120&lang=${lang}`);
           expect(await page.locator('svg.waterfall-chart a.bar').count()).toBe(20);
           expect(await page.locator('table.timeline tbody tr[data-sequence]').count()).toBe(20);
           expect(await page.locator('[data-zoomed]').innerText()).toContain(
@@ -227,7 +204,7 @@ describe.skipIf(!available)('a readable waterfall in a real browser', { timeout:
           expect(Math.abs(first.x - chart.x)).toBeLessThan(2);
           expect(Math.abs(last.x + last.width - (chart.x + chart.width))).toBeLessThan(2);
           expect(await axeViolations(page)).toEqual([]);
-          await fits(page);
+          await expectNoSidewaysScroll(page);
 
           await page.locator('a[data-zoom-link="in"]').click();
           await page.waitForURL(/from=105&to=115/);
@@ -239,7 +216,7 @@ describe.skipIf(!available)('a readable waterfall in a real browser', { timeout:
           expect(await page.locator('svg.waterfall-chart a.bar').count()).toBe(200);
           expect(await page.locator('nav.zoom').getAttribute('data-zoom')).toBe('page');
 
-          const bad = await page.goto(`${app.url}runs/${longId}?from=120&to=100&lang=${lang}`);
+          const bad = await page.goto(`${suite.app.url}runs/${longId}?from=120&to=100&lang=${lang}`);
           expect(bad?.status()).toBe(400);
           expect(await page.locator('main').innerText()).toContain(
             lang === 'en'
@@ -247,7 +224,7 @@ describe.skipIf(!available)('a readable waterfall in a real browser', { timeout:
               : 'Parameter „to“: muss größer sein als from (120); er ist 100.',
           );
           expect(await axeViolations(page)).toEqual([]);
-          await fits(page);
+          await expectNoSidewaysScroll(page);
         } finally {
           await page.close();
         }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_RUN_COUNT, DEMO_TITLES } from '../src/demo/runDemo.js';
-import { cli, pgClientOrSkip, runBin } from './cliHelpers.js';
+import { cli, runBin, withPgSchema } from './cliHelpers.js';
 import { send, serve, textOf } from './httpHelpers.js';
 
 let dir: string;
@@ -151,12 +151,11 @@ describe('runledger binary', () => {
     expect(Number(flaky![1])).toBeLessThan(350);
     // slow: 4 answered calls, fewer than the 5 the flaky rule needs: no verdict
     expect(health.stdout).toMatch(/slow\s+\d+\s+4\s+0\s+2\s+0\s+0\.0%.*too few calls/);
-    const healthJson = JSON.parse((await cli(['servers', '--json'], dir)).stdout) as {
-      server: string;
-      failureCauses: unknown;
-      answered: number;
-      tooFewCalls: boolean;
-    }[];
+    const healthJson = (
+      JSON.parse((await cli(['servers', '--json'], dir)).stdout) as {
+        servers: { server: string; failureCauses: unknown; answered: number; tooFewCalls: boolean }[];
+      }
+    ).servers;
     expect(healthJson.find((row) => row.server === 'flaky')).toMatchObject({
       failureCauses: [{ cause: 'server_error', calls: 6 }],
       answered: 18,
@@ -183,11 +182,7 @@ describe('runledger binary', () => {
   });
 
   it('copies the SQLite runs into PostgreSQL, skipping runs already there', async (ctx) => {
-    const url = process.env['RUNLEDGER_PG_URL'] || 'postgres://postgres@127.0.0.1:5432/test';
-    const client = await pgClientOrSkip(url, ctx);
-    if (client === null) return;
-    const schema = `runledger_ui_copy_${process.pid}_${Date.now()}`;
-    try {
+    await withPgSchema(ctx, 'runledger_ui_copy', async (url, schema) => {
       const first = await cli(['copy', '--db', join(dir, 'runledger.db'), '--pg', url, '--pg-schema', schema], dir);
       expect(first.stderr).toBe('');
       expect(first.code).toBe(0);
@@ -196,9 +191,6 @@ describe('runledger binary', () => {
       expect(again.stdout).toContain(`copy finished: 0 runs copied (0 steps), ${DEMO_RUN_COUNT * 2} already there and skipped`);
       const health = await cli(['servers', '--pg', url, '--pg-schema', schema], dir);
       expect(health.stdout).toMatch(/flaky\s+20\s+12\s+6\s+2\s+0\s+33\.3%\s+server error answer: 6\s.*flaky\n/);
-    } finally {
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.end();
-    }
+    });
   });
 });

@@ -63,6 +63,29 @@ export async function pgClientOrSkip(url: string, ctx: { skip(): void }): Promis
   }
 }
 
+/** The test PostgreSQL (RUNLEDGER_PG_URL, else the local one). */
+export const TEST_PG_URL = process.env['RUNLEDGER_PG_URL'] || 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * Runs `use` with the test PostgreSQL's URL and a fresh schema name (`<prefix>_<pid>_<now>`), the
+ * schema dropped afterwards; skips the test as {@link pgClientOrSkip} does.
+ */
+export async function withPgSchema(
+  ctx: { skip(): void },
+  prefix: string,
+  use: (url: string, schema: string) => Promise<void>,
+): Promise<void> {
+  const client = await pgClientOrSkip(TEST_PG_URL, ctx);
+  if (client === null) return;
+  const schema = `${prefix}_${process.pid}_${Date.now()}`;
+  try {
+    await use(TEST_PG_URL, schema);
+  } finally {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  }
+}
+
 /** A command line as the router reads it, flattened for comparing: the command's one name beside its options. */
 export function parsedLine(argv: readonly string[], env: CommandEnv): { readonly name: string } & Record<string, unknown> {
   const { command, options } = parseCommand(argv, env);

@@ -131,11 +131,11 @@ describe('--json outputs and their schemas', () => {
     const store = await SqliteRunStore.open({ path: db });
     try {
       // worst first, as the servers page lists them
-      expect(out).toEqual(asJson(worstFirst(await store.serverHealth({}))));
+      expect(out).toEqual(asJson({ servers: worstFirst(await store.serverHealth({})), nextCursor: null }));
     } finally {
       await store.close();
     }
-    expect((out as { server: string }[]).map((row) => row.server).sort()).toEqual(['docs', 'flaky']);
+    expect((out as { servers: { server: string }[] }).servers.map((row) => row.server).sort()).toEqual(['docs', 'flaky']);
   });
 
   it('spool list: the folder and its files, whole; spool deliver: the kept file (exit 1)', async () => {

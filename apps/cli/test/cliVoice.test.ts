@@ -74,8 +74,8 @@ describe('the command line in the app’s words', () => {
     expect(health.stdout).toContain('Failure rate = failed ÷ (ok + failed), without cancellations');
     expect(health.stdout).not.toMatch(/FLAKY|server_error/);
 
-    const json = JSON.parse((await cli(['servers', '--db', db, '--json'], dir)).stdout) as { server: string }[];
-    expect(json.map((row) => row.server)).toEqual(listed);
+    const json = JSON.parse((await cli(['servers', '--db', db, '--json'], dir)).stdout) as { servers: { server: string }[] };
+    expect(json.servers.map((row) => row.server)).toEqual(listed);
   });
 
   it('runs list: one run is "1 run", as the runs page says it', async () => {

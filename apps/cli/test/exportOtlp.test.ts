@@ -86,8 +86,11 @@ describe('runledger export otlp', () => {
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(4);
     expect(
-      lines.filter((l) => /^runledger export otlp: \[\d\] run [0-9a-f-]{36}: \d+ spans sent \(\d runs, \d+ spans so far\)$/.test(l)),
+      lines.filter((l) => /^runledger export otlp: \[\d\] run [0-9a-f-]{36}: \d+ spans sent \(\d runs?, \d+ spans so far\)$/.test(l)),
     ).toHaveLength(3);
+    // the first run sent is one run, the others more (issue 40 item 6: never "1 runs")
+    expect(lines.filter((l) => l.includes(' spans sent (1 run, '))).toHaveLength(1);
+    expect(lines.filter((l) => / spans sent \([23] runs, /.test(l))).toHaveLength(2);
     expect(lines).toContain(
       `runledger export otlp: [${lines.findIndex((l) => l.includes(runningId)) + 1}] run ${runningId}: skipped, still running`,
     );
@@ -128,6 +131,12 @@ describe('runledger export otlp', () => {
       spansExported: 2,
     });
     expect(new Set(receiver.spans().map((s) => s.traceId))).toEqual(new Set([hex(runs.failed)]));
+    // in words: one run is "1 run", never "1 runs"; none is "0 runs (0 spans)"
+    const oneText = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--run', runs.failed], dir);
+    expect(oneText.stdout).toBe(`exported 1 run (2 spans) from SQLite ${db} to ${receiver.url}/v1/traces\n`);
+    expect(oneText.stderr).toMatch(/: 2 spans sent \(1 run, 2 spans so far\)\n$/);
+    const noneText = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--since', '2999-01-01'], dir);
+    expect(noneText.stdout).toBe(`exported 0 runs (0 spans) from SQLite ${db} to ${receiver.url}/v1/traces\n`);
     const none = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--since', '2999-01-01', '--json'], dir);
     expect(JSON.parse(none.stdout)).toMatchObject({ runsSeen: 0, runsExported: 0 });
     const recent = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--since', '5m', '--json'], dir);

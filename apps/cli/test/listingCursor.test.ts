@@ -8,8 +8,10 @@ import { SqliteRunStore } from '@runledger/store-sqlite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runsList } from '../src/commands/runsList.js';
+import { servers } from '../src/commands/servers.js';
 import { spoolList } from '../src/commands/spoolList.js';
 import { cli } from './cliHelpers.js';
+import { type SeedCall, seedRun } from './seedRun.js';
 
 let dir: string;
 beforeAll(() => {
@@ -39,16 +41,27 @@ async function runsPage(db: string, args: readonly string[]): Promise<{ ids: str
   return { ids: page.runs.map((run) => run.id), nextCursor: page.nextCursor };
 }
 
-/** Every page of `runs list --limit <limit>`, following nextCursor. */
-async function allPages(db: string, limit: number): Promise<string[][]> {
+/**
+ * Follows a listing's nextCursor at `--limit <limit>` (`items` reads each page) and checks that the
+ * pages list `whole`, the listing as one page, each item once and in its order: full pages, then the
+ * rest (an empty page only for an empty listing).
+ */
+async function expectPagesListItOnce<P extends { nextCursor: string | null }>(
+  read: (args: readonly string[]) => Promise<P>,
+  items: (page: P) => string[],
+  limit: number,
+  whole: readonly string[],
+): Promise<void> {
   const pages: string[][] = [];
   let cursor: string | null = null;
   do {
-    const page = await runsPage(db, ['--limit', String(limit), ...(cursor === null ? [] : ['--cursor', cursor])]);
-    pages.push(page.ids);
+    const page: P = await read(['--limit', String(limit), ...(cursor === null ? [] : ['--cursor', cursor])]);
+    pages.push(items(page));
     cursor = page.nextCursor;
   } while (cursor !== null && pages.length <= 1000);
-  return pages;
+  expect(pages.flat()).toEqual(whole);
+  expect(pages.slice(0, -1).every((page) => page.length === limit)).toBe(true);
+  expect(pages.length).toBe(Math.max(1, Math.ceil(whole.length / limit)));
 }
 
 describe('runs list --cursor', () => {
@@ -62,11 +75,12 @@ describe('runs list --cursor', () => {
           const whole = await runsPage(db, ['--limit', '1000']);
           expect(whole.nextCursor).toBeNull();
           expect([...whole.ids].sort()).toEqual([...ids].sort());
-          const pages = await allPages(db, limit);
-          expect(pages.flat()).toEqual(whole.ids);
-          // full pages, then the rest: an empty page only for an empty store
-          expect(pages.slice(0, -1).every((page) => page.length === limit)).toBe(true);
-          expect(pages.length).toBe(Math.max(1, Math.ceil(ids.length / limit)));
+          await expectPagesListItOnce(
+            (args) => runsPage(db, args),
+            (page) => page.ids,
+            limit,
+            whole.ids,
+          );
         },
       ),
       { numRuns: 12 },
@@ -127,5 +141,95 @@ describe('spool list --cursor', () => {
     expect(bad.stderr.split('\n')[0]).toBe(
       'runledger spool list: --cursor must be the nextCursor of an earlier spool list (its --json, or the line under its table), got "bm9wZQ"',
     );
+  });
+});
+
+/** A SQLite store whose servers had these outcomes (ok, failed, cancelled per server): ties of rate, flaky and not. */
+async function storeWithServers(outcomes: readonly (readonly [number, number, number])[]): Promise<string> {
+  const db = join(mkdtempSync(join(dir, 'servers-')), 'runs.db');
+  const store = await SqliteRunStore.open({ path: db });
+  try {
+    const calls: SeedCall[] = outcomes.flatMap(([ok, failed, cancelled], i) => {
+      const server = `srv-${String(i).padStart(2, '0')}`;
+      const of = (n: number, outcome: SeedCall['outcome']) =>
+        Array.from({ length: n }, (): SeedCall => ({
+          server,
+          tool: 't',
+          outcome,
+          ...(outcome === 'failed' ? { cause: 'server_error' } : {}),
+        }));
+      return [...of(ok, 'ok'), ...of(failed, 'failed'), ...of(cancelled, 'cancelled')];
+    });
+    await seedRun(store, { configuration: 'servers-paged', createdAt: Date.now() - 60_000, calls });
+  } finally {
+    await store.close();
+  }
+  return db;
+}
+
+/** One `servers --json` page. */
+async function serversPage(db: string, args: readonly string[]): Promise<{ names: string[]; nextCursor: string | null }> {
+  const result = await cli(['servers', '--db', db, '--json', ...args], dir);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  const page = servers.jsonOutput.parse(JSON.parse(result.stdout));
+  return { names: page.servers.map((row) => row.server), nextCursor: page.nextCursor };
+}
+
+describe('servers --cursor', () => {
+  it('pages through every server once, worst first as one page lists them, whatever --limit', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        // 1 to 30 servers; few outcomes, so failure rates, flaky verdicts and failed counts tie
+        fc
+          .array(fc.tuple(fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 1 })), {
+            minLength: 1,
+            maxLength: 30,
+          })
+          .filter((rows) => rows.every(([ok, failed, cancelled]) => ok + failed + cancelled > 0)),
+        fc.integer({ min: 1, max: 8 }),
+        async (outcomes, limit) => {
+          const db = await storeWithServers(outcomes);
+          const whole = await serversPage(db, ['--limit', '1000']);
+          expect(whole.nextCursor).toBeNull();
+          expect(whole.names).toHaveLength(outcomes.length);
+          await expectPagesListItOnce(
+            (args) => serversPage(db, args),
+            (page) => page.names,
+            limit,
+            whole.names,
+          );
+        },
+      ),
+      { numRuns: 10 },
+    );
+  });
+
+  it('prints the next page’s cursor under the table, lists 100 by default, and refuses a bad --cursor or --limit naming the flag and the rule', async () => {
+    const db = await storeWithServers(
+      Array.from({ length: 105 }, (_, i) => [i % 5, i % 3, 0] as const).map(([ok, failed]) => [ok + 1, failed, 0] as const),
+    );
+    const first = await serversPage(db, []);
+    expect(first.names).toHaveLength(100);
+    expect(first.nextCursor).not.toBeNull();
+    const rest = await serversPage(db, ['--cursor', first.nextCursor!]);
+    expect(rest).toEqual({ names: expect.any(Array), nextCursor: null });
+    expect(new Set([...first.names, ...rest.names]).size).toBe(105);
+    const table = await cli(['servers', '--db', db, '--limit', '3'], dir);
+    expect(table.code).toBe(0);
+    const third = await serversPage(db, ['--limit', '3']);
+    expect(table.stdout.trimEnd().split('\n').at(-1)).toBe(`(more servers: the next page is --cursor ${third.nextCursor})`);
+    for (const cursor of ['nope', Buffer.from('{"server":1}').toString('base64url'), first.nextCursor!.slice(0, -1) + '!']) {
+      const bad = await cli(['servers', '--db', db, '--cursor', cursor], dir);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr.split('\n')[0]).toBe(
+        `runledger servers: --cursor must be the nextCursor of an earlier servers (its --json, or the line under its table), got ${JSON.stringify(cursor)}`,
+      );
+    }
+    for (const limit of ['0', '1001']) {
+      const big = await cli(['servers', '--db', db, '--limit', limit], dir);
+      expect(big.code).toBe(2);
+      expect(big.stderr.split('\n')[0]).toBe(`runledger servers: --limit must be an integer from 1 to 1000, got "${limit}"`);
+    }
   });
 });

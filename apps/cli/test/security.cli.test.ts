@@ -106,8 +106,10 @@ describe('the CLI escapes control characters of stored text', () => {
     expect(parsed.run.terminationReason).toBe(`reason ${STORED}`);
     const listJson = JSON.parse((await cli(['runs', 'list', '--json', '--db', path], dir)).stdout) as { runs: StoredRun[] };
     expect(listJson.runs[0]!.actor).toBe(`actor ${STORED}`);
-    const healthJson = JSON.parse((await cli(['servers', '--json', '--db', path, '--window', 'all'], dir)).stdout) as { server: string }[];
-    expect(healthJson[0]!.server).toBe(`srv${STORED}`);
+    const healthJson = JSON.parse((await cli(['servers', '--json', '--db', path, '--window', 'all'], dir)).stdout) as {
+      servers: { server: string }[];
+    };
+    expect(healthJson.servers[0]!.server).toBe(`srv${STORED}`);
 
     const missing = await cli(['runs', 'show', `x${NASTY}`, '--db', path], dir);
     expect(missing.code).toBe(1);

@@ -77,7 +77,7 @@ describe('runledger spool deliver', () => {
     expect(listed.stdout).toMatch(/\.jsonl\s+999999991\s+1\s+0\s+1\s+3\n$/);
     const text = await cli(['spool', 'deliver', '--db', db, '--spool-dir', spool], dir);
     expect(text.code).toBe(1);
-    expect(text.stdout).toMatch(/KEPT .*1 steps.*3 acknowledged entries were lost/);
+    expect(text.stdout).toMatch(/KEPT .*: 1 step, 0 final statuses delivered, then 3 acknowledged entries were lost/);
     const aside = await cli(['spool', 'deliver', '--db', db, '--spool-dir', spool, '--set-aside', '--json'], dir);
     expect(aside.code).toBe(1);
     const parsed = spoolDeliver.jsonOutput.parse(JSON.parse(aside.stdout));

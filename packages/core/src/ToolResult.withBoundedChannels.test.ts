@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolArtifact, ToolResult, WriteTarget } from './index.js';
-import { random } from './testing/random.js';
+import { seededRandom as random } from './seededRandom.js';
 
 const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 /** The text with lone surrogates replaced, as UTF-8 encoding does. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkArtifacts, encodeArtifacts } from './encodeArtifacts.js';
 import { ToolArtifact } from './index.js';
-import { random } from './testing/random.js';
+import { seededRandom as random } from './seededRandom.js';
 
 const LEAVES: ReadonlyArray<() => unknown> = [
   () => 'text',

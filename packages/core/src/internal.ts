@@ -10,4 +10,5 @@
  * @packageDocumentation
  */
 export { type CrossRealmBrand, crossRealmBrand, type PrototypeBrandRule } from './crossRealmBrand.js';
+export { seededRandom } from './seededRandom.js';
 export { claimToolSpan, offerToolSpan, type OpenToolSpan, TOOL_SPAN_HANDOFF, withdrawToolSpan } from './toolSpanHandoff.js';

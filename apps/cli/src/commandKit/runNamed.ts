@@ -1,3 +1,4 @@
+import { counted } from './counted.js';
 import type { RunStore, StoredRun } from '@runledger/trace';
 import { resolveRunId, RUN_ID_PREFIX_MIN_LENGTH } from '../app/resolveRunId.js';
 import type { CliIo } from './CliIo.js';
@@ -22,7 +23,7 @@ export async function runNamed(
   const { command, io } = context;
   io.stderr.write(
     found.kind === 'ambiguous'
-      ? terminalLine`runledger ${command}: "${id}" is the start of ${found.ids.length} runs; give more of the id:\n` +
+      ? terminalLine`runledger ${command}: "${id}" is the start of ${counted('count.runs', found.ids.length)}; give more of the id:\n` +
           found.ids.map((match) => terminalLine`  ${match}\n`).join('')
       : terminalLine`runledger ${command}: there is no run "${id}" in ${describeStore(context.store)}` +
           (found.kind === 'short' ? terminalLine`; give the full id or a prefix of at least ${RUN_ID_PREFIX_MIN_LENGTH} characters` : '') +

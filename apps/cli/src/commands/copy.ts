@@ -1,4 +1,5 @@
 // `runledger copy`: every run of a SQLite file into PostgreSQL, runs already there skipped.
+import { counted } from '../commandKit/counted.js';
 import { copyRuns } from '@runledger/trace';
 import type { CliIo } from '../commandKit/CliIo.js';
 import { CliExitCode, flag, HELP_FLAG, type CliFlag } from '../commandKit/cliSurface.js';
@@ -26,11 +27,11 @@ async function run(command: CopyOptions, io: CliIo): Promise<CliExitCode> {
       const result = await copyRuns(source, target, {
         onProgress: (p) =>
           io.stdout.write(
-            terminalLine`  [${p.runsSeen}] run ${p.runId}: ${p.runsCopied} copied, ${p.runsSkipped} already there, ${p.stepsCopied} steps so far\n`,
+            terminalLine`  [${p.runsSeen}] run ${p.runId}: ${p.runsCopied} copied, ${p.runsSkipped} already there, ${counted('count.steps', p.stepsCopied)} so far\n`,
           ),
       });
       io.stdout.write(
-        `copy finished: ${result.runsCopied} runs copied (${result.stepsCopied} steps), ${result.runsSkipped} already there and skipped, ${result.runsSeen} seen\n`,
+        `copy finished: ${counted('count.runs', result.runsCopied)} copied (${counted('count.steps', result.stepsCopied)}), ${result.runsSkipped} already there and skipped, ${result.runsSeen} seen\n`,
       );
     } finally {
       await target.close();

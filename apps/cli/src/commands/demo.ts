@@ -1,4 +1,5 @@
 // `runledger demo`: the bundled demo MCP servers, scripted runs recorded into a SQLite file, then the app.
+import { counted } from '../commandKit/counted.js';
 import type { RunStore } from '@runledger/trace';
 import { checkServeConfig } from '../app/startRunsServer.js';
 import type { CliIo } from '../commandKit/CliIo.js';
@@ -52,7 +53,7 @@ async function exportDemoRuns(io: CliIo, store: RunStore, runIds: readonly strin
   try {
     const result = await exportRunsOtlp(store, { endpoint, runIds });
     io.stdout.write(
-      terminalLine`sent the ${result.runsExported} demo runs (${result.spansExported} spans) to ${result.url} as OpenTelemetry traces\n`,
+      terminalLine`sent the ${counted('count.demoRuns', result.runsExported)} (${counted('count.spans', result.spansExported)}) to ${result.url} as OpenTelemetry traces\n`,
     );
   } catch (error) {
     io.stderr.write(
@@ -106,7 +107,7 @@ async function run(command: DemoOptions, io: CliIo): Promise<CliExitCode> {
   try {
     const leftRunning = result.liveRun === null ? '' : ' and left one more running';
     io.stdout.write(
-      terminalLine`recorded ${result.runIds.length} runs${leftRunning} into ${command.dbPath} (${result.totalRuns} runs in the file now)\n`,
+      terminalLine`recorded ${counted('count.runs', result.runIds.length)}${leftRunning} into ${command.dbPath} (${counted('count.runs', result.totalRuns)} in the file now)\n`,
     );
     if (command.otlp !== null) await exportDemoRuns(io, result.store, result.runIds, command.otlp);
     const { liveRun } = result;

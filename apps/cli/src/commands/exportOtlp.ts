@@ -1,4 +1,5 @@
 // `runledger export otlp`: stored runs to an OpenTelemetry backend over OTLP/HTTP, a progress line per run.
+import { counted } from '../commandKit/counted.js';
 import type { CliIo } from '../commandKit/CliIo.js';
 import { writeCliJson, count } from '../commandKit/cliJsonOutputs.js';
 import { CliExitCode, flag, HELP_FLAG, JSON_FLAG, type CliFlag, STORE_FLAGS } from '../commandKit/cliSurface.js';
@@ -64,7 +65,7 @@ async function run(command: ExportOtlpOptions, io: CliIo): Promise<CliExitCode> 
         onProgress: (p) =>
           io.stderr.write(
             p.exported
-              ? terminalLine`runledger export otlp: [${p.runsSeen}] run ${p.runId}: ${p.spans} spans sent (${p.runsExported} runs, ${p.spansExported} spans so far)\n`
+              ? terminalLine`runledger export otlp: [${p.runsSeen}] run ${p.runId}: ${counted('count.spans', p.spans)} sent (${counted('count.runs', p.runsExported)}, ${counted('count.spans', p.spansExported)} so far)\n`
               : terminalLine`runledger export otlp: [${p.runsSeen}] run ${p.runId}: skipped, still running\n`,
           ),
       });
@@ -76,7 +77,7 @@ async function run(command: ExportOtlpOptions, io: CliIo): Promise<CliExitCode> 
       return CliExitCode.OK;
     }
     io.stdout.write(
-      terminalLine`exported ${result.runsExported} runs (${result.spansExported} spans) from ${describeStore(command.store)} to ${result.url}` +
+      terminalLine`exported ${counted('count.runs', result.runsExported)} (${counted('count.spans', result.spansExported)}) from ${describeStore(command.store)} to ${result.url}` +
         (result.runsSkipped > 0 ? terminalLine`; ${result.runsSkipped} still running, skipped` : '') +
         '\n',
     );

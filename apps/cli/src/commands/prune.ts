@@ -1,4 +1,5 @@
 // `runledger prune --older-than <d>`: retention, whole runs that ended before the cutoff.
+import { counted } from '../commandKit/counted.js';
 import { canPruneRuns } from '@runledger/trace';
 import type { CliIo } from '../commandKit/CliIo.js';
 import { CliExitCode, flag, HELP_FLAG, JSON_FLAG, STORE_SYNOPSIS, type CliFlag, STORE_FLAGS } from '../commandKit/cliSurface.js';
@@ -48,7 +49,7 @@ function run(command: PruneOptions, io: CliIo): Promise<CliExitCode> {
     io.stdout.write(
       result.runs === 0 && result.steps === 0
         ? terminalLine`no runs ended before ${when(olderThan)}; nothing to delete\n`
-        : terminalLine`${verb} ${result.runs} runs (${result.steps} steps) that ended before ${when(olderThan)}: oldest ended ${when(result.oldestFinishedAt)}, newest ${when(result.newestFinishedAt)}${command.dryRun ? ' (dry run: nothing deleted)' : ` in ${result.batches} batches`}\n`,
+        : terminalLine`${verb} ${counted('count.runs', result.runs)} (${counted('count.steps', result.steps)}) that ended before ${when(olderThan)}: oldest ended ${when(result.oldestFinishedAt)}, newest ${when(result.newestFinishedAt)}${command.dryRun ? ' (dry run: nothing deleted)' : ` in ${counted('count.batches', result.batches)}`}\n`,
     );
     return CliExitCode.OK;
   });

@@ -13,6 +13,7 @@ import { withStore } from '../commandKit/withStore.js';
 import type { CliCommand } from '../commandKit/CliCommand.js';
 import { flagParser, type StoreTarget } from '../commandKit/commandArgs.js';
 import { UsageError } from '../commandKit/UsageError.js';
+import { badCursorError } from '../commandKit/listingCursor.js';
 import { parseTimeFlag } from '../commandKit/parseTimeFlag.js';
 import { z } from 'zod';
 
@@ -150,9 +151,7 @@ function checkCursor(cursor: string): void {
   try {
     decodeRunCursor(cursor);
   } catch {
-    throw new UsageError(
-      `runledger runs list: --cursor must be the nextCursor of an earlier runs list (its --json, or the line under its table), got ${JSON.stringify(cursor)}`,
-    );
+    throw badCursorError('runs list', cursor);
   }
 }
 

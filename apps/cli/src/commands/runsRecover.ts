@@ -1,4 +1,5 @@
 // `runledger runs recover`: ends the running runs whose process is gone.
+import { counted } from '../commandKit/counted.js';
 import type { CliIo } from '../commandKit/CliIo.js';
 import { writeCliJson } from '../commandKit/cliJsonOutputs.js';
 import { CliExitCode, flag, HELP_FLAG, JSON_FLAG, STORE_SYNOPSIS, type CliFlag, STORE_FLAGS } from '../commandKit/cliSurface.js';
@@ -34,7 +35,7 @@ function run(command: RunsRecoverOptions, io: CliIo): Promise<CliExitCode> {
     io.stdout.write(
       ids.length === 0
         ? 'no stale running runs\n'
-        : `${ids.map((id) => terminalLine`recovered ${id}\n`).join('')}${ids.length} runs ended\n`,
+        : `${ids.map((id) => terminalLine`recovered ${id}\n`).join('')}${counted('count.runs', ids.length)} ended\n`,
     );
     return CliExitCode.OK;
   });

@@ -9,8 +9,11 @@ import {
   worstFirst,
   SERVER_WINDOWS,
   DEFAULT_SERVERS_QUERY,
+  compareWorstFirst,
   type ServerWindow,
+  type WorstFirstKey,
 } from '../viewModels/serversQuery.js';
+import { badCursorError, decodeListingCursor, encodeListingCursor } from '../commandKit/listingCursor.js';
 import type { CliIo } from '../commandKit/CliIo.js';
 import { CliExitCode, flag, HELP_FLAG, JSON_FLAG, STORE_SYNOPSIS, type CliFlag, STORE_FLAGS } from '../commandKit/cliSurface.js';
 import { writeCliJson, serverHealth } from '../commandKit/cliJsonOutputs.js';
@@ -25,11 +28,32 @@ import { z } from 'zod';
 export interface ServersOptions {
   readonly store: StoreTarget;
   readonly window: ServerWindow;
+  /** The most servers to list: 1 to 1000. */
+  readonly limit: number;
+  /** Where the page before ended in the worst-first order (decoded from its `nextCursor`), or null for the first page. */
+  readonly after: WorstFirstKey | null;
   readonly json: boolean;
 }
 
-/** The shape of `runledger servers --json`. */
-const JSON_OUTPUT = z.array(serverHealth);
+/** The shape of `runledger servers --json`: a page of servers, worst first. */
+const JSON_OUTPUT = z.object({
+  servers: z.array(serverHealth),
+  nextCursor: z.string().nullable().describe('pass as --cursor for the next page; null on the last page'),
+});
+
+/** The cursor of the page after `row`: its place in the worst-first order. */
+const cursorAfter = (row: WorstFirstKey): string =>
+  encodeListingCursor({ flaky: row.flaky, failureRate: row.failureRate, failed: row.failed, server: row.server });
+
+/** The place in the worst-first order a `--cursor` made by {@link cursorAfter} names, or null when it is not one. */
+function placeOfCursor(cursor: string): WorstFirstKey | null {
+  const place = decodeListingCursor(cursor);
+  if (place === null) return null;
+  const { flaky, failureRate, failed, server } = place;
+  if (typeof flaky !== 'boolean' || typeof server !== 'string' || typeof failed !== 'number' || !Number.isSafeInteger(failed)) return null;
+  if (failureRate !== null && (typeof failureRate !== 'number' || !Number.isFinite(failureRate))) return null;
+  return { flaky, failureRate, failed, server };
+}
 
 const t = new Translator('en');
 
@@ -38,9 +62,13 @@ function run(command: ServersOptions, io: CliIo): Promise<CliExitCode> {
   return withStore(command.store, async (store) => {
     const since = windowSince(command.window, Date.now());
     // worst first, as the servers page lists them by default
-    const rows = worstFirst(await store.serverHealth(since === undefined ? {} : { since }));
+    const all = worstFirst(await store.serverHealth(since === undefined ? {} : { since }));
+    const after = command.after;
+    const rest = after === null ? all : all.filter((row) => compareWorstFirst(row, after) > 0);
+    const rows = rest.slice(0, command.limit);
+    const nextCursor = rest.length > rows.length ? cursorAfter(rows.at(-1)!) : null;
     if (command.json) {
-      writeCliJson(io, JSON_OUTPUT, rows);
+      writeCliJson(io, JSON_OUTPUT, { servers: rows, nextCursor });
       return CliExitCode.OK;
     }
     if (rows.length === 0) {
@@ -83,6 +111,7 @@ function run(command: ServersOptions, io: CliIo): Promise<CliExitCode> {
       ),
     );
     io.stdout.write(terminalLine`${t.t('servers.intro')}\n`);
+    if (nextCursor !== null) io.stdout.write(`(more servers: the next page is --cursor ${nextCursor})\n`);
     return CliExitCode.OK;
   });
 }
@@ -90,6 +119,8 @@ function run(command: ServersOptions, io: CliIo): Promise<CliExitCode> {
 const FLAGS: readonly CliFlag[] = [
   ...STORE_FLAGS,
   flag('window', SERVER_WINDOWS.join('|'), { choices: SERVER_WINDOWS, default: DEFAULT_SERVERS_QUERY.window }),
+  flag('limit', '<n>', { min: 1, max: 1000, default: '100' }),
+  flag('cursor', '<cursor>'),
   JSON_FLAG,
   HELP_FLAG,
 ];
@@ -100,14 +131,18 @@ export const servers: CliCommand<ServersOptions, typeof JSON_OUTPUT> = {
   arguments: [],
   flags: FLAGS,
   usage: {
-    synopsis: `servers ${STORE_SYNOPSIS} [--window 24h|7d|all] [--json]`,
-    about: 'Print the health of every MCP server (failure rate excludes cancellations).',
+    synopsis: `servers ${STORE_SYNOPSIS} [--window 24h|7d|all] [--limit <n>] [--cursor <cursor>] [--json]`,
+    about: `Print the health of every MCP server, worst first (failure rate excludes cancellations);
+--limit 1 to 1000, default 100; --cursor: the nextCursor of the page before.`,
   },
   jsonOutput: JSON_OUTPUT,
   parse: flagParser('servers', FLAGS, (args) => {
     args.noPositionals();
     const window = args.defaulted('window') as ServerWindow;
-    return { store: args.store(), window, json: args.has('json') };
+    const cursor = args.given('cursor');
+    const after = cursor === undefined ? null : placeOfCursor(cursor);
+    if (cursor !== undefined && after === null) throw badCursorError('servers', cursor);
+    return { store: args.store(), window, limit: args.integer('limit'), after, json: args.has('json') };
   }),
   run,
 };

@@ -1,4 +1,5 @@
 // `runledger spool deliver`: hands spooled steps and final statuses to the store.
+import { counted } from '../commandKit/counted.js';
 import { deliverSpool, RUN_STATUSES } from '@runledger/trace';
 import type { CliIo } from '../commandKit/CliIo.js';
 import {
@@ -68,8 +69,9 @@ function run(command: SpoolDeliverOptions, io: CliIo): Promise<CliExitCode> {
         io.stdout.write(terminalLine`no spool files in ${result.dir}\n`);
       } else {
         for (const file of result.files) {
-          const torn = file.torn > 0 && file.lost === 0 ? `, ${file.torn} torn last line skipped (never acknowledged)` : '';
-          const what = `${file.steps} steps, ${file.finishes} final statuses${file.lateFinishes.length > 0 ? `, ${file.lateFinishes.length} late final statuses` : ''}${torn}`;
+          const torn = file.torn > 0 && file.lost === 0 ? `, ${counted('count.tornLines', file.torn)} skipped (never acknowledged)` : '';
+          const lateText = file.lateFinishes.length > 0 ? `, ${counted('count.lateFinalStatuses', file.lateFinishes.length)}` : '';
+          const what = `${counted('count.steps', file.steps)}, ${counted('count.finalStatuses', file.finishes)}${lateText}${torn}`;
           io.stdout.write(
             file.state === 'delivered'
               ? terminalLine`delivered ${file.path}: ${what}; ${file.problem ?? 'file removed'}\n`
@@ -81,7 +83,7 @@ function run(command: SpoolDeliverOptions, io: CliIo): Promise<CliExitCode> {
           );
           for (const late of file.lateFinishes) {
             io.stdout.write(
-              terminalLine`  LATE: the final status "${late.status}" of run ${late.runId} arrived after the run had ended "${late.runStatus}"; kept as its late finish, ${late.unstoredSteps} unstored steps counted\n`,
+              terminalLine`  LATE: the final status "${late.status}" of run ${late.runId} arrived after the run had ended "${late.runStatus}"; kept as its late finish, ${counted('count.unstoredSteps', late.unstoredSteps)} counted\n`,
             );
           }
         }

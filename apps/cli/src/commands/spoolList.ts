@@ -7,7 +7,7 @@ import { terminalTable } from '../commandKit/terminalTable.js';
 import { terminalLine } from '../commandKit/terminalText.js';
 import type { CliCommand } from '../commandKit/CliCommand.js';
 import { flagParser } from '../commandKit/commandArgs.js';
-import { UsageError } from '../commandKit/UsageError.js';
+import { badCursorError, decodeListingCursor, encodeListingCursor } from '../commandKit/listingCursor.js';
 import { z } from 'zod';
 
 /** The options of `runledger spool list`, as its command line gives them. @internal */
@@ -21,18 +21,12 @@ export interface SpoolListOptions {
 }
 
 /** The cursor of the page after the file at `path` (the files are listed in the order of their paths). */
-const cursorAfter = (path: string): string => Buffer.from(JSON.stringify({ after: path }), 'utf8').toString('base64url');
+const cursorAfter = (path: string): string => encodeListingCursor({ after: path });
 
 /** The path a `--cursor` made by {@link cursorAfter} names, or null when it is not one. */
 function pathOfCursor(cursor: string): string | null {
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
-  try {
-    const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    const after = typeof decoded === 'object' && decoded !== null ? (decoded as { after?: unknown }).after : undefined;
-    return typeof after === 'string' && after !== '' ? after : null;
-  } catch {
-    return null;
-  }
+  const after = decodeListingCursor(cursor)?.['after'];
+  return typeof after === 'string' && after !== '' ? after : null;
 }
 
 /** The shape of `runledger spool list --json`. */
@@ -102,11 +96,7 @@ could not take them (default dir: RUNLEDGER_SPOOL_DIR, else ~/.runledger/spool),
     args.noPositionals();
     const cursor = args.given('cursor');
     const after = cursor === undefined ? null : pathOfCursor(cursor);
-    if (cursor !== undefined && after === null) {
-      throw new UsageError(
-        `runledger spool list: --cursor must be the nextCursor of an earlier spool list (its --json, or the line under its table), got ${JSON.stringify(cursor)}`,
-      );
-    }
+    if (cursor !== undefined && after === null) throw badCursorError('spool list', cursor);
     return { spoolDir: args.spoolDir(), limit: args.integer('limit'), after, json: args.has('json') };
   }),
   run,

@@ -1,6 +1,7 @@
 // The week of history the demo imports (issue 40 item 5), as a plan: which runs, when, which calls
 // and how each ended — drawn from a seeded generator, so every demo plans the same runs with the
 // same ids, only placed relative to its own "now".
+import { seededRandom } from '@runledger/core/internal';
 import { ToolFailureCause, type ToolFailureFacts } from '@runledger/core';
 
 /** The words every imported history run carries in its configuration and title. @internal */
@@ -67,18 +68,6 @@ export interface HistoryRun {
   readonly startsBefore: number;
   readonly rounds: readonly HistoryRound[];
   readonly ending: HistoryEnding;
-}
-
-/** A seeded generator of numbers in [0, 1) (mulberry32). */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 type Random = () => number;
@@ -319,7 +308,7 @@ function reportExport(random: Random): Omit<HistoryRun, 'id' | 'startsBefore'> {
  * @internal
  */
 export function planDemoHistory(): readonly HistoryRun[] {
-  const random = seeded(SEED);
+  const random = seededRandom(SEED);
   const runs: HistoryRun[] = [];
   for (let offset = HISTORY_SPAN_MS; offset >= HISTORY_END_MS + SLOT_MS / 4; offset -= SLOT_MS) {
     const id = uuidOf(random);

@@ -1,4 +1,5 @@
 import { SqliteRunStore } from '@runledger/store-sqlite';
+import { counted } from '../commandKit/counted.js';
 import { type ActiveRun, type RunStore, startRun } from '@runledger/trace';
 import { stopWords } from '../commandKit/CliStop.js';
 import { DemoAgent } from './DemoAgent.js';
@@ -274,14 +275,14 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       history = await importDemoHistory(store, Date.now());
       progress(
         history.imported > 0
-          ? `  imported ${history.imported} runs of the last 7 days`
-          : `  the demo history is in the file already (${history.runs} runs): nothing imported`,
+          ? `  imported ${counted('count.runs', history.imported)} of the last 7 days`
+          : `  the demo history is in the file already (${counted('count.runs', history.runs)}): nothing imported`,
       );
     }
     progress('starting demo MCP servers docs, flaky, slow (child processes over stdio) …');
     const servers = options.servers ?? (await startDemoServers());
     try {
-      progress(`  servers up, ${servers.tools.size} tools: ${[...servers.tools.keys()].join(', ')}`);
+      progress(`  servers up, ${counted('count.tools', servers.tools.size)}: ${[...servers.tools.keys()].join(', ')}`);
       for (const [index, script] of SCRIPTS.entries()) {
         options.signal?.throwIfAborted();
         progress(`[${index + 1}/${SCRIPTS.length}] ${script.configuration}: ${script.title} …`);
@@ -315,7 +316,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         const stored = await run.finished;
         const c = stored.outcomeCounts;
         progress(
-          `      → ${stored.status}: ${stored.stepCount} steps, tool calls ${c.ok} ok, ${c.failed} failed, ${c.cancelled} cancelled  (run ${stored.id})`,
+          `      → ${stored.status}: ${counted('count.steps', stored.stepCount)}, tool calls ${c.ok} ok, ${c.failed} failed, ${c.cancelled} cancelled  (run ${stored.id})`,
         );
       }
       if (options.leaveRunning === true) {

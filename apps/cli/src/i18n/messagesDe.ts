@@ -339,4 +339,16 @@ export const messagesDe: MessageCatalog = {
   'error.server.text': 'Ein interner Fehler hat diese Seite verhindert. Die Einzelheiten stehen im Server-Log.',
   'common.none': '—',
   'common.never': 'nie',
+
+  // Zahlen, die die Kommandozeile neben ihren eigenen Worten nennt (`1 Lauf`, `2 Läufe`)
+  'count.runs': { one: '{count} Lauf', other: '{count} Läufe' },
+  'count.demoRuns': { one: '{count} Demo-Lauf', other: '{count} Demo-Läufe' },
+  'count.steps': { one: '{count} Schritt', other: '{count} Schritte' },
+  'count.unstoredSteps': { one: '{count} nicht gespeicherter Schritt', other: '{count} nicht gespeicherte Schritte' },
+  'count.spans': { one: '{count} Span', other: '{count} Spans' },
+  'count.batches': { one: '{count} Stapel', other: '{count} Stapel' },
+  'count.finalStatuses': { one: '{count} Endstatus', other: '{count} Endstatus' },
+  'count.lateFinalStatuses': { one: '{count} später Endstatus', other: '{count} späte Endstatus' },
+  'count.tornLines': { one: '{count} abgerissene letzte Zeile', other: '{count} abgerissene letzte Zeilen' },
+  'count.tools': { one: '{count} Tool', other: '{count} Tools' },
 };

@@ -334,6 +334,18 @@ export const en = {
   'error.server.text': 'An internal error stopped this page. The details are in the server log.',
   'common.none': '—',
   'common.never': 'never',
+
+  // counts the command line says beside its own words (`1 run`, `2 runs`): never by hand
+  'count.runs': { one: '{count} run', other: '{count} runs' },
+  'count.demoRuns': { one: '{count} demo run', other: '{count} demo runs' },
+  'count.steps': { one: '{count} step', other: '{count} steps' },
+  'count.unstoredSteps': { one: '{count} unstored step', other: '{count} unstored steps' },
+  'count.spans': { one: '{count} span', other: '{count} spans' },
+  'count.batches': { one: '{count} batch', other: '{count} batches' },
+  'count.finalStatuses': { one: '{count} final status', other: '{count} final statuses' },
+  'count.lateFinalStatuses': { one: '{count} late final status', other: '{count} late final statuses' },
+  'count.tornLines': { one: '{count} torn last line', other: '{count} torn last lines' },
+  'count.tools': { one: '{count} tool', other: '{count} tools' },
 } as const satisfies Record<string, CatalogEntry>;
 
 /**

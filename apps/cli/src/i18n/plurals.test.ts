@@ -31,6 +31,16 @@ const NOUNS: Readonly<Record<PluralKey, Readonly<Record<Locale, readonly [one: s
   'trend.empty.hour': { en: ['hour', 'hours'], de: ['Stunde', 'Stunden'] },
   'trend.empty.day': { en: ['day', 'days'], de: ['Tag', 'Tagen'] },
   'server.failing.shown': { en: ['failed call on', 'failed calls on'], de: ['fehlgeschlagener Aufruf auf', 'fehlgeschlagene Aufrufe auf'] },
+  'count.runs': { en: ['run', 'runs'], de: ['Lauf', 'Läufe'] },
+  'count.demoRuns': { en: ['demo run', 'demo runs'], de: ['Demo-Lauf', 'Demo-Läufe'] },
+  'count.steps': { en: ['step', 'steps'], de: ['Schritt', 'Schritte'] },
+  'count.unstoredSteps': { en: ['unstored step', 'unstored steps'], de: ['nicht gespeicherter Schritt', 'nicht gespeicherte Schritte'] },
+  'count.spans': { en: ['span', 'spans'], de: ['Span', 'Spans'] },
+  'count.batches': { en: ['batch', 'batches'], de: ['Stapel', 'Stapel'] },
+  'count.finalStatuses': { en: ['final status', 'final statuses'], de: ['Endstatus', 'Endstatus'] },
+  'count.lateFinalStatuses': { en: ['late final status', 'late final statuses'], de: ['später Endstatus', 'späte Endstatus'] },
+  'count.tornLines': { en: ['torn last line', 'torn last lines'], de: ['abgerissene letzte Zeile', 'abgerissene letzte Zeilen'] },
+  'count.tools': { en: ['tool', 'tools'], de: ['Tool', 'Tools'] },
 };
 
 const PLURAL_KEYS = Object.keys(NOUNS) as PluralKey[];

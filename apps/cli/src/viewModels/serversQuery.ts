@@ -62,6 +62,9 @@ export function readServersQuery(params: URLSearchParams): ServersQuery {
   };
 }
 
+/** What {@link compareWorstFirst} orders servers by: a row of server health, or a cursor's position. @internal */
+export type WorstFirstKey = Pick<ServerHealth, 'flaky' | 'failureRate' | 'failed' | 'server'>;
+
 /**
  * Worst first, the one order of `runledger servers` and of the servers page by default: flaky
  * servers first, then the higher failure rate over answered calls (a server without one last),
@@ -69,7 +72,7 @@ export function readServersQuery(params: URLSearchParams): ServersQuery {
  *
  * @internal
  */
-export function compareWorstFirst(a: ServerHealth, b: ServerHealth): number {
+export function compareWorstFirst(a: WorstFirstKey, b: WorstFirstKey): number {
   if (a.flaky !== b.flaky) return a.flaky ? -1 : 1;
   if (a.failureRate !== b.failureRate) {
     if (a.failureRate === null) return 1;
@@ -77,7 +80,8 @@ export function compareWorstFirst(a: ServerHealth, b: ServerHealth): number {
     return b.failureRate - a.failureRate;
   }
   if (a.failed !== b.failed) return b.failed - a.failed;
-  return a.server.localeCompare(b.server);
+  // two names the locale reads alike still differ: every server has one place, so a cursor finds it
+  return a.server.localeCompare(b.server) || (a.server < b.server ? -1 : a.server > b.server ? 1 : 0);
 }
 
 /**
