@@ -2,14 +2,21 @@
 // errors that name the field and the rule. The shape is documented in docs/alerts.md.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { CliSetupError } from '../commandKit/CliSetupError.js';
 import { durationMs } from '../commandKit/reachBack.js';
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 
+/** A span like 30s, 10m, 1h, 7d or 2w in ms, or null when it is not one (or under a second). @internal */
+export function alertSpanMs(value: string): number | null {
+  const ms = durationMs(value, UNIT_MS);
+  return ms === null || ms < 1_000 ? null : ms;
+}
+
 /** A span like 30s, 10m, 1h, 7d or 2w, at least one second; read as ms. */
 const span = z.string().transform((value, ctx) => {
-  const ms = durationMs(value, UNIT_MS);
-  if (ms === null || ms < 1_000) {
+  const ms = alertSpanMs(value);
+  if (ms === null) {
     ctx.addIssue({ code: 'custom', message: `must be a duration like 30s, 10m, 1h, 7d or 2w (at least 1s), got ${JSON.stringify(value)}` });
     return z.NEVER;
   }
@@ -84,8 +91,8 @@ export type AlertWebhook = z.output<typeof webhook>;
 /** A rules file, read. @internal */
 export type AlertRules = z.output<typeof rulesFile>;
 
-/** A rules file that cannot be read or breaks a rule. @internal */
-export class AlertRulesError extends Error {
+/** A rules file that cannot be read or breaks a rule: a setup to fix (the CLI exits 2). @internal */
+export class AlertRulesError extends CliSetupError {
   constructor(message: string) {
     super(message);
     this.name = 'AlertRulesError';

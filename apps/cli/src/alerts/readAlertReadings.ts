@@ -2,7 +2,15 @@
 // store's own query, cancels left out), the running runs, and the writes that may have executed.
 import { buildRunTimeline, canSearchRuns, type RunStore, type ServerHealthQuery } from '@runledger/trace';
 import type { AlertRules } from './alertRules.js';
-import { healthRules, type AlertReadings, type HealthRule, type RunningRunReading, type UnsureWriteReading } from './evaluateAlerts.js';
+import {
+  evaluateAlerts,
+  healthRules,
+  type ActiveAlert,
+  type AlertReadings,
+  type HealthRule,
+  type RunningRunReading,
+  type UnsureWriteReading,
+} from './evaluateAlerts.js';
 
 /** The most pages (of 200) one reading walks, so that one pass stays bounded on a huge store. */
 const MAX_PAGES = 50;
@@ -65,4 +73,13 @@ export async function readAlertReadings(store: RunStore, rules: AlertRules, now:
   for (const rule of rules.rules) if (rule.kind === 'may-have-executed') unsure[rule.id] = await unsureWrites(store, now - rule.window);
   const stalled = rules.rules.some((r) => r.kind === 'stalled-run');
   return { now, health, runningRuns: stalled ? await runningRuns(store) : [], unsureWrites: unsure };
+}
+
+/**
+ * The alerts of the rules that fire on the store now, without a state (what `servers --check` reports).
+ *
+ * @internal
+ */
+export async function firingAlerts(store: RunStore, rules: AlertRules, now: number): Promise<ActiveAlert[]> {
+  return Object.values(evaluateAlerts(rules, await readAlertReadings(store, rules, now), {}).states);
 }

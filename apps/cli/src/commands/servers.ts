@@ -20,12 +20,19 @@ import { withStore } from '../commandKit/withStore.js';
 import type { CliCommand } from '../commandKit/CliCommand.js';
 import { flagParser, type StoreTarget } from '../commandKit/commandArgs.js';
 import { z } from 'zod';
+import { resolve } from 'node:path';
+import type { RunStore } from '@runledger/trace';
+import { loadAlertRules } from '../alerts/alertRules.js';
+import { firingAlerts } from '../alerts/readAlertReadings.js';
+import { UsageError } from '../commandKit/UsageError.js';
 
 /** The options of `runledger servers`, as its command line gives them. @internal */
 export interface ServersOptions {
   readonly store: StoreTarget;
   readonly window: ServerWindow;
   readonly json: boolean;
+  /** `--check --rules <file>`: the rules whose firing makes the exit status 1, or null. */
+  readonly checkRules: string | null;
 }
 
 /** The shape of `runledger servers --json`. */
@@ -33,64 +40,81 @@ const JSON_OUTPUT = z.array(serverHealth);
 
 const t = new Translator('en');
 
-/** Prints the server health of the store the command names over its `--window`. */
+/** Prints the server health of the store the command names over its `--window` (then, with `--check`, the rules that fire). */
 function run(command: ServersOptions, io: CliIo): Promise<CliExitCode> {
   return withStore(command.store, async (store) => {
-    const since = windowSince(command.window, Date.now());
-    // worst first, as the servers page lists them by default
-    const rows = worstFirst(await store.serverHealth(since === undefined ? {} : { since }));
-    if (command.json) {
-      writeCliJson(io, JSON_OUTPUT, rows);
-      return CliExitCode.OK;
-    }
-    if (rows.length === 0) {
-      io.stdout.write(terminalLine`${t.t('servers.empty')}\n`);
-      return CliExitCode.OK;
-    }
-    const none = t.t('common.none');
-    const header = (key: MessageKey) => t.t(key).toLocaleUpperCase(t.locale);
-    io.stdout.write(
-      terminalTable(
-        [
-          header('servers.col.server'),
-          header('servers.col.calls'),
-          header('servers.col.ok'),
-          header('servers.col.failed'),
-          header('servers.col.cancelled'),
-          header('servers.col.notCharged'),
-          header('servers.col.failureRate'),
-          header('servers.col.causes'),
-          header('servers.col.lastFailure'),
-          header('servers.col.p95'),
-          header('servers.col.health'),
-        ],
-        rows.map((row) => [
-          row.server,
-          t.number(row.calls),
-          t.number(row.ok),
-          t.number(row.failed),
-          t.number(row.cancelled),
-          t.number(row.notCharged),
-          row.failureRate === null ? none : t.ratio(row.failureRate),
-          row.failureCauses.length === 0
-            ? none
-            : row.failureCauses.map((c) => `${failureCauseLabel(t, c.cause)}: ${t.number(c.calls)}`).join(', '),
-          row.lastFailureAt === null ? t.t('common.never') : t.date(row.lastFailureAt),
-          row.p95DurationMs === null ? none : t.duration(row.p95DurationMs),
-          healthText(t, row),
-        ]),
-        [1, 2, 3, 4, 5, 6, 9],
-      ),
+    const rules = command.checkRules === null ? null : loadAlertRules(command.checkRules);
+    const printed = await printHealth(command, io, store);
+    if (rules === null) return printed;
+    const firing = await firingAlerts(store, rules, Date.now());
+    // with --json, stdout holds the JSON alone: the verdict goes to stderr
+    const out = command.json ? io.stderr : io.stdout;
+    for (const alert of firing) out.write(terminalLine`firing: ${alert.ruleId}: ${alert.summary}\n`);
+    out.write(
+      firing.length === 0 ? 'check: no alert rule fires\n' : `check: ${firing.length} alert${firing.length === 1 ? '' : 's'} firing\n`,
     );
-    io.stdout.write(terminalLine`${t.t('servers.intro')}\n`);
-    return CliExitCode.OK;
+    return firing.length === 0 ? CliExitCode.OK : CliExitCode.FAILED;
   });
+}
+
+/** The health table (or JSON) of `runledger servers`. */
+async function printHealth(command: ServersOptions, io: CliIo, store: RunStore): Promise<CliExitCode> {
+  const since = windowSince(command.window, Date.now());
+  // worst first, as the servers page lists them by default
+  const rows = worstFirst(await store.serverHealth(since === undefined ? {} : { since }));
+  if (command.json) {
+    writeCliJson(io, JSON_OUTPUT, rows);
+    return CliExitCode.OK;
+  }
+  if (rows.length === 0) {
+    io.stdout.write(terminalLine`${t.t('servers.empty')}\n`);
+    return CliExitCode.OK;
+  }
+  const none = t.t('common.none');
+  const header = (key: MessageKey) => t.t(key).toLocaleUpperCase(t.locale);
+  io.stdout.write(
+    terminalTable(
+      [
+        header('servers.col.server'),
+        header('servers.col.calls'),
+        header('servers.col.ok'),
+        header('servers.col.failed'),
+        header('servers.col.cancelled'),
+        header('servers.col.notCharged'),
+        header('servers.col.failureRate'),
+        header('servers.col.causes'),
+        header('servers.col.lastFailure'),
+        header('servers.col.p95'),
+        header('servers.col.health'),
+      ],
+      rows.map((row) => [
+        row.server,
+        t.number(row.calls),
+        t.number(row.ok),
+        t.number(row.failed),
+        t.number(row.cancelled),
+        t.number(row.notCharged),
+        row.failureRate === null ? none : t.ratio(row.failureRate),
+        row.failureCauses.length === 0
+          ? none
+          : row.failureCauses.map((c) => `${failureCauseLabel(t, c.cause)}: ${t.number(c.calls)}`).join(', '),
+        row.lastFailureAt === null ? t.t('common.never') : t.date(row.lastFailureAt),
+        row.p95DurationMs === null ? none : t.duration(row.p95DurationMs),
+        healthText(t, row),
+      ]),
+      [1, 2, 3, 4, 5, 6, 9],
+    ),
+  );
+  io.stdout.write(terminalLine`${t.t('servers.intro')}\n`);
+  return CliExitCode.OK;
 }
 
 const FLAGS: readonly CliFlag[] = [
   ...STORE_FLAGS,
   flag('window', SERVER_WINDOWS.join('|'), { choices: SERVER_WINDOWS, default: DEFAULT_SERVERS_QUERY.window }),
   JSON_FLAG,
+  flag('check', null),
+  flag('rules', '<file>'),
   HELP_FLAG,
 ];
 
@@ -100,14 +124,21 @@ export const servers: CliCommand<ServersOptions, typeof JSON_OUTPUT> = {
   arguments: [],
   flags: FLAGS,
   usage: {
-    synopsis: `servers ${STORE_SYNOPSIS} [--window 24h|7d|all] [--json]`,
-    about: 'Print the health of every MCP server (failure rate excludes cancellations).',
+    synopsis: `servers ${STORE_SYNOPSIS} [--window 24h|7d|all] [--json] [--check --rules <file>]`,
+    about: `Print the health of every MCP server (failure rate excludes cancellations). --check
+--rules <file> then lists the alert rules of the file that fire now and exits 1 while any fires
+(0 otherwise); see docs/alerts.md.`,
   },
   jsonOutput: JSON_OUTPUT,
   parse: flagParser('servers', FLAGS, (args) => {
     args.noPositionals();
     const window = args.defaulted('window') as ServerWindow;
-    return { store: args.store(), window, json: args.has('json') };
+    const rules = args.given('rules');
+    if (args.has('check') !== (rules !== undefined))
+      throw new UsageError(
+        `runledger servers: ${rules === undefined ? '--check needs --rules <file>' : '--rules is read by --check only; add --check'}`,
+      );
+    return { store: args.store(), window, json: args.has('json'), checkRules: rules === undefined ? null : resolve(args.env.cwd, rules) };
   }),
   run,
 };
