@@ -1,6 +1,6 @@
 // `runledger alerts`, `runledger serve --alerts` and `runledger servers --check`, in process, on a
 // real SQLite file and a real local webhook receiver.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -161,4 +161,20 @@ describe('runledger serve --alerts', () => {
     expect(result.stdout).toContain('alert firing: flaky: server flaky is flaky');
     expect(result.stdout).toContain('stopped serving');
   }, 20_000);
+
+  it('stops evaluating and gives the lock up when the app cannot start', async () => {
+    const db = join(dir, 'busy.db');
+    await storeWith(db, true);
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const port = String((busy.address() as { port: number }).port);
+      const result = await cli(['serve', '--db', db, '--port', port, '--alerts', rulesFile('busy.rules.json', hookUrl)], dir);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('is already in use');
+      expect(existsSync(`${db}.alerts.lock`)).toBe(false);
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+  });
 });

@@ -76,6 +76,7 @@ export async function evaluateEvery(evaluator: AlertEvaluator, everyMs: number, 
     } catch (error) {
       io.stderr.write(terminalLine`alerts: the pass failed: ${error instanceof Error ? error.message : String(error)}\n`);
     }
+    if (signal?.aborted === true) break;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, everyMs);
       function done() {

@@ -27,9 +27,17 @@ async function run(command: ServeOptions, io: CliIo): Promise<CliExitCode> {
   const store = await openExistingStore(command.store);
   try {
     const evaluator = command.alerts === null ? null : alertEvaluatorFor(store, command.store, command.alerts);
-    const serving = serveStore(io, store, { ...command, what: describeStore(command.store) });
-    // alerts are evaluated beside the app, until the same stop
-    await Promise.all([serving, evaluator === null ? null : evaluateEvery(evaluator, command.alertsEveryMs, io, true)]);
+    // alerts are evaluated beside the app until it stops, whether stopped or failed to start
+    const stopAlerts = new AbortController();
+    io.signal?.addEventListener('abort', () => stopAlerts.abort(), { once: true });
+    const alerting =
+      evaluator === null ? null : evaluateEvery(evaluator, command.alertsEveryMs, { ...io, signal: stopAlerts.signal }, true);
+    try {
+      await serveStore(io, store, { ...command, what: describeStore(command.store) });
+    } finally {
+      stopAlerts.abort();
+      await alerting;
+    }
   } finally {
     await store.close();
   }
