@@ -68,7 +68,8 @@ export function alertPassText(result: AlertPassResult): string {
  */
 export async function evaluateEvery(evaluator: AlertEvaluator, everyMs: number, io: CliIo, quiet = false): Promise<void> {
   const signal = io.signal;
-  while (signal?.aborted !== true) {
+  const stopped = (): boolean => signal?.aborted === true;
+  while (!stopped()) {
     try {
       const result = await evaluator.pass();
       if (!quiet || (result.evaluated && (result.transitions.length > 0 || result.errors.length > 0)))
@@ -76,7 +77,7 @@ export async function evaluateEvery(evaluator: AlertEvaluator, everyMs: number, 
     } catch (error) {
       io.stderr.write(terminalLine`alerts: the pass failed: ${error instanceof Error ? error.message : String(error)}\n`);
     }
-    if (signal?.aborted === true) break;
+    if (stopped()) break;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, everyMs);
       function done() {
