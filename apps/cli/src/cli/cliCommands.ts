@@ -1,6 +1,7 @@
 // The commands of the `runledger` command line, in the order its usage lists them: each one a
 // module of src/commands/ (help excepted: it is the router's own, since it prints them all).
 import type { CliCommand } from '../commandKit/CliCommand.js';
+import { alerts } from '../commands/alerts.js';
 import { copy } from '../commands/copy.js';
 import { demo } from '../commands/demo.js';
 import { exportOtlp } from '../commands/exportOtlp.js';
@@ -28,6 +29,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   runsRecover,
   runsCancel,
   servers,
+  alerts,
   migrate,
   prune,
   spoolList,

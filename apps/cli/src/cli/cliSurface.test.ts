@@ -41,6 +41,15 @@ const VALUES: Record<string, string> = {
   privacy: 'full',
   otlp: 'http://127.0.0.1:4318',
   timeout: '500',
+  every: '5m',
+  'alerts-every': '5m',
+};
+
+/** The flags that are read only beside another one: that one too. */
+const COMPANIONS: Readonly<Record<string, readonly string[]>> = {
+  'serve --alerts-state': ['--alerts', 'rules.json'],
+  'servers --check': ['--rules', 'rules.json'],
+  'servers --rules': ['--check'],
 };
 
 describe('the CLI surface is what the parser and the usage do', () => {
@@ -54,7 +63,7 @@ describe('the CLI surface is what the parser and the usage do', () => {
         const skipConflicts =
           flag.name === 'pg' || flag.name === 'pg-schema'
             ? args.concat(flag.name === 'pg-schema' ? ['--pg', 'postgres://h/db'] : [])
-            : args;
+            : args.concat(COMPANIONS[`${command.name} --${flag.name}`] ?? []);
         expect(() => parseCommand(line(command.name, skipConflicts), env), `${command.name} --${flag.name}`).not.toThrow();
       }
       expect(() => parseCommand(line(command.name, ['--undeclared']), env), command.name).toThrow(/unknown option "--undeclared"/);

@@ -12,6 +12,8 @@ describe('parseCommand', () => {
       port: 4310,
       host: '127.0.0.1',
       token: null,
+      alerts: null,
+      alertsEveryMs: 60_000,
     });
   });
 
@@ -27,7 +29,17 @@ describe('parseCommand', () => {
       port: 0,
       host: '0.0.0.0',
       token: 'abcdefgh1',
+      alerts: null,
+      alertsEveryMs: 60_000,
     });
+    expect(parsedLine(['serve', '--alerts', 'rules.json', '--alerts-state', 's/a.json', '--alerts-every', '30s'], env)).toMatchObject({
+      alerts: { rules: '/work/here/rules.json', state: '/work/here/s/a.json' },
+      alertsEveryMs: 30_000,
+    });
+    expect(() => parsedLine(['serve', '--alerts-state', 'a.json'], env)).toThrow('runledger serve: --alerts-state needs --alerts <file>');
+    expect(() => parsedLine(['serve', '--alerts', 'r.json', '--alerts-every', 'often'], env)).toThrow(
+      'runledger serve: --alerts-every must be a duration like 30s, 5m or 1h (at least 1s), got "often"',
+    );
     expect(parsedLine(['serve', '--db', 'x.db'], { ...env, token: 'from-env-123' })).toMatchObject({
       token: 'from-env-123',
       store: { path: '/work/here/x.db' },

@@ -22,6 +22,7 @@ const NOUNS: Readonly<Record<CountKey, readonly [one: string, other: string]>> =
   'count.lateFinalStatuses': ['late final status', 'late final statuses'],
   'count.tornLines': ['torn last line', 'torn last lines'],
   'count.tools': ['tool', 'tools'],
+  'count.alertsFiring': ['alert firing', 'alerts firing'],
 };
 
 const SRC = fileURLToPath(new URL('..', import.meta.url));
@@ -56,7 +57,7 @@ describe('counted', () => {
   });
 
   it('is the only way the commands, the demo and the command kit put a count before a plural noun', () => {
-    const byHand = /\$\{[^}]+\} ?(runs|steps|spans|batches|statuses|lines|tools|calls|files|tokens|seconds)\b/;
+    const byHand = /\$\{[^}]+\} ?(runs|steps|spans|batches|statuses|lines|tools|calls|files|tokens|seconds|alerts|rules)\b/;
     const offenders = ['commands', 'commandKit', 'cli', 'demo'].flatMap(sources).flatMap((file) =>
       readFileSync(file, 'utf8')
         .split('\n')

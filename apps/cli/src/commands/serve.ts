@@ -1,11 +1,14 @@
 // `runledger serve`: the runs app on a store that exists, until Ctrl+C.
+import { resolve } from 'node:path';
+import { alertEvaluatorFor, alertEveryMs, evaluateEvery, type AlertFiles } from '../alerts/alertRunner.js';
 import { checkServeConfig } from '../app/startRunsServer.js';
 import type { CliIo } from '../commandKit/CliIo.js';
-import { CliExitCode, HELP_FLAG, STORE_SYNOPSIS, type CliFlag, STORE_FLAGS, SERVE_FLAGS } from '../commandKit/cliSurface.js';
+import { CliExitCode, flag, HELP_FLAG, STORE_SYNOPSIS, type CliFlag, STORE_FLAGS, SERVE_FLAGS } from '../commandKit/cliSurface.js';
 import { describeStore, openExistingStore } from '../commandKit/openStore.js';
 import { serveStore } from '../commandKit/serveStore.js';
 import type { CliCommand } from '../commandKit/CliCommand.js';
 import { flagParser, type StoreTarget } from '../commandKit/commandArgs.js';
+import { UsageError } from '../commandKit/UsageError.js';
 
 /** The options of `runledger serve`, as its command line gives them. @internal */
 export interface ServeOptions {
@@ -13,6 +16,9 @@ export interface ServeOptions {
   readonly port: number;
   readonly host: string;
   readonly token: string | null;
+  /** `--alerts`: the alert rules to evaluate while serving, or null. */
+  readonly alerts: AlertFiles | null;
+  readonly alertsEveryMs: number;
 }
 
 /** Serves the store the command names until stopped. */
@@ -20,14 +26,32 @@ async function run(command: ServeOptions, io: CliIo): Promise<CliExitCode> {
   checkServeConfig(command.host, command.token);
   const store = await openExistingStore(command.store);
   try {
-    await serveStore(io, store, { ...command, what: describeStore(command.store) });
+    const evaluator = command.alerts === null ? null : alertEvaluatorFor(store, command.store, command.alerts);
+    // alerts are evaluated beside the app until it stops, whether stopped or failed to start
+    const stopAlerts = new AbortController();
+    io.signal?.addEventListener('abort', () => stopAlerts.abort(), { once: true });
+    const alerting =
+      evaluator === null ? null : evaluateEvery(evaluator, command.alertsEveryMs, { ...io, signal: stopAlerts.signal }, true);
+    try {
+      await serveStore(io, store, { ...command, what: describeStore(command.store) });
+    } finally {
+      stopAlerts.abort();
+      await alerting;
+    }
   } finally {
     await store.close();
   }
   return CliExitCode.OK;
 }
 
-const FLAGS: readonly CliFlag[] = [...STORE_FLAGS, ...SERVE_FLAGS, HELP_FLAG];
+const FLAGS: readonly CliFlag[] = [
+  ...STORE_FLAGS,
+  ...SERVE_FLAGS,
+  flag('alerts', '<file>'),
+  flag('alerts-state', '<file>'),
+  flag('alerts-every', '<span>', { default: '1m' }),
+  HELP_FLAG,
+];
 
 /** `runledger serve`: its flags, usage, parsing, `--json` shape and run. @internal */
 export const serve: CliCommand<ServeOptions> = {
@@ -35,19 +59,29 @@ export const serve: CliCommand<ServeOptions> = {
   arguments: [],
   flags: FLAGS,
   usage: {
-    synopsis: `serve   ${STORE_SYNOPSIS} [--port <n>] [--host <addr>] [--token <t>]`,
+    synopsis: `serve   ${STORE_SYNOPSIS} [--port <n>] [--host <addr>] [--token <t>] [--alerts <file> [--alerts-state <file>] [--alerts-every <span>]]`,
     about: `Serve the runs app (default http://127.0.0.1:4310/). Any --host other than a loopback
 address requires a token (--token or RUNLEDGER_TOKEN). Stops on Ctrl+C, SIGTERM or SIGHUP, or
-when the process that started it exits (exit status 0); the goodbye line says which.`,
+when the process that started it exits (exit status 0); the goodbye line says which. --alerts
+evaluates the alert rules of a file every --alerts-every (default 1m) while serving, as
+\`runledger alerts\` does (state in --alerts-state, default <rules>.state.json; see docs/alerts.md).`,
   },
   jsonOutput: null,
   parse: flagParser('serve', FLAGS, (args) => {
     args.noPositionals();
+    const alerts = args.given('alerts');
+    const alertsState = args.given('alerts-state');
+    if (alerts === undefined && alertsState !== undefined) throw new UsageError('runledger serve: --alerts-state needs --alerts <file>');
     return {
       store: args.store(),
       port: args.integer('port'),
       host: args.defaulted('host'),
       token: args.given('token') ?? (args.env.token || null),
+      alerts:
+        alerts === undefined
+          ? null
+          : { rules: resolve(args.env.cwd, alerts), state: alertsState === undefined ? null : resolve(args.env.cwd, alertsState) },
+      alertsEveryMs: alertEveryMs('serve', 'alerts-every', args.defaulted('alerts-every')),
     };
   }),
   run,

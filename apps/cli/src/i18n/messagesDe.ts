@@ -351,4 +351,5 @@ export const messagesDe: MessageCatalog = {
   'count.lateFinalStatuses': { one: '{count} später Endstatus', other: '{count} späte Endstatus' },
   'count.tornLines': { one: '{count} abgerissene letzte Zeile', other: '{count} abgerissene letzte Zeilen' },
   'count.tools': { one: '{count} Tool', other: '{count} Tools' },
+  'count.alertsFiring': { one: '{count} Alarm ausgelöst', other: '{count} Alarme ausgelöst' },
 };

@@ -346,6 +346,7 @@ export const en = {
   'count.lateFinalStatuses': { one: '{count} late final status', other: '{count} late final statuses' },
   'count.tornLines': { one: '{count} torn last line', other: '{count} torn last lines' },
   'count.tools': { one: '{count} tool', other: '{count} tools' },
+  'count.alertsFiring': { one: '{count} alert firing', other: '{count} alerts firing' },
 } as const satisfies Record<string, CatalogEntry>;
 
 /**

@@ -41,6 +41,7 @@ const NOUNS: Readonly<Record<PluralKey, Readonly<Record<Locale, readonly [one: s
   'count.lateFinalStatuses': { en: ['late final status', 'late final statuses'], de: ['später Endstatus', 'späte Endstatus'] },
   'count.tornLines': { en: ['torn last line', 'torn last lines'], de: ['abgerissene letzte Zeile', 'abgerissene letzte Zeilen'] },
   'count.tools': { en: ['tool', 'tools'], de: ['Tool', 'Tools'] },
+  'count.alertsFiring': { en: ['alert firing', 'alerts firing'], de: ['Alarm ausgelöst', 'Alarme ausgelöst'] },
 };
 
 const PLURAL_KEYS = Object.keys(NOUNS) as PluralKey[];
