@@ -9,7 +9,9 @@
  * `migrate`, `runs list --json`), and once more from a project installed with plain npm, without
  * the optional peer `@runledger/store-postgres` (lib/cliSmoke.ts). The same consumers of every entry
  * type-check with the oldest TypeScript docs/consuming.md names for it, ESM (nodenext and bundler)
- * and CommonJS, installed into the same project (lib/oldestTypeScript.ts). Run after `pnpm build`.
+ * and CommonJS, installed into the same project (lib/oldestTypeScript.ts). The type checks are
+ * independent tsc processes and run side by side on every core (lib/typeCheckJobs.ts). Run after
+ * `pnpm build`.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,8 +21,9 @@ import { pathToFileURL } from 'node:url';
 import { checkInstalledCli, npmConsumer } from './lib/cliSmoke.ts';
 import { hasCliSurface } from './lib/cliSurface.ts';
 import { apiEntries } from './lib/entries.ts';
-import { checkOldestTypeScript, oldestTypeScriptInstall } from './lib/oldestTypeScript.ts';
+import { oldestTypeScriptChecks, oldestTypeScriptInstall } from './lib/oldestTypeScript.ts';
 import { writeSmokeConsumers } from './lib/smokeConsumers.ts';
+import { runTypeCheckJobs, type TypeCheckJob } from './lib/typeCheckJobs.ts';
 import { provideSqliteBinding } from './lib/sqliteBinding.ts';
 import { publishedPackages, WORKSPACE_ROOT } from './lib/workspace.ts';
 import type { PackageInfo } from './lib/workspace.ts';
@@ -38,11 +41,11 @@ const PEER_TYPE_NEEDS: Readonly<Record<string, { readonly install: Readonly<Reco
 };
 
 const peerTypeNeeds = (p: PackageInfo) => Object.keys(p.json.peerDependencies ?? {}).filter((name) => name in PEER_TYPE_NEEDS);
-export function packSmoke(opts: { root?: string; keep?: boolean; log?: (s: string) => void } = {}): {
+export async function packSmoke(opts: { root?: string; keep?: boolean; log?: (s: string) => void } = {}): Promise<{
   ok: boolean;
   failures: string[];
   dir: string;
-} {
+}> {
   const root = opts.root ?? WORKSPACE_ROOT;
   const log = opts.log ?? ((s) => console.log(s));
   const pkgs = publishedPackages(root);
@@ -120,23 +123,20 @@ export function packSmoke(opts: { root?: string; keep?: boolean; log?: (s: strin
         );
       else log(node.stdout.trim());
     }
-    for (const c of consumers.typeChecks) {
-      const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', c.config], {
-        cwd: project,
-        encoding: 'utf8',
-      });
+    // Types: the consumers of the newest TypeScript and the oldest named for each entry, ESM and
+    // CommonJS (one tsc -b per named version), side by side (lib/typeCheckJobs.ts).
+    const newest = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    const typeChecks: TypeCheckJob[] = consumers.typeChecks.map((c) => {
       const names = c.names.join(', ');
-      if (tsc.status !== 0)
-        failures.push(
-          `type-checking ${names} failed (nodenext, ${c.files.join(' and ')}, types: ${JSON.stringify(c.types)}):\n${tsc.stdout}${tsc.stderr}`,
-        );
-      else
-        log(
-          `types resolve for ${names} from ESM and CommonJS (${c.files.join(', ')}; tsc nodenext, skipLibCheck off, types: ${JSON.stringify(c.types)})`,
-        );
-    }
-    // The oldest TypeScript named for each entry, ESM and CommonJS: one tsc -b per named version.
-    failures.push(...checkOldestTypeScript({ project, specifiers: entries, log }));
+      return {
+        tsc: newest,
+        args: ['-p', c.config],
+        passed: `types resolve for ${names} from ESM and CommonJS (${c.files.join(', ')}; tsc nodenext, skipLibCheck off, types: ${JSON.stringify(c.types)})`,
+        failed: `type-checking ${names} failed (nodenext, ${c.files.join(' and ')}, types: ${JSON.stringify(c.types)})`,
+      };
+    });
+    typeChecks.push(...oldestTypeScriptChecks({ project, specifiers: entries }));
+    failures.push(...(await runTypeCheckJobs(typeChecks, { cwd: project, log })));
     // The command line: from the pnpm project, then from a plain npm project without the optional peer.
     for (const cli of pkgs.filter(hasCliSurface)) {
       failures.push(...checkInstalledCli({ project, label: `${cli.name} (pnpm, every package)`, log }));
@@ -159,7 +159,7 @@ export function packSmoke(opts: { root?: string; keep?: boolean; log?: (s: strin
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const r = packSmoke({ keep: process.argv.includes('--keep') });
+  const r = await packSmoke({ keep: process.argv.includes('--keep') });
   for (const f of r.failures) console.error(`✖ ${f}`);
   console.log(
     r.ok ? '✔ api:pack: every published package installs from its tarball, imports and require()s with types' : '✖ api:pack failed',

@@ -16,9 +16,9 @@
  * - CommonJS 5.8: module "nodenext" lets CommonJS `require()` an ES module from 5.8 on; 5.7 refuses
  *   every entry with TS1471 ("cannot be imported using this construct").
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { TypeCheckJob } from './typeCheckJobs.ts';
 
 /** How a consumer loads an entry: an ES module, or CommonJS (require(esm)). */
 export const ModuleKind = { ESM: 'esm', CJS: 'cjs' } as const;
@@ -71,26 +71,25 @@ const consumerFile = (specifier: string, kind: ModuleKind) =>
 const IS_ANY = 'type IsAny<T> = 0 extends 1 & T ? true : false;';
 
 /**
- * Type-checks every entry with the oldest TypeScript named for it, in a project where the entries
- * and the named versions (see {@link oldestTypeScriptInstall}) are installed. Checked with Node's
+ * The type checks of every entry with the oldest TypeScript named for it, in a project where the
+ * entries and the named versions (see {@link oldestTypeScriptInstall}) are installed: writes the
+ * consumer files and configs, returns one job per version (lib/typeCheckJobs.ts runs them). Checked with Node's
  * types (`types: ["node"]`): that a library stands without them is the newest TypeScript's check.
  * @param project  the scratch project folder
  * @param specifiers  every published entry point
  * @param oldest  the named versions (tests pass a lower one to see the check fail)
- * @returns failures, each naming the version, the entries, the mode and tsc's output
+ * @returns one job per version; a failure names the version, the entries, the mode and tsc's output
  */
-export function checkOldestTypeScript({
+export function oldestTypeScriptChecks({
   project,
   specifiers,
   oldest = oldestTypeScript,
-  log,
 }: {
   project: string;
   specifiers: readonly string[];
   oldest?: (specifier: string) => OldestTypeScript;
-  log: (s: string) => void;
-}): string[] {
-  const failures: string[] = [];
+}): TypeCheckJob[] {
+  const jobs: TypeCheckJob[] = [];
   mkdirSync(path.join(project, 'oldest-ts'), { recursive: true });
   for (const s of specifiers)
     for (const kind of [ModuleKind.ESM, ModuleKind.CJS]) {
@@ -128,15 +127,14 @@ export function checkOldestTypeScript({
         cjs.map((s) => consumerFile(s, ModuleKind.CJS)),
         `CommonJS (nodenext) ${cjs.join(', ')}`,
       );
-    const tsc = path.join(project, 'node_modules', typeScriptAlias(version), 'bin', 'tsc');
-    // One process per version: `tsc -b` checks every config of it (noEmit: nothing is written).
-    const run = spawnSync(process.execPath, [tsc, '-b', ...configs.map((c) => c.config)], { cwd: project, encoding: 'utf8' });
     const what = configs.map((c) => c.what).join('; ');
-    if (run.status !== 0)
-      failures.push(
-        `type-checking with TypeScript ${version}, the oldest docs/consuming.md names, failed (${what}; strict, skipLibCheck off):\n${run.stdout}${run.stderr}`,
-      );
-    else log(`types resolve on TypeScript ${version}, the oldest named: ${what}`);
+    // One process per version: `tsc -b` checks every config of it (noEmit: nothing is written).
+    jobs.push({
+      tsc: path.join(project, 'node_modules', typeScriptAlias(version), 'bin', 'tsc'),
+      args: ['-b', ...configs.map((c) => c.config)],
+      passed: `types resolve on TypeScript ${version}, the oldest named: ${what}`,
+      failed: `type-checking with TypeScript ${version}, the oldest docs/consuming.md names, failed (${what}; strict, skipLibCheck off)`,
+    });
   }
-  return failures;
+  return jobs;
 }
