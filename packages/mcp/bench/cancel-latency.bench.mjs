@@ -106,6 +106,19 @@ path, interleaved; a process's p99 is its second-worst sample, so the verdict is
 the processes. Load average at the end: ${fmt(loadavg()[0], 1)} (2 cores shared with other work: a
 preempted sample lands in the tail of either path).
 
+Where McpTool's cancel spends its time beyond the bare client's (timestamps inside McpTool's cancel
+path, 400 cancels, median, load 15; measured once at commit 6dee6c3, not by this benchmark): \`abort()\`
+itself (the caller's signal, our own signal with a fresh SDK error as its reason, the SDK's
+notifications/cancelled written to the child) 265–334 µs against the bare client's 187 µs; the SDK's
+rejection reaching our handler 66–78 µs; then making the cancelled result. That last part was
+~100 µs: each cancel built an McpTransportException (an Error, whose stack capture costs 11 µs even
+at rest here, 35 µs in the path) only to read its message. A tool's cancelled result is now made once,
+on its first cancel (its content names the server and tool, never the cause), and only its \`sends\`
+per call: 18 µs. The cancel path builds one Error now (the abort reason the SDK must reject with,
+the only evidence of a cancel), against the bare client's one. At load averages of 15–33 both
+sides' second-worst samples are 3–9 ms (preemption), which is what moves a process's p99 ratio
+(0.6–1.8 in one run at load 15); the medians (1.7–1.9×) carry the code's share.
+
 ${table(
   ['process', 'bare median ms', 'McpTool median ms', 'bare p99 ms', 'McpTool p99 ms', 'p99 ratio', 'median ratio'],
   rows.map((r) => [

@@ -143,16 +143,21 @@ a call gets (the fixture server runs in the same thread, so its work counts too)
 the same added time is a smaller share. Load average at the end: ${fmt(loadavg()[0], 1)} on 2 cores shared
 with other work.
 
-Where the added time goes (a CPU profile of both sides, \`node --cpu-prof\` at a 100 µs interval, samples
-kept only inside the timed batches; profiled once at this commit, not by this benchmark; shares of the
-added samples): the OpenTelemetry SDK and API about 35 % (span start with its six attributes and ids,
-end into the batch processor's buffer, the context); propagation about a quarter, most of it not the
-W3C inject (3 %) but the fixture server's SDK validating the request's \`_meta\` (zod and the MCP SDKs
-+27 %, in the same thread here); runledger's own per-call tracing path about 15 % (claim and start,
-the \`TracedCall\`, the JSON-RPC id and connection attributes, the end after the result; its closures
-per call were cut); promise hooks and the rest of Node 20 %. The 24–27 % garbage collection and 18 %
-idle of whole-process profiles of the traced side lie outside the timed batches: the forced full GC
-before every batch, and \`forceFlush\`, whose in-memory exporter answers through a \`setTimeout(0)\`.
+Where the added time goes (measured at commits 31a150c and 6dee6c3, not by this benchmark). A
+side-by-side driver ran five registries in one process, interleaved batches of ${CALLS_PER_ROUND} calls, median call,
+load 16–31, two runs per commit: untraced 50–89 µs; tracing through the API without an SDK (all of
+runledger's per-call tracing steps on a no-op span) +4–12 µs; the SDK with an always-off sampler
++9–22 µs (its ids and sampling); a recorded span without propagation +15–30 µs; with propagation
++28–56 µs. So propagating the context costs as much again as the span: the W3C inject is about 1 µs,
+the rest is the MCP SDKs carrying and checking a request whose \`_meta\` holds a \`traceparent\` (the
+client's codec, and the fixture server's zod validation of \`_meta\`, in the same thread only here).
+An SDK span with the same seven attributes costs 2.7–4 µs in a tight loop, 7–12 µs inside a call.
+The CPU profiles (node inspector, 50 µs sampling, only inside the timed calls, 20 000 calls a side,
+load ~30, so every figure is inflated about 8×) agree: of +208 µs per call, the SDK's startSpan and
+Span (attributes, ids, end into the batch buffer) and the API context +46, zod +25 (the server's
+\`_meta\`), garbage collection +22, runledger's own tracing code +12, promise hooks +5. Changed at
+6dee6c3: a traced call's span ends where its result is made (one promise and two closures fewer per
+call); this benchmark read 1.588 before and 1.587 after at the same load band, within the noise.
 Under load a longer batch is more often preempted by other processes (calls over 1 ms: about 1.6×
 as many on the traced side, each tens of times the median), and the first call after the forced GC
 (0.7–0.85 ms on either side) is charged to 1 of ${CALLS_PER_ROUND} calls. Yet the traced side's slow calls are

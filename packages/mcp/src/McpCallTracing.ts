@@ -147,12 +147,14 @@ export class ToolTracer {
   }
 
   /**
-   * Runs one call inside its span, ended with the call's outcome: the `execute_tool` span live
-   * export (`@runledger/otel`) offers for the call when there is one (the MCP attributes join it;
-   * the export ends it with the recorded outcome), else a CLIENT span of its own, a child of the
-   * active context. A fault of the tracing itself runs the call untraced; it never changes the result.
+   * Starts the span of one call: the `execute_tool` span live export (`@runledger/otel`) offers
+   * for the call when there is one (the MCP attributes join it; the export ends it with the
+   * recorded outcome), else a CLIENT span of its own, a child of the active context. The caller
+   * ends it with {@link TracedCall.end} where the call's result is made: no promise of its own per
+   * call. A fault of the tracing itself gives undefined: the call runs untraced; it never changes
+   * the result.
    */
-  trace(run: (call: TracedCall | undefined) => Promise<ToolResult>, toolCallId?: string): Promise<ToolResult> {
+  start(toolCallId?: string): TracedCall | undefined {
     const api = this.#api;
     let parent: OtelApi.Context;
     let span: Span;
@@ -168,7 +170,7 @@ export class ToolTracer {
         span.setAttributes(this.#attributes);
       }
     } catch {
-      return run(undefined);
+      return undefined;
     }
     let meta: Record<string, string> | undefined;
     if (this.#propagate) {
@@ -184,17 +186,7 @@ export class ToolTracer {
         // Tracing is an observer only: the request goes without the context.
       }
     }
-    const call = new TracedCall(api, span, meta, owned);
-    return run(call).then(
-      (result) => {
-        call.end(result);
-        return result;
-      },
-      (error: unknown) => {
-        call.endUnexpected();
-        throw error;
-      },
-    );
+    return new TracedCall(api, span, meta, owned);
   }
 }
 
@@ -292,10 +284,11 @@ export class TracedCall {
 
   /**
    * Ends the span with the call's outcome: only `failed` is an error, `cancelled` is not. A span
-   * live export offered is left to it: it ends it with the outcome the store recorded.
+   * live export offered is left to it: it ends it with the outcome the store recorded. Returns the
+   * result, for the caller's `return`.
    */
-  end(result: ToolResult): void {
-    if (!this.#owned) return;
+  end(result: ToolResult): ToolResult {
+    if (!this.#owned) return result;
     const span = this.#span;
     try {
       span.setAttribute(ATTR_RUNLEDGER_TOOL_OUTCOME, result.outcome);
@@ -311,6 +304,7 @@ export class TracedCall {
     } catch {
       // Tracing is an observer only.
     }
+    return result;
   }
 
   /** Ends the span of a call that rejected, which no call should. */

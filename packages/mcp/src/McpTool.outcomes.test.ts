@@ -231,6 +231,28 @@ describe.each(Object.keys(transports))('McpTool.execute over %s', (transport) =>
     expect(contactsSince(start)).toEqual([]);
   });
 
+  it('cancelled again: every cancel of a tool names it alike and states its own sends, in flight or before sending', async () => {
+    const slow = tool('fx', 'slow');
+    const message = 'MCP server "fx": the call of "slow" was cancelled by the caller; whether the server already acted on it is not known';
+    const results = [];
+    for (const tag of ['again-1', 'again-2']) {
+      const controller = new AbortController();
+      const pending = slow.execute({ ms: 4000, tag }, { signal: controller.signal });
+      expect(await waitFor(() => eventsFor(tag).includes('started'))).toBe(true);
+      controller.abort();
+      results.push(await pending);
+      const before = new AbortController();
+      before.abort();
+      results.push(await slow.execute({ ms: 10, tag: `${tag}-never` }, { signal: before.signal }));
+    }
+    expect(results.map((r) => [r.outcome, r.content, r.sends, r.artifacts, r.writeTarget])).toEqual([
+      [ToolOutcome.CANCELLED, message, 1, [], null],
+      [ToolOutcome.CANCELLED, message, 0, [], null],
+      [ToolOutcome.CANCELLED, message, 1, [], null],
+      [ToolOutcome.CANCELLED, message, 0, [], null],
+    ]);
+  });
+
   it('deadline versus abort: the deadline is failed, the abort is cancelled, never the other way', async () => {
     const deadline = await tool('fast', 'hang').execute({ tag: 'dl-1' });
     expect(deadline.outcome).toBe(ToolOutcome.FAILED);

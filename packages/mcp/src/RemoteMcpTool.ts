@@ -34,6 +34,8 @@ export class RemoteMcpTool implements McpTool {
   readonly #onContact: ((contact: McpHealthContact) => void) | undefined;
   /** Makes the span of each call; undefined when tracing is off. */
   readonly #tracer: ToolTracer | undefined;
+  /** The bounded result of a cancelled call of this tool, made on its first cancel. */
+  #cancelledResult: ToolResult | undefined;
 
   constructor(init: {
     readonly name: string;
@@ -61,10 +63,8 @@ export class RemoteMcpTool implements McpTool {
   }
 
   execute(args: Readonly<Record<string, unknown>>, options?: McpExecuteOptions): Promise<ToolResult> {
-    const tracer = this.#tracer;
-    return tracer === undefined
-      ? this.#execute(args, options, undefined)
-      : tracer.trace((call) => this.#execute(args, options, call), options?.toolCallId);
+    // A traced call's span ends where its result is made (each path below ends it once).
+    return this.#execute(args, options, this.#tracer?.start(options?.toolCallId));
   }
 
   #execute(
@@ -78,25 +78,35 @@ export class RemoteMcpTool implements McpTool {
     try {
       const signal = options?.signal;
       if (signal?.aborted === true) {
-        return Promise.resolve(this.#cancelled(undefined, 0));
+        return Promise.resolve(ended(call, this.#cancelled(0)));
       }
       if (typeof args !== 'object' || args === null || Array.isArray(args)) {
         const got = Array.isArray(args) ? 'an array' : args === null ? 'null' : typeof args;
         // Never sent: the caller's arguments are not an object, which is no fault of the server.
         return Promise.resolve(
-          ToolResult.failure(`McpTool.execute args of "${this.name}" must be a JSON object, got ${got}`, ToolFailureCause.INVALID_ARGUMENTS)
-            .withBoundedChannels()
-            .withSends(0),
+          ended(
+            call,
+            ToolResult.failure(
+              `McpTool.execute args of "${this.name}" must be a JSON object, got ${got}`,
+              ToolFailureCause.INVALID_ARGUMENTS,
+            )
+              .withBoundedChannels()
+              .withSends(0),
+          ),
         );
       }
       abort = signal === undefined ? undefined : new CallerAbort(signal, this.name);
       const live = this.#session.live;
       return live !== undefined
         ? this.#send(live, args, abort, this.deadlineMs, call)
-        : this.#connectAndSend(args, abort, performance.now(), call);
+        : this.#connectAndSend(args, abort, performance.now(), call).then(undefined, (error: unknown) => {
+            // never: every path of it resolves; a span is ended all the same
+            call?.endUnexpected();
+            throw error;
+          });
     } catch (error) {
       abort?.release();
-      return Promise.resolve(this.#unexpected(error, 0));
+      return Promise.resolve(ended(call, this.#unexpected(error, 0)));
     }
   }
 
@@ -112,12 +122,12 @@ export class RemoteMcpTool implements McpTool {
       connection = await this.#connect(abort?.signal, startedAt);
     } catch (error) {
       abort?.release();
-      return this.#failure(error, abort, undefined, call, 0);
+      return ended(call, this.#failure(error, abort, undefined, call, 0));
     }
     const remainingMs = this.deadlineMs - (performance.now() - startedAt);
     if (remainingMs < 1) {
       abort?.release();
-      return this.#failure(DEADLINE_EXHAUSTED, abort, connection, call, 0);
+      return ended(call, this.#failure(DEADLINE_EXHAUSTED, abort, connection, call, 0));
     }
     return this.#send(connection, args, abort, remainingMs, call);
   }
@@ -151,20 +161,20 @@ export class RemoteMcpTool implements McpTool {
             result = toolResultFromAnswer(answer).withBoundedChannels().withSends(sends);
           } catch (error) {
             // An answer we cannot turn into a result ends failed, and a failed call is no contact.
-            return this.#failure(error, undefined, connection, call, sends);
+            return ended(call, this.#failure(error, undefined, connection, call, sends));
           }
           this.#contact(sentAt, answer.isError === true);
-          return result;
+          return ended(call, result);
         },
         (error, sends) => {
           abort?.release();
-          return this.#failure(error, abort, connection, call, sends);
+          return ended(call, this.#failure(error, abort, connection, call, sends));
         },
       );
     } catch (error) {
       // Defence in depth: a connection that throws instead of rejecting (whether it wrote is unknown).
       abort?.release();
-      return Promise.resolve(this.#failure(error, abort, connection, call, 1));
+      return Promise.resolve(ended(call, this.#failure(error, abort, connection, call, 1)));
     }
   }
 
@@ -181,12 +191,12 @@ export class RemoteMcpTool implements McpTool {
   ): ToolResult {
     try {
       if (abort?.isCancel(error) === true) {
-        return this.#cancelled(error, sends);
+        return this.#cancelled(sends);
       }
       if (this.#session.closed) {
         // The registry's owner closed it, before or while the call ran: our own side gave the call
         // up, so it ends cancelled and is never charged to the server.
-        return this.#cancelled(error, sends);
+        return this.#cancelled(sends);
       }
       const exception =
         error === DEADLINE_EXHAUSTED
@@ -225,9 +235,16 @@ export class RemoteMcpTool implements McpTool {
     }
   }
 
-  #cancelled(cause: unknown, sends: number): ToolResult {
-    const exception = McpTransportException.forCancelledCall(this.server, this.remoteName, cause === undefined ? undefined : { cause });
-    return ToolResult.cancelled(exception.message).withBoundedChannels().withSends(sends);
+  /**
+   * The result of a cancelled call. Its content is the same for every cancel of this tool (the
+   * exception's cause is not part of its message), so it is made once, on the first cancel: a cancel
+   * then builds no Error (a stack capture) between the abort and its result.
+   */
+  #cancelled(sends: number): ToolResult {
+    const bounded = (this.#cancelledResult ??= ToolResult.cancelled(
+      McpTransportException.forCancelledCall(this.server, this.remoteName).message,
+    ).withBoundedChannels());
+    return bounded.withSends(sends);
   }
 
   /** Reports an answered call, sent at `sentAt`, to the health callback if there is one. */
@@ -248,6 +265,11 @@ export class RemoteMcpTool implements McpTool {
       // A failing health callback must not change the outcome of the call it reports.
     }
   }
+}
+
+/** Ends the call's span, when it is traced, with the result it ends with; returns the result. */
+function ended(call: TracedCall | undefined, result: ToolResult): ToolResult {
+  return call === undefined ? result : call.end(result);
 }
 
 function deepFreeze<T>(value: T): T {

@@ -11,7 +11,8 @@ import { crossRealmBrand } from '@runledger/core/internal';
 import { readRunStepPayload } from './readRunStepPayload.js';
 import { RunStepError } from './RunStepError.js';
 import { RunStepKind } from './RunStepKind.js';
-import { checkRunStepFields, RUN_STEP_KEYS, type RunStepKey, show } from './RunStepSchema.js';
+import { RUN_STEP_KEYS, type RunStepKey, show } from './RunStepSchema.js';
+import { checkStepFields } from './toolStepFastPath.js';
 
 /**
  * One message of the assembled context of an LLM call.
@@ -195,7 +196,7 @@ export class RunStep {
   private constructor(token: symbol, fields: RunStepFields) {
     if (token !== CONSTRUCT) throw new TypeError('RunStep is made through RunStep.of() or RunStep.fromPayload()');
     if (typeof fields !== 'object' || fields === null) throw new RunStepError('kind', 'RunStep fields must be an object');
-    const checked = checkRunStepFields(fields);
+    const checked = checkStepFields(fields);
     if (!('data' in checked)) throw new RunStepError(checked.field, checked.message);
     const self = this as unknown as Record<RunStepKey, unknown>;
     for (const key of RUN_STEP_KEYS) self[key] = settled(key, checked.data[key]);
