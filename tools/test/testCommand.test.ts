@@ -70,6 +70,17 @@ describe('pnpm test runs every check in one turbo run', () => {
     expect(turboRun).toContain('test');
   });
 
+  it("every package's tests wait for every package's build: the long suites do not hold the run's slots while the build chain waits", () => {
+    // With --concurrency=4, suites started as soon as their own package was built held the slots
+    // for minutes while the packages built after it (the CLI last) waited for one: a fresh-clone
+    // run under load started the CLI's build 883 s in. Builds first, then the suites and gates.
+    const builds = [...workspacePackages(ROOT).values()]
+      .filter((p) => typeof p.json.scripts?.build === 'string')
+      .map((p) => `${p.name}#build`);
+    expect(builds.length).toBeGreaterThan(0);
+    expect(turbo.tasks.test?.dependsOn).toEqual(expect.arrayContaining(builds));
+  });
+
   it.each(ROOT_CHECKS)('%s is a root task, never cached, after every package test (tools excepted)', (check) => {
     const task = turbo.tasks[`//#${check}`];
     expect(task, `turbo.json has no task "//#${check}": turbo would not run the root script`).toBeDefined();
