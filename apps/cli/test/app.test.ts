@@ -301,7 +301,7 @@ describe('live pages (issue 40 item 3)', () => {
     expect(regions(live.body)).toEqual(['summary', 'cancel', 'wire', 'waterfall', 'timeline']);
     // the Cancel button is a region of its own: it is put in again only when it changes, so it keeps the focus
     expect(live.body).toMatch(
-      /<div data-live-region="cancel"><form method="post"[^>]*><button type="submit" class="danger" data-action="cancel">/,
+      /<div data-live-region="cancel"><form method="post"[^>]*><label for="cancel-reason">[^<]*<\/label> <input type="text" id="cancel-reason" name="reason"[^>]*> <button type="submit" class="danger" data-action="cancel">/,
     );
     expect(live.body).toContain('data-text-over="The run has ended; the page shows how."');
     expect(live.body).toContain(

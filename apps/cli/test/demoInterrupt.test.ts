@@ -67,6 +67,8 @@ describe('runledger demo stopped by Ctrl+C while a call is on the wire', () => {
       expect(runs).toHaveLength(1);
       const run = runs[0]!;
       expect(run.status).toBe('cancelled');
+      // the Ctrl+C is kept as where the cancel came from (issue 40 item 2)
+      expect(run.cancelRequest).toMatchObject({ from: 'signal', reason: 'the demo was stopped (Ctrl+C)' });
       expect(run.outcomeCounts).toMatchObject({ failed: 0, cancelled: 1 });
       const calls = (await store.readSteps(run.id)).filter((step) => step.kind === 'tool');
       expect(calls.map((step) => step.toolOutcome)).toEqual([ToolOutcome.CANCELLED]);

@@ -13,7 +13,7 @@ export interface Reply {
 export function send(
   server: RunsServer,
   path: string,
-  options: { method?: string; headers?: Record<string, string> } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -32,7 +32,7 @@ export function send(
       },
     );
     req.on('error', reject);
-    req.end();
+    req.end(options.body);
   });
 }
 

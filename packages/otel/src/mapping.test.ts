@@ -188,6 +188,12 @@ describe('the mapping (docs/otel.md)', () => {
       'runledger.run.cancelled',
     ]);
     expect(cancelled.events[2]!.time).toEqual(hrTimeOf(cancelledRun.cancelRequestedAt!));
+    // who asked, from where (the run handle's cancel: the API) and why
+    expect(cancelled.events[2]!.attributes).toEqual({
+      'runledger.cancel.from': 'api',
+      'runledger.cancel.by': 'alice',
+      'runledger.cancel.reason': 'cancelled by the operator',
+    });
     expect(cancelled.events[3]!.attributes).toEqual({ 'runledger.run.termination_reason': 'cancelled by the operator' });
     const failed = root(spans, runs.failed);
     expect(failed.status.code).toBe(SpanStatusCode.ERROR);
@@ -275,6 +281,9 @@ describe('the mapping (docs/otel.md)', () => {
       false,
     );
     expect(root(none.spans, none.runs.completed).attributes['runledger.run.actor']).toBeUndefined();
+    // where a cancel came from is metadata; who and why are texts, kept as the actor is
+    const noneCancel = root(none.spans, none.runs.cancelled).events.find((e) => e.name === 'runledger.run.cancel_requested')!;
+    expect(noneCancel.attributes).toEqual({ 'runledger.cancel.from': 'api' });
     expect(root(none.spans, none.runs.failed).status).toEqual({ code: SpanStatusCode.ERROR });
   });
 

@@ -9,6 +9,7 @@ import {
   RUN_STEP_CONTENT_KEYS,
   RunStepKind,
   stepOutcome,
+  type StoredCancelRequest,
   type StoredRun,
 } from '@runledger/trace';
 import { Attr, EventName, Operation, OTHER_ERROR, ToolType } from './attributes.js';
@@ -90,6 +91,17 @@ export function rootStart(run: StoredRun, level: PrivacyLevel): { name: string; 
   return { name: `${Operation.INVOKE_AGENT} ${run.configuration}`, start: hrTimeOf(run.startedAt ?? run.createdAt), attributes };
 }
 
+/** Who asked for the cancel, from where (metadata) and why: the texts at the privacy level, as the run's actor is. */
+function cancelAttributes(request: StoredCancelRequest | null, level: PrivacyLevel): Attributes {
+  if (request === null) return {};
+  const attributes: Attributes = { [Attr.CANCEL_FROM]: request.from };
+  const by = runText(request.by, level, 200);
+  if (by !== null) attributes[Attr.CANCEL_BY] = by;
+  const reason = runText(request.reason, level, 500);
+  if (reason !== null) attributes[Attr.CANCEL_REASON] = reason;
+  return attributes;
+}
+
 /** The run's lifecycle event at its start. */
 export function startedEvent(run: StoredRun): EventPlan {
   return { type: 'event', name: `${EventName.RUN_PREFIX}started`, time: hrTimeOf(run.startedAt ?? run.createdAt), attributes: {} };
@@ -118,7 +130,12 @@ export function rootEnd(
   } else status = { code: SpanStatusCode.UNSET };
   const events: EventPlan[] = [];
   if (run.cancelRequestedAt !== null && !isLateCancel(run)) {
-    events.push({ type: 'event', name: `${EventName.RUN_PREFIX}cancel_requested`, time: hrTimeOf(run.cancelRequestedAt), attributes: {} });
+    events.push({
+      type: 'event',
+      name: `${EventName.RUN_PREFIX}cancel_requested`,
+      time: hrTimeOf(run.cancelRequestedAt),
+      attributes: cancelAttributes(run.cancelRequest ?? null, level),
+    });
   }
   events.push({
     type: 'event',

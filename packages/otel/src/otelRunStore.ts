@@ -17,6 +17,7 @@ import {
   type ServerHealthQuery,
   type StepQuery,
   type StoredRun,
+  type CancelRequestInput,
   type StoredStep,
 } from '@runledger/trace';
 import { SCOPE_NAME } from './attributes.js';
@@ -151,8 +152,8 @@ class OtelRunStore implements RunStore {
     return run;
   }
 
-  requestCancel(runId: string, at?: number): Promise<StoredRun> {
-    return this.#store.requestCancel(runId, at);
+  requestCancel(runId: string, at?: number, request?: CancelRequestInput): Promise<StoredRun> {
+    return this.#store.requestCancel(runId, at, request);
   }
 
   heartbeat(runId: string, at?: number): Promise<void> {

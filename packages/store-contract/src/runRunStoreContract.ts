@@ -15,6 +15,7 @@ import { runSearchContract } from './searchContract.js';
 import { runServerHealthContract } from './serverHealthContract.js';
 import { runTitleContract } from './titleContract.js';
 import { runNameLengthContract } from './nameLengthContract.js';
+import { runCancelRequestContract } from './cancelRequestContract.js';
 
 /**
  * Defines the shared {@link RunStore} contract suite (vitest `describe`/`it` blocks) for one
@@ -486,6 +487,7 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
   runNameLengthContract(name, harness);
   runServerHealthContract(name, harness);
   runLedgerContract(name, harness);
+  runCancelRequestContract(name, harness);
   runFinishContract(name, harness);
   runInputRuleExamples(name, harness);
   runInputRulesContract(name, harness);

@@ -18,7 +18,7 @@ import {
   type ToolCallPage,
   type ToolCallQuery,
 } from '@runledger/trace/store';
-import type { OpenCallsRead, OpenCallsRunStore, PruningRunStore, SearchingRunStore } from '@runledger/trace';
+import type { CancelRequestInput, OpenCallsRead, OpenCallsRunStore, PruningRunStore, SearchingRunStore } from '@runledger/trace';
 import type pg from 'pg';
 import { PostgresAccess } from './PostgresAccess.js';
 import { migrateSchema } from './schema/migrateSchema.js';
@@ -146,8 +146,8 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore, Sea
   }
 
   /** Marks a running run's cancel (the first time is kept) and notifies its watchers in every process. */
-  requestCancel(runId: string, at?: number): Promise<StoredRun> {
-    return this.#ledger.requestCancel(runId, at);
+  requestCancel(runId: string, at?: number, request?: CancelRequestInput): Promise<StoredRun> {
+    return this.#ledger.requestCancel(runId, at, request);
   }
 
   /** Records a sign of life of the process running the run (never moves back in time). */

@@ -18,7 +18,7 @@ import {
   type ToolCallPage,
   type ToolCallQuery,
 } from '@runledger/trace/store';
-import type { OpenCallsRead, OpenCallsRunStore, SearchingRunStore, PruningRunStore } from '@runledger/trace';
+import type { CancelRequestInput, OpenCallsRead, OpenCallsRunStore, SearchingRunStore, PruningRunStore } from '@runledger/trace';
 import type Database from 'better-sqlite3';
 import { SqliteAccess } from './SqliteAccess.js';
 import { WriteQueue } from './WriteQueue.js';
@@ -135,8 +135,8 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore, Searc
   }
 
   /** Marks a running run's cancel request (the first time is kept); watchers in this process fire at once, others at their next poll. */
-  requestCancel(runId: string, at?: number): Promise<StoredRun> {
-    return this.#ledger.requestCancel(runId, at);
+  requestCancel(runId: string, at?: number, request?: CancelRequestInput): Promise<StoredRun> {
+    return this.#ledger.requestCancel(runId, at, request);
   }
 
   /** Records a sign of life of a running run (never moves back in time); unknown or finished runs are left alone. */

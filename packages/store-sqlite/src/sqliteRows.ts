@@ -3,7 +3,7 @@
 import type { ToolOutcome } from '@runledger/core';
 
 export const RUN_COLUMNS =
-  'id, status, configuration, actor, title, created_at, started_at, finished_at, termination_reason, termination_kind, termination_facts, cancel_requested_at, heartbeat_at, step_count, ok_count, failed_count, cancelled_count, unstored_steps, late_finish_status, late_finish_at, tokens';
+  'id, status, configuration, actor, title, created_at, started_at, finished_at, termination_reason, termination_kind, termination_facts, cancel_requested_at, heartbeat_at, step_count, ok_count, failed_count, cancelled_count, unstored_steps, late_finish_status, late_finish_at, tokens, cancel_from, cancel_by, cancel_reason';
 export const STEP_COLUMNS = 'run_id, sequence, kind, round, duration_ms, created_at, payload, tool_server, tool_outcome';
 /**
  * The run number a new run gets (its steps' rowids are (run number << 32) + sequence): one past the

@@ -20,7 +20,7 @@ export { isRunStepKind, RUN_STEP_KINDS, RunStepKind } from './step/RunStepKind.j
 // ── Recording a run (src/recording) ─────────────────────────────────────────────────────────────
 // startRun opens a run in a store and hands back its RunTrace; the trace records the steps of the
 // agent loop, each through the privacy filter, and the run ends completed, failed or cancelled.
-export { type ActiveRun, type StartRunOptions, startRun } from './recording/startRun.js';
+export { type ActiveRun, type RunCancelOptions, type StartRunOptions, startRun } from './recording/startRun.js';
 export type { ReadRunStepsOptions } from './recording/readRunSteps.js';
 export { type RunRecord, type RunRecordHook, RunTrace, type RunTraceOptions } from './recording/RunTrace.js';
 export type {
@@ -87,6 +87,7 @@ export type {
 } from './store/RunStore.js';
 export { RunStoreError, RunStoreErrorCode } from './store/RunStoreError.js';
 export { isLateCancel } from './store/isLateCancel.js';
+export { type CancelRequestInput, CancelRequestSource, isCancelRequestSource, type StoredCancelRequest } from './store/CancelRequest.js';
 export { InMemoryRunStore, type InMemoryRunStoreOptions } from './store/InMemoryRunStore.js';
 export { canPruneRuns, type PruneRunsQuery, type PruneRunsResult, type PruningRunStore } from './store/PruneRuns.js';
 export { callIdOfStoredStep, canReadOpenCalls, OpenCallSet, type OpenCallsRead, type OpenCallsRunStore } from './store/OpenCalls.js';

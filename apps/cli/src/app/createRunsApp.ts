@@ -21,6 +21,7 @@ import { readServerTrends } from '../viewModels/serverTrends.js';
 import { HealthBucketCache } from './HealthBucketCache.js';
 import { carriesToken, hostIsLoopback, isSameOrigin, TOKEN_COOKIE } from './AccessPolicy.js';
 import { cancelRun } from './cancelRun.js';
+import { readCancelRequest } from './readCancelRequest.js';
 import { OpenCallTracker } from './OpenCallTracker.js';
 import { readRunsList } from './readRunsList.js';
 import { FilterSuggestionCache } from './FilterSuggestionCache.js';
@@ -36,6 +37,13 @@ export interface RunsAppOptions {
   readonly store: RunStore;
   /** When set, every request must carry it (Bearer header, cookie or `?token=`); else 401. */
   readonly token?: string | null;
+  /** The name of the access token: who asked for a cancel through the app (default `token`). */
+  readonly tokenName?: string | null;
+  /**
+   * The header an authenticating proxy in front of the app names its user in: a cancel is asked by
+   * that user when the header is given. Never trusted unless named here; default none.
+   */
+  readonly trustUserHeader?: string | null;
   /** Insist on a loopback Host header (DNS-rebinding guard); on by default when there is no token. */
   readonly loopbackOnly?: boolean;
   /** The time zone dates are shown in; default the process's. */
@@ -114,6 +122,7 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
   const { store } = options;
   const token = options.token ?? null;
   const loopbackOnly = options.loopbackOnly ?? token === null;
+  const requester = { token, tokenName: options.tokenName ?? 'token', trustUserHeader: options.trustUserHeader ?? null };
   const now = options.now ?? Date.now;
   const runsPageSize = options.runsPageSize ?? 50;
   // the time zone dates are shown in, and the runs list's time filters read in
@@ -258,7 +267,9 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
         if (found.kind !== 'run') return notFound(t.t('runs.detail.notFound', { id: runId }));
         if (isCancel) {
           // only a run still running is cancelled; one that has ended is refused, nothing written
-          const cancelled = await cancelRun(store, found.run.id);
+          const asked = await readCancelRequest(req, requester);
+          if ('problem' in asked) return badRequest(asked.problem);
+          const cancelled = await cancelRun(store, found.run.id, asked.request);
           if (cancelled.kind === 'none') return notFound(t.t('runs.detail.notFound', { id: runId }));
           if (cancelled.kind === 'ended')
             return sendView(res, 409, renderErrorView(ctx, t.t('error.runEnded'), cancelEndedText(t, cancelled.run)), lang);

@@ -12,6 +12,10 @@ export interface RunsServerOptions {
   /** Default 0 (a free port). */
   readonly port?: number;
   readonly token?: string | null;
+  /** The access token's name, who asked for a cancel through the app; default `token`. */
+  readonly tokenName?: string | null;
+  /** The header an authenticating proxy names its user in, trusted for who asked a cancel; default none. */
+  readonly trustUserHeader?: string | null;
   readonly timeZone?: string;
   /** Where failures are logged; default stderr. */
   readonly log?: (line: string) => void;
@@ -66,7 +70,14 @@ export async function startRunsServer(options: RunsServerOptions): Promise<RunsS
   const token = options.token ?? null;
   checkServeConfig(host, token);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const handler = createRunsApp({ store: options.store, token, timeZone: options.timeZone, log });
+  const handler = createRunsApp({
+    store: options.store,
+    token,
+    tokenName: options.tokenName ?? null,
+    trustUserHeader: options.trustUserHeader ?? null,
+    timeZone: options.timeZone,
+    log,
+  });
   const server = createServer((req, res) => {
     handler(req, res).catch((error: unknown) => {
       const text = `runledger app: a request failed: ${error instanceof Error ? error.message : String(error)}`;

@@ -14,6 +14,8 @@ describe('parseCommand', () => {
       token: null,
       alerts: null,
       alertsEveryMs: 60_000,
+      tokenName: null,
+      trustUserHeader: null,
     });
   });
 
@@ -31,6 +33,8 @@ describe('parseCommand', () => {
       token: 'abcdefgh1',
       alerts: null,
       alertsEveryMs: 60_000,
+      tokenName: null,
+      trustUserHeader: null,
     });
     expect(parsedLine(['serve', '--alerts', 'rules.json', '--alerts-state', 's/a.json', '--alerts-every', '30s'], env)).toMatchObject({
       alerts: { rules: '/work/here/rules.json', state: '/work/here/s/a.json' },

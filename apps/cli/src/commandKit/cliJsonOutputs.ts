@@ -65,6 +65,16 @@ export const storedRun = z.object({
   finishedAt: millis.nullable(),
   heartbeatAt: millis.nullable(),
   cancelRequestedAt: millis.nullable(),
+  cancelRequest: z
+    .object({
+      at: millis,
+      from: z.enum(['app', 'cli', 'api', 'signal']).describe('where the request came from (the app, the CLI, the API, Ctrl+C)'),
+      by: z.string().nullable().describe("who asked: the access token's name, the user a trusted proxy named, the OS user or --actor"),
+      reason: z.string().nullable().describe('why, as typed with the request'),
+    })
+    .nullable()
+    .optional()
+    .describe('who asked for the first cancel, from where and why; absent when it did not say'),
   terminationReason: z.string().nullable(),
   termination: runTermination.nullable().optional(),
   stepCount: count,

@@ -22,11 +22,18 @@ function whenAborted(signal: AbortSignal | undefined): Promise<void> {
 export async function serveStore(
   io: CliIo,
   store: RunStore,
-  options: { host: string; port: number; token: string | null; what: string },
+  options: { host: string; port: number; token: string | null; tokenName?: string | null; trustUserHeader?: string | null; what: string },
 ): Promise<void> {
   let server: Awaited<ReturnType<typeof startRunsServer>>;
   try {
-    server = await startRunsServer({ store, host: options.host, port: options.port, token: options.token });
+    server = await startRunsServer({
+      store,
+      host: options.host,
+      port: options.port,
+      token: options.token,
+      tokenName: options.tokenName ?? null,
+      trustUserHeader: options.trustUserHeader ?? null,
+    });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new Error(`port ${options.port} on ${options.host} is already in use; choose another with --port (0 picks a free one)`);

@@ -1,11 +1,14 @@
 // `runledger runs cancel <id>`: what the app's Cancel button does, from the command line.
-import { isLateCancel } from '@runledger/trace';
+import { type CancelRequestInput, isLateCancel, RunStoreError } from '@runledger/trace';
+import { checkCancelRequest } from '@runledger/trace/store';
 import { cancelRun } from '../app/cancelRun.js';
 import { Translator } from '../i18n/Translator.js';
 import { reasonText } from '../views/reasonText.js';
 import type { CliIo } from '../commandKit/CliIo.js';
 import { writeCliJson, storedRun } from '../commandKit/cliJsonOutputs.js';
-import { CliExitCode, HELP_FLAG, JSON_FLAG, STORE_SYNOPSIS, type CliFlag, STORE_FLAGS } from '../commandKit/cliSurface.js';
+import { CliExitCode, flag, HELP_FLAG, JSON_FLAG, STORE_SYNOPSIS, type CliFlag, STORE_FLAGS } from '../commandKit/cliSurface.js';
+import { osUser } from '../commandKit/osUser.js';
+import { UsageError } from '../commandKit/UsageError.js';
 import { runNamed } from '../commandKit/runNamed.js';
 import { terminalLine } from '../commandKit/terminalText.js';
 import { withStore } from '../commandKit/withStore.js';
@@ -18,6 +21,8 @@ export interface RunsCancelOptions {
   readonly store: StoreTarget;
   readonly id: string;
   readonly json: boolean;
+  /** Who asks (`--actor`, else the OS user), from the CLI, and why (`--reason`). */
+  readonly request: CancelRequestInput;
 }
 
 /** The shape of `runledger runs cancel --json`. */
@@ -37,7 +42,7 @@ function run(command: RunsCancelOptions, io: CliIo): Promise<CliExitCode> {
   return withStore(command.store, async (store) => {
     const named = await runNamed(store, command.id, { command: 'runs cancel', store: command.store, io });
     if (named === null) return CliExitCode.FAILED;
-    const result = await cancelRun(store, named.id);
+    const result = await cancelRun(store, named.id, command.request);
     if (result.kind === 'none') {
       // pruned between the two reads
       io.stderr.write(terminalLine`runledger runs cancel: run ${named.id} is gone (deleted meanwhile)
@@ -71,7 +76,20 @@ function run(command: RunsCancelOptions, io: CliIo): Promise<CliExitCode> {
   });
 }
 
-const FLAGS: readonly CliFlag[] = [...STORE_FLAGS, JSON_FLAG, HELP_FLAG];
+const FLAGS: readonly CliFlag[] = [...STORE_FLAGS, flag('actor', '<name>'), flag('reason', '<text>'), JSON_FLAG, HELP_FLAG];
+
+/** The request `--actor` and `--reason` make, checked by the store's rule; a value outside it is a usage error naming the flag. */
+function cancelRequestOf(actor: string | undefined, reason: string | undefined): CancelRequestInput {
+  const request = { from: 'cli', by: actor ?? osUser(), reason: reason ?? null } as const;
+  try {
+    checkCancelRequest(request);
+  } catch (error) {
+    if (!RunStoreError.is(error)) throw error;
+    const flagName = /CancelRequestInput\.by/.test(error.message) ? '--actor' : '--reason';
+    throw new UsageError(`runledger runs cancel: ${flagName} ${error.message.replace(/^.*?CancelRequestInput\.(by|reason) /, '')}`);
+  }
+  return request;
+}
 
 /** `runledger runs cancel`: its flags, usage, parsing, `--json` shape and run. @internal */
 export const runsCancel: CliCommand<RunsCancelOptions, typeof JSON_OUTPUT> = {
@@ -79,14 +97,16 @@ export const runsCancel: CliCommand<RunsCancelOptions, typeof JSON_OUTPUT> = {
   arguments: [{ name: 'id', required: true }],
   flags: FLAGS,
   usage: {
-    synopsis: `runs cancel <id | id prefix of 8+ characters> ${STORE_SYNOPSIS} [--json]`,
+    synopsis: `runs cancel <id | id prefix of 8+ characters> ${STORE_SYNOPSIS} [--actor <name>] [--reason <text>] [--json]`,
     about: `Cancel a running run, as the app's Cancel button does: the process running it stops its
-calls and ends it cancelled. On a run that has ended, the request is kept as a late cancel and
-changes nothing.`,
+calls and ends it cancelled. The run keeps who asked (--actor, else your OS user name), that it
+came from the CLI, and why (--reason). On a run that has ended, the request is kept as a late
+cancel and changes nothing.`,
   },
   jsonOutput: JSON_OUTPUT,
   parse: flagParser('runs cancel', FLAGS, (args) => {
-    return { store: args.store(), id: args.runId(), json: args.has('json') };
+    const request = cancelRequestOf(args.given('actor'), args.given('reason'));
+    return { store: args.store(), id: args.runId(), json: args.has('json'), request };
   }),
   run,
 };

@@ -10,6 +10,7 @@ import { Translator } from '../i18n/Translator.js';
 import { sourceText } from '../views/runView.js';
 import { kindText } from '../views/kindText.js';
 import { reasonText, reasonWordsText } from '../views/reasonText.js';
+import { cancelRequestText } from '../views/cancelRequestText.js';
 import type { CliIo } from '../commandKit/CliIo.js';
 import { writeCliJson, storedRun, timelineEntry } from '../commandKit/cliJsonOutputs.js';
 import { CliExitCode, HELP_FLAG, JSON_FLAG, STORE_SYNOPSIS, type CliFlag, STORE_FLAGS } from '../commandKit/cliSurface.js';
@@ -146,7 +147,9 @@ function summaryText(run: StoredRun, now: number): string {
     (run.cancelRequestedAt !== null
       ? line(
           'runs.detail.cancelRequestedAt',
-          t.date(run.cancelRequestedAt) + (isLateCancel(run) ? ` — ${t.t('runs.detail.lateCancel')}` : ''),
+          t.date(run.cancelRequestedAt) +
+            (run.cancelRequest != null ? ` ${cancelRequestText(t, run.cancelRequest)}` : '') +
+            (isLateCancel(run) ? ` — ${t.t('runs.detail.lateCancel')}` : ''),
         )
       : '') +
     (reason !== null ? line('runs.detail.reason', reason) : '') +

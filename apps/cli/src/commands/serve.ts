@@ -19,6 +19,29 @@ export interface ServeOptions {
   /** `--alerts`: the alert rules to evaluate while serving, or null. */
   readonly alerts: AlertFiles | null;
   readonly alertsEveryMs: number;
+  /** The token's name: who asked for a cancel through the app (default `token`). */
+  readonly tokenName: string | null;
+  /** The header an authenticating proxy names its user in, trusted for who asked; null: none. */
+  readonly trustUserHeader: string | null;
+}
+
+/** An HTTP header name (RFC 9110 token characters). */
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
+
+/** --token-name by the rule of who asked for a cancel (1 to 200 characters, no control characters). */
+function tokenNameOf(name: string | null): string | null {
+  if (name !== null && (name.length > 200 || /\p{Cc}/u.test(name))) {
+    throw new UsageError('runledger serve: --token-name must be 1 to 200 characters without control characters');
+  }
+  return name;
+}
+
+/** --trust-user-header: an HTTP header name. */
+function headerOf(name: string | null): string | null {
+  if (name !== null && !HEADER_NAME.test(name)) {
+    throw new UsageError(`runledger serve: --trust-user-header must be an HTTP header name, got ${JSON.stringify(name)}`);
+  }
+  return name;
 }
 
 /** Serves the store the command names until stopped. */
@@ -50,6 +73,8 @@ const FLAGS: readonly CliFlag[] = [
   flag('alerts', '<file>'),
   flag('alerts-state', '<file>'),
   flag('alerts-every', '<span>', { default: '1m' }),
+  flag('token-name', '<name>'),
+  flag('trust-user-header', '<header>'),
   HELP_FLAG,
 ];
 
@@ -59,11 +84,13 @@ export const serve: CliCommand<ServeOptions> = {
   arguments: [],
   flags: FLAGS,
   usage: {
-    synopsis: `serve   ${STORE_SYNOPSIS} [--port <n>] [--host <addr>] [--token <t>] [--alerts <file> [--alerts-state <file>] [--alerts-every <span>]]`,
+    synopsis: `serve   ${STORE_SYNOPSIS} [--port <n>] [--host <addr>] [--token <t>] [--token-name <name>] [--trust-user-header <header>] [--alerts <file> [--alerts-state <file>] [--alerts-every <span>]]`,
     about: `Serve the runs app (default http://127.0.0.1:4310/). Any --host other than a loopback
 address requires a token (--token or RUNLEDGER_TOKEN). Stops on Ctrl+C, SIGTERM or SIGHUP, or
-when the process that started it exits (exit status 0); the goodbye line says which. --alerts
-evaluates the alert rules of a file every --alerts-every (default 1m) while serving, as
+when the process that started it exits (exit status 0); the goodbye line says which. A cancel
+through the app is kept as asked by the token's name (--token-name, default "token"), or, with
+--trust-user-header, by the user an authenticating proxy in front of the app names in that header.
+--alerts evaluates the alert rules of a file every --alerts-every (default 1m) while serving, as
 \`runledger alerts\` does (state in --alerts-state, default <rules>.state.json; see docs/alerts.md).`,
   },
   jsonOutput: null,
@@ -82,6 +109,8 @@ evaluates the alert rules of a file every --alerts-every (default 1m) while serv
           ? null
           : { rules: resolve(args.env.cwd, alerts), state: alertsState === undefined ? null : resolve(args.env.cwd, alertsState) },
       alertsEveryMs: alertEveryMs('serve', 'alerts-every', args.defaulted('alerts-every')),
+      tokenName: tokenNameOf(args.given('token-name') ?? null),
+      trustUserHeader: headerOf(args.given('trust-user-header') ?? null),
     };
   }),
   run,

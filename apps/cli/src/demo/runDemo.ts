@@ -9,6 +9,7 @@ import { DEMO_PRIVACY, LIVE_RUN, type LiveDemoRun, startLiveDemoRun } from './Li
 import { waitForCallStarts } from './waitForCallStarts.js';
 import { HISTORY_MARK } from './demoHistoryPlan.js';
 import { type DemoHistoryResult, importDemoHistory } from './importDemoHistory.js';
+import { osUser } from '../commandKit/osUser.js';
 
 /** How the demo runs. @internal */
 export interface DemoOptions {
@@ -178,7 +179,7 @@ const SCRIPTS: readonly Script[] = [
         progress(
           '      … mcp_slow_export_report is on the wire; an operator cancels the run (through the store, as the app’s button does)',
         );
-        await store.requestCancel(run.id);
+        await store.requestCancel(run.id, undefined, { from: 'api', by: 'demo operator', reason: 'the export takes too long' });
       }
       // the loop ends with the run's own abort reason: run.fail() ends the run cancelled
       return ended;
@@ -299,7 +300,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
         const agent = new DemoAgent(run.trace, run.signal, { writes: (tool) => tool.name === 'mcp_slow_export_report' });
         // A Ctrl+C while the run is under way is our own stop: the run and its calls on the wire end
         // cancelled, never failed (the servers, in process groups of their own, never see it).
-        const stopRun = () => void run.cancel(`the demo was stopped (${stopWords(options.signal)})`);
+        const stopRun = () =>
+          void run.cancel(`the demo was stopped (${stopWords(options.signal)})`, { from: 'signal', requestedBy: osUser() });
         options.signal?.addEventListener('abort', stopRun, { once: true });
         if (options.signal?.aborted === true) stopRun();
         let verdict: 'complete' | Error;

@@ -92,6 +92,13 @@ export const messagesDe: MessageCatalog = {
   'runs.detail.steps': 'Schritte',
   'runs.detail.reason': 'Grund',
   'runs.detail.cancelRequestedAt': 'Abbruch angefordert',
+  'runs.detail.cancelRequestBy': 'von {by} über {from}',
+  'runs.detail.cancelRequestFrom': 'über {from}',
+  'runs.detail.cancelFrom.app': 'die App',
+  'runs.detail.cancelFrom.cli': 'die CLI',
+  'runs.detail.cancelFrom.api': 'die API',
+  'runs.detail.cancelFrom.signal': 'Strg+C',
+  'runs.detail.cancelReason': 'Grund (optional)',
   'runs.detail.privacy':
     'Zuerst Metadaten: Prompts und Antworten werden hier nie angezeigt. Ein Tool-Aufruf, der mit der Datenschutzstufe redacted oder full aufgezeichnet wurde, zeigt seine Fehlermeldung und, eingeklappt, seine Argumente und sein Ergebnis, erneut geschwärzt; bei metadata (der Voreinstellung) nur ihre Größen.',
   'runs.detail.errorMessage': 'Fehlermeldung',

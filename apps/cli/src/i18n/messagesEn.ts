@@ -90,6 +90,13 @@ export const en = {
   'runs.detail.steps': 'Steps',
   'runs.detail.reason': 'Reason',
   'runs.detail.cancelRequestedAt': 'Cancel requested',
+  'runs.detail.cancelRequestBy': 'by {by} from {from}',
+  'runs.detail.cancelRequestFrom': 'from {from}',
+  'runs.detail.cancelFrom.app': 'the app',
+  'runs.detail.cancelFrom.cli': 'the CLI',
+  'runs.detail.cancelFrom.api': 'the API',
+  'runs.detail.cancelFrom.signal': 'Ctrl+C',
+  'runs.detail.cancelReason': 'Reason (optional)',
   'runs.detail.privacy':
     'Metadata first: prompts and answers are never shown here. A tool call recorded at privacy level redacted or full shows its error message and, folded, its arguments and result, redacted again; at metadata (the default) only their sizes.',
   'runs.detail.errorMessage': 'Error message',

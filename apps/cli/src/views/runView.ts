@@ -1,3 +1,4 @@
+import { cancelRequestText } from './cancelRequestText.js';
 import { isLateCancel, type RunTimelineDetail, type RunTimelineEntry, type StoredRun } from '@runledger/trace';
 import { Html, html } from '../html/Html.js';
 import { isMessageKey } from '../i18n/messagesEn.js';
@@ -164,7 +165,7 @@ export function renderRunView(
   const runHref = `/runs/${uriComponent(run.id)}`;
   const cancelForm = running
     ? run.cancelRequestedAt === null
-      ? html`<form method="post" action="${ctx.href(`${runHref}/cancel`)}" class="cancel-form"><button type="submit" class="danger" data-action="cancel">⊘ ${t.t('runs.detail.cancel')}</button></form>`
+      ? html`<form method="post" action="${ctx.href(`${runHref}/cancel`)}" class="cancel-form"><label for="cancel-reason">${t.t('runs.detail.cancelReason')}</label> <input type="text" id="cancel-reason" name="reason" maxlength="500" autocomplete="off"> <button type="submit" class="danger" data-action="cancel">⊘ ${t.t('runs.detail.cancel')}</button></form>`
       : html`<p class="flash" role="status">${t.t('runs.detail.cancelPending')}</p>`
     : '';
   const summary = html`<section class="card" aria-labelledby="summary-h">
@@ -177,7 +178,7 @@ ${run.actor !== null ? html`<dt>${t.t('runs.detail.actor')}</dt><dd>${run.actor}
 <dt>${t.t('runs.col.started')}</dt><dd><time datetime="${t.iso(run.startedAt ?? run.createdAt)}">${t.date(run.startedAt ?? run.createdAt)}</time></dd>
 <dt>${t.t('runs.col.finished')}</dt><dd>${run.finishedAt === null ? NONE : html`<time datetime="${t.iso(run.finishedAt)}">${t.date(run.finishedAt)}</time>`}</dd>
 <dt>${t.t('runs.col.duration')}</dt><dd>${duration === null ? NONE : t.duration(duration)}</dd>
-${run.cancelRequestedAt !== null ? html`<dt>${t.t('runs.detail.cancelRequestedAt')}</dt><dd><time datetime="${t.iso(run.cancelRequestedAt)}">${t.time(run.cancelRequestedAt)}</time>${isLateCancel(run) ? html` <span class="muted" data-note="late-cancel">— ${t.t('runs.detail.lateCancel')}</span>` : ''}</dd>` : ''}
+${run.cancelRequestedAt !== null ? html`<dt>${t.t('runs.detail.cancelRequestedAt')}</dt><dd><time datetime="${t.iso(run.cancelRequestedAt)}">${t.time(run.cancelRequestedAt)}</time>${run.cancelRequest != null ? html` <span data-note="cancel-request">${cancelRequestText(t, run.cancelRequest)}</span>` : ''}${isLateCancel(run) ? html` <span class="muted" data-note="late-cancel">— ${t.t('runs.detail.lateCancel')}</span>` : ''}</dd>` : ''}
 ${reason !== null ? html`<dt>${t.t('runs.detail.reason')}</dt><dd>${reason}</dd>` : ''}
 ${run.lateFinishStatus != null ? html`<dt>${t.t('runs.detail.lateFinish')}</dt><dd>${statusBadge(t, run.lateFinishStatus)}${run.lateFinishAt != null ? html` <time datetime="${t.iso(run.lateFinishAt)}">${t.time(run.lateFinishAt)}</time>` : ''} <span class="muted" data-note="late-finish">— ${t.t('runs.detail.lateFinishNote')}</span></dd>` : ''}
 <dt>${t.t('runs.detail.steps')}</dt><dd>${t.number(run.stepCount)}</dd>

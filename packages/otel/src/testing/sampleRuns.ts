@@ -96,7 +96,7 @@ export async function recordSampleRuns(store: RunStore, clock: () => number, pri
   const b = await startRun(store, { ...options, configuration: 'report-agent', actor: 'runledger demo' });
   await b.trace.recordRequest({ content: 'Export Q3.' });
   const start = await b.trace.recordToolStart({ toolName: 'mcp_slow_export', toolArguments: { report: 'q3' } });
-  await b.cancel('cancelled by the operator');
+  await b.cancel('cancelled by the operator', { requestedBy: 'alice' });
   await b.trace.recordToolResult({
     durationMs: 250,
     toolCallId: start.toolCallId!,

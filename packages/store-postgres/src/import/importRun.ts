@@ -34,8 +34,8 @@ async function importInto(client: pg.PoolClient, q: string, run: StoredRun, step
   const inserted = await client.query(
     `INSERT INTO ${q}.runs (id, status, configuration, actor, title, created_at, started_at, finished_at,
        termination_reason, termination_kind, termination_facts, cancel_requested_at, heartbeat_at, unstored_steps,
-       late_finish_status, late_finish_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) ON CONFLICT (id) DO NOTHING RETURNING id`,
+       late_finish_status, late_finish_at, cancel_from, cancel_by, cancel_reason)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) ON CONFLICT (id) DO NOTHING RETURNING id`,
     [
       id,
       run.status,
@@ -53,6 +53,9 @@ async function importInto(client: pg.PoolClient, q: string, run: StoredRun, step
       run.unstoredSteps ?? 0,
       run.lateFinishStatus ?? null,
       run.lateFinishStatus === undefined || run.lateFinishStatus === null ? null : msOrNull(run.lateFinishAt),
+      run.cancelRequest?.from ?? null,
+      run.cancelRequest?.by ?? null,
+      run.cancelRequest?.reason ?? null,
     ],
   );
   // the run exists: nothing was written, and the transaction commits nothing

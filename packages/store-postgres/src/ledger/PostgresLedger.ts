@@ -2,7 +2,9 @@
 // from createRun to its end — appends, cancel, heartbeats, recovery — and the reads of one run.
 import {
   type AppendStepInput,
+  type CancelRequestInput,
   checkAppendStep,
+  checkCancelRequest,
   checkCreateRun,
   checkFinishRun,
   checkHeartbeatAt,
@@ -220,20 +222,21 @@ export class PostgresLedger {
   }
 
   /** Marks a running run's cancel (the first time is kept) and notifies its watchers in every process. */
-  async requestCancel(runId: string, at?: number): Promise<StoredRun> {
+  async requestCancel(runId: string, at?: number, request?: CancelRequestInput): Promise<StoredRun> {
     this.#open();
     const when = checkRequestCancelAt(at, Date.now());
+    const asked = checkCancelRequest(request);
     if (checkRunId(runId) === null) throw RunStoreError.runNotFound(runId);
     try {
       // One statement, one transaction: the NOTIFY is delivered when the mark commits.
       await this.#timed(
         // on a finished run the request is kept as a late one (isLateCancel), without a notify
         `WITH marked AS (
-           UPDATE ${this.#q}.runs SET cancel_requested_at = $2
+           UPDATE ${this.#q}.runs SET cancel_requested_at = $2, cancel_from = $4, cancel_by = $5, cancel_reason = $6
            WHERE id = $1 AND cancel_requested_at IS NULL AND pruned_at IS NULL RETURNING id, status
          )
          SELECT pg_notify($3, id::text) FROM marked WHERE status = 'running'`,
-        [runId, when, this.#channel],
+        [runId, when, this.#channel, asked?.from ?? null, asked?.by ?? null, asked?.reason ?? null],
       );
     } catch (error) {
       throw this.#failure('requestCancel', error);

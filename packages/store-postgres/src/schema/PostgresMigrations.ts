@@ -463,6 +463,15 @@ CREATE INDEX IF NOT EXISTS steps_call_server_trouble ON steps (call_server, call
     name: "runs.termination_kind and termination_facts: how a run ended as data (its sentence is composed when shown); every ended run's prose read into them, termination_reason keeping only words the sentence would not repeat",
     up: addTerminationData,
   },
+  {
+    version: 16,
+    name: 'runs.cancel_from, cancel_by and cancel_reason: who asked for the first cancel, from where and why (null for a run cancelled before this version)',
+    async up(client: PoolClient): Promise<void> {
+      await client.query(
+        'ALTER TABLE runs ADD COLUMN IF NOT EXISTS cancel_from text, ADD COLUMN IF NOT EXISTS cancel_by text, ADD COLUMN IF NOT EXISTS cancel_reason text',
+      );
+    },
+  },
 ]);
 
 /**

@@ -31,7 +31,7 @@ export type WriteStep = (
 export function prepareImportRun(db: Database.Database, writeStep: WriteStep): (run: StoredRun, steps: readonly StoredStep[]) => boolean {
   const exists = db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck();
   const insertRun = db.prepare(
-    `INSERT INTO runs (${RUN_COLUMNS}, run_no) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ${NEXT_RUN_NO}) RETURNING run_no`,
+    `INSERT INTO runs (${RUN_COLUMNS}, run_no) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ${NEXT_RUN_NO}) RETURNING run_no`,
   );
   insertRun.pluck();
   const setCounts = db.prepare('UPDATE runs SET ok_count = ?, failed_count = ?, cancelled_count = ?, tokens = ? WHERE id = ?');
@@ -60,6 +60,9 @@ export function prepareImportRun(db: Database.Database, writeStep: WriteStep): (
       run.unstoredSteps ?? 0,
       run.lateFinishStatus ?? null,
       run.lateFinishStatus === undefined || run.lateFinishStatus === null ? null : (run.lateFinishAt ?? null),
+      run.cancelRequest?.from ?? null,
+      run.cancelRequest?.by ?? null,
+      run.cancelRequest?.reason ?? null,
     ) as number;
     const counts = { ok: 0, failed: 0, cancelled: 0 };
     let tokens = 0;

@@ -2,7 +2,9 @@
 // life from createRun to its end — appends, cancel, heartbeats, recovery — and the reads of one run.
 import {
   type AppendStepInput,
+  type CancelRequestInput,
   checkAppendStep,
+  checkCancelRequest,
   checkCreateRun,
   checkFinishRun,
   checkHeartbeatAt,
@@ -178,14 +180,18 @@ export class SqliteLedger {
   }
 
   /** Marks a running run's cancel request (the first time is kept); watchers in this process fire at once, others at their next poll. */
-  async requestCancel(runId: string, at?: number): Promise<StoredRun> {
+  async requestCancel(runId: string, at?: number, request?: CancelRequestInput): Promise<StoredRun> {
     const when = checkRequestCancelAt(at, Date.now());
+    const asked = checkCancelRequest(request);
     const key = runKey(runId);
     const run = await this.#write(() =>
       this.#db
         .transaction(() => {
-          // on a finished run the request is kept as a late one (isLateCancel)
-          this.#stmt(`UPDATE runs SET cancel_requested_at = coalesce(cancel_requested_at, ?) WHERE id = ?`).run(when, key);
+          // on a finished run the request is kept as a late one (isLateCancel); the first one wins, with who asked
+          this.#stmt(
+            `UPDATE runs SET cancel_requested_at = ?, cancel_from = ?, cancel_by = ?, cancel_reason = ?
+             WHERE id = ? AND cancel_requested_at IS NULL`,
+          ).run(when, asked?.from ?? null, asked?.by ?? null, asked?.reason ?? null, key);
           return this.#requireRun(key);
         })
         .immediate(),

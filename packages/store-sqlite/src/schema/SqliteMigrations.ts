@@ -483,6 +483,17 @@ CREATE INDEX IF NOT EXISTS steps_call_tools ON steps ((CASE WHEN json_valid(payl
     name: "runs.termination_kind and termination_facts: how a run ended as data (its sentence is composed when shown); every ended run's prose read into them, termination_reason keeping only words the sentence would not repeat",
     up: addTerminationData,
   },
+  {
+    version: 21,
+    name: 'runs.cancel_from, cancel_by and cancel_reason: who asked for the first cancel, from where and why (null for a run cancelled before this version)',
+    up(db) {
+      // Written to run again over its own result, like version 15.
+      const columns = new Set(db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('runs') as string[]);
+      for (const column of ['cancel_from', 'cancel_by', 'cancel_reason']) {
+        if (!columns.has(column)) db.exec(`ALTER TABLE runs ADD COLUMN ${column} TEXT;`);
+      }
+    },
+  },
 ]);
 
 /**

@@ -91,6 +91,33 @@ describe('startRun', () => {
     expect(timeline.filter((e) => e.event === null).map((e) => e.outcome)).toEqual(['', 'cancelled']);
   });
 
+  it('cancel() keeps who asked, from where (api by default) and the reason as one line in the store', async () => {
+    const store = InMemoryRunStore.create();
+    const asked = await startRun(store, { configuration: 'c', heartbeatMs: 0 });
+    await asked.cancel('wrong\nprompt', { requestedBy: 'alice' });
+    const finished = await asked.complete();
+    expect(finished.cancelRequest).toMatchObject({ from: 'api', by: 'alice', reason: 'wrong prompt' });
+    expect(finished.terminationReason).toBe('wrong\nprompt');
+    const signalled = await startRun(store, { configuration: 'c', heartbeatMs: 0 });
+    await signalled.cancel(undefined, { from: 'signal', requestedBy: 'ops' });
+    expect((await signalled.complete()).cancelRequest).toMatchObject({ from: 'signal', by: 'ops', reason: null });
+    const long = await startRun(store, { configuration: 'c', heartbeatMs: 0 });
+    await long.cancel('x'.repeat(600));
+    expect((await long.complete()).cancelRequest?.reason).toBe(`${'x'.repeat(499)}…`);
+  });
+
+  it('cancel() with a requestedBy outside the rule rejects naming the field and cancels nothing', async () => {
+    const store = InMemoryRunStore.create();
+    const run = await startRun(store, { configuration: 'c', heartbeatMs: 0 });
+    await expect(run.cancel('why', { requestedBy: 'two\nlines' })).rejects.toThrow(
+      /CancelRequestInput\.by must be a string of 1 to 200 characters/,
+    );
+    await expect(run.cancel('why', { from: 'mail' as never })).rejects.toThrow(/CancelRequestInput\.from must be/);
+    expect(run.signal.aborted).toBe(false);
+    expect((await store.getRun(run.id))?.cancelRequestedAt).toBeNull();
+    expect((await run.complete()).status).toBe('completed');
+  });
+
   it('a cancel requested through the store by another process reaches the run', async () => {
     const store = InMemoryRunStore.create();
     const otherProcess = store.openPeer();

@@ -5,6 +5,8 @@ import { RunLedger } from './RunLedger.js';
 import { defaultSpoolDir, SpoolWriter } from '../spool/RunSpool.js';
 import { RunStoreError } from '../store/RunStoreError.js';
 import { storableText } from '../store/storeValueRules.js';
+import { type CancelRequestInput, CancelRequestSource, cancelReasonLine } from '../store/CancelRequest.js';
+import { checkCancelRequest } from '../store/storeInputChecks.js';
 import { RunCancelledError, type RunCancelSource } from './RunCancelledError.js';
 import type { RunStep } from '../step/RunStep.js';
 import { RunStatus, type TerminalRunStatus } from '../step/RunStatus.js';
@@ -83,6 +85,18 @@ export interface StartRunOptions {
 }
 
 /**
+ * Who cancels a run through {@link ActiveRun.cancel}, and from where.
+ *
+ * @public
+ */
+export interface RunCancelOptions {
+  /** Who asked: 1 to 200 characters, no control characters; absent or null when unknown. */
+  readonly requestedBy?: string | null;
+  /** Where the request came from; default `api` (`signal` for a Ctrl+C the program caught). */
+  readonly from?: CancelRequestSource;
+}
+
+/**
  * A run in progress: its signal, its trace (wired to the store) and the calls that end it.
  *
  * @remarks
@@ -105,9 +119,15 @@ export interface ActiveRun {
   readonly cancelRequested: boolean;
   /**
    * Cancels the run: aborts its signal with a {@link RunCancelledError} and marks the cancel in
-   * the store. Resolves once both are done; idempotent.
+   * the store, with who asked, from where (default `api`) and the reason (see
+   * {@link StoredRun.cancelRequest}). Resolves once both are done; idempotent.
+   *
+   * @remarks
+   * The reason is the run's termination as given; the request keeps it as one line (control
+   * characters as spaces, at most 500 characters). Rejects with an `invalid_input`
+   * {@link RunStoreError}, cancelling nothing, when `options` breaks its rule.
    */
-  cancel(reason?: string): Promise<void>;
+  cancel(reason?: string, options?: RunCancelOptions): Promise<void>;
   /**
    * Ends the run `completed` (or `cancelled` after a cancel, here or in the store) once its
    * steps are stored; the final status is retried like a step.
@@ -318,8 +338,17 @@ class LiveRun implements ActiveRun {
     return readRunSteps(this.#store, this.id, this.trace, query);
   }
 
-  cancel(reason?: string): Promise<void> {
-    return this.#cancel(reason === undefined ? OPERATOR_CANCEL : { kind: RunTerminationKind.OTHER, text: reason }, 'local');
+  cancel(reason?: string, options: RunCancelOptions = {}): Promise<void> {
+    let request: CancelRequestInput;
+    try {
+      const asked = { from: options.from ?? CancelRequestSource.API, by: options.requestedBy ?? null };
+      checkCancelRequest(asked);
+      request = { ...asked, reason: reason === undefined ? null : cancelReasonLine(reason) };
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const termination = reason === undefined ? OPERATOR_CANCEL : { kind: RunTerminationKind.OTHER, text: reason };
+    return this.#cancel(termination, 'local', request);
   }
 
   complete(): Promise<StoredRun> {
@@ -334,7 +363,7 @@ class LiveRun implements ActiveRun {
     return this.#finish(RunStatus.FAILED, { kind: RunTerminationKind.OTHER, text: reason });
   }
 
-  #cancel(termination: RunTermination, source: RunCancelSource): Promise<void> {
+  #cancel(termination: RunTermination, source: RunCancelSource, request?: CancelRequestInput): Promise<void> {
     if (this.#cancelling !== null) return this.#cancelling;
     if (this.#finishing !== null) return Promise.resolve();
     this.#cancelReason = termination;
@@ -346,7 +375,7 @@ class LiveRun implements ActiveRun {
     this.#timers.push(grace);
     this.#cancelling =
       source === 'local'
-        ? this.#store.requestCancel(this.id, at).then(
+        ? this.#store.requestCancel(this.id, at, request).then(
             () => undefined,
             (error: unknown) => this.#onError(error),
           )

@@ -1,5 +1,6 @@
 import type { AppendStepInput, CreateRunInput, FinishRunInput, RunPage, RunQuery, StepQuery, StoredRun, StoredStep } from './RunStore.js';
 import { RunStoreError } from './RunStoreError.js';
+import type { CancelRequestInput } from './CancelRequest.js';
 import { checkImportRun } from './storeInputChecks.js';
 import type { ServerHealth, ServerHealthQuery } from '../health/ServerHealth.js';
 import { serverHealth } from './serverHealth.js';
@@ -82,8 +83,8 @@ export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore, Sea
     return this.#ledger.finishRun(runId, finish);
   }
 
-  requestCancel(runId: string, at?: number): Promise<StoredRun> {
-    return this.#ledger.requestCancel(runId, at);
+  requestCancel(runId: string, at?: number, request?: CancelRequestInput): Promise<StoredRun> {
+    return this.#ledger.requestCancel(runId, at, request);
   }
 
   heartbeat(runId: string, at?: number): Promise<void> {

@@ -4,6 +4,7 @@ import type { ToolOutcome } from '@runledger/core';
 import type { RunStatus, TerminalRunStatus } from '../step/RunStatus.js';
 import type { FlakyThreshold } from '../health/FlakyThreshold.js';
 import type { TerminationColumns } from './storedTermination.js';
+import type { CancelRequestSource } from './CancelRequest.js';
 
 /**
  * A run listing's position: the last run of the previous page.
@@ -113,4 +114,15 @@ export interface NormalizedHealthQuery {
   readonly since: number | null;
   readonly until: number | null;
   readonly flaky: Required<FlakyThreshold>;
+}
+
+/**
+ * A cancel request's who, where and why, checked: absent fields null.
+ *
+ * @public
+ */
+export interface NormalizedCancelRequest {
+  readonly from: CancelRequestSource;
+  readonly by: string | null;
+  readonly reason: string | null;
 }

@@ -6,6 +6,7 @@ import type { PruneRunsQuery, PruneRunsResult } from './PruneRuns.js';
 import type { OpenCallsRead } from './OpenCalls.js';
 import type { RunTotals, RunTotalsQuery } from './RunSearch.js';
 import type { ToolCallPage, ToolCallQuery } from './ToolCallListing.js';
+import type { CancelRequestInput, StoredCancelRequest } from './CancelRequest.js';
 
 /**
  * How many tool calls of a run ended in each outcome.
@@ -50,6 +51,12 @@ export interface StoredRun {
   readonly termination?: RunTermination | null;
   /** When a cancel was first requested, or null. */
   readonly cancelRequestedAt: number | null;
+  /**
+   * Who asked for that first cancel, from where and why; absent (read as null) when no cancel was
+   * requested, when it was requested without saying where from, or by a store that keeps none
+   * (a run cancelled before the store kept requests reads without it).
+   */
+  readonly cancelRequest?: StoredCancelRequest | null;
   /** The last sign of life of the process running it, or null. */
   readonly heartbeatAt: number | null;
   /** How many steps the run has. */
@@ -270,9 +277,13 @@ export interface RunStore {
    * Marks that a cancel was requested (by this or another process); returns the run. On a
    * finished run the request is kept as a late one and changes nothing else.
    *
-   * @throws RunStoreError when the run does not exist.
+   * @remarks
+   * `request` says who asked, from where and why (see `checkCancelRequest`); the first request
+   * is kept with its time as {@link StoredRun.cancelRequest}, a later one changes nothing.
+   *
+   * @throws RunStoreError when the run does not exist, or (`invalid_input`) when `at` or `request` breaks its rule.
    */
-  requestCancel(runId: string, at?: number): Promise<StoredRun>;
+  requestCancel(runId: string, at?: number, request?: CancelRequestInput): Promise<StoredRun>;
   /** Records a sign of life of the process running the run. */
   heartbeat(runId: string, at?: number): Promise<void>;
   /**

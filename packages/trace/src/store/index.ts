@@ -11,6 +11,7 @@
 // `@runledger/trace` as part of this entry, so they cannot be imported from the main entry instead.
 export {
   checkAppendStep,
+  checkCancelRequest,
   checkCreateRun,
   checkFinishRun,
   checkHealthQuery,
@@ -27,6 +28,7 @@ export {
   encodeRunCursor,
   isSameStep,
   type NormalizedAppendStep,
+  type NormalizedCancelRequest,
   type NormalizedCreateRun,
   type NormalizedFinishRun,
   type NormalizedHealthQuery,
@@ -67,6 +69,7 @@ export {
 } from '../health/rollupLevels.js';
 export { runPageOf } from './runPageOf.js';
 export { storedRunOfRow, type StoredRunRow } from './storedRunOfRow.js';
+export { type CancelRequestColumns, cancelRequestOfColumns } from './CancelRequest.js';
 export { storedStepReader, type StoredStepRow } from './storedStepReader.js';
 export { callIdOfPayload } from './OpenCalls.js';
 export {
@@ -105,6 +108,7 @@ export type {
   StoredStep,
 } from './RunStore.js';
 export { RunStoreError, RunStoreErrorCode } from './RunStoreError.js';
+export { type CancelRequestInput, CancelRequestSource, type StoredCancelRequest } from './CancelRequest.js';
 export { RunStatus, type TerminalRunStatus } from '../step/RunStatus.js';
 export { type RunTermination, RunTerminationKind } from '../step/RunTerminationReason.js';
 export type { PruneRunsQuery, PruneRunsResult } from './PruneRuns.js';

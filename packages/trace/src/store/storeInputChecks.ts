@@ -36,8 +36,10 @@ import {
 import { DEFAULT_FLAKY_THRESHOLD, FLAKY_THRESHOLD_RULES } from '../health/FlakyThreshold.js';
 import type { ServerHealthQuery } from '../health/ServerHealth.js';
 
+import { type CancelRequestInput, isCancelRequestSource, MAX_CANCEL_REASON_LENGTH } from './CancelRequest.js';
 import type {
   NormalizedAppendStep,
+  NormalizedCancelRequest,
   NormalizedCreateRun,
   NormalizedFinishRun,
   NormalizedHealthQuery,
@@ -48,6 +50,7 @@ import type {
 
 export type {
   NormalizedAppendStep,
+  NormalizedCancelRequest,
   NormalizedCreateRun,
   NormalizedFinishRun,
   NormalizedHealthQuery,
@@ -61,6 +64,8 @@ const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
 /** The longest run title, in characters (code points). */
 const MAX_TITLE_LENGTH = 200;
+/** The longest name of who asked for a cancel, and the longest reason typed with it (code points). */
+const MAX_CANCEL_BY_LENGTH = 200;
 
 /**
  * Checks the run id a method is given: a string, or `invalid_input`. Returns the key the run is
@@ -249,6 +254,12 @@ export function checkImportRun(
     throw invalid(`StoredRun.lateFinishStatus must be a terminal run status or null, got ${show(run.lateFinishStatus)}`);
   }
   const reason = textOrNull(run.terminationReason, 'StoredRun.terminationReason');
+  const cancelRequestedAt = optionalTime(run.cancelRequestedAt, 'StoredRun.cancelRequestedAt');
+  const request =
+    run.cancelRequest === undefined || run.cancelRequest === null ? null : cancelRequest(run.cancelRequest, 'StoredRun.cancelRequest');
+  if (request !== null && cancelRequestedAt === null) {
+    throw invalid('StoredRun.cancelRequest must be null when StoredRun.cancelRequestedAt is null, got an object');
+  }
   const checkedRun: StoredRun = {
     id,
     status: run.status,
@@ -263,7 +274,8 @@ export function checkImportRun(
       run.termination === undefined || run.termination === null
         ? terminationOfColumns(terminationColumnsOfText(reason))
         : checkTermination(run.termination, 'StoredRun.termination'),
-    cancelRequestedAt: optionalTime(run.cancelRequestedAt, 'StoredRun.cancelRequestedAt'),
+    cancelRequestedAt,
+    ...(request === null || cancelRequestedAt === null ? {} : { cancelRequest: { at: cancelRequestedAt, ...request } }),
     heartbeatAt: optionalTime(run.heartbeatAt, 'StoredRun.heartbeatAt'),
     stepCount: Array.isArray(steps) ? steps.length : 0,
     outcomeCounts: run.outcomeCounts,
@@ -309,6 +321,34 @@ export function checkImportRun(
  */
 export function checkRequestCancelAt(at: number | undefined, now: number): number {
   return timeOrNow(at, now, 'requestCancel at');
+}
+
+/**
+ * Checks who asked for a cancel, from where and why; null when no request is given (a cancel
+ * requested without saying where from).
+ *
+ * @remarks
+ * `from` must be a {@link (CancelRequestSource:variable)}; `by` a line of 1 to 200 characters,
+ * `reason` of 1 to 500, neither with control characters (each may be absent or null).
+ *
+ * @throws RunStoreError (`invalid_input`) from `checkCancelRequest`.
+ *
+ * @public
+ */
+export function checkCancelRequest(request: CancelRequestInput | undefined): NormalizedCancelRequest | null {
+  return request === undefined ? null : cancelRequest(request, 'CancelRequestInput');
+}
+
+function cancelRequest(request: CancelRequestInput, field: string): NormalizedCancelRequest {
+  object(request, field);
+  if (!isCancelRequestSource(request.from)) {
+    throw invalid(`${field}.from must be "app", "cli", "api" or "signal", got ${show(request.from)}`);
+  }
+  return {
+    from: request.from,
+    by: lineOrNull(request.by, `${field}.by`, MAX_CANCEL_BY_LENGTH),
+    reason: lineOrNull(request.reason, `${field}.reason`, MAX_CANCEL_REASON_LENGTH),
+  };
 }
 
 /**

@@ -3,13 +3,14 @@
 import { isRunStatus, isTerminalRunStatus, RunStatus } from '../step/RunStatus.js';
 import type { StoredRun } from './RunStore.js';
 import { terminationOfColumns, terminationTextOfColumns } from './storedTermination.js';
+import { type CancelRequestColumns, cancelRequestField } from './CancelRequest.js';
 
 /**
  * A run's row as a SQL store reads it: the columns every store's `runs` table names alike.
  *
  * @public
  */
-export interface StoredRunRow {
+export interface StoredRunRow extends CancelRequestColumns {
   readonly id: string;
   readonly status: string;
   readonly configuration: string;
@@ -61,6 +62,7 @@ export function storedRunOfRow(row: StoredRunRow): StoredRun {
     terminationReason: terminationTextOfColumns(row),
     termination: terminationOfColumns(row),
     cancelRequestedAt: row.cancel_requested_at,
+    ...cancelRequestField(row),
     heartbeatAt: row.heartbeat_at,
     stepCount: row.step_count,
     outcomeCounts: Object.freeze({ ok: row.ok_count, failed: row.failed_count, cancelled: row.cancelled_count }),

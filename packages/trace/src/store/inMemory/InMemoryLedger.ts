@@ -4,8 +4,10 @@ import { isLateCancel } from '../isLateCancel.js';
 import { RunStatus } from '../../step/RunStatus.js';
 import type { AppendStepInput, CreateRunInput, FinishRunInput, StepQuery, StoredRun, StoredStep } from '../RunStore.js';
 import { RunStoreError } from '../RunStoreError.js';
+import type { CancelRequestInput } from '../CancelRequest.js';
 import {
   checkAppendStep,
+  checkCancelRequest,
   checkCreateRun,
   checkFinishRun,
   checkHeartbeatAt,
@@ -58,6 +60,7 @@ export class InMemoryLedger {
       finishedAt: null,
       termination: NO_TERMINATION,
       cancelRequestedAt: null,
+      cancelRequest: null,
       heartbeatAt: null,
       unstoredSteps: 0,
       steps: [],
@@ -124,12 +127,14 @@ export class InMemoryLedger {
     return snapshot(run);
   }
 
-  async requestCancel(runId: string, at?: number): Promise<StoredRun> {
+  async requestCancel(runId: string, at?: number, request?: CancelRequestInput): Promise<StoredRun> {
     this.#open();
     const when = checkRequestCancelAt(at, this.#clock());
+    const asked = checkCancelRequest(request);
     const run = this.#run(runId);
     if (run.cancelRequestedAt === null) {
       run.cancelRequestedAt = when;
+      run.cancelRequest = asked;
       if (run.status === RunStatus.RUNNING) for (const listener of [...this.#state.cancelListeners]) listener(run.id);
     }
     return snapshot(run);

@@ -26,6 +26,8 @@ export function prepareImportRun(runs: Map<string, MutableRun>): (run: StoredRun
       finishedAt: run.finishedAt ?? null,
       termination: terminationColumns(run.termination ?? null, run.terminationReason ?? null),
       cancelRequestedAt: run.cancelRequestedAt ?? null,
+      cancelRequest:
+        run.cancelRequest == null ? null : { from: run.cancelRequest.from, by: run.cancelRequest.by, reason: run.cancelRequest.reason },
       heartbeatAt: run.heartbeatAt ?? null,
       unstoredSteps: run.unstoredSteps ?? 0,
       ...(isTerminalRunStatus(run.lateFinishStatus)

@@ -5,7 +5,8 @@ import type { RunStatus, TerminalRunStatus } from '../../step/RunStatus.js';
 import type { OutcomeCounts, StoredRun, StoredStep } from '../RunStore.js';
 import type { StoredToolCall } from '../ToolCallListing.js';
 import { readFailureFacts } from '../../step/RunStepSchema.js';
-import type { NormalizedRunQuery } from '../NormalizedStoreInput.js';
+import type { NormalizedCancelRequest, NormalizedRunQuery } from '../NormalizedStoreInput.js';
+import { cancelRequestField } from '../CancelRequest.js';
 import { toolCallOf } from '../../health/ToolCallFacts.js';
 import { parsePayload } from '../../step/readStepOutcome.js';
 import { RunStepKind } from '../../step/RunStepKind.js';
@@ -31,6 +32,8 @@ export interface MutableRun {
   /** How it ended, as every store's columns hold it. */
   termination: TerminationColumns;
   cancelRequestedAt: number | null;
+  /** Who asked for that first cancel, from where and why; null when it did not say. */
+  cancelRequest: NormalizedCancelRequest | null;
   heartbeatAt: number | null;
   unstoredSteps: number;
   /** The first final status that arrived after the run had ended, and its time. */
@@ -143,6 +146,12 @@ export function snapshot(run: MutableRun): StoredRun {
     terminationReason: terminationTextOfColumns(run.termination),
     termination: terminationOfColumns(run.termination),
     cancelRequestedAt: run.cancelRequestedAt,
+    ...cancelRequestField({
+      cancel_requested_at: run.cancelRequestedAt,
+      cancel_from: run.cancelRequest?.from,
+      cancel_by: run.cancelRequest?.by,
+      cancel_reason: run.cancelRequest?.reason,
+    }),
     heartbeatAt: run.heartbeatAt,
     stepCount: run.steps.length,
     outcomeCounts,

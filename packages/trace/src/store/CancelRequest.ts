@@ -1,0 +1,116 @@
+// Who asked for a run's cancel, from where and why: given to RunStore.requestCancel and kept beside
+// cancelRequestedAt (the first request wins, with its time).
+import { storableText } from './storeValueRules.js';
+
+/**
+ * Where a cancel request came from: the app's Cancel button, the `runledger runs cancel`
+ * command, a program through the API (`ActiveRun.cancel`, `RunStore.requestCancel`), or a signal
+ * to the process running the run (Ctrl+C).
+ *
+ * @public
+ */
+export const CancelRequestSource = {
+  APP: 'app',
+  CLI: 'cli',
+  API: 'api',
+  SIGNAL: 'signal',
+} as const;
+
+/**
+ * One of the strings of {@link (CancelRequestSource:variable)}.
+ *
+ * @public
+ */
+export type CancelRequestSource = (typeof CancelRequestSource)[keyof typeof CancelRequestSource];
+
+const SOURCES: ReadonlySet<string> = new Set(Object.values(CancelRequestSource));
+
+/**
+ * Whether a value is one of the {@link (CancelRequestSource:variable)} strings.
+ *
+ * @public
+ */
+export function isCancelRequestSource(value: unknown): value is CancelRequestSource {
+  return typeof value === 'string' && SOURCES.has(value);
+}
+
+/**
+ * Who asked for a cancel, from where and why, as given to `RunStore.requestCancel`.
+ *
+ * @public
+ */
+export interface CancelRequestInput {
+  readonly from: CancelRequestSource;
+  /**
+   * Who asked: an access token's name, a user, an OS user: 1 to 200 characters, no control
+   * characters; absent or null when unknown.
+   */
+  readonly by?: string | null;
+  /** Why, as typed with the request: 1 to 500 characters, no control characters; absent or null for none. */
+  readonly reason?: string | null;
+}
+
+/**
+ * The cancel request a store kept for a run: the first one, with its time (the run's `cancelRequestedAt`).
+ *
+ * @public
+ */
+export interface StoredCancelRequest {
+  readonly at: number;
+  readonly from: CancelRequestSource;
+  readonly by: string | null;
+  readonly reason: string | null;
+}
+
+/**
+ * A cancel request's columns as every SQL store names them (`cancel_from`, `cancel_by`,
+ * `cancel_reason`); absent from a store whose schema predates them.
+ *
+ * @public
+ */
+export interface CancelRequestColumns {
+  readonly cancel_requested_at: number | null;
+  readonly cancel_from?: string | null;
+  readonly cancel_by?: string | null;
+  readonly cancel_reason?: string | null;
+}
+
+/**
+ * The kept cancel request of a run's columns, or null: none was requested, or it was requested
+ * without saying where from (before the store kept it, or without a request).
+ *
+ * @public
+ */
+export function cancelRequestOfColumns(columns: CancelRequestColumns): StoredCancelRequest | null {
+  const at = columns.cancel_requested_at;
+  if (at === null || !isCancelRequestSource(columns.cancel_from)) return null;
+  return Object.freeze({ at, from: columns.cancel_from, by: columns.cancel_by ?? null, reason: columns.cancel_reason ?? null });
+}
+
+/**
+ * A run's `cancelRequest` field of its columns, to spread into the run: present only when one was
+ * kept (as the late finish is).
+ *
+ * @internal
+ */
+export function cancelRequestField(columns: CancelRequestColumns): { readonly cancelRequest?: StoredCancelRequest } {
+  const request = cancelRequestOfColumns(columns);
+  return request === null ? {} : { cancelRequest: request };
+}
+
+/** The longest reason a cancel request keeps, in characters (code points); checkCancelRequest's rule. */
+export const MAX_CANCEL_REASON_LENGTH = 500;
+
+/**
+ * A cancel reason as a request keeps it: one line (each run of control characters, line breaks
+ * included, as one space; NUL and lone surrogates as U+FFFD), trimmed, at most
+ * {@link MAX_CANCEL_REASON_LENGTH} characters (a longer one cut, ending in `…`); null when nothing is left.
+ *
+ * @internal
+ */
+export function cancelReasonLine(reason: string): string | null {
+  const line = storableText(String(reason).replace(/\p{Cc}+/gu, ' ')).trim();
+  if (line.length === 0) return null;
+  const chars = Array.from(line.slice(0, MAX_CANCEL_REASON_LENGTH * 2));
+  return chars.length <= MAX_CANCEL_REASON_LENGTH ? line : `${chars.slice(0, MAX_CANCEL_REASON_LENGTH - 1).join('')}…`;
+}
