@@ -58,9 +58,7 @@ async function toolsByServer(store: RunStore, servers: readonly string[], since:
   if (!canSearchRuns(store)) return [];
   return Promise.all(
     servers.map(async (server): Promise<ServerToolMetrics & { server: string }> => {
-      const calls: StoredToolCall[] = [];
-      for await (const call of callsOf(store, server, since)) calls.push(call);
-      return { server, ...toolMetrics(server, calls, toolLimit) };
+      return { server, ...(await toolMetrics(server, callsOf(store, server, since), toolLimit)) };
     }),
   );
 }

@@ -106,15 +106,20 @@ function rowOf(server: string, tool: string, tally: Tally): ToolMetricsRow {
 }
 
 /**
- * One server's per-tool rows from its ended calls: the `limit` tools with the most calls (then by
+ * One server's per-tool rows from its ended calls (read once, as they come): the `limit` tools with the most calls (then by
  * name) by name, every other one (a tool named `other` included) summed into one
  * {@link OTHER_TOOLS} row.
  *
  * @internal
  */
-export function toolMetrics(server: string, calls: Iterable<StoredToolCall>, limit = METRICS_TOOL_LIMIT): ServerToolMetrics {
+export async function toolMetrics(
+  server: string,
+  calls: AsyncIterable<StoredToolCall> | Iterable<StoredToolCall>,
+  limit = METRICS_TOOL_LIMIT,
+): Promise<ServerToolMetrics> {
   const tallies = new Map<string, Tally>();
-  for (const call of calls) {
+  // one tally per tool, the calls read as they come: memory grows with the tools, not the calls
+  for await (const call of calls) {
     const tool = call.tool ?? NO_TOOL;
     let tally = tallies.get(tool);
     if (tally === undefined) tallies.set(tool, (tally = newTally()));
