@@ -44,7 +44,7 @@ describe('/metrics label cardinality', () => {
         expect(failed).toBe(seeded.filter((c) => c.outcome === 'failed').length);
         for (const sample of samples) {
           if (sample.labels['outcome'] !== undefined) expect(sample.labels['error_type']).toBeUndefined();
-          if (sample.labels['error_type'] !== undefined) expect(sample.family).toBe('runledger_tool_call_failures');
+          if (sample.labels['error_type'] !== undefined) expect(sample.family).toMatch(/^runledger_tool_call_failures(_by_tool)?$/);
         }
         await store.close();
       }),

@@ -1,7 +1,17 @@
 // Reads what a scrape of `/metrics` reports from the store: server health over the window, the
 // calls on the wire of the newest running runs and the runs by status.
-import { canReadOpenCalls, canSearchRuns, RUN_STATUSES, type RunStatus, type RunStore } from '@runledger/trace';
-import { METRICS_SERVER_LIMIT, serverMetrics } from '../viewModels/serverMetrics.js';
+import {
+  canReadOpenCalls,
+  canSearchRuns,
+  RUN_STATUSES,
+  type RunStatus,
+  type RunStore,
+  type SearchingRunStore,
+  type StoredToolCall,
+  type ToolCallPage,
+} from '@runledger/trace';
+import { METRICS_SERVER_LIMIT, OTHER_SERVERS, serverMetrics } from '../viewModels/serverMetrics.js';
+import { METRICS_TOOL_LIMIT, type ServerToolMetrics, toolMetrics } from '../viewModels/toolMetrics.js';
 import { type ServerWindow, windowSince } from '../viewModels/serversQuery.js';
 import type { MetricsPage } from '../views/metricsView.js';
 
@@ -25,6 +35,34 @@ async function openCallsByServer(store: RunStore): Promise<Map<string, number>> 
   return open;
 }
 
+/** Page size of the tool call listing a scrape reads a server's calls through. */
+const TOOL_CALL_PAGE = 200;
+
+/** The ended calls of one server in the window, every page of the store's listing. */
+async function* callsOf(store: SearchingRunStore, server: string, since: number | undefined): AsyncGenerator<StoredToolCall> {
+  let cursor: string | null = null;
+  do {
+    const page: ToolCallPage = await store.listToolCalls({
+      server,
+      limit: TOOL_CALL_PAGE,
+      cursor,
+      ...(since === undefined ? {} : { since }),
+    });
+    yield* page.calls;
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+}
+
+/** The per-tool rows of the named servers (the folded `other` row has none: its calls stay in the per-server series). */
+async function toolsByServer(store: RunStore, servers: readonly string[], since: number | undefined, toolLimit: number) {
+  if (!canSearchRuns(store)) return [];
+  return Promise.all(
+    servers.map(async (server): Promise<ServerToolMetrics & { server: string }> => {
+      return { server, ...(await toolMetrics(server, callsOf(store, server, since), toolLimit)) };
+    }),
+  );
+}
+
 async function runsByStatus(store: RunStore): Promise<[RunStatus, number][]> {
   if (!canSearchRuns(store)) return [];
   return Promise.all(RUN_STATUSES.map(async (status): Promise<[RunStatus, number]> => [status, (await store.runTotals({ status })).runs]));
@@ -32,7 +70,8 @@ async function runsByStatus(store: RunStore): Promise<[RunStatus, number][]> {
 
 /**
  * What one scrape reports: the server health of the window (its busiest `serverLimit` servers by
- * name), the calls on the wire and the runs by status.
+ * name), per named server its busiest `toolLimit` tools (calls by outcome and cause, the answered
+ * calls' duration histogram), the calls on the wire and the runs by status.
  *
  * @internal
  */
@@ -41,6 +80,7 @@ export async function readMetrics(
   window: ServerWindow,
   now: number,
   serverLimit = METRICS_SERVER_LIMIT,
+  toolLimit = METRICS_TOOL_LIMIT,
 ): Promise<MetricsPage> {
   const since = windowSince(window, now);
   const [health, open, runs] = await Promise.all([
@@ -48,5 +88,10 @@ export async function readMetrics(
     openCallsByServer(store),
     runsByStatus(store),
   ]);
-  return { window, servers: serverMetrics(health, open, serverLimit), runs };
+  const servers = serverMetrics(health, open, serverLimit);
+  const named = servers.rows
+    .filter((row) => row.server !== OTHER_SERVERS && row.ok + row.failed + row.cancelled > 0)
+    .map((row) => row.server);
+  const tools = await toolsByServer(store, named, since, toolLimit);
+  return { window, servers, runs, tools };
 }

@@ -1,6 +1,7 @@
 // The `/metrics` page: the ledger's server health and runs as Prometheus metric families.
 import type { RunStatus } from '@runledger/trace';
 import type { ServerMetrics } from '../viewModels/serverMetrics.js';
+import { DURATION_BUCKETS_SECONDS, type ServerToolMetrics } from '../viewModels/toolMetrics.js';
 import { type PrometheusFamily, type PrometheusSample, renderPrometheusText } from './prometheusText.js';
 
 /** What one scrape of `/metrics` reports. @internal */
@@ -10,14 +11,70 @@ export interface MetricsPage {
   readonly servers: ServerMetrics;
   /** Runs by status (every stored run, whatever the window); empty when the store cannot count them. */
   readonly runs: readonly (readonly [status: RunStatus, runs: number])[];
+  /** Per named server, its tools' rows; empty when the store cannot list tool calls. */
+  readonly tools?: readonly (ServerToolMetrics & { readonly server: string })[];
+}
+
+type Label = readonly [name: string, value: string];
+
+/** The cumulative `_bucket` series, `_sum` and `_count` of one tool's answered-call durations. */
+function histogramSamples(labels: readonly Label[], buckets: readonly number[], seconds: number): PrometheusSample[] {
+  let seen = 0;
+  const bounds = [...DURATION_BUCKETS_SECONDS.map(String), '+Inf'];
+  const cumulative = bounds.map((le, i) => ({ labels: [...labels, ['le', le] as const], value: (seen += buckets[i]!), suffix: '_bucket' }));
+  return [...cumulative, { labels, value: seconds, suffix: '_sum' }, { labels, value: seen, suffix: '_count' }];
+}
+
+/** The per-server-and-tool families: calls by outcome, failures by cause, the answered-call histogram, tools folded. */
+function toolFamilies(page: MetricsPage): PrometheusFamily[] {
+  const w = ['window', page.window] as const;
+  const servers = page.tools ?? [];
+  const rows = servers.flatMap((server) => server.rows);
+  const st = (row: (typeof rows)[number]): Label[] => [
+    ['server', row.server],
+    ['tool', row.tool],
+  ];
+  return [
+    {
+      name: 'runledger_tool_calls_by_tool',
+      help: 'Ended MCP tool calls by server, tool and outcome (ok, failed, cancelled) in the window; tools beyond the per-server label limit are summed into tool="other".',
+      type: 'gauge',
+      samples: rows.flatMap((row) => OUTCOMES.map((outcome) => ({ labels: [...st(row), ['outcome', outcome], w], value: row[outcome] }))),
+    },
+    {
+      name: 'runledger_tool_call_failures_by_tool',
+      help: 'Failed MCP tool calls by server, tool and failure cause (error_type); charged="false" for causes not the server\'s doing.',
+      type: 'gauge',
+      samples: rows.flatMap((row) =>
+        row.failureCauses.map((cause) => ({
+          labels: [...st(row), ['error_type', cause.cause], ['charged', String(cause.charged)], w],
+          value: cause.calls,
+        })),
+      ),
+    },
+    {
+      name: 'runledger_tool_call_answered_duration_seconds',
+      help: 'Duration of the answered MCP tool calls (ok, or an error answer; never a cancel) by server and tool in the window.',
+      type: 'histogram',
+      samples: rows
+        .filter((row) => row.buckets.some((n) => n > 0))
+        .flatMap((row) => histogramSamples([...st(row), w], row.buckets, row.answeredSeconds)),
+    },
+    {
+      name: 'runledger_metrics_tools_folded',
+      help: 'How many tools of a server beyond the per-server label limit were summed into tool="other".',
+      type: 'gauge',
+      samples: servers.map((server) => ({ labels: [['server', server.server], w], value: server.folded })),
+    },
+  ];
 }
 
 const OUTCOMES = ['ok', 'failed', 'cancelled'] as const;
 
 /**
- * The metric families of a scrape. Every figure is a gauge: it is read from the store over a
+ * The metric families of a scrape. Every count is a gauge: it is read from the store over a
  * window (or all stored data), so it falls when the window slides on or old runs are pruned,
- * which a counter must never do.
+ * which a counter must never do; the per-tool duration histogram is read over the window too.
  *
  * @internal
  */
@@ -99,6 +156,7 @@ export function metricsFamilies(page: MetricsPage): PrometheusFamily[] {
       type: 'gauge',
       samples: page.runs.map(([status, runs]) => ({ labels: [['status', status]], value: runs })),
     },
+    ...toolFamilies(page),
   ];
 }
 

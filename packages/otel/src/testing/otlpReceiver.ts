@@ -1,7 +1,8 @@
 // A real OTLP/HTTP receiver for tests: listens on 127.0.0.1, decodes each request body with the
 // official OTLP protobuf definitions (opentelemetry-proto, as compiled by protobufjs into the
 // generated root that @opentelemetry/otlp-transformer shipped up to 0.216, installed here under the
-// alias `otlp-proto-root`; later releases encode by hand and ship no decoder), and keeps the spans.
+// alias `otlp-proto-root`; later releases encode by hand and ship no decoder), and keeps the spans
+// (`/v1/traces`) and the histogram points (`/v1/metrics`).
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
@@ -11,9 +12,17 @@ interface ProtoType {
   toObject(message: unknown, options: Record<string, unknown>): Record<string, unknown>;
 }
 const root = createRequire(import.meta.url)('otlp-proto-root/build/src/generated/root.js') as {
-  opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: ProtoType } } } } };
+  opentelemetry: {
+    proto: {
+      collector: {
+        trace: { v1: { ExportTraceServiceRequest: ProtoType } };
+        metrics: { v1: { ExportMetricsServiceRequest: ProtoType } };
+      };
+    };
+  };
 };
 const Request = root.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+const MetricsRequest = root.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 
 /** An attribute value as decoded: string, boolean, number (int64 as number), or a list of them. */
 export type ReceivedValue = string | boolean | number | ReceivedValue[] | null;
@@ -43,10 +52,28 @@ export interface ReceivedSpan {
   readonly resource: Record<string, ReceivedValue>;
 }
 
+/** One data point of a histogram metric as it came over the wire. */
+export interface ReceivedHistogramPoint {
+  readonly metric: string;
+  readonly unit: string;
+  /** The OTLP enum: 1 delta, 2 cumulative. */
+  readonly temporality: number;
+  readonly scope: string;
+  readonly attributes: Record<string, ReceivedValue>;
+  readonly count: number;
+  readonly sum: number;
+  /** Per bucket (not cumulative), one more than `explicitBounds`. */
+  readonly bucketCounts: readonly number[];
+  readonly explicitBounds: readonly number[];
+}
+
 export interface ReceivedRequest {
   readonly path: string;
   readonly headers: IncomingHttpHeaders;
+  /** The spans of a `/v1/traces` request. */
   readonly spans: readonly ReceivedSpan[];
+  /** The histogram points of a `/v1/metrics` request. */
+  readonly points: readonly ReceivedHistogramPoint[];
 }
 
 export interface OtlpReceiver {
@@ -55,6 +82,8 @@ export interface OtlpReceiver {
   readonly requests: ReceivedRequest[];
   /** Every span received so far, in arrival order. */
   spans(): ReceivedSpan[];
+  /** Every histogram point received so far, in arrival order. */
+  points(): ReceivedHistogramPoint[];
   /** Answers the next `count` requests with this HTTP status (then 200 again). */
   failNext(count: number, status: number): void;
   close(): Promise<void>;
@@ -112,6 +141,37 @@ export function decodeTraceRequest(body: Uint8Array): ReceivedSpan[] {
   return spans;
 }
 
+const list = (value: unknown) => (value as Record<string, unknown>[] | undefined) ?? [];
+
+/** Decodes one ExportMetricsServiceRequest body into its histograms' data points. */
+export function decodeMetricsRequest(body: Uint8Array): ReceivedHistogramPoint[] {
+  const message = MetricsRequest.toObject(MetricsRequest.decode(body), { longs: String, defaults: false, oneofs: false });
+  const points: ReceivedHistogramPoint[] = [];
+  for (const rm of list(message['resourceMetrics'])) {
+    for (const sm of list(rm['scopeMetrics'])) {
+      const scope = ((sm['scope'] as { name?: string } | undefined)?.name ?? '') as string;
+      for (const m of list(sm['metrics'])) {
+        const histogram = m['histogram'] as { dataPoints?: unknown; aggregationTemporality?: number } | undefined;
+        if (histogram === undefined) continue;
+        for (const p of list(histogram.dataPoints)) {
+          points.push({
+            metric: m['name'] as string,
+            unit: (m['unit'] as string | undefined) ?? '',
+            temporality: histogram.aggregationTemporality ?? 0,
+            scope,
+            attributes: attributes(p['attributes']),
+            count: Number(p['count'] ?? 0),
+            sum: Number(p['sum'] ?? 0),
+            bucketCounts: ((p['bucketCounts'] as string[] | undefined) ?? []).map(Number),
+            explicitBounds: (p['explicitBounds'] as number[] | undefined) ?? [],
+          });
+        }
+      }
+    }
+  }
+  return points;
+}
+
 /** Starts a receiver on 127.0.0.1 (a free port). */
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const requests: ReceivedRequest[] = [];
@@ -127,9 +187,12 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         return;
       }
       try {
-        const spans = decodeTraceRequest(Buffer.concat(chunks));
-        requests.push({ path: req.url ?? '', headers: req.headers, spans });
-        // an empty ExportTraceServiceResponse
+        const body = Buffer.concat(chunks);
+        const metrics = req.url === '/v1/metrics';
+        const spans = metrics ? [] : decodeTraceRequest(body);
+        const points = metrics ? decodeMetricsRequest(body) : [];
+        requests.push({ path: req.url ?? '', headers: req.headers, spans, points });
+        // an empty Export(Trace|Metrics)ServiceResponse
         res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
       } catch (error) {
         res.writeHead(400, { 'content-type': 'text/plain' }).end(String(error));
@@ -142,6 +205,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     url: `http://127.0.0.1:${port}`,
     requests,
     spans: () => requests.flatMap((r) => r.spans),
+    points: () => requests.flatMap((r) => r.points),
     failNext(count, status) {
       failures = count;
       failStatus = status;
