@@ -152,9 +152,22 @@ describe('runledger serve --alerts', () => {
     const rules = rulesFile('serve.rules.json', hookUrl);
     received.length = 0;
     const stop = new AbortController();
-    const served = cli(['serve', '--db', db, '--port', '0', '--alerts', rules, '--alerts-every', '1s'], dir, { signal: stop.signal });
+    let url = '';
+    const served = cli(['serve', '--db', db, '--port', '0', '--alerts', rules, '--alerts-every', '1s'], dir, {
+      signal: stop.signal,
+      onListening: (at) => (url = at),
+    });
     for (const until = Date.now() + 10_000; received.length < 2 && Date.now() < until;) await new Promise((r) => setTimeout(r, 50));
+    // the servers page shows the evaluator's state (its default file beside the rules): both firing, both changes
+    let page = '';
+    for (const until = Date.now() + 5_000; !page.includes('data-delivery="delivered"') && Date.now() < until;) {
+      page = await (await fetch(`${url}servers?lang=en`)).text();
+      if (!page.includes('data-delivery="delivered"')) await new Promise((r) => setTimeout(r, 100));
+    }
     stop.abort();
+    expect(page).toContain('data-alerts="on"');
+    expect(page).toContain('2 alerts firing');
+    expect(page.match(/<li data-change="firing"[^>]*data-delivery="delivered"/g)).toHaveLength(2);
     const result = await served;
     expect(result.code).toBe(0);
     expect(received.map((b) => b['rule']).sort()).toEqual(['flaky', 'rate']);

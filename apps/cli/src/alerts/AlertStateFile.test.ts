@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AlertStateError, AlertStateFile, EMPTY_ALERT_STATE } from './AlertStateFile.js';
+import { ALERT_HISTORY_LIMIT, AlertStateError, AlertStateFile, EMPTY_ALERT_STATE, withHistory } from './AlertStateFile.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'runledger-alert-state-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,6 +15,7 @@ describe('the alert state file', () => {
     const data = {
       states: { 'r|s': alert },
       outbox: [{ id: 'r|s|1|firing', webhook: 'w', transition: { type: 'firing' as const, alert, at: 1 } }],
+      history: [{ transition: { type: 'firing' as const, alert, at: 1 }, webhooks: 1 }],
     };
     file.save(data);
     expect(new AlertStateFile(file.path).load()).toEqual(data);
@@ -23,12 +24,41 @@ describe('the alert state file', () => {
 
   it('refuses a file that is not a state file, naming it and what to do', () => {
     const path = join(dir, 'b.json');
-    for (const text of ['{', '{"version":2,"states":{},"outbox":[]}', '{"version":1,"states":{}}', '[]']) {
+    for (const text of [
+      '{',
+      '{"version":2,"states":{},"outbox":[]}',
+      '{"version":3,"states":{},"outbox":[],"history":[]}',
+      '{"version":1,"states":{}}',
+      '[]',
+    ]) {
       writeFileSync(path, text);
       expect(() => new AlertStateFile(path).load(), text).toThrow(AlertStateError);
       expect(() => new AlertStateFile(path).load(), text).toThrow(
-        `${path} is not an alert state file of runledger (version 1 with states and outbox); move it away to start afresh`,
+        `${path} is not an alert state file of runledger (version 1 with states and outbox, or version 2 with history too); move it away to start afresh`,
       );
     }
+  });
+
+  it('reads a version 1 file (before the history) as having none, and saves it as version 2', () => {
+    const path = join(dir, 'c.json');
+    const alert = { key: 'r|s', ruleId: 'r', kind: 'flaky' as const, subject: 's', since: 1, value: 0.5, summary: 'x' };
+    writeFileSync(path, JSON.stringify({ version: 1, states: { 'r|s': alert }, outbox: [] }));
+    const file = new AlertStateFile(path);
+    const old = file.load();
+    expect(old).toEqual({ states: { 'r|s': alert }, outbox: [], history: [] });
+    file.save({ ...old, history: withHistory(old.history, [{ type: 'resolved', alert, at: 2 }], 0) });
+    expect(JSON.parse(readFileSync(path, 'utf8')).version).toBe(2);
+    expect(file.load().history).toEqual([{ transition: { type: 'resolved', alert, at: 2 }, webhooks: 0 }]);
+  });
+
+  it('keeps the last ALERT_HISTORY_LIMIT changes, dropping the oldest', () => {
+    const alert = { key: 'r|s', ruleId: 'r', kind: 'flaky' as const, subject: 's', since: 1, value: null, summary: 'x' };
+    const change = (at: number) => ({ type: 'firing' as const, alert, at });
+    let history = withHistory([], [], 1);
+    expect(history).toEqual([]);
+    for (let at = 0; at < ALERT_HISTORY_LIMIT + 30; at += 2) history = withHistory(history, [change(at), change(at + 1)], 1);
+    expect(history).toHaveLength(ALERT_HISTORY_LIMIT);
+    expect(history[0]?.transition.at).toBe(30);
+    expect(history.at(-1)?.transition.at).toBe(ALERT_HISTORY_LIMIT + 29);
   });
 });

@@ -15,6 +15,8 @@ export interface RunsServerOptions {
   readonly timeZone?: string;
   /** Where failures are logged; default stderr. */
   readonly log?: (line: string) => void;
+  /** The alert evaluator's state file, shown on the servers page (see RunsAppOptions.alertStateFile). */
+  readonly alertStateFile?: string | null;
 }
 
 /** A listening runs app. @public */
@@ -66,7 +68,13 @@ export async function startRunsServer(options: RunsServerOptions): Promise<RunsS
   const token = options.token ?? null;
   checkServeConfig(host, token);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const handler = createRunsApp({ store: options.store, token, timeZone: options.timeZone, log });
+  const handler = createRunsApp({
+    store: options.store,
+    token,
+    timeZone: options.timeZone,
+    log,
+    alertStateFile: options.alertStateFile ?? null,
+  });
   const server = createServer((req, res) => {
     handler(req, res).catch((error: unknown) => {
       const text = `runledger app: a request failed: ${error instanceof Error ? error.message : String(error)}`;

@@ -22,11 +22,17 @@ function whenAborted(signal: AbortSignal | undefined): Promise<void> {
 export async function serveStore(
   io: CliIo,
   store: RunStore,
-  options: { host: string; port: number; token: string | null; what: string },
+  options: { host: string; port: number; token: string | null; what: string; alertStateFile?: string | null },
 ): Promise<void> {
   let server: Awaited<ReturnType<typeof startRunsServer>>;
   try {
-    server = await startRunsServer({ store, host: options.host, port: options.port, token: options.token });
+    server = await startRunsServer({
+      store,
+      host: options.host,
+      port: options.port,
+      token: options.token,
+      alertStateFile: options.alertStateFile ?? null,
+    });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new Error(`port ${options.port} on ${options.host} is already in use; choose another with --port (0 picks a free one)`);
