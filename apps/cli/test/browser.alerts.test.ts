@@ -5,8 +5,8 @@
 // Debian's Chromium, a real SQLite file, a real state file written by AlertStateFile.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { transitionId } from '../src/alerts/alertNotification.js';
-import { AlertStateFile } from '../src/alerts/AlertStateFile.js';
+import { transitionId } from '../src/alertState/alertNotification.js';
+import { AlertStateFile } from '../src/alertState/AlertStateFile.js';
 import type { ActiveAlert, AlertTransition } from '../src/alerts/evaluateAlerts.js';
 import { axeViolations, chromiumAvailable, expectNoSidewaysScroll, pageWithoutDialogs, storeIn, useBrowserApp } from './browserHarness.js';
 import { seedRun } from './seedRun.js';

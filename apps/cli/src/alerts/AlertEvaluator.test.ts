@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertEvaluator } from './AlertEvaluator.js';
 import { FileAlertLock } from './alertLock.js';
 import { parseAlertRules, type AlertRules } from './alertRules.js';
-import { AlertStateFile } from './AlertStateFile.js';
+import { AlertStateFile } from '../alertState/AlertStateFile.js';
 import { alertsPanel } from '../viewModels/alertsPanel.js';
 
 interface Received {

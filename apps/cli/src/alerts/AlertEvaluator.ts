@@ -2,9 +2,9 @@
 // new state with the notifications owed (before sending any), deliver them, saving after each.
 import type { RunStore } from '@runledger/trace';
 import type { AlertRules } from './alertRules.js';
-import { transitionId } from './alertNotification.js';
+import { transitionId } from '../alertState/alertNotification.js';
 import type { AlertLock } from './alertLock.js';
-import { type AlertStateFile, type PendingNotification, withHistory } from './AlertStateFile.js';
+import { type AlertStateFile, type PendingNotification, withHistory } from '../alertState/AlertStateFile.js';
 import { deliverAlerts, type DeliveryOptions } from './deliverAlerts.js';
 import { evaluateAlerts, type ActiveAlert, type AlertTransition } from './evaluateAlerts.js';
 import { readAlertReadings } from './readAlertReadings.js';

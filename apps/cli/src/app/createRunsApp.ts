@@ -15,7 +15,7 @@ import { readMetrics } from './readMetrics.js';
 import { readFittingWindow } from './readFittingWindow.js';
 import { renderServersView } from '../views/serversView.js';
 import type { AlertsSection } from '../views/alertsSection.js';
-import { AlertStateError, AlertStateFile } from '../alerts/AlertStateFile.js';
+import { AlertStateError, AlertStateFile } from '../alertState/AlertStateFile.js';
 import { alertsPanel } from '../viewModels/alertsPanel.js';
 import { renderServerView } from '../views/serverView.js';
 import { readServerPage } from './readServerPage.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { transitionId } from '../alerts/alertNotification.js';
-import { EMPTY_ALERT_STATE } from '../alerts/AlertStateFile.js';
+import { transitionId } from '../alertState/alertNotification.js';
+import { EMPTY_ALERT_STATE } from '../alertState/AlertStateFile.js';
 import type { ActiveAlert, AlertTransition } from '../alerts/evaluateAlerts.js';
 import { alertsPanel } from './alertsPanel.js';
 

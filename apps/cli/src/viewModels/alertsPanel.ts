@@ -1,7 +1,7 @@
 // What the servers page shows of the alerts `runledger serve --alerts` evaluates (issue 41 item 2):
 // the alerts firing now and the last state changes, newest first, each delivered or still owed.
-import { transitionId } from '../alerts/alertNotification.js';
-import type { AlertStateData } from '../alerts/AlertStateFile.js';
+import { transitionId } from '../alertState/alertNotification.js';
+import type { AlertStateData } from '../alertState/AlertStateFile.js';
 import type { ActiveAlert } from '../alerts/evaluateAlerts.js';
 
 /** How one change reached its webhooks: all of them, not yet all, or there are none. @internal */

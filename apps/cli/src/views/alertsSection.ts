@@ -1,6 +1,6 @@
 // The alerts section of the servers page (issue 41 item 2): the alerts firing now and the recent
 // state changes, each delivered or owed; without `serve --alerts`, one line pointing at the docs.
-import { Html, html } from '../html/Html.js';
+import { type Html, html } from '../html/Html.js';
 import type { AlertsPanel, AlertChangeRow } from '../viewModels/alertsPanel.js';
 import { textBadge } from './badges.js';
 import type { ViewContext } from './ViewContext.js';

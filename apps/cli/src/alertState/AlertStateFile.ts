@@ -2,7 +2,7 @@
 // notifications not yet delivered and the last state changes (what the servers page shows). One JSON file, replaced atomically (written aside, fsynced,
 // renamed), so a crash or a restart leaves either the old state or the new one.
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import type { AlertStates, AlertTransition } from './evaluateAlerts.js';
+import type { AlertStates, AlertTransition } from '../alerts/evaluateAlerts.js';
 
 /** A notification owed to one webhook. @internal */
 export interface PendingNotification {
