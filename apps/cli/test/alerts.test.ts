@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import type { RunStore } from '@runledger/trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRunsServer } from '../src/app/startRunsServer.js';
 import { cli } from './cliHelpers.js';
 
 let dir: string;
@@ -188,6 +189,28 @@ describe('runledger serve --alerts', () => {
       expect(existsSync(`${db}.alerts.lock`)).toBe(false);
     } finally {
       await new Promise((resolve) => busy.close(resolve));
+    }
+  });
+});
+
+describe('the servers page of an app with an alert state file it cannot read', () => {
+  it('names the file and the reason in the alerts section, and still shows the page (200)', async () => {
+    const db = join(dir, 'unreadable.db');
+    await storeWith(db, true);
+    const stateFile = join(dir, 'garbage.state.json');
+    writeFileSync(stateFile, '{"version":7}');
+    const store = await SqliteRunStore.open({ path: db });
+    const app = await startRunsServer({ store, alertStateFile: stateFile });
+    try {
+      const response = await fetch(`${app.url}servers?lang=en`);
+      expect(response.status).toBe(200);
+      const page = await response.text();
+      expect(page).toContain('data-alerts="unreadable"');
+      expect(page).toContain(`The alert state file cannot be read: ${stateFile} is not an alert state file of runledger`);
+      expect(page).toContain('data-server="flaky"');
+    } finally {
+      await app.close();
+      await store.close();
     }
   });
 });
