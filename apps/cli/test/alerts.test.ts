@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { SqliteRunStore } from '@runledger/store-sqlite';
 import type { RunStore } from '@runledger/trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRunsServer } from '../src/app/startRunsServer.js';
 import { cli } from './cliHelpers.js';
 
 let dir: string;
@@ -152,9 +153,22 @@ describe('runledger serve --alerts', () => {
     const rules = rulesFile('serve.rules.json', hookUrl);
     received.length = 0;
     const stop = new AbortController();
-    const served = cli(['serve', '--db', db, '--port', '0', '--alerts', rules, '--alerts-every', '1s'], dir, { signal: stop.signal });
+    let url = '';
+    const served = cli(['serve', '--db', db, '--port', '0', '--alerts', rules, '--alerts-every', '1s'], dir, {
+      signal: stop.signal,
+      onListening: (at) => (url = at),
+    });
     for (const until = Date.now() + 10_000; received.length < 2 && Date.now() < until;) await new Promise((r) => setTimeout(r, 50));
+    // the servers page shows the evaluator's state (its default file beside the rules): both firing, both changes
+    let page = '';
+    for (const until = Date.now() + 5_000; !page.includes('data-delivery="delivered"') && Date.now() < until;) {
+      page = await (await fetch(`${url}servers?lang=en`)).text();
+      if (!page.includes('data-delivery="delivered"')) await new Promise((r) => setTimeout(r, 100));
+    }
     stop.abort();
+    expect(page).toContain('data-alerts="on"');
+    expect(page).toContain('2 alerts firing');
+    expect(page.match(/<li data-change="firing"[^>]*data-delivery="delivered"/g)).toHaveLength(2);
     const result = await served;
     expect(result.code).toBe(0);
     expect(received.map((b) => b['rule']).sort()).toEqual(['flaky', 'rate']);
@@ -175,6 +189,28 @@ describe('runledger serve --alerts', () => {
       expect(existsSync(`${db}.alerts.lock`)).toBe(false);
     } finally {
       await new Promise((resolve) => busy.close(resolve));
+    }
+  });
+});
+
+describe('the servers page of an app with an alert state file it cannot read', () => {
+  it('names the file and the reason in the alerts section, and still shows the page (200)', async () => {
+    const db = join(dir, 'unreadable.db');
+    await storeWith(db, true);
+    const stateFile = join(dir, 'garbage.state.json');
+    writeFileSync(stateFile, '{"version":7}');
+    const store = await SqliteRunStore.open({ path: db });
+    const app = await startRunsServer({ store, alertStateFile: stateFile });
+    try {
+      const response = await fetch(`${app.url}servers?lang=en`);
+      expect(response.status).toBe(200);
+      const page = await response.text();
+      expect(page).toContain('data-alerts="unreadable"');
+      expect(page).toContain(`The alert state file cannot be read: ${stateFile} is not an alert state file of runledger`);
+      expect(page).toContain('data-server="flaky"');
+    } finally {
+      await app.close();
+      await store.close();
     }
   });
 });

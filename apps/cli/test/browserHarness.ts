@@ -88,6 +88,8 @@ export interface BrowserApp {
 export interface OpenedStore {
   readonly store: SqliteRunStore;
   readonly close?: () => Promise<unknown>;
+  /** The alert evaluator's state file the app shows on its servers page (as `serve --alerts` does); default none. */
+  readonly alertStateFile?: string;
 }
 
 /** The SQLite store of a suite's folder (`runledger.db` in it), new and empty at first. */
@@ -114,7 +116,7 @@ export function useBrowserApp(prefix: string, open: (dir: string) => Promise<Ope
     const opened = await open(suite.dir);
     suite.store = opened.store;
     close = opened.close;
-    suite.app = await startRunsServer({ store: suite.store, host: '127.0.0.1', port: 0 });
+    suite.app = await startRunsServer({ store: suite.store, host: '127.0.0.1', port: 0, alertStateFile: opened.alertStateFile ?? null });
     suite.context = await launching;
   });
   afterAll(async () => {

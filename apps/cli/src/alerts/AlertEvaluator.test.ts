@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertEvaluator } from './AlertEvaluator.js';
 import { FileAlertLock } from './alertLock.js';
 import { parseAlertRules, type AlertRules } from './alertRules.js';
-import { AlertStateFile } from './AlertStateFile.js';
+import { AlertStateFile } from '../alertState/AlertStateFile.js';
+import { alertsPanel } from '../viewModels/alertsPanel.js';
 
 interface Received {
   readonly path: string;
@@ -142,6 +143,13 @@ describe('alert notifications', () => {
       `firing stuck|${stalled.id}`,
       `firing writes|${done.id}#5`,
     ]);
+    // the servers page's history: each change kept, owed to both webhooks
+    const page = () => alertsPanel(new AlertStateFile(join(dir, 'alerts.state.json')).load());
+    expect(
+      page()
+        .changes.map((c) => `${c.type} ${c.ruleId} ${c.delivery} ${c.owedTo}`)
+        .sort(),
+    ).toEqual(['firing flaky owed 2', 'firing stuck owed 2', 'firing writes owed 2']);
     expect(down.errors.join('\n')).toMatch(/webhook generic: .*ECONNREFUSED.* after 2 tries; kept for the next pass/);
     // another evaluator of the same store meanwhile: the lock says no
     const other = evaluator();
@@ -170,6 +178,19 @@ describe('alert notifications', () => {
     expect(resolved).toMatchObject({ delivered: 4, pending: 0 });
     expect(resolved.firing.map((a) => a.key)).toEqual([`writes|${done.id}#5`]);
     await third.close();
+    // the page: the one still firing, and five changes, all delivered, the resolves newest
+    expect(page().firing.map((a) => a.key)).toEqual([`writes|${done.id}#5`]);
+    const changes = page().changes;
+    expect(changes.map((c) => `${c.type} ${c.delivery}`)).toEqual([
+      ...Array(2).fill('resolved delivered'),
+      ...Array(3).fill('firing delivered'),
+    ]);
+    expect(
+      changes
+        .slice(0, 2)
+        .map((c) => c.ruleId)
+        .sort(),
+    ).toEqual(['flaky', 'stuck']);
 
     const keys = receiver.received.map((r) => `${r.path} ${String(r.headers['idempotency-key'])}`);
     expect(new Set(keys).size).toBe(keys.length);

@@ -2,9 +2,9 @@
 // new state with the notifications owed (before sending any), deliver them, saving after each.
 import type { RunStore } from '@runledger/trace';
 import type { AlertRules } from './alertRules.js';
-import { transitionId } from './alertNotification.js';
+import { transitionId } from '../alertState/alertNotification.js';
 import type { AlertLock } from './alertLock.js';
-import type { AlertStateFile, PendingNotification } from './AlertStateFile.js';
+import { type AlertStateFile, type PendingNotification, withHistory } from '../alertState/AlertStateFile.js';
 import { deliverAlerts, type DeliveryOptions } from './deliverAlerts.js';
 import { evaluateAlerts, type ActiveAlert, type AlertTransition } from './evaluateAlerts.js';
 import { readAlertReadings } from './readAlertReadings.js';
@@ -47,7 +47,7 @@ export class AlertEvaluator {
   /**
    * One pass: nothing (`evaluated: false`) while another process holds the store's lock; else
    * the store is read and evaluated, each state change is written to the state file as owed to
-   * every webhook before any is sent, and each is removed once delivered. Passes of one
+   * every webhook (and kept in its history) before any is sent, and each is removed once delivered. Passes of one
    * evaluator run one after the other.
    */
   pass(): Promise<AlertPassResult> {
@@ -69,16 +69,17 @@ export class AlertEvaluator {
     for (const transition of transitions) {
       for (const webhook of rules.webhooks) owed.push({ id: transitionId(transition), webhook: webhook.name, transition });
     }
-    state.save({ states, outbox: owed });
+    const history = withHistory(saved.history, transitions, rules.webhooks.length);
+    state.save({ states, outbox: owed, history });
     let left = owed;
     const result = await deliverAlerts(owed, rules.webhooks, {
       ...this.options.delivery,
       onDelivered: (done) => {
         left = left.filter((n) => n !== done);
-        state.save({ states, outbox: left });
+        state.save({ states, outbox: left, history });
       },
     });
-    state.save({ states, outbox: result.pending });
+    state.save({ states, outbox: result.pending, history });
     return {
       evaluated: true,
       firing: Object.values(states),

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertEvaluator } from './AlertEvaluator.js';
 import { FileAlertLock, PostgresAlertLock } from './alertLock.js';
 import { parseAlertRules } from './alertRules.js';
-import { AlertStateFile } from './AlertStateFile.js';
+import { AlertStateFile } from '../alertState/AlertStateFile.js';
 
 const PG_URL = process.env['RUNLEDGER_PG_URL'] || 'postgres://root@127.0.0.1:5432/test';
 const schema = `rl_alerts_${process.pid}_${Date.now()}`;

@@ -8,7 +8,7 @@ import { UsageError } from '../commandKit/UsageError.js';
 import { AlertEvaluator, type AlertPassResult } from './AlertEvaluator.js';
 import { alertLockFor } from './alertLock.js';
 import { alertSpanMs, loadAlertRules } from './alertRules.js';
-import { AlertStateFile } from './AlertStateFile.js';
+import { AlertStateFile } from '../alertState/AlertStateFile.js';
 
 /** Where a command's alerts come from: the rules file, and the state file (default `<rules>.state.json`). @internal */
 export interface AlertFiles {

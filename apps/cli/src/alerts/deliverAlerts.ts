@@ -1,8 +1,8 @@
 // Delivers the notifications the evaluator owes, in order, per webhook: each one POSTed with
 // retries and a growing pause; what still fails stays owed for the next pass.
 import type { AlertWebhook } from './alertRules.js';
-import { webhookBody } from './alertNotification.js';
-import type { PendingNotification } from './AlertStateFile.js';
+import { webhookBody } from '../alertState/alertNotification.js';
+import type { PendingNotification } from '../alertState/AlertStateFile.js';
 
 /** How deliveries are tried. @internal */
 export interface DeliveryOptions {

@@ -14,6 +14,9 @@ import { renderMetricsView } from '../views/metricsView.js';
 import { readMetrics } from './readMetrics.js';
 import { readFittingWindow } from './readFittingWindow.js';
 import { renderServersView } from '../views/serversView.js';
+import type { AlertsSection } from '../views/alertsSection.js';
+import { AlertStateError, AlertStateFile } from '../alertState/AlertStateFile.js';
+import { alertsPanel } from '../viewModels/alertsPanel.js';
 import { renderServerView } from '../views/serverView.js';
 import { readServerPage } from './readServerPage.js';
 import { readServerId } from '../viewModels/serverPath.js';
@@ -54,6 +57,11 @@ export interface RunsAppOptions {
   readonly runsPageSize?: number;
   /** Where a failure the app answers with 500 is logged (one line, never the token); default stderr. */
   readonly log?: (line: string) => void;
+  /**
+   * The state file of the alert evaluator running beside the app (`serve --alerts`): the servers
+   * page shows its firing alerts and recent changes. Default none: the page says alerts are off.
+   */
+  readonly alertStateFile?: string | null;
 }
 
 /** A request handler for node:http. @public */
@@ -99,6 +107,17 @@ function sendView(res: ServerResponse, status: number, view: Html, headers: Reco
   send(res, status, view.value, { 'content-language': headers['content-language'] ?? '', ...headers });
 }
 
+/** The alerts section from the evaluator's state file: off without one, its error when it cannot be read. */
+function readAlertsSection(path: string | null): AlertsSection {
+  if (path === null) return { kind: 'off' };
+  try {
+    return { kind: 'panel', panel: alertsPanel(new AlertStateFile(path).load()) };
+  } catch (error) {
+    if (error instanceof AlertStateError) return { kind: 'unreadable', error: error.message };
+    throw error;
+  }
+}
+
 /** Why a cancel of a run that has ended was refused: how, when and why it ended. */
 function cancelEndedText(t: Translator, run: StoredRun): string {
   const params = { id: run.id, status: t.t(`runs.status.${run.status}`), time: t.date(run.finishedAt ?? run.createdAt) };
@@ -127,6 +146,7 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
   const runsPageSize = options.runsPageSize ?? 50;
   // the time zone dates are shown in, and the runs list's time filters read in
   const timeZone = options.timeZone ?? new Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const alertStateFile = options.alertStateFile ?? null;
   const writeLog = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const log = (line: string) => writeLog(token === null ? line : line.split(token).join('[token]'));
   // the calls on the wire of the running runs viewed: a view reads only the steps appended since the last
@@ -227,7 +247,7 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
           fitted?.rows ?? store.serverHealth(since === undefined ? {} : { since }),
           readServerTrends(store, query.window, at, healthBuckets),
         ]);
-        return sendView(res, 200, renderServersView(ctx, rows, query, trends), lang);
+        return sendView(res, 200, renderServersView(ctx, rows, query, trends, readAlertsSection(alertStateFile)), lang);
       }
 
       const serverMatch = /^\/servers\/([^/]+)$/.exec(path);

@@ -19,6 +19,8 @@ export interface RunsServerOptions {
   readonly timeZone?: string;
   /** Where failures are logged; default stderr. */
   readonly log?: (line: string) => void;
+  /** The alert evaluator's state file, shown on the servers page (see RunsAppOptions.alertStateFile). */
+  readonly alertStateFile?: string | null;
 }
 
 /** A listening runs app. @public */
@@ -77,6 +79,7 @@ export async function startRunsServer(options: RunsServerOptions): Promise<RunsS
     trustUserHeader: options.trustUserHeader ?? null,
     timeZone: options.timeZone,
     log,
+    alertStateFile: options.alertStateFile ?? null,
   });
   const server = createServer((req, res) => {
     handler(req, res).catch((error: unknown) => {

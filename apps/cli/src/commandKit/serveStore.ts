@@ -22,7 +22,15 @@ function whenAborted(signal: AbortSignal | undefined): Promise<void> {
 export async function serveStore(
   io: CliIo,
   store: RunStore,
-  options: { host: string; port: number; token: string | null; tokenName?: string | null; trustUserHeader?: string | null; what: string },
+  options: {
+    host: string;
+    port: number;
+    token: string | null;
+    tokenName?: string | null;
+    trustUserHeader?: string | null;
+    what: string;
+    alertStateFile?: string | null;
+  },
 ): Promise<void> {
   let server: Awaited<ReturnType<typeof startRunsServer>>;
   try {
@@ -33,6 +41,7 @@ export async function serveStore(
       token: options.token,
       tokenName: options.tokenName ?? null,
       trustUserHeader: options.trustUserHeader ?? null,
+      alertStateFile: options.alertStateFile ?? null,
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {

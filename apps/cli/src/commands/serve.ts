@@ -1,6 +1,6 @@
 // `runledger serve`: the runs app on a store that exists, until Ctrl+C.
 import { resolve } from 'node:path';
-import { alertEvaluatorFor, alertEveryMs, evaluateEvery, type AlertFiles } from '../alerts/alertRunner.js';
+import { alertEvaluatorFor, alertEveryMs, defaultAlertStatePath, evaluateEvery, type AlertFiles } from '../alerts/alertRunner.js';
 import { checkServeConfig } from '../app/startRunsServer.js';
 import type { CliIo } from '../commandKit/CliIo.js';
 import { CliExitCode, flag, HELP_FLAG, STORE_SYNOPSIS, type CliFlag, STORE_FLAGS, SERVE_FLAGS } from '../commandKit/cliSurface.js';
@@ -56,7 +56,9 @@ async function run(command: ServeOptions, io: CliIo): Promise<CliExitCode> {
     const alerting =
       evaluator === null ? null : evaluateEvery(evaluator, command.alertsEveryMs, { ...io, signal: stopAlerts.signal }, true);
     try {
-      await serveStore(io, store, { ...command, what: describeStore(command.store) });
+      // the servers page shows the evaluator's state file: firing alerts, recent changes
+      const alertStateFile = command.alerts === null ? null : (command.alerts.state ?? defaultAlertStatePath(command.alerts.rules));
+      await serveStore(io, store, { ...command, what: describeStore(command.store), alertStateFile });
     } finally {
       stopAlerts.abort();
       await alerting;

@@ -26,6 +26,7 @@ const NOUNS: Readonly<Record<PluralKey, Readonly<Record<Locale, readonly [one: s
     de: ['Aufruf nicht angerechnet', 'Aufrufe nicht angerechnet'],
   },
   'servers.answeredBeside': { en: ['answered call', 'answered calls'], de: ['beantworteten Aufruf', 'beantwortete Aufrufe'] },
+  'servers.alerts.owed': { en: ['webhook', 'webhooks'], de: ['Webhook', 'Webhooks'] },
   'trend.gaps.hour': { en: ['hour', 'hours'], de: ['Stunde', 'Stunden'] },
   'trend.gaps.day': { en: ['day', 'days'], de: ['Tag', 'Tagen'] },
   'trend.empty.hour': { en: ['hour', 'hours'], de: ['Stunde', 'Stunden'] },

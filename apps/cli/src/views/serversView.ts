@@ -3,6 +3,7 @@ import { Html, html } from '../html/Html.js';
 import type { Translator } from '../i18n/Translator.js';
 import { NONE, textBadge } from './badges.js';
 import { failureCauseLabel } from '../i18n/failureCauseLabel.js';
+import { type AlertsSection, renderAlertsSection } from './alertsSection.js';
 import { layout } from './layout.js';
 import { serverLink } from './serverLink.js';
 import { renderSparkline } from './trendChartView.js';
@@ -36,11 +37,17 @@ export function healthBadge(t: Translator, row: ServerHealth): Html {
  * cancellations and calls not charged to the server (shown beside it), failures by cause, last failure,
  * p95 over answered calls and a health badge (flaky, too few calls, healthy); sortable. Beside the
  * failure rate and the p95, a small chart of each per hour or day over the window (`trends`); the
- * name links to the server's page.
+ * name links to the server's page. Below the table, the alerts section (firing now, recent changes).
  *
  * @internal
  */
-export function renderServersView(ctx: ViewContext, rows: readonly ServerHealth[], query: ServersQuery, trends: ServerTrends): Html {
+export function renderServersView(
+  ctx: ViewContext,
+  rows: readonly ServerHealth[],
+  query: ServersQuery,
+  trends: ServerTrends,
+  alerts: AlertsSection = { kind: 'off' },
+): Html {
   const { t } = ctx;
   const sorted = sortServers(rows, query.sort, query.dir);
   const header = (key: ServerSortKey, label: string, numeric: boolean) => {
@@ -112,6 +119,7 @@ export function renderServersView(ctx: ViewContext, rows: readonly ServerHealth[
 <p class="note">${t.t('servers.intro')}</p>
 <p class="muted" data-note="trends">${t.t(`servers.trends.${query.window}`)}</p>
 <nav class="pager" aria-label="${t.t('servers.window')}"><span>${t.t('servers.window')}:</span>${windows}</nav>
-${table}`,
+${table}
+${renderAlertsSection(ctx, alerts)}`,
   });
 }

@@ -59,6 +59,7 @@ dl.summary{display:grid;grid-template-columns:max-content 1fr;gap:4px 18px;margi
 .rate{font-weight:600;font-variant-numeric:tabular-nums}
 [hidden]{display:none!important}.live-note{margin:0 0 10px;font-size:14px}.live-note button{margin-left:6px;padding:2px 8px;font-size:13px}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+ul.alert-list,ol.alert-list{list-style:none;padding:0;margin:0 0 12px}.alert-list li{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:8px 10px;margin-bottom:6px;overflow-wrap:anywhere}section.alerts h3{font-size:15px;margin:14px 0 8px}
 @media (max-width:800px){main{padding:12px}th,td{padding:6px}.hide-narrow{display:none}}
 h1{overflow-wrap:anywhere}dl.summary dd{overflow-wrap:anywhere;min-width:0}
 tr.row-on_the_wire td:first-child{box-shadow:inset 4px 0 0 var(--run-line)}tr.row-interrupted td:first-child{box-shadow:inset 4px 0 0 var(--warn-line)}

@@ -1,7 +1,7 @@
 // The bodies a webhook receives for one alert transition: the generic JSON body and the
 // Slack-compatible `{ text }` one.
-import type { AlertWebhook } from './alertRules.js';
-import type { AlertTransition } from './evaluateAlerts.js';
+import type { AlertWebhook } from '../alerts/alertRules.js';
+import type { AlertTransition } from '../alerts/evaluateAlerts.js';
 
 /** The generic JSON body of one transition (docs/alerts.md lists its fields). @internal */
 export interface AlertNotificationBody {
