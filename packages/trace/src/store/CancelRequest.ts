@@ -98,6 +98,9 @@ export function cancelRequestField(columns: CancelRequestColumns): { readonly ca
   return request === null ? {} : { cancelRequest: request };
 }
 
+/** The longest name of who asked for a cancel, in characters (code points); checkCancelRequest's rule. */
+export const MAX_CANCEL_BY_LENGTH = 200;
+
 /** The longest reason a cancel request keeps, in characters (code points); checkCancelRequest's rule. */
 export const MAX_CANCEL_REASON_LENGTH = 500;
 

@@ -123,14 +123,21 @@ export function duration(value: unknown, field: string): number {
 
 /** Refuses what a store cannot keep as it is: NUL (PostgreSQL text) and lone surrogates (not UTF-8). */
 export function storable(value: string, field: string): string {
+  const problem = storableProblem(value);
+  if (problem !== undefined) throw invalid(`${field} ${problem}`);
+  return value;
+}
+
+/** Why a string is not storable (a NUL, a lone surrogate), worded to follow its field's name; undefined when it is. */
+function storableProblem(value: string): string | undefined {
   const nul = value.indexOf('\0');
-  if (nul !== -1) throw invalid(`${field} must not contain NUL (U+0000), found at index ${nul}, got ${show(value)}`);
+  if (nul !== -1) return `must not contain NUL (U+0000), found at index ${nul}, got ${show(value)}`;
   const lone = LONE_SURROGATE.exec(value);
   if (lone !== null) {
     const unit = lone[0].charCodeAt(0).toString(16).toUpperCase();
-    throw invalid(`${field} must be well-formed UTF-16 (no lone surrogate), found U+${unit} at index ${lone.index}, got ${show(value)}`);
+    return `must be well-formed UTF-16 (no lone surrogate), found U+${unit} at index ${lone.index}, got ${show(value)}`;
   }
-  return value;
+  return undefined;
 }
 
 /** A string a store keeps as it is (empty allowed). */
@@ -250,21 +257,32 @@ const CONTROL_CHARACTER = /\p{Cc}/u;
  * `maxLength` characters (code points) without control characters.
  */
 export function lineOrNull(value: unknown, field: string, maxLength: number): string | null {
-  if (value === undefined || value === null) return null;
+  const problem = lineProblem(value, maxLength);
+  if (problem !== undefined) throw invalid(`${field} ${problem}`);
+  return (value as string | null | undefined) ?? null;
+}
+
+/**
+ * Why a value is not such a one-line text or null, worded to follow its field's name (`must be
+ * …`); undefined when it is one. The one rule of {@link lineOrNull} and of the step schema's lines.
+ */
+export function lineProblem(value: unknown, maxLength: number): string | undefined {
+  if (value === undefined || value === null) return undefined;
   const rule = `a string of 1 to ${maxLength} characters without control characters, or null`;
-  if (typeof value !== 'string' || value.length === 0) throw invalid(`${field} must be ${rule}, got ${show(value)}`);
-  storable(value, field);
+  if (typeof value !== 'string' || value.length === 0) return `must be ${rule}, got ${show(value)}`;
+  const unstorable = storableProblem(value);
+  if (unstorable !== undefined) return unstorable;
   const control = CONTROL_CHARACTER.exec(value);
   if (control !== null) {
     const unit = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-    throw invalid(`${field} must be ${rule}: found the control character U+${unit} at index ${control.index}, got ${show(value)}`);
+    return `must be ${rule}: found the control character U+${unit} at index ${control.index}, got ${show(value)}`;
   }
   // code points, counted only as far as the limit needs (a long string stops early)
   let length = 0;
   for (const _ of value) {
-    if (++length > maxLength) throw invalid(`${field} must be ${rule}: it has more than ${maxLength} characters, got ${show(value)}`);
+    if (++length > maxLength) return `must be ${rule}: it has more than ${maxLength} characters, got ${show(value)}`;
   }
-  return value;
+  return undefined;
 }
 
 /**
