@@ -17,7 +17,7 @@ import {
 import { z } from 'zod';
 import { MAX_DURATION_MS, MAX_INT32 } from './numericLimits.js';
 import { RUN_STEP_KINDS, type RunStepKind } from './RunStepKind.js';
-import { lineProblem } from '../store/storeValueRules.js';
+import { lineProblem } from '../text/lineRule.js';
 import { MAX_APPROVAL_BY_LENGTH, MAX_APPROVAL_REASON_LENGTH, type ToolApproval } from './ToolApproval.js';
 
 /** The longest `toolCallId`. */

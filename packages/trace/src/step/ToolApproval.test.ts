@@ -1,6 +1,7 @@
 import { ToolResult } from '@runledger/core';
 import { describe, expect, it } from 'vitest';
 import { RunTrace } from '../recording/RunTrace.js';
+import { buildRunTimeline, RUN_TIMELINE_DETAIL_KEYS } from '../timeline/buildRunTimeline.js';
 import { RunStep } from './RunStep.js';
 import { RunStepError } from './RunStepError.js';
 
@@ -73,5 +74,16 @@ describe('RunStep.toolApproval', () => {
       });
       expect(payloads[0]).toMatchObject({ toolApproval: { approved: false, by: 'carol', reason: 'not on a Friday' } });
     }
+  });
+
+  it('reaches the timeline details as approved, approvedBy and approvalReason (allow-listed)', () => {
+    const run = { id: '00000000-0000-4000-8000-000000000001', status: 'completed', createdAt: 0, startedAt: 0, finishedAt: 9 };
+    const payload = tool({ toolOutcome: 'failed', toolApproval: { approved: false, by: 'bob', reason: 'too risky' } }).toPayload();
+    const timeline = buildRunTimeline(run as never, [
+      { runId: run.id, sequence: 0, kind: 'tool', round: 0, durationMs: 1, createdAt: 1, payload: JSON.stringify(payload) } as never,
+    ]);
+    const entry = timeline.find((item) => item.sequence === 0)!;
+    expect(entry.details).toMatchObject({ approved: false, approvedBy: 'bob', approvalReason: 'too risky', failureCause: 'unknown' });
+    for (const key of ['approved', 'approvedBy', 'approvalReason']) expect(RUN_TIMELINE_DETAIL_KEYS).toContain(key);
   });
 });

@@ -1,6 +1,5 @@
 // Who decided a tool call that needed approval, and how: kept on the call's tool step.
-import { MAX_CANCEL_BY_LENGTH, MAX_CANCEL_REASON_LENGTH } from '../store/CancelRequest.js';
-import { lineProblem } from '../store/storeValueRules.js';
+import { lineProblem, MAX_WHO_LENGTH, MAX_WHY_LENGTH } from '../text/lineRule.js';
 
 /**
  * The decision on a tool call that needed approval, as its tool step keeps it (`RunStep.toolApproval`).
@@ -19,9 +18,9 @@ export interface ToolApproval {
 }
 
 /** The longest `ToolApproval.by`: the cancel request's `by` rule. */
-export const MAX_APPROVAL_BY_LENGTH = MAX_CANCEL_BY_LENGTH;
+export const MAX_APPROVAL_BY_LENGTH = MAX_WHO_LENGTH;
 /** The longest `ToolApproval.reason`: the cancel request's `reason` rule. */
-export const MAX_APPROVAL_REASON_LENGTH = MAX_CANCEL_REASON_LENGTH;
+export const MAX_APPROVAL_REASON_LENGTH = MAX_WHY_LENGTH;
 
 const isPlainObject = (value: unknown): value is Readonly<Record<string, unknown>> => {
   if (typeof value !== 'object' || value === null) return false;
