@@ -5,15 +5,17 @@
 // Debian's Chromium, a real SQLite file, the real app server.
 import { describe, expect, it } from 'vitest';
 import { axeViolations, chromiumAvailable, expectNoSidewaysScroll, storeIn, useBrowserApp } from './browserHarness.js';
-import { recordFailedCalls } from './failedCallsRun.js';
+import { recordDecidedCalls, recordFailedCalls } from './failedCallsRun.js';
 
 const available = chromiumAvailable('why a call failed in a real browser');
 
 describe.skipIf(!available)('why a call failed in a real browser', { timeout: 120_000 }, () => {
   let runId: string;
+  let decidedRunId: string;
   const suite = useBrowserApp('why', async (dir) => {
     const store = await storeIn(dir);
     runId = await recordFailedCalls(store, 'redacted');
+    decidedRunId = await recordDecidedCalls(store, 'redacted');
     return { store };
   });
 
@@ -43,6 +45,17 @@ describe.skipIf(!available)('why a call failed in a real browser', { timeout: 12
             lang === 'en'
               ? ['answered isError', 'ECONNRESET', 'JSON-RPC -32603', 'answered 503']
               : ['antwortete isError', 'ECONNRESET', 'JSON-RPC -32603', 'antwortete 503'],
+          );
+          expect(await axeViolations(page)).toEqual([]);
+          await expectNoSidewaysScroll(page);
+
+          // who approved or refused a call (issue 40 item 2)
+          await page.goto(`${suite.app.url}runs/${decidedRunId}?lang=${lang}`);
+          expect(await page.locator('tr[data-sequence="1"]').innerText()).toContain(
+            lang === 'en' ? 'Refused by bob: too risky' : 'Abgelehnt von bob: too risky',
+          );
+          expect(await page.locator('tr[data-sequence="0"]').innerText()).toContain(
+            lang === 'en' ? 'Approved by alice' : 'Freigegeben von alice',
           );
           expect(await axeViolations(page)).toEqual([]);
           await expectNoSidewaysScroll(page);

@@ -1,7 +1,7 @@
 // A run whose tool calls failed every way there is, recorded through startRun at a privacy level:
 // for the tests of why a call failed (issue 40 item 1).
 import { ToolFailureCause, ToolResult } from '@runledger/core';
-import { type PrivacyLevel, type RunStore, startRun } from '@runledger/trace';
+import { type PrivacyLevel, type RunStore, startRun, type ToolApproval } from '@runledger/trace';
 
 /** The message of the first call's 503: a token and an e-mail address that must never be shown. */
 export const FAILED_503_MESSAGE = 'MCP server "flaky" answered with HTTP status 503: down, token=abcdef123456 mail ops@example.com';
@@ -25,6 +25,22 @@ export async function recordFailedCalls(store: RunStore, level: PrivacyLevel): P
     ToolResult.failure('metrics backend answered 503', ToolFailureCause.SERVER_ERROR, { serverIsError: true }),
   );
   await call('mcp_flaky_own', ToolResult.error('rate limited'));
+  await run.complete();
+  return run.id;
+}
+
+/** Records, at `level`, a call alice approved, one bob refused with a reason, and one approved naming no one; returns the run id. */
+export async function recordDecidedCalls(store: RunStore, level: PrivacyLevel): Promise<string> {
+  const run = await startRun(store, { configuration: `approval-${level}`, privacy: level, heartbeatMs: 0, spoolDir: false });
+  const call = (result: ToolResult, toolApproval: ToolApproval) =>
+    run.trace.recordToolResult({ toolName: 'mcp_gh_merge', toolServer: 'gh', toolArguments: { pr: 7 }, result, toolApproval });
+  await call(ToolResult.text('merged'), { approved: true, by: 'alice', reason: null });
+  await call(ToolResult.failure('the call of mcp_gh_merge was not approved', ToolFailureCause.NOT_APPROVED), {
+    approved: false,
+    by: 'bob',
+    reason: 'too risky',
+  });
+  await call(ToolResult.text('merged'), { approved: true, by: null, reason: null });
   await run.complete();
   return run.id;
 }

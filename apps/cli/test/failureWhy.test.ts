@@ -8,7 +8,7 @@ import { SqliteRunStore } from '@runledger/store-sqlite';
 import type { PrivacyLevel } from '@runledger/trace';
 import { describe, expect, it } from 'vitest';
 import { cli } from './cliHelpers.js';
-import { recordFailedCalls as record } from './failedCallsRun.js';
+import { recordDecidedCalls, recordFailedCalls as record } from './failedCallsRun.js';
 import { textOf } from './httpHelpers.js';
 import { assertInertPage, request, started, STORES, useSecurityHarness, workDir } from './securityHarness.js';
 
@@ -59,6 +59,22 @@ describe.each(STORES)('why a call failed on %s', (_name, open) => {
     expect(serverText).toContain("the recorder's own error");
     expect(textOf((await request(app, '/servers/flaky?window=all&lang=de')).body)).toContain('antwortete 503');
   });
+
+  it('says who approved or refused a call and why, at every level, in English and German (issue 40 item 2)', async () => {
+    const store = await open();
+    for (const level of LEVELS) {
+      const id = await recordDecidedCalls(store, level);
+      const app = await started(store);
+      const text = assertInertPage((await request(app, `/runs/${id}`)).body, `run page at ${level}`);
+      expect(text, level).toContain('approval: Approved by alice');
+      expect(text, level).toContain('approval: Refused by bob: too risky');
+      expect(text, level).toContain('cause: not approved');
+      expect(text, level).toMatch(/approval: Approved(?! by)/);
+      const german = textOf((await request(app, `/runs/${id}?lang=de`)).body);
+      expect(german).toContain('Freigabe: Freigegeben von alice');
+      expect(german).toContain('Freigabe: Abgelehnt von bob: too risky');
+    }
+  });
 });
 
 describe('runs show', () => {
@@ -83,6 +99,27 @@ describe('runs show', () => {
       expect.objectContaining({ failureCause: 'mcp_transport_failure', errorClass: 'ECONNRESET' }),
       expect.objectContaining({ failureCause: 'server_error', serverIsError: true }),
       expect.objectContaining({ failureCause: 'recorder_error' }),
+    ]);
+  });
+
+  it('prints who approved or refused a call in text and --json', async () => {
+    const dir = workDir();
+    const path = join(dir, 'approval.db');
+    const store = await SqliteRunStore.open({ path });
+    const id = await recordDecidedCalls(store, 'metadata');
+    await store.close();
+    const shown = await cli(['runs', 'show', id, '--db', path], dir);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('  Approved by alice');
+    expect(shown.stdout).toContain('failureCause=not_approved');
+    expect(shown.stdout).toContain('  Refused by bob: too risky');
+    expect(shown.stdout).not.toContain('approvedBy=');
+    const json = await cli(['runs', 'show', id, '--db', path, '--json'], dir);
+    const timeline = (JSON.parse(json.stdout) as { timeline: { details: Record<string, unknown> }[] }).timeline;
+    expect(timeline.map((entry) => entry.details).filter((details) => details['approved'] !== undefined)).toEqual([
+      expect.objectContaining({ approved: true, approvedBy: 'alice' }),
+      expect.objectContaining({ approved: false, approvedBy: 'bob', approvalReason: 'too risky', failureCause: 'not_approved' }),
+      expect.not.objectContaining({ approvedBy: expect.anything() }),
     ]);
   });
 });

@@ -1,10 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import { ToolFailureCause, type ToolResult } from '@runledger/core';
 import type { McpTool } from '@runledger/mcp';
+import type { ToolApproval } from '@runledger/trace';
 import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
 import type { AiSdkRun } from './AiSdkRun.js';
 import { followSignals } from './followSignals.js';
 import { McpToolCallError } from './McpToolCallError.js';
+import { APPROVED_THROUGH_PROMPT, approvalOf, type McpToolApprovalDecision } from './approvalDecision.js';
 import { McpToolNotApprovedError } from './McpToolNotApprovedError.js';
 import { roundTrackerOf } from './roundTracker.js';
 import { recordUnsentCall } from './unsentToolCalls.js';
@@ -36,9 +38,12 @@ export interface McpToolSetOptions {
    * such tools carry the AI SDK's own `needsApproval: true`: the SDK stops at the call and asks
    * your app for a `tool-approval-response`. A refused call (or one whose `approve` throws) is not
    * sent; it is recorded as a `failed` tool step with cause `not_approved`, and the model reads a
-   * {@link McpToolNotApprovedError} (or the error thrown).
+   * {@link McpToolNotApprovedError} (or the error thrown). Return a {@link McpToolApprovalDecision}
+   * to say who decided and why: the call's tool step keeps it as `toolApproval` (a boolean names
+   * no one: `by` null). A call approved or refused through a `tool-approval-response` is kept with
+   * `by` null: the AI SDK's answer names no one.
    */
-  readonly approve?: (request: McpToolApprovalRequest) => boolean | Promise<boolean>;
+  readonly approve?: (request: McpToolApprovalRequest) => boolean | McpToolApprovalDecision | Promise<boolean | McpToolApprovalDecision>;
   /**
    * Tells which tools write (change something): their steps are recorded with `writes: true`, so
    * a call that cannot be recorded fails closed (it is not sent), and the app notes that a
@@ -84,9 +89,15 @@ function aiSdkTool(tool: McpTool, run: AiSdkRun, approve: McpToolSetOptions['app
   const decidesHere = tool.requiresApproval && approve !== undefined;
   const needsApproval = tool.requiresApproval && !decidesHere;
   /** Records the call as not sent (its one step) and throws what the model reads. */
-  const refuse = async (toolCallId: string, toolArguments: Readonly<Record<string, unknown>>, cause: ToolFailureCause, error: unknown) => {
+  const refuse = async (
+    toolCallId: string,
+    toolArguments: Readonly<Record<string, unknown>>,
+    cause: ToolFailureCause,
+    error: unknown,
+    toolApproval: ToolApproval | null = null,
+  ) => {
     const message = error instanceof Error ? error.message : String(error);
-    await recordUnsentCall(run, { toolCallId, toolName: tool.name, toolServer: tool.server, toolArguments, cause, message });
+    await recordUnsentCall(run, { toolCallId, toolName: tool.name, toolServer: tool.server, toolArguments, cause, message, toolApproval });
     throw error;
   };
   return dynamicTool({
@@ -100,7 +111,8 @@ function aiSdkTool(tool: McpTool, run: AiSdkRun, approve: McpToolSetOptions['app
         rounds.awaitApproval(toolCallId, { tool, input }),
     }),
     execute: async (input, { toolCallId, abortSignal }) => {
-      rounds.takeAwaiting(toolCallId);
+      // a call the SDK held for a tool-approval-response runs only once the app approved it
+      let toolApproval: ToolApproval | null = rounds.takeAwaiting(toolCallId) === undefined ? null : APPROVED_THROUGH_PROMPT;
       let args: Readonly<Record<string, unknown>>;
       try {
         args = argumentsOf(tool, input);
@@ -108,13 +120,14 @@ function aiSdkTool(tool: McpTool, run: AiSdkRun, approve: McpToolSetOptions['app
         return refuse(toolCallId, { input }, ToolFailureCause.MALFORMED_ARGUMENTS, error);
       }
       if (decidesHere) {
-        let approved: boolean;
         try {
-          approved = await approve({ tool, input: args, toolCallId });
+          toolApproval = approvalOf(await approve({ tool, input: args, toolCallId }));
         } catch (error) {
           return refuse(toolCallId, args, ToolFailureCause.NOT_APPROVED, error);
         }
-        if (!approved) return refuse(toolCallId, args, ToolFailureCause.NOT_APPROVED, new McpToolNotApprovedError(tool));
+        if (!toolApproval.approved) {
+          return refuse(toolCallId, args, ToolFailureCause.NOT_APPROVED, new McpToolNotApprovedError(tool), toolApproval);
+        }
       }
       const round = rounds.roundOf(toolCallId);
       const start = await run.trace.recordToolStart({
@@ -144,6 +157,7 @@ function aiSdkTool(tool: McpTool, run: AiSdkRun, approve: McpToolSetOptions['app
         round,
         durationMs,
         writes,
+        toolApproval,
       });
       if (result.outcome === 'ok') return result.content;
       throw new McpToolCallError(tool, result);

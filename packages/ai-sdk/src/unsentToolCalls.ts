@@ -2,6 +2,8 @@ import { ToolFailureCause, ToolResult } from '@runledger/core';
 import { parsePartialJson } from 'ai';
 import type { AiSdkRun } from './AiSdkRun.js';
 import { type CallParams, parseArguments } from './llmCallRecord.js';
+import type { ToolApproval } from '@runledger/trace';
+import { deniedThroughPrompt } from './approvalDecision.js';
 import { roundTrackerOf } from './roundTracker.js';
 
 /** A tool call that ends without being sent: why, and what the model reads. */
@@ -13,6 +15,8 @@ export interface UnsentCall {
   readonly toolArguments: Readonly<Record<string, unknown>>;
   readonly cause: ToolFailureCause;
   readonly message: string;
+  /** Who refused the call, when it needed approval. */
+  readonly toolApproval?: ToolApproval | null;
 }
 
 /** A tool call as the model's answer gives it (a generated part or a stream part). */
@@ -37,6 +41,7 @@ export async function recordUnsentCall(run: AiSdkRun, call: UnsentCall): Promise
     result: ToolResult.failure(call.message, call.cause),
     round: rounds.roundOf(call.toolCallId),
     durationMs: 0,
+    toolApproval: call.toolApproval ?? null,
   });
 }
 
@@ -185,6 +190,7 @@ export function deniedCalls(run: AiSdkRun, prompt: CallParams['prompt']): Unsent
           typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : { input },
         cause: ToolFailureCause.NOT_APPROVED,
         message: `the call of ${tool.name} was not approved${part.output.reason === undefined ? '' : ` (${part.output.reason})`}; it was not sent`,
+        toolApproval: deniedThroughPrompt(part.output.reason),
       });
     }
   }

@@ -16,6 +16,7 @@ import { runServerHealthContract } from './serverHealthContract.js';
 import { runTitleContract } from './titleContract.js';
 import { runNameLengthContract } from './nameLengthContract.js';
 import { runCancelRequestContract } from './cancelRequestContract.js';
+import { runToolApprovalContract } from './toolApprovalContract.js';
 
 /**
  * Defines the shared {@link RunStore} contract suite (vitest `describe`/`it` blocks) for one
@@ -488,6 +489,7 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
   runServerHealthContract(name, harness);
   runLedgerContract(name, harness);
   runCancelRequestContract(name, harness);
+  runToolApprovalContract(name, harness);
   runFinishContract(name, harness);
   runInputRuleExamples(name, harness);
   runInputRulesContract(name, harness);

@@ -45,6 +45,7 @@ export { RunFinishRefusedError } from './recording/RunFinishRefusedError.js';
 // RunStep.fromPayload. Its fields, keys and reader come from one schema (step/RunStepSchema.ts),
 // which also flags the fields that are content (RUN_STEP_CONTENT_KEYS).
 export { RunStep, type RunStepFields, type RunStepMessage, type RunStepPayload, type RunStepToolCall } from './step/RunStep.js';
+export type { ToolApproval } from './step/ToolApproval.js';
 export { RunStepError } from './step/RunStepError.js';
 export { RunStepReadError } from './step/RunStepReadError.js';
 export { RUN_STEP_CONTENT_KEYS } from './step/runStepContentKeys.js';

@@ -1,6 +1,6 @@
 // `runledger runs show <id>`: one run's summary, its calls on the wire and its timeline, as text or
 // JSON; the text in the run page's labels and words (its i18n messages), never words of its own.
-import { isLateCancel, type RunStore, type RunTimelineEntry, type StoredRun } from '@runledger/trace';
+import { isLateCancel, type RunStore, type RunTimelineDetail, type RunTimelineEntry, type StoredRun } from '@runledger/trace';
 import { runDurationMs } from '../viewModels/runDurationMs.js';
 import { timelineSlice } from '../app/timelineSlice.js';
 import { wireMs } from '../viewModels/wireMs.js';
@@ -10,6 +10,7 @@ import { Translator } from '../i18n/Translator.js';
 import { sourceText } from '../views/runView.js';
 import { kindText } from '../views/kindText.js';
 import { reasonText, reasonWordsText } from '../views/reasonText.js';
+import { approvalOfDetails, approvalText } from '../views/approvalText.js';
 import { cancelRequestText } from '../views/cancelRequestText.js';
 import type { CliIo } from '../commandKit/CliIo.js';
 import { writeCliJson, storedRun, timelineEntry } from '../commandKit/cliJsonOutputs.js';
@@ -38,6 +39,15 @@ const JSON_OUTPUT = z.object({
 });
 
 const t = new Translator('en');
+
+/** Details the text leaves out: the write note and the call id, and the approval said in words. */
+const TEXT_HIDDEN_DETAILS = new Set(['writes', 'toolCallId', 'approved', 'approvedBy', 'approvalReason']);
+
+/** "  Approved by alice" after a decided call's details; '' for any other entry. */
+function approvalWords(details: Readonly<Record<string, RunTimelineDetail>>): string {
+  const approval = approvalOfDetails(details);
+  return approval === null ? '' : `  ${approvalText(t, approval)}`;
+}
 
 /** Prints the run the command names (its id or a unique prefix) in the store it names. */
 function run(command: RunsShowOptions, io: CliIo): Promise<CliExitCode> {
@@ -110,9 +120,11 @@ async function showRun(store: RunStore, command: RunsShowOptions, io: CliIo): Pr
             : entry.unreadable
               ? `${t.t('runs.detail.unreadable')} ${entry.unreadableReason ?? ''}`.trim()
               : Object.entries(entry.details)
-                  .filter(([key]) => key !== 'writes' && key !== 'toolCallId')
+                  .filter(([key]) => !TEXT_HIDDEN_DETAILS.has(key))
                   .map(([key, value]) => `${key}=${String(value)}`)
-                  .join(' ') + (note === null ? '' : `  ⚠ ${note}`),
+                  .join(' ') +
+                approvalWords(entry.details) +
+                (note === null ? '' : `  ⚠ ${note}`),
         ];
       }),
       [3, 4],

@@ -5,6 +5,7 @@ import { isMessageKey } from '../i18n/messagesEn.js';
 import type { Translator } from '../i18n/Translator.js';
 import { NONE, outcomeBadge, statusBadge } from './badges.js';
 import { failureCauseLabel, failureWhyText } from '../i18n/failureCauseLabel.js';
+import { approvalOfDetails, approvalText } from './approvalText.js';
 import type { StepContent } from '../viewModels/stepContent.js';
 import { kindText } from './kindText.js';
 import { layout } from './layout.js';
@@ -40,13 +41,23 @@ export interface TimelineSlice {
 }
 
 /** The detail keys shown first, in this order; the rest follow as the factory gives them. */
-const DETAIL_ORDER = ['toolName', 'failureCause', 'model', 'writeKind', 'writeResource', 'writeId'];
+const DETAIL_ORDER = ['toolName', 'approved', 'failureCause', 'model', 'writeKind', 'writeResource', 'writeId'];
 
 /**
  * Details not shown: the server has its own column, `writes` becomes a note, the call id pairs rows,
- * the failure facts are said in words beside the cause.
+ * the failure facts are said in words beside the cause, who decided a call and why beside its approval.
  */
-const HIDDEN_DETAILS = new Set(['writes', 'toolServer', 'toolCallId', 'httpStatus', 'jsonRpcCode', 'errorClass', 'serverIsError']);
+const HIDDEN_DETAILS = new Set([
+  'writes',
+  'toolServer',
+  'toolCallId',
+  'httpStatus',
+  'jsonRpcCode',
+  'errorClass',
+  'serverIsError',
+  'approvedBy',
+  'approvalReason',
+]);
 
 /**
  * The source of an entry in words: `agent` and `run` are translated; servers and models are names.
@@ -76,6 +87,10 @@ function detailValue(t: Translator, key: string, value: RunTimelineDetail, entry
   if (key === 'failureCause') {
     const why = entry === undefined ? null : failureWhyText(t, entry.details);
     return why === null ? failureCauseLabel(t, String(value)) : `${failureCauseLabel(t, String(value))} (${why})`;
+  }
+  if (key === 'approved' && entry !== undefined) {
+    const approval = approvalOfDetails(entry.details);
+    if (approval !== null) return approvalText(t, approval);
   }
   return typeof value === 'number' ? t.decimal(value) : String(value);
 }

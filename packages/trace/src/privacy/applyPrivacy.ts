@@ -26,6 +26,7 @@ const IDENTITY = new Set([
   'toolWrites',
   'toolCallId',
   'toolSends',
+  'toolApproval',
   'promptTokens',
   'completionTokens',
 ]);
@@ -228,7 +229,8 @@ function maskEmails(text: string): string {
  * units. `none` keeps only `kind`, `round`, `durationMs`, `toolName`, `toolServer`,
  * `toolIsError`, `toolOutcome`, `toolFailureCause`, `toolFailureFacts` (why a call failed, as
  * metadata: JSON-RPC code, HTTP status, error class, the server's `isError`), `toolWrites`,
- * `toolCallId`, `toolSends`, `promptTokens`, `completionTokens`. `redacted` keeps every key
+ * `toolCallId`, `toolSends`, `toolApproval` (who decided a call that needed approval, and why),
+ * `promptTokens`, `completionTokens`. `redacted` keeps every key
  * but masks, in every string except identities, secret-looking text (`[secret]`: API keys and
  * tokens of well-known shapes, bearer credentials, `password=` style pairs, private keys, JWTs,
  * long mixed-case base64 tokens) and e-mail addresses (`[email]`), replaces whole the value of

@@ -2,6 +2,7 @@
 // fields every call takes.
 import type { ToolArtifact, ToolResult, WriteTarget } from '@runledger/core';
 import type { RunStepMessage, RunStepToolCall } from '../step/RunStep.js';
+import type { ToolApproval } from '../step/ToolApproval.js';
 
 /**
  * Fields every record call takes.
@@ -92,6 +93,8 @@ export interface RecordToolCallOptions extends RecordStepOptions {
    * timeline shows this step in place of the call on the wire.
    */
   readonly toolCallId?: string;
+  /** Who decided the call, when it needed approval; a refused call must be recorded `failed`. */
+  readonly toolApproval?: ToolApproval | null;
 }
 
 /**

@@ -351,6 +351,7 @@ export class RunTrace {
       toolWrites: writeTarget !== null || call.writes === true ? true : undefined,
       toolCallId: call.toolCallId,
       toolSends: sends,
+      toolApproval: call.toolApproval,
     });
     return this.#record(step, writeTarget !== null || call.writes === true);
   }

@@ -43,6 +43,27 @@ const callId = fc.oneof(
   anyJunk,
 );
 const facts = fc.constantFrom<unknown>(undefined, null, {}, { httpStatus: 502 }, { httpStatus: 99 }, { jsonRpcCode: -32602 }, 'x', 7);
+/** A `ToolApproval` line: in and out of the line rule (1 to max characters, no control characters, storable). */
+const approvalLine = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: 'binary', maxLength: 12 }),
+  fc.constantFrom<unknown>(null, undefined, '', 'a\nb', '\u0085', 'x\0', '\uD800', 5, 'a'.repeat(200), 'a'.repeat(201)),
+  fc.constantFrom<unknown>('😀'.repeat(200), '😀'.repeat(201), 'b'.repeat(500), 'b'.repeat(501)),
+);
+const approvalBase = fc.record({ approved: fc.oneof(fc.boolean(), anyJunk), by: approvalLine, reason: approvalLine }, { requiredKeys: [] });
+const approval = fc.oneof(
+  approvalBase,
+  approvalBase.map((value) => ({ ...value, extra: 1 })),
+  approvalBase.map((value) => Object.assign(Object.create(null) as object, value)),
+  approvalBase.map((value) => Object.assign(new (class Approval {})(), value)),
+  anyJunk,
+);
+/** A line every rule takes: no control characters, no lone surrogates. */
+const goodLine = (maxLength: number) =>
+  fc.option(
+    fc.string({ minLength: 1, maxLength }).filter((value) => !/\p{Cc}/u.test(value)),
+    { nil: null },
+  );
 
 /** Fields of a tool step, each key absent or any of its values; now and then another kind, another kind's field, an unknown key. */
 const anyFields = fc.record(
@@ -66,6 +87,7 @@ const anyFields = fc.record(
     toolWrites: flag,
     toolCallId: callId,
     toolSends: integerEdges(1000),
+    toolApproval: approval,
     model: fc.constantFrom<unknown>(undefined, null, 'gpt', 5),
     content: fc.constantFrom<unknown>(undefined, null, 'hi'),
     raw: fc.constantFrom<unknown>(undefined, null, { a: 1 }),
@@ -88,8 +110,9 @@ const wellFormedToolFields = fc
     toolArtifacts: fc.array(artifact, { maxLength: 2 }),
     toolCallId: fc.option(fc.string({ minLength: 1, maxLength: 200 }), { nil: undefined }),
     toolSends: fc.option(fc.integer({ min: 0, max: 1000 })),
+    approval: fc.option(fc.record({ approved: fc.boolean(), by: goodLine(200), reason: goodLine(500) }), { nil: undefined }),
   })
-  .map(({ outcome, toolFailureCause, toolArtifacts, ...rest }) => ({
+  .map(({ outcome, toolFailureCause, toolArtifacts, approval, ...rest }) => ({
     kind: 'tool' as const,
     ...rest,
     toolOutcome: outcome,
@@ -98,6 +121,8 @@ const wellFormedToolFields = fc
     toolFailureFacts: null,
     toolArtifacts: outcome === 'ok' ? toolArtifacts : [],
     toolWriteTarget: null,
+    // a refused call is a failed step
+    toolApproval: approval === undefined ? undefined : { ...approval, approved: approval.approved || outcome !== 'failed' },
   }));
 
 const FIELD_KEYS = [
@@ -117,6 +142,7 @@ const FIELD_KEYS = [
   'toolWrites',
   'toolCallId',
   'toolSends',
+  'toolApproval',
   'model',
   'content',
   'raw',
@@ -179,6 +205,21 @@ describe('RunStep.of fast path for tool steps', () => {
     expect(refused).toBeGreaterThan(150);
     // a generated property over many inputs: its time is the machine's, not a limit of the code
   }, 60_000);
+
+  it('gives the schema verdict on a well-formed tool step with any toolApproval', () => {
+    let fast = 0;
+    fc.assert(
+      fc.property(wellFormedToolFields, approval, (base, toolApproval) => {
+        const fields = { ...base, toolOutcome: 'failed', toolIsError: true, toolArtifacts: [], toolApproval };
+        const bySchema = checkRunStepFields(fields);
+        if (fastToolStepData(fields) !== undefined) fast++;
+        expect(checkStepFields(fields)).toEqual(bySchema);
+      }),
+      { numRuns: 1000 },
+    );
+    // well-formed approvals take the fast path
+    expect(fast).toBeGreaterThan(100);
+  });
 
   it('takes the fast path for every well-formed tool step, with the schema data', () => {
     fc.assert(

@@ -12,6 +12,7 @@ import { readRunStepPayload } from './readRunStepPayload.js';
 import { RunStepError } from './RunStepError.js';
 import { RunStepKind } from './RunStepKind.js';
 import { RUN_STEP_KEYS, type RunStepKey, show } from './RunStepSchema.js';
+import type { ToolApproval } from './ToolApproval.js';
 import { checkStepFields } from './toolStepFastPath.js';
 
 /**
@@ -49,7 +50,8 @@ export interface RunStepToolCall {
  * transport knew about it: JSON-RPC code, HTTP status, error class, the server's `isError`), `toolArtifacts`,
  * `toolWriteTarget`, `toolWrites` (the tool is declared as writing, so a cancelled call may have
  * changed something), `toolCallId` (the id its `tool_start` step named), `toolSends` (how many
- * times the call's request was written towards the server, `0` when it never left). `tool_start`:
+ * times the call's request was written towards the server, `0` when it never left), `toolApproval`
+ * (who decided a call that needed approval; a refused one is `failed`). `tool_start`:
  * `toolName`, `toolServer`, `toolArguments`, `toolWrites`, `toolCallId` (required). An absent or
  * `null` field is not set.
  *
@@ -93,6 +95,7 @@ export interface RunStepFields {
   readonly toolCallId?: string | null;
   /** How many times the call's request was written towards the server (0: it never left); only on `tool` steps. */
   readonly toolSends?: number | null;
+  readonly toolApproval?: ToolApproval | null;
 }
 
 /**
@@ -132,6 +135,7 @@ export interface RunStepPayload {
   readonly toolWrites?: boolean;
   readonly toolCallId?: string;
   readonly toolSends?: number;
+  readonly toolApproval?: ToolApproval;
 }
 
 const CONSTRUCT = Symbol('RunStep.construct');
@@ -192,6 +196,7 @@ export class RunStep {
   readonly toolCallId!: string | undefined;
   /** How many times the call's request was written towards the server, when the tool said so. */
   readonly toolSends!: number | undefined;
+  readonly toolApproval!: ToolApproval | undefined;
 
   private constructor(token: symbol, fields: RunStepFields) {
     if (token !== CONSTRUCT) throw new TypeError('RunStep is made through RunStep.of() or RunStep.fromPayload()');
@@ -246,6 +251,16 @@ export class RunStep {
     const sends = this.toolSends;
     if (sends !== undefined && kind !== RunStepKind.TOOL) {
       throw new RunStepError('toolSends', `RunStep.toolSends must not be set on a "${kind}" step, got ${show(sends)}`);
+    }
+    const approval = this.toolApproval;
+    if (approval !== undefined && kind !== RunStepKind.TOOL) {
+      throw new RunStepError('toolApproval', `RunStep.toolApproval must not be set on a "${kind}" step, got an object`);
+    }
+    if (approval !== undefined && !approval.approved && outcome !== ToolOutcome.FAILED) {
+      throw new RunStepError(
+        'toolApproval',
+        `RunStep.toolApproval.approved must be true when RunStep.toolOutcome is ${show(outcome)}: a refused call is not sent, so its step is "failed"`,
+      );
     }
     const target = this.toolWriteTarget;
     if (kind === RunStepKind.TOOL_START) {
@@ -333,6 +348,7 @@ export class RunStep {
       else if (key === 'messages' || key === 'requestedToolCalls') out[key] = (value as readonly object[]).map((v) => ({ ...v }));
       else if (key === 'droppedSources') out[key] = [...(value as readonly string[])];
       else if (key === 'toolFailureFacts') out[key] = { ...(value as ToolFailureFacts) };
+      else if (key === 'toolApproval') out[key] = { ...(value as ToolApproval) };
       else out[key] = value;
     }
     return out as unknown as RunStepPayload;

@@ -17,6 +17,8 @@ import {
 import { z } from 'zod';
 import { MAX_DURATION_MS, MAX_INT32 } from './numericLimits.js';
 import { RUN_STEP_KINDS, type RunStepKind } from './RunStepKind.js';
+import { lineProblem } from '../text/lineRule.js';
+import { MAX_APPROVAL_BY_LENGTH, MAX_APPROVAL_REASON_LENGTH, type ToolApproval } from './ToolApproval.js';
 
 /** The longest `toolCallId`. */
 export const MAX_CALL_ID_LENGTH = 200;
@@ -118,6 +120,27 @@ const failureFacts = z
     for (const [key, value] of Object.entries(facts)) if (value !== undefined) out[key] = value;
     return Object.keys(out).length === 0 ? undefined : (Object.freeze(out) as ToolFailureFacts);
   });
+
+/** A one-line text of 1 to `maxLength` characters without control characters, or null: the store's line rule. */
+const line = (maxLength: number) =>
+  z.unknown().superRefine((value, ctx) => {
+    const problem = lineProblem(value, maxLength);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem, input: value });
+  });
+
+/** Who decided a call that needed approval (`ToolApproval`): frozen, unknown keys dropped, an absent line as null. */
+const toolApproval = z
+  .object(
+    {
+      approved: z.boolean(must('a boolean')),
+      by: line(MAX_APPROVAL_BY_LENGTH).optional(),
+      reason: line(MAX_APPROVAL_REASON_LENGTH).optional(),
+    },
+    must('an object { approved: boolean, by: string | null, reason: string | null }'),
+  )
+  .transform(({ approved, by, reason }): ToolApproval =>
+    Object.freeze({ approved, by: (by as string | null | undefined) ?? null, reason: (reason as string | null | undefined) ?? null }),
+  );
 
 /**
  * Reads stored failure facts leniently: an object, or its JSON text, whose facts keep their rules;
@@ -237,6 +260,7 @@ export const RunStepSchema = z.object({
     .min(0, must(`an integer from 0 to ${MAX_TOOL_SENDS}`))
     .max(MAX_TOOL_SENDS, must(`an integer from 0 to ${MAX_TOOL_SENDS}`))
     .nullish(),
+  toolApproval: toolApproval.nullish(),
 });
 
 /**

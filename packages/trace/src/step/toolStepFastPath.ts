@@ -8,6 +8,7 @@
 import { TOOL_FAILURE_CAUSES, TOOL_OUTCOMES, ToolArtifact, WriteTarget } from '@runledger/core';
 import { MAX_DURATION_MS, MAX_INT32 } from './numericLimits.js';
 import { RunStepKind } from './RunStepKind.js';
+import { wellFormedToolApproval } from './ToolApproval.js';
 import {
   checkRunStepFields,
   MAX_CALL_ID_LENGTH,
@@ -38,6 +39,7 @@ const TOOL_KEYS: ReadonlySet<RunStepKey> = new Set<RunStepKey>([
   'toolWrites',
   'toolCallId',
   'toolSends',
+  'toolApproval',
 ]);
 const OTHER_KEYS: readonly RunStepKey[] = Object.freeze(RUN_STEP_KEYS.filter((key) => !TOOL_KEYS.has(key)));
 
@@ -108,6 +110,13 @@ export function fastToolStepData(fields: object): RunStepData | undefined {
   ) {
     return undefined;
   }
+  const approval = input.toolApproval;
+  let toolApproval: ReturnType<typeof wellFormedToolApproval> | null;
+  if (nullish(approval)) toolApproval = approval;
+  else {
+    toolApproval = wellFormedToolApproval(approval);
+    if (toolApproval === undefined) return undefined;
+  }
   return {
     kind: RunStepKind.TOOL,
     round,
@@ -125,5 +134,6 @@ export function fastToolStepData(fields: object): RunStepData | undefined {
     toolWrites,
     toolCallId,
     toolSends,
+    toolApproval,
   } as RunStepData;
 }

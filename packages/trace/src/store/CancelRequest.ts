@@ -1,6 +1,7 @@
 // Who asked for a run's cancel, from where and why: given to RunStore.requestCancel and kept beside
 // cancelRequestedAt (the first request wins, with its time).
 import { storableText } from './storeValueRules.js';
+import { MAX_WHO_LENGTH, MAX_WHY_LENGTH } from '../text/lineRule.js';
 
 /**
  * Where a cancel request came from: the app's Cancel button, the `runledger runs cancel`
@@ -98,8 +99,11 @@ export function cancelRequestField(columns: CancelRequestColumns): { readonly ca
   return request === null ? {} : { cancelRequest: request };
 }
 
+/** The longest name of who asked for a cancel, in characters (code points); checkCancelRequest's rule. */
+export const MAX_CANCEL_BY_LENGTH = MAX_WHO_LENGTH;
+
 /** The longest reason a cancel request keeps, in characters (code points); checkCancelRequest's rule. */
-export const MAX_CANCEL_REASON_LENGTH = 500;
+export const MAX_CANCEL_REASON_LENGTH = MAX_WHY_LENGTH;
 
 /**
  * A cancel reason as a request keeps it: one line (each run of control characters, line breaks

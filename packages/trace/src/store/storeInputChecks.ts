@@ -36,7 +36,7 @@ import {
 import { DEFAULT_FLAKY_THRESHOLD, FLAKY_THRESHOLD_RULES } from '../health/FlakyThreshold.js';
 import type { ServerHealthQuery } from '../health/ServerHealth.js';
 
-import { type CancelRequestInput, isCancelRequestSource, MAX_CANCEL_REASON_LENGTH } from './CancelRequest.js';
+import { type CancelRequestInput, isCancelRequestSource, MAX_CANCEL_BY_LENGTH, MAX_CANCEL_REASON_LENGTH } from './CancelRequest.js';
 import type {
   NormalizedAppendStep,
   NormalizedCancelRequest,
@@ -64,8 +64,6 @@ const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
 /** The longest run title, in characters (code points). */
 const MAX_TITLE_LENGTH = 200;
-/** The longest name of who asked for a cancel, and the longest reason typed with it (code points). */
-const MAX_CANCEL_BY_LENGTH = 200;
 
 /**
  * Checks the run id a method is given: a string, or `invalid_input`. Returns the key the run is

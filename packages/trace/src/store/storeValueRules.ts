@@ -2,27 +2,14 @@
 // string, time, count or duration may be, and the error that names the field and the rule.
 import { MAX_DURATION_MS, MAX_INT32, MAX_TIME_MS } from '../step/numericLimits.js';
 import { RunStoreError } from './RunStoreError.js';
+import { LONE_SURROGATES, lineProblem, show, storableProblem } from '../text/lineRule.js';
+
+export { LONE_SURROGATE, LONE_SURROGATES, lineProblem, show } from '../text/lineRule.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A lone surrogate: a high one not followed by a low one, or a low one not after a high one. */
-export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-export const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
-
 export function invalid(message: string): RunStoreError {
   return RunStoreError.invalidInput(message);
-}
-
-export function show(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
-  if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
-  try {
-    return Array.isArray(value) ? 'an array' : typeof value;
-  } catch {
-    // Array.isArray throws on a revoked proxy: a message never does
-    return 'a revoked proxy';
-  }
 }
 
 /** The longest thrown message a refusal repeats. */
@@ -123,13 +110,8 @@ export function duration(value: unknown, field: string): number {
 
 /** Refuses what a store cannot keep as it is: NUL (PostgreSQL text) and lone surrogates (not UTF-8). */
 export function storable(value: string, field: string): string {
-  const nul = value.indexOf('\0');
-  if (nul !== -1) throw invalid(`${field} must not contain NUL (U+0000), found at index ${nul}, got ${show(value)}`);
-  const lone = LONE_SURROGATE.exec(value);
-  if (lone !== null) {
-    const unit = lone[0].charCodeAt(0).toString(16).toUpperCase();
-    throw invalid(`${field} must be well-formed UTF-16 (no lone surrogate), found U+${unit} at index ${lone.index}, got ${show(value)}`);
-  }
+  const problem = storableProblem(value);
+  if (problem !== undefined) throw invalid(`${field} ${problem}`);
   return value;
 }
 
@@ -242,29 +224,14 @@ export function payloadNames(kind: string, payload: unknown, field: string): voi
   }
 }
 
-/** A control character (C0, DEL, C1): none belongs in a one-line text such as a title. */
-const CONTROL_CHARACTER = /\p{Cc}/u;
-
 /**
  * A one-line text a store keeps as it is, or null (undefined reads as null): a string of 1 to
  * `maxLength` characters (code points) without control characters.
  */
 export function lineOrNull(value: unknown, field: string, maxLength: number): string | null {
-  if (value === undefined || value === null) return null;
-  const rule = `a string of 1 to ${maxLength} characters without control characters, or null`;
-  if (typeof value !== 'string' || value.length === 0) throw invalid(`${field} must be ${rule}, got ${show(value)}`);
-  storable(value, field);
-  const control = CONTROL_CHARACTER.exec(value);
-  if (control !== null) {
-    const unit = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-    throw invalid(`${field} must be ${rule}: found the control character U+${unit} at index ${control.index}, got ${show(value)}`);
-  }
-  // code points, counted only as far as the limit needs (a long string stops early)
-  let length = 0;
-  for (const _ of value) {
-    if (++length > maxLength) throw invalid(`${field} must be ${rule}: it has more than ${maxLength} characters, got ${show(value)}`);
-  }
-  return value;
+  const problem = lineProblem(value, maxLength);
+  if (problem !== undefined) throw invalid(`${field} ${problem}`);
+  return (value as string | null | undefined) ?? null;
 }
 
 /**

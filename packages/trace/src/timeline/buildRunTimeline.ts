@@ -8,6 +8,7 @@ import { RUN_STEP_CONTENT } from '../step/RunStepSchema.js';
 import type { StoredRun, StoredStep } from '../store/RunStore.js';
 import { RunCallState, RunLifecycleEvent, type RunTimelineDetail, RunTimelineEntry } from './RunTimelineEntry.js';
 import { serverFromToolName } from '../health/serverFromToolName.js';
+import { MAX_APPROVAL_REASON_LENGTH } from '../step/ToolApproval.js';
 
 /**
  * The sizes that stand for each content field (the step schema's content flag): a stored size
@@ -44,6 +45,9 @@ const DERIVED_KEYS = [
   'jsonRpcCode',
   'errorClass',
   'serverIsError',
+  'approved',
+  'approvedBy',
+  'approvalReason',
 ] as const;
 
 const MAX_DETAIL_LENGTH = 200;
@@ -314,6 +318,15 @@ function detailsOf(p: Record<string, unknown>): Record<string, RunTimelineDetail
       if (Number.isSafeInteger(jsonRpcCode)) d['jsonRpcCode'] = jsonRpcCode as number;
       if (isToolErrorClass(errorClass)) d['errorClass'] = errorClass;
       if (serverIsError === true) d['serverIsError'] = true;
+    }
+  }
+  // Who decided a call that needed approval, and why (metadata: kept at every privacy level).
+  if (p['kind'] === RunStepKind.TOOL && typeof (v = p['toolApproval']) === 'object' && v !== null) {
+    const { approved, by, reason } = v as Record<string, unknown>;
+    if (typeof approved === 'boolean') {
+      d['approved'] = approved;
+      if (typeof by === 'string') d['approvedBy'] = cap(by, MAX_DETAIL_LENGTH);
+      if (typeof reason === 'string') d['approvalReason'] = cap(reason, MAX_APPROVAL_REASON_LENGTH);
     }
   }
   if (typeof (v = p['toolWriteTarget']) === 'object' && v !== null) {

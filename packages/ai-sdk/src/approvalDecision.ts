@@ -1,0 +1,75 @@
+// What an approve callback decided, as the call's tool step keeps it (`toolApproval`): checked by
+// the step's own rule (RunStep.of), never a copy of it.
+import { RunStep, RunStepError, type ToolApproval } from '@runledger/trace';
+
+/**
+ * A decision on a call, returned by {@link McpToolSetOptions.approve} in place of a plain boolean
+ * to say who decided and why.
+ *
+ * @remarks
+ * `by` (a user, a token's name) is 1 to 200 characters, `reason` 1 to 500, neither with control
+ * characters; both are kept on the call's tool step as `toolApproval`.
+ *
+ * @public
+ */
+export interface McpToolApprovalDecision {
+  readonly approved: boolean;
+  /** Who decided; absent when no one is named. */
+  readonly by?: string;
+  /** Why; absent for none. */
+  readonly reason?: string;
+}
+
+/** The approval as a step keeps it; throws the step's RunStepError when it breaks a rule. */
+function kept(approval: ToolApproval): ToolApproval {
+  return RunStep.of({ kind: 'tool', round: 0, durationMs: 0, toolOutcome: 'failed', toolApproval: approval }).toolApproval!;
+}
+
+/**
+ * The `toolApproval` of what `approve` returned: a boolean names no one.
+ *
+ * @throws TypeError naming the field and its rule when the value is neither a boolean nor a
+ * decision a step can keep.
+ */
+export function approvalOf(value: unknown): ToolApproval {
+  if (typeof value === 'boolean') return kept({ approved: value, by: null, reason: null });
+  const approved = typeof value === 'object' && value !== null ? (value as { approved?: unknown }).approved : undefined;
+  if (typeof approved !== 'boolean') {
+    const got =
+      value === null
+        ? 'null'
+        : Array.isArray(value)
+          ? 'an array'
+          : typeof value === 'object'
+            ? 'an object without a boolean approved'
+            : typeof value;
+    throw new TypeError(
+      `McpToolSetOptions.approve must return a boolean or a McpToolApprovalDecision { approved: boolean, by?: string, reason?: string }, got ${got}; the call was not sent`,
+    );
+  }
+  const { by, reason } = value as McpToolApprovalDecision;
+  try {
+    return kept({ approved, by: by ?? null, reason: reason ?? null });
+  } catch (error) {
+    if (!RunStepError.is(error)) throw error;
+    throw new TypeError(
+      `McpToolSetOptions.approve returned a decision a step cannot keep: ${error.message.replace('RunStep.toolApproval.', 'McpToolApprovalDecision.')}; the call was not sent`,
+    );
+  }
+}
+
+/**
+ * The `toolApproval` of a call the app refused through the AI SDK's `tool-approval-response`:
+ * ai 6 names no one (`by` null); its reason when a step can keep it, else none (the step's text
+ * still quotes it).
+ */
+export function deniedThroughPrompt(reason: string | undefined): ToolApproval {
+  try {
+    return kept({ approved: false, by: null, reason: reason ?? null });
+  } catch {
+    return kept({ approved: false, by: null, reason: null });
+  }
+}
+
+/** The `toolApproval` of a call the app approved through the AI SDK's `tool-approval-response` (ai 6 names no one). */
+export const APPROVED_THROUGH_PROMPT: ToolApproval = kept({ approved: true, by: null, reason: null });
