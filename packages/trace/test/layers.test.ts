@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 
 /** The layers, lowest first; the folders of one layer do not import each other. */
 export const TRACE_LAYERS: readonly (readonly string[])[] = [
+  ['text'],
   ['step'],
   ['privacy', 'health'],
   ['store'],
