@@ -104,7 +104,10 @@ describe('McpTool failure facts over HTTP', () => {
     const reset = await echo.execute({ text: 'x' });
     expect(reset.outcome).toBe(ToolOutcome.FAILED);
     expect(reset.failureCause).toBe(ToolFailureCause.TRANSPORT_FAILURE);
-    expect(reset.failureFacts?.errorClass).toBe('ECONNRESET');
+    // The socket's reset (ECONNRESET), or — when the MCP SDK's close of the transport reaches the
+    // pending call before the socket's error does (a race a loaded machine shows) — its
+    // CONNECTION_CLOSED: both name the broken connection, never a class the server did not cause.
+    expect(['ECONNRESET', 'CONNECTION_CLOSED']).toContain(reset.failureFacts?.errorClass);
     await close();
   });
 });
