@@ -24,10 +24,16 @@ export function measuredPaths(root, script) {
   return [...new Set([`${pkg}/src`, `${pkg}/bench`, 'bench/lib.mjs', ...declared])];
 }
 
+/**
+ * Tests beside the measured code are not measured code: a change to a test file alone (a `*.test.ts`,
+ * a type test, anything under `__tests__`) leaves a section's figures as they are.
+ */
+const NOT_MEASURED = [':(exclude,glob)**/*.test.ts', ':(exclude,glob)**/*.test-d.ts', ':(exclude,glob)**/__tests__/**'];
+
 /** The stamp line: HEAD (and whether the worktree had uncommitted changes in the paths), load, paths. */
 export function stampLine(root, paths) {
   const head = git(root, ['rev-parse', '--short=10', 'HEAD']);
-  const dirty = git(root, ['status', '--porcelain', '--', ...paths]) !== '';
+  const dirty = git(root, ['status', '--porcelain', '--', ...paths, ...NOT_MEASURED]) !== '';
   const load = os
     .loadavg()
     .map((l) => l.toFixed(1))
@@ -49,7 +55,7 @@ export function stampSections(output, line) {
 /**
  * The sections of a benchmarks file that may show stale figures: each heading with why — it names
  * no commit, its commit is unknown here, it was measured with uncommitted changes, or its measured
- * paths changed between its commit and HEAD (`git diff --quiet <commit> HEAD -- paths`).
+ * paths changed between its commit and HEAD (`git diff --quiet <commit> HEAD -- paths`), test files left out.
  */
 export function staleSections(root, text) {
   const stale = [];
@@ -66,7 +72,7 @@ export function staleSections(root, text) {
     else {
       let changed;
       try {
-        execFileSync('git', ['diff', '--quiet', commit, 'HEAD', '--', ...paths], { cwd: root, stdio: 'ignore' });
+        execFileSync('git', ['diff', '--quiet', commit, 'HEAD', '--', ...paths, ...NOT_MEASURED], { cwd: root, stdio: 'ignore' });
         changed = false;
       } catch (error) {
         changed = error.status === 1 ? true : 'unknown';

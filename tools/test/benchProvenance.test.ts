@@ -43,6 +43,15 @@ describe('bench provenance (pnpm bench --stale)', () => {
     git(root, 'commit', '-qam', 'elsewhere');
     expect(staleSections(root, file)).toHaveLength(1);
 
+    // a test beside the measured code is not measured code: a test-only change leaves the figures as they are
+    writeFileSync(path.join(root, 'packages/core/src/c.test.ts'), 'test\n');
+    writeFileSync(path.join(root, 'packages/mcp/src/a.test-d.ts'), 'type test\n');
+    mkdirSync(path.join(root, 'packages/mcp/src/__tests__'));
+    writeFileSync(path.join(root, 'packages/mcp/src/__tests__/x.ts'), 'test\n');
+    git(root, 'add', '.');
+    git(root, 'commit', '-qm', 'tests only');
+    expect(staleSections(root, file)).toHaveLength(1);
+
     writeFileSync(path.join(root, 'packages/core/src/c.ts'), 'c2\n');
     git(root, 'commit', '-qam', 'measured code');
     expect(staleSections(root, file).map((s: { heading: string }) => s.heading)).toEqual(['mcp: one', 'mcp: two', 'old: unstamped']);
@@ -55,5 +64,11 @@ describe('bench provenance (pnpm bench --stale)', () => {
     const text = stampSections('## mcp: one\n\ntext', stampLine(root, paths));
     expect(text).toContain('plus uncommitted changes');
     expect(staleSections(root, text)).toEqual([{ heading: 'mcp: one', why: expect.stringContaining('uncommitted') }]);
+  });
+
+  it('an uncommitted change to a test only is no uncommitted change to the measured code', () => {
+    const { root, script } = repo();
+    writeFileSync(path.join(root, 'packages/mcp/src/a.test.ts'), 'new test\n');
+    expect(stampLine(root, measuredPaths(root, script))).not.toContain('plus uncommitted changes');
   });
 });
