@@ -4,7 +4,7 @@
 // loopback port; each page (and the Prometheus scrape, /metrics) is fetched over HTTP (keep-alive)
 // and timed to its last byte. Then one pass of `runledger alerts --once` with a realistic rules
 // file is timed on the same fleets (fleetAlerts.mjs): one more section per store.
-// Env: FLEET_SCALE=0.01 (smoke size: check that it runs, a minute or two), FLEET_STORES=postgres,sqlite,
+// Env: FLEET_SCALE=0.01 (smoke size: check that it runs, 2–3 minutes), FLEET_STORES=postgres,sqlite,
 // FLEET_KEEP=1 (keep and reuse the loaded schemas/files), FLEET_CASES=timeline (only those pages),
 // FLEET_ALERTS=0 (no alert section), RUNLEDGER_PG_URL.
 import http from 'node:http';
