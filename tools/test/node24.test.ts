@@ -15,10 +15,10 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sweepStaleCopies } from '../src/node24.ts';
+import { longestFirst, SUITE_SECONDS, sweepStaleCopies, takePreparedCopy } from '../src/node24.ts';
 import { envForNode, registryNode } from '../src/lib/registryNode.ts';
 import { formatSuiteCounts, readSuiteCounts } from '../src/lib/vitestResults.ts';
-import { copyBuildOutputs, copyWorkingTree, workingTreeFiles } from '../src/lib/workspaceCopy.ts';
+import { copyBuildOutputs, copyWorkingTree, workingTreeFiles, workingTreeStamp } from '../src/lib/workspaceCopy.ts';
 import { workspacePackages } from '../src/lib/workspace.ts';
 
 const temps: string[] = [];
@@ -169,6 +169,66 @@ describe('sweepStaleCopies: what a killed run left behind', () => {
     for (const name of ['runledger-node24-old', 'other-old']) utimesSync(path.join(tmp, name), sevenHoursAgo, sevenHoursAgo);
     expect(sweepStaleCopies(tmp)).toBe(1);
     expect(readdirSync(tmp).sort()).toEqual(['other-old', 'runledger-node24-new']);
+  });
+});
+
+describe('the suites on Node 24 start longest first', () => {
+  it('orders by the measured seconds, a package without a figure first, ties by name', () => {
+    expect(longestFirst(['@x/short', '@x/long', '@x/new', '@x/mid'], { '@x/short': 5, '@x/long': 200, '@x/mid': 50 })).toEqual([
+      '@x/new',
+      '@x/long',
+      '@x/mid',
+      '@x/short',
+    ]);
+    expect(longestFirst(['@x/b', '@x/a'], { '@x/a': 1, '@x/b': 1 })).toEqual(['@x/a', '@x/b']);
+  });
+
+  it('has a figure for every package with tests, and none for a package that is gone', () => {
+    const tested = [...workspacePackages(path.resolve(import.meta.dirname, '../..')).values()]
+      .filter((p) => typeof p.json.scripts?.test === 'string' && p.name !== '@runledger/tools')
+      .map((p) => p.name)
+      .sort();
+    expect(Object.keys(SUITE_SECONDS).sort()).toEqual(tested);
+  });
+});
+
+describe('node24:prepare hands its copy to the pass only while it still holds the working tree', () => {
+  const setup = () => {
+    const root = tempDir('rl-prepared-');
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    writeFileSync(path.join(root, 'a.ts'), 'one');
+    const copy = tempDir('rl-prepared-copy-');
+    mkdirSync(path.join(copy, 'node_modules'));
+    const file = path.join(tempDir('rl-prepared-state-'), 'prepared.json');
+    const stamp = workingTreeStamp(root);
+    writeFileSync(file, JSON.stringify({ copy, version: 'v24.0.0', stamp }));
+    return { root, copy, file, stamp };
+  };
+
+  it('takes the copy made from the same files on the same Node', () => {
+    const { root, copy, file } = setup();
+    expect(takePreparedCopy(file, { version: 'v24.0.0', stamp: workingTreeStamp(root) })).toEqual({
+      copy,
+      version: 'v24.0.0',
+      stamp: workingTreeStamp(root),
+    });
+  });
+
+  it('refuses it when a file changed since, another Node, a copy without its install, no file or a torn one', () => {
+    const { root, copy, file, stamp } = setup();
+    writeFileSync(path.join(root, 'a.ts'), 'two');
+    expect(workingTreeStamp(root)).not.toBe(stamp);
+    expect(takePreparedCopy(file, { version: 'v24.0.0', stamp: workingTreeStamp(root) })).toBeUndefined();
+    writeFileSync(path.join(root, 'a.ts'), 'one');
+    expect(workingTreeStamp(root)).toBe(stamp);
+    writeFileSync(path.join(root, 'b.ts'), 'new, untracked');
+    expect(workingTreeStamp(root)).not.toBe(stamp);
+    expect(takePreparedCopy(file, { version: 'v24.0.1', stamp })).toBeUndefined();
+    rmSync(path.join(copy, 'node_modules'), { recursive: true });
+    expect(takePreparedCopy(file, { version: 'v24.0.0', stamp })).toBeUndefined();
+    expect(takePreparedCopy(path.join(root, 'none.json'), { version: 'v24.0.0', stamp })).toBeUndefined();
+    writeFileSync(file, '{"copy": "/x", "vers');
+    expect(takePreparedCopy(file, { version: 'v24.0.0', stamp })).toBeUndefined();
   });
 });
 

@@ -42,7 +42,9 @@ describe('pnpm test runs every check in one turbo run', () => {
       .split(/\s+/) ?? [];
 
   it('the package tasks, the root checks and the Node 24 pass are all in it', () => {
-    expect(turboRun).toEqual(expect.arrayContaining(['build', 'typecheck', 'lint', 'test', 'api:check', ...ROOT_CHECKS, 'node24']));
+    expect(turboRun).toEqual(
+      expect.arrayContaining(['build', 'typecheck', 'lint', 'test', 'api:check', ...ROOT_CHECKS, 'node24:prepare', 'node24']),
+    );
   });
 
   it('the Node 24 pass is a root task after every package test, never cached, on the build the run made', () => {
@@ -56,7 +58,21 @@ describe('pnpm test runs every check in one turbo run', () => {
     const tested = [...workspacePackages(ROOT).values()]
       .filter((p) => typeof p.json.scripts?.test === 'string')
       .map((p) => `${p.name}#test`);
-    expect([...(task?.dependsOn ?? [])].sort()).toEqual(tested.sort());
+    expect([...(task?.dependsOn ?? [])].sort()).toEqual([...tested, '//#node24:prepare'].sort());
+  });
+
+  it("the Node 24 pass's copy is installed beside the Node 20 suites, once the builds are done: the install is not on the run's longest path", () => {
+    // The install in the copy (better-sqlite3 compiled for Node 24: 108 s on a loaded machine)
+    // ran after the last Node 20 suite, on the run's longest path; `--prepare` makes the copy as
+    // soon as the builds it copies exist, and the pass takes it (tools/test/node24.test.ts).
+    const task = turbo.tasks['//#node24:prepare'];
+    expect(task, 'turbo.json has no task "//#node24:prepare"').toBeDefined();
+    expect(task?.cache).toBe(false);
+    expect(scripts['node24:prepare']).toMatch(/tools\/src\/node24\.ts --prepare$/);
+    const builds = [...workspacePackages(ROOT).values()]
+      .filter((p) => typeof p.json.scripts?.build === 'string')
+      .map((p) => `${p.name}#build`);
+    expect([...(task?.dependsOn ?? [])].sort()).toEqual(builds.sort());
   });
 
   it('the pack smoke test runs once, in the release test: release 1 packs, installs and imports the same tree as published', () => {

@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import os from 'node:os';
+import { runInPool } from './runInPool.ts';
 
 /** One type check: a tsc process, what it proves when it passes and how to say that it failed. */
 export interface TypeCheckJob {
@@ -43,15 +44,7 @@ export async function runTypeCheckJobs(
   jobs: readonly TypeCheckJob[],
   { cwd, log, concurrency = os.availableParallelism() }: { cwd: string; log: (s: string) => void; concurrency?: number },
 ): Promise<string[]> {
-  const results: Finished[] = new Array(jobs.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) {
-      const i = next++;
-      results[i] = await runTsc(jobs[i]!, cwd);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, jobs.length)) }, worker));
+  const results = await runInPool(jobs, concurrency, (job) => runTsc(job, cwd));
   const failures: string[] = [];
   jobs.forEach((job, i) => {
     const r = results[i]!;

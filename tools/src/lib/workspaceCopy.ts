@@ -5,6 +5,7 @@
  * ({@link copyBuildOutputs}).
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 
@@ -68,4 +69,19 @@ export function copyBuildOutputs(root: string, dest: string, packageDirs: string
     copied.push(rel);
   }
   return copied;
+}
+
+/**
+ * A fingerprint of the working tree's files (see {@link workingTreeFiles}): their names and
+ * contents. Two equal stamps mean a copy made at the first still holds the second's sources.
+ */
+export function workingTreeStamp(root: string): string {
+  const hash = createHash('sha256');
+  for (const f of workingTreeFiles(root).sort()) {
+    const p = path.join(root, f);
+    hash.update(`${f}\0`);
+    hash.update(isSymlink(p) ? `link:${readlinkSync(p)}` : readFileSync(p));
+    hash.update('\0');
+  }
+  return hash.digest('hex');
 }
