@@ -27,10 +27,13 @@ describe('.ci/run runs the README test command', () => {
     expect(lines.filter((line) => /^\s*pnpm (run )?(test:)?node24\b/.test(line))).toEqual([]);
   });
 
-  it('the turbo run has a concurrency fit for the 2-core machine (at most 4 tasks at once)', () => {
+  it('the turbo run has a concurrency fit for the 2-core machine (at most 5 tasks at once)', () => {
+    // 4 suites and the release test: at 4, the release test (ready once the gates are done) queued
+    // behind the suites that were ready before it and started 160 s late; at turbo's default of 10
+    // the load reached 15 and timing-bound tests missed.
     const concurrency = Number(/--concurrency=(\d+)/.exec(scripts.test ?? '')?.[1]);
     expect(concurrency).toBeGreaterThanOrEqual(2);
-    expect(concurrency).toBeLessThanOrEqual(4);
+    expect(concurrency).toBeLessThanOrEqual(5);
   });
 });
 
