@@ -1,13 +1,42 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { Agent, ClientRequest, IncomingMessage } from 'node:http';
 import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
+
+/** One of the official OTLP/HTTP exporters (traces: spans; metrics: a `ResourceMetrics`), as this wrapper uses it. */
+export interface OtlpSignalExporter<T> {
+  export(items: T, resultCallback: (result: ExportResult) => void): void;
+  shutdown(): Promise<void>;
+  forceFlush(): Promise<void>;
+}
+
+/**
+ * Hands `items` to an exporter and settles when it reports.
+ *
+ * @throws Error from `sendAwaited` with the exporter's error when it reported a failure.
+ */
+export function sendAwaited<T>(exporter: Pick<OtlpSignalExporter<T>, 'export'>, items: T): Promise<void> {
+  return new Promise((resolve, reject) => {
+    exporter.export(items, (result) => {
+      if (result.code === ExportResultCode.SUCCESS) resolve();
+      else reject(result.error ?? new Error('the exporter reported a failure without an error'));
+    });
+  });
+}
+
+/** What the official exporters take from this wrapper (a part of their Node configuration). */
+export interface OtlpSignalExporterConfig {
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly timeoutMillis: number;
+  readonly httpAgentOptions: (protocol: string) => Promise<Agent>;
+}
 
 /** Options of a {@link DeadlineOtlpExporter}. */
-export interface DeadlineOtlpExporterOptions {
-  /** The traces URL (with its path). */
+export interface DeadlineOtlpExporterOptions<T> {
+  /** The signal's URL (with its path). */
   readonly url: string;
+  /** Makes the official exporter of the signal from its configuration (URL, headers, timeout, agent). */
+  readonly create: (config: OtlpSignalExporterConfig) => OtlpSignalExporter<T>;
   readonly headers: Readonly<Record<string, string>>;
   /** How long one request may take, its retries included, in ms (1 to 2^31 - 1). */
   readonly timeoutMs: number;
@@ -20,7 +49,7 @@ const RESPONSE = 'http.client.response.finish';
 const plural = (n: number): string => (n === 1 ? '1 attempt' : `${n} attempts`);
 
 /**
- * The official OTLP/HTTP (protobuf) exporter with an overall deadline per request and failures
+ * An official OTLP/HTTP (protobuf) exporter (of traces or of metrics) with an overall deadline per request and failures
  * said by their HTTP status.
  *
  * @remarks
@@ -32,9 +61,9 @@ const plural = (n: number): string => (n === 1 ? '1 attempt' : `${n} attempts`);
  * exporter still starts destroyed at once); a refusal names the last status the endpoint answered
  * and how many attempts the exporter made.
  */
-export class DeadlineOtlpExporter implements SpanExporter {
+export class DeadlineOtlpExporter<T> implements OtlpSignalExporter<T> {
   readonly #timeoutMs: number;
-  readonly #exporter: OTLPTraceExporter;
+  readonly #exporter: OtlpSignalExporter<T>;
   #agent: Agent | null = null;
   readonly #open = new Set<ClientRequest>();
   #attempts = 0;
@@ -60,9 +89,9 @@ export class DeadlineOtlpExporter implements SpanExporter {
     this.#lastAnswer = `HTTP ${response.statusCode ?? '?'} ${response.statusMessage ?? ''}`.trimEnd();
   };
 
-  constructor(options: DeadlineOtlpExporterOptions) {
+  constructor(options: DeadlineOtlpExporterOptions<T>) {
     this.#timeoutMs = options.timeoutMs;
-    this.#exporter = new OTLPTraceExporter({
+    this.#exporter = options.create({
       url: options.url,
       headers: { ...options.headers },
       timeoutMillis: options.timeoutMs,
@@ -77,7 +106,7 @@ export class DeadlineOtlpExporter implements SpanExporter {
     subscribe(RESPONSE, this.#onResponse);
   }
 
-  export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
+  export(items: T, resultCallback: (result: ExportResult) => void): void {
     const attemptsBefore = this.#attempts;
     this.#lastAnswer = null;
     let reported = false;
@@ -94,7 +123,7 @@ export class DeadlineOtlpExporter implements SpanExporter {
       report({ code: ExportResultCode.FAILED, error });
       for (const request of this.#open) request.destroy(error);
     }, this.#timeoutMs);
-    this.#exporter.export(spans, (result) => {
+    this.#exporter.export(items, (result) => {
       this.#givenUp = null;
       if (result.code === ExportResultCode.SUCCESS) {
         report(result);

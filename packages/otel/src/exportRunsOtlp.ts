@@ -1,6 +1,9 @@
 import { isPrivacyLevel, PrivacyLevel, type RunStore } from '@runledger/trace';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { DeadlineOtlpExporter } from './DeadlineOtlpExporter.js';
 import { exportRuns } from './exportRuns.js';
+import { checkedOtlpExportOptions } from './otlpExportOptions.js';
 
 /**
  * Options of {@link exportRunsOtlp}. Give at most one of `runId`, `runIds` and `since`; none
@@ -69,24 +72,6 @@ export interface ExportRunsOtlpResult {
   readonly spansExported: number;
 }
 
-/** The longest `timeoutMs`: the longest delay a Node timer keeps (2^31 - 1 ms; a longer one fires at once). */
-const MAX_TIMEOUT_MS = 2_147_483_647;
-
-/** The traces URL of an endpoint (docs/otel.md): `/v1/traces` added when it has no path. */
-function tracesUrl(endpoint: unknown): string {
-  let url: URL | null = null;
-  try {
-    if (typeof endpoint === 'string') url = new URL(endpoint);
-  } catch {
-    // refused below
-  }
-  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new TypeError(`ExportRunsOtlpOptions.endpoint must be an http(s) URL, got ${JSON.stringify(endpoint)}`);
-  }
-  if (url.pathname === '/' || url.pathname === '') url.pathname = '/v1/traces';
-  return url.href;
-}
-
 /**
  * Exports stored runs from any store as OpenTelemetry traces through the official OTLP/HTTP
  * (protobuf) exporter, with the mapping of docs/otel.md.
@@ -105,44 +90,28 @@ function tracesUrl(endpoint: unknown): string {
  * @public
  */
 export async function exportRunsOtlp(store: RunStore, options: ExportRunsOtlpOptions): Promise<ExportRunsOtlpResult> {
-  const url = tracesUrl(options.endpoint);
-  const chosen = (['runId', 'runIds', 'since'] as const).filter((key) => options[key] !== undefined);
-  if (chosen.length > 1)
-    throw new TypeError(`ExportRunsOtlpOptions: give at most one of runId, runIds and since, got ${chosen.join(' and ')}`);
-  if (options.runId !== undefined && (typeof options.runId !== 'string' || options.runId === '')) {
-    throw new TypeError(`ExportRunsOtlpOptions.runId must be a non-empty string, got ${JSON.stringify(options.runId)}`);
-  }
-  if (
-    options.runIds !== undefined &&
-    (!Array.isArray(options.runIds) || options.runIds.some((id) => typeof id !== 'string' || id === ''))
-  ) {
-    throw new TypeError('ExportRunsOtlpOptions.runIds must be an array of non-empty strings');
-  }
-  if (options.since !== undefined && !Number.isFinite(options.since)) {
-    throw new TypeError(`ExportRunsOtlpOptions.since must be a time in ms since the epoch, got ${String(options.since)}`);
-  }
+  const checked = checkedOtlpExportOptions(options, 'ExportRunsOtlpOptions', '/v1/traces');
   const privacy = options.privacy ?? PrivacyLevel.METADATA;
   if (!isPrivacyLevel(privacy)) {
     throw new TypeError(
       `ExportRunsOtlpOptions.privacy must be one of "none", "metadata", "redacted", "full", got ${JSON.stringify(privacy)}`,
     );
   }
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS)
-    throw new TypeError(`ExportRunsOtlpOptions.timeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS} (ms), got ${String(timeoutMs)}`);
-  for (const [key, value] of Object.entries(options.headers ?? {})) {
-    if (typeof value !== 'string') throw new TypeError(`ExportRunsOtlpOptions.headers["${key}"] must be a string, got ${typeof value}`);
-  }
-  const exporter = new DeadlineOtlpExporter({ url, headers: { ...options.headers }, timeoutMs });
+  const exporter = new DeadlineOtlpExporter<ReadableSpan[]>({
+    url: checked.url,
+    headers: checked.headers,
+    timeoutMs: checked.timeoutMs,
+    create: (config) => new OTLPTraceExporter(config),
+  });
   try {
     const counts = await exportRuns(store, exporter, {
-      ...(options.runId !== undefined ? { runIds: [options.runId] } : options.runIds !== undefined ? { runIds: options.runIds } : {}),
-      ...(options.since === undefined ? {} : { since: options.since }),
+      ...(checked.runIds === undefined ? {} : { runIds: checked.runIds }),
+      ...(checked.since === undefined ? {} : { since: checked.since }),
       privacy,
       serviceName: options.serviceName ?? 'runledger',
       ...(options.onProgress === undefined ? {} : { onRun: options.onProgress }),
     });
-    return { url, ...counts };
+    return { url: checked.url, ...counts };
   } finally {
     await exporter.shutdown();
   }
