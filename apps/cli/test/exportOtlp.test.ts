@@ -22,10 +22,21 @@ interface ReceivedSpan {
   readonly attributes: Record<string, unknown>;
   readonly status: { readonly code: number };
 }
+interface ReceivedHistogramPoint {
+  readonly metric: string;
+  readonly temporality: number;
+  readonly attributes: Record<string, unknown>;
+  readonly count: number;
+  readonly sum: number;
+  readonly explicitBounds: readonly number[];
+  readonly startTimeUnixNano: bigint;
+  readonly timeUnixNano: bigint;
+}
 interface OtlpReceiver {
   readonly url: string;
-  readonly requests: { readonly headers: Record<string, string | string[] | undefined> }[];
+  readonly requests: { readonly path: string; readonly headers: Record<string, string | string[] | undefined> }[];
   spans(): ReceivedSpan[];
+  points(): ReceivedHistogramPoint[];
   failNext(count: number, status: number): void;
   close(): Promise<void>;
 }
@@ -191,6 +202,109 @@ describe('runledger export otlp', () => {
         .map((s) => s.name)
         .sort(),
     ).toEqual(['execute_tool mcp_slow_export', 'invoke_agent report-agent']);
+  });
+});
+
+describe('runledger export otlp --metrics', () => {
+  const count = (points: ReceivedHistogramPoint[], metric: string, outcome: string, key: 'count' | 'sum') =>
+    points.filter((p) => p.metric === metric && p.attributes['runledger.tool.outcome'] === outcome).reduce((n, p) => n + p[key], 0);
+
+  it('sends the stored calls of a SQLite file as the live histograms to /v1/metrics, not the traces; a progress line per run', async () => {
+    const result = await cli(['export', 'otlp', '--metrics', '--endpoint', receiver.url, '--db', db, '--headers', 'x-tenant=acme'], dir);
+    expect(result.stderr.split('\n').filter((l) => / tool calls? counted \(\d runs?, \d tool calls? so far\)$/.test(l))).toHaveLength(3);
+    expect(result.stderr).toContain(`run ${runningId}: skipped, still running`);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      `exported the metrics of 3 runs (6 tool calls) from SQLite ${db} to ${receiver.url}/v1/metrics; 1 still running, skipped\n`,
+    );
+    expect(receiver.spans()).toEqual([]);
+    expect(receiver.requests.every((r) => r.path === '/v1/metrics' && r.headers['x-tenant'] === 'acme')).toBe(true);
+    // cumulative: the last request holds every call of the range
+    const points = (receiver.requests.at(-1) as unknown as { points: ReceivedHistogramPoint[] }).points;
+    const tool = 'gen_ai.execute_tool.duration';
+    expect(['ok', 'failed', 'cancelled'].map((o) => count(points, tool, o, 'count'))).toEqual([1, 3, 2]);
+    expect(['ok', 'failed', 'cancelled'].map((o) => count(points, 'mcp.client.operation.duration', o, 'count'))).toEqual([1, 2, 2]);
+    expect(count(points, tool, 'cancelled', 'sum')).toBeCloseTo(0.65025, 9);
+    expect(count(points, tool, 'failed', 'sum')).toBeCloseTo(3.0383, 9);
+    for (const p of points) {
+      expect(p.temporality).toBe(2);
+      expect(p.explicitBounds).toEqual([0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300]);
+      // a cancel is never an error: error.type on failed calls only
+      expect('error.type' in p.attributes).toBe(p.attributes['runledger.tool.outcome'] === 'failed');
+    }
+    // every point within the stored range (the sample runs are from 2025-12-01), none at the time of the export
+    const store = await SqliteRunStore.open({ path: db });
+    try {
+      const first = (await store.getRun(runs.completed))!.createdAt;
+      const last = (await store.getRun(runs.failed))!.finishedAt!;
+      for (const p of receiver.points()) {
+        expect(p.startTimeUnixNano).toBe(BigInt(first) * 1_000_000n);
+        expect(p.timeUnixNano >= p.startTimeUnixNano && p.timeUnixNano <= BigInt(last) * 1_000_000n).toBe(true);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('takes --run, --since and --json (spansExported 0, callsExported the calls)', async () => {
+    const one = await cli(
+      ['export', 'otlp', '--metrics', '--endpoint', receiver.url, '--db', db, '--run', runs.cancelled.slice(0, 8), '--json'],
+      dir,
+    );
+    expect(one.code).toBe(0);
+    expect(exportOtlp.jsonOutput.parse(JSON.parse(one.stdout))).toEqual({
+      url: `${receiver.url}/v1/metrics`,
+      runsSeen: 1,
+      runsExported: 1,
+      runsSkipped: 0,
+      spansExported: 0,
+      callsExported: 1,
+    });
+    const cancelled = receiver.points();
+    expect(cancelled.map((p) => [p.metric, p.attributes['runledger.tool.outcome'], 'error.type' in p.attributes]).sort()).toEqual([
+      ['gen_ai.execute_tool.duration', 'cancelled', false],
+      ['mcp.client.operation.duration', 'cancelled', false],
+    ]);
+    const none = await cli(['export', 'otlp', '--metrics', '--endpoint', receiver.url, '--db', db, '--since', '2999-01-01', '--json'], dir);
+    expect(JSON.parse(none.stdout)).toEqual({
+      url: `${receiver.url}/v1/metrics`,
+      runsSeen: 0,
+      runsExported: 0,
+      runsSkipped: 0,
+      spansExported: 0,
+      callsExported: 0,
+    });
+    // the traces' --json has no callsExported
+    const traces = await cli(['export', 'otlp', '--endpoint', receiver.url, '--db', db, '--run', runs.cancelled, '--json'], dir);
+    expect(JSON.parse(traces.stdout)).not.toHaveProperty('callsExported');
+  });
+
+  it('refuses --privacy with --metrics (exit 2, naming both flags and the rule); a refusing endpoint exits 1 naming the metrics', async () => {
+    const both = await cli(['export', 'otlp', '--metrics', '--privacy', 'full', '--endpoint', receiver.url, '--db', db], dir);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain(
+      'runledger export otlp: --privacy does not go with --metrics (the histograms carry no step text, only tool, server, outcome and error.type)',
+    );
+    expect(receiver.requests).toHaveLength(0);
+    receiver.failNext(1, 400);
+    const refused = await cli(['export', 'otlp', '--metrics', '--endpoint', receiver.url, '--db', db, '--run', runs.failed], dir);
+    expect(refused.code).toBe(1);
+    // the run's calls were counted; the one point in time of the range (sent at its end) was refused
+    expect(refused.stderr).toBe(
+      `runledger export otlp: [1] run ${runs.failed}: 1 tool call counted (1 run, 1 tool call so far)\n` +
+        `runledger export otlp: the metrics could not be sent to ${receiver.url}: the endpoint answered HTTP 400 Bad Request (1 attempt)\n`,
+    );
+    expect(programUsage(CLI_COMMANDS)).toContain('[--metrics | --privacy <level>]');
+  });
+
+  it('works from the real binary', async () => {
+    const result = await runBin(
+      ['export', 'otlp', '--metrics', '--endpoint', `${receiver.url}/v1/metrics`, '--db', db, '--run', runs.failed],
+      dir,
+    );
+    expect(result.stderr).toMatch(/^runledger export otlp: \[1\] run [0-9a-f-]{36}: 1 tool call counted \(1 run, 1 tool call so far\)\n$/);
+    expect(result.code).toBe(0);
+    expect(receiver.points().map((p) => p.attributes['error.type'])).toEqual(['server_error', 'server_error']);
   });
 });
 

@@ -1,13 +1,9 @@
 // The tool call histograms over the real wire: otelMetricsRunStore records into a MeterProvider
 // whose reader exports with the official OTLP/HTTP protobuf metrics exporter to a receiver on
 // 127.0.0.1 that decodes each body with the official OTLP protobuf definitions.
-import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
-import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { InMemoryRunStore } from '@runledger/trace';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { otelMetricsRunStore } from './otelMetricsRunStore.js';
+import { sendLiveSampleMetrics } from './testing/liveSampleMetrics.js';
 import { type OtlpReceiver, startOtlpReceiver } from './testing/otlpReceiver.js';
-import { recordSampleRuns, steppingClock } from './testing/sampleRuns.js';
 
 let receiver: OtlpReceiver;
 
@@ -21,15 +17,7 @@ afterEach(async () => {
 
 describe('tool call metrics over OTLP/HTTP protobuf', () => {
   it('sends both histograms in seconds, the outcome on every point and error.type on failed calls only', async () => {
-    const reader = new PeriodicExportingMetricReader({
-      exporter: new OTLPMetricExporter({ url: `${receiver.url}/v1/metrics`, headers: { 'x-tenant': 'acme' } }),
-      exportIntervalMillis: 3_600_000,
-    });
-    const meterProvider = new MeterProvider({ readers: [reader] });
-    const clock = steppingClock();
-    await recordSampleRuns(otelMetricsRunStore(InMemoryRunStore.create({ clock }), { meterProvider }), clock);
-    await meterProvider.forceFlush();
-    await meterProvider.shutdown();
+    await sendLiveSampleMetrics(`${receiver.url}/v1/metrics`, { 'x-tenant': 'acme' });
 
     expect(receiver.requests.length).toBeGreaterThan(0);
     for (const request of receiver.requests) {

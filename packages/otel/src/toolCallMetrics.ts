@@ -51,11 +51,14 @@ export class ToolCallMetrics {
     return new ToolCallMetrics(provider.getMeter(SCOPE_NAME, SCOPE_VERSION));
   }
 
-  /** Records a step when it ends a tool call (a `tool` step with a readable payload); any other step is left alone. */
-  record(step: StepFields): void {
-    if (step.kind !== RunStepKind.TOOL || step.payload === null || !(step.durationMs >= 0)) return;
+  /**
+   * Records a step when it ends a tool call (a `tool` step with a readable payload) and says
+   * whether it did; any other step is left alone.
+   */
+  record(step: StepFields): boolean {
+    if (step.kind !== RunStepKind.TOOL || step.payload === null || !(step.durationMs >= 0)) return false;
     const plan = planStepAt(0, step, PrivacyLevel.METADATA);
-    if (plan.type !== 'span') return;
+    if (plan.type !== 'span') return false;
     const attributes: Attributes = {};
     for (const key of METRIC_ATTRIBUTES) {
       const value = plan.attributes[key];
@@ -66,5 +69,6 @@ export class ToolCallMetrics {
     if (attributes[Attr.TOOL_SERVER] !== undefined) {
       this.#mcp.record(seconds, { ...attributes, [ATTR_MCP_METHOD_NAME]: MCP_METHOD_NAME_VALUE_TOOLS_CALL });
     }
+    return true;
   }
 }

@@ -17,6 +17,7 @@ const NOUNS: Readonly<Record<CountKey, readonly [one: string, other: string]>> =
   'count.steps': ['step', 'steps'],
   'count.unstoredSteps': ['unstored step', 'unstored steps'],
   'count.spans': ['span', 'spans'],
+  'count.toolCalls': ['tool call', 'tool calls'],
   'count.batches': ['batch', 'batches'],
   'count.finalStatuses': ['final status', 'final statuses'],
   'count.lateFinalStatuses': ['late final status', 'late final statuses'],

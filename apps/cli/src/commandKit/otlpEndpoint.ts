@@ -24,7 +24,7 @@ export function checkedEndpoint(endpoint: string, flag: string): string {
  *
  * @internal
  */
-export function otlpRefusal(error: unknown, endpoint: string): Error {
+export function otlpRefusal(error: unknown, endpoint: string, what: 'spans' | 'metrics' = 'spans'): Error {
   const message = error instanceof Error ? error.message : String(error);
-  return /^there is no run /.test(message) ? new Error(message) : new Error(`the spans could not be sent to ${endpoint}: ${message}`);
+  return /^there is no run /.test(message) ? new Error(message) : new Error(`the ${what} could not be sent to ${endpoint}: ${message}`);
 }

@@ -373,6 +373,7 @@ export const messagesDe: MessageCatalog = {
   'count.steps': { one: '{count} Schritt', other: '{count} Schritte' },
   'count.unstoredSteps': { one: '{count} nicht gespeicherter Schritt', other: '{count} nicht gespeicherte Schritte' },
   'count.spans': { one: '{count} Span', other: '{count} Spans' },
+  'count.toolCalls': { one: '{count} Tool-Aufruf', other: '{count} Tool-Aufrufe' },
   'count.batches': { one: '{count} Stapel', other: '{count} Stapel' },
   'count.finalStatuses': { one: '{count} Endstatus', other: '{count} Endstatus' },
   'count.lateFinalStatuses': { one: '{count} später Endstatus', other: '{count} späte Endstatus' },

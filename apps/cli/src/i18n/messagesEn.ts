@@ -368,6 +368,7 @@ export const en = {
   'count.steps': { one: '{count} step', other: '{count} steps' },
   'count.unstoredSteps': { one: '{count} unstored step', other: '{count} unstored steps' },
   'count.spans': { one: '{count} span', other: '{count} spans' },
+  'count.toolCalls': { one: '{count} tool call', other: '{count} tool calls' },
   'count.batches': { one: '{count} batch', other: '{count} batches' },
   'count.finalStatuses': { one: '{count} final status', other: '{count} final statuses' },
   'count.lateFinalStatuses': { one: '{count} late final status', other: '{count} late final statuses' },

@@ -37,6 +37,7 @@ const NOUNS: Readonly<Record<PluralKey, Readonly<Record<Locale, readonly [one: s
   'count.steps': { en: ['step', 'steps'], de: ['Schritt', 'Schritte'] },
   'count.unstoredSteps': { en: ['unstored step', 'unstored steps'], de: ['nicht gespeicherter Schritt', 'nicht gespeicherte Schritte'] },
   'count.spans': { en: ['span', 'spans'], de: ['Span', 'Spans'] },
+  'count.toolCalls': { en: ['tool call', 'tool calls'], de: ['Tool-Aufruf', 'Tool-Aufrufe'] },
   'count.batches': { en: ['batch', 'batches'], de: ['Stapel', 'Stapel'] },
   'count.finalStatuses': { en: ['final status', 'final statuses'], de: ['Endstatus', 'Endstatus'] },
   'count.lateFinalStatuses': { en: ['late final status', 'late final statuses'], de: ['später Endstatus', 'späte Endstatus'] },

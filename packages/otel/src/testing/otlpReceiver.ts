@@ -65,6 +65,10 @@ export interface ReceivedHistogramPoint {
   /** Per bucket (not cumulative), one more than `explicitBounds`. */
   readonly bucketCounts: readonly number[];
   readonly explicitBounds: readonly number[];
+  /** The start of the point's window and its time, ns since the epoch. */
+  readonly startTimeUnixNano: bigint;
+  readonly timeUnixNano: bigint;
+  readonly resource: Record<string, ReceivedValue>;
 }
 
 export interface ReceivedRequest {
@@ -148,6 +152,7 @@ export function decodeMetricsRequest(body: Uint8Array): ReceivedHistogramPoint[]
   const message = MetricsRequest.toObject(MetricsRequest.decode(body), { longs: String, defaults: false, oneofs: false });
   const points: ReceivedHistogramPoint[] = [];
   for (const rm of list(message['resourceMetrics'])) {
+    const resource = attributes((rm['resource'] as { attributes?: unknown } | undefined)?.attributes);
     for (const sm of list(rm['scopeMetrics'])) {
       const scope = ((sm['scope'] as { name?: string } | undefined)?.name ?? '') as string;
       for (const m of list(sm['metrics'])) {
@@ -164,6 +169,9 @@ export function decodeMetricsRequest(body: Uint8Array): ReceivedHistogramPoint[]
             sum: Number(p['sum'] ?? 0),
             bucketCounts: ((p['bucketCounts'] as string[] | undefined) ?? []).map(Number),
             explicitBounds: (p['explicitBounds'] as number[] | undefined) ?? [],
+            startTimeUnixNano: BigInt((p['startTimeUnixNano'] as string | undefined) ?? '0'),
+            timeUnixNano: BigInt((p['timeUnixNano'] as string | undefined) ?? '0'),
+            resource,
           });
         }
       }
@@ -188,7 +196,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       }
       try {
         const body = Buffer.concat(chunks);
-        const metrics = req.url === '/v1/metrics';
+        const metrics = (req.url ?? '').endsWith('/metrics');
         const spans = metrics ? [] : decodeTraceRequest(body);
         const points = metrics ? decodeMetricsRequest(body) : [];
         requests.push({ path: req.url ?? '', headers: req.headers, spans, points });
