@@ -91,10 +91,10 @@ export async function measureAlerts(title, small, large, log) {
     '',
     `One evaluation pass as \`runledger alerts --rules <file> --once\` makes it (runCli in-process: open the store, take the evaluator's lock, ` +
       `read what the rules need — the server health of each health rule's window, the running runs, the failed calls of the ` +
-      `may-have-executed window with each one's step — evaluate against the state file, save it, close; no webhooks), on the fleets ` +
+      `may-have-executed window with the steps of those whose cause leaves them unanswered, one read per run — evaluate against the state file, save it, close; no webhooks), on the fleets ` +
       `of the section above, ${WARMUP} warm-up then ${PASSES} passes of each rules file, each pass at full size alternating with one at 1/10. ` +
       `The realistic file: ${REALISTIC.map((r) => `${r.kind}${r.server === undefined ? '' : ` on ${r.server}`} ${r.window ?? r.after}`).join(', ')}. ` +
-      `The fleet's calls name no writing tool, so may-have-executed finds nothing but still reads every failed call of its window. ` +
+      `The fleet's calls name no writing tool and no failure cause, so may-have-executed lists every failed call of its window and reads no step. ` +
       `Load average ${os
         .loadavg()
         .map((n) => fmt(n, 2))

@@ -5,13 +5,13 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteRunStore } from '@runledger/store-sqlite';
-import type { RunStore, StoredRun } from '@runledger/trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AlertEvaluator } from './AlertEvaluator.js';
 import { FileAlertLock } from './alertLock.js';
 import { parseAlertRules, type AlertRules } from './alertRules.js';
 import { AlertStateFile } from '../alertState/AlertStateFile.js';
 import { alertsPanel } from '../viewModels/alertsPanel.js';
+import { toolCallStep as toolStep } from '../../test/toolCallStep.js';
 
 interface Received {
   readonly path: string;
@@ -55,33 +55,6 @@ async function freePort(): Promise<number> {
   const port = (server.address() as { port: number }).port;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
-}
-
-/** Appends a `tool` step ending a call to `server`. */
-function toolStep(
-  store: RunStore,
-  run: StoredRun,
-  at: number,
-  outcome: 'ok' | 'failed' | 'cancelled',
-  extra: Record<string, unknown> = {},
-  server = 'flaky',
-) {
-  return store.appendStep(run.id, {
-    kind: 'tool',
-    round: 0,
-    durationMs: 20,
-    createdAt: at,
-    payload: {
-      kind: 'tool',
-      toolName: `mcp_${server}_do`,
-      toolServer: server,
-      toolIsError: outcome !== 'ok',
-      toolOutcome: outcome,
-      ...extra,
-    },
-    toolServer: server,
-    toolOutcome: outcome,
-  });
 }
 
 let dir: string;

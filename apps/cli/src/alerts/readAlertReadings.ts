@@ -1,6 +1,6 @@
 // What the alert evaluator reads from a store: per rule, the server health over its window (the
 // store's own query, cancels left out), the running runs, and the writes that may have executed.
-import { buildRunTimeline, canSearchRuns, type RunStore, type ServerHealthQuery } from '@runledger/trace';
+import type { RunStore, ServerHealthQuery } from '@runledger/trace';
 import type { AlertRules } from './alertRules.js';
 import {
   evaluateAlerts,
@@ -11,6 +11,7 @@ import {
   type RunningRunReading,
   type UnsureWriteReading,
 } from './evaluateAlerts.js';
+import { unsureWrites } from './unsureWrites.js';
 
 /** The most pages (of 200) one reading walks, so that one pass stays bounded on a huge store. */
 const MAX_PAGES = 50;
@@ -26,27 +27,6 @@ async function runningRuns(store: RunStore): Promise<RunningRunReading[]> {
     if (cursor === null) break;
   }
   return runs;
-}
-
-/** The failed calls to writing tools since a time that may have executed (never a cancelled one: that was the operator). */
-async function unsureWrites(store: RunStore, since: number): Promise<UnsureWriteReading[]> {
-  if (!canSearchRuns(store)) return [];
-  const writes: UnsureWriteReading[] = [];
-  for (const { server } of await store.serverHealth({ since })) {
-    let cursor: string | null = null;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const listed = await store.listToolCalls({ server, outcome: 'failed', since, limit: 200, cursor });
-      for (const call of listed.calls) {
-        const steps = await store.readSteps(call.runId, { fromSequence: call.sequence, limit: 1 });
-        const entry = buildRunTimeline(null, steps).find((e) => e.sequence === call.sequence);
-        if (entry?.mayHaveExecuted === true)
-          writes.push({ runId: call.runId, sequence: call.sequence, server, tool: call.tool, createdAt: call.createdAt });
-      }
-      cursor = listed.nextCursor;
-      if (cursor === null) break;
-    }
-  }
-  return writes;
 }
 
 /** The server health query a rule reads at `now`: its window, and a flaky rule's own threshold. @internal */
