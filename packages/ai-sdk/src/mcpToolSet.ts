@@ -9,6 +9,8 @@ import { McpToolCallError } from './McpToolCallError.js';
 import { APPROVED_THROUGH_PROMPT, approvalOf, type McpToolApprovalDecision } from './approvalDecision.js';
 import { McpToolNotApprovedError } from './McpToolNotApprovedError.js';
 import { roundTrackerOf } from './roundTracker.js';
+import { runToolContextSchema } from './runToolContext.js';
+import { isAiSdk7Execution, withToolDeadline } from './toolDeadline.js';
 import { recordUnsentCall } from './unsentToolCalls.js';
 
 /**
@@ -64,7 +66,8 @@ export interface McpToolSetOptions {
  * {@link McpToolCallError}, which the AI SDK hands to the model as the tool's error output. A
  * cancelled call means a signal was aborted: the loop's (the SDK makes no further LLM call) or the
  * run's ({@link recordingMiddleware} refuses the next one); `generateText` rejects with the abort
- * reason. A call that is not sent (an input that is not a JSON object, a refused approval) is
+ * reason. With AI SDK 7, a call its tool timeout (`timeout.toolMs`, `timeout.tools.<name>Ms`) ends
+ * is recorded `failed` with cause `mcp_deadline_exhausted`, never `cancelled`. A call that is not sent (an input that is not a JSON object, a refused approval) is
  * recorded as one `failed` tool step with its cause (`malformed_arguments`, `not_approved`).
  *
  * @throws TypeError from `mcpToolSet` when two tools share a name or `options.run` is missing.
@@ -105,12 +108,15 @@ function aiSdkTool(tool: McpTool, run: AiSdkRun, approve: McpToolSetOptions['app
     ...(tool.title === undefined ? {} : { title: tool.title }),
     inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
     needsApproval,
+    // ai 7 checks toolsContext[name] with it: execute, toolApproval and the tool callbacks see the run's id
+    ...(typeof run.id === 'string' && ({ contextSchema: runToolContextSchema(tool.name, run.id) } as object)),
     // the SDK holds a call that needs approval until the app answers; a denial is recorded by the middleware
     ...(needsApproval && {
       onInputAvailable: ({ toolCallId, input }: { toolCallId: string; input: unknown }) =>
         rounds.awaitApproval(toolCallId, { tool, input }),
     }),
-    execute: async (input, { toolCallId, abortSignal }) => {
+    execute: async (input, options) => {
+      const { toolCallId, abortSignal } = options;
       // a call the SDK held for a tool-approval-response runs only once the app approved it
       let toolApproval: ToolApproval | null = rounds.takeAwaiting(toolCallId) === undefined ? null : APPROVED_THROUGH_PROMPT;
       let args: Readonly<Record<string, unknown>>;
@@ -148,6 +154,8 @@ function aiSdkTool(tool: McpTool, run: AiSdkRun, approve: McpToolSetOptions['app
         followed.release();
       }
       const durationMs = performance.now() - started;
+      // ai 7's timeout.toolMs aborts the SDK's signal with a timer: a deadline, not a cancel
+      if (isAiSdk7Execution(options)) result = withToolDeadline(tool, result, abortSignal, run.signal, durationMs);
       await run.trace.recordToolResult({
         toolCallId: start.toolCallId as string,
         toolName: tool.name,
