@@ -41,6 +41,18 @@ const PEER_TYPE_NEEDS: Readonly<Record<string, { readonly install: Readonly<Reco
 };
 
 const peerTypeNeeds = (p: PackageInfo) => Object.keys(p.json.peerDependencies ?? {}).filter((name) => name in PEER_TYPE_NEEDS);
+/**
+ * The peers of PEER_TYPE_NEEDS pinned to the version the package's own tests use (its
+ * devDependency): `@runledger/ai-sdk`'s peer range `^6.0.0 || ^7.0.0` would otherwise install the
+ * newest `ai` 7, which needs Node 22, while this project loads the packages on the test command's
+ * Node (20). The ai 7 line is checked by the package's own tests (types-ai7/tsconfig.json, the Node 24 pass).
+ */
+const peerPins = (pkgs: readonly PackageInfo[]): Record<string, string> =>
+  Object.fromEntries(
+    pkgs.flatMap((p) =>
+      peerTypeNeeds(p).flatMap((peer) => (p.json.devDependencies?.[peer] === undefined ? [] : [[peer, p.json.devDependencies[peer]]])),
+    ),
+  );
 export async function packSmoke(opts: { root?: string; keep?: boolean; log?: (s: string) => void } = {}): Promise<{
   ok: boolean;
   failures: string[];
@@ -75,6 +87,7 @@ export async function packSmoke(opts: { root?: string; keep?: boolean; log?: (s:
           devDependencies: {
             '@types/node': JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).devDependencies['@types/node'],
             ...Object.assign({}, ...pkgs.flatMap(peerTypeNeeds).map((peer) => PEER_TYPE_NEEDS[peer]?.install)),
+            ...peerPins(pkgs),
             ...oldestTypeScriptInstall(entries),
           },
           // better-sqlite3's native module comes from the workspace's build (lib/sqliteBinding.ts)
