@@ -9,7 +9,8 @@
  * `migrate`, `runs list --json`), and once more from a project installed with plain npm, without
  * the optional peer `@runledger/store-postgres` (lib/cliSmoke.ts). The same consumers of every entry
  * type-check with the oldest TypeScript docs/consuming.md names for it, ESM (nodenext and bundler)
- * and CommonJS, installed into the same project (lib/oldestTypeScript.ts). The type checks are
+ * and CommonJS, installed into the same project (lib/oldestTypeScript.ts). `@runledger/ai-sdk` also runs
+ * an AI SDK 7 loop on Node 24, with `ai` 7 as its peer, from a project of its own (lib/ai7LoopSmoke.ts). The type checks are
  * independent tsc processes and run side by side on every core (lib/typeCheckJobs.ts). Run after
  * `pnpm build`.
  */
@@ -18,6 +19,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ai7LoopSmoke } from './lib/ai7LoopSmoke.ts';
 import { checkInstalledCli, npmConsumer } from './lib/cliSmoke.ts';
 import { hasCliSurface } from './lib/cliSurface.ts';
 import { apiEntries } from './lib/entries.ts';
@@ -165,6 +167,8 @@ export async function packSmoke(opts: { root?: string; keep?: boolean; log?: (s:
           }),
         );
     }
+    // AI SDK 7: an ai 7 loop on Node 24 with the ai-sdk tarball (lib/ai7LoopSmoke.ts).
+    if (pkgs.some((p) => p.name === '@runledger/ai-sdk')) failures.push(...ai7LoopSmoke({ root, dir, specs, log }));
     return { ok: failures.length === 0, failures, dir };
   } finally {
     if (!opts.keep) rmSync(dir, { recursive: true, force: true });
