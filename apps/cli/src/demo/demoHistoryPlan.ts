@@ -18,7 +18,11 @@ export const HISTORY_CONFIGURATIONS = {
 export const HISTORY_ACTOR = `runledger demo (${HISTORY_MARK})`;
 
 const HOUR_MS = 3_600_000;
-/** How far back the history reaches: 6 days 20 hours, so its calls fall on 7 (UTC) days and the 7-day window holds them all. */
+/**
+ * How far back the history reaches: 6 days 20 hours, so the 7-day window holds all its calls and
+ * they fall on 7 (UTC) days — on 6 when the demo starts in the first hour or so of a UTC day, whose
+ * bucket then holds the demo's live runs only.
+ */
 export const HISTORY_SPAN_MS = 164 * HOUR_MS;
 /** The last history run starts this long before the demo. */
 const HISTORY_END_MS = 20 * 60_000;
