@@ -96,7 +96,10 @@ function runEntryGate(
     problems.push(`${label}: ${entry.types} (the "types" of exports["${entry.subpath}"]) does not exist; run "pnpm build"`);
     return { result: { ok: false, problems, reportPath }, model: undefined };
   }
-  const extracted = extractPackage(pkg.dir, entry.types);
+  const others = apiEntries(pkg)
+    .filter((e) => e.subpath !== entry.subpath)
+    .map((e) => ({ specifier: e.specifier, types: e.types ?? pkg.json.types ?? 'dist/index.d.ts' }));
+  const extracted = extractPackage(pkg.dir, entry.types, others);
   for (const e of extracted.errors) problems.push(`${label}: (${e.id}) ${e.text}${e.where ? ` [${e.where}]` : ''}`);
   if (extracted.model) problems.push(...releaseTagProblems(label, extracted.model));
   if (extracted.report) {
@@ -104,7 +107,8 @@ function runEntryGate(
     problems.push(...thirdPartyProblems(label, extracted.report, pkg.json, allowList, pkg.dir));
   }
   if (extracted.errors.length === 0) {
-    for (const e of crossPackageClosure(pkg.dir, ctx.siblings, entry.types)) {
+    const closure = { names: ctx.siblings.names, specifiers: [...ctx.siblings.specifiers, ...(entry.subpath === '.' ? [] : [pkg.name])] };
+    for (const e of crossPackageClosure(pkg.dir, closure, entry.types)) {
       problems.push(`${label}: (${e.id}, across packages) ${e.text}${e.where ? ` [${e.where}]` : ''}`);
     }
   }

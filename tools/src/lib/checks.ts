@@ -222,6 +222,8 @@ export function thirdPartyProblems(
     }
     if (spec.startsWith('node:') || NODE_BUILTINS.has(spec)) continue;
     const pkg = packageOfSpecifier(spec);
+    // another entry point of the package itself (lib/writeEntryTsconfig.ts): its consumers have it
+    if (pkg === packageJson.name) continue;
     if (allowed(pkg)) {
       const typesPkg = `@types/${pkg.startsWith('@') ? pkg.slice(1).replace('/', '__') : pkg}`;
       if (packageDir && deps.has(pkg) && !shipsOwnTypes(packageDir, pkg) && !deps.has(typesPkg) && !allowList.includes(typesPkg)) {

@@ -8,6 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import type { ExtractorMessage } from '@microsoft/api-extractor';
+import { writeEntryTsconfig } from './writeEntryTsconfig.ts';
+import type { SiblingEntry } from './writeEntryTsconfig.ts';
 
 export interface GateMessage {
   /** e.g. "ae-forgotten-export" */
@@ -38,15 +40,26 @@ function toGateMessage(m: ExtractorMessage): GateMessage {
  * Runs the package's own api-extractor.json, with the report and doc model redirected.
  * @param entryTypes the declarations of the entry point to analyse, relative to the package
  *   folder (a subpath entry, e.g. "dist/store/index.d.ts"); default: the config's main entry
+ * @param otherEntries the package's other entry points: imported by the package's name, they are
+ *   external modules to this one, as for a consumer (lib/writeEntryTsconfig.ts)
  */
-export function extractPackage(packageDir: string, entryTypes?: string): ExtractResult {
+export function extractPackage(packageDir: string, entryTypes?: string, otherEntries: readonly SiblingEntry[] = []): ExtractResult {
   packageDir = path.resolve(packageDir);
   const configPath = path.join(packageDir, 'api-extractor.json');
   const configObject = ExtractorConfig.loadFile(configPath);
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'api-gate-'));
+  const scratchFolders = [scratch];
   mkdirSync(path.join(scratch, 'report'));
   try {
     if (entryTypes !== undefined) configObject.mainEntryPointFilePath = path.join(packageDir, entryTypes);
+    if (otherEntries.length > 0) {
+      const packageName = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')).name as string;
+      mkdirSync(path.join(packageDir, 'temp'), { recursive: true });
+      const own = mkdtempSync(path.join(packageDir, 'temp', 'api-entry-'));
+      scratchFolders.push(own);
+      const tsconfigFilePath = writeEntryTsconfig(packageDir, packageName, path.join(packageDir, 'tsconfig.json'), otherEntries, own);
+      configObject.compiler = { ...configObject.compiler, tsconfigFilePath };
+    }
     configObject.apiReport = {
       ...configObject.apiReport,
       enabled: true,
@@ -75,7 +88,7 @@ export function extractPackage(packageDir: string, entryTypes?: string): Extract
     }
     return { report, model, errors, warnings };
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    for (const folder of scratchFolders) rmSync(folder, { recursive: true, force: true });
   }
 }
 function invoke(config: ExtractorConfig): { errors: GateMessage[]; warnings: GateMessage[] } {
@@ -101,6 +114,7 @@ function invoke(config: ExtractorConfig): { errors: GateMessage[]; warnings: Gat
  * Every entry point of a sibling is re-exported (its main entry and subpaths such as
  * `@runledger/core/internal`), and the pass runs once per entry point of this package.
  * @param siblings workspace packages this package depends on, and the specifiers of their entry points
+ *   (for a subpath entry also the package's own main entry, whose names it reaches as external ones)
  * @param entryTypes this package's entry point (see {@link extractPackage}); default: the main entry
  * @returns errors found in this package's declarations
  */
@@ -111,7 +125,7 @@ export function crossPackageClosure(
 ): GateMessage[] {
   packageDir = path.resolve(packageDir);
   const siblingNames = siblings.names;
-  if (siblingNames.length === 0) return [];
+  if (siblings.specifiers.length === 0) return [];
   const base = ExtractorConfig.loadFile(path.join(packageDir, 'api-extractor.json'));
   const entryDir = path.join(packageDir, 'temp', 'api-closure');
   mkdirSync(entryDir, { recursive: true });
