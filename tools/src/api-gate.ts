@@ -96,10 +96,9 @@ function runEntryGate(
     problems.push(`${label}: ${entry.types} (the "types" of exports["${entry.subpath}"]) does not exist; run "pnpm build"`);
     return { result: { ok: false, problems, reportPath }, model: undefined };
   }
-  const others = apiEntries(pkg)
-    .filter((e) => e.subpath !== entry.subpath)
-    .map((e) => ({ specifier: e.specifier, types: e.types ?? pkg.json.types ?? 'dist/index.d.ts' }));
-  const extracted = extractPackage(pkg.dir, entry.types, others);
+  const declared = (e: ApiEntry) => ({ specifier: e.specifier, types: e.types ?? pkg.json.types ?? 'dist/index.d.ts' });
+  const others = apiEntries(pkg).filter((e) => e.subpath !== entry.subpath);
+  const extracted = extractPackage(pkg.dir, entry.types, { own: declared(entry), others: others.map(declared) });
   for (const e of extracted.errors) problems.push(`${label}: (${e.id}) ${e.text}${e.where ? ` [${e.where}]` : ''}`);
   if (extracted.model) problems.push(...releaseTagProblems(label, extracted.model));
   if (extracted.report) {
@@ -108,7 +107,7 @@ function runEntryGate(
   }
   if (extracted.errors.length === 0) {
     const closure = { names: ctx.siblings.names, specifiers: [...ctx.siblings.specifiers, ...(entry.subpath === '.' ? [] : [pkg.name])] };
-    for (const e of crossPackageClosure(pkg.dir, closure, entry.types)) {
+    for (const e of crossPackageClosure(pkg.dir, closure, entry.types, [entry, ...others].map(declared))) {
       problems.push(`${label}: (${e.id}, across packages) ${e.text}${e.where ? ` [${e.where}]` : ''}`);
     }
   }

@@ -1,10 +1,10 @@
 // What every part of the shared RunStore contract suite uses: the steps it appends, its
 // assertions, and the stores of a test.
 import { type ToolFailureCause, type ToolFailureFacts, type ToolOutcome, ToolOutcome as Outcome } from '@runledger/core';
-import { type AppendStepInput, RunStoreError, type RunStoreErrorCode, type StoredRun } from '@runledger/trace/store';
 import type { RunStore } from '@runledger/trace';
 import { afterEach, expect, it } from 'vitest';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
+import { type AppendStepInput, RunStoreError, type RunStoreErrorCode, type StoredRun } from '@runledger/trace';
 
 /** 2026-01-01T00:00:00Z: all explicit times of the suite are offsets from it. */
 export const BASE = 1_767_225_600_000;

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { InMemoryRunStore, isLateCancel } from '@runledger/trace';
-import type { FinishRunInput, StoredRun, TerminalRunStatus } from '@runledger/trace/store';
+import { InMemoryRunStore, isLateCancel, type FinishRunInput, type StoredRun, type TerminalRunStatus } from '@runledger/trace';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError } from './contractSteps.js';

@@ -1,7 +1,7 @@
-import { RunStoreError } from '@runledger/trace/store';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores } from './contractSteps.js';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';
+import { RunStoreError } from '@runledger/trace';
 
 const TIME_RULE = 'integer milliseconds since the epoch from 0 to 8640000000000000';
 

@@ -1,5 +1,12 @@
-import { InMemoryRunStore, type RunStore } from '@runledger/trace';
-import { type AppendStepInput, type RunStatus, RunStoreError, type StoredRun, type StoredStep } from '@runledger/trace/store';
+import {
+  InMemoryRunStore,
+  type RunStore,
+  type AppendStepInput,
+  type RunStatus,
+  RunStoreError,
+  type StoredRun,
+  type StoredStep,
+} from '@runledger/trace';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';

@@ -1,6 +1,5 @@
 import type { ToolOutcome } from '@runledger/core';
-import type { RunStatus, StoredRun } from '@runledger/trace/store';
-import type { RunStore } from '@runledger/trace';
+import type { RunStore, RunStatus, StoredRun } from '@runledger/trace';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, listAll, llmStep, newestFirst, toolStep } from './contractSteps.js';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';

@@ -1,7 +1,7 @@
 // The name part of the contract (issue 38 item 4): one length rule, MAX_NAME_LENGTH characters,
 // for every name a store keeps in an indexed column, refused alike by every store before any write.
-import { InMemoryRunStore } from '@runledger/trace';
-import { type AppendStepInput, MAX_NAME_LENGTH } from '@runledger/trace/store';
+import { InMemoryRunStore, type AppendStepInput } from '@runledger/trace';
+import { MAX_NAME_LENGTH } from '@runledger/trace/store';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, toolStep } from './contractSteps.js';

@@ -5,8 +5,9 @@ import {
   type OpenCallsRead,
   type OpenCallsRunStore,
   type RunStore,
+  type AppendStepInput,
+  type StoredStep,
 } from '@runledger/trace';
-import type { AppendStepInput, StoredStep } from '@runledger/trace/store';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, llmStep } from './contractSteps.js';

@@ -1,6 +1,6 @@
 import type { ToolFailureCause, ToolOutcome } from '@runledger/core';
-import { canPruneRuns, InMemoryRunStore, type PruningRunStore, type RunStore } from '@runledger/trace';
-import { DURATION_HISTOGRAM_MAX_RELATIVE_ERROR, serverHealth, type ServerHealth } from '@runledger/trace/store';
+import { canPruneRuns, InMemoryRunStore, type PruningRunStore, type RunStore, type ServerHealth } from '@runledger/trace';
+import { DURATION_HISTOGRAM_MAX_RELATIVE_ERROR, serverHealth } from '@runledger/trace/store';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, listAll, llmStep, toolStep } from './contractSteps.js';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';

@@ -1,5 +1,12 @@
-import { canSearchRuns, InMemoryRunStore, type RunStore, type SearchingRunStore } from '@runledger/trace';
-import type { StoredRun, StoredToolCall, ToolCallQuery } from '@runledger/trace/store';
+import {
+  canSearchRuns,
+  InMemoryRunStore,
+  type RunStore,
+  type SearchingRunStore,
+  type StoredRun,
+  type StoredToolCall,
+  type ToolCallQuery,
+} from '@runledger/trace';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, listAll, llmStep, toolStep } from './contractSteps.js';

@@ -2,9 +2,9 @@
 // steps, the steps a store is given for them, and what listRuns, runTotals and listToolCalls must
 // answer, computed the plain way.
 import { TOOL_OUTCOMES, type ToolFailureCause, type ToolOutcome } from '@runledger/core';
-import type { AppendStepInput, RunQuery, RunStatus, StoredToolCall, ToolCallQuery } from '@runledger/trace/store';
 import fc from 'fast-check';
 import { BASE, llmStep, newestFirst, toolStep } from './contractSteps.js';
+import type { AppendStepInput, RunQuery, RunStatus, StoredToolCall, ToolCallQuery } from '@runledger/trace';
 
 /** Titles that tell an ASCII-only case fold, and `%` and `_` kept literal, from anything else. */
 export const TITLES: readonly (string | null)[] = [

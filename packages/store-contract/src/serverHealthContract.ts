@@ -1,7 +1,7 @@
 import { TOOL_FAILURE_CAUSES, type ToolFailureCause, type ToolOutcome } from '@runledger/core';
 import fc from 'fast-check';
-import { type AppendStepInput, serverHealth, type StoredStep } from '@runledger/trace/store';
-import type { RunStore } from '@runledger/trace';
+import { serverHealth } from '@runledger/trace/store';
+import type { RunStore, AppendStepInput, StoredStep } from '@runledger/trace';
 import { describe, expect, it } from 'vitest';
 import { BASE, contractStores, expectStoreError, listAll, llmStep, toolStep } from './contractSteps.js';
 import type { RunStoreContractHarness } from './RunStoreContractHarness.js';

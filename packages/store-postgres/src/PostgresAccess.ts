@@ -1,10 +1,10 @@
 // How the capabilities of a PostgresRunStore reach its database (the sibling of store-sqlite's
 // SqliteAccess): the pool, the quoted schema, statements dropped when PostgreSQL does not answer
 // within queryTimeoutMs, the store's storage failures, refused once the store is closed.
-import { RunStoreError } from '@runledger/trace/store';
 import type pg from 'pg';
 import { timedQuery } from './postgresConnections.js';
 import { storageFailure } from './storageFailure.js';
+import { RunStoreError } from '@runledger/trace';
 
 /** A query under the store's timeout. @internal */
 export type TimedQuery = <R extends pg.QueryResultRow>(text: string, values: readonly unknown[]) => Promise<pg.QueryResult<R>>;

@@ -1,6 +1,7 @@
 // The batching rules of PostgresGroupCommit against a pool that records what it is sent (the
 // statement itself runs against the real PostgreSQL in PostgresRunStore.test.ts, "group commit").
-import { checkAppendStep, RunStoreError } from '@runledger/trace/store';
+import { RunStoreError } from '@runledger/trace';
+import { checkAppendStep } from '@runledger/trace/store';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';

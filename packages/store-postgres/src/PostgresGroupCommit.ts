@@ -1,8 +1,8 @@
-import { RunStoreError } from '@runledger/trace/store';
 import pg from 'pg';
 import { APPEND_VALUE_COUNT, appendBatchStatement } from './ledger/appendStatement.js';
 import { timedQuery } from './postgresConnections.js';
 import { storageFailure } from './storageFailure.js';
+import { RunStoreError } from '@runledger/trace';
 
 /** At most this many appends share one statement; the next ones go in the next. */
 export const BATCH_MAX_APPENDS = 256;

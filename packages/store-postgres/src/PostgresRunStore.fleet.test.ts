@@ -1,8 +1,8 @@
-import type { RunQuery } from '@runledger/trace/store';
 import type { PostgresRunStore } from './PostgresRunStore.js';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adminQuery, connectTestStore, dropSchema, randomSchema, TEST_PG_URL } from './testing/pgTest.js';
+import type { RunQuery } from '@runledger/trace';
 
 const schemas: string[] = [];
 afterAll(async () => {

@@ -1,7 +1,8 @@
 // What only PostgreSQL's way of searching runs can get wrong (the shared contract pins the rest):
 // tokens and tool names kept alike by one append and by a batch, a run's tokens at the bigint's end,
 // runs a prune hid, and titles beyond ASCII.
-import { type AppendStepInput, stepTokens, type StoredStep } from '@runledger/trace/store';
+import type { AppendStepInput, StoredStep } from '@runledger/trace';
+import { stepTokens } from '@runledger/trace/store';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PostgresRunStore } from './PostgresRunStore.js';
 import { poolOf } from './PostgresRunStoreInternals.js';

@@ -1,5 +1,12 @@
-import type { PruneRunsQuery, PruneRunsResult, ToolCallPage, ToolCallQuery } from '@runledger/trace/store';
-import type { PruningRunStore, RunStore, SearchingRunStore } from '@runledger/trace';
+import type {
+  PruningRunStore,
+  RunStore,
+  SearchingRunStore,
+  PruneRunsQuery,
+  PruneRunsResult,
+  ToolCallPage,
+  ToolCallQuery,
+} from '@runledger/trace';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { PostgresRunStoreOptions } from './PostgresRunStoreOptions.js';
 import { PostgresRunStore } from './PostgresRunStore.js';

@@ -1,15 +1,13 @@
 import type { ToolOutcome } from '@runledger/core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
-  type AppendStepInput,
   DURATION_HISTOGRAM_MAX_RELATIVE_ERROR,
   durationSlot,
   durationSlotValue,
   ROLLUP_LEVEL_SIZES,
   serverHealth,
-  type StoredStep,
 } from '@runledger/trace/store';
-import { OpenCallSet } from '@runledger/trace';
+import { OpenCallSet, type AppendStepInput, type StoredStep } from '@runledger/trace';
 import { PostgresRunStore } from './PostgresRunStore.js';
 import { cancelWatchOf, movesSettled, poolOf, setRollPendingAt } from './PostgresRunStoreInternals.js';
 import { rollPendingStatement } from './health/PostgresHealthWriter.js';

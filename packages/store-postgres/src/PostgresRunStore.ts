@@ -1,24 +1,27 @@
-import {
-  type AppendStepInput,
-  checkHealthQuery,
-  checkImportRun,
-  type CreateRunInput,
-  type FinishRunInput,
-  type PruneRunsQuery,
-  type PruneRunsResult,
-  type RunPage,
-  type RunQuery,
-  type RunTotals,
-  type RunTotalsQuery,
-  type ServerHealth,
-  type ServerHealthQuery,
-  type StepQuery,
-  type StoredRun,
-  type StoredStep,
-  type ToolCallPage,
-  type ToolCallQuery,
-} from '@runledger/trace/store';
-import type { CancelRequestInput, OpenCallsRead, OpenCallsRunStore, PruningRunStore, SearchingRunStore } from '@runledger/trace';
+import { checkHealthQuery, checkImportRun } from '@runledger/trace/store';
+import type {
+  CancelRequestInput,
+  OpenCallsRead,
+  OpenCallsRunStore,
+  PruningRunStore,
+  SearchingRunStore,
+  AppendStepInput,
+  CreateRunInput,
+  FinishRunInput,
+  PruneRunsQuery,
+  PruneRunsResult,
+  RunPage,
+  RunQuery,
+  RunTotals,
+  RunTotalsQuery,
+  ServerHealth,
+  ServerHealthQuery,
+  StepQuery,
+  StoredRun,
+  StoredStep,
+  ToolCallPage,
+  ToolCallQuery,
+} from '@runledger/trace';
 import type pg from 'pg';
 import { PostgresAccess } from './PostgresAccess.js';
 import { migrateSchema } from './schema/migrateSchema.js';

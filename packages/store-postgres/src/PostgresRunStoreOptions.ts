@@ -1,5 +1,5 @@
-import { RunStoreError } from '@runledger/trace/store';
 import { quoteSchemaName } from './quoteSchemaName.js';
+import { RunStoreError } from '@runledger/trace';
 
 /**
  * Options of {@link PostgresRunStore.connect}.

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolResult } from '@runledger/core';
 import { SqliteRunStore } from '@runledger/store-sqlite';
-import { buildRunTimeline, copyRuns, type RunStore, startRun } from '@runledger/trace';
-import { serverHealth, type StoredRun, type StoredStep } from '@runledger/trace/store';
+import { buildRunTimeline, copyRuns, type RunStore, startRun, type StoredRun, type StoredStep } from '@runledger/trace';
+import { serverHealth } from '@runledger/trace/store';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectTestStore, dropSchema, randomSchema } from './testing/pgTest.js';
 

@@ -1,6 +1,6 @@
-import { RunStoreError } from '@runledger/trace/store';
 import pg from 'pg';
 import { applySessionSettings } from './sessionSettings.js';
+import { RunStoreError } from '@runledger/trace';
 
 const INT8_OID = 20;
 

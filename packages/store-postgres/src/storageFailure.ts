@@ -1,5 +1,5 @@
-import { RunStoreError } from '@runledger/trace/store';
 import { isQueryTimeout } from './postgresConnections.js';
+import { RunStoreError } from '@runledger/trace';
 
 /** A driver error as the store's `storage_failure` naming the operation; a RunStoreError passes through. */
 export function storageFailure(what: string, error: unknown, timeoutMs?: number): RunStoreError {

@@ -1,9 +1,9 @@
 // How the capabilities of a SqliteRunStore reach its database (the sibling of store-postgres's
 // PostgresAccess): the one connection, its cached prepared statements, and the write queue every
 // read and write goes through, refused once the store is closed.
-import { RunStoreError } from '@runledger/trace/store';
 import type Database from 'better-sqlite3';
 import type { WriteQueue } from './WriteQueue.js';
+import { RunStoreError } from '@runledger/trace';
 
 /**
  * The database of one SqliteRunStore as its ledger, search, prune and import use it (a prune's SqlitePruneAccess).

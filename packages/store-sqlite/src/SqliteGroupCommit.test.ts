@@ -1,8 +1,8 @@
-import { RunStoreError } from '@runledger/trace/store';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteGroupCommit } from './SqliteGroupCommit.js';
 import { tempFolder } from './testing/tempDatabase.js';
+import { RunStoreError } from '@runledger/trace';
 
 let folder: ReturnType<typeof tempFolder>;
 let db: Database.Database;

@@ -1,6 +1,6 @@
-import { RunStoreError } from '@runledger/trace/store';
 import type Database from 'better-sqlite3';
 import type { GroupRunner } from './WriteQueue.js';
+import { RunStoreError } from '@runledger/trace';
 
 /** At most this many writes share one commit; the next ones start the next batch. */
 export const GROUP_MAX_WRITES = 256;

@@ -1,6 +1,7 @@
 // The calls on the wire of each run, kept by appends in `open_calls` (schema version 13): what
 // OpenCallSet holds for the run, so that readOpenCalls costs the open calls, not the run.
-import { type StoredStep, storedStepReader, type StoredStepRow } from '@runledger/trace/store';
+import type { StoredStep } from '@runledger/trace';
+import { storedStepReader, type StoredStepRow } from '@runledger/trace/store';
 import type Database from 'better-sqlite3';
 import { READ_STEP_COLUMNS } from './sqliteRows.js';
 

@@ -1,8 +1,8 @@
-import type { RunQuery, StoredRun } from '@runledger/trace/store';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteRunStore } from './SqliteRunStore.js';
 import { tempFolder } from './testing/tempDatabase.js';
+import type { RunQuery, StoredRun } from '@runledger/trace';
 
 let folder: ReturnType<typeof tempFolder>;
 beforeEach(() => {

@@ -2,11 +2,11 @@
 // and by importRun, what a damaged payload reads as, and the query plans (each read goes through
 // its index: a seek per run for the server and tool filters, a range per outcome for one server's
 // calls, a range of the primary key for an id prefix).
-import type { StoredRun } from '@runledger/trace/store';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteRunStore } from './SqliteRunStore.js';
 import { tempFolder, toolStep } from './testing/tempDatabase.js';
+import type { StoredRun } from '@runledger/trace';
 
 let folder: ReturnType<typeof tempFolder>;
 const open: SqliteRunStore[] = [];

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { buildRunTimeline } from '@runledger/trace';
-import { RunStoreError, type StoredRun } from '@runledger/trace/store';
+import { buildRunTimeline, RunStoreError, type StoredRun } from '@runledger/trace';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SqliteRunStore } from './SqliteRunStore.js';

@@ -1,4 +1,4 @@
-import { RunStoreError } from '@runledger/trace/store';
+import { RunStoreError } from '@runledger/trace';
 
 /**
  * How a {@link SqliteRunStore} opens its database file.

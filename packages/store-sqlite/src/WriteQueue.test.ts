@@ -1,7 +1,7 @@
-import { RunStoreError } from '@runledger/trace/store';
 import { describe, expect, it } from 'vitest';
 import type { BatchOutcome } from './SqliteGroupCommit.js';
 import { type GroupRunner, WriteQueue } from './WriteQueue.js';
+import { RunStoreError } from '@runledger/trace';
 
 /** A runner that records each batch and what ran when, standing in for SqliteGroupCommit's transaction. */
 function recordingRunner(limits: { maxWrites?: number; maxBytes?: number } = {}) {

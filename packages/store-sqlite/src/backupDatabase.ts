@@ -1,7 +1,7 @@
 // SqliteRunStore.backup (SQLite only): a consistent copy of the whole database in a new file.
-import { RunStoreError } from '@runledger/trace/store';
 import { existsSync } from 'node:fs';
 import type { SqliteAccess } from './SqliteAccess.js';
+import { RunStoreError } from '@runledger/trace';
 
 /**
  * Writes the database to `destination` with `VACUUM INTO`, in the store's read path: one read

@@ -1,11 +1,11 @@
 // Opening a store's file: the connection, WAL, the durability and cache settings, and the
 // migrations (the sibling of store-postgres's openPool and migrateSchema).
-import { RunStoreError } from '@runledger/trace/store';
 import Database from 'better-sqlite3';
 import { retryBusy } from './busyRetry.js';
 import { migrateSchema } from './schema/migrateSchema.js';
 import { messageOf, storageFailure } from './storageFailure.js';
 import type { CheckedSqliteRunStoreOptions } from './SqliteRunStoreOptions.js';
+import { RunStoreError } from '@runledger/trace';
 
 /**
  * The driver's own busy wait: none. SQLite's busy handler sleeps 1, 2, 5, 10 … 100 ms between tries

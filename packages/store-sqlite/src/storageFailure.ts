@@ -1,5 +1,5 @@
-import { RunStoreError } from '@runledger/trace/store';
 import { isBusyError } from './isBusyError.js';
+import { RunStoreError } from '@runledger/trace';
 
 /** What a failure of a write or a wait for the lock says first. */
 export const SQLITE_FAILED = 'SQLite failed';

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
-import { RunStoreError } from '@runledger/trace/store';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { syncWal } from './syncWal.js';
 import { tempFolder } from './testing/tempDatabase.js';
+import { RunStoreError } from '@runledger/trace';
 
 let folder: ReturnType<typeof tempFolder>;
 beforeEach(() => {

@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
-import { RunStoreError } from '@runledger/trace/store';
 import { messageOf } from './storageFailure.js';
+import { RunStoreError } from '@runledger/trace';
 
 /**
  * Makes what was committed to a SQLite file's write-ahead log durable: `fdatasync` of its `-wal`

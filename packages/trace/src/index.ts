@@ -72,8 +72,8 @@ export {
 // in-memory store, its optional parts (each with its `can…` test), the calls on the wire of a run
 // read from its steps (OpenCallSet), and copying runs between stores. Writing a store:
 // @runledger/trace/store, the entry of the names only a store implementer needs (the input checks,
-// the health tally, the row readers). Each name is exported by one entry; the /store entry also
-// re-exports the shapes of this contract its own signatures mention (the API gate's closure rule).
+// the health tally, the row readers). Each name is exported by one entry: the /store entry's
+// declarations import the shapes of this contract they mention from here, by the package's name.
 export type {
   AppendStepInput,
   CreateRunInput,
@@ -90,10 +90,10 @@ export { RunStoreError, RunStoreErrorCode } from './store/RunStoreError.js';
 export { isLateCancel } from './store/isLateCancel.js';
 export { type CancelRequestInput, CancelRequestSource, isCancelRequestSource, type StoredCancelRequest } from './store/CancelRequest.js';
 export { InMemoryRunStore, type InMemoryRunStoreOptions } from './store/InMemoryRunStore.js';
-export { canPruneRuns, type PruneRunsQuery, type PruneRunsResult, type PruningRunStore } from './store/PruneRuns.js';
+export { canPruneRuns, type PruneRunsQuery, type PruneRunsResult, type PruningRunStore } from './store/PruningRunStore.js';
 export { callIdOfStoredStep, canReadOpenCalls, OpenCallSet, type OpenCallsRead, type OpenCallsRunStore } from './store/OpenCalls.js';
-export { canSearchRuns, type RunTotals, type RunTotalsQuery, type SearchingRunStore } from './store/RunSearch.js';
-export type { StoredToolCall, ToolCallPage, ToolCallQuery } from './store/ToolCallListing.js';
+export { canSearchRuns, type RunTotals, type RunTotalsQuery, type SearchingRunStore } from './store/SearchingRunStore.js';
+export type { StoredToolCall, ToolCallPage, ToolCallQuery } from './store/StoredToolCall.js';
 export { type CopyRunsOptions, type CopyRunsProgress, type CopyRunsResult, copyRuns } from './store/copyRuns.js';
 
 // ── Timeline (src/timeline) ─────────────────────────────────────────────────────────────────────

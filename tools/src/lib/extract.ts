@@ -40,10 +40,14 @@ function toGateMessage(m: ExtractorMessage): GateMessage {
  * Runs the package's own api-extractor.json, with the report and doc model redirected.
  * @param entryTypes the declarations of the entry point to analyse, relative to the package
  *   folder (a subpath entry, e.g. "dist/store/index.d.ts"); default: the config's main entry
- * @param otherEntries the package's other entry points: imported by the package's name, they are
- *   external modules to this one, as for a consumer (lib/writeEntryTsconfig.ts)
+ * @param entries this entry point and the package's other ones: imported by the package's name, the
+ *   others are external modules to this one, as for a consumer (lib/writeEntryTsconfig.ts)
  */
-export function extractPackage(packageDir: string, entryTypes?: string, otherEntries: readonly SiblingEntry[] = []): ExtractResult {
+export function extractPackage(
+  packageDir: string,
+  entryTypes?: string,
+  entries: { own: SiblingEntry; others: readonly SiblingEntry[] } = { own: { specifier: '', types: '' }, others: [] },
+): ExtractResult {
   packageDir = path.resolve(packageDir);
   const configPath = path.join(packageDir, 'api-extractor.json');
   const configObject = ExtractorConfig.loadFile(configPath);
@@ -52,12 +56,19 @@ export function extractPackage(packageDir: string, entryTypes?: string, otherEnt
   mkdirSync(path.join(scratch, 'report'));
   try {
     if (entryTypes !== undefined) configObject.mainEntryPointFilePath = path.join(packageDir, entryTypes);
-    if (otherEntries.length > 0) {
+    if (entries.others.length > 0) {
       const packageName = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')).name as string;
       mkdirSync(path.join(packageDir, 'temp'), { recursive: true });
-      const own = mkdtempSync(path.join(packageDir, 'temp', 'api-entry-'));
-      scratchFolders.push(own);
-      const tsconfigFilePath = writeEntryTsconfig(packageDir, packageName, path.join(packageDir, 'tsconfig.json'), otherEntries, own);
+      const entryScratch = mkdtempSync(path.join(packageDir, 'temp', 'api-entry-'));
+      scratchFolders.push(entryScratch);
+      const tsconfigFilePath = writeEntryTsconfig(
+        packageDir,
+        packageName,
+        path.join(packageDir, 'tsconfig.json'),
+        [entries.own],
+        entries.others,
+        entryScratch,
+      );
       configObject.compiler = { ...configObject.compiler, tsconfigFilePath };
     }
     configObject.apiReport = {
@@ -116,12 +127,15 @@ function invoke(config: ExtractorConfig): { errors: GateMessage[]; warnings: Gat
  * @param siblings workspace packages this package depends on, and the specifiers of their entry points
  *   (for a subpath entry also the package's own main entry, whose names it reaches as external ones)
  * @param entryTypes this package's entry point (see {@link extractPackage}); default: the main entry
+ * @param ownEntries the package's entry points, each read from its declarations as part of the
+ *   analysis (lib/writeEntryTsconfig.ts), whatever the package's tsconfig maps its name to
  * @returns errors found in this package's declarations
  */
 export function crossPackageClosure(
   packageDir: string,
   siblings: { names: string[]; specifiers: string[] },
   entryTypes?: string,
+  ownEntries: readonly SiblingEntry[] = [],
 ): GateMessage[] {
   packageDir = path.resolve(packageDir);
   const siblingNames = siblings.names;
@@ -143,9 +157,15 @@ export function crossPackageClosure(
   const ownDist = path.dirname(mainEntry) + path.sep;
   writeFileSync(entry, [`export * from '${ownEntry}';`, ...siblings.specifiers.map((s) => `export * from '${s}';`), ''].join('\n'));
   try {
+    const packageName = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')).name as string;
+    const tsconfigFilePath =
+      ownEntries.length > 0
+        ? writeEntryTsconfig(packageDir, packageName, path.join(packageDir, 'tsconfig.json'), ownEntries, [], entryDir)
+        : undefined;
     const config = ExtractorConfig.prepare({
       configObject: {
         ...base,
+        ...(tsconfigFilePath === undefined ? {} : { compiler: { ...base.compiler, tsconfigFilePath } }),
         mainEntryPointFilePath: entry,
         bundledPackages: siblingNames,
         apiReport: { enabled: false, reportFileName: 'closure.api.md' },

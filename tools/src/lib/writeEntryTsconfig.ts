@@ -14,7 +14,9 @@
  * mentions would be an ae-forgotten-export there. A `paths` mapping is tried before the self-name,
  * and its result is external when its path runs through a node_modules folder
  * (`pathContainsNodeModules`): the mapping written here goes through a scratch
- * `node_modules/<name>` link to the package itself. Nothing is silenced: a name the entry mentions
+ * `node_modules/<name>` link to the package itself. The entry's own specifier maps to its own
+ * declarations, a local module (the package's tsconfig may map it to the sources, for its type
+ * check). Nothing is silenced: a name the entry mentions
  * that no entry point exports is still an ae-forgotten-export, and the cross-package closure pass
  * (lib/extract.ts) reads the release tags of the main entry's names.
  */
@@ -29,14 +31,16 @@ export interface SiblingEntry {
 }
 
 /**
- * Writes `<scratch>/tsconfig.json` (and the `<scratch>/node_modules/<name>` link) and returns its
- * path; `scratch` is a fresh folder inside the package that the caller removes.
+ * Writes `<scratch>/tsconfig.json`, in which the `local` entries resolve to their declarations as
+ * part of the analysis (the analysed entry; every entry in the closure pass) and the `others` as
+ * external modules (through the `<scratch>/node_modules/<name>` link); returns its path. `scratch` is a fresh folder inside the package that the caller removes.
  * @param tsconfigPath the package's tsconfig.json
  */
 export function writeEntryTsconfig(
   packageDir: string,
   packageName: string,
   tsconfigPath: string,
+  local: readonly SiblingEntry[],
   others: readonly SiblingEntry[],
   scratch: string,
 ): string {
@@ -47,9 +51,12 @@ export function writeEntryTsconfig(
   const paths: Record<string, string[]> = {};
   for (const [key, targets] of Object.entries(parsed.options.paths ?? {})) paths[key] = targets.map((t) => path.resolve(String(base), t));
   const link = path.join(scratch, 'node_modules', ...packageName.split('/'));
-  mkdirSync(path.dirname(link), { recursive: true });
-  symlinkSync(packageDir, link, 'dir');
+  if (others.length > 0) {
+    mkdirSync(path.dirname(link), { recursive: true });
+    symlinkSync(packageDir, link, 'dir');
+  }
   for (const other of others) paths[other.specifier] = [path.join(link, other.types)];
+  for (const entry of local) paths[entry.specifier] = [path.join(packageDir, entry.types)];
   const file = path.join(scratch, 'tsconfig.json');
   writeFileSync(
     file,

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { type ServerHealth, UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
 import {
   DURATION_HISTOGRAM_SLOTS,
   healthOf,
@@ -7,8 +8,6 @@ import {
   type NormalizedHealthQuery,
   planRollupWindow,
   rollupBucketSpan,
-  type ServerHealth,
-  UNKNOWN_FAILURE_CAUSE,
 } from '@runledger/trace/store';
 import { timedQuery } from '../postgresConnections.js';
 import { storageFailure } from '../storageFailure.js';

@@ -3,7 +3,8 @@
 // into the rollup in one statement per batch (PostgresHealthPending runs it); an import adds its
 // run's calls with the same statement over the steps it wrote. (Migrations 4 and 8 add runs in bulk
 // with the SQL function rollup_add_runs, frozen as they made it.)
-import { ROLLUP_LEVEL_SIZES, UNKNOWN_FAILURE_CAUSE } from '@runledger/trace/store';
+import { UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
+import { ROLLUP_LEVEL_SIZES } from '@runledger/trace/store';
 
 const levelsOf = (): string => ROLLUP_LEVEL_SIZES.map((size, level) => `(${level}::smallint, ${size}::bigint)`).join(', ');
 

@@ -1,6 +1,7 @@
 // A run and its steps written exactly as another store holds them: one transaction, the steps in
 // chunks of one multi-row INSERT each, the counters (tokens too), the health rollup and the open calls updated once.
-import { type StoredRun, type StoredStep, terminationColumns } from '@runledger/trace/store';
+import type { StoredRun, StoredStep } from '@runledger/trace';
+import { terminationColumns } from '@runledger/trace/store';
 import type pg from 'pg';
 import { callColumns, MAX_RUN_TOKENS, STEP_INSERT_COLUMNS } from '../ledger/appendStatement.js';
 import { ms, msOrNull } from '../postgresRows.js';

@@ -1,8 +1,6 @@
 // The run ledger of a PostgresRunStore (the sibling of store-sqlite's SqliteLedger): a run's life
 // from createRun to its end — appends, cancel, heartbeats, recovery — and the reads of one run.
 import {
-  type AppendStepInput,
-  type CancelRequestInput,
   checkAppendStep,
   checkCancelRequest,
   checkCreateRun,
@@ -12,17 +10,22 @@ import {
   checkRunId,
   checkStaleBefore,
   checkStepQuery,
-  type CreateRunInput,
   duplicateRunIdError,
+  storedRunOfRow,
+  type StoredRunRow,
+} from '@runledger/trace/store';
+import {
+  type OpenCallsRead,
+  RunTerminationKind,
+  type AppendStepInput,
+  type CancelRequestInput,
+  type CreateRunInput,
   type FinishRunInput,
   RunStoreError,
   type StepQuery,
   type StoredRun,
-  storedRunOfRow,
-  type StoredRunRow,
   type StoredStep,
-} from '@runledger/trace/store';
-import { type OpenCallsRead, RunTerminationKind } from '@runledger/trace';
+} from '@runledger/trace';
 import type pg from 'pg';
 import type { PostgresAccess } from '../PostgresAccess.js';
 import { PostgresCancelWatch } from '../PostgresCancelWatch.js';

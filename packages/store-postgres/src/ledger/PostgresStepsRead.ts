@@ -1,7 +1,8 @@
 // A run's steps read back, every statement timed (PostgresRunStoreOptions.queryTimeoutMs): a page
 // in one statement, a run read whole in pages of one snapshot, so that a connection gone silent
 // fails the read instead of holding it, and a long run never makes one statement outlast the timeout.
-import { type StoredStep, storedStepReader, type StoredStepRow } from '@runledger/trace/store';
+import type { StoredStep } from '@runledger/trace';
+import { storedStepReader, type StoredStepRow } from '@runledger/trace/store';
 import type pg from 'pg';
 import { timedQuery } from '../postgresConnections.js';
 import { STEP_COLUMNS } from '../postgresRows.js';

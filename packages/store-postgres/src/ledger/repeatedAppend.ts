@@ -1,6 +1,7 @@
 // appendStep's second look (the sibling of the append statement): an append that named a sequence
 // other than the run's next is a repeat of the stored step, or refused.
-import { type NormalizedAppendStep, RunStoreError, sequencePastEndError } from '@runledger/trace/store';
+import { RunStoreError } from '@runledger/trace';
+import { type NormalizedAppendStep, sequencePastEndError } from '@runledger/trace/store';
 import { ms } from '../postgresRows.js';
 import type { TimedQuery } from '../PostgresAccess.js';
 

@@ -1,11 +1,11 @@
 // A prune whose connections are terminated (pg_terminate_backend from another connection) while
 // it deletes several big runs: every run is whole or gone, the rollup is what the steps left make,
 // and the next prune finishes the job.
-import { RunStoreError } from '@runledger/trace/store';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresRunStore } from '../PostgresRunStore.js';
 import { adminQuery, connectTestStore, dropSchema, randomSchema, requirePostgres, TEST_PG_URL } from '../testing/pgTest.js';
 import { BASE, HOUR, rollupAndRebuilt, runIdsIn, seedRun, stepAt } from '../testing/pruneTest.js';
+import { RunStoreError } from '@runledger/trace';
 
 const schemas: string[] = [];
 afterAll(async () => {

@@ -1,7 +1,8 @@
 // PostgresRunStore.pruneRuns beyond the shared contract: the rollup equals the one rebuilt from
 // the steps left for generated runs, cutoffs and batch sizes; appends and a second prune race it;
 // a hidden run is gone for readers and writers and the next prune finishes it.
-import { isPrunableRun, ROLLUP_LEVEL_SIZES, RunStoreError } from '@runledger/trace/store';
+import { RunStoreError } from '@runledger/trace';
+import { isPrunableRun, ROLLUP_LEVEL_SIZES } from '@runledger/trace/store';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';

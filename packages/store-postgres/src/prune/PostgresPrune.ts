@@ -1,14 +1,12 @@
 import type pg from 'pg';
+import type { PruneRunsQuery, PruneRunsResult, RunStatus } from '@runledger/trace';
 import {
   checkPruneRunsQuery,
   isPrunableRun,
   MAX_PRUNE_BATCH_RUNS,
   type NormalizedPruneRunsQuery,
   planPruneBatches,
-  type PruneRunsQuery,
-  type PruneRunsResult,
   PruneRunsTally,
-  type RunStatus,
 } from '@runledger/trace/store';
 import { type DeletedCall, PostgresPruneRollup } from './PostgresPruneRollup.js';
 import { withTransaction } from '../withTransaction.js';

@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
-import { ROLLUP_LEVEL_SIZES, rollupBucketStart, UNKNOWN_FAILURE_CAUSE } from '@runledger/trace/store';
+import { UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
+import { ROLLUP_LEVEL_SIZES, rollupBucketStart } from '@runledger/trace/store';
 import type { HealthRow } from '../health/PostgresHealthReader.js';
 
 const MINUTE_LEVEL = 0;

@@ -1,16 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { buildRunTimeline } from '@runledger/trace';
+import { buildRunTimeline, RunStoreError, type StoredStep } from '@runledger/trace';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresRunStore } from '../PostgresRunStore.js';
 import pg from 'pg';
-import {
-  DURATION_HISTOGRAM_SLOTS,
-  ROLLUP_LEVEL_SIZES,
-  RunStoreError,
-  serverHealth,
-  stepTokens,
-  type StoredStep,
-} from '@runledger/trace/store';
+import { DURATION_HISTOGRAM_SLOTS, ROLLUP_LEVEL_SIZES, serverHealth, stepTokens } from '@runledger/trace/store';
 import fc from 'fast-check';
 import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION, ROLLUP_LEVEL_SIZES_V8, ROLLUP_SLOTS_V2 } from './PostgresMigrations.js';
 import { adminQuery, connectTestStore, dropSchema, randomSchema, requirePostgres, TEST_PG_URL } from '../testing/pgTest.js';

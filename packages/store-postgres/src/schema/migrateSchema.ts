@@ -1,7 +1,7 @@
-import { RunStoreError } from '@runledger/trace/store';
 import type { Pool } from 'pg';
 import { withTransaction } from '../withTransaction.js';
 import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION } from './PostgresMigrations.js';
+import { RunStoreError } from '@runledger/trace';
 
 /**
  * Brings a schema up to {@link POSTGRES_SCHEMA_VERSION}, creating it when missing.

@@ -1,5 +1,5 @@
-import { RunStoreError } from '@runledger/trace/store';
 import pg from 'pg';
+import { RunStoreError } from '@runledger/trace';
 
 /**
  * Reads the schema version of a PostgreSQL schema on one short connection, without creating or

@@ -1,5 +1,5 @@
+import { UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
 // The SQL function rollup_add_runs that migrations 4 and 8 create (import and bulk loads call it).
-import { UNKNOWN_FAILURE_CAUSE } from '@runledger/trace/store';
 
 /**
  * The SQL function `rollup_add_runs` (version 4's, and version 8's with the 32-day level): the tool

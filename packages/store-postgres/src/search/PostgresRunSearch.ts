@@ -1,21 +1,15 @@
 // Finding runs in the PostgreSQL store (the sibling of store-sqlite's SqliteRunSearch): a page of
 // the runs list, the totals of a listing's filters, one server's ended calls and runs by the start
 // of their id, each one statement.
+import type { RunPage, RunQuery, RunStoreError, RunTotals, RunTotalsQuery, ToolCallPage, ToolCallQuery } from '@runledger/trace';
 import {
   checkRunIdPrefix,
   checkRunQuery,
   checkRunTotalsQuery,
   checkToolCallQuery,
-  type RunPage,
   runPageOf,
-  type RunQuery,
-  type RunStoreError,
-  type RunTotals,
-  type RunTotalsQuery,
   runTotalsOf,
   type StoredRunRow,
-  type ToolCallPage,
-  type ToolCallQuery,
   toolCallPageOf,
 } from '@runledger/trace/store';
 import type pg from 'pg';

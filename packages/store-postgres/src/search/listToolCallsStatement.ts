@@ -1,7 +1,8 @@
 // One MCP server's ended tool calls, newest first: the statement of one page of
 // SearchingRunStore.listToolCalls and how its rows read (trace's toolCallPageOf makes the page).
 import type { ToolOutcome } from '@runledger/core';
-import type { NormalizedToolCallQuery, StoredToolCall } from '@runledger/trace/store';
+import type { StoredToolCall } from '@runledger/trace';
+import type { NormalizedToolCallQuery } from '@runledger/trace/store';
 import type { Statement } from './listRunsStatement.js';
 import { ms } from '../postgresRows.js';
 

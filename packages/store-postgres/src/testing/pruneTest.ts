@@ -2,11 +2,11 @@
 // the one rollup_add_runs makes from the steps left.
 import { randomUUID } from 'node:crypto';
 import type { ToolFailureCause, ToolOutcome } from '@runledger/core';
-import type { AppendStepInput, StoredRun, StoredStep } from '@runledger/trace/store';
 import pg from 'pg';
 import { rollPendingStatement } from '../health/PostgresHealthWriter.js';
 import type { PostgresRunStore } from '../PostgresRunStore.js';
 import { TEST_PG_URL } from './pgTest.js';
+import type { AppendStepInput, StoredRun, StoredStep } from '@runledger/trace';
 
 /** 2026-01-01T00:00Z: a day bucket starts here. */
 export const BASE = 1_767_225_600_000;

@@ -1,4 +1,5 @@
-import { serverHealth, type ServerHealth, type ServerHealthQuery, type StoredStep } from '@runledger/trace/store';
+import type { ServerHealth, ServerHealthQuery, StoredStep } from '@runledger/trace';
+import { serverHealth } from '@runledger/trace/store';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteRunStore } from '../SqliteRunStore.js';

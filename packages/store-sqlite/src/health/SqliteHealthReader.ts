@@ -1,6 +1,7 @@
 import type { ToolOutcome } from '@runledger/core';
 import type Database from 'better-sqlite3';
 import type { SqliteHealthPending } from './SqliteHealthPending.js';
+import type { ServerHealth, ServerHealthQuery } from '@runledger/trace';
 import {
   addToTally,
   DURATION_HISTOGRAM_SLOTS,
@@ -12,8 +13,6 @@ import {
   planRollupWindow,
   rollupBucketSpan,
   serverHealth,
-  type ServerHealth,
-  type ServerHealthQuery,
   type ServerHealthTally,
   toolCallOf,
 } from '@runledger/trace/store';

@@ -1,12 +1,6 @@
 import type { ToolOutcome } from '@runledger/core';
-import {
-  durationSlot,
-  ROLLUP_LEVEL_SIZES,
-  rollupBucketStart,
-  type ToolCallFacts,
-  toolCallOf,
-  UNKNOWN_FAILURE_CAUSE,
-} from '@runledger/trace/store';
+import { UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
+import { durationSlot, ROLLUP_LEVEL_SIZES, rollupBucketStart, type ToolCallFacts, toolCallOf } from '@runledger/trace/store';
 
 /** A call's row as the rollup reads it from the steps: server, outcome, duration, time, cause. */
 export type CallRow = [string, ToolOutcome, number, number, string | null];

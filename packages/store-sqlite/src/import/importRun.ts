@@ -1,15 +1,8 @@
 // importRun's transaction (the sibling of store-postgres's importRun.ts): a run and its steps
 // written as given, the run's counters and tokens from its steps, the rollup through the same step writer
 // appends use.
-import {
-  storedStepTokens,
-  type StoredRun,
-  type StoredStep,
-  terminationColumns,
-  type ToolCallFacts,
-  toolCallOf,
-} from '@runledger/trace/store';
-import { callIdOfStoredStep } from '@runledger/trace';
+import { storedStepTokens, terminationColumns, type ToolCallFacts, toolCallOf } from '@runledger/trace/store';
+import { callIdOfStoredStep, type StoredRun, type StoredStep } from '@runledger/trace';
 import type Database from 'better-sqlite3';
 import { NEXT_RUN_NO, RUN_COLUMNS, type StepColumns } from '../sqliteRows.js';
 

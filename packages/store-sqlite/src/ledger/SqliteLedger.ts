@@ -1,8 +1,6 @@
 // The run ledger of a SqliteRunStore (the sibling of store-postgres's PostgresLedger): a run's
 // life from createRun to its end — appends, cancel, heartbeats, recovery — and the reads of one run.
 import {
-  type AppendStepInput,
-  type CancelRequestInput,
   checkAppendStep,
   checkCancelRequest,
   checkCreateRun,
@@ -12,21 +10,26 @@ import {
   checkRunId,
   checkStaleBefore,
   checkStepQuery,
-  type CreateRunInput,
   duplicateRunIdError,
-  type FinishRunInput,
   type NormalizedAppendStep,
+  storedRunOfRow,
+  type StoredRunRow,
+  storedStepReader,
+  type StoredStepRow,
+} from '@runledger/trace/store';
+import {
+  type OpenCallsRead,
+  RunTerminationKind,
+  type AppendStepInput,
+  type CancelRequestInput,
+  type CreateRunInput,
+  type FinishRunInput,
   RunStatus,
   RunStoreError,
   type StepQuery,
   type StoredRun,
-  storedRunOfRow,
-  type StoredRunRow,
   type StoredStep,
-  storedStepReader,
-  type StoredStepRow,
-} from '@runledger/trace/store';
-import { type OpenCallsRead, RunTerminationKind } from '@runledger/trace';
+} from '@runledger/trace';
 import type Database from 'better-sqlite3';
 import type { WriteStep } from '../import/importRun.js';
 import type { SqliteAccess } from '../SqliteAccess.js';

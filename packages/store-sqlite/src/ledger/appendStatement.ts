@@ -3,11 +3,11 @@
 // rollup, and the function that runs them inside the append's transaction (SQLite's append is a
 // few statements in one transaction, PostgreSQL's one statement).
 import type { ToolOutcome } from '@runledger/core';
+import { RunStoreError } from '@runledger/trace';
 import {
   callIdOfPayload,
   isSameStep,
   type NormalizedAppendStep,
-  RunStoreError,
   sequencePastEndError,
   stepTokens,
   toolCallOf,

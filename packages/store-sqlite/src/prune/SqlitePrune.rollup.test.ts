@@ -2,7 +2,8 @@
 // a prune the rollup tables hold exactly the rows a store that was only ever given the remaining
 // runs holds (counts, histogram slots, min/max latency, last failure, causes), at every level.
 import { randomUUID } from 'node:crypto';
-import { isPrunableRun, type StoredRun, type StoredStep } from '@runledger/trace/store';
+import type { StoredRun, StoredStep } from '@runledger/trace';
+import { isPrunableRun } from '@runledger/trace/store';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

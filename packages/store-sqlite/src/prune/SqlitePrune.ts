@@ -1,15 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import type Database from 'better-sqlite3';
+import type { PruneRunsQuery, PruneRunsResult, RunStatus } from '@runledger/trace';
 import {
   checkPruneRunsQuery,
   isPrunableRun,
   MAX_PRUNE_BATCH_RUNS,
   type NormalizedPruneRunsQuery,
   planPruneBatches,
-  type PruneRunsQuery,
-  type PruneRunsResult,
   PruneRunsTally,
-  type RunStatus,
 } from '@runledger/trace/store';
 import { SqlitePrunePace } from './SqlitePrunePace.js';
 import type { SqliteHealthPending } from '../health/SqliteHealthPending.js';

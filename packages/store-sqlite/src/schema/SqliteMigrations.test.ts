@@ -1,9 +1,9 @@
 import { copyFileSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { copyRuns, buildRunTimeline, stepOutcome } from '@runledger/trace';
+import { copyRuns, buildRunTimeline, stepOutcome, type StoredStep } from '@runledger/trace';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { serverHealth, type StoredStep } from '@runledger/trace/store';
+import { serverHealth } from '@runledger/trace/store';
 import { HISTOGRAM_BUCKETS_V4, SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
 import { SqliteRunStore } from '../SqliteRunStore.js';
 import { setExactHealthMaxCalls } from '../SqliteRunStoreInternals.js';

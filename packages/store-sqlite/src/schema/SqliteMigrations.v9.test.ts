@@ -1,6 +1,7 @@
 import { copyFileSync } from 'node:fs';
 import type { ToolOutcome } from '@runledger/core';
-import { type ServerHealthQuery, toolCallOf } from '@runledger/trace/store';
+import type { ServerHealthQuery } from '@runledger/trace';
+import { toolCallOf } from '@runledger/trace/store';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HISTOGRAM_BUCKETS_V4 } from './SqliteMigrations.js';

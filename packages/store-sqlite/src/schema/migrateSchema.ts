@@ -1,7 +1,7 @@
-import { RunStoreError } from '@runledger/trace/store';
 import type Database from 'better-sqlite3';
 import { retryBusy } from '../busyRetry.js';
 import { SQLITE_MIGRATIONS, SQLITE_SCHEMA_VERSION } from './SqliteMigrations.js';
+import { RunStoreError } from '@runledger/trace';
 
 /**
  * Applies the pending migrations, each in its own `BEGIN IMMEDIATE` transaction — on a new file

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { RunStoreError } from '@runledger/trace/store';
 import Database from 'better-sqlite3';
+import { RunStoreError } from '@runledger/trace';
 
 /**
  * Reads the schema version of a SQLite file, opened read-only, without creating or changing

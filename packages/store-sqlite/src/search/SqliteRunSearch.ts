@@ -1,22 +1,16 @@
 // Finding runs in the SQLite store (the sibling of store-postgres's PostgresRunSearch): a page of
 // the runs list, the totals of a listing's filters, one server's ended calls and runs by the start
 // of their id, each one statement on the checked query, run in the store's read path.
+import type { RunPage, RunQuery, RunTotals, RunTotalsQuery, StoredToolCall, ToolCallPage, ToolCallQuery } from '@runledger/trace';
 import {
   checkRunIdPrefix,
   checkRunQuery,
   checkRunTotalsQuery,
   checkToolCallQuery,
   type NormalizedRunQuery,
-  type RunPage,
-  type RunQuery,
-  type RunTotals,
-  type RunTotalsQuery,
   runPageOf,
   runTotalsOf,
   type StoredRunRow,
-  type StoredToolCall,
-  type ToolCallPage,
-  type ToolCallQuery,
   toolCallPageOf,
 } from '@runledger/trace/store';
 import type Database from 'better-sqlite3';

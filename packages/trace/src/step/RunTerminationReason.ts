@@ -3,7 +3,8 @@
 // keeps a termination as data (its kind and facts); the sentence is composed by runTerminationText
 // when it is shown. readRunTerminationReason reads the prose older versions stored back into data.
 // Any other reason (an agent's own error message) is the agent's text and reads as `other`.
-import { isTerminalRunStatus, type TerminalRunStatus } from './RunStatus.js';
+import type { TerminalRunStatus } from '@runledger/trace';
+import { isTerminalRunStatus } from './RunStatus.js';
 
 /**
  * The fixed texts of the termination reasons runledger writes, and the prefixes of the composed

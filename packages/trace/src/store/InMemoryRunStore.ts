@@ -4,18 +4,11 @@ import type { CancelRequestInput } from './CancelRequest.js';
 import { checkImportRun } from './storeInputChecks.js';
 import type { ServerHealth, ServerHealthQuery } from '../health/ServerHealth.js';
 import { serverHealth } from './serverHealth.js';
-import {
-  checkPruneRunsQuery,
-  isPrunableRun,
-  planPruneBatches,
-  type PruneRunsQuery,
-  type PruneRunsResult,
-  PruneRunsTally,
-  type PruningRunStore,
-} from './PruneRuns.js';
+import { checkPruneRunsQuery, isPrunableRun, planPruneBatches, PruneRunsTally } from './PruneRuns.js';
+import type { PruneRunsQuery, PruneRunsResult, PruningRunStore } from './PruningRunStore.js';
 import type { OpenCallsRead, OpenCallsRunStore } from './OpenCalls.js';
-import type { RunTotals, RunTotalsQuery, SearchingRunStore } from './RunSearch.js';
-import type { ToolCallPage, ToolCallQuery } from './ToolCallListing.js';
+import type { RunTotals, RunTotalsQuery, SearchingRunStore } from './SearchingRunStore.js';
+import type { ToolCallPage, ToolCallQuery } from './StoredToolCall.js';
 import { InMemoryState } from './inMemory/inMemoryRuns.js';
 import { InMemoryLedger } from './inMemory/InMemoryLedger.js';
 import { InMemoryRunSearch } from './inMemory/InMemoryRunSearch.js';

@@ -1,10 +1,8 @@
 // The normalized shapes the input checks of storeInputChecks.ts return: what a store writes and queries
 // by, after the rules have checked the caller's input and filled in the defaults.
+import type { CancelRequestSource, FlakyThreshold, RunStatus, TerminalRunStatus } from '@runledger/trace';
 import type { ToolOutcome } from '@runledger/core';
-import type { RunStatus, TerminalRunStatus } from '../step/RunStatus.js';
-import type { FlakyThreshold } from '../health/FlakyThreshold.js';
 import type { TerminationColumns } from './storedTermination.js';
-import type { CancelRequestSource } from './CancelRequest.js';
 
 /**
  * A run listing's position: the last run of the previous page.

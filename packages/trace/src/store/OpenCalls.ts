@@ -1,6 +1,7 @@
 // The calls on the wire of a running run, as a store keeps them: the optional RunStore read, and
 // the one rule of what a step opens and ends that every store (and the app's tracker) folds by.
-import type { RunStore, StoredStep } from './RunStore.js';
+import type { StoredStep } from '@runledger/trace';
+import type { RunStore } from './RunStore.js';
 
 /**
  * The calls on the wire of a running run, read in one snapshot.

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InMemoryRunStore } from './InMemoryRunStore.js';
-import { canSearchRuns, checkRunIdPrefix } from './RunSearch.js';
+import { checkRunIdPrefix } from './RunSearch.js';
+import { canSearchRuns } from './SearchingRunStore.js';
 import type { RunStore } from './RunStore.js';
 import { RunStoreError } from './RunStoreError.js';
 

@@ -1,41 +1,9 @@
-// Finding runs in a large store: the optional RunStore reads behind the app's search (totals of a
-// listing, one server's calls, runs by the start of their id) and the input rule of an id prefix.
+// Finding runs in a large store, as a store applies it: the input rules of a listing's totals and of
+// an id prefix, and the totals of a count. The reads themselves are SearchingRunStore's.
 import type { NormalizedRunQuery } from './NormalizedStoreInput.js';
-import type { RunQuery, RunStore } from './RunStore.js';
+import type { RunTotals, RunTotalsQuery } from '@runledger/trace';
 import { checkRunQuery } from './storeInputChecks.js';
-import type { ToolCallPage, ToolCallQuery } from './ToolCallListing.js';
 import { invalid, show, UUID } from './storeValueRules.js';
-
-/**
- * The filters of a run listing without its paging: what {@link SearchingRunStore.runTotals} adds
- * up, and how far it counts.
- *
- * @public
- */
-export type RunTotalsQuery = Omit<RunQuery, 'cursor' | 'limit'> & {
-  /**
-   * Counts at most this many runs (a positive integer): a read that stops there, so it costs the
-   * same however many runs match beyond it. Without it every run the filters keep is counted.
-   */
-  readonly upTo?: number;
-};
-
-/**
- * What the runs a listing's filters keep add up to.
- *
- * @public
- */
-export interface RunTotals {
-  /** How many runs the filters keep (every page of the listing); at most `upTo` when it was given. */
-  readonly runs: number;
-  /** The model tokens the counted runs used (their `tokens`, see {@link stepTokens}). */
-  readonly tokens: number;
-  /**
-   * False when more runs match than the query's `upTo`: `runs` is then `upTo` and `tokens` what
-   * `upTo` of them used (whichever the store read first), so both are lower bounds ("10,000+").
-   */
-  readonly complete: boolean;
-}
 
 /**
  * A runs total query as stores read it: the listing's filters (its cursor and limit play no part)
@@ -86,52 +54,6 @@ export function runTotalsOf(
 const MAX_PREFIX_MATCHES = 200;
 /** The nil UUID: a text can start a run id when the rest of this one completes it to a UUID. */
 const ANY_UUID = '00000000-0000-0000-0000-000000000000';
-
-/**
- * A {@link RunStore} that finds runs in a large store without reading them all: every store of
- * runledger is one.
- *
- * @remarks
- * The three methods are optional on {@link RunStore} so that a store written before them still
- * compiles; {@link canSearchRuns} tells whether a store has them. Such a store also honours
- * {@link RunQuery}'s `server`, `tool` and `titleContains` filters; a store without them ignores
- * those filters, so an app offers them only where {@link canSearchRuns} holds.
- *
- * @public
- */
-export interface SearchingRunStore extends RunStore {
-  /**
-   * How many runs a listing with these filters holds, and the tokens they used; with `upTo`, of
-   * `upTo` runs at most (`complete` tells whether more match).
-   *
-   * @throws RunStoreError (`invalid_input`) from `checkRunTotalsQuery`.
-   */
-  runTotals(query?: RunTotalsQuery): Promise<RunTotals>;
-  /**
-   * One MCP server's ended tool calls, newest first (by `createdAt`, then run id, then sequence),
-   * keyset-paged.
-   *
-   * @throws RunStoreError (`invalid_input`) from `checkToolCallQuery`.
-   */
-  listToolCalls(query: ToolCallQuery): Promise<ToolCallPage>;
-  /**
-   * The ids of the runs whose id starts with `prefix` (any case), in ascending order, at most
-   * `limit` (default 10, at most 200). A prefix no run id can start with finds none.
-   *
-   * @throws RunStoreError (`invalid_input`) from `checkRunIdPrefix`.
-   */
-  findRunIdsByPrefix(prefix: string, limit?: number): Promise<readonly string[]>;
-}
-
-/**
- * Tells whether a store can search its runs (has `runTotals`, `listToolCalls` and `findRunIdsByPrefix`).
- *
- * @public
- */
-export function canSearchRuns(store: RunStore): store is SearchingRunStore {
-  const s = store as Partial<SearchingRunStore>;
-  return typeof s.runTotals === 'function' && typeof s.listToolCalls === 'function' && typeof s.findRunIdsByPrefix === 'function';
-}
 
 /**
  * A run id prefix as stores look it up: in lower case, or null when no run id (a UUID) can start

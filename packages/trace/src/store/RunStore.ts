@@ -2,10 +2,10 @@ import type { ToolOutcome } from '@runledger/core';
 import type { RunStatus, TerminalRunStatus } from '../step/RunStatus.js';
 import type { RunTermination } from '../step/RunTerminationReason.js';
 import type { ServerHealth, ServerHealthQuery } from '../health/ServerHealth.js';
-import type { PruneRunsQuery, PruneRunsResult } from './PruneRuns.js';
+import type { PruneRunsQuery, PruneRunsResult } from './PruningRunStore.js';
 import type { OpenCallsRead } from './OpenCalls.js';
-import type { RunTotals, RunTotalsQuery } from './RunSearch.js';
-import type { ToolCallPage, ToolCallQuery } from './ToolCallListing.js';
+import type { RunTotals, RunTotalsQuery } from './SearchingRunStore.js';
+import type { ToolCallPage, ToolCallQuery } from './StoredToolCall.js';
 import type { CancelRequestInput, StoredCancelRequest } from './CancelRequest.js';
 
 /**

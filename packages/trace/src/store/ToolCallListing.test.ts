@@ -2,14 +2,8 @@ import { TOOL_OUTCOMES, type ToolOutcome } from '@runledger/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RunStoreError } from './RunStoreError.js';
-import {
-  checkToolCallQuery,
-  decodeToolCallCursor,
-  encodeToolCallCursor,
-  type StoredToolCall,
-  type ToolCallQuery,
-  toolCallPageOf,
-} from './ToolCallListing.js';
+import { checkToolCallQuery, decodeToolCallCursor, encodeToolCallCursor, toolCallPageOf } from './ToolCallListing.js';
+import type { StoredToolCall, ToolCallQuery } from './StoredToolCall.js';
 import { LONE_SURROGATE } from './storeValueRules.js';
 import { MAX_TIME_MS } from '../step/numericLimits.js';
 

@@ -1,68 +1,13 @@
-// The tool calls of one MCP server across runs, newest first: the shapes of
-// SearchingRunStore.listToolCalls, its input rule and its keyset cursor, so every store pages alike.
-import { isToolOutcome, type ToolFailureFacts, type ToolOutcome } from '@runledger/core';
+// The tool calls of one MCP server across runs, newest first: the input rule and the keyset cursor of
+// SearchingRunStore.listToolCalls (its shapes are in StoredToolCall.ts), so every store pages alike.
+import { isToolOutcome, type ToolOutcome } from '@runledger/core';
+import type { StoredToolCall, ToolCallPage, ToolCallQuery } from '@runledger/trace';
 import { readFailureFacts } from '../step/RunStepSchema.js';
 import { invalid, nonEmptyText, object, show, time, timeProblem, UUID } from './storeValueRules.js';
 
 /** Default and largest page size of a tool call listing. */
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
-
-/**
- * Which tool calls {@link SearchingRunStore.listToolCalls} lists: one server's, newest first.
- *
- * @public
- */
-export interface ToolCallQuery {
-  /** The MCP server id (the `toolServer` of the calls' steps). */
-  readonly server: string;
-  /** Only calls that ended in this outcome; default every outcome. */
-  readonly outcome?: ToolOutcome;
-  /** Only calls recorded at or after this time (ms since the epoch). */
-  readonly since?: number;
-  /** Only calls recorded before this time (ms since the epoch). */
-  readonly until?: number;
-  /** Page size; default 50, at most 200. */
-  readonly limit?: number;
-  /** The `nextCursor` of the previous page (keyset paging). */
-  readonly cursor?: string | null;
-}
-
-/**
- * One ended tool call as a store lists it: the `tool` step that ended it.
- *
- * @public
- */
-export interface StoredToolCall {
-  readonly runId: string;
-  /** The sequence of the step that ended the call. */
-  readonly sequence: number;
-  readonly server: string;
-  /** The tool's name as the step recorded it (`toolName`), or null when it recorded none. */
-  readonly tool: string | null;
-  readonly outcome: ToolOutcome;
-  /** The failure cause of a failed call as recorded, or null (not failed, or recorded before causes were). */
-  readonly cause: string | null;
-  /**
-   * What the transport knew about why a failed call failed (the step's `toolFailureFacts`), or
-   * null; a store may give the stored JSON text, which the page reads (see `toolCallPageOf`).
-   */
-  readonly failureFacts?: ToolFailureFacts | null;
-  readonly durationMs: number;
-  /** When the step was recorded (ms since the epoch). */
-  readonly createdAt: number;
-}
-
-/**
- * One page of tool calls.
- *
- * @public
- */
-export interface ToolCallPage {
-  readonly calls: readonly StoredToolCall[];
-  /** Pass as `cursor` for the next page; null on the last page. */
-  readonly nextCursor: string | null;
-}
 
 /**
  * A position in a tool call listing: calls come newest first by `createdAt`, then run id, then

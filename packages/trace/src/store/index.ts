@@ -3,12 +3,10 @@
 // a store folds its rows into, the row readers of SQL stores, and the one duration histogram and
 // rollup levels of every store's health rollup. An agent author needs none of this.
 // Each name has one entry: what the users of a store need (RunStore, its optional parts and their
-// `can…` tests, isLateCancel, the run statuses, OpenCallSet, ...) is the main entry's, and a store
-// imports it from `@runledger/trace`. The one exception is the closure rule of the API gate
-// (docs/api-surface.md): a type this entry's signatures mention must be exported here too, so the
-// shapes of the store contract that the checks take and return (StoredRun, RunQuery, ServerHealth,
-// RunStoreError, ...) are re-exported below, marked as such; API Extractor reads a self-import of
-// `@runledger/trace` as part of this entry, so they cannot be imported from the main entry instead.
+// `can…` tests, the shapes the checks take and return: StoredRun, RunQuery, ServerHealth,
+// RunStoreError, ...) is the main entry's, and a store imports it from `@runledger/trace`. The
+// modules behind this entry import those shapes by the package's name too (type imports), so this
+// entry's declarations do, and the API gate reads them as another module's (docs/api-surface.md).
 export {
   checkAppendStep,
   checkCancelRequest,
@@ -48,7 +46,7 @@ export {
   terminationOfColumns,
   terminationTextOfColumns,
 } from './storedTermination.js';
-export { addToTally, healthOf, newServerHealthTally, type ServerHealthTally, type ServerLatency } from '../health/ServerHealth.js';
+export { addToTally, healthOf, newServerHealthTally, type ServerHealthTally, type ServerLatency } from '../health/ServerHealthTally.js';
 export { type ServerHealthRow, serverHealth } from './serverHealth.js';
 export {
   DURATION_HISTOGRAM_MAX_RELATIVE_ERROR,
@@ -69,7 +67,7 @@ export {
 } from '../health/rollupLevels.js';
 export { runPageOf } from './runPageOf.js';
 export { storedRunOfRow, type StoredRunRow } from './storedRunOfRow.js';
-export { type CancelRequestColumns, cancelRequestOfColumns } from './CancelRequest.js';
+export { type CancelRequestColumns, cancelRequestOfColumns } from './CancelRequestColumns.js';
 export { storedStepReader, type StoredStepRow } from './storedStepReader.js';
 export { callIdOfPayload } from './OpenCalls.js';
 export {
@@ -93,26 +91,3 @@ export {
   type ToolCallCursorPosition,
   toolCallPageOf,
 } from './ToolCallListing.js';
-
-// Re-exported for the closure rule only (see the top): the main entry's names that this entry's
-// signatures mention. Import them from `@runledger/trace`; nothing else of the main entry is here.
-export type {
-  AppendStepInput,
-  CreateRunInput,
-  FinishRunInput,
-  OutcomeCounts,
-  RunPage,
-  RunQuery,
-  StepQuery,
-  StoredRun,
-  StoredStep,
-} from './RunStore.js';
-export { RunStoreError, RunStoreErrorCode } from './RunStoreError.js';
-export { type CancelRequestInput, CancelRequestSource, type StoredCancelRequest } from './CancelRequest.js';
-export { RunStatus, type TerminalRunStatus } from '../step/RunStatus.js';
-export { type RunTermination, RunTerminationKind } from '../step/RunTerminationReason.js';
-export type { PruneRunsQuery, PruneRunsResult } from './PruneRuns.js';
-export type { RunTotals, RunTotalsQuery } from './RunSearch.js';
-export type { StoredToolCall, ToolCallPage, ToolCallQuery } from './ToolCallListing.js';
-export { type FlakyThreshold } from '../health/FlakyThreshold.js';
-export { type ServerFailureCauseCount, type ServerHealth, type ServerHealthQuery, UNKNOWN_FAILURE_CAUSE } from '../health/ServerHealth.js';

@@ -1,11 +1,5 @@
-import {
-  addToTally,
-  healthOf,
-  newServerHealthTally,
-  type ServerHealth,
-  type ServerHealthQuery,
-  type ServerHealthTally,
-} from '../health/ServerHealth.js';
+import type { ServerHealth, ServerHealthQuery } from '@runledger/trace';
+import { addToTally, healthOf, newServerHealthTally, type ServerHealthTally } from '../health/ServerHealthTally.js';
 import { type ToolCallSource, toolCallOf } from '../health/ToolCallFacts.js';
 import { checkHealthQuery } from './storeInputChecks.js';
 

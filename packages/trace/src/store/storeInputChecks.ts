@@ -1,5 +1,18 @@
+import type {
+  AppendStepInput,
+  CancelRequestInput,
+  CreateRunInput,
+  FinishRunInput,
+  RunQuery,
+  RunStatus,
+  RunStoreError,
+  ServerHealthQuery,
+  StepQuery,
+  StoredRun,
+  StoredStep,
+} from '@runledger/trace';
 import { isToolOutcome } from '@runledger/core';
-import { isRunStatus, isTerminalRunStatus, type RunStatus } from '../step/RunStatus.js';
+import { isRunStatus, isTerminalRunStatus } from '../step/RunStatus.js';
 import { RunTerminationKind } from '../step/RunTerminationReason.js';
 import {
   checkTermination,
@@ -8,8 +21,6 @@ import {
   terminationOfColumns,
   terminationTextOfColumns,
 } from './storedTermination.js';
-import type { AppendStepInput, CreateRunInput, FinishRunInput, RunQuery, StepQuery, StoredRun, StoredStep } from './RunStore.js';
-import type { RunStoreError } from './RunStoreError.js';
 import {
   count,
   duration,
@@ -34,9 +45,8 @@ import {
   uuid,
 } from './storeValueRules.js';
 import { DEFAULT_FLAKY_THRESHOLD, FLAKY_THRESHOLD_RULES } from '../health/FlakyThreshold.js';
-import type { ServerHealthQuery } from '../health/ServerHealth.js';
 
-import { type CancelRequestInput, isCancelRequestSource, MAX_CANCEL_BY_LENGTH, MAX_CANCEL_REASON_LENGTH } from './CancelRequest.js';
+import { isCancelRequestSource, MAX_CANCEL_BY_LENGTH, MAX_CANCEL_REASON_LENGTH } from './CancelRequest.js';
 import type {
   NormalizedAppendStep,
   NormalizedCancelRequest,

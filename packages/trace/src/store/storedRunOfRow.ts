@@ -1,9 +1,9 @@
 // A run read back from a SQL store's row: every SQL store names its runs' columns alike and maps
 // them through this one function, so a damaged row reads the same way from every store.
+import type { StoredRun } from '@runledger/trace';
 import { isRunStatus, isTerminalRunStatus, RunStatus } from '../step/RunStatus.js';
-import type { StoredRun } from './RunStore.js';
 import { terminationOfColumns, terminationTextOfColumns } from './storedTermination.js';
-import { type CancelRequestColumns, cancelRequestField } from './CancelRequest.js';
+import { type CancelRequestColumns, cancelRequestField } from './CancelRequestColumns.js';
 
 /**
  * A run's row as a SQL store reads it: the columns every store's `runs` table names alike.

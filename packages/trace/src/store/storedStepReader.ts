@@ -1,7 +1,7 @@
 // Steps read back from a SQL store's rows: every SQL store names its steps' columns alike and maps
 // them through this one reader, so a damaged row reads the same way from every store.
+import type { StoredStep } from '@runledger/trace';
 import type { ToolOutcome } from '@runledger/core';
-import type { StoredStep } from './RunStore.js';
 
 /**
  * A step's row as a SQL store reads it: the columns every store's `steps` table names alike. The

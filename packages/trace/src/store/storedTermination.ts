@@ -2,9 +2,9 @@
 // that is composed by runTerminationText when it is shown. Prose an older version stored is read
 // into the same data once (by the stores' migrations, by importRun, by a finish given as text);
 // where the kind's sentence would not be the very words stored, the words are kept beside it.
+import type { RunTermination, StoredRun } from '@runledger/trace';
 import { isTerminalRunStatus } from '../step/RunStatus.js';
-import { readRunTerminationReason, type RunTermination, RunTerminationKind, runTerminationText } from '../step/RunTerminationReason.js';
-import type { StoredRun } from './RunStore.js';
+import { readRunTerminationReason, RunTerminationKind, runTerminationText } from '../step/RunTerminationReason.js';
 import { invalid, object, show, textOrNull } from './storeValueRules.js';
 
 /**

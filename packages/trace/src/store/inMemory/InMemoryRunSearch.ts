@@ -3,8 +3,10 @@
 // ended calls and runs by the start of their id, over the runs as they are kept.
 import type { RunPage, RunQuery } from '../RunStore.js';
 import { checkRunQuery, compareNewestFirst } from '../storeInputChecks.js';
-import { checkRunIdPrefix, checkRunTotalsQuery, type RunTotals, type RunTotalsQuery } from '../RunSearch.js';
-import { checkToolCallQuery, type StoredToolCall, type ToolCallPage, type ToolCallQuery, toolCallPageOf } from '../ToolCallListing.js';
+import { checkRunIdPrefix, checkRunTotalsQuery } from '../RunSearch.js';
+import type { RunTotals, RunTotalsQuery } from '../SearchingRunStore.js';
+import { checkToolCallQuery, toolCallPageOf } from '../ToolCallListing.js';
+import type { StoredToolCall, ToolCallPage, ToolCallQuery } from '../StoredToolCall.js';
 import { compareCallsNewestFirst, type InMemoryState, isKept, type MutableRun, snapshot } from './inMemoryRuns.js';
 import { pageOfRuns } from '../runPageOf.js';
 

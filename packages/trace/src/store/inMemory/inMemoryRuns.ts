@@ -3,10 +3,10 @@
 // sees (the in-memory counterpart of a SQL store's rows and statements).
 import type { RunStatus, TerminalRunStatus } from '../../step/RunStatus.js';
 import type { OutcomeCounts, StoredRun, StoredStep } from '../RunStore.js';
-import type { StoredToolCall } from '../ToolCallListing.js';
+import type { StoredToolCall } from '../StoredToolCall.js';
 import { readFailureFacts } from '../../step/RunStepSchema.js';
 import type { NormalizedCancelRequest, NormalizedRunQuery } from '../NormalizedStoreInput.js';
-import { cancelRequestField } from '../CancelRequest.js';
+import { cancelRequestField } from '../CancelRequestColumns.js';
 import { toolCallOf } from '../../health/ToolCallFacts.js';
 import { parsePayload } from '../../step/readStepOutcome.js';
 import { RunStepKind } from '../../step/RunStepKind.js';
