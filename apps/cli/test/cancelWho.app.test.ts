@@ -67,6 +67,24 @@ describe('the Cancel form: who, from where and why', () => {
     expect((await store.getRun(run.id))!.cancelRequest).toMatchObject({ from: 'app', by: 'token', reason: null });
   });
 
+  it('on a loopback app without a token: the name the operator gave it (--token-name), else no one', async () => {
+    for (const [tokenName, by] of [
+      ['alice-laptop', 'alice-laptop'],
+      [undefined, null],
+    ] as const) {
+      const server = await startRunsServer({ store, port: 0, timeZone: 'UTC', ...(tokenName === undefined ? {} : { tokenName }) });
+      servers.push(server);
+      const run = await store.createRun({ configuration: 'who' });
+      const reply = await send(server, `/runs/${run.id}/cancel`, {
+        method: 'POST',
+        body: 'reason=local',
+        headers: { origin: `http://127.0.0.1:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(reply.status).toBe(303);
+      expect((await store.getRun(run.id))!.cancelRequest).toMatchObject({ from: 'app', by, reason: 'local' });
+    }
+  });
+
   it('takes the user a trusted header names, when the operator said to trust that header', async () => {
     const server = await app({ tokenName: 'proxy', trustUserHeader: 'X-Forwarded-User' });
     const run = await store.createRun({ configuration: 'who' });
@@ -99,6 +117,13 @@ describe('serve --token-name and --trust-user-header', () => {
       trustUserHeader: 'X-Forwarded-User',
     });
     expect(parsedLine(['serve'], env)).toMatchObject({ tokenName: null, trustUserHeader: null });
+    // RUNLEDGER_TOKEN_NAME beside RUNLEDGER_TOKEN (a service file sets both); the flag wins, an empty one is none
+    expect(parsedLine(['serve'], { ...env, tokenName: 'ops-service' })).toMatchObject({ tokenName: 'ops-service' });
+    expect(parsedLine(['serve', '--token-name', 'cli'], { ...env, tokenName: 'ops-service' })).toMatchObject({ tokenName: 'cli' });
+    expect(parsedLine(['serve'], { ...env, tokenName: '' })).toMatchObject({ tokenName: null });
+    expect(() => parsedLine(['serve'], { ...env, tokenName: 'a\tb' })).toThrow(
+      'runledger serve: --token-name must be 1 to 200 characters without control characters',
+    );
     expect(() => parsedLine(['serve', '--trust-user-header', 'X Forwarded User'], env)).toThrow(
       'runledger serve: --trust-user-header must be an HTTP header name, got "X Forwarded User"',
     );

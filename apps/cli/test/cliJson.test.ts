@@ -117,8 +117,15 @@ describe('--json outputs and their schemas', () => {
     try {
       const run = (await store.getRun(finishedId))!;
       const page = timelineSlice(run, await store.readSteps(run.id), 0);
+      // a run of up to 1,000 steps (--limit's default) is one page: no next one
       expect(out).toEqual(
-        asJson({ run, cancelRequestedAfterFinish: isLateCancel(run), callsOnTheWire: page.wire ?? [], timeline: page.entries }),
+        asJson({
+          run,
+          cancelRequestedAfterFinish: isLateCancel(run),
+          callsOnTheWire: page.wire ?? [],
+          timeline: page.entries,
+          nextCursor: null,
+        }),
       );
       expect((out as { cancelRequestedAfterFinish: boolean }).cancelRequestedAfterFinish).toBe(true);
     } finally {

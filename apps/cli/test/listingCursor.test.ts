@@ -8,6 +8,7 @@ import { SqliteRunStore } from '@runledger/store-sqlite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runsList } from '../src/commands/runsList.js';
+import { runsShow } from '../src/commands/runsShow.js';
 import { servers } from '../src/commands/servers.js';
 import { spoolList } from '../src/commands/spoolList.js';
 import { cli } from './cliHelpers.js';
@@ -112,6 +113,76 @@ describe('runs list --cursor', () => {
     const big = await cli(['runs', 'list', '--db', db, '--limit', '1001'], dir);
     expect(big.code).toBe(2);
     expect(big.stderr.split('\n')[0]).toBe('runledger runs list: --limit must be an integer from 1 to 1000, got "1001"');
+  });
+});
+
+/** A SQLite store with finished runs of these many tool calls each, and their ids. */
+async function storeWithSteps(counts: readonly number[]): Promise<{ db: string; ids: string[] }> {
+  const db = join(mkdtempSync(join(dir, 'steps-')), 'runs.db');
+  const store = await SqliteRunStore.open({ path: db });
+  const ids: string[] = [];
+  try {
+    for (const n of counts) {
+      const calls = Array.from({ length: n }, (_, i): SeedCall => ({
+        server: 'srv',
+        tool: `t${i}`,
+        outcome: i % 3 === 2 ? 'failed' : 'ok',
+      }));
+      ids.push((await seedRun(store, { configuration: 'steps-paged', createdAt: 1_000_000, calls, finish: 'completed' })).id);
+    }
+  } finally {
+    await store.close();
+  }
+  return { db, ids };
+}
+
+/** One `runs show --json` page, its timeline entries as JSON text. */
+async function stepsPage(db: string, id: string, args: readonly string[]): Promise<{ entries: string[]; nextCursor: string | null }> {
+  const result = await cli(['runs', 'show', id, '--db', db, '--json', ...args], dir);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  const page = runsShow.jsonOutput.parse(JSON.parse(result.stdout));
+  return { entries: page.timeline.map((entry) => JSON.stringify(entry)), nextCursor: page.nextCursor };
+}
+
+describe('runs show --cursor', () => {
+  it("pages through a run's timeline once, in the order of one page, whatever --limit (a long run is read a page at a time)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 25 }), fc.integer({ min: 1, max: 9 }), async (steps, limit) => {
+        const { db, ids } = await storeWithSteps([steps]);
+        const whole = await stepsPage(db, ids[0]!, []);
+        expect(whole.nextCursor).toBeNull();
+        // the steps and the run's lifecycle (started, completed), each once
+        expect(whole.entries).toHaveLength(steps + 2);
+        const pages: string[][] = [];
+        let cursor: string | null = null;
+        do {
+          const page = await stepsPage(db, ids[0]!, ['--limit', String(limit), ...(cursor === null ? [] : ['--cursor', cursor])]);
+          pages.push(page.entries);
+          cursor = page.nextCursor;
+        } while (cursor !== null && pages.length <= 100);
+        expect(pages.flat()).toEqual(whole.entries);
+        expect(pages).toHaveLength(Math.max(1, Math.ceil(steps / limit)));
+      }),
+      { numRuns: 10 },
+    );
+  });
+
+  it('says where the next page starts under the table, and refuses a cursor of another run, one no page printed and a --limit out of 1 to 1000', async () => {
+    const { db, ids } = await storeWithSteps([5, 5]);
+    const first = await stepsPage(db, ids[0]!, ['--limit', '2']);
+    const table = await cli(['runs', 'show', ids[0]!, '--db', db, '--limit', '2'], dir);
+    expect(table.stdout.trimEnd().split('\n').at(-1)).toBe(`(steps 1–2 of 5: the next page is --cursor ${first.nextCursor})`);
+    for (const cursor of [first.nextCursor!, 'nope']) {
+      const bad = await cli(['runs', 'show', ids[1]!, '--db', db, '--cursor', cursor], dir);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr.split('\n')[0]).toBe(
+        `runledger runs show: --cursor must be the nextCursor of an earlier runs show (its --json, or the line under its table), got ${JSON.stringify(cursor)}`,
+      );
+    }
+    const big = await cli(['runs', 'show', ids[0]!, '--db', db, '--limit', '1001'], dir);
+    expect(big.code).toBe(2);
+    expect(big.stderr.split('\n')[0]).toBe('runledger runs show: --limit must be an integer from 1 to 1000, got "1001"');
   });
 });
 

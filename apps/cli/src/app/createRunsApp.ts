@@ -40,7 +40,10 @@ export interface RunsAppOptions {
   readonly store: RunStore;
   /** When set, every request must carry it (Bearer header, cookie or `?token=`); else 401. */
   readonly token?: string | null;
-  /** The name of the access token: who asked for a cancel through the app (default `token`). */
+  /**
+   * Who asked for a cancel through the app: the access token's name (default `token`); on a loopback
+   * app without a token, the name given here (the operator at that machine), else no one.
+   */
   readonly tokenName?: string | null;
   /**
    * The header an authenticating proxy in front of the app names its user in: a cancel is asked by
@@ -141,7 +144,9 @@ export function createRunsApp(options: RunsAppOptions): RunsAppHandler {
   const { store } = options;
   const token = options.token ?? null;
   const loopbackOnly = options.loopbackOnly ?? token === null;
-  const requester = { token, tokenName: options.tokenName ?? 'token', trustUserHeader: options.trustUserHeader ?? null };
+  // who asked for a cancel: the token's name (`token` by default); a loopback app without a token
+  // names the one given it, else no one
+  const requester = { tokenName: options.tokenName ?? (token === null ? null : 'token'), trustUserHeader: options.trustUserHeader ?? null };
   const now = options.now ?? Date.now;
   const runsPageSize = options.runsPageSize ?? 50;
   // the time zone dates are shown in, and the runs list's time filters read in

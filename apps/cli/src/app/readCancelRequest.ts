@@ -9,14 +9,15 @@ import { checkCancelRequest } from '@runledger/trace/store';
 const MAX_FORM_BYTES = 8 * 1024;
 
 /**
- * How the app names who asked: the token's name when the app has a token, and the user a proxy
- * names in `trustUserHeader` when the operator said to trust that header (never otherwise).
+ * How the app names who asked: the user a proxy names in `trustUserHeader` when the operator said to
+ * trust that header (never otherwise), else `tokenName`: the token's name (`token` when the app has
+ * a token and no name was given), or on a loopback app without a token the name the operator gave
+ * it (`--token-name`), else no one.
  *
  * @internal
  */
 export interface CancelRequesterOptions {
-  readonly token: string | null;
-  readonly tokenName: string;
+  readonly tokenName: string | null;
   readonly trustUserHeader: string | null;
 }
 
@@ -54,7 +55,7 @@ export async function readCancelRequest(
   const typed = (form.get('reason') ?? '').trim();
   const header = options.trustUserHeader === null ? undefined : req.headers[options.trustUserHeader.toLowerCase()];
   const user = typeof header === 'string' && header.trim() !== '' ? header.trim() : null;
-  const by = user ?? (options.token === null ? null : options.tokenName);
+  const by = user ?? options.tokenName;
   const request = { from: 'app', by, reason: typed === '' ? null : typed } as const;
   try {
     checkCancelRequest(request);

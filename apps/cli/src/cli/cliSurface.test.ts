@@ -24,6 +24,7 @@ function line(name: string, extra: readonly string[] = []): string[] {
 const VALUES: Record<string, string> = {
   'runs list --cursor': encodeRunCursor({ createdAt: 1_000, id: '00000000-0000-4000-8000-000000000001' }),
   'spool list --cursor': Buffer.from(JSON.stringify({ after: '/tmp/spool-1-1-1.jsonl' })).toString('base64url'),
+  'runs show --cursor': Buffer.from(JSON.stringify({ run: '00000000-0000-4000-8000-000000000001', from: 1000 })).toString('base64url'),
   'servers --cursor': Buffer.from(JSON.stringify({ flaky: true, failureRate: 0.4, failed: 4, server: 'docs' })).toString('base64url'),
   port: '0',
   limit: '5',
@@ -105,6 +106,7 @@ describe('the CLI surface is what the parser and the usage do', () => {
       'runs list --status',
       'runs list --has',
       'runs list --limit',
+      'runs show --limit',
       'servers --window',
       'servers --limit',
       'spool list --limit',

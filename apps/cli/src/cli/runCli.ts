@@ -27,6 +27,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliExi
     parsed = parseCommand(argv, {
       cwd: io.cwd,
       token: io.env['RUNLEDGER_TOKEN'],
+      tokenName: io.env['RUNLEDGER_TOKEN_NAME'],
       pgUrl: io.env['RUNLEDGER_PG_URL'],
       spoolDir: io.env['RUNLEDGER_SPOOL_DIR'] || undefined,
     });

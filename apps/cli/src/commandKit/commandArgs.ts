@@ -15,6 +15,8 @@ export interface CommandEnv {
   readonly cwd: string;
   /** RUNLEDGER_TOKEN */
   readonly token?: string | undefined;
+  /** RUNLEDGER_TOKEN_NAME: who a cancel through the app is kept as asked by, beside the token */
+  readonly tokenName?: string | undefined;
   /** RUNLEDGER_PG_URL */
   readonly pgUrl?: string | undefined;
   /** The spool folder when --spool-dir is not given (RUNLEDGER_SPOOL_DIR, else ~/.runledger/spool). */

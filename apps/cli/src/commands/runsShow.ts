@@ -2,7 +2,7 @@
 // JSON; the text in the run page's labels and words (its i18n messages), never words of its own.
 import { isLateCancel, type RunStore, type RunTimelineDetail, type RunTimelineEntry, type StoredRun } from '@runledger/trace';
 import { runDurationMs } from '../viewModels/runDurationMs.js';
-import { timelineSlice } from '../app/timelineSlice.js';
+import { readTimelineSlice } from '../app/timelineSlice.js';
 import { wireMs } from '../viewModels/wireMs.js';
 import { writeUnknownNote } from '../viewModels/writeUnknownNote.js';
 import type { MessageKey } from '../i18n/messagesEn.js';
@@ -14,7 +14,8 @@ import { approvalOfDetails, approvalText } from '../views/approvalText.js';
 import { cancelRequestText } from '../views/cancelRequestText.js';
 import type { CliIo } from '../commandKit/CliIo.js';
 import { writeCliJson, storedRun, timelineEntry } from '../commandKit/cliJsonOutputs.js';
-import { CliExitCode, HELP_FLAG, JSON_FLAG, STORE_SYNOPSIS, type CliFlag, STORE_FLAGS } from '../commandKit/cliSurface.js';
+import { CliExitCode, flag, HELP_FLAG, JSON_FLAG, STORE_SYNOPSIS, type CliFlag, STORE_FLAGS } from '../commandKit/cliSurface.js';
+import { badCursorError, decodeListingCursor, encodeListingCursor } from '../commandKit/listingCursor.js';
 import { runNamed } from '../commandKit/runNamed.js';
 import { terminalTable } from '../commandKit/terminalTable.js';
 import { terminalLine } from '../commandKit/terminalText.js';
@@ -28,7 +29,14 @@ export interface RunsShowOptions {
   readonly store: StoreTarget;
   readonly id: string;
   readonly json: boolean;
+  /** The most steps to show: 1 to {@link MAX_LIMIT}. */
+  readonly limit: number;
+  /** The `nextCursor` of the page before, or null for the run's first step. */
+  readonly cursor: string | null;
 }
+
+/** The most steps one page shows (`--limit`, also its default: a run of up to 1,000 steps prints whole). */
+const MAX_LIMIT = 1000;
 
 /** The shape of `runledger runs show --json`. */
 const JSON_OUTPUT = z.object({
@@ -36,6 +44,7 @@ const JSON_OUTPUT = z.object({
   cancelRequestedAfterFinish: z.boolean(),
   callsOnTheWire: z.array(timelineEntry),
   timeline: z.array(timelineEntry),
+  nextCursor: z.string().nullable().describe('the --cursor of the page of steps after this one; null on the last'),
 });
 
 const t = new Translator('en');
@@ -57,13 +66,27 @@ function run(command: RunsShowOptions, io: CliIo): Promise<CliExitCode> {
 async function showRun(store: RunStore, command: RunsShowOptions, io: CliIo): Promise<CliExitCode> {
   const run = await runNamed(store, command.id, { command: 'runs show', store: command.store, io });
   if (run === null) return CliExitCode.FAILED;
-  const steps = await store.readSteps(run.id);
-  const page = timelineSlice(run, steps, 0);
+  const from = command.cursor === null ? 0 : fromOfCursor(command.cursor, run);
+  if (from === null) {
+    // a cursor a page of another run printed (or past this run's end): a command line to fix
+    io.stderr.write(terminalLine`${badCursorError('runs show', command.cursor!).message}\n`);
+    return CliExitCode.USAGE;
+  }
+  // the page's steps, as the run page reads one (the app's pager): a 100,000-step run is read a page at a time
+  const page = await readTimelineSlice(store, run, from, command.limit);
+  const next = from + page.stepsShown;
+  const nextCursor = page.stepsShown === command.limit && next < run.stepCount ? encodeListingCursor({ run: run.id, from: next }) : null;
   const now = Date.now();
   const wire = page.wire ?? [];
   const lateCancel = isLateCancel(run);
   if (command.json) {
-    writeCliJson(io, JSON_OUTPUT, { run, cancelRequestedAfterFinish: lateCancel, callsOnTheWire: wire, timeline: page.entries });
+    writeCliJson(io, JSON_OUTPUT, {
+      run,
+      cancelRequestedAfterFinish: lateCancel,
+      callsOnTheWire: wire,
+      timeline: page.entries,
+      nextCursor,
+    });
     return CliExitCode.OK;
   }
   io.stdout.write(`${summaryText(run, now)}\n`);
@@ -130,7 +153,25 @@ async function showRun(store: RunStore, command: RunsShowOptions, io: CliIo): Pr
       [3, 4],
     ),
   );
+  if (nextCursor !== null) {
+    io.stdout.write(
+      terminalLine`(steps ${t.number(from + 1)}–${t.number(next)} of ${t.number(run.stepCount)}: the next page is --cursor ${nextCursor})\n`,
+    );
+  }
   return CliExitCode.OK;
+}
+
+/** Where a `--cursor` a runs show page printed starts: its run and first step, else null. */
+function positionOf(cursor: string): { readonly run: string; readonly from: number } | null {
+  const position = decodeListingCursor(cursor);
+  const { run, from } = position ?? {};
+  return typeof run === 'string' && typeof from === 'number' && Number.isInteger(from) && from >= 0 ? { run, from } : null;
+}
+
+/** The first step of the page a `--cursor` names, when a page of this run printed it; else null. */
+function fromOfCursor(cursor: string, run: StoredRun): number | null {
+  const position = positionOf(cursor);
+  return position !== null && position.run === run.id && position.from <= run.stepCount ? position.from : null;
 }
 
 /**
@@ -187,7 +228,20 @@ function outcomeText(entry: RunTimelineEntry): string {
   return entry.mayHaveExecuted ? `${outcome}, ${t.t('runs.detail.mayHaveExecuted')}` : outcome;
 }
 
-const FLAGS: readonly CliFlag[] = [...STORE_FLAGS, JSON_FLAG, HELP_FLAG];
+/** A `--cursor` as given: one a runs show page printed (its run is checked once the run is read), else a usage error. */
+function cursorOf(cursor: string | undefined): string | null {
+  if (cursor === undefined) return null;
+  if (positionOf(cursor) === null) throw badCursorError('runs show', cursor);
+  return cursor;
+}
+
+const FLAGS: readonly CliFlag[] = [
+  ...STORE_FLAGS,
+  flag('limit', '<n>', { min: 1, max: MAX_LIMIT, default: String(MAX_LIMIT) }),
+  flag('cursor', '<cursor>'),
+  JSON_FLAG,
+  HELP_FLAG,
+];
 
 /** `runledger runs show`: its flags, usage, parsing, `--json` shape and run. @internal */
 export const runsShow: CliCommand<RunsShowOptions, typeof JSON_OUTPUT> = {
@@ -195,13 +249,20 @@ export const runsShow: CliCommand<RunsShowOptions, typeof JSON_OUTPUT> = {
   arguments: [{ name: 'id', required: true }],
   flags: FLAGS,
   usage: {
-    synopsis: `runs show <id | id prefix of 8+ characters> ${STORE_SYNOPSIS} [--json]`,
+    synopsis: `runs show <id | id prefix of 8+ characters> ${STORE_SYNOPSIS} [--limit <n>] [--cursor <cursor>] [--json]`,
     about: `Print one run's timeline (metadata only) and, while it runs, the tool calls on the wire.
-An id prefix that starts more than one run is refused, listing them.`,
+An id prefix that starts more than one run is refused, listing them. A page shows up to --limit steps
+(1 to 1000, default 1000); --cursor: the nextCursor of the page before (printed under the table and in --json).`,
   },
   jsonOutput: JSON_OUTPUT,
   parse: flagParser('runs show', FLAGS, (args) => {
-    return { store: args.store(), id: args.runId(), json: args.has('json') };
+    return {
+      store: args.store(),
+      id: args.runId(),
+      json: args.has('json'),
+      limit: args.integer('limit'),
+      cursor: cursorOf(args.given('cursor')),
+    };
   }),
   run,
 };

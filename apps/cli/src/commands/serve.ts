@@ -75,7 +75,7 @@ const FLAGS: readonly CliFlag[] = [
   flag('alerts', '<file>'),
   flag('alerts-state', '<file>'),
   flag('alerts-every', '<span>', { default: '1m' }),
-  flag('token-name', '<name>'),
+  flag('token-name', '<name>', { env: 'RUNLEDGER_TOKEN_NAME' }),
   flag('trust-user-header', '<header>'),
   HELP_FLAG,
 ];
@@ -111,7 +111,7 @@ through the app is kept as asked by the token's name (--token-name, default "tok
           ? null
           : { rules: resolve(args.env.cwd, alerts), state: alertsState === undefined ? null : resolve(args.env.cwd, alertsState) },
       alertsEveryMs: alertEveryMs('serve', 'alerts-every', args.defaulted('alerts-every')),
-      tokenName: tokenNameOf(args.given('token-name') ?? null),
+      tokenName: tokenNameOf(args.given('token-name') ?? (args.env.tokenName || null)),
       trustUserHeader: headerOf(args.given('trust-user-header') ?? null),
     };
   }),
