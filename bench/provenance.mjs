@@ -30,10 +30,21 @@ export function measuredPaths(root, script) {
  */
 const NOT_MEASURED = [':(exclude,glob)**/*.test.ts', ':(exclude,glob)**/*.test-d.ts', ':(exclude,glob)**/__tests__/**'];
 
-/** The stamp line: HEAD (and whether the worktree had uncommitted changes in the paths), load, paths. */
-export function stampLine(root, paths) {
-  const head = git(root, ['rev-parse', '--short=10', 'HEAD']);
-  const dirty = git(root, ['status', '--porcelain', '--', ...paths, ...NOT_MEASURED]) !== '';
+/**
+ * The source a benchmark is about to measure: HEAD and whether the worktree has uncommitted changes
+ * in its paths. Taken before the benchmark starts (when its process loads the code), so an edit
+ * made while it runs is not put on figures that never ran it.
+ */
+export function sourceState(root, paths) {
+  return {
+    head: git(root, ['rev-parse', '--short=10', 'HEAD']),
+    dirty: git(root, ['status', '--porcelain', '--', ...paths, ...NOT_MEASURED]) !== '',
+  };
+}
+
+/** The stamp line: the source state (by default, now), the load average now, the paths. */
+export function stampLine(root, paths, state = sourceState(root, paths)) {
+  const { head, dirty } = state;
   const load = os
     .loadavg()
     .map((l) => l.toFixed(1))

@@ -13,7 +13,7 @@ import { readdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { measuredPaths, staleSections, stampLine, stampSections } from './provenance.mjs';
+import { measuredPaths, sourceState, staleSections, stampLine, stampSections } from './provenance.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 if (process.argv[2] === '--stale') {
@@ -43,6 +43,8 @@ const sections = apply ? filters.map((file) => readFileSync(file, 'utf8').trim()
 let failures = sections.filter((section) => /\bMISS\b/.test(section)).length;
 for (const script of scripts) {
   process.stderr.write(`bench: ${script.name}\n`);
+  const paths = measuredPaths(root, script);
+  const source = sourceState(root, paths); // what the benchmark's process loads: the tree as it starts
   try {
     const out = execFileSync(process.execPath, ['--expose-gc', script.file], {
       cwd: script.dir,
@@ -51,7 +53,7 @@ for (const script of scripts) {
       maxBuffer: 64 * 1024 * 1024,
       env: { ...process.env, NODE_ENV: 'production' },
     });
-    sections.push(stampSections(out.trim(), stampLine(root, measuredPaths(root, script))));
+    sections.push(stampSections(out.trim(), stampLine(root, paths, source)));
     if (/\bMISS\b/.test(out)) failures++;
   } catch (error) {
     failures++;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- bench/provenance.mjs is plain ESM beside bench/run.mjs, without declarations
-import { measuredPaths, staleSections, stampLine, stampSections } from '../../bench/provenance.mjs';
+import { measuredPaths, sourceState, staleSections, stampLine, stampSections } from '../../bench/provenance.mjs';
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' }).trim();
@@ -64,6 +64,16 @@ describe('bench provenance (pnpm bench --stale)', () => {
     const text = stampSections('## mcp: one\n\ntext', stampLine(root, paths));
     expect(text).toContain('plus uncommitted changes');
     expect(staleSections(root, text)).toEqual([{ heading: 'mcp: one', why: expect.stringContaining('uncommitted') }]);
+  });
+
+  it('the source state is the one the benchmark started on: an edit made while it ran is not on its figures, one made before is', () => {
+    const { root, script } = repo();
+    const paths = measuredPaths(root, script);
+    const atStart = sourceState(root, paths);
+    writeFileSync(path.join(root, 'packages/mcp/src/a.ts'), 'edited while the benchmark ran\n');
+    expect(stampLine(root, paths, atStart)).not.toContain('plus uncommitted changes');
+    expect(stampLine(root, paths, sourceState(root, paths))).toContain('plus uncommitted changes');
+    expect(staleSections(root, stampSections('## mcp: one\n\ntext', stampLine(root, paths, atStart)))).toEqual([]);
   });
 
   it('an uncommitted change to a test only is no uncommitted change to the measured code', () => {
