@@ -26,6 +26,11 @@ const TESTING_CODE = {
   regex: '(^|/)testing(/|$)|^\\.{1,2}/(.*/)?test/|^@runledger/store-contract(/|$)|^vitest(/|$)|^fast-check$',
   message: 'Product code never imports testing code (testing/, test helpers, the contract suite, vitest, fast-check).',
 };
+/** The app and the CLI use runs as a user of a store does: @runledger/trace/store is for store implementers (docs/architecture.md). */
+const TRACE_STORE_ENTRY = {
+  regex: '^@runledger/trace/store$',
+  message: "The app and the CLI import from @runledger/trace, never from @runledger/trace/store (the store implementers' entry).",
+};
 const restrictImports = (...patterns) => ['error', { patterns }];
 
 export default defineConfig(
@@ -103,6 +108,11 @@ export default defineConfig(
     rules: { 'no-restricted-imports': restrictImports(MCP_SDK, TESTING_CODE) },
   },
   {
+    files: ['apps/*/src/**/*.{ts,mts,mjs}'],
+    ignores: NOT_PRODUCT_CODE,
+    rules: { 'no-restricted-imports': restrictImports(MCP_SDK, TESTING_CODE, TRACE_STORE_ENTRY) },
+  },
+  {
     // the door, and the transport beside it that only sdk.ts imports
     files: ['packages/mcp/src/sdk.ts', 'packages/mcp/src/trackedHttpTransport.ts'],
     rules: { 'no-restricted-imports': restrictImports(TESTING_CODE) },
@@ -110,7 +120,7 @@ export default defineConfig(
   {
     // the demo's bundled MCP servers
     files: ['apps/cli/src/demo/**'],
-    rules: { 'no-restricted-imports': restrictImports(MCP_SDK_CLIENT, TESTING_CODE) },
+    rules: { 'no-restricted-imports': restrictImports(MCP_SDK_CLIENT, TESTING_CODE, TRACE_STORE_ENTRY) },
   },
   {
     // @runledger/mcp's own tests and fixtures talk to the SDK directly (in-memory transports, fixture

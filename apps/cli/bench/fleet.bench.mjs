@@ -14,7 +14,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { PostgresRunStore } from '@runledger/store-postgres';
 import { SqliteRunStore } from '@runledger/store-sqlite';
-import { encodeRunCursor } from '@runledger/trace/store';
+import { encodeRunCursor } from '@runledger/trace';
 import { fmt, median, percentile, table, verdict } from '../../../bench/lib.mjs';
 import { startRunsServer, TIMELINE_PAGE_SIZE } from '../dist/index.js';
 import { fleetShape, runIdOf, runOf, SPAN_MS, stepsOf } from './fleetData.mjs';

@@ -88,7 +88,15 @@ export type {
 } from './store/RunStore.js';
 export { RunStoreError, RunStoreErrorCode } from './store/RunStoreError.js';
 export { isLateCancel } from './store/isLateCancel.js';
-export { type CancelRequestInput, CancelRequestSource, isCancelRequestSource, type StoredCancelRequest } from './store/CancelRequest.js';
+export {
+  type CancelRequestInput,
+  CancelRequestSource,
+  checkCancelRequest,
+  isCancelRequestSource,
+  type NormalizedCancelRequest,
+  type StoredCancelRequest,
+} from './store/CancelRequest.js';
+export { decodeRunCursor, encodeRunCursor, type RunCursorPosition } from './store/runCursor.js';
 export { InMemoryRunStore, type InMemoryRunStoreOptions } from './store/InMemoryRunStore.js';
 export { canPruneRuns, type PruneRunsQuery, type PruneRunsResult, type PruningRunStore } from './store/PruningRunStore.js';
 export { callIdOfStoredStep, canReadOpenCalls, OpenCallSet, type OpenCallsRead, type OpenCallsRunStore } from './store/OpenCalls.js';

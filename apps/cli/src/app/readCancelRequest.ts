@@ -2,8 +2,7 @@
 // authenticating proxy names in the header the operator told the app to trust) and the reason
 // typed in the Cancel form.
 import type { IncomingMessage } from 'node:http';
-import { type CancelRequestInput, RunStoreError } from '@runledger/trace';
-import { checkCancelRequest } from '@runledger/trace/store';
+import { type CancelRequestInput, checkCancelRequest, RunStoreError } from '@runledger/trace';
 
 /** The most bytes of a Cancel form the app reads (a reason is at most 500 characters). */
 const MAX_FORM_BYTES = 8 * 1024;

@@ -1,4 +1,4 @@
-import { encodeRunCursor } from '@runledger/trace/store';
+import { encodeRunCursor } from '@runledger/trace';
 import { describe, expect, it } from 'vitest';
 import { CLI_EXIT_CODE_MEANINGS, CliExitCode, type CliFlag } from '../commandKit/cliSurface.js';
 import { CLI_COMMANDS } from './cliCommands.js';

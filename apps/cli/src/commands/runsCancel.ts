@@ -1,6 +1,5 @@
 // `runledger runs cancel <id>`: what the app's Cancel button does, from the command line.
-import { type CancelRequestInput, isLateCancel, RunStoreError } from '@runledger/trace';
-import { checkCancelRequest } from '@runledger/trace/store';
+import { type CancelRequestInput, checkCancelRequest, isLateCancel, RunStoreError } from '@runledger/trace';
 import { cancelRun } from '../app/cancelRun.js';
 import { Translator } from '../i18n/Translator.js';
 import { reasonText } from '../views/reasonText.js';

@@ -1,6 +1,5 @@
 // `runledger runs list`: the runs newest first, filtered, with what every page adds up to, as a table or JSON.
-import { canSearchRuns, type RunPage, type RunQuery, RUN_STATUSES, type RunStatus, type RunStore } from '@runledger/trace';
-import { decodeRunCursor } from '@runledger/trace/store';
+import { canSearchRuns, decodeRunCursor, type RunPage, type RunQuery, RUN_STATUSES, type RunStatus, type RunStore } from '@runledger/trace';
 import { runDurationMs } from '../viewModels/runDurationMs.js';
 import { runsTotalsText } from '../i18n/runsTotalsText.js';
 import { Translator } from '../i18n/Translator.js';

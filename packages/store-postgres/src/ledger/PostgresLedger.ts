@@ -2,7 +2,6 @@
 // from createRun to its end — appends, cancel, heartbeats, recovery — and the reads of one run.
 import {
   checkAppendStep,
-  checkCancelRequest,
   checkCreateRun,
   checkFinishRun,
   checkHeartbeatAt,
@@ -19,6 +18,7 @@ import {
   RunTerminationKind,
   type AppendStepInput,
   type CancelRequestInput,
+  checkCancelRequest,
   type CreateRunInput,
   type FinishRunInput,
   RunStoreError,

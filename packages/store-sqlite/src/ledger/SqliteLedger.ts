@@ -2,7 +2,6 @@
 // life from createRun to its end — appends, cancel, heartbeats, recovery — and the reads of one run.
 import {
   checkAppendStep,
-  checkCancelRequest,
   checkCreateRun,
   checkFinishRun,
   checkHeartbeatAt,
@@ -22,6 +21,7 @@ import {
   RunTerminationKind,
   type AppendStepInput,
   type CancelRequestInput,
+  checkCancelRequest,
   type CreateRunInput,
   type FinishRunInput,
   RunStatus,

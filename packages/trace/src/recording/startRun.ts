@@ -6,7 +6,7 @@ import { defaultSpoolDir, SpoolWriter } from '../spool/RunSpool.js';
 import { RunStoreError } from '../store/RunStoreError.js';
 import { storableText } from '../store/storeValueRules.js';
 import { type CancelRequestInput, CancelRequestSource, cancelReasonLine } from '../store/CancelRequest.js';
-import { checkCancelRequest } from '../store/storeInputChecks.js';
+import { checkCancelRequest } from '../store/CancelRequest.js';
 import { RunCancelledError, type RunCancelSource } from './RunCancelledError.js';
 import type { RunStep } from '../step/RunStep.js';
 import { RunStatus, type TerminalRunStatus } from '../step/RunStatus.js';

@@ -1,6 +1,6 @@
 // Who asked for a run's cancel, from where and why: given to RunStore.requestCancel and kept beside
 // cancelRequestedAt (the first request wins, with its time).
-import { storableText } from './storeValueRules.js';
+import { invalid, lineOrNull, object, show, storableText } from './storeValueRules.js';
 import { MAX_WHO_LENGTH, MAX_WHY_LENGTH } from '../text/lineRule.js';
 
 /**
@@ -81,4 +81,44 @@ export function cancelReasonLine(reason: string): string | null {
   if (line.length === 0) return null;
   const chars = Array.from(line.slice(0, MAX_CANCEL_REASON_LENGTH * 2));
   return chars.length <= MAX_CANCEL_REASON_LENGTH ? line : `${chars.slice(0, MAX_CANCEL_REASON_LENGTH - 1).join('')}…`;
+}
+
+/**
+ * A cancel request's who, where and why, checked: absent fields null.
+ *
+ * @public
+ */
+export interface NormalizedCancelRequest {
+  readonly from: CancelRequestSource;
+  readonly by: string | null;
+  readonly reason: string | null;
+}
+
+/**
+ * Checks who asked for a cancel, from where and why; null when no request is given (a cancel
+ * requested without saying where from).
+ *
+ * @remarks
+ * `from` must be a {@link (CancelRequestSource:variable)}; `by` a line of 1 to 200 characters,
+ * `reason` of 1 to 500, neither with control characters (each may be absent or null).
+ *
+ * @throws RunStoreError (`invalid_input`) from `checkCancelRequest`.
+ *
+ * @public
+ */
+export function checkCancelRequest(request: CancelRequestInput | undefined): NormalizedCancelRequest | null {
+  return request === undefined ? null : cancelRequestOf(request, 'CancelRequestInput');
+}
+
+/** {@link checkCancelRequest}'s rules for a request given as `field` (an imported run's `StoredRun.cancelRequest` too). */
+export function cancelRequestOf(request: CancelRequestInput, field: string): NormalizedCancelRequest {
+  object(request, field);
+  if (!isCancelRequestSource(request.from)) {
+    throw invalid(`${field}.from must be "app", "cli", "api" or "signal", got ${show(request.from)}`);
+  }
+  return {
+    from: request.from,
+    by: lineOrNull(request.by, `${field}.by`, MAX_CANCEL_BY_LENGTH),
+    reason: lineOrNull(request.reason, `${field}.reason`, MAX_CANCEL_REASON_LENGTH),
+  };
 }

@@ -1,18 +1,8 @@
 // The normalized shapes the input checks of storeInputChecks.ts return: what a store writes and queries
 // by, after the rules have checked the caller's input and filled in the defaults.
-import type { CancelRequestSource, FlakyThreshold, RunStatus, TerminalRunStatus } from '@runledger/trace';
+import type { FlakyThreshold, RunCursorPosition, RunStatus, TerminalRunStatus } from '@runledger/trace';
 import type { ToolOutcome } from '@runledger/core';
 import type { TerminationColumns } from './storedTermination.js';
-
-/**
- * A run listing's position: the last run of the previous page.
- *
- * @public
- */
-export interface RunCursorPosition {
-  readonly createdAt: number;
-  readonly id: string;
-}
 
 /**
  * A run creation, checked and with its defaults filled in.
@@ -112,15 +102,4 @@ export interface NormalizedHealthQuery {
   readonly since: number | null;
   readonly until: number | null;
   readonly flaky: Required<FlakyThreshold>;
-}
-
-/**
- * A cancel request's who, where and why, checked: absent fields null.
- *
- * @public
- */
-export interface NormalizedCancelRequest {
-  readonly from: CancelRequestSource;
-  readonly by: string | null;
-  readonly reason: string | null;
 }

@@ -9,7 +9,6 @@
 // entry's declarations do, and the API gate reads them as another module's (docs/api-surface.md).
 export {
   checkAppendStep,
-  checkCancelRequest,
   checkCreateRun,
   checkFinishRun,
   checkHealthQuery,
@@ -21,18 +20,14 @@ export {
   checkStaleBefore,
   checkStepQuery,
   compareNewestFirst,
-  decodeRunCursor,
   duplicateRunIdError,
-  encodeRunCursor,
   isSameStep,
   type NormalizedAppendStep,
-  type NormalizedCancelRequest,
   type NormalizedCreateRun,
   type NormalizedFinishRun,
   type NormalizedHealthQuery,
   type NormalizedRunQuery,
   type NormalizedStepQuery,
-  type RunCursorPosition,
   sequencePastEndError,
 } from './storeInputChecks.js';
 export { MAX_NAME_LENGTH } from './storeValueRules.js';

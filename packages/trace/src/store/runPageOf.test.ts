@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pageOfRuns, runPageOf } from './runPageOf.js';
 import { storedRunOfRow } from './storedRunOfRow.js';
-import { decodeRunCursor } from './storeInputChecks.js';
+import { decodeRunCursor } from './runCursor.js';
 import type { StoredRunRow } from './storedRunOfRow.js';
 
 const ROW: StoredRunRow = {

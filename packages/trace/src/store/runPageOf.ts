@@ -1,7 +1,7 @@
 // The runs list of a store: the page made of the runs it read past the cursor (a SQL store's rows,
 // the in-memory store's runs), one composition of the page and its next cursor for every store.
 import type { RunPage, StoredRun } from '@runledger/trace';
-import { encodeRunCursor } from './storeInputChecks.js';
+import { encodeRunCursor } from './runCursor.js';
 import { storedRunOfRow, type StoredRunRow } from './storedRunOfRow.js';
 
 /**

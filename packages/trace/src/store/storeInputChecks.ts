@@ -1,6 +1,5 @@
 import type {
   AppendStepInput,
-  CancelRequestInput,
   CreateRunInput,
   FinishRunInput,
   RunQuery,
@@ -38,35 +37,31 @@ import {
   text,
   textOrNull,
   time,
-  TIME_RULE,
   timeOrNow,
-  timeProblem,
   UUID,
   uuid,
 } from './storeValueRules.js';
 import { DEFAULT_FLAKY_THRESHOLD, FLAKY_THRESHOLD_RULES } from '../health/FlakyThreshold.js';
 
-import { isCancelRequestSource, MAX_CANCEL_BY_LENGTH, MAX_CANCEL_REASON_LENGTH } from './CancelRequest.js';
+import { cancelRequestOf } from './CancelRequest.js';
+import { decodeRunCursor } from './runCursor.js';
+import type { RunCursorPosition } from '@runledger/trace';
 import type {
   NormalizedAppendStep,
-  NormalizedCancelRequest,
   NormalizedCreateRun,
   NormalizedFinishRun,
   NormalizedHealthQuery,
   NormalizedRunQuery,
   NormalizedStepQuery,
-  RunCursorPosition,
 } from './NormalizedStoreInput.js';
 
 export type {
   NormalizedAppendStep,
-  NormalizedCancelRequest,
   NormalizedCreateRun,
   NormalizedFinishRun,
   NormalizedHealthQuery,
   NormalizedRunQuery,
   NormalizedStepQuery,
-  RunCursorPosition,
 } from './NormalizedStoreInput.js';
 
 /** Default and largest page size of a run listing. */
@@ -264,7 +259,7 @@ export function checkImportRun(
   const reason = textOrNull(run.terminationReason, 'StoredRun.terminationReason');
   const cancelRequestedAt = optionalTime(run.cancelRequestedAt, 'StoredRun.cancelRequestedAt');
   const request =
-    run.cancelRequest === undefined || run.cancelRequest === null ? null : cancelRequest(run.cancelRequest, 'StoredRun.cancelRequest');
+    run.cancelRequest === undefined || run.cancelRequest === null ? null : cancelRequestOf(run.cancelRequest, 'StoredRun.cancelRequest');
   if (request !== null && cancelRequestedAt === null) {
     throw invalid('StoredRun.cancelRequest must be null when StoredRun.cancelRequestedAt is null, got an object');
   }
@@ -332,34 +327,6 @@ export function checkRequestCancelAt(at: number | undefined, now: number): numbe
 }
 
 /**
- * Checks who asked for a cancel, from where and why; null when no request is given (a cancel
- * requested without saying where from).
- *
- * @remarks
- * `from` must be a {@link (CancelRequestSource:variable)}; `by` a line of 1 to 200 characters,
- * `reason` of 1 to 500, neither with control characters (each may be absent or null).
- *
- * @throws RunStoreError (`invalid_input`) from `checkCancelRequest`.
- *
- * @public
- */
-export function checkCancelRequest(request: CancelRequestInput | undefined): NormalizedCancelRequest | null {
-  return request === undefined ? null : cancelRequest(request, 'CancelRequestInput');
-}
-
-function cancelRequest(request: CancelRequestInput, field: string): NormalizedCancelRequest {
-  object(request, field);
-  if (!isCancelRequestSource(request.from)) {
-    throw invalid(`${field}.from must be "app", "cli", "api" or "signal", got ${show(request.from)}`);
-  }
-  return {
-    from: request.from,
-    by: lineOrNull(request.by, `${field}.by`, MAX_CANCEL_BY_LENGTH),
-    reason: lineOrNull(request.reason, `${field}.reason`, MAX_CANCEL_REASON_LENGTH),
-  };
-}
-
-/**
  * Checks the time of a heartbeat (default `now`).
  *
  * @throws RunStoreError (`invalid_input`) from `checkHeartbeatAt`.
@@ -420,41 +387,6 @@ export function isSameStep(
     stored.toolServer === input.toolServer &&
     stored.toolOutcome === input.toolOutcome
   );
-}
-
-/**
- * Encodes a listing position as an opaque cursor.
- *
- * @public
- */
-export function encodeRunCursor(position: RunCursorPosition): string {
-  return Buffer.from(JSON.stringify([position.createdAt, position.id]), 'utf8').toString('base64url');
-}
-
-/**
- * Decodes a cursor made by {@link encodeRunCursor}.
- *
- * @throws RunStoreError (`invalid_input`) from `decodeRunCursor` when it is not one.
- *
- * @public
- */
-export function decodeRunCursor(cursor: string): RunCursorPosition {
-  let decoded: unknown;
-  try {
-    if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('not base64url');
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid(`RunQuery.cursor must be a nextCursor returned by listRuns, got ${show(cursor)}`);
-  }
-  if (!Array.isArray(decoded) || decoded.length !== 2 || typeof decoded[1] !== 'string' || !UUID.test(decoded[1])) {
-    throw invalid(`RunQuery.cursor must be a nextCursor returned by listRuns, got ${show(cursor)}`);
-  }
-  if (timeProblem(decoded[0]) !== null) {
-    throw invalid(
-      `RunQuery.cursor must be a nextCursor returned by listRuns (its time must be ${TIME_RULE}, got ${show(decoded[0])}), got ${show(cursor)}`,
-    );
-  }
-  return { createdAt: (decoded[0] as number) + 0, id: decoded[1].toLowerCase() };
 }
 
 /**

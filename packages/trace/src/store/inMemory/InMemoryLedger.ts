@@ -4,10 +4,9 @@ import { isLateCancel } from '../isLateCancel.js';
 import { RunStatus } from '../../step/RunStatus.js';
 import type { AppendStepInput, CreateRunInput, FinishRunInput, StepQuery, StoredRun, StoredStep } from '../RunStore.js';
 import { RunStoreError } from '../RunStoreError.js';
-import type { CancelRequestInput } from '../CancelRequest.js';
+import { type CancelRequestInput, checkCancelRequest } from '../CancelRequest.js';
 import {
   checkAppendStep,
-  checkCancelRequest,
   checkCreateRun,
   checkFinishRun,
   checkHeartbeatAt,
