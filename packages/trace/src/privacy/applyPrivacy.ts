@@ -1,5 +1,5 @@
 import { isPrivacyLevel, PrivacyLevel } from './PrivacyLevel.js';
-import type { RunStepPayload } from '../step/RunStep.js';
+import { payloadOf, type RunStep, type RunStepPayload } from '../step/RunStep.js';
 import { RUN_STEP_CONTENT } from '../step/RunStepSchema.js';
 
 /**
@@ -35,15 +35,31 @@ const IDENTITY = new Set([
  * Content keys and, at `metadata`, what replaces each: the sizes and names the step schema's
  * content flag names (a size of a value of the wrong type is 0).
  */
-const CONTENT: ReadonlyMap<string, (value: unknown) => [string, unknown][]> = new Map(
-  [...RUN_STEP_CONTENT].map(([key, flag]) => [
-    key,
-    (value: unknown): [string, unknown][] => [
-      ...Object.entries(flag.sizes).map(([size, measure]): [string, unknown] => [size, measure(value) ?? 0]),
-      ...Object.entries(flag.names ?? {}).map(([names, read]): [string, unknown] => [names, read(value)]),
-    ],
-  ]),
+const CONTENT: ReadonlyMap<string, (value: unknown, out: Record<string, unknown>) => void> = new Map(
+  [...RUN_STEP_CONTENT].map(([key, flag]) => {
+    // read once here: a step at `metadata` (the default, on every recorded call) allocates no list per key
+    const sizes = Object.entries(flag.sizes);
+    const names = Object.entries(flag.names ?? {});
+    return [
+      key,
+      (value: unknown, out: Record<string, unknown>): void => {
+        for (const [size, measure] of sizes) out[size] = measure(value) ?? 0;
+        for (const [name, read] of names) out[name] = read(value);
+      },
+    ];
+  }),
 );
+
+/**
+ * A step's payload at a privacy level: `applyPrivacy(step.toPayload(), level)`. At `metadata` (the
+ * default, on every recorded step) made in one pass, the content's sizes measured on the step's own
+ * values, so no copy of content is made only to be replaced.
+ *
+ * @internal
+ */
+export function stepPayloadAt(step: RunStep, level: PrivacyLevel): Record<string, unknown> {
+  return level === PrivacyLevel.METADATA ? payloadOf(step, CONTENT) : applyPrivacy(step.toPayload(), level);
+}
 
 /** Keys never masked at `redacted`: identities and closed vocabularies. */
 const UNMASKED = new Set([...IDENTITY, 'model', 'provider', 'finishReason', 'toolWriteTarget']);
@@ -255,7 +271,7 @@ export function applyPrivacy(
         const value = payload[key];
         const replace = CONTENT.get(key);
         if (replace === undefined) out[key] = value;
-        else for (const [k, v] of replace(value)) out[k] = v;
+        else replace(value, out);
       }
       return out;
     }

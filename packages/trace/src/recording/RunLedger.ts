@@ -99,7 +99,11 @@ export class RunLedger<Tag> {
     // The common case, kept cheap: nothing queued, nothing spooled; one try, then the slow path.
     const sequence = this.#next;
     this.#busy++;
-    const result = this.#tryAppend(input, sequence).then(
+    // one promise for the try and what follows it (the next append or #serial waits on it, whether it
+    // fulfils or rejects: a rejection here is a loss its caller is told of)
+    const result = this.#tryAppendThen(
+      input,
+      sequence,
       () => {
         this.#next = sequence + 1;
         this.#busy--;
@@ -107,7 +111,7 @@ export class RunLedger<Tag> {
       // still this operation (what waits on the chain waits for it): not through #serial
       (error: unknown) => this.#appendSlowly(input, tag, { sequence, error }).finally(() => this.#busy--),
     );
-    this.#chain = result.then(undefined, () => undefined);
+    this.#chain = result;
     return result;
   }
 
@@ -153,15 +157,8 @@ export class RunLedger<Tag> {
     const ms = this.#retry.attemptTimeoutMs;
     if (ms <= 0) return write;
     return new Promise<number>((resolve, reject) => {
-      const abandon = (): void =>
-        reject(RunStoreError.storageFailure(`the store did not answer within ${ms} ms (StartRunOptions.retry.attemptTimeoutMs)`));
-      this.#abandon = abandon;
-      if (this.#deadline === null) {
-        this.#deadline = setTimeout(() => this.#abandon?.(), ms);
-        this.#deadline.unref?.();
-      } else {
-        this.#deadline.refresh();
-      }
+      const abandon = (): void => reject(this.#unanswered(ms));
+      this.#arm(abandon, ms);
       write.then(
         (value) => {
           if (this.#abandon === abandon) this.#abandon = null;
@@ -173,6 +170,56 @@ export class RunLedger<Tag> {
         },
       );
     });
+  }
+
+  /**
+   * {@link RunLedger.#tryAppend} followed by `then(onStored, onFailed)`, in one promise: the append
+   * made on every step (the try's deadline, when it ends the try first, is a failure like the
+   * store's own; an answer after it changes nothing).
+   */
+  #tryAppendThen(input: LedgerInput, sequence: number, onStored: () => void, onFailed: (error: unknown) => Promise<void>): Promise<void> {
+    input.sequence = sequence;
+    let write: Promise<number>;
+    try {
+      write = this.#store.appendStep(this.#runId, input);
+    } catch (error) {
+      write = Promise.reject(error); // a store that throws instead of rejecting
+    }
+    const ms = this.#retry.attemptTimeoutMs;
+    if (ms <= 0) return write.then(onStored, onFailed);
+    return new Promise<void>((resolve) => {
+      let ended = false;
+      const fail = (error: unknown): void => {
+        if (ended) return;
+        ended = true;
+        if (this.#abandon === abandon) this.#abandon = null;
+        resolve(onFailed(error));
+      };
+      const abandon = (): void => fail(this.#unanswered(ms));
+      this.#arm(abandon, ms);
+      write.then(() => {
+        if (ended) return;
+        ended = true;
+        if (this.#abandon === abandon) this.#abandon = null;
+        onStored();
+        resolve();
+      }, fail);
+    });
+  }
+
+  /** Arms the ledger's one deadline timer (re-armed for each try) to give up the current try with `abandon`. */
+  #arm(abandon: () => void, ms: number): void {
+    this.#abandon = abandon;
+    if (this.#deadline === null) {
+      this.#deadline = setTimeout(() => this.#abandon?.(), ms);
+      this.#deadline.unref?.();
+    } else {
+      this.#deadline.refresh();
+    }
+  }
+
+  #unanswered(ms: number): RunStoreError {
+    return RunStoreError.storageFailure(`the store did not answer within ${ms} ms (StartRunOptions.retry.attemptTimeoutMs)`);
   }
 
   /** Stores the final status (after the steps), retried; spools it past the budget. */
@@ -314,9 +361,11 @@ export class RunLedger<Tag> {
     this.#timer.unref?.();
   }
 
+  /** Runs `fn` after every operation before it has settled (fulfilled or rejected: the chain may hold a rejection its caller was given). */
   #serial<T>(fn: () => Promise<T>): Promise<T> {
-    const result = this.#chain.then(fn);
-    this.#chain = result.catch(() => undefined);
+    const next = (): Promise<T> => fn();
+    const result = this.#chain.then(next, next);
+    this.#chain = result;
     return result;
   }
 }

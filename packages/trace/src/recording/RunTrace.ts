@@ -7,7 +7,7 @@ import {
   ToolResult,
   type WriteTarget,
 } from '@runledger/core';
-import { applyPrivacy } from '../privacy/applyPrivacy.js';
+import { stepPayloadAt } from '../privacy/applyPrivacy.js';
 import { isPrivacyLevel, PrivacyLevel } from '../privacy/PrivacyLevel.js';
 import { RunRecordError } from './RunRecordError.js';
 import { RunStep } from '../step/RunStep.js';
@@ -92,7 +92,8 @@ export class RunTrace {
   readonly #onRecordError: ((error: unknown, step: RunStep) => void) | undefined;
   readonly #privacy: PrivacyLevel;
   readonly #clock: () => number;
-  #tail: Promise<void> = Promise.resolve();
+  /** The outcome of the last hook in flight (it may reject: a lost write), or a settled promise. */
+  #tail: Promise<unknown> = Promise.resolve();
   #pending = 0;
   #failures = 0;
 
@@ -145,7 +146,7 @@ export class RunTrace {
 
   /** Resolves when the hooks of every step recorded so far have settled. */
   flush(): Promise<void> {
-    return this.#tail;
+    return this.#tail.then(ignore, ignore);
   }
 
   /**
@@ -364,7 +365,7 @@ export class RunTrace {
     const record: RunRecord = {
       index,
       recordedAt: this.#clock(),
-      payload: applyPrivacy(step.toPayload(), this.#privacy),
+      payload: stepPayloadAt(step, this.#privacy),
       isWrite,
     };
     if (this.#pending === 0) {
@@ -376,38 +377,56 @@ export class RunTrace {
         return this.#failed(step, isWrite, error);
       }
       if (!isThenable(result)) return Promise.resolve(step);
-      return this.#hold(
-        result.then(
-          () => step,
-          (error: unknown) => this.#failed(step, isWrite, error),
-        ),
-      );
+      return this.#hold(result, step, isWrite);
     }
-    return this.#hold(
-      this.#tail.then(() => {
-        let result: void | Promise<void>;
-        try {
-          result = hook(step, record);
-        } catch (error) {
-          return this.#failed(step, isWrite, error);
-        }
-        if (!isThenable(result)) return step;
-        return result.then(
-          () => step,
-          (error: unknown) => this.#failed(step, isWrite, error),
-        );
-      }),
-    );
-  }
-
-  /** Makes the next hook wait for this outcome, whether it fulfils or rejects. */
-  #hold(outcome: Promise<RunStep>): Promise<RunStep> {
+    // after the hooks in flight have settled, whether they fulfilled or rejected (a lost write's
+    // rejection is its own caller's)
+    const next = (): RunStep | Promise<RunStep> => {
+      let result: void | Promise<void>;
+      try {
+        result = hook(step, record);
+      } catch (error) {
+        return this.#failed(step, isWrite, error);
+      }
+      if (!isThenable(result)) return step;
+      return this.#settled(result, step, isWrite);
+    };
     this.#pending++;
+    const outcome = this.#tail.then(next, next);
     const done = (): void => {
       this.#pending--;
     };
     this.#tail = outcome.then(done, done);
     return outcome;
+  }
+
+  /**
+   * The step once its hook's promise settles; the next hook waits for it. One promise per step: the
+   * count of hooks in flight drops in the same callbacks that make the outcome.
+   */
+  #hold(result: Promise<void>, step: RunStep, isWrite: boolean): Promise<RunStep> {
+    this.#pending++;
+    const outcome = result.then(
+      () => {
+        this.#pending--;
+        return step;
+      },
+      (error: unknown) => {
+        this.#pending--;
+        return this.#failed(step, isWrite, error);
+      },
+    );
+    // may reject (a write the store lost): the caller is given it, and whatever waits on the tail
+    // waits for either end
+    this.#tail = outcome;
+    return outcome;
+  }
+
+  #settled(result: Promise<void>, step: RunStep, isWrite: boolean): Promise<RunStep> {
+    return result.then(
+      () => step,
+      (error: unknown) => this.#failed(step, isWrite, error),
+    );
   }
 
   #failed(step: RunStep, isWrite: boolean, error: unknown): Promise<RunStep> {
@@ -424,4 +443,8 @@ export class RunTrace {
 
 function isThenable(value: unknown): value is Promise<void> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+function ignore(): void {
+  // flush() resolves once the hooks have settled, however they ended
 }

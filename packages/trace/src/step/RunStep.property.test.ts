@@ -5,6 +5,8 @@ import { RunStep, type RunStepFields } from './RunStep.js';
 import { RunStepError } from './RunStepError.js';
 import { RunStepReadError } from './RunStepReadError.js';
 import { RUN_STEP_KEYS } from './RunStepSchema.js';
+import { applyPrivacy, stepPayloadAt } from '../privacy/applyPrivacy.js';
+import { PRIVACY_LEVELS } from '../privacy/PrivacyLevel.js';
 
 const key = fc.stringMatching(/^[a-z][a-zA-Z0-9]{0,8}$/);
 const record = fc.dictionary(key, fc.jsonValue(), { maxKeys: 4 });
@@ -112,6 +114,19 @@ describe('RunStep payload, by property', () => {
         expect(JSON.stringify(RunStep.fromPayload(json))).toBe(json);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("the payload a recorder stores at each privacy level is applyPrivacy of the step's payload, key for key and in order", () => {
+    fc.assert(
+      fc.property(validFields, fc.constantFrom(...PRIVACY_LEVELS), (fields, level) => {
+        const step = RunStep.of(fields);
+        const expected = applyPrivacy(step.toPayload(), level);
+        const made = stepPayloadAt(step, level);
+        expect(made).toEqual(expected);
+        expect(Object.keys(made)).toEqual(Object.keys(expected));
+      }),
+      { numRuns: 500 },
     );
   });
 

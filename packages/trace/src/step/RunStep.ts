@@ -339,25 +339,54 @@ export class RunStep {
    * `ToolOutcome` string, artifacts and write target as plain objects.
    */
   toPayload(): RunStepPayload {
-    const out: Record<string, unknown> = {};
-    for (const key of RUN_STEP_KEYS) {
-      const value = this[key];
-      if (value === undefined) continue;
-      if (key === 'toolArtifacts') out[key] = (value as readonly ToolArtifact[]).map((a) => a.toJSON());
-      else if (key === 'toolWriteTarget') out[key] = (value as WriteTarget).toJSON();
-      else if (key === 'messages' || key === 'requestedToolCalls') out[key] = (value as readonly object[]).map((v) => ({ ...v }));
-      else if (key === 'droppedSources') out[key] = [...(value as readonly string[])];
-      else if (key === 'toolFailureFacts') out[key] = { ...(value as ToolFailureFacts) };
-      else if (key === 'toolApproval') out[key] = { ...(value as ToolApproval) };
-      else out[key] = value;
-    }
-    return out as unknown as RunStepPayload;
+    return payloadOf(this, undefined) as unknown as RunStepPayload;
   }
 
   /** The same as {@link RunStep.toPayload}, for `JSON.stringify`. */
   toJSON(): RunStepPayload {
     return this.toPayload();
   }
+}
+
+/** How {@link RunStep.toPayload} copies a key's value, by key: the ones not listed are kept as they are. */
+const PAYLOAD_COPIES: ReadonlyMap<RunStepKey, (value: never) => unknown> = new Map<RunStepKey, (value: never) => unknown>([
+  ['toolArtifacts', (value: readonly ToolArtifact[]) => value.map((a) => a.toJSON())],
+  ['toolWriteTarget', (value: WriteTarget) => value.toJSON()],
+  ['messages', (value: readonly object[]) => value.map((v) => ({ ...v }))],
+  ['requestedToolCalls', (value: readonly object[]) => value.map((v) => ({ ...v }))],
+  ['droppedSources', (value: readonly string[]) => [...value]],
+  ['toolFailureFacts', (value: ToolFailureFacts) => ({ ...value })],
+  ['toolApproval', (value: ToolApproval) => ({ ...value })],
+]);
+/** {@link PAYLOAD_COPIES} in the order of RUN_STEP_KEYS (null: kept as it is), read by index on every step. */
+const COPY_AT: readonly (((value: never) => unknown) | null)[] = RUN_STEP_KEYS.map((key) => PAYLOAD_COPIES.get(key) ?? null);
+
+/**
+ * A step's payload (see {@link RunStep.toPayload}), each key whose value is set in order; a key in
+ * `content` is written by its function instead (the privacy filter's `metadata` sizes: made from the
+ * step's own value, which measures as its payload copy does, without making the copy).
+ *
+ * @internal
+ */
+export function payloadOf(
+  step: RunStep,
+  content: ReadonlyMap<string, (value: unknown, out: Record<string, unknown>) => void> | undefined,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const fields = step as unknown as Readonly<Record<RunStepKey, unknown>>;
+  for (let i = 0; i < RUN_STEP_KEYS.length; i++) {
+    const key = RUN_STEP_KEYS[i]!;
+    const value = fields[key];
+    if (value === undefined) continue;
+    const replace = content?.get(key);
+    if (replace !== undefined) {
+      replace(value, out);
+      continue;
+    }
+    const copy = COPY_AT[i]!;
+    out[key] = copy === null ? value : copy(value as never);
+  }
+  return out;
 }
 
 const EMPTY: readonly never[] = Object.freeze([]);

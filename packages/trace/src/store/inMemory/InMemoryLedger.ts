@@ -226,6 +226,10 @@ export class InMemoryLedger {
 
   /** The run of an id checked by the input rule (any case of its UUID), or undefined. */
   #find(runId: string): MutableRun | undefined {
+    // a run's own id (every key is a checked, lowercase UUID) finds it without the UUID test; any other
+    // value (another case, not a UUID, not a string) is checked as always
+    const same = this.#state.runs.get(runId);
+    if (same !== undefined) return same;
     const key = checkRunId(runId);
     return key === null ? undefined : this.#state.runs.get(key);
   }
