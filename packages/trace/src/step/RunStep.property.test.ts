@@ -117,6 +117,23 @@ describe('RunStep payload, by property', () => {
     );
   });
 
+  it('a step keeps every field its fields set, and sets no other but the outcome pair one gives the other', () => {
+    const derived = new Set(['toolIsError', 'toolOutcome']);
+    fc.assert(
+      fc.property(validFields, (fields) => {
+        const step = RunStep.of(fields) as unknown as Record<string, unknown>;
+        const given = fields as unknown as Record<string, unknown>;
+        expect(Object.keys(step)).toEqual([...RUN_STEP_KEYS]);
+        for (const key of RUN_STEP_KEYS) {
+          const isGiven = given[key] !== undefined && given[key] !== null;
+          const isSet = step[key] !== undefined;
+          expect([key, isSet]).toEqual([key, isGiven || (derived.has(key) && isSet)]);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("the payload a recorder stores at each privacy level is applyPrivacy of the step's payload, key for key and in order", () => {
     fc.assert(
       fc.property(validFields, fc.constantFrom(...PRIVACY_LEVELS), (fields, level) => {

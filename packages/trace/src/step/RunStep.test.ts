@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { ToolArtifact, ToolOutcome, WriteTarget } from '@runledger/core';
 import { describe, expect, it } from 'vitest';
 import { RunStep } from './RunStep.js';
@@ -284,5 +286,39 @@ describe('RunStep.fromPayload', () => {
       expect((caught as RunStepReadError).path.join('.')).toBe(path);
       expect((caught as Error).message).toMatch(message);
     }
+  });
+});
+
+describe('RunStep where code may not be made from strings (an edge runtime)', () => {
+  it('makes the same steps: its fields are set by the loop instead of the generated setter', () => {
+    // a real Node with code generation from strings refused, loading the sources as a user's bundle would
+    const script = `
+      import { RunStep } from './src/step/RunStep.ts';
+      let refused = false;
+      try { new Function('return 1'); } catch { refused = true; }
+      const step = RunStep.of({ kind: 'tool', round: 2, durationMs: 1.234, toolName: 'mcp_gh_search', toolArguments: { q: 1 }, toolResult: 'x', toolOutcome: 'failed', toolFailureCause: 'server_error' });
+      console.log(JSON.stringify({ refused, payload: step.toPayload() }));`;
+    const out = execFileSync(
+      process.execPath,
+      ['--disallow-code-generation-from-strings', '--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        cwd: fileURLToPath(new URL('../..', import.meta.url)),
+        encoding: 'utf8',
+      },
+    );
+    const { refused, payload } = JSON.parse(out) as { refused: boolean; payload: unknown };
+    expect(refused).toBe(true);
+    expect(payload).toEqual(
+      RunStep.of({
+        kind: 'tool',
+        round: 2,
+        durationMs: 1.234,
+        toolName: 'mcp_gh_search',
+        toolArguments: { q: 1 },
+        toolResult: 'x',
+        toolOutcome: 'failed',
+        toolFailureCause: 'server_error',
+      }).toPayload(),
+    );
   });
 });
