@@ -17,6 +17,7 @@ import { runTitleContract } from './titleContract.js';
 import { runNameLengthContract } from './nameLengthContract.js';
 import { runCancelRequestContract } from './cancelRequestContract.js';
 import { runToolApprovalContract } from './toolApprovalContract.js';
+import { runToolTotalsContract } from './toolTotalsContract.js';
 
 /**
  * Defines the shared {@link RunStore} contract suite (vitest `describe`/`it` blocks) for one
@@ -496,4 +497,5 @@ export function runRunStoreContract(name: string, harness: RunStoreContractHarne
   runPruneContract(name, harness);
   runOpenCallsContract(name, harness);
   runSearchContract(name, harness);
+  runToolTotalsContract(name, harness);
 }

@@ -102,6 +102,8 @@ export { canPruneRuns, type PruneRunsQuery, type PruneRunsResult, type PruningRu
 export { callIdOfStoredStep, canReadOpenCalls, OpenCallSet, type OpenCallsRead, type OpenCallsRunStore } from './store/OpenCalls.js';
 export { canSearchRuns, type RunTotals, type RunTotalsQuery, type SearchingRunStore } from './store/SearchingRunStore.js';
 export type { StoredToolCall, ToolCallPage, ToolCallQuery } from './store/StoredToolCall.js';
+export { canReadToolCallTotals, type ToolCallTotals, type ToolCallTotalsQuery, type ToolTotalsRunStore } from './store/ToolCallTotals.js';
+export { TOOL_DURATION_BUCKET_COUNT, TOOL_DURATION_BUCKETS_SECONDS, toolDurationBucket } from './health/toolDurationBuckets.js';
 export { type CopyRunsOptions, type CopyRunsProgress, type CopyRunsResult, copyRuns } from './store/copyRuns.js';
 
 // ── Timeline (src/timeline) ─────────────────────────────────────────────────────────────────────

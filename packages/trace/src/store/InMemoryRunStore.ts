@@ -9,6 +9,7 @@ import type { PruneRunsQuery, PruneRunsResult, PruningRunStore } from './Pruning
 import type { OpenCallsRead, OpenCallsRunStore } from './OpenCalls.js';
 import type { RunTotals, RunTotalsQuery, SearchingRunStore } from './SearchingRunStore.js';
 import type { ToolCallPage, ToolCallQuery } from './StoredToolCall.js';
+import type { ToolCallTotals, ToolCallTotalsQuery, ToolTotalsRunStore } from './ToolCallTotals.js';
 import { InMemoryState } from './inMemory/inMemoryRuns.js';
 import { InMemoryLedger } from './inMemory/InMemoryLedger.js';
 import { InMemoryRunSearch } from './inMemory/InMemoryRunSearch.js';
@@ -35,7 +36,7 @@ export interface InMemoryRunStoreOptions {
  *
  * @public
  */
-export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore, SearchingRunStore {
+export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore, SearchingRunStore, ToolTotalsRunStore {
   readonly #state: InMemoryState;
   readonly #clock: () => number;
   readonly #ledger: InMemoryLedger;
@@ -119,6 +120,11 @@ export class InMemoryRunStore implements PruningRunStore, OpenCallsRunStore, Sea
   /** One server's ended tool calls, newest first (see {@link SearchingRunStore.listToolCalls}). */
   listToolCalls(query: ToolCallQuery): Promise<ToolCallPage> {
     return this.#search.listToolCalls(query);
+  }
+
+  /** The ended calls of a window summed per server and tool (see {@link ToolTotalsRunStore.toolCallTotals}). */
+  toolCallTotals(query?: ToolCallTotalsQuery): Promise<readonly ToolCallTotals[]> {
+    return this.#search.toolCallTotals(query);
   }
 
   /** The ids of the runs whose id starts with `prefix` (see {@link SearchingRunStore.findRunIdsByPrefix}). */

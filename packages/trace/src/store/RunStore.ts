@@ -6,6 +6,7 @@ import type { PruneRunsQuery, PruneRunsResult } from './PruningRunStore.js';
 import type { OpenCallsRead } from './OpenCalls.js';
 import type { RunTotals, RunTotalsQuery } from './SearchingRunStore.js';
 import type { ToolCallPage, ToolCallQuery } from './StoredToolCall.js';
+import type { ToolCallTotals, ToolCallTotalsQuery } from './ToolCallTotals.js';
 import type { CancelRequestInput, StoredCancelRequest } from './CancelRequest.js';
 
 /**
@@ -334,6 +335,12 @@ export interface RunStore {
   listToolCalls?(query: ToolCallQuery): Promise<ToolCallPage>;
   /** The ids of the runs whose id starts with a prefix. Optional (see {@link SearchingRunStore}). */
   findRunIdsByPrefix?(prefix: string, limit?: number): Promise<readonly string[]>;
+  /**
+   * The ended tool calls of a window summed per server and tool. Optional, so that stores written
+   * before it still implement RunStore: every store of runledger has it (see
+   * {@link ToolTotalsRunStore} and {@link canReadToolCallTotals}).
+   */
+  toolCallTotals?(query?: ToolCallTotalsQuery): Promise<readonly ToolCallTotals[]>;
   /** Releases connections and timers. */
   close(): Promise<void>;
 }

@@ -76,6 +76,13 @@ export {
   PruneRunsTally,
 } from './PruneRuns.js';
 export { type ToolCallFacts, type ToolCallSource, toolCallOf } from '../health/ToolCallFacts.js';
+export {
+  checkToolCallTotalsQuery,
+  type NormalizedToolCallTotalsQuery,
+  type ToolCallSums,
+  ToolCallTotalsFold,
+  toolNameOfPayload,
+} from './toolCallTotalsFold.js';
 export { storedStepTokens, stepTokens } from '../step/stepTokens.js';
 export { checkRunIdPrefix, checkRunTotalsQuery, type NormalizedRunTotalsQuery, runTotalsOf } from './RunSearch.js';
 export {

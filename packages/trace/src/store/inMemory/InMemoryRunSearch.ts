@@ -9,6 +9,8 @@ import { checkToolCallQuery, toolCallPageOf } from '../ToolCallListing.js';
 import type { StoredToolCall, ToolCallPage, ToolCallQuery } from '../StoredToolCall.js';
 import { compareCallsNewestFirst, type InMemoryState, isKept, type MutableRun, snapshot } from './inMemoryRuns.js';
 import { pageOfRuns } from '../runPageOf.js';
+import type { ToolCallTotals, ToolCallTotalsQuery } from '../ToolCallTotals.js';
+import { checkToolCallTotalsQuery, ToolCallTotalsFold } from '../toolCallTotalsFold.js';
 
 /**
  * The search reads of an InMemoryRunStore (the sibling of the SQL stores' SqliteRunSearch and
@@ -73,6 +75,22 @@ export class InMemoryRunSearch {
     }
     rows.sort(compareCallsNewestFirst);
     return toolCallPageOf(rows.slice(0, q.limit + 1), q.limit);
+  }
+
+  /** The ended calls of a window summed per server and tool (see {@link ToolTotalsRunStore.toolCallTotals}); the reference: it folds every call. */
+  async toolCallTotals(query?: ToolCallTotalsQuery): Promise<readonly ToolCallTotals[]> {
+    this.#open();
+    const q = checkToolCallTotalsQuery(query);
+    const fold = new ToolCallTotalsFold();
+    for (const run of this.#state.runs.values()) {
+      for (const call of run.calls) {
+        if (call.server === null) continue;
+        if (q.since !== null && call.createdAt < q.since) continue;
+        if (q.until !== null && call.createdAt >= q.until) continue;
+        fold.addCall(call.server, call.tool, call.outcome, call.cause, call.durationMs);
+      }
+    }
+    return fold.totals();
   }
 
   /** The ids of the runs whose id starts with `prefix` (see {@link SearchingRunStore.findRunIdsByPrefix}). */

@@ -9,6 +9,7 @@ import type { NormalizedCancelRequest } from '../CancelRequest.js';
 import type { NormalizedRunQuery } from '../NormalizedStoreInput.js';
 import { cancelRequestField } from '../CancelRequestColumns.js';
 import { toolCallOf } from '../../health/ToolCallFacts.js';
+import { plainToolName } from '../toolCallTotalsFold.js';
 import { parsePayload } from '../../step/readStepOutcome.js';
 import { RunStepKind } from '../../step/RunStepKind.js';
 import { stepTokens } from '../../step/stepTokens.js';
@@ -90,18 +91,6 @@ export function add(run: MutableRun, step: StoredStep, appended?: unknown): void
       createdAt: step.createdAt,
     }),
   );
-}
-
-/**
- * The `toolName` JSON.stringify wrote for a payload: its own enumerable string data property, when
- * the payload is a plain object without `toJSON`; else undefined (the text is read instead).
- */
-function plainToolName(payload: unknown): string | undefined {
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return undefined;
-  const prototype: unknown = Object.getPrototypeOf(payload);
-  if ((prototype !== Object.prototype && prototype !== null) || 'toJSON' in payload) return undefined;
-  const own = Object.getOwnPropertyDescriptor(payload, 'toolName');
-  return own !== undefined && own.enumerable === true && typeof own.value === 'string' ? own.value : undefined;
 }
 
 /** Whether a run passes a listing's filters (not its cursor). */
