@@ -21,6 +21,9 @@ import type {
   StoredStep,
   ToolCallPage,
   ToolCallQuery,
+  ToolCallTotals,
+  ToolCallTotalsQuery,
+  ToolTotalsRunStore,
 } from '@runledger/trace';
 import type Database from 'better-sqlite3';
 import { SqliteAccess } from './SqliteAccess.js';
@@ -33,6 +36,7 @@ import { backupDatabase } from './backupDatabase.js';
 import { SqliteHealthReader } from './health/SqliteHealthReader.js';
 import { SqliteHealthWriter } from './health/SqliteHealthWriter.js';
 import { SqliteHealthPending } from './health/SqliteHealthPending.js';
+import { SqliteToolRollup } from './toolRollup/SqliteToolRollup.js';
 import { SqlitePrune } from './prune/SqlitePrune.js';
 import { prepareImportRun } from './import/importRun.js';
 import { SqliteOpenCalls } from './SqliteOpenCalls.js';
@@ -45,25 +49,25 @@ import { type CheckedSqliteRunStoreOptions, checkSqliteRunStoreOptions, type Sql
  * The embedded run store: one SQLite file in WAL mode, safe for several processes at once.
  *
  * @remarks
- * Every write is a `BEGIN IMMEDIATE` transaction committed with `synchronous = FULL` — the appends
- * of one turn of the event loop share one (group commit, see {@link SqliteRunStoreOptions.groupCommit}) —
- * so a step is on disk — surviving a killed process and a power cut — when `appendStep` resolves, and
- * sequence numbers are assigned under the write lock (gap-free and unique with any number of
- * writing processes). A writer that finds the file locked tries again every ms (with back-off
- * after a quarter of a second) up to `busyTimeoutMs`, so it takes the lock within about a ms of its release; `SQLITE_BUSY` never reaches the caller. Server health reads a rollup (counts,
- * last failure and a log-scale duration histogram per server and 1 min, 10 min, 1 h, 6 h, 1 day and 32 days, in trace's shared layout):
- * an append notes its call as pending in its own transaction, and the store moves the pending
- * calls into the rollup every few thousand calls (and on close); a health read counts the
- * pending ones too, in the same snapshot, so every call counts once. Windows of up to 2000 calls
- * are computed exactly from the steps, larger ones from the histogram (percentiles within about 9.05 %).
- * Migrations are numbered and forward-only and run on open.
+ * Every write is a `BEGIN IMMEDIATE` transaction committed with `synchronous = FULL` (the appends of
+ * one turn of the event loop share one: {@link SqliteRunStoreOptions.groupCommit}), so a step is on
+ * disk — surviving a killed process and a power cut — when `appendStep` resolves, with sequences
+ * assigned under the write lock (gap-free and unique with any number of writing processes). A
+ * writer that finds the file locked tries again every ms (back-off after a quarter of a second) up
+ * to `busyTimeoutMs`; `SQLITE_BUSY` never reaches the caller. Server health and tool totals read
+ * rollups (per server, and per server and tool, at 1 min, 10 min, 1 h, 6 h, 1 day and 32 days, in
+ * trace's shared layout): an append notes its call as pending, the store moves the pending calls
+ * in every few thousand calls (and on close), and a read counts the pending ones in the same
+ * snapshot, so every call counts once. Health windows of up to 2000 calls are exact from the
+ * steps, larger ones from a histogram (percentiles within about 9.05 %). Migrations run on open.
  *
  * @public
  */
-export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore, SearchingRunStore {
+export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore, SearchingRunStore, ToolTotalsRunStore {
   readonly #access: SqliteAccess;
   readonly #pending: SqliteHealthPending;
   readonly #health: SqliteHealthReader;
+  readonly #tools: SqliteToolRollup;
   readonly #openCalls: SqliteOpenCalls;
   readonly #ledger: SqliteLedger;
   readonly #search: SqliteRunSearch;
@@ -73,9 +77,8 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore, Searc
   private constructor(db: Database.Database, { path, busyTimeoutMs, groupCommit, cancelPollMs }: CheckedSqliteRunStoreOptions) {
     const writes = new WriteQueue(busyTimeoutMs, groupCommit ? new SqliteGroupCommit(db) : undefined);
     this.#access = new SqliteAccess(db, path, writes);
-    this.#pending = new SqliteHealthPending(db, new SqliteHealthWriter(db), {
-      write: (roll) => writes.write(() => db.transaction(roll).immediate()),
-    });
+    const moves = { write: (roll: () => number) => writes.write(() => db.transaction(roll).immediate()) };
+    this.#pending = new SqliteHealthPending(db, new SqliteHealthWriter(db), moves, (this.#tools = new SqliteToolRollup(db)));
     this.#health = new SqliteHealthReader(db, this.#pending);
     this.#openCalls = new SqliteOpenCalls(db);
     this.#ledger = new SqliteLedger(this.#access, { pending: this.#pending, openCalls: this.#openCalls, groupCommit, cancelPollMs });
@@ -206,6 +209,11 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore, Searc
     return health;
   }
 
+  /** The ended calls of a window summed per server and tool: the tool rollup, the calls pending for it and the window's sub-minute edges, one snapshot (toolRollup/). */
+  toolCallTotals(query?: ToolCallTotalsQuery): Promise<readonly ToolCallTotals[]> {
+    return this.#tools.totals(this.#access, query);
+  }
+
   /** Writes a run and its steps exactly as given, in one transaction; false when the id exists already. */
   async importRun(run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
     // from here on: the run and steps as checked, the way every store writes them
@@ -223,17 +231,9 @@ export class SqliteRunStore implements PruningRunStore, OpenCallsRunStore, Searc
   }
 
   /**
-   * Writes a consistent copy of the whole database to a new file, while other connections and
-   * processes go on writing.
-   *
-   * @remarks
-   * Uses `VACUUM INTO`: the copy is one read snapshot (every committed step up to that moment,
-   * nothing half-written), compacted, and a single file without a `-wal` beside it. It blocks
-   * this process's event loop while it copies (about a second per 100 MB). Open the copy with
-   * {@link SqliteRunStore.open} to use it.
-   *
-   * @throws RunStoreError (`invalid_input`) when `destination` is empty or already exists;
-   *   (`storage_failure`) when the copy cannot be written.
+   * Writes a consistent copy of the database to a new file (`VACUUM INTO`: one snapshot, compacted, no `-wal`) while others go on
+   * writing; it blocks this process's event loop while it copies (about a second per 100 MB). Open the copy with {@link SqliteRunStore.open}.
+   * @throws RunStoreError (`invalid_input`) when `destination` is empty or exists; (`storage_failure`) when the copy cannot be written.
    */
   async backup(destination: string): Promise<void> {
     return backupDatabase(this.#access, destination);

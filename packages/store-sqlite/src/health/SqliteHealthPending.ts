@@ -2,6 +2,7 @@ import type { ToolOutcome } from '@runledger/core';
 import type Database from 'better-sqlite3';
 import type { SqliteHealthWriter } from './SqliteHealthWriter.js';
 import { type CallRow, RollupDeltas } from './SqliteRollupDeltas.js';
+import type { SqliteToolRollup, ToolCallRow } from '../toolRollup/SqliteToolRollup.js';
 
 /** Pending calls a store lets gather before it moves them into the rollup (SqliteRunStore). */
 export const ROLL_PENDING_AT = 4096;
@@ -24,7 +25,8 @@ export interface PendingMoves {
  * the append's path: an append writes one narrow row instead of a rollup row at every level (each
  * rewritten with its 114 histogram slots), and a roll of a thousand calls over twenty servers
  * updates about a hundred rows, once each. Any process may roll; a process that dies leaves its
- * pending calls for the next roll, counted meanwhile.
+ * pending calls for the next roll, counted meanwhile. A roll writes the per-tool rollup too
+ * (SqliteToolRollup, from the pending calls' `tool`, schema version 22), in the same transaction.
  *
  * @internal
  */
@@ -35,6 +37,7 @@ export class SqliteHealthPending {
   readonly #count: Database.Statement;
   readonly #clear: Database.Statement;
   readonly #writer: SqliteHealthWriter;
+  readonly #tools: SqliteToolRollup | undefined;
   readonly #moves: PendingMoves | undefined;
   /** Calls noted here since the last move. */
   #noted = 0;
@@ -43,12 +46,17 @@ export class SqliteHealthPending {
   /** How many calls noted by the store (or found pending by a health read) make a move due; tests lower it. */
   rollAt: number = ROLL_PENDING_AT;
 
-  /** `moves`: how the store moves them (without, calls are only noted, and moved by whoever calls {@link SqliteHealthPending.roll}). */
-  constructor(db: Database.Database, writer: SqliteHealthWriter, moves?: PendingMoves) {
+  /**
+   * `moves`: how the store moves them (without, calls are only noted, and moved by whoever calls
+   * {@link SqliteHealthPending.roll}); `tools`: the per-tool rollup a move writes too (without,
+   * only the health rollup: schema 22's migration, which makes the tool rollup after).
+   */
+  constructor(db: Database.Database, writer: SqliteHealthWriter, moves?: PendingMoves, tools?: SqliteToolRollup) {
     this.#writer = writer;
+    this.#tools = tools;
     this.#moves = moves;
-    this.#pend = db.prepare('INSERT INTO health_pending (server, outcome, duration_ms, created_at, cause) VALUES (?, ?, ?, ?, ?)');
-    this.#calls = db.prepare('SELECT server, outcome, duration_ms, created_at, cause FROM health_pending').raw();
+    this.#pend = db.prepare('INSERT INTO health_pending (server, outcome, duration_ms, created_at, cause, tool) VALUES (?, ?, ?, ?, ?, ?)');
+    this.#calls = db.prepare('SELECT server, outcome, duration_ms, created_at, cause, tool FROM health_pending').raw();
     this.#callsIn = db
       .prepare('SELECT server, outcome, duration_ms, created_at, cause FROM health_pending WHERE created_at >= ? AND created_at < ?')
       .raw();
@@ -56,9 +64,9 @@ export class SqliteHealthPending {
     this.#clear = db.prepare('DELETE FROM health_pending');
   }
 
-  /** Notes a tool call as pending (its step's call columns); inside the transaction that inserts the step. */
-  pend(server: string, outcome: ToolOutcome, durationMs: number, createdAt: number, cause: string | null): void {
-    this.#pend.run(server, outcome, durationMs, createdAt, cause);
+  /** Notes a tool call as pending (its step's call columns and tool name); inside the transaction that inserts the step. */
+  pend(server: string, outcome: ToolOutcome, durationMs: number, createdAt: number, cause: string | null, tool: string | null): void {
+    this.#pend.run(server, outcome, durationMs, createdAt, cause, tool);
     this.#noted++;
   }
 
@@ -115,17 +123,15 @@ export class SqliteHealthPending {
     return this.#count.get() as number;
   }
 
-  /** Moves every pending call into the rollup; inside a write transaction. Returns how many moved. */
+  /** Moves every pending call into the rollups (health, tools); inside a write transaction. Returns how many moved. */
   roll(): number {
     const deltas = new RollupDeltas();
-    let calls = 0;
-    for (const row of this.#calls.iterate() as Iterable<CallRow>) {
-      deltas.addRow(row);
-      calls++;
-    }
-    if (calls === 0) return 0;
+    const calls = this.#calls.all() as ToolCallRow[];
+    for (const [server, outcome, durationMs, createdAt, cause] of calls) deltas.addRow([server, outcome, durationMs, createdAt, cause]);
+    if (calls.length === 0) return 0;
     this.#writer.add(deltas);
+    this.#tools?.add(calls);
     this.#clear.run();
-    return calls;
+    return calls.length;
   }
 }

@@ -6,7 +6,10 @@ import { callIdOfStoredStep, type StoredRun, type StoredStep } from '@runledger/
 import type Database from 'better-sqlite3';
 import { NEXT_RUN_NO, RUN_COLUMNS, type StepColumns } from '../sqliteRows.js';
 
-/** Inserts a step row, notes its tool call, if it is one, for the health rollup, and the call it starts or ends (`callId`). */
+/**
+ * Inserts a step row, notes its tool call, if it is one, for the rollups (its tool name read from
+ * `appended`, the payload as appended, else from the text), and the call it starts or ends (`callId`).
+ */
 export type WriteStep = (
   runNo: number,
   runId: string,
@@ -15,6 +18,7 @@ export type WriteStep = (
   payload: string,
   call: ToolCallFacts | null,
   callId: string | null,
+  appended?: unknown,
 ) => void;
 
 /**

@@ -11,6 +11,7 @@ import {
   sequencePastEndError,
   stepTokens,
   toolCallOf,
+  toolNameOfPayload,
 } from '@runledger/trace/store';
 import type Database from 'better-sqlite3';
 import type { WriteStep } from '../import/importRun.js';
@@ -50,7 +51,7 @@ export function prepareAppendStatement(db: Database.Database, pending: SqliteHea
   };
   // the rowid of a step is (run number << 32) + sequence: a run's steps are one range of the table
   const insertStep = db.prepare(`INSERT INTO steps (${INSERT_STEP_COLUMNS}) VALUES (${STEP_ROWID}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const writeStep: WriteStep = (runNo, runId, sequence, step, payload, call, callId) => {
+  const writeStep: WriteStep = (runNo, runId, sequence, step, payload, call, callId, appended) => {
     insertStep.run(
       runNo,
       sequence,
@@ -68,7 +69,7 @@ export function prepareAppendStatement(db: Database.Database, pending: SqliteHea
       call?.cause ?? null,
     );
     if (call !== null && call.server !== null) {
-      pending.pend(call.server, call.outcome, step.durationMs, step.createdAt, call.cause);
+      pending.pend(call.server, call.outcome, step.durationMs, step.createdAt, call.cause, toolNameOfPayload(appended, payload));
     }
     if (callId !== null) openCalls.note(runNo, step.kind, callId, sequence);
   };
@@ -106,7 +107,7 @@ export function prepareAppendStatement(db: Database.Database, pending: SqliteHea
     // nothing was written: refused (or an earlier try stored this very step) before any write
     if (bumped === undefined) return notBumped(runId, step);
     const [sequence, runNo] = bumped;
-    writeStep(runNo, runId, sequence, step, step.payloadText, call, callIdOfPayload(step.kind, step.payload));
+    writeStep(runNo, runId, sequence, step, step.payloadText, call, callIdOfPayload(step.kind, step.payload), step.payload);
     return sequence;
   };
   return { append, writeStep };

@@ -1,6 +1,7 @@
-// SqliteRunStore.pruneRuns and the health rollup, for generated runs, cutoffs and batch sizes: after
-// a prune the rollup tables hold exactly the rows a store that was only ever given the remaining
-// runs holds (counts, histogram slots, min/max latency, last failure, causes), at every level.
+// SqliteRunStore.pruneRuns and the rollups, for generated runs, cutoffs and batch sizes: after a
+// prune the rollup tables hold exactly the rows a store that was only ever given the remaining runs
+// holds (counts, histogram slots, min/max latency, last failure, causes; per tool: counts, Prometheus
+// buckets, causes, and the summed durations within rounding), at every level.
 import { randomUUID } from 'node:crypto';
 import type { StoredRun, StoredStep } from '@runledger/trace';
 import { isPrunableRun } from '@runledger/trace/store';
@@ -76,14 +77,20 @@ async function seed(store: SqliteRunStore, steps: readonly Step[], finishedAt: n
   expect(await store.importRun(run, stored)).toBe(true);
 }
 
-/** Every row of the file's rollup tables, in key order. */
-function rollupRows(path: string): unknown[][] {
+/** Every row of the file's rollup tables (health, tools), in key order; the tool rows' summed durations apart (they are sums of doubles). */
+function rollupRows(path: string): { rows: unknown[][]; answeredMs: number[] } {
   const db = new Database(path, { readonly: true });
   try {
-    return [
-      db.prepare('SELECT * FROM health_rollup ORDER BY server, level, bucket_start').all(),
-      db.prepare('SELECT * FROM health_causes ORDER BY server, level, bucket_start, cause').all(),
-    ];
+    const tools = db.prepare('SELECT * FROM tool_rollup ORDER BY server, tool, level, bucket_start').all() as Record<string, unknown>[];
+    return {
+      rows: [
+        db.prepare('SELECT * FROM health_rollup ORDER BY server, level, bucket_start').all(),
+        db.prepare('SELECT * FROM health_causes ORDER BY server, level, bucket_start, cause').all(),
+        tools.map(({ answered_ms: _, ...row }) => row),
+        db.prepare('SELECT * FROM tool_causes ORDER BY server, tool, level, bucket_start, cause').all(),
+      ],
+      answeredMs: tools.map((row) => row['answered_ms'] as number),
+    };
   } finally {
     db.close();
   }
@@ -120,7 +127,10 @@ describe('SqliteRunStore.pruneRuns and the health rollup', () => {
             await store.close();
             await reference.close();
           }
-          expect(rollupRows(folder.file(`pruned-${round}.db`))).toEqual(rollupRows(folder.file(`reference-${round}.db`)));
+          const pruned = rollupRows(folder.file(`pruned-${round}.db`));
+          const expected = rollupRows(folder.file(`reference-${round}.db`));
+          expect(pruned.rows).toEqual(expected.rows);
+          for (const [i, ms] of pruned.answeredMs.entries()) expect(ms).toBeCloseTo(expected.answeredMs[i]!, 6);
         },
       ),
       { numRuns: 40 },

@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { DURATION_HISTOGRAM_SLOTS, ROLLUP_LEVEL_SIZES } from '@runledger/trace/store';
 import { type BucketDelta, callOf, type CallRow, RollupDeltas } from '../health/SqliteRollupDeltas.js';
-import { STEP_ROWID } from '../sqliteRows.js';
+import { CALL_TOOL_NAME, STEP_ROWID } from '../sqliteRows.js';
+import { SqliteToolRollup, type ToolCallRow } from '../toolRollup/SqliteToolRollup.js';
 
 const MINUTE_LEVEL = 0;
 const KEY = 'server = @server AND level = @level AND bucket_start = @bucket';
@@ -59,12 +60,15 @@ export class SqlitePruneRollup {
   readonly #setExtremes: Database.Statement;
   /** What the deleted calls took out of each bucket, in this transaction. */
   readonly #deltas = new RollupDeltas();
+  /** The per-tool rollup, kept equal to the remaining steps alike. */
+  readonly #tools: SqliteToolRollup;
 
   constructor(db: Database.Database) {
     this.#db = db;
+    this.#tools = new SqliteToolRollup(db);
     this.#deletedCalls = db
       .prepare(
-        `SELECT call_server, call_outcome, duration_ms, created_at, call_cause FROM steps
+        `SELECT call_server, call_outcome, duration_ms, created_at, call_cause, ${CALL_TOOL_NAME} FROM steps
          WHERE id >= ${STEP_ROWID} AND id < ${STEP_ROWID} AND call_server IS NOT NULL`,
       )
       .raw();
@@ -89,20 +93,25 @@ export class SqlitePruneRollup {
     this.#setExtremes = db.prepare(`UPDATE health_rollup SET min_ms = @min, max_ms = @max, last_failure_at = @lastFailure WHERE ${KEY}`);
   }
 
-  /** Notes what the calls among sequences [from, to) of run `runNo` added to the rollup, before they are deleted. */
+  /** Notes what the calls among sequences [from, to) of run `runNo` added to the rollups (health, tools), before they are deleted. */
   collect(runNo: number, from: number, to: number): void {
-    for (const row of this.#deletedCalls.iterate(runNo, from, runNo, to) as Iterable<CallRow>) this.#deltas.addRow(row);
+    for (const row of this.#deletedCalls.iterate(runNo, from, runNo, to) as Iterable<ToolCallRow>) {
+      this.#deltas.addRow(row.slice(0, 5) as CallRow);
+      this.#tools.collect(row);
+    }
   }
 
   /** Takes what {@link SqlitePruneRollup.collect} noted out of the rollup; call after the deletes, in their transaction. */
   subtract(): void {
     // finest first: a coarser bucket's extremes are made again from the rows below it
     for (const delta of this.#deltas.take()) this.#subtract(delta);
+    this.#tools.subtract();
   }
 
   /** Forgets what was collected (the transaction rolled back). */
   reset(): void {
     this.#deltas.clear();
+    this.#tools.reset();
   }
 
   #subtract(delta: BucketDelta): void {

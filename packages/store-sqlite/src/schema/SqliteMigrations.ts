@@ -9,6 +9,7 @@ import { addTerminationData } from './addTerminationData.js';
 import { addTitleSearch } from './titleSearch.js';
 import { histogramColumnsOf } from './histogramColumnsOf.js';
 import { keyRollupTimeFirst } from './keyRollupTimeFirst.js';
+import { addToolRollup } from './addToolRollup.js';
 
 /**
  * One numbered, forward-only schema migration; it runs inside its own write transaction.
@@ -452,6 +453,11 @@ CREATE INDEX IF NOT EXISTS steps_call_tools ON steps ((CASE WHEN json_valid(payl
         if (!columns.has(column)) db.exec(`ALTER TABLE runs ADD COLUMN ${column} TEXT;`);
       }
     },
+  },
+  {
+    version: 22,
+    name: "tool_rollup and tool_causes: each server and tool's calls by outcome and cause, answered calls per Prometheus bucket and their summed duration, per rollup level; health_pending.tool",
+    up: addToolRollup,
   },
 ]);
 
