@@ -1,7 +1,8 @@
 // Bulk-loads the fleet of fleetData.mjs into a PostgresRunStore's own tables: one INSERT … SELECT
 // from generate_series per table (the steps with FK triggers off and the secondary indexes
 // dropped, then rebuilt from their own definitions), the run counters from one aggregate UPDATE over the steps, and the
-// health rollup by the store's own rollup_add_runs() (the function importRun uses), then ANALYZE.
+// health rollup by the store's own rollup_add_runs() (the function importRun uses), the tool rollup by
+// its tool_rollup_add_runs() (schema 17, the statement its moves use), then ANALYZE.
 // open_calls stays empty, as the store would keep it: every call of the fleet has its end.
 import { SERVERS, SPAN_MS, stepMs } from './fleetData.mjs';
 
@@ -85,7 +86,11 @@ export async function loadPostgresFleet(client, q, shape, start, log) {
   const ids = (await client.query(`SELECT id FROM ${q}.runs ORDER BY id`)).rows.map((row) => row.id);
   for (let k = 0; k < ids.length; k += 2_000) await client.query(`SELECT ${q}.rollup_add_runs($1::uuid[])`, [ids.slice(k, k + 2_000)]);
   phase('health rollup');
-  for (const table of ['runs', 'steps', 'health_rollup', 'health_causes']) await client.query(`VACUUM ANALYZE ${q}.${table}`);
+  for (let k = 0; k < ids.length; k += 2_000) await client.query(`SELECT ${q}.tool_rollup_add_runs($1::uuid[])`, [ids.slice(k, k + 2_000)]);
+  phase('tool rollup');
+  for (const table of ['runs', 'steps', 'health_rollup', 'health_causes', 'tool_rollup', 'tool_causes']) {
+    await client.query(`VACUUM ANALYZE ${q}.${table}`);
+  }
   phase('vacuum analyze');
   return phases;
 }

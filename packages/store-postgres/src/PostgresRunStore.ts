@@ -21,6 +21,9 @@ import type {
   StoredStep,
   ToolCallPage,
   ToolCallQuery,
+  ToolCallTotals,
+  ToolCallTotalsQuery,
+  ToolTotalsRunStore,
 } from '@runledger/trace';
 import type pg from 'pg';
 import { PostgresAccess } from './PostgresAccess.js';
@@ -31,6 +34,7 @@ import { PostgresLedger } from './ledger/PostgresLedger.js';
 import { PostgresRunSearch } from './search/PostgresRunSearch.js';
 import { PostgresHealthReader } from './health/PostgresHealthReader.js';
 import { PostgresHealthPending } from './health/PostgresHealthPending.js';
+import { PostgresToolRollup } from './toolRollup/PostgresToolRollup.js';
 import { PostgresPrune } from './prune/PostgresPrune.js';
 import { listenerConnector, openPool } from './postgresConnections.js';
 import { readSchemaVersion } from './schema/readSchemaVersion.js';
@@ -42,28 +46,26 @@ import { registerStoreInternals } from './PostgresRunStoreInternals.js';
  *
  * @remarks
  * Everything lives in one schema (default `runledger`), migrated forward on connect under an
- * advisory lock. Each step is one single-statement transaction that takes the run's next
- * sequence from a counter on the run row (so concurrent writers to one run queue on that row and
- * sequences stay gap-free), inserts the step with its payload as text, and notes its tool call as
- * pending for the server-health rollup; it is committed (with PostgreSQL's `synchronous_commit`)
- * when `appendStep` resolves. The store moves pending calls into the rollup every few thousand
- * calls (and on close). Server health reads whole rollup buckets (1 min to 32 days), the calls
- * still pending in them, and the raw steps of the partial minutes at the window's edges, in one
- * snapshot; p50/p95 come from a log-scale histogram and are within
- * about 9 % of the exact nearest-rank value. Cancel requests are pushed with LISTEN/NOTIFY on a
- * dedicated connection, with polling while that connection is down. `pruneRuns` deletes old runs
- * whole in short transactions under row locks, while appends go on. It searches its runs (see
- * {@link SearchingRunStore}): each append adds its tokens to the run's in the same statement, and
- * a server's calls and the runs list's server and tool filters read indexes made for them.
+ * advisory lock. Each step is one single-statement transaction that takes the run's next sequence
+ * from a counter on the run row (concurrent writers to one run queue on it: sequences stay
+ * gap-free), inserts the step with its payload as text, and notes its tool call as pending for the
+ * rollups (server health, tools), committed (`synchronous_commit`) when `appendStep` resolves; the
+ * store moves them in every few thousand calls (and on close). Server health and tool totals read
+ * whole rollup buckets (1 min to 32 days), the calls still pending in them and the raw steps of the
+ * window's partial minutes; p50/p95 come from a log-scale histogram, within about 9 % of the exact
+ * nearest-rank value. Cancel requests are pushed with LISTEN/NOTIFY, polled while that connection
+ * is down. `pruneRuns` deletes old runs whole in short transactions under row locks, while appends
+ * go on. It searches its runs (see {@link SearchingRunStore}) over indexes made for that.
  *
  * @public
  */
-export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore, SearchingRunStore {
+export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore, SearchingRunStore, ToolTotalsRunStore {
   readonly #access: PostgresAccess;
   readonly #schema: string;
   readonly #ledger: PostgresLedger;
   readonly #search: PostgresRunSearch;
   readonly #health: PostgresHealthReader;
+  readonly #tools: PostgresToolRollup;
   readonly #pending: PostgresHealthPending;
   readonly #prune: PostgresPrune;
   readonly #import: (run: StoredRun, steps: readonly StoredStep[]) => Promise<boolean>;
@@ -80,6 +82,7 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore, Sea
     this.#access = new PostgresAccess(pool, quoted, queryTimeoutMs);
     this.#schema = schema;
     this.#health = new PostgresHealthReader(pool, quoted, queryTimeoutMs);
+    this.#tools = new PostgresToolRollup(this.#access);
     this.#pending = new PostgresHealthPending(pool, quoted);
     this.#ledger = new PostgresLedger(this.#access, { pending: this.#pending, schema, connect, cancelPollMs, groupCommit });
     this.#search = new PostgresRunSearch(this.#access);
@@ -215,6 +218,11 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore, Sea
     return health;
   }
 
+  /** The ended calls of a window summed per server and tool: the tool rollup, the calls pending for it and the window's edges, in one statement (toolRollup/). */
+  toolCallTotals(query?: ToolCallTotalsQuery): Promise<readonly ToolCallTotals[]> {
+    return this.#tools.totals(query);
+  }
+
   /** Writes a run and its steps exactly as another store holds them, in one transaction; false when the run exists. */
   async importRun(run: StoredRun, steps: readonly StoredStep[]): Promise<boolean> {
     this.#access.open();
@@ -224,11 +232,8 @@ export class PostgresRunStore implements PruningRunStore, OpenCallsRunStore, Sea
   }
 
   /**
-   * Deletes whole runs that ended before `olderThan` in short batches (row locks only: appends and
-   * reads go on), each with its part of the health rollup (see PostgresPrune).
-   *
-   * @throws RunStoreError `invalid_input` from `checkPruneRunsQuery`; `storage_failure` when a batch
-   * fails (what was committed before stays deleted, and the next prune finishes a run it hid).
+   * Deletes whole runs that ended before `olderThan` in short batches under row locks (appends go on), with their part of the rollups.
+   * @throws RunStoreError `invalid_input` from `checkPruneRunsQuery`; `storage_failure` when a batch fails (the next prune goes on).
    */
   async pruneRuns(query: PruneRunsQuery): Promise<PruneRunsResult> {
     this.#access.open();

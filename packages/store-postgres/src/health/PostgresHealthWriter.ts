@@ -5,6 +5,7 @@
 // with the SQL function rollup_add_runs, frozen as they made it.)
 import { UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
 import { ROLLUP_LEVEL_SIZES } from '@runledger/trace/store';
+import { toolRollupWrites } from '../toolRollup/PostgresToolRollup.js';
 
 const levelsOf = (): string => ROLLUP_LEVEL_SIZES.map((size, level) => `(${level}::smallint, ${size}::bigint)`).join(', ');
 
@@ -16,13 +17,13 @@ const levelsOf = (): string => ROLLUP_LEVEL_SIZES.map((size, level) => `(${level
  * @remarks
  * It reads the inserted row from the CTE `step` and the append's parameters: $1 run id, $4
  * duration, $5 time, $9 call outcome, $10 call server, $12 cause, $13 answered, $14 counted (how
- * the call counts was decided by trace's toolCallOf).
+ * the call counts was decided by trace's toolCallOf), $16 tool name (for the tool rollup).
  */
 export function healthPendingWrite(q: string): string {
   return `pending AS (
-  INSERT INTO ${q}.health_pending (run_id, sequence, server, shard, outcome, duration_ms, created_at, cause, answered, counted)
+  INSERT INTO ${q}.health_pending (run_id, sequence, server, shard, outcome, duration_ms, created_at, cause, answered, counted, tool)
   SELECT $1::uuid, step.sequence, $10::text, ${q}.rollup_shard($1::uuid), $9::text, $4::float8, $5::bigint, $12::text,
-    $13::boolean, $14::boolean
+    $13::boolean, $14::boolean, $16::text
   FROM step
   WHERE $10::text IS NOT NULL AND $9::text IS NOT NULL
 )`;
@@ -43,7 +44,7 @@ export function rollPendingStatement(q: string): string {
   return rollupStatement(
     q,
     `DELETE FROM ${q}.health_pending
-  RETURNING server, shard, outcome, duration_ms, created_at, cause, answered, counted`,
+  RETURNING server, shard, outcome, duration_ms, created_at, cause, answered, counted, tool`,
   );
 }
 
@@ -55,15 +56,16 @@ export function rollRunStatement(q: string): string {
   return rollupStatement(
     q,
     `SELECT call_server AS server, ${q}.rollup_shard(run_id) AS shard, call_outcome AS outcome, duration_ms, created_at,
-    call_cause AS cause, call_answered AS answered, call_counted AS counted
+    call_cause AS cause, call_answered AS answered, call_counted AS counted, call_tool AS tool
   FROM ${q}.steps WHERE run_id = $1::uuid AND call_server IS NOT NULL AND call_outcome IS NOT NULL`,
   );
 }
 
 /**
  * The one rollup update: the calls `moved` reads (server, shard, outcome, duration_ms, created_at,
- * cause, answered, counted) summed per level, bucket, server and shard into `health_rollup`, and the
- * failed ones per cause into `health_causes`; returns how many calls it added (`moved`) and how many
+ * cause, answered, counted, tool) summed per level, bucket, server and shard into `health_rollup`, and the
+ * failed ones per cause into `health_causes`, and per server and tool into the tool rollup
+ * ({@link toolRollupWrites}, after them); returns how many calls it added (`moved`) and how many
  * cause rows it wrote (`causes`).
  */
 function rollupStatement(q: string, calls: string): string {
@@ -115,6 +117,6 @@ function rollupStatement(q: string, calls: string): string {
   ORDER BY 1, 2, 3, 4, 5
   ON CONFLICT (level, bucket_start, server, shard, cause) DO UPDATE SET calls = c.calls + excluded.calls
   RETURNING 1
-)
+), ${toolRollupWrites(q, 'moved')}
 SELECT (SELECT count(*) FROM moved)::int AS moved, (SELECT count(*) FROM causes)::int AS causes`;
 }

@@ -112,9 +112,9 @@ export function appendBatchStatement(q: string): string {
   FROM input i JOIN run ON run.ord = i.ord
   RETURNING 1
 ), pending AS (
-  INSERT INTO ${q}.health_pending (run_id, sequence, server, shard, outcome, duration_ms, created_at, cause, answered, counted)
+  INSERT INTO ${q}.health_pending (run_id, sequence, server, shard, outcome, duration_ms, created_at, cause, answered, counted, tool)
   SELECT i.run_id, run.sequence, i.call_server, ${q}.rollup_shard(i.run_id), i.call_outcome, i.duration_ms, i.created_at, i.call_cause,
-    i.call_answered, i.call_counted
+    i.call_answered, i.call_counted, i.call_tool
   FROM input i JOIN run ON run.ord = i.ord
   WHERE i.call_server IS NOT NULL AND i.call_outcome IS NOT NULL
   RETURNING 1

@@ -224,7 +224,7 @@ export class PostgresPrune {
     const result = await client.query<Deleted>(
       `WITH gone AS (
          DELETE FROM ${this.#q}.steps WHERE ${where}
-       RETURNING run_id, sequence, created_at, call_server, call_outcome, call_cause, call_answered, call_counted, duration_ms
+       RETURNING run_id, sequence, created_at, call_server, call_outcome, call_cause, call_answered, call_counted, duration_ms, call_tool
        ), unmoved AS (
          -- calls still pending for the rollup: they go with their steps, and are in no rollup row to take out of
          DELETE FROM ${this.#q}.health_pending p USING gone g WHERE p.run_id = g.run_id AND p.sequence = g.sequence
@@ -233,7 +233,8 @@ export class PostgresPrune {
        SELECT
          (SELECT coalesce(json_agg(json_build_array(run_id, n)), '[]') FROM (SELECT run_id, count(*) AS n FROM gone GROUP BY run_id) c) AS counts,
          (SELECT coalesce(json_agg(json_build_array(call_server, created_at, ${this.#q}.rollup_shard(run_id), call_outcome, call_cause,
-                   call_answered, call_counted, CASE WHEN call_answered THEN ${this.#q}.duration_bucket(duration_ms) END, duration_ms)), '[]')
+                   call_answered, call_counted, CASE WHEN call_answered THEN ${this.#q}.duration_bucket(duration_ms) END, duration_ms,
+                   call_tool)), '[]')
           FROM gone g WHERE call_server IS NOT NULL AND call_outcome IS NOT NULL
             AND NOT EXISTS (SELECT 1 FROM unmoved u WHERE u.run_id = g.run_id AND u.sequence = g.sequence)) AS calls`,
       values,

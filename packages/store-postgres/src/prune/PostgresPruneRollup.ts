@@ -2,6 +2,7 @@ import type { PoolClient } from 'pg';
 import { UNKNOWN_FAILURE_CAUSE } from '@runledger/trace';
 import { ROLLUP_LEVEL_SIZES, rollupBucketStart } from '@runledger/trace/store';
 import type { HealthRow } from '../health/PostgresHealthReader.js';
+import { subtractToolCalls } from '../toolRollup/PostgresToolRollup.js';
 
 const MINUTE_LEVEL = 0;
 const MINUTE = ROLLUP_LEVEL_SIZES[MINUTE_LEVEL] as number;
@@ -9,7 +10,7 @@ const MINUTE = ROLLUP_LEVEL_SIZES[MINUTE_LEVEL] as number;
 /**
  * A deleted tool call, as the delete returned it: server, time, shard, outcome, cause, how it
  * counts (trace's toolCallOf decided answered / counted when the step was stored), its histogram slot
- * (1-based, `duration_bucket`; null when not answered) and duration.
+ * (1-based, `duration_bucket`; null when not answered), duration and tool name (for the tool rollup).
  */
 export type DeletedCall = [
   server: string,
@@ -21,6 +22,7 @@ export type DeletedCall = [
   counted: boolean,
   slot: number | null,
   durationMs: number,
+  tool: string | null,
 ];
 
 /** What the deleted calls took out of one rollup bucket. */
@@ -107,8 +109,10 @@ export class PostgresPruneRollup {
   readonly #deleteCauses: string;
   readonly #extremesOfMinutes: string;
   readonly #extremesOfLevel: string;
+  readonly #q: string;
 
   constructor(q: string) {
+    this.#q = q;
     const keys = 'unnest($1::smallint[], $2::bigint[], $3::text[], $4::smallint[]) AS k (level, bucket, server, shard)';
     const matches = (t: string): string =>
       `${t}.level = k.level AND ${t}.bucket_start = k.bucket AND ${t}.server = k.server AND ${t}.shard = k.shard`;
@@ -150,7 +154,7 @@ export class PostgresPruneRollup {
     this.#extremesOfLevel = extremesOfLevelStatement(q);
   }
 
-  /** Takes the deleted calls out of the rollup; call after their delete, in its transaction. */
+  /** Takes the deleted calls out of the rollups (health, tools); call after their delete, in its transaction. */
   async subtract(client: PoolClient, calls: readonly DeletedCall[]): Promise<void> {
     if (calls.length === 0) return;
     const deltas = deltasOf(calls);
@@ -232,6 +236,8 @@ export class PostgresPruneRollup {
       await client.query(this.#updateCauses, [...causeColumns(keep.map(([r]) => r)), keep.map(([, calls]) => calls)]);
     }
     if (drop.length > 0) await client.query(this.#deleteCauses, causeColumns(drop));
+    // and out of the per-tool rollup, whose rows a prune locks after the health rollup's, as a move writes them
+    await subtractToolCalls(client, this.#q, calls);
   }
 }
 

@@ -5,6 +5,7 @@ import { backfillOpenCalls } from './backfillOpenCalls.js';
 import { rollupAddRuns } from './rollupAddRuns.js';
 import { addSearchColumns } from './searchColumns.js';
 import { addTerminationData } from './addTerminationData.js';
+import { addToolRollup } from './addToolRollup.js';
 import { addTitleSearchIndex } from './titleSearchIndex.js';
 
 /**
@@ -471,6 +472,11 @@ CREATE INDEX IF NOT EXISTS steps_call_server_trouble ON steps (call_server, call
         'ALTER TABLE runs ADD COLUMN IF NOT EXISTS cancel_from text, ADD COLUMN IF NOT EXISTS cancel_by text, ADD COLUMN IF NOT EXISTS cancel_reason text',
       );
     },
+  },
+  {
+    version: 17,
+    name: "tool_rollup and tool_causes: each server and tool's calls by outcome and cause, answered calls per Prometheus bucket and their summed duration, per rollup level; health_pending.tool",
+    up: addToolRollup,
   },
 ]);
 
