@@ -1,7 +1,9 @@
-// Reads what a scrape of `/metrics` reports from the store: server health over the window, the
-// calls on the wire of the newest running runs and the runs by status.
+// Reads what a scrape of `/metrics` reports from the store: server health over the window, its
+// calls per tool (from the store's totals, or its listing of calls), the calls on the wire of the
+// newest running runs and the runs by status.
 import {
   canReadOpenCalls,
+  canReadToolCallTotals,
   canSearchRuns,
   RUN_STATUSES,
   type RunStatus,
@@ -9,9 +11,10 @@ import {
   type SearchingRunStore,
   type StoredToolCall,
   type ToolCallPage,
+  type ToolCallTotals,
 } from '@runledger/trace';
 import { METRICS_SERVER_LIMIT, OTHER_SERVERS, serverMetrics } from '../viewModels/serverMetrics.js';
-import { METRICS_TOOL_LIMIT, type ServerToolMetrics, toolMetrics } from '../viewModels/toolMetrics.js';
+import { METRICS_TOOL_LIMIT, type ServerToolMetrics, toolMetrics, toolMetricsOfTotals } from '../viewModels/toolMetrics.js';
 import { type ServerWindow, windowSince } from '../viewModels/serversQuery.js';
 import type { MetricsPage } from '../views/metricsView.js';
 
@@ -53,8 +56,30 @@ async function* callsOf(store: SearchingRunStore, server: string, since: number 
   } while (cursor !== null);
 }
 
+/**
+ * Every server's calls of the window summed per tool, when the store keeps them (a read that costs
+ * the servers and tools, not the calls); null for a store without, whose calls are listed instead.
+ */
+async function toolTotals(store: RunStore, since: number | undefined): Promise<Map<string, ToolCallTotals[]> | null> {
+  if (!canReadToolCallTotals(store)) return null;
+  const byServer = new Map<string, ToolCallTotals[]>();
+  for (const totals of await store.toolCallTotals(since === undefined ? {} : { since })) {
+    const list = byServer.get(totals.server);
+    if (list === undefined) byServer.set(totals.server, [totals]);
+    else list.push(totals);
+  }
+  return byServer;
+}
+
 /** The per-tool rows of the named servers (the folded `other` row has none: its calls stay in the per-server series). */
-async function toolsByServer(store: RunStore, servers: readonly string[], since: number | undefined, toolLimit: number) {
+async function toolsByServer(
+  store: RunStore,
+  servers: readonly string[],
+  since: number | undefined,
+  toolLimit: number,
+  totals: Map<string, ToolCallTotals[]> | null,
+) {
+  if (totals !== null) return servers.map((server) => ({ server, ...toolMetricsOfTotals(server, totals.get(server) ?? [], toolLimit) }));
   if (!canSearchRuns(store)) return [];
   return Promise.all(
     servers.map(async (server): Promise<ServerToolMetrics & { server: string }> => {
@@ -83,15 +108,16 @@ export async function readMetrics(
   toolLimit = METRICS_TOOL_LIMIT,
 ): Promise<MetricsPage> {
   const since = windowSince(window, now);
-  const [health, open, runs] = await Promise.all([
+  const [health, open, runs, totals] = await Promise.all([
     store.serverHealth(since === undefined ? {} : { since }),
     openCallsByServer(store),
     runsByStatus(store),
+    toolTotals(store, since),
   ]);
   const servers = serverMetrics(health, open, serverLimit);
   const named = servers.rows
     .filter((row) => row.server !== OTHER_SERVERS && row.ok + row.failed + row.cancelled > 0)
     .map((row) => row.server);
-  const tools = await toolsByServer(store, named, since, toolLimit);
+  const tools = await toolsByServer(store, named, since, toolLimit, totals);
   return { window, servers, runs, tools };
 }

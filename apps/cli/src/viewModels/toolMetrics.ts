@@ -3,7 +3,14 @@
  * and a histogram of the answered calls' durations. The label values stay bounded: per server the
  * busiest {@link METRICS_TOOL_LIMIT} tools by name, the rest summed into one `tool="other"` row.
  */
-import { isAnsweredCall, isCountedCall, type StoredToolCall } from '@runledger/trace';
+import {
+  isAnsweredCall,
+  isCountedCall,
+  type StoredToolCall,
+  TOOL_DURATION_BUCKETS_SECONDS,
+  type ToolCallTotals,
+  toolDurationBucket,
+} from '@runledger/trace';
 import type { ToolFailureCause } from '@runledger/core';
 
 /** The label value the tools beyond the limit (and a tool named `other`) are folded into. @internal */
@@ -15,10 +22,8 @@ export const NO_TOOL = 'unknown';
 /** How many tools of one server `/metrics` names at most; the rest are {@link OTHER_TOOLS}. @internal */
 export const METRICS_TOOL_LIMIT = 20;
 
-/** The upper bounds (seconds) of the answered-call duration histogram's buckets; `+Inf` follows. @internal */
-export const DURATION_BUCKETS_SECONDS: readonly number[] = Object.freeze([
-  0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300,
-]);
+/** The upper bounds (seconds) of the answered-call duration histogram's buckets (trace's, which stores sum calls by); `+Inf` follows. @internal */
+export const DURATION_BUCKETS_SECONDS: readonly number[] = TOOL_DURATION_BUCKETS_SECONDS;
 
 /** One server and tool's (or its folded tools') figures as `/metrics` writes them. @internal */
 export interface ToolMetricsRow {
@@ -60,11 +65,6 @@ const newTally = (): Tally => ({
   seconds: 0,
 });
 
-function bucketOf(seconds: number): number {
-  const slot = DURATION_BUCKETS_SECONDS.findIndex((bound) => seconds <= bound);
-  return slot === -1 ? DURATION_BUCKETS_SECONDS.length : slot;
-}
-
 function add(tally: Tally, call: StoredToolCall): void {
   tally[call.outcome] += 1;
   const cause = call.outcome === 'failed' ? (call.cause as ToolFailureCause | null) : null;
@@ -73,9 +73,8 @@ function add(tally: Tally, call: StoredToolCall): void {
     tally.causes.set(key, (tally.causes.get(key) ?? 0) + 1);
   }
   if (isAnsweredCall(call.outcome, cause)) {
-    const seconds = call.durationMs / 1000;
-    tally.buckets[bucketOf(seconds)]! += 1;
-    tally.seconds += seconds;
+    tally.buckets[toolDurationBucket(call.durationMs)]! += 1;
+    tally.seconds += call.durationMs / 1000;
   }
 }
 
@@ -95,11 +94,13 @@ function rowOf(server: string, tool: string, tally: Tally): ToolMetricsRow {
     ok: tally.ok,
     failed: tally.failed,
     cancelled: tally.cancelled,
-    failureCauses: [...tally.causes].map(([cause, calls]) => ({
-      cause,
-      charged: isCountedCall('failed', cause === 'unknown' ? null : (cause as ToolFailureCause)),
-      calls,
-    })),
+    failureCauses: [...tally.causes]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([cause, calls]) => ({
+        cause,
+        charged: isCountedCall('failed', cause === 'unknown' ? null : (cause as ToolFailureCause)),
+        calls,
+      })),
     buckets: tally.buckets,
     answeredSeconds: tally.seconds,
   };
@@ -119,12 +120,40 @@ export async function toolMetrics(
 ): Promise<ServerToolMetrics> {
   const tallies = new Map<string, Tally>();
   // one tally per tool, the calls read as they come: memory grows with the tools, not the calls
-  for await (const call of calls) {
-    const tool = call.tool ?? NO_TOOL;
-    let tally = tallies.get(tool);
-    if (tally === undefined) tallies.set(tool, (tally = newTally()));
-    add(tally, call);
+  for await (const call of calls) add(tallyOf(tallies, call.tool), call);
+  return rank(server, tallies, limit);
+}
+
+/**
+ * One server's per-tool rows, as {@link toolMetrics} makes them from its calls, from the totals a
+ * store summed per tool (`ToolTotalsRunStore.toolCallTotals`, the server's entries).
+ *
+ * @internal
+ */
+export function toolMetricsOfTotals(server: string, totals: readonly ToolCallTotals[], limit = METRICS_TOOL_LIMIT): ServerToolMetrics {
+  const tallies = new Map<string, Tally>();
+  for (const t of totals) {
+    const tally = tallyOf(tallies, t.tool);
+    tally.ok += t.ok;
+    tally.failed += t.failed;
+    tally.cancelled += t.cancelled;
+    for (const { cause, calls } of t.failureCauses) tally.causes.set(cause, (tally.causes.get(cause) ?? 0) + calls);
+    t.answeredBuckets.forEach((n, i) => (tally.buckets[i]! += n));
+    tally.seconds += t.answeredMs / 1000;
   }
+  return rank(server, tallies, limit);
+}
+
+/** The tally of a tool (a call without a tool name counts as {@link NO_TOOL}). */
+function tallyOf(tallies: Map<string, Tally>, tool: string | null): Tally {
+  const name = tool ?? NO_TOOL;
+  let tally = tallies.get(name);
+  if (tally === undefined) tallies.set(name, (tally = newTally()));
+  return tally;
+}
+
+/** The rows of the `limit` busiest tools (then by name), the rest folded into {@link OTHER_TOOLS}. */
+function rank(server: string, tallies: ReadonlyMap<string, Tally>, limit: number): ServerToolMetrics {
   const total = (t: Tally) => t.ok + t.failed + t.cancelled;
   const ranked = [...tallies].sort(([a, x], [b, y]) => total(y) - total(x) || (a < b ? -1 : a > b ? 1 : 0));
   const kept = ranked.filter(([tool]) => tool !== OTHER_TOOLS).slice(0, Math.max(0, limit));
