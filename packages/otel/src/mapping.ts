@@ -76,7 +76,8 @@ function hasContent(payload: Readonly<Record<string, unknown>>): boolean {
   return false;
 }
 
-const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+/** A payload's string field, or undefined when it is not a non-empty string. */
+export const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 /** The root span's name and its attributes at the start. */
@@ -263,6 +264,12 @@ function errorStatus(cause: string): SpanStatus {
   return status;
 }
 
+/** The `error.type` of a failed call's payload: its recorded failure cause, else `_OTHER`. */
+export function errorTypeOf(p: Readonly<Record<string, unknown>>): string {
+  const cause = p['toolFailureCause'];
+  return isToolFailureCause(cause) ? cause : OTHER_ERROR;
+}
+
 function toolSpan(step: StepFields, p: Record<string, unknown>, attributes: Attributes, text: boolean): SpanPlan {
   const name = str(p['toolName']);
   attributes[Attr.OPERATION] = Operation.EXECUTE_TOOL;
@@ -278,7 +285,7 @@ function toolSpan(step: StepFields, p: Record<string, unknown>, attributes: Attr
     attributes[Attr.TOOL_OUTCOME] = outcome;
     // ok and cancelled leave the status UNSET (the conventions set none on success; a cancel is no verdict)
     if (outcome === ToolOutcome.FAILED) {
-      const cause = isToolFailureCause(p['toolFailureCause']) ? p['toolFailureCause'] : OTHER_ERROR;
+      const cause = errorTypeOf(p);
       attributes[Attr.ERROR_TYPE] = cause;
       status = errorStatus(cause);
     } else status = UNSET_STATUS;
