@@ -279,6 +279,28 @@ describe('runledger export otlp --metrics', () => {
     expect(JSON.parse(traces.stdout)).not.toHaveProperty('callsExported');
   });
 
+  it('sends a point per --point-every ms of call time: by default (60000) the sample range is one request, with 0 one per run', async () => {
+    const byDefault = await cli(['export', 'otlp', '--metrics', '--endpoint', receiver.url, '--db', db], dir);
+    expect(byDefault.code).toBe(0);
+    expect(receiver.requests).toHaveLength(1);
+    const everyRun = await cli(['export', 'otlp', '--metrics', '--point-every', '0', '--endpoint', receiver.url, '--db', db], dir);
+    expect(everyRun.code).toBe(0);
+    expect(receiver.requests).toHaveLength(1 + 3);
+    // cumulative either way: the last request of each export holds every call of the range
+    const last = (i: number) => (receiver.requests[i] as unknown as { points: ReceivedHistogramPoint[] }).points;
+    const tool = 'gen_ai.execute_tool.duration';
+    expect(['ok', 'failed', 'cancelled'].map((o) => count(last(3), tool, o, 'count'))).toEqual(
+      ['ok', 'failed', 'cancelled'].map((o) => count(last(0), tool, o, 'count')),
+    );
+    const traces = await cli(['export', 'otlp', '--point-every', '0', '--endpoint', receiver.url, '--db', db], dir);
+    expect(traces.code).toBe(2);
+    expect(traces.stderr).toContain('runledger export otlp: --point-every goes with --metrics only (traces are sent a run at a time)');
+    const bad = await cli(['export', 'otlp', '--metrics', '--point-every', '-5', '--endpoint', receiver.url, '--db', db], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('runledger export otlp: --point-every must be an integer from 0 to 2147483647, got "-5"');
+    expect(receiver.requests).toHaveLength(4);
+  });
+
   it('refuses --privacy with --metrics (exit 2, naming both flags and the rule); a refusing endpoint exits 1 naming the metrics', async () => {
     const both = await cli(['export', 'otlp', '--metrics', '--privacy', 'full', '--endpoint', receiver.url, '--db', db], dir);
     expect(both.code).toBe(2);
@@ -294,7 +316,7 @@ describe('runledger export otlp --metrics', () => {
       `runledger export otlp: [1] run ${runs.failed}: 1 tool call counted (1 run, 1 tool call so far)\n` +
         `runledger export otlp: the metrics could not be sent to ${receiver.url}: the endpoint answered HTTP 400 Bad Request (1 attempt)\n`,
     );
-    expect(programUsage(CLI_COMMANDS)).toContain('[--metrics | --privacy <level>]');
+    expect(programUsage(CLI_COMMANDS)).toContain('[--metrics [--point-every <ms>] | --privacy <level>]');
   });
 
   it('works from the real binary', async () => {

@@ -29,6 +29,8 @@ export interface ExportOtlpOptions {
   readonly timeoutMs: number;
   /** Send the tool call histograms instead of the traces (`--metrics`). */
   readonly metrics: boolean;
+  /** With `--metrics`: the least call time between two points sent (`--point-every`, ms), or null for the default. */
+  readonly pointEveryMs: number | null;
   readonly json: boolean;
 }
 
@@ -82,6 +84,7 @@ async function run(command: ExportOtlpOptions, io: CliIo): Promise<CliExitCode> 
       if (command.metrics) {
         const result = await exportRunMetricsOtlp(store, {
           ...selection,
+          ...(command.pointEveryMs === null ? {} : { pointEveryMs: command.pointEveryMs }),
           onProgress: (p) =>
             progress(
               p,
@@ -138,6 +141,7 @@ const FLAGS: readonly CliFlag[] = [
   flag('privacy', '<level>', { choices: PRIVACY_LEVELS, default: PrivacyLevel.METADATA }),
   flag('timeout', '<ms>', { min: 1, max: 3_600_000, default: '10000' }),
   flag('metrics', null),
+  flag('point-every', '<ms>', { min: 0, max: 2_147_483_647, default: '60000' }),
   JSON_FLAG,
   HELP_FLAG,
 ];
@@ -148,7 +152,7 @@ export const exportOtlp: CliCommand<ExportOtlpOptions, typeof JSON_OUTPUT> = {
   arguments: [],
   flags: FLAGS,
   usage: {
-    synopsis: `export otlp --endpoint <url> [--run <id | id prefix> | --since <time>] [--metrics | --privacy <level>] [--headers k=v,...] [--timeout <ms>] [--json]`,
+    synopsis: `export otlp --endpoint <url> [--run <id | id prefix> | --since <time>] [--metrics [--point-every <ms>] | --privacy <level>] [--headers k=v,...] [--timeout <ms>] [--json]`,
     about: `Send stored runs to an OpenTelemetry backend over OTLP/HTTP (protobuf), one trace per
 run (docs/otel.md); /v1/traces is added to a URL without a path. <time>: a date or time
 (2026-11-30, 2026-11-30T08:00:00Z) or a span back from now (90m, 24h, 7d). Safe to
@@ -161,7 +165,8 @@ without a complete answer by then, or refused (named by its HTTP status), exits 
 live (gen_ai.execute_tool.duration, mcp.client.operation.duration; same buckets and
 attributes, error.type on failed calls only) instead of the traces, to /v1/metrics;
 cumulative, each point timed within the runs' range (docs/otel.md). It sends no text,
-so --privacy does not go with it.`,
+so --privacy does not go with it. --point-every (default 60000, 0 to 2147483647): the
+least call time in ms between two points sent; 0 sends a point after every run.`,
   },
   jsonOutput: JSON_OUTPUT,
   parse: flagParser('export otlp', FLAGS, (args) => {
@@ -177,6 +182,8 @@ so --privacy does not go with it.`,
       throw new UsageError(
         'runledger export otlp: --privacy does not go with --metrics (the histograms carry no step text, only tool, server, outcome and error.type)',
       );
+    if (!metrics && args.given('point-every') !== undefined)
+      throw new UsageError('runledger export otlp: --point-every goes with --metrics only (traces are sent a run at a time)');
     const headers = args.given('headers');
     return {
       store: args.store(),
@@ -187,6 +194,7 @@ so --privacy does not go with it.`,
       privacy: args.defaulted('privacy') as PrivacyLevel,
       timeoutMs: args.integer('timeout'),
       metrics,
+      pointEveryMs: args.given('point-every') === undefined ? null : args.integer('point-every'),
       json: args.has('json'),
     };
   }),
