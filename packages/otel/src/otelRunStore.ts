@@ -3,6 +3,9 @@ import {
   type AppendStepInput,
   canPruneRuns,
   canReadOpenCalls,
+  canReadToolCallTotals,
+  type ToolCallTotals,
+  type ToolCallTotalsQuery,
   type CreateRunInput,
   type FinishRunInput,
   isPrivacyLevel,
@@ -51,8 +54,8 @@ export interface OtelRunStoreOptions {
  * MCP server's tool offers its `execute_tool` span to `@runledger/mcp`'s tracing, so a call traced
  * by both is one span (docs/otel.md, "With MCP tracing on too"). A tracer that throws
  * is reported to `onError` and never reaches the run or its recording. The optional members of
- * RunStore (`pruneRuns`, `readOpenCalls`) are there exactly when `store` has them, so
- * `canPruneRuns` and `canReadOpenCalls` answer for the wrapper as for the store.
+ * RunStore (`pruneRuns`, `readOpenCalls`, `toolCallTotals`) are there exactly when `store` has them, so
+ * `canPruneRuns`, `canReadOpenCalls` and `canReadToolCallTotals` answer for the wrapper as for the store.
  *
  * @throws TypeError from `otelRunStore` when `privacy` is not a privacy level or `tracerProvider`
  * has no `getTracer` function.
@@ -89,6 +92,7 @@ class OtelRunStore implements RunStore {
   readonly #runs = new Map<string, RunSpanWriter>();
   declare readonly pruneRuns?: (query: PruneRunsQuery) => Promise<PruneRunsResult>;
   declare readonly readOpenCalls?: (runId: string) => Promise<OpenCallsRead | null>;
+  declare readonly toolCallTotals?: (query?: ToolCallTotalsQuery) => Promise<readonly ToolCallTotals[]>;
 
   constructor(store: RunStore, provider: TracerProvider, privacy: PrivacyLevel, onError: (error: unknown) => void) {
     this.#store = store;
@@ -98,6 +102,7 @@ class OtelRunStore implements RunStore {
     // present only when the store has them: a wrapper that offered them would make callers think it prunes
     if (canPruneRuns(store)) this.pruneRuns = (query) => store.pruneRuns(query);
     if (canReadOpenCalls(store)) this.readOpenCalls = (runId) => store.readOpenCalls(runId);
+    if (canReadToolCallTotals(store)) this.toolCallTotals = (query) => store.toolCallTotals(query);
   }
 
   /** Runs `emit`, keeping whatever it throws away from the caller. */
