@@ -43,6 +43,7 @@ const VALUES: Record<string, string> = {
   otlp: 'http://127.0.0.1:4318',
   timeout: '500',
   every: '5m',
+  'point-every': '0',
   'alerts-every': '5m',
 };
 
@@ -51,6 +52,7 @@ const COMPANIONS: Readonly<Record<string, readonly string[]>> = {
   'serve --alerts-state': ['--alerts', 'rules.json'],
   'servers --check': ['--rules', 'rules.json'],
   'servers --rules': ['--check'],
+  'export otlp --point-every': ['--metrics'],
 };
 
 describe('the CLI surface is what the parser and the usage do', () => {
@@ -112,9 +114,11 @@ describe('the CLI surface is what the parser and the usage do', () => {
       'spool list --limit',
       'export otlp --privacy',
       'export otlp --timeout',
+      'export otlp --point-every',
     ]);
     for (const [command, f] of valued) {
-      const parse = (value: string) => parseCommand(line(command.name, [`--${f.name}=${value}`]), env);
+      const companions = COMPANIONS[`${command.name} --${f.name}`] ?? [];
+      const parse = (value: string) => parseCommand(line(command.name, [`--${f.name}=${value}`, ...companions]), env);
       for (const ok of f.choices ?? [String(f.min), String(f.max)])
         expect(() => parse(ok), `${command.name} --${f.name} ${ok}`).not.toThrow();
       const bad = f.choices === undefined ? [String(f.min! - 1), String(f.max! + 1)] : [`${f.choices[0]}x`];
@@ -136,8 +140,9 @@ describe('the CLI surface is what the parser and the usage do', () => {
     );
     expect(defaulted.length).toBeGreaterThanOrEqual(9);
     for (const [command, f] of defaulted) {
-      expect(parseCommand(line(command.name), env), `${command.name} --${f.name}`).toEqual(
-        parseCommand(line(command.name, [`--${f.name}`, f.default]), env),
+      const companions = COMPANIONS[`${command.name} --${f.name}`] ?? [];
+      expect(parseCommand(line(command.name, companions), env), `${command.name} --${f.name}`).toEqual(
+        parseCommand(line(command.name, [...companions, `--${f.name}`, f.default]), env),
       );
     }
     const given = (command: string, name: string) =>

@@ -29,8 +29,8 @@ export interface ExportOtlpOptions {
   readonly timeoutMs: number;
   /** Send the tool call histograms instead of the traces (`--metrics`). */
   readonly metrics: boolean;
-  /** With `--metrics`: the least call time between two points sent (`--point-every`, ms), or null for the default. */
-  readonly pointEveryMs: number | null;
+  /** With `--metrics`: the least call time between two points sent (`--point-every`, ms; default 60000). */
+  readonly pointEveryMs: number;
   readonly json: boolean;
 }
 
@@ -84,7 +84,7 @@ async function run(command: ExportOtlpOptions, io: CliIo): Promise<CliExitCode> 
       if (command.metrics) {
         const result = await exportRunMetricsOtlp(store, {
           ...selection,
-          ...(command.pointEveryMs === null ? {} : { pointEveryMs: command.pointEveryMs }),
+          pointEveryMs: command.pointEveryMs,
           onProgress: (p) =>
             progress(
               p,
@@ -194,7 +194,7 @@ least call time in ms between two points sent; 0 sends a point after every run.`
       privacy: args.defaulted('privacy') as PrivacyLevel,
       timeoutMs: args.integer('timeout'),
       metrics,
-      pointEveryMs: args.given('point-every') === undefined ? null : args.integer('point-every'),
+      pointEveryMs: args.integer('point-every'),
       json: args.has('json'),
     };
   }),
