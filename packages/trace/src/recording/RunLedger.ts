@@ -147,13 +147,7 @@ export class RunLedger<Tag> {
    * sequence). One timer per ledger, re-armed for each try, keeps this cheap.
    */
   #tryAppend(input: LedgerInput, sequence: number): Promise<number> {
-    input.sequence = sequence;
-    let write: Promise<number>;
-    try {
-      write = this.#store.appendStep(this.#runId, input);
-    } catch (error) {
-      write = Promise.reject(error); // a store that throws instead of rejecting
-    }
+    const write = this.#write(input, sequence);
     const ms = this.#retry.attemptTimeoutMs;
     if (ms <= 0) return write;
     return new Promise<number>((resolve, reject) => {
@@ -178,13 +172,7 @@ export class RunLedger<Tag> {
    * store's own; an answer after it changes nothing).
    */
   #tryAppendThen(input: LedgerInput, sequence: number, onStored: () => void, onFailed: (error: unknown) => Promise<void>): Promise<void> {
-    input.sequence = sequence;
-    let write: Promise<number>;
-    try {
-      write = this.#store.appendStep(this.#runId, input);
-    } catch (error) {
-      write = Promise.reject(error); // a store that throws instead of rejecting
-    }
+    const write = this.#write(input, sequence);
     const ms = this.#retry.attemptTimeoutMs;
     if (ms <= 0) return write.then(onStored, onFailed);
     return new Promise<void>((resolve) => {
@@ -205,6 +193,16 @@ export class RunLedger<Tag> {
         resolve();
       }, fail);
     });
+  }
+
+  /** The store's append of `input` at `sequence`, a store that throws instead of rejecting included. */
+  #write(input: LedgerInput, sequence: number): Promise<number> {
+    input.sequence = sequence;
+    try {
+      return this.#store.appendStep(this.#runId, input);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Arms the ledger's one deadline timer (re-armed for each try) to give up the current try with `abandon`. */
