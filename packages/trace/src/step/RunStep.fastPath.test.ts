@@ -65,36 +65,37 @@ const goodLine = (maxLength: number) =>
     { nil: null },
   );
 
-/** Fields of a tool step, each key absent or any of its values; now and then another kind, another kind's field, an unknown key. */
-const anyFields = fc.record(
-  {
-    kind: fc.oneof(
-      { arbitrary: fc.constant<unknown>('tool'), weight: 8 },
-      { arbitrary: fc.constantFrom<unknown>('tool_start', 'llm', 'TOOL', null, 3), weight: 1 },
-    ),
-    round: integerEdges(2_147_483_647),
-    durationMs: duration,
-    toolName: text,
-    toolServer: text,
-    toolArguments: fc.oneof(fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue(), { maxKeys: 3 }), anyJunk),
-    toolResult: text,
-    toolIsError: flag,
-    toolOutcome: fc.oneof(fc.constantFrom<unknown>(...TOOL_OUTCOMES), fc.constantFrom<unknown>('OK', 'error'), anyJunk),
-    toolFailureCause: fc.oneof(fc.constantFrom<unknown>(...TOOL_FAILURE_CAUSES), fc.constant<unknown>('no_such_cause'), anyJunk),
-    toolFailureFacts: facts,
-    toolArtifacts: artifacts,
-    toolWriteTarget: target,
-    toolWrites: flag,
-    toolCallId: callId,
-    toolSends: integerEdges(1000),
-    toolApproval: approval,
-    model: fc.constantFrom<unknown>(undefined, null, 'gpt', 5),
-    content: fc.constantFrom<unknown>(undefined, null, 'hi'),
-    raw: fc.constantFrom<unknown>(undefined, null, { a: 1 }),
-    unknownKey: fc.constantFrom<unknown>(1, 'x'),
-  },
-  { requiredKeys: [] },
-);
+/** Each field of a tool step and any of its values; now and then another kind, another kind's field, an unknown key. */
+const ANY_FIELD_VALUES = {
+  kind: fc.oneof(
+    { arbitrary: fc.constant<unknown>('tool'), weight: 8 },
+    { arbitrary: fc.constantFrom<unknown>('tool_start', 'llm', 'TOOL', null, 3), weight: 1 },
+  ),
+  round: integerEdges(2_147_483_647),
+  durationMs: duration,
+  toolName: text,
+  toolServer: text,
+  toolArguments: fc.oneof(fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue(), { maxKeys: 3 }), anyJunk),
+  toolResult: text,
+  toolIsError: flag,
+  toolOutcome: fc.oneof(fc.constantFrom<unknown>(...TOOL_OUTCOMES), fc.constantFrom<unknown>('OK', 'error'), anyJunk),
+  toolFailureCause: fc.oneof(fc.constantFrom<unknown>(...TOOL_FAILURE_CAUSES), fc.constant<unknown>('no_such_cause'), anyJunk),
+  toolFailureFacts: facts,
+  toolArtifacts: artifacts,
+  toolWriteTarget: target,
+  toolWrites: flag,
+  toolCallId: callId,
+  toolSends: integerEdges(1000),
+  toolApproval: approval,
+  model: fc.constantFrom<unknown>(undefined, null, 'gpt', 5),
+  content: fc.constantFrom<unknown>(undefined, null, 'hi'),
+  raw: fc.constantFrom<unknown>(undefined, null, { a: 1 }),
+  unknownKey: fc.constantFrom<unknown>(1, 'x'),
+};
+/** Fields of a tool step, each key absent or any of its values. */
+const anyFields = fc.record(ANY_FIELD_VALUES, { requiredKeys: [] });
+/** The keys {@link anyFields} draws, which a generated step may replace or take away. */
+const FIELD_KEYS = Object.keys(ANY_FIELD_VALUES) as (keyof typeof ANY_FIELD_VALUES)[];
 
 /** A well-formed tool step as RunTrace's builder makes it: the path that must be fast. */
 const wellFormedToolFields = fc
@@ -125,29 +126,6 @@ const wellFormedToolFields = fc
     toolApproval: approval === undefined ? undefined : { ...approval, approved: approval.approved || outcome !== 'failed' },
   }));
 
-const FIELD_KEYS = [
-  'kind',
-  'round',
-  'durationMs',
-  'toolName',
-  'toolServer',
-  'toolArguments',
-  'toolResult',
-  'toolIsError',
-  'toolOutcome',
-  'toolFailureCause',
-  'toolFailureFacts',
-  'toolArtifacts',
-  'toolWriteTarget',
-  'toolWrites',
-  'toolCallId',
-  'toolSends',
-  'toolApproval',
-  'model',
-  'content',
-  'raw',
-  'unknownKey',
-] as const;
 
 /** Generated input: a well-formed tool step with up to 3 fields replaced by any value (absent when that has none), or any fields at all. */
 const toolishFields: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
