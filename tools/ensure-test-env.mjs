@@ -93,7 +93,7 @@ async function vacuumTestCatalogs() {
   try {
     pg = createRequire(new URL('../packages/store-postgres/package.json', import.meta.url))('pg');
   } catch {
-    log('the pg module is not installed yet: the test database\'s catalogs are not vacuumed this time');
+    log("the pg module is not installed yet: the test database's catalogs are not vacuumed this time");
     return;
   }
   const client = new pg.Client({ connectionString: TEST_PG_URL, connectionTimeoutMillis: 5_000 });

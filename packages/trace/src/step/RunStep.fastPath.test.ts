@@ -126,7 +126,6 @@ const wellFormedToolFields = fc
     toolApproval: approval === undefined ? undefined : { ...approval, approved: approval.approved || outcome !== 'failed' },
   }));
 
-
 /** Generated input: a well-formed tool step with up to 3 fields replaced by any value (absent when that has none), or any fields at all. */
 const toolishFields: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.tuple(wellFormedToolFields, anyFields, fc.subarray([...FIELD_KEYS], { maxLength: 3 })).map(([base, other, keys]) => {
