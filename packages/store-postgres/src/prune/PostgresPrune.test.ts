@@ -58,7 +58,7 @@ describe('PostgresRunStore.pruneRuns', () => {
               setRollPendingAt(store, rollPendingAt);
               await adminQuery(
                 `DELETE FROM "${schema}".runs; DELETE FROM "${schema}".health_rollup; DELETE FROM "${schema}".health_causes;
-                 DELETE FROM "${schema}".health_pending`,
+                 DELETE FROM "${schema}".health_pending; DELETE FROM "${schema}".tool_rollup; DELETE FROM "${schema}".tool_causes`,
               );
               const seeded: { id: string; steps: number; finishedAt: number | null }[] = [];
               for (const run of runs) {

@@ -95,16 +95,29 @@ export async function seedRun(
   return id;
 }
 
-/** Every row of the schema's rollup tables, in key order. */
+/** Every row of the schema's rollup tables (the per-tool ones too, from schema 17 on), in key order. */
 async function rollupRows(client: pg.Client, schema: string): Promise<unknown[][]> {
   const rollup = await client.query(`SELECT * FROM "${schema}".health_rollup ORDER BY level, bucket_start, server, shard`);
   const causes = await client.query(`SELECT * FROM "${schema}".health_causes ORDER BY level, bucket_start, server, shard, cause`);
-  return [rollup.rows, causes.rows];
+  if (!(await hasToolRollup(client, schema))) return [rollup.rows, causes.rows];
+  const tools = await client.query<{ answered_ms: number }>(
+    `SELECT * FROM "${schema}".tool_rollup ORDER BY level, bucket_start, server, tool`,
+  );
+  // a float sum: the same calls added (and taken away) in another order differ in the last bits
+  for (const row of tools.rows) row.answered_ms = Math.round(row.answered_ms * 1e6) / 1e6 + 0; // + 0: no -0
+  const toolCauses = await client.query(`SELECT * FROM "${schema}".tool_causes ORDER BY level, bucket_start, server, tool, cause`);
+  return [rollup.rows, causes.rows, tools.rows, toolCauses.rows];
+}
+
+/** Whether the schema is at version 17 or later (the per-tool rollup). */
+async function hasToolRollup(client: pg.Client, schema: string): Promise<boolean> {
+  const found = await client.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [`"${schema}".tool_rollup`]);
+  return found.rows[0]?.t !== null && found.rows[0]?.t !== undefined;
 }
 
 /**
- * The rollup as it is with the pending calls moved in, and as `rollup_add_runs` makes it from every step in the schema (computed
- * in a transaction that is rolled back): equal when the rollup says what the steps say.
+ * The rollups as they are with the pending calls moved in, and as `rollup_add_runs` and `tool_rollup_add_runs` make them from every
+ * step in the schema (computed in a transaction that is rolled back): equal when the rollups say what the steps say.
  */
 export async function rollupAndRebuilt(schema: string): Promise<{ actual: unknown[][]; rebuilt: unknown[][] }> {
   const client = new pg.Client({ connectionString: TEST_PG_URL });
@@ -118,6 +131,11 @@ export async function rollupAndRebuilt(schema: string): Promise<{ actual: unknow
     await client.query('DELETE FROM health_rollup');
     await client.query('DELETE FROM health_causes');
     await client.query('SELECT rollup_add_runs(ARRAY(SELECT id FROM runs))');
+    if (await hasToolRollup(client, schema)) {
+      await client.query('DELETE FROM tool_rollup');
+      await client.query('DELETE FROM tool_causes');
+      await client.query('SELECT tool_rollup_add_runs(ARRAY(SELECT id FROM runs))');
+    }
     const rebuilt = await rollupRows(client, schema);
     return { actual, rebuilt };
   } finally {
