@@ -264,19 +264,32 @@ export async function subtractToolCalls(client: pg.PoolClient, q: string, calls:
   }
   const keys = `json_to_recordset($1::json) AS k (level smallint, bucket bigint, server text, tool text, ${SUMS.map((c) => `${c} ${c === 'answered_ms' ? 'float8' : 'bigint'}`).join(', ')})`;
   const match = 't.level = k.level AND t.bucket_start = k.bucket AND t.server = k.server AND t.tool = k.tool';
-  const deltas = JSON.stringify([...rows.values()]);
-  // locked in key order, as writes take them, so that a prune and an import never wait for each other in a circle
+  const same = (a: string, b: string): string =>
+    `${a}.level = ${b}.level AND ${a}.bucket_start = ${b}.bucket_start AND ${a}.server = ${b}.server AND ${a}.tool = ${b}.tool`;
+  // One statement, the deltas parsed once: the rows locked in key order, as writes take them (so that
+  // a prune and an import never wait for each other in a circle); a row the deleted calls empty is
+  // deleted with its causes, never updated first; the others take the deleted calls away. (Three
+  // statements that each parsed the deltas, and updated every row before deleting the emptied ones,
+  // were 58 % of a prune's time.)
   await client.query(
-    `SELECT 1 FROM ${keys} JOIN ${q}.tool_rollup t ON ${match} ORDER BY t.level, t.bucket_start, t.server, t.tool FOR UPDATE OF t`,
-    [deltas],
-  );
-  await client.query(`UPDATE ${q}.tool_rollup t SET ${SUMS.map((c) => `${c} = t.${c} - k.${c}`).join(', ')} FROM ${keys} WHERE ${match}`, [
-    deltas,
-  ]);
-  await client.query(
-    `WITH gone AS (DELETE FROM ${q}.tool_rollup t USING ${keys} WHERE ${match} AND t.ok + t.failed + t.cancelled <= 0 RETURNING t.level, t.bucket_start, t.server, t.tool)
-     DELETE FROM ${q}.tool_causes c USING gone g WHERE c.level = g.level AND c.bucket_start = g.bucket_start AND c.server = g.server AND c.tool = g.tool`,
-    [deltas],
+    `WITH k AS MATERIALIZED (SELECT * FROM ${keys}),
+     locked AS MATERIALIZED (
+       SELECT t.level, t.bucket_start, t.server, t.tool, t.ok + t.failed + t.cancelled - (k.ok + k.failed + k.cancelled) <= 0 AS emptied
+       FROM k JOIN ${q}.tool_rollup t ON ${match}
+       ORDER BY t.level, t.bucket_start, t.server, t.tool FOR UPDATE OF t
+     ),
+     gone AS (
+       DELETE FROM ${q}.tool_rollup t USING locked l WHERE l.emptied AND ${same('t', 'l')}
+       RETURNING t.level, t.bucket_start, t.server, t.tool
+     ),
+     gone_causes AS (DELETE FROM ${q}.tool_causes c USING gone g WHERE ${same('c', 'g')}),
+     kept AS (
+       UPDATE ${q}.tool_rollup t SET ${SUMS.map((c) => `${c} = t.${c} - k.${c}`).join(', ')}
+       FROM locked l JOIN k ON l.level = k.level AND l.bucket_start = k.bucket AND l.server = k.server AND l.tool = k.tool
+       WHERE NOT l.emptied AND ${same('t', 'l')}
+     )
+     SELECT 1`,
+    [JSON.stringify([...rows.values()])],
   );
   if (causes.size === 0) return;
   const causeKeys = 'json_to_recordset($1::json) AS k (level smallint, bucket bigint, server text, tool text, cause text, calls bigint)';
