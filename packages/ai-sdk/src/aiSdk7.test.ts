@@ -239,6 +239,66 @@ describe.skipIf(!AI7_RUNS_HERE)(TITLE, () => {
     expect(await approvalsOf(store, decided.id)).toEqual([{ approved: false, by: 'ops@example.com', reason: 'change freeze' }]);
   });
 
+  it('records ai 7’s toolApproval denial of a call on a server that needs no approval: one not_approved step with its reason', async () => {
+    const store = InMemoryRunStore.create();
+    const run = await startRun(store, { configuration: 'ai7-denied-open', spoolDir: false });
+    const model = new MockLanguageModelV4({
+      doGenerate: answersFor7([toolCallsAnswer([{ id: 'call-1', name: ECHO, input: { text: 'no' } }]), textAnswer('Refused.')]),
+    });
+    const result = await ai.generateText({
+      model: ai.wrapLanguageModel({ model, middleware: middlewareFor7(recordingMiddleware(run)) }),
+      tools: toolsFor7(mcpToolSet(tools, { run })),
+      toolApproval: { [ECHO]: { type: 'denied', reason: 'read-only day' } },
+      stopWhen: ai.isStepCount(5),
+      abortSignal: run.signal,
+      prompt: 'Echo no.',
+    });
+    expect(result.text).toBe('Refused.');
+    await run.complete();
+    expect(await stepsOf(store, run.id)).toEqual([
+      ['llm', 1, 'tool-calls', null],
+      ['tool', 1, 'failed', 'not_approved'],
+      ['llm', 2, 'stop', null],
+    ]);
+    expect(await approvalsOf(store, run.id)).toEqual([{ approved: false, by: null, reason: 'read-only day' }]);
+  });
+
+  it('records a call ai 7’s toolApproval holds for the app on a server that needs no approval: approved with the response’s reason, or refused', async () => {
+    const store = InMemoryRunStore.create();
+    for (const [approved, reason] of [
+      [true, 'ops said yes'],
+      [false, 'ops said no'],
+    ] as const) {
+      const run = await startRun(store, { configuration: `ai7-held-open-${approved}`, spoolDir: false });
+      const model = new MockLanguageModelV4({
+        doGenerate: answersFor7([toolCallsAnswer([{ id: 'call-1', name: ECHO, input: { text: 'held' } }]), textAnswer('Done.')]),
+      });
+      const wrapped = ai.wrapLanguageModel({ model, middleware: middlewareFor7(recordingMiddleware(run)) });
+      const toolSet = toolsFor7(mcpToolSet(tools, { run }));
+      const toolApproval = { [ECHO]: 'user-approval' as const };
+      const first = await ai.generateText({
+        model: wrapped,
+        tools: toolSet,
+        toolApproval,
+        stopWhen: ai.isStepCount(5),
+        prompt: 'Echo held.',
+      });
+      const request = first.content.find((part) => part.type === 'tool-approval-request');
+      expect(request).toMatchObject({ toolCall: { toolName: ECHO, toolCallId: 'call-1' } });
+      const messages: Ai7Module.ModelMessage[] = [
+        { role: 'user', content: 'Echo held.' },
+        ...first.response.messages,
+        { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved, reason }] },
+      ];
+      await ai.generateText({ model: wrapped, tools: toolSet, toolApproval, stopWhen: ai.isStepCount(5), messages });
+      await run.complete();
+      expect((await stepsOf(store, run.id)).filter(([kind]) => kind === 'tool')).toEqual([
+        ['tool', 1, approved ? 'ok' : 'failed', approved ? null : 'not_approved'],
+      ]);
+      expect(await approvalsOf(store, run.id)).toEqual([{ approved, by: null, reason }]);
+    }
+  });
+
   it('hands the run’s id to ai 7 through the tool context: execute, a per-tool toolApproval function and the tool callbacks see it', async () => {
     const store = InMemoryRunStore.create();
     const run = await startRun(store, { configuration: 'ai7-tools-context', spoolDir: false });
@@ -267,6 +327,8 @@ describe.skipIf(!AI7_RUNS_HERE)(TITLE, () => {
       ['start', { tenant: 'acme', runId: run.id }],
     ]);
     expect((await stepsOf(store, run.id)).map(([kind, , outcome]) => [kind, outcome])).toContainEqual(['tool', 'ok']);
+    // 'not-applicable' is no decision: the step claims no approval
+    expect(await approvalsOf(store, run.id)).toEqual([null]);
 
     // a context naming another run fails ai 7's check of it: the loop rejects before the call is sent
     const other = await startRun(store, { configuration: 'ai7-tools-context-other', spoolDir: false });

@@ -53,7 +53,10 @@ describe('tools of a server that requires approval', () => {
     const messages: ModelMessage[] = [
       { role: 'user', content: 'Echo it.' },
       ...first.response.messages,
-      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true }] },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true, reason: 'looks safe' }],
+      },
     ];
     const second = await generateText({ model: wrapped, tools: toolSet, stopWhen: stepCountIs(5), abortSignal: run.signal, messages });
     expect(second.text).toBe('Done.');
@@ -65,8 +68,8 @@ describe('tools of a server that requires approval', () => {
       ['tool', 1, 'ok'],
       ['llm', 2, null],
     ]);
-    // ai 6's tool-approval-response names no one
-    expect(await approvals(store, run.id)).toEqual([{ approved: true, by: null, reason: null }]);
+    // ai 6's tool-approval-response names no one; its reason is kept
+    expect(await approvals(store, run.id)).toEqual([{ approved: true, by: null, reason: 'looks safe' }]);
   });
 
   it('a call refused through a tool-approval-response is one failed step whose toolApproval keeps the reason, by null', async () => {

@@ -59,17 +59,51 @@ export function approvalOf(value: unknown): ToolApproval {
 }
 
 /**
- * The `toolApproval` of a call the app refused through the AI SDK's `tool-approval-response`:
- * ai 6 names no one (`by` null); its reason when a step can keep it, else none (the step's text
- * still quotes it).
+ * The `toolApproval` of a call decided through the AI SDK's `tool-approval-response` (the app's
+ * answer to a held call, or ai 7's `toolApproval` deciding at once): the SDK names no one (`by`
+ * null); its reason when a step can keep it, else none (a refused step's text still quotes it).
  */
-export function deniedThroughPrompt(reason: string | undefined): ToolApproval {
+export function decidedThroughPrompt(approved: boolean, reason: string | undefined): ToolApproval {
   try {
-    return kept({ approved: false, by: null, reason: reason ?? null });
+    return kept({ approved, by: null, reason: reason ?? null });
   } catch {
-    return kept({ approved: false, by: null, reason: null });
+    return kept({ approved, by: null, reason: null });
   }
 }
 
-/** The `toolApproval` of a call the app approved through the AI SDK's `tool-approval-response` (ai 6 names no one). */
-export const APPROVED_THROUGH_PROMPT: ToolApproval = kept({ approved: true, by: null, reason: null });
+/** The `toolApproval` of a call the SDK ran once approved, where no approval response says why. */
+export const APPROVED_THROUGH_PROMPT: ToolApproval = decidedThroughPrompt(true, undefined);
+
+/** The parts of the AI SDK's messages (ai 6 and 7 alike) that say how a held call was answered. */
+interface ApprovalPart {
+  readonly type?: unknown;
+  readonly toolCallId?: unknown;
+  readonly approvalId?: unknown;
+  readonly approved?: unknown;
+  readonly reason?: unknown;
+}
+
+/**
+ * How the app answered the call `toolCallId` through the messages a tool's `execute` is given: the
+ * `tool-approval-response` to that call's `tool-approval-request`, or undefined when the messages
+ * hold none (a call that needed no approval, or one ai 7's `toolApproval` decided within the step).
+ */
+export function answeredApproval(messages: unknown, toolCallId: string): ToolApproval | undefined {
+  if (!Array.isArray(messages)) return undefined;
+  let approvalId: unknown;
+  for (const message of messages as readonly { role?: unknown; content?: unknown }[]) {
+    if (!Array.isArray(message?.content)) continue;
+    for (const part of message.content as readonly ApprovalPart[]) {
+      if (part?.type === 'tool-approval-request' && part.toolCallId === toolCallId) approvalId = part.approvalId;
+      else if (
+        part?.type === 'tool-approval-response' &&
+        approvalId !== undefined &&
+        part.approvalId === approvalId &&
+        typeof part.approved === 'boolean'
+      ) {
+        return decidedThroughPrompt(part.approved, typeof part.reason === 'string' ? part.reason : undefined);
+      }
+    }
+  }
+  return undefined;
+}

@@ -6,7 +6,7 @@ import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
 import type { AiSdkRun } from './AiSdkRun.js';
 import { followSignals } from './followSignals.js';
 import { McpToolCallError } from './McpToolCallError.js';
-import { APPROVED_THROUGH_PROMPT, approvalOf, type McpToolApprovalDecision } from './approvalDecision.js';
+import { APPROVED_THROUGH_PROMPT, answeredApproval, approvalOf, type McpToolApprovalDecision } from './approvalDecision.js';
 import { McpToolNotApprovedError } from './McpToolNotApprovedError.js';
 import { roundTrackerOf } from './roundTracker.js';
 import { runToolContextSchema } from './runToolContext.js';
@@ -42,8 +42,9 @@ export interface McpToolSetOptions {
    * sent; it is recorded as a `failed` tool step with cause `not_approved`, and the model reads a
    * {@link McpToolNotApprovedError} (or the error thrown). Return a {@link McpToolApprovalDecision}
    * to say who decided and why: the call's tool step keeps it as `toolApproval` (a boolean names
-   * no one: `by` null). A call approved or refused through a `tool-approval-response` is kept with
-   * `by` null: the AI SDK's answer names no one.
+   * no one: `by` null). A call approved or refused through a `tool-approval-response`, or denied by
+   * ai 7's `toolApproval` (a call of any tool), is kept with `by` null and the answer's reason: the
+   * AI SDK's answer names no one.
    */
   readonly approve?: (request: McpToolApprovalRequest) => boolean | McpToolApprovalDecision | Promise<boolean | McpToolApprovalDecision>;
   /**
@@ -103,6 +104,12 @@ function aiSdkTool(tool: McpTool, run: AiSdkRun, approve: McpToolSetOptions['app
     await recordUnsentCall(run, { toolCallId, toolName: tool.name, toolServer: tool.server, toolArguments, cause, message, toolApproval });
     throw error;
   };
+  // The SDK holds a call that needs approval until the app answers, and ai 7's toolApproval may
+  // refuse a call of any tool: the middleware records a refusal from the next prompt.
+  const awaitsDecision = {
+    onInputAvailable: ({ toolCallId, input }: { toolCallId: string; input: unknown }) =>
+      rounds.awaitDecision(toolCallId, { tool, input, needsApproval }),
+  };
   return dynamicTool({
     description: tool.description,
     ...(tool.title === undefined ? {} : { title: tool.title }),
@@ -110,15 +117,15 @@ function aiSdkTool(tool: McpTool, run: AiSdkRun, approve: McpToolSetOptions['app
     needsApproval,
     // ai 7 checks toolsContext[name] with it: execute, toolApproval and the tool callbacks see the run's id
     ...(typeof run.id === 'string' && ({ contextSchema: runToolContextSchema(tool.name, run.id) } as object)),
-    // the SDK holds a call that needs approval until the app answers; a denial is recorded by the middleware
-    ...(needsApproval && {
-      onInputAvailable: ({ toolCallId, input }: { toolCallId: string; input: unknown }) =>
-        rounds.awaitApproval(toolCallId, { tool, input }),
-    }),
+    ...awaitsDecision,
     execute: async (input, options) => {
       const { toolCallId, abortSignal } = options;
-      // a call the SDK held for a tool-approval-response runs only once the app approved it
-      let toolApproval: ToolApproval | null = rounds.takeAwaiting(toolCallId) === undefined ? null : APPROVED_THROUGH_PROMPT;
+      // A call held for a tool-approval-response runs only once approved: the answer is in the
+      // messages (with its reason); a call that needs approval and ran without one there was
+      // approved by ai 7's toolApproval within its step.
+      const awaited = rounds.takeAwaiting(toolCallId);
+      let toolApproval: ToolApproval | null =
+        answeredApproval(options.messages, toolCallId) ?? (awaited?.needsApproval === true ? APPROVED_THROUGH_PROMPT : null);
       let args: Readonly<Record<string, unknown>>;
       try {
         args = argumentsOf(tool, input);

@@ -24,9 +24,13 @@ export interface RoundTracker {
   offer(tool: McpTool): void;
   /** The tool of that name among the offered ones, if any. */
   offered(toolName: string): McpTool | undefined;
-  /** Notes a call the AI SDK holds for a `tool-approval-response` (not sent yet). */
-  awaitApproval(toolCallId: string, call: AwaitingCall): void;
-  /** The call held for approval under that id, which is no longer held afterwards. */
+  /**
+   * Notes a call whose input the AI SDK has, before it decides whether the call runs: ai 7's
+   * `toolApproval` may deny any call, and a tool that needs approval is held for a
+   * `tool-approval-response`.
+   */
+  awaitDecision(toolCallId: string, call: AwaitingCall): void;
+  /** The call awaiting a decision under that id, which no longer awaits one afterwards. */
   takeAwaiting(toolCallId: string): AwaitingCall | undefined;
   /** True once a `recordingToolCallRepair` of this run exists: the calls the SDK refuses wait for it. */
   repairs: boolean;
@@ -36,10 +40,12 @@ export interface RoundTracker {
   takeRefusal(toolCallId: string): Promise<UnsentCall | undefined> | undefined;
 }
 
-/** A call of an offered tool the AI SDK holds until the app answers its approval request. */
+/** A call of an offered tool whose input the AI SDK has, not run or refused yet. */
 export interface AwaitingCall {
   readonly tool: McpTool;
   readonly input: unknown;
+  /** True when the tool carries the AI SDK's `needsApproval`: the SDK runs the call only once it is approved. */
+  readonly needsApproval: boolean;
 }
 
 const TRACKERS = new WeakMap<RunTrace, RoundTracker>();
@@ -91,9 +97,9 @@ function newRoundTracker(): RoundTracker {
     offered(toolName) {
       return tools.get(toolName);
     },
-    awaitApproval(toolCallId, call) {
+    awaitDecision(toolCallId, call) {
       awaiting.set(toolCallId, call);
-      // bounded like the rounds: a call never answered is forgotten after this many others
+      // bounded like the rounds: a call never run nor refused is forgotten after this many others
       if (awaiting.size > KEPT_CALL_IDS) awaiting.delete(awaiting.keys().next().value as string);
     },
     takeAwaiting(toolCallId) {

@@ -3,7 +3,7 @@ import { parsePartialJson } from 'ai';
 import type { AiSdkRun } from './AiSdkRun.js';
 import { type CallParams, parseArguments } from './llmCallRecord.js';
 import type { ToolApproval } from '@runledger/trace';
-import { deniedThroughPrompt } from './approvalDecision.js';
+import { decidedThroughPrompt } from './approvalDecision.js';
 import { roundTrackerOf } from './roundTracker.js';
 
 /** A tool call that ends without being sent: why, and what the model reads. */
@@ -169,8 +169,9 @@ export function callsOfCutAnswer(
 }
 
 /**
- * The calls held for approval that the prompt of this LLM call answers as denied (the AI SDK's
- * `execution-denied` tool result, made from a `tool-approval-response` with `approved: false`).
+ * The calls that the prompt of this LLM call answers as denied (the AI SDK's `execution-denied`
+ * tool result, made from a `tool-approval-response` with `approved: false`: the app's answer to a
+ * held call, or ai 7's `toolApproval` denying a call of any tool).
  */
 export function deniedCalls(run: AiSdkRun, prompt: CallParams['prompt']): UnsentCall[] {
   const rounds = roundTrackerOf(run.trace);
@@ -190,7 +191,7 @@ export function deniedCalls(run: AiSdkRun, prompt: CallParams['prompt']): Unsent
           typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : { input },
         cause: ToolFailureCause.NOT_APPROVED,
         message: `the call of ${tool.name} was not approved${part.output.reason === undefined ? '' : ` (${part.output.reason})`}; it was not sent`,
-        toolApproval: deniedThroughPrompt(part.output.reason),
+        toolApproval: decidedThroughPrompt(false, part.output.reason),
       });
     }
   }
