@@ -84,7 +84,7 @@ describe('runledger alerts --once', () => {
     received.length = 0;
     const first = await cli(['alerts', '--db', db, '--rules', rules, '--once'], dir);
     expect(first).toMatchObject({ code: 0, stderr: '' });
-    expect(first.stdout).toContain('alert firing: flaky: server flaky is flaky: 100.0% of 5 answered calls failed in the last 1h');
+    expect(first.stdout).toContain('alert firing: flaky: server flaky is flaky: 100.0% of 5 answered calls failed in the last 1 hr');
     expect(first.stdout).toContain('alerts: 2 firing, 2 changed, 2 delivered, 0 owed');
     expect(received.map((b) => `${String(b['status'])} ${String(b['rule'])} ${String(b['subject'])}`).sort()).toEqual([
       'firing flaky flaky',
@@ -131,7 +131,7 @@ describe('runledger servers --check', () => {
     const firing = await cli(['servers', '--db', bad, '--check', '--rules', rules], dir);
     expect(firing.code).toBe(1);
     expect(firing.stdout).toContain('firing: flaky: server flaky is flaky');
-    expect(firing.stdout).toContain('firing: rate: server flaky: 100.0% of 5 answered calls failed in the last 1h (above 50.0%)');
+    expect(firing.stdout).toContain('firing: rate: server flaky: 100.0% of 5 answered calls failed in the last 1 hr (above 50.0%)');
     expect(firing.stdout).toContain('check: 2 alerts firing\n');
     const quiet = await cli(['servers', '--db', calm, '--check', '--rules', rules], dir);
     expect(quiet).toMatchObject({ code: 0 });

@@ -7,14 +7,21 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { transitionId } from '../src/alertState/alertNotification.js';
 import { AlertStateFile } from '../src/alertState/AlertStateFile.js';
-import type { ActiveAlert, AlertTransition } from '../src/alerts/evaluateAlerts.js';
+import type { ActiveAlert, AlertFacts, AlertTransition } from '../src/alerts/evaluateAlerts.js';
 import { axeViolations, chromiumAvailable, expectNoSidewaysScroll, pageWithoutDialogs, storeIn, useBrowserApp } from './browserHarness.js';
 import { seedRun } from './seedRun.js';
 
 const available = chromiumAvailable('the alerts on the servers page in a real browser');
 const NOW = Date.now();
 
-const alert = (ruleId: string, kind: ActiveAlert['kind'], subject: string, since: number, summary: string): ActiveAlert => ({
+const alert = (
+  ruleId: string,
+  kind: ActiveAlert['kind'],
+  subject: string,
+  since: number,
+  summary: string,
+  facts?: AlertFacts,
+): ActiveAlert => ({
   key: `${ruleId}|${subject}`,
   ruleId,
   kind,
@@ -22,20 +29,31 @@ const alert = (ruleId: string, kind: ActiveAlert['kind'], subject: string, since
   since,
   value: null,
   summary,
+  ...(facts !== undefined && { facts }),
 });
+// Two alerts the evaluator saved with their facts (the page says them in its language), one saved
+// before facts were kept (the page shows its English summary, marked as English).
 const flaky = alert(
   'flaky',
   'flaky',
   'search',
   NOW - 3_600_000,
-  'server search is flaky: 100.0% of 5 answered calls failed in the last 1h',
+  'server search is flaky: 100.0% of 5 answered calls failed in the last 1 hr',
+  { kind: 'flaky', server: 'search', failureRate: 1, answered: 5, windowMs: 3_600_000 },
 );
 const stuck = alert(
   'stuck',
   'stalled-run',
   'run-0b5c8e2f-7a41-4f3e-9d2c-5f1e8a6b3c70',
   NOW - 600_000,
-  'run nightly has shown no sign of life for 20m',
+  'run run-0b5c8e2f-7a41-4f3e-9d2c-5f1e8a6b3c70 (nightly) is running with no sign of life for 20 min (rule: 10 min)',
+  {
+    kind: 'stalled-run',
+    runId: 'run-0b5c8e2f-7a41-4f3e-9d2c-5f1e8a6b3c70',
+    configuration: 'nightly',
+    silentMs: 1_200_000,
+    afterMs: 600_000,
+  },
 );
 const slow = alert('p95', 'p95', 'docs', NOW - 7_200_000, 'server docs: p95 2.5s in the last 1h (above 2s)');
 const fired = (a: ActiveAlert): AlertTransition => ({ type: 'firing', alert: a, at: a.since });
@@ -71,8 +89,18 @@ describe.skipIf(!available)('the alerts on the servers page in a real browser', 
   });
 
   const words = {
-    en: { firing: '2 alerts firing', resolved: 'resolved', owed: 'owed to 1 webhook', delivered: 'delivered', none: 'no webhook' },
+    en: {
+      firing: '2 alerts firing',
+      resolved: 'resolved',
+      owed: 'owed to 1 webhook',
+      delivered: 'delivered',
+      none: 'no webhook',
+      flaky: 'server search is flaky: 100.0% of 5 answered calls failed in the last 1 hr',
+      stuck: 'run run-0b5c8e2f-7a41-4f3e-9d2c-5f1e8a6b3c70 (nightly) is running with no sign of life for 20 min (rule: 10 min)',
+    },
     de: {
+      flaky: 'Server search ist unzuverlässig: 100,0\u00a0% von 5 beantworteten Aufrufen in den letzten 1 Std. fehlgeschlagen',
+      stuck: 'Lauf run-0b5c8e2f-7a41-4f3e-9d2c-5f1e8a6b3c70 (nightly) läuft seit 20 Min. ohne Lebenszeichen (Regel: 10 Min.)',
       firing: '2 Alarme ausgelöst',
       resolved: 'aufgehoben',
       owed: 'an 1 Webhook ausstehend',
@@ -109,6 +137,16 @@ describe.skipIf(!available)('the alerts on the servers page in a real browser', 
           expect(first).toContain(words[lang].owed);
           expect(await changes.nth(2).locator('.delivery').textContent()).toBe(words[lang].delivered);
           expect(await changes.nth(3).locator('.delivery').textContent()).toBe(words[lang].none);
+          // each alert's sentence in the page's language; one saved without facts in English, marked so
+          const sentences = await section
+            .locator('ul.alert-list li small')
+            .evaluateAll((smalls) => smalls.map((el) => [el.textContent, el.getAttribute('lang')]));
+          expect(sentences).toEqual([
+            [words[lang].flaky, null],
+            [words[lang].stuck, null],
+          ]);
+          expect(await changes.first().locator('small').getAttribute('lang')).toBe('en');
+          expect(await changes.first().locator('small').textContent()).toBe(slow.summary);
           await expectNoSidewaysScroll(page, `the servers page with alerts (${lang}, ${width} px)`);
           expect(await axeViolations(page)).toEqual([]);
         } finally {

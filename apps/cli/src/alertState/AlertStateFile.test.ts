@@ -73,6 +73,22 @@ describe('the alert state file', () => {
     expect(file.load().history).toEqual([{ transition: { type: 'resolved', alert, at: 2 }, webhooks: 0 }]);
   });
 
+  it('keeps an alert’s facts (the page says the alert in its language), and drops facts it cannot read, keeping the alert', () => {
+    const path = join(dir, 'facts.json');
+    const facts = { kind: 'p95' as const, server: 's', p95Ms: 2500, answered: 40, windowMs: 3_600_000, aboveMs: 2000 };
+    const alert = { key: 'r|s', ruleId: 'r', kind: 'p95' as const, subject: 's', since: 1, value: 2500, summary: 'x', facts };
+    const file = new AlertStateFile(path);
+    file.save({ states: { 'r|s': alert }, outbox: [], history: [] });
+    expect(file.load().states['r|s']).toEqual(alert);
+    const { facts: _kept, ...withoutFacts } = alert;
+    for (const torn of [{ ...facts, p95Ms: -1 }, { ...facts, kind: 'later' }, { kind: 'flaky', server: 's' }, 'facts']) {
+      writeFileSync(path, JSON.stringify({ version: 2, states: { 'r|s': { ...alert, facts: torn } }, outbox: [], history: [] }));
+      const loaded = file.load().states['r|s'];
+      expect(loaded).toEqual(withoutFacts);
+      expect(loaded?.facts).toBeUndefined();
+    }
+  });
+
   it('keeps the last ALERT_HISTORY_LIMIT changes, dropping the oldest', () => {
     const alert = { key: 'r|s', ruleId: 'r', kind: 'flaky' as const, subject: 's', since: 1, value: null, summary: 'x' };
     const change = (at: number) => ({ type: 'firing' as const, alert, at });

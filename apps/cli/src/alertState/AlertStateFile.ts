@@ -35,6 +35,16 @@ export const ALERT_HISTORY_LIMIT = 100;
 // What a state file must hold, field by field: a hand-edited or torn entry is refused with its
 // path (the servers page then says the file cannot be read) instead of failing where it is read.
 const when = z.number().finite();
+const count = z.number().int().nonnegative();
+const ms = z.number().finite().nonnegative();
+const rate = z.number().min(0).max(1);
+const alertFacts = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('flaky'), server: z.string(), failureRate: rate, answered: count, windowMs: ms }),
+  z.object({ kind: z.literal('failure-rate'), server: z.string(), failureRate: rate, answered: count, windowMs: ms, aboveRate: rate }),
+  z.object({ kind: z.literal('p95'), server: z.string(), p95Ms: ms, answered: count, windowMs: ms, aboveMs: ms }),
+  z.object({ kind: z.literal('stalled-run'), runId: z.string(), configuration: z.string(), silentMs: ms, afterMs: ms }),
+  z.object({ kind: z.literal('may-have-executed'), server: z.string(), tool: z.string().nullable(), runId: z.string(), sequence: count }),
+]);
 const activeAlert = z.object({
   key: z.string(),
   ruleId: z.string(),
@@ -43,6 +53,9 @@ const activeAlert = z.object({
   since: when,
   value: z.number().finite().nullable(),
   summary: z.string(),
+  // Saved since the page says alerts in its own language; facts it cannot read are dropped, and the
+  // alert is shown by its English summary, as one saved before them.
+  facts: alertFacts.optional().catch(undefined),
 });
 const transition = z.object({ type: z.enum(['firing', 'resolved']), alert: activeAlert, at: when });
 const states = z.record(z.string(), activeAlert);

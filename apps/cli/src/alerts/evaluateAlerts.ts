@@ -2,7 +2,12 @@
 // the transitions (firing, resolved) since the previous states. No I/O, no clock: readings carry
 // the time they were read at.
 import type { ServerHealth } from '@runledger/trace';
+import { alertSummaryText } from '../i18n/alertSummaryText.js';
+import { Translator } from '../i18n/Translator.js';
 import type { AlertRule, AlertRules } from './alertRules.js';
+
+/** The language of an alert's `summary`: webhooks and the terminal read it; the page says it in its own. */
+const ENGLISH = new Translator('en', { timeZone: 'UTC' });
 
 /** A running run and its last sign of life (heartbeat, else start). @internal */
 export interface RunningRunReading {
@@ -32,6 +37,49 @@ export interface AlertReadings {
   readonly unsureWrites: Readonly<Record<string, readonly UnsureWriteReading[]>>;
 }
 
+/**
+ * The figures an alert's sentence is made of, so that the servers page can say it in its own
+ * language (the `summary` is the English one, for webhooks and the terminal). @internal
+ */
+export type AlertFacts =
+  | {
+      readonly kind: 'flaky';
+      readonly server: string;
+      readonly failureRate: number;
+      readonly answered: number;
+      readonly windowMs: number;
+    }
+  | {
+      readonly kind: 'failure-rate';
+      readonly server: string;
+      readonly failureRate: number;
+      readonly answered: number;
+      readonly windowMs: number;
+      readonly aboveRate: number;
+    }
+  | {
+      readonly kind: 'p95';
+      readonly server: string;
+      readonly p95Ms: number;
+      readonly answered: number;
+      readonly windowMs: number;
+      readonly aboveMs: number;
+    }
+  | {
+      readonly kind: 'stalled-run';
+      readonly runId: string;
+      readonly configuration: string;
+      readonly silentMs: number;
+      readonly afterMs: number;
+    }
+  | {
+      readonly kind: 'may-have-executed';
+      readonly server: string;
+      readonly tool: string | null;
+      readonly runId: string;
+      readonly sequence: number;
+    };
+
 /** One alert that fires: a rule and what it fires about. @internal */
 export interface ActiveAlert {
   /** `<rule id>|<subject>`: the identity of the alert across evaluations. */
@@ -44,8 +92,10 @@ export interface ActiveAlert {
   readonly since: number;
   /** The figure that made it fire (a failure rate, a p95 in ms, ms without a sign of life), or null. */
   readonly value: number | null;
-  /** One sentence for people. */
+  /** One sentence for people, in English. */
   readonly summary: string;
+  /** What the sentence says, for other languages; absent from alerts saved before it was kept. */
+  readonly facts?: AlertFacts;
 }
 
 /** The active alerts by key. @internal */
@@ -65,20 +115,7 @@ export interface AlertEvaluation {
   readonly transitions: readonly AlertTransition[];
 }
 
-type Hit = Omit<ActiveAlert, 'key' | 'ruleId' | 'kind' | 'since'>;
-
-const pct = (rate: number): string => `${(rate * 100).toFixed(1)}%`;
-const span = (ms: number): string => {
-  for (const [unit, size] of [
-    ['w', 604_800_000],
-    ['d', 86_400_000],
-    ['h', 3_600_000],
-    ['m', 60_000],
-  ] as const) {
-    if (ms % size === 0) return `${ms / size}${unit}`;
-  }
-  return `${Math.round(ms / 1000)}s`;
-};
+type Hit = Omit<ActiveAlert, 'key' | 'ruleId' | 'kind' | 'since' | 'summary'> & { readonly facts: AlertFacts };
 
 function healthHits(rule: HealthRule, rows: readonly ServerHealth[]): Hit[] {
   const hits: Hit[] = [];
@@ -90,20 +127,34 @@ function healthHits(rule: HealthRule, rows: readonly ServerHealth[]): Hit[] {
         hits.push({
           subject: row.server,
           value: row.failureRate,
-          summary: `server ${row.server} is flaky: ${pct(row.failureRate)} of ${counted} answered calls failed in the last ${span(rule.window)}`,
+          facts: { kind: 'flaky', server: row.server, failureRate: row.failureRate, answered: counted, windowMs: rule.window },
         });
     } else if (rule.kind === 'failure-rate') {
       if (row.failureRate !== null && counted >= rule.minCalls && row.failureRate > rule.above)
         hits.push({
           subject: row.server,
           value: row.failureRate,
-          summary: `server ${row.server}: ${pct(row.failureRate)} of ${counted} answered calls failed in the last ${span(rule.window)} (above ${pct(rule.above)})`,
+          facts: {
+            kind: 'failure-rate',
+            server: row.server,
+            failureRate: row.failureRate,
+            answered: counted,
+            windowMs: rule.window,
+            aboveRate: rule.above,
+          },
         });
     } else if (row.p95DurationMs !== null && row.answered >= (rule.minCalls ?? 1) && row.p95DurationMs > rule.aboveMs) {
       hits.push({
         subject: row.server,
         value: row.p95DurationMs,
-        summary: `server ${row.server}: p95 ${row.p95DurationMs} ms over ${row.answered} answered calls in the last ${span(rule.window)} (above ${rule.aboveMs} ms)`,
+        facts: {
+          kind: 'p95',
+          server: row.server,
+          p95Ms: row.p95DurationMs,
+          answered: row.answered,
+          windowMs: rule.window,
+          aboveMs: rule.aboveMs,
+        },
       });
     }
   }
@@ -122,7 +173,13 @@ function ruleHits(rule: AlertRule, readings: AlertReadings): Hit[] {
         .map((run) => ({
           subject: run.runId,
           value: readings.now - run.lastSignAt,
-          summary: `run ${run.runId} (${run.configuration}) is running with no sign of life for ${span(readings.now - run.lastSignAt)} (rule: ${span(rule.after)})`,
+          facts: {
+            kind: 'stalled-run',
+            runId: run.runId,
+            configuration: run.configuration,
+            silentMs: readings.now - run.lastSignAt,
+            afterMs: rule.after,
+          },
         }));
     case 'may-have-executed':
       return (readings.unsureWrites[rule.id] ?? [])
@@ -130,7 +187,7 @@ function ruleHits(rule: AlertRule, readings: AlertReadings): Hit[] {
         .map((w) => ({
           subject: `${w.runId}#${w.sequence}`,
           value: null,
-          summary: `a write may have executed: ${w.tool ?? 'a tool'} on server ${w.server} (run ${w.runId}, step ${w.sequence}) failed without an answer`,
+          facts: { kind: 'may-have-executed', server: w.server, tool: w.tool, runId: w.runId, sequence: w.sequence },
         }));
   }
 }
@@ -149,7 +206,14 @@ export function evaluateAlerts(rules: AlertRules, readings: AlertReadings, previ
     for (const hit of ruleHits(rule, readings)) {
       const key = `${rule.id}|${hit.subject}`;
       const before = previous[key];
-      const alert: ActiveAlert = { ...hit, key, ruleId: rule.id, kind: rule.kind, since: before?.since ?? readings.now };
+      const alert: ActiveAlert = {
+        ...hit,
+        key,
+        ruleId: rule.id,
+        kind: rule.kind,
+        since: before?.since ?? readings.now,
+        summary: alertSummaryText(ENGLISH, hit.facts),
+      };
       states[key] = alert;
       if (before === undefined) transitions.push({ type: 'firing', alert, at: readings.now });
     }

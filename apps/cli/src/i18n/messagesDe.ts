@@ -305,6 +305,22 @@ export const messagesDe: MessageCatalog = {
   'servers.alerts.delivered': 'zugestellt',
   'servers.alerts.noWebhook': 'kein Webhook',
   'servers.alerts.owed': { one: 'an {count} Webhook ausstehend', other: 'an {count} Webhooks ausstehend' },
+  'alerts.summary.flaky': {
+    one: 'Server {server} ist unzuverlässig: {rate} von {count} beantworteten Aufruf in den letzten {window} fehlgeschlagen',
+    other: 'Server {server} ist unzuverlässig: {rate} von {count} beantworteten Aufrufen in den letzten {window} fehlgeschlagen',
+  },
+  'alerts.summary.failureRate': {
+    one: 'Server {server}: {rate} von {count} beantworteten Aufruf in den letzten {window} fehlgeschlagen (über {limit})',
+    other: 'Server {server}: {rate} von {count} beantworteten Aufrufen in den letzten {window} fehlgeschlagen (über {limit})',
+  },
+  'alerts.summary.p95': {
+    one: 'Server {server}: p95 {p95} über {count} beantworteten Aufruf in den letzten {window} (über {limit})',
+    other: 'Server {server}: p95 {p95} über {count} beantwortete Aufrufe in den letzten {window} (über {limit})',
+  },
+  'alerts.summary.stalledRun': 'Lauf {run} ({configuration}) läuft seit {silent} ohne Lebenszeichen (Regel: {after})',
+  'alerts.summary.mayHaveExecuted':
+    'Ein Schreibaufruf wurde möglicherweise ausgeführt: {tool} auf Server {server} (Lauf {run}, Schritt {step}) ist ohne Antwort fehlgeschlagen',
+  'alerts.summary.someTool': 'ein Tool',
   'servers.sort.asc': 'aufsteigend sortieren',
   'servers.sort.desc': 'absteigend sortieren',
 

@@ -303,6 +303,22 @@ export const en = {
   'servers.alerts.delivered': 'delivered',
   'servers.alerts.noWebhook': 'no webhook',
   'servers.alerts.owed': { one: 'owed to {count} webhook', other: 'owed to {count} webhooks' },
+  'alerts.summary.flaky': {
+    one: 'server {server} is flaky: {rate} of {count} answered call failed in the last {window}',
+    other: 'server {server} is flaky: {rate} of {count} answered calls failed in the last {window}',
+  },
+  'alerts.summary.failureRate': {
+    one: 'server {server}: {rate} of {count} answered call failed in the last {window} (above {limit})',
+    other: 'server {server}: {rate} of {count} answered calls failed in the last {window} (above {limit})',
+  },
+  'alerts.summary.p95': {
+    one: 'server {server}: p95 {p95} over {count} answered call in the last {window} (above {limit})',
+    other: 'server {server}: p95 {p95} over {count} answered calls in the last {window} (above {limit})',
+  },
+  'alerts.summary.stalledRun': 'run {run} ({configuration}) is running with no sign of life for {silent} (rule: {after})',
+  'alerts.summary.mayHaveExecuted':
+    'a write may have executed: {tool} on server {server} (run {run}, step {step}) failed without an answer',
+  'alerts.summary.someTool': 'a tool',
   'servers.sort.asc': 'sort ascending',
   'servers.sort.desc': 'sort descending',
 

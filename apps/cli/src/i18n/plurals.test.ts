@@ -44,6 +44,9 @@ const NOUNS: Readonly<Record<PluralKey, Readonly<Record<Locale, readonly [one: s
   'count.tornLines': { en: ['torn last line', 'torn last lines'], de: ['abgerissene letzte Zeile', 'abgerissene letzte Zeilen'] },
   'count.tools': { en: ['tool', 'tools'], de: ['Tool', 'Tools'] },
   'count.alertsFiring': { en: ['alert firing', 'alerts firing'], de: ['Alarm ausgelöst', 'Alarme ausgelöst'] },
+  'alerts.summary.flaky': { en: ['answered call', 'answered calls'], de: ['beantworteten Aufruf', 'beantworteten Aufrufen'] },
+  'alerts.summary.failureRate': { en: ['answered call', 'answered calls'], de: ['beantworteten Aufruf', 'beantworteten Aufrufen'] },
+  'alerts.summary.p95': { en: ['answered call', 'answered calls'], de: ['beantworteten Aufruf', 'beantwortete Aufrufe'] },
 };
 
 const PLURAL_KEYS = Object.keys(NOUNS) as PluralKey[];

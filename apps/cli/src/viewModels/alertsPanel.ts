@@ -2,7 +2,7 @@
 // the alerts firing now and the last state changes, newest first, each delivered or still owed.
 import { transitionId } from '../alertState/alertNotification.js';
 import type { AlertStateData } from '../alertState/AlertStateFile.js';
-import type { ActiveAlert } from '../alerts/evaluateAlerts.js';
+import type { ActiveAlert, AlertFacts } from '../alerts/evaluateAlerts.js';
 
 /** How one change reached its webhooks: all of them, not yet all, or there are none. @internal */
 export type AlertDelivery = 'delivered' | 'owed' | 'noWebhook';
@@ -13,7 +13,10 @@ export interface AlertChangeRow {
   readonly ruleId: string;
   /** The server, run or `<run>#<sequence>` it is about. */
   readonly subject: string;
+  /** The alert's English sentence. */
   readonly summary: string;
+  /** What it says, for the page's language; absent for an alert saved before it was kept. */
+  readonly facts: AlertFacts | undefined;
   /** When the change was seen (ms). */
   readonly at: number;
   readonly delivery: AlertDelivery;
@@ -50,6 +53,7 @@ export function alertsPanel(state: AlertStateData): AlertsPanel {
           ruleId: alert.ruleId,
           subject: alert.subject,
           summary: alert.summary,
+          facts: alert.facts,
           at: transition.at,
           delivery,
           owedTo,
