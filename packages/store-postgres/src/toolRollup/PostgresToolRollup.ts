@@ -262,8 +262,11 @@ export async function subtractToolCalls(client: pg.PoolClient, q: string, calls:
       causes.set(cid, c);
     }
   }
-  const keys = `json_to_recordset($1::json) AS k (level smallint, bucket bigint, server text, tool text, ${SUMS.map((c) => `${c} ${c === 'answered_ms' ? 'float8' : 'bigint'}`).join(', ')})`;
-  const match = 't.level = k.level AND t.bucket_start = k.bucket AND t.server = k.server AND t.tool = k.tool';
+  // The deltas and the taken causes as rows keyed like the tables' (`bucket_start`), so that one
+  // join condition serves every pair of them.
+  const recordset = (columns: string): string =>
+    `(SELECT r.*, r.bucket AS bucket_start FROM json_to_recordset($1::json) AS r (level smallint, bucket bigint, server text, tool text, ${columns})) k`;
+  const keys = recordset(SUMS.map((c) => `${c} ${c === 'answered_ms' ? 'float8' : 'bigint'}`).join(', '));
   const same = (a: string, b: string): string =>
     `${a}.level = ${b}.level AND ${a}.bucket_start = ${b}.bucket_start AND ${a}.server = ${b}.server AND ${a}.tool = ${b}.tool`;
   // One statement, the deltas parsed once: the rows locked in key order, as writes take them (so that
@@ -275,7 +278,7 @@ export async function subtractToolCalls(client: pg.PoolClient, q: string, calls:
     `WITH k AS MATERIALIZED (SELECT * FROM ${keys}),
      locked AS MATERIALIZED (
        SELECT t.level, t.bucket_start, t.server, t.tool, t.ok + t.failed + t.cancelled - (k.ok + k.failed + k.cancelled) <= 0 AS emptied
-       FROM k JOIN ${q}.tool_rollup t ON ${match}
+       FROM k JOIN ${q}.tool_rollup t ON ${same('t', 'k')}
        ORDER BY t.level, t.bucket_start, t.server, t.tool FOR UPDATE OF t
      ),
      gone AS (
@@ -285,17 +288,20 @@ export async function subtractToolCalls(client: pg.PoolClient, q: string, calls:
      gone_causes AS (DELETE FROM ${q}.tool_causes c USING gone g WHERE ${same('c', 'g')}),
      kept AS (
        UPDATE ${q}.tool_rollup t SET ${SUMS.map((c) => `${c} = t.${c} - k.${c}`).join(', ')}
-       FROM locked l JOIN k ON l.level = k.level AND l.bucket_start = k.bucket AND l.server = k.server AND l.tool = k.tool
+       FROM locked l JOIN k ON ${same('l', 'k')}
        WHERE NOT l.emptied AND ${same('t', 'l')}
      )
      SELECT 1`,
     [JSON.stringify([...rows.values()])],
   );
   if (causes.size === 0) return;
-  const causeKeys = 'json_to_recordset($1::json) AS k (level smallint, bucket bigint, server text, tool text, cause text, calls bigint)';
+  const causeKeys = recordset('cause text, calls bigint');
   const taken = JSON.stringify([...causes.values()]);
-  await client.query(`UPDATE ${q}.tool_causes t SET calls = t.calls - k.calls FROM ${causeKeys} WHERE ${match} AND t.cause = k.cause`, [
+  await client.query(
+    `UPDATE ${q}.tool_causes t SET calls = t.calls - k.calls FROM ${causeKeys} WHERE ${same('t', 'k')} AND t.cause = k.cause`,
+    [taken],
+  );
+  await client.query(`DELETE FROM ${q}.tool_causes t USING ${causeKeys} WHERE ${same('t', 'k')} AND t.cause = k.cause AND t.calls <= 0`, [
     taken,
   ]);
-  await client.query(`DELETE FROM ${q}.tool_causes t USING ${causeKeys} WHERE ${match} AND t.cause = k.cause AND t.calls <= 0`, [taken]);
 }
