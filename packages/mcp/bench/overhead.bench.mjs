@@ -6,15 +6,17 @@
 // RUNLEDGER_BENCH_WORKER=1), ROUNDS rounds each: one process's JIT decisions move its ratio by
 // a few hundredths either way (with 120 rounds a process measured anywhere from 1.01 to 1.19; with
 // 400, from 1.02 to 1.06), so the verdict is the median over processes and every process's own
-// ratio is printed. Ten processes, not five: on 2026-12-07 four runs of the same code in six
+// ratio is printed. Eleven processes, not five: on 2026-12-07 four runs of the same code in six
 // processes each gave medians of 1.072, 1.074, 1.108 and 1.131 (one process from 0.90 to 1.24).
+// An odd count, so that the median (bench/lib.mjs: nearest rank) is the middle process, not the
+// lower of the two middle ones.
 import { loadavg } from 'node:os';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { fmt, inFreshProcesses, median, percentile, table, verdict } from '../../../bench/lib.mjs';
 import { McpServerRegistry, parseServerConfig } from '../dist/index.js';
 import { createFixtureServer } from '../src/testing/fixture-server.mjs';
 
-const PROCESSES = 10;
+const PROCESSES = 11;
 const ROUNDS = 400;
 const CALLS_PER_ROUND = 40;
 const ARGS = { text: 'hello, benchmark' };
