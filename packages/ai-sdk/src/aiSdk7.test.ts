@@ -176,29 +176,33 @@ describe.skipIf(!AI7_RUNS_HERE)(TITLE, () => {
     ]);
   });
 
-  it('records ai 7’s toolApproval denial of a call as a not_approved step with its reason', async () => {
-    const store = InMemoryRunStore.create();
-    const run = await startRun(store, { configuration: 'ai7-approval', spoolDir: false });
-    const model = new MockLanguageModelV4({
-      doGenerate: answersFor7([toolCallsAnswer([{ id: 'call-1', name: GUARDED_ECHO, input: { text: 'no' } }]), textAnswer('Refused.')]),
+  // on a server that requires approval and on one that does not: ai 7 asks toolApproval first for every tool
+  for (const gated of [true, false]) {
+    it(`records ai 7’s toolApproval denial of a call as a not_approved step with its reason (${gated ? 'a server that requires approval' : 'a server that needs none'})`, async () => {
+      const store = InMemoryRunStore.create();
+      const run = await startRun(store, { configuration: 'ai7-approval', spoolDir: false });
+      const name = gated ? GUARDED_ECHO : ECHO;
+      const model = new MockLanguageModelV4({
+        doGenerate: answersFor7([toolCallsAnswer([{ id: 'call-1', name, input: { text: 'no' } }]), textAnswer('Refused.')]),
+      });
+      const result = await ai.generateText({
+        model: ai.wrapLanguageModel({ model, middleware: middlewareFor7(recordingMiddleware(run)) }),
+        tools: toolsFor7(mcpToolSet(gated ? guardedTools : tools, { run })),
+        toolApproval: { [name]: { type: 'denied', reason: 'not on a Sunday' } },
+        stopWhen: ai.isStepCount(5),
+        abortSignal: run.signal,
+        prompt: 'Echo no.',
+      });
+      expect(result.text).toBe('Refused.');
+      await run.complete();
+      expect(await stepsOf(store, run.id)).toEqual([
+        ['llm', 1, 'tool-calls', null],
+        ['tool', 1, 'failed', 'not_approved'],
+        ['llm', 2, 'stop', null],
+      ]);
+      expect(await approvalsOf(store, run.id)).toEqual([{ approved: false, by: null, reason: 'not on a Sunday' }]);
     });
-    const result = await ai.generateText({
-      model: ai.wrapLanguageModel({ model, middleware: middlewareFor7(recordingMiddleware(run)) }),
-      tools: toolsFor7(mcpToolSet(guardedTools, { run })),
-      toolApproval: { [GUARDED_ECHO]: { type: 'denied', reason: 'not on a Sunday' } },
-      stopWhen: ai.isStepCount(5),
-      abortSignal: run.signal,
-      prompt: 'Echo no.',
-    });
-    expect(result.text).toBe('Refused.');
-    await run.complete();
-    expect(await stepsOf(store, run.id)).toEqual([
-      ['llm', 1, 'tool-calls', null],
-      ['tool', 1, 'failed', 'not_approved'],
-      ['llm', 2, 'stop', null],
-    ]);
-    expect(await approvalsOf(store, run.id)).toEqual([{ approved: false, by: null, reason: 'not on a Sunday' }]);
-  });
+  }
 
   it('records ai 7’s toolApproval approval of a call on its tool step, and the approve option’s decision with who and why', async () => {
     const store = InMemoryRunStore.create();
@@ -237,30 +241,6 @@ describe.skipIf(!AI7_RUNS_HERE)(TITLE, () => {
       ['llm', 2, 'stop', null],
     ]);
     expect(await approvalsOf(store, decided.id)).toEqual([{ approved: false, by: 'ops@example.com', reason: 'change freeze' }]);
-  });
-
-  it('records ai 7’s toolApproval denial of a call on a server that needs no approval: one not_approved step with its reason', async () => {
-    const store = InMemoryRunStore.create();
-    const run = await startRun(store, { configuration: 'ai7-denied-open', spoolDir: false });
-    const model = new MockLanguageModelV4({
-      doGenerate: answersFor7([toolCallsAnswer([{ id: 'call-1', name: ECHO, input: { text: 'no' } }]), textAnswer('Refused.')]),
-    });
-    const result = await ai.generateText({
-      model: ai.wrapLanguageModel({ model, middleware: middlewareFor7(recordingMiddleware(run)) }),
-      tools: toolsFor7(mcpToolSet(tools, { run })),
-      toolApproval: { [ECHO]: { type: 'denied', reason: 'read-only day' } },
-      stopWhen: ai.isStepCount(5),
-      abortSignal: run.signal,
-      prompt: 'Echo no.',
-    });
-    expect(result.text).toBe('Refused.');
-    await run.complete();
-    expect(await stepsOf(store, run.id)).toEqual([
-      ['llm', 1, 'tool-calls', null],
-      ['tool', 1, 'failed', 'not_approved'],
-      ['llm', 2, 'stop', null],
-    ]);
-    expect(await approvalsOf(store, run.id)).toEqual([{ approved: false, by: null, reason: 'read-only day' }]);
   });
 
   it('records a call ai 7’s toolApproval holds for the app on a server that needs no approval: approved with the response’s reason, or refused', async () => {

@@ -83,26 +83,40 @@ interface ApprovalPart {
   readonly reason?: unknown;
 }
 
+/** A message as this module reads it: its role and its parts. */
+interface MessageParts {
+  readonly role?: unknown;
+  readonly content?: unknown;
+}
+
 /**
  * How the app answered the call `toolCallId` through the messages a tool's `execute` is given: the
  * `tool-approval-response` to that call's `tool-approval-request`, or undefined when the messages
  * hold none (a call that needed no approval, or one ai 7's `toolApproval` decided within the step).
+ *
+ * @remarks
+ * Read where the AI SDK itself reads the answers it acts on (`collectToolApprovals`, ai 6 and 7): in
+ * the last message, a tool message. A call without an answer there costs a look at that one
+ * message, not a walk through the conversation; only an answered step looks back for the requests.
  */
 export function answeredApproval(messages: unknown, toolCallId: string): ToolApproval | undefined {
   if (!Array.isArray(messages)) return undefined;
-  let approvalId: unknown;
-  for (const message of messages as readonly { role?: unknown; content?: unknown }[]) {
-    if (!Array.isArray(message?.content)) continue;
+  const list = messages as readonly MessageParts[];
+  const last = list.at(-1);
+  if (last?.role !== 'tool' || !Array.isArray(last.content)) return undefined;
+  const answers = (last.content as readonly ApprovalPart[]).filter(
+    (part) => part?.type === 'tool-approval-response' && typeof part.approved === 'boolean',
+  );
+  if (answers.length === 0) return undefined;
+  for (let index = list.length - 2; index >= 0; index--) {
+    const message = list[index];
+    if (message?.role !== 'assistant' || !Array.isArray(message.content)) continue;
     for (const part of message.content as readonly ApprovalPart[]) {
-      if (part?.type === 'tool-approval-request' && part.toolCallId === toolCallId) approvalId = part.approvalId;
-      else if (
-        part?.type === 'tool-approval-response' &&
-        approvalId !== undefined &&
-        part.approvalId === approvalId &&
-        typeof part.approved === 'boolean'
-      ) {
-        return decidedThroughPrompt(part.approved, typeof part.reason === 'string' ? part.reason : undefined);
-      }
+      if (part?.type !== 'tool-approval-request' || part.toolCallId !== toolCallId) continue;
+      const answer = answers.find((a) => a.approvalId === part.approvalId);
+      return answer === undefined
+        ? undefined
+        : decidedThroughPrompt(answer.approved as boolean, typeof answer.reason === 'string' ? answer.reason : undefined);
     }
   }
   return undefined;
