@@ -144,6 +144,18 @@ describe('vitestResults: the counts of a JSON report, and when they count as a f
         report({ success: false, numPassedTests: 3, numFailedTests: 0, testResults: [{ name: '/p/b.test.ts', status: 'failed' }] }),
       ).problem,
     ).toBe('@x/a: test file(s) failed to run: /p/b.test.ts');
+    // a hook's failure says why, its first lines on one line
+    expect(
+      readSuiteCounts(
+        '@x/a',
+        report({
+          success: false,
+          numPassedTests: 3,
+          numFailedTests: 0,
+          testResults: [{ name: '/p/b.test.ts', status: 'failed', message: 'Error: the hook broke\n  at x\n  at y\n  at z' }],
+        }),
+      ).problem,
+    ).toBe('@x/a: test file(s) failed to run: /p/b.test.ts (Error: the hook broke ⏎   at x ⏎   at y)');
     expect(readSuiteCounts('@x/a', report({ success: true, numPassedTests: 0, numFailedTests: 0 })).problem).toBe(
       '@x/a: the suite ran no test (0 passed)',
     );

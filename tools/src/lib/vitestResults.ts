@@ -35,9 +35,11 @@ export function readSuiteCounts(name: string, file: string): SuiteCounts {
   const passed = num('numPassedTests');
   const failed = num('numFailedTests');
   const skipped = num('numPendingTests') + num('numTodoTests');
+  // A file that failed outside its tests (a hook, an import) says why in its `message`: kept, so the
+  // pass's log names the cause and not only the file.
   const failedFiles = (Array.isArray(report.testResults) ? report.testResults : [])
     .filter((r: any) => r.status === 'failed')
-    .map((r: any) => r.name);
+    .map((r: any) => (typeof r.message === 'string' && r.message.trim() !== '' ? `${r.name} (${firstLines(r.message)})` : r.name));
   let problem;
   if (failed > 0) problem = `${name}: ${failed} test(s) failed`;
   else if (failedFiles.length > 0) problem = `${name}: test file(s) failed to run: ${failedFiles.join(', ')}`;
@@ -45,6 +47,12 @@ export function readSuiteCounts(name: string, file: string): SuiteCounts {
     problem = `${name}: vitest reported the run as failed (numFailedTestSuites ${num('numFailedTestSuites')})`;
   else if (passed === 0) problem = `${name}: the suite ran no test (0 passed)`;
   return { name, passed, failed, skipped, problem };
+}
+
+/** The first three lines of a failure message, on one line, at most 600 characters. */
+function firstLines(message: string): string {
+  const text = message.trim().split('\n').slice(0, 3).join(' ⏎ ');
+  return text.length > 600 ? `${text.slice(0, 599)}…` : text;
 }
 
 /**
